@@ -1,0 +1,147 @@
+# Declarations of the compiled game core, so other Cython modules (search) can use the state directly.
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+
+cdef enum:
+    MAXC = 32        # cities per board (city sets are 32-bit masks)
+    MAXP = 4         # players
+    MAXT = 24        # tile stacks
+    MAXTV = 8        # tiles per stack
+    MAXCAR = 8       # carriage sizes
+    MAXMOVES = 192   # upper bound on legal moves in one decision
+    MOVE_SHIFT = 5   # move = kind << MOVE_SHIFT | city
+
+# Decision phases of a turn
+cdef enum:
+    PH_DRAW = 0       # first draw (or the forced Postmaster's second); Administrator allowed before it
+    PH_PLAY = 1       # must play a card; may instead draw a second card with the Postmaster
+    PH_AFTER = 2      # may play a second card (Postal Carrier), close the route, or stop
+    PH_HOUSES = 3     # closing: place houses one city at a time, then done
+    PH_CARTWRIGHT = 4 # closing: use the Cartwright for the next carriage or not
+    PH_DISCARD = 5    # closing: discard down to the hand limit, one card at a time
+    PH_OVER = 6
+
+# Move kinds
+cdef enum:
+    MV_DRAW = 1       # take a face-up card (city)
+    MV_DECK = 2       # take the top card of the deck
+    MV_ADMIN = 3      # Administrator: replace the display
+    MV_LEFT = 4       # play a card at the left end of the route
+    MV_RIGHT = 5      # play a card at the right end (or onto a one-card route)
+    MV_NEW = 6        # start a new route with a card (abandoning the current one)
+    MV_HORSE = 7      # lay a card as a draught horse (horses variant)
+    MV_CLOSE = 8      # close the route
+    MV_STOP = 9       # end the turn without closing
+    MV_HOUSE = 10     # place a house in a city of the closed route
+    MV_DONE = 11      # no more houses
+    MV_CART = 12      # use the Cartwright for the next carriage
+    MV_NOCART = 13    # do not use the Cartwright
+    MV_DISCARD = 14   # discard a card from hand after closing
+
+cdef enum:
+    OFF_NONE = 0
+    OFF_POSTMASTER = 1
+    OFF_ADMINISTRATOR = 2
+    OFF_CARRIER = 3
+    OFF_CARTWRIGHT = 4
+    N_OFFICIALS = 5
+
+cdef enum:
+    TK_ROUTE = 0
+    TK_EACH = 1
+    TK_ALL = 2
+    TK_FREE = 3
+    TK_END = 4
+
+cdef struct ConfigData:
+    int n_players
+    int n_cities
+    int n_provinces
+    int cards_per_city
+    int n_cards
+    uint32_t adj[MAXC]
+    int8_t province[MAXC]
+    uint32_t province_mask[MAXC]
+    uint32_t free_mask
+    uint8_t horses[MAXC]
+    int n_stacks
+    int8_t stack_kind[MAXT]
+    int8_t stack_len[MAXT]
+    uint32_t stack_mask[MAXT]
+    uint32_t stack_provs[MAXT]
+    int8_t stack_nvals[MAXT]
+    int16_t stack_vals[MAXT][MAXTV]
+    int8_t route_stack[MAXC + 1]
+    int min_route_tile
+    int max_route_tile
+    int game_end_stack
+    int n_carriages
+    int8_t carriage_size[MAXCAR]
+    int16_t carriage_points[MAXCAR]
+    bint horses_variant
+    bint cartwright
+    bint carriage_ends_game
+    int houses
+    int hand_limit
+    int display_size
+    int min_close
+    int max_horse_cards
+    int base_horses
+    int max_turns
+
+cdef struct StateData:
+    int8_t current
+    int8_t phase
+    int8_t official
+    int8_t forced_pm
+    int8_t draws
+    int8_t plays
+    int8_t last_house
+    int8_t last_discard
+    int8_t end_triggered
+    int8_t end_player
+    int8_t truncated
+    int32_t turn
+    uint32_t placed_now
+    uint8_t hand[MAXP][MAXC]
+    uint8_t known[MAXP][MAXC]
+    int16_t hand_n[MAXP]
+    uint8_t display[MAXC]
+    int16_t display_n
+    uint8_t deck[MAXC]
+    int16_t deck_n
+    uint8_t discard[MAXC]
+    int16_t discard_n
+    int8_t route[MAXP][MAXC]
+    int8_t route_len[MAXP]
+    uint32_t route_mask[MAXP]
+    uint8_t horse_cards[MAXP][MAXC]
+    int8_t horse_n[MAXP]
+    int8_t horse_total[MAXP]
+    uint32_t houses[MAXP]
+    int8_t houses_left[MAXP]
+    int8_t carriage[MAXP]
+    int8_t stack_pos[MAXT]
+    uint8_t tiles_n[MAXP][MAXT]
+    int16_t tiles_pts[MAXP][MAXT]
+    int16_t official_uses[MAXP][N_OFFICIALS]
+    int16_t closes[MAXP]
+    uint64_t rng
+
+cdef uint64_t rng_next(uint64_t* s) noexcept nogil
+cdef uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil
+cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil
+cdef void apply_move(StateData* s, const ConfigData* c, int m) noexcept nogil
+cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t seed) noexcept nogil
+cdef int random_playout(StateData* s, const ConfigData* c) noexcept nogil
+cdef int score_of(const StateData* s, const ConfigData* c, int p) noexcept nogil
+cdef int winner_of(const StateData* s, const ConfigData* c) noexcept nogil
+
+cdef class Config:
+    cdef ConfigData c
+    cdef readonly object rules
+    cdef readonly object board
+
+cdef class GameState:
+    cdef StateData s
+    cdef Config cfg
+    cpdef GameState clone(self)

@@ -1,0 +1,952 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled rules of Thurn und Taxis: state, move generation, moves, determinization, playouts.
+
+All rules live here, in plain C functions over two structs: ConfigData (the board and rule switches,
+immutable) and StateData (one position, a flat struct so a clone is one memcpy). The Python layer
+(thurn_ai.game, .notation, .position) wraps them; nothing here allocates during play.
+
+Cards are identical per city, so every pile (hands, display, deck, discard) is a count per city. The deck
+is a multiset: a card drawn from it is uniformly random among the cards in it, which is the same
+distribution as drawing from the top of a shuffled pile, and makes determinization a re-deal.
+"""
+from libc.string cimport memset, memmove
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+
+import numpy as np
+
+
+# ---------------------------------------------------------------- random numbers (splitmix64)
+
+cdef inline uint64_t rng_next(uint64_t* s) noexcept nogil:
+    s[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil:
+    return <uint32_t>(((rng_next(s) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline int popcount(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- piles
+
+cdef inline int pick_from(uint8_t* counts, int total, uint64_t* rng, int n_cities) noexcept nogil:
+    """Remove and return a uniformly random card from a count pile of `total` cards."""
+    cdef int r = <int>rng_below(rng, <uint32_t>total)
+    cdef int i
+    for i in range(n_cities):
+        if r < counts[i]:
+            counts[i] -= 1
+            return i
+        r -= counts[i]
+    return -1
+
+
+cdef int deck_draw(StateData* s, const ConfigData* c) noexcept nogil:
+    """A card from the deck; an empty deck is first refilled by shuffling the discard pile into it."""
+    cdef int i
+    if s.deck_n == 0:
+        if s.discard_n == 0:
+            return -1
+        for i in range(c.n_cities):
+            s.deck[i] = s.discard[i]
+            s.discard[i] = 0
+        s.deck_n = s.discard_n
+        s.discard_n = 0
+    s.deck_n -= 1
+    return pick_from(s.deck, s.deck_n + 1, &s.rng, c.n_cities)
+
+
+cdef void refill_display(StateData* s, const ConfigData* c) noexcept nogil:
+    cdef int x
+    while s.display_n < c.display_size:
+        x = deck_draw(s, c)
+        if x < 0:
+            return
+        s.display[x] += 1
+        s.display_n += 1
+
+
+cdef inline void leave_hand(StateData* s, int p, int x) noexcept nogil:
+    # A known card (taken face up) stays known until a copy of that city leaves the hand.
+    s.hand[p][x] -= 1
+    s.hand_n[p] -= 1
+    if s.known[p][x] > 0:
+        s.known[p][x] -= 1
+
+
+cdef inline void discard_route(StateData* s, int p) noexcept nogil:
+    cdef int i
+    for i in range(s.route_len[p]):
+        s.discard[s.route[p][i]] += 1
+    s.discard_n += s.route_len[p]
+    s.route_len[p] = 0
+    s.route_mask[p] = 0
+
+
+# ---------------------------------------------------------------- tiles, carriages, end
+
+cdef inline void take_tile(StateData* s, const ConfigData* c, int p, int t) noexcept nogil:
+    s.tiles_pts[p][t] += c.stack_vals[t][s.stack_pos[t]]
+    s.tiles_n[p][t] += 1
+    s.stack_pos[t] += 1
+
+
+cdef inline bint stack_has(const StateData* s, const ConfigData* c, int t) noexcept nogil:
+    return s.stack_pos[t] < c.stack_nvals[t]
+
+
+cdef void trigger_end(StateData* s, const ConfigData* c, int p) noexcept nogil:
+    if s.end_triggered:
+        return
+    s.end_triggered = 1
+    s.end_player = p
+    if c.game_end_stack >= 0 and stack_has(s, c, c.game_end_stack):
+        take_tile(s, c, p, c.game_end_stack)
+
+
+cdef void take_carriage(StateData* s, const ConfigData* c, int p, int k) noexcept nogil:
+    s.carriage[p] = k
+    if k == c.n_carriages - 1 and c.carriage_ends_game:
+        trigger_end(s, c, p)
+
+
+cdef void award_tiles(StateData* s, const ConfigData* c, int p) noexcept nogil:
+    cdef int t, L, i
+    cdef bint ok
+    cdef uint32_t h = s.houses[p]
+    # route length: the stack for the length, else the next shorter one with tiles
+    L = s.route_len[p]
+    if L > c.max_route_tile:
+        L = c.max_route_tile
+    while L >= c.min_route_tile and L >= 0:
+        t = c.route_stack[L]
+        if t >= 0 and stack_has(s, c, t):
+            take_tile(s, c, p, t)
+            break
+        L -= 1
+    for t in range(c.n_stacks):
+        if not stack_has(s, c, t):
+            continue
+        if c.stack_kind[t] == TK_ALL:
+            if s.tiles_n[p][t] == 0 and (h & c.stack_mask[t]) == c.stack_mask[t]:
+                take_tile(s, c, p, t)
+        elif c.stack_kind[t] == TK_EACH:
+            if s.tiles_n[p][t] == 0:
+                ok = True
+                for i in range(c.n_provinces):
+                    if (c.stack_provs[t] >> i) & 1 and (h & c.province_mask[i]) == 0:
+                        ok = False
+                        break
+                if ok:
+                    take_tile(s, c, p, t)
+        elif c.stack_kind[t] == TK_FREE:
+            if s.placed_now & c.stack_mask[t]:
+                take_tile(s, c, p, t)
+
+
+# ---------------------------------------------------------------- turn flow
+
+cdef inline bint can_draw(const StateData* s) noexcept nogil:
+    return s.display_n + s.deck_n + s.discard_n > 0
+
+
+cdef inline bint fits(const StateData* s, const ConfigData* c, int p, int x) noexcept nogil:
+    cdef int n = s.route_len[p]
+    if n == 0 or (s.route_mask[p] >> x) & 1:
+        return False
+    return ((c.adj[s.route[p][0]] >> x) & 1) or ((c.adj[s.route[p][n - 1]] >> x) & 1)
+
+
+cdef inline bint can_close(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    if s.route_len[p] < c.min_close:
+        return False
+    if c.horses_variant and c.base_horses + s.horse_total[p] < s.route_len[p]:
+        return False
+    return True
+
+
+cdef bint can_second_play(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    cdef int x
+    if s.official != OFF_NONE or s.plays != 1 or s.hand_n[p] == 0:
+        return False
+    if c.horses_variant and s.horse_n[p] < c.max_horse_cards:
+        return True
+    if s.route_len[p] == 0:
+        return True
+    for x in range(c.n_cities):
+        if s.hand[p][x] and fits(s, c, p, x):
+            return True
+    return False
+
+
+cdef inline bint houses_valid(const ConfigData* c, uint32_t S) noexcept nogil:
+    """A set of cities is a legal placement: option A (at most one city per province, plus at most one
+    free city) or option B (cities of a single province)."""
+    cdef int i
+    cdef bint a = popcount(S & c.free_mask) <= 1
+    if a:
+        for i in range(c.n_provinces):
+            if popcount(S & c.province_mask[i]) > 1:
+                a = False
+                break
+    if a:
+        return True
+    for i in range(c.n_provinces):
+        if (S & ~c.province_mask[i]) == 0:
+            return True
+    return False
+
+
+cdef inline bint house_ok(const StateData* s, const ConfigData* c, int p, int x) noexcept nogil:
+    cdef uint32_t b = (<uint32_t>1) << x
+    return (x > s.last_house and (s.route_mask[p] & b) and not (s.houses[p] & b)
+            and s.houses_left[p] > 0 and houses_valid(c, s.placed_now | b))
+
+
+cdef void start_turn(StateData* s, const ConfigData* c) noexcept nogil:
+    cdef int p = s.current
+    s.official = OFF_NONE
+    s.draws = 0
+    s.plays = 0
+    s.forced_pm = s.hand_n[p] == 0
+    if s.forced_pm:
+        s.official = OFF_POSTMASTER
+        s.official_uses[p][OFF_POSTMASTER] += 1
+    s.phase = PH_DRAW
+
+
+cdef void end_turn(StateData* s, const ConfigData* c) noexcept nogil:
+    s.turn += 1
+    if s.end_triggered and s.current == c.n_players - 1:
+        s.phase = PH_OVER
+        return
+    if s.turn >= c.max_turns * c.n_players:
+        s.truncated = 1
+        s.phase = PH_OVER
+        return
+    s.current = (s.current + 1) % c.n_players
+    start_turn(s, c)
+
+
+cdef void finish_close(StateData* s, const ConfigData* c, int p) noexcept nogil:
+    cdef int x
+    discard_route(s, p)
+    if s.horse_n[p]:
+        for x in range(c.n_cities):
+            s.discard[x] += s.horse_cards[p][x]
+            s.horse_cards[p][x] = 0
+        s.discard_n += s.horse_n[p]
+        s.horse_n[p] = 0
+        s.horse_total[p] = 0
+    s.closes[p] += 1
+    s.phase = PH_DISCARD
+    s.last_discard = 0
+
+
+cdef void finish_houses(StateData* s, const ConfigData* c, int p) noexcept nogil:
+    cdef int nxt
+    award_tiles(s, c, p)
+    if c.n_carriages > 0:
+        nxt = s.carriage[p] + 1
+        if nxt < c.n_carriages:
+            if s.route_len[p] >= c.carriage_size[nxt]:
+                take_carriage(s, c, p, nxt)
+            elif c.cartwright and s.official == OFF_NONE and s.route_len[p] + 2 >= c.carriage_size[nxt]:
+                s.phase = PH_CARTWRIGHT
+                return
+    finish_close(s, c, p)
+
+
+cdef inline bint discard_ok(const StateData* s, const ConfigData* c, int p, int x) noexcept nogil:
+    # Discards come in city order, so each set of discards is one sequence of moves; a city is allowed
+    # only if enough cards at or after it remain to finish the reduction.
+    cdef int need = s.hand_n[p] - c.hand_limit
+    cdef int have = 0, i
+    if x < s.last_discard or s.hand[p][x] == 0:
+        return False
+    for i in range(x, c.n_cities):
+        have += s.hand[p][i]
+    return have >= need
+
+
+cdef void settle(StateData* s, const ConfigData* c) noexcept nogil:
+    """Run the automatic steps until a real decision (two or more options, or a forced draw) is due."""
+    cdef int p, x
+    cdef bint any_house
+    while True:
+        p = s.current
+        if s.phase == PH_DRAW:
+            if can_draw(s):
+                return
+            s.draws = 2          # nothing at all to draw: the draw is skipped
+            s.phase = PH_PLAY
+        elif s.phase == PH_PLAY:
+            if s.hand_n[p] > 0:
+                return
+            if s.draws == 1 and s.official == OFF_NONE and not s.forced_pm and can_draw(s):
+                return
+            s.phase = PH_AFTER     # nothing to play (only when nothing could be drawn)
+        elif s.phase == PH_AFTER:
+            if can_second_play(s, c, p) or can_close(s, c, p):
+                return
+            end_turn(s, c)
+        elif s.phase == PH_HOUSES:
+            any_house = False
+            for x in range(c.n_cities):
+                if house_ok(s, c, p, x):
+                    any_house = True
+                    break
+            if any_house:
+                return
+            finish_houses(s, c, p)
+        elif s.phase == PH_DISCARD:
+            if s.hand_n[p] > c.hand_limit:
+                return
+            end_turn(s, c)
+        else:
+            return
+
+
+# ---------------------------------------------------------------- move generation
+
+cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil:
+    cdef int n = 0, x, p = s.current, L
+    cdef bint second
+    if s.phase == PH_DRAW or (s.phase == PH_PLAY and s.draws == 1 and s.official == OFF_NONE
+                              and not s.forced_pm):
+        for x in range(c.n_cities):
+            if s.display[x]:
+                out[n] = MV_DRAW << MOVE_SHIFT | x
+                n += 1
+        if s.deck_n + s.discard_n > 0:
+            out[n] = MV_DECK << MOVE_SHIFT
+            n += 1
+        if s.phase == PH_DRAW and s.draws == 0 and s.official == OFF_NONE and s.hand_n[p] > 0:
+            out[n] = MV_ADMIN << MOVE_SHIFT
+            n += 1
+    if s.phase == PH_PLAY or s.phase == PH_AFTER:
+        second = s.phase == PH_AFTER
+        if second and not (s.official == OFF_NONE and s.plays == 1):
+            pass
+        else:
+            L = s.route_len[p]
+            for x in range(c.n_cities):
+                if s.hand[p][x] == 0:
+                    continue
+                if not second or L == 0:
+                    out[n] = MV_NEW << MOVE_SHIFT | x
+                    n += 1
+                if L > 0 and not ((s.route_mask[p] >> x) & 1):
+                    if L > 1 and (c.adj[s.route[p][0]] >> x) & 1:
+                        out[n] = MV_LEFT << MOVE_SHIFT | x
+                        n += 1
+                    if (c.adj[s.route[p][L - 1]] >> x) & 1:
+                        out[n] = MV_RIGHT << MOVE_SHIFT | x
+                        n += 1
+                if c.horses_variant and s.horse_n[p] < c.max_horse_cards:
+                    out[n] = MV_HORSE << MOVE_SHIFT | x
+                    n += 1
+        if second:
+            if can_close(s, c, p):
+                out[n] = MV_CLOSE << MOVE_SHIFT
+                n += 1
+            out[n] = MV_STOP << MOVE_SHIFT
+            n += 1
+    elif s.phase == PH_HOUSES:
+        for x in range(c.n_cities):
+            if house_ok(s, c, p, x):
+                out[n] = MV_HOUSE << MOVE_SHIFT | x
+                n += 1
+        out[n] = MV_DONE << MOVE_SHIFT
+        n += 1
+    elif s.phase == PH_CARTWRIGHT:
+        out[n] = MV_CART << MOVE_SHIFT
+        out[n + 1] = MV_NOCART << MOVE_SHIFT
+        n += 2
+    elif s.phase == PH_DISCARD:
+        for x in range(c.n_cities):
+            if discard_ok(s, c, p, x):
+                out[n] = MV_DISCARD << MOVE_SHIFT | x
+                n += 1
+    return n
+
+
+# ---------------------------------------------------------------- applying a (legal) move
+
+cdef void apply_move(StateData* s, const ConfigData* c, int m) noexcept nogil:
+    cdef int kind = m >> MOVE_SHIFT, x = m & ((1 << MOVE_SHIFT) - 1), p = s.current, L, y
+    if kind == MV_DRAW or kind == MV_DECK:
+        if kind == MV_DRAW:
+            s.display[x] -= 1
+            s.display_n -= 1
+            s.known[p][x] += 1
+        else:
+            x = deck_draw(s, c)
+        s.hand[p][x] += 1
+        s.hand_n[p] += 1
+        s.draws += 1
+        if s.phase == PH_PLAY:          # a second draw: the Postmaster
+            s.official = OFF_POSTMASTER
+            s.official_uses[p][OFF_POSTMASTER] += 1
+        elif not (s.forced_pm and s.draws < 2):
+            s.phase = PH_PLAY
+        refill_display(s, c)
+    elif kind == MV_ADMIN:
+        s.official = OFF_ADMINISTRATOR
+        s.official_uses[p][OFF_ADMINISTRATOR] += 1
+        for y in range(c.n_cities):
+            s.discard[y] += s.display[y]
+            s.display[y] = 0
+        s.discard_n += s.display_n
+        s.display_n = 0
+        refill_display(s, c)
+    elif kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
+        if s.phase == PH_AFTER:         # a second card: the Postal Carrier
+            s.official = OFF_CARRIER
+            s.official_uses[p][OFF_CARRIER] += 1
+        leave_hand(s, p, x)
+        L = s.route_len[p]
+        if kind == MV_HORSE:
+            s.horse_cards[p][x] += 1
+            s.horse_n[p] += 1
+            s.horse_total[p] += c.horses[x]
+        else:
+            if kind == MV_NEW:
+                discard_route(s, p)
+                L = 0
+            if kind == MV_LEFT:
+                memmove(&s.route[p][1], &s.route[p][0], L)
+                s.route[p][0] = x
+            else:
+                s.route[p][L] = x
+            s.route_len[p] = L + 1
+            s.route_mask[p] |= (<uint32_t>1) << x
+        s.plays += 1
+        s.phase = PH_AFTER
+    elif kind == MV_CLOSE:
+        s.phase = PH_HOUSES
+        s.placed_now = 0
+        s.last_house = -1
+    elif kind == MV_STOP:
+        end_turn(s, c)
+    elif kind == MV_HOUSE:
+        s.houses[p] |= (<uint32_t>1) << x
+        s.houses_left[p] -= 1
+        s.placed_now |= (<uint32_t>1) << x
+        s.last_house = x
+        if s.houses_left[p] == 0:
+            trigger_end(s, c, p)
+    elif kind == MV_DONE:
+        finish_houses(s, c, p)
+    elif kind == MV_CART:
+        s.official = OFF_CARTWRIGHT
+        s.official_uses[p][OFF_CARTWRIGHT] += 1
+        take_carriage(s, c, p, s.carriage[p] + 1)
+        finish_close(s, c, p)
+    elif kind == MV_NOCART:
+        finish_close(s, c, p)
+    elif kind == MV_DISCARD:
+        leave_hand(s, p, x)
+        s.discard[x] += 1
+        s.discard_n += 1
+        s.last_discard = x
+    settle(s, c)
+
+
+# ---------------------------------------------------------------- hidden information
+
+cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t seed) noexcept nogil:
+    """Re-deal everything `observer` cannot see: opponents' cards not known to be in their hands and the
+    deck are pooled and dealt again at random; the chance generator is reseeded."""
+    cdef uint8_t pool[MAXC]
+    cdef int pool_n = 0, p, x, k, hidden
+    s.rng = seed
+    for x in range(c.n_cities):
+        pool[x] = s.deck[x]
+        pool_n += s.deck[x]
+    for p in range(c.n_players):
+        if p == observer:
+            continue
+        for x in range(c.n_cities):
+            k = s.hand[p][x] - s.known[p][x]
+            pool[x] += k
+            pool_n += k
+            s.hand[p][x] = s.known[p][x]
+    for p in range(c.n_players):
+        if p == observer:
+            continue
+        hidden = s.hand_n[p]
+        for x in range(c.n_cities):
+            hidden -= s.known[p][x]
+        for k in range(hidden):
+            x = pick_from(pool, pool_n, &s.rng, c.n_cities)
+            pool_n -= 1
+            s.hand[p][x] += 1
+    for x in range(c.n_cities):
+        s.deck[x] = pool[x]
+    s.deck_n = pool_n
+
+
+cdef int random_playout(StateData* s, const ConfigData* c) noexcept nogil:
+    cdef int moves[MAXMOVES]
+    cdef int n, steps = 0
+    while s.phase != PH_OVER:
+        n = gen_moves(s, c, moves)
+        apply_move(s, c, moves[rng_below(&s.rng, <uint32_t>n)])
+        steps += 1
+    return steps
+
+
+# ---------------------------------------------------------------- scoring
+
+cdef int score_of(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    cdef int t, v = 0
+    if c.n_carriages > 0 and s.carriage[p] >= 0:
+        v += c.carriage_points[s.carriage[p]]
+    for t in range(c.n_stacks):
+        v += s.tiles_pts[p][t]
+    return v - s.houses_left[p]
+
+
+cdef inline int tie_distance(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    # Tie-break: the game-end tile holder, then the tied player nearest clockwise after them.
+    cdef int ref = s.end_player if s.end_player >= 0 else 0
+    return (p - ref + c.n_players) % c.n_players
+
+
+cdef int winner_of(const StateData* s, const ConfigData* c) noexcept nogil:
+    cdef int p, best = 0, v, bv = score_of(s, c, 0)
+    for p in range(1, c.n_players):
+        v = score_of(s, c, p)
+        if v > bv or (v == bv and tie_distance(s, c, p) < tie_distance(s, c, best)):
+            best = p
+            bv = v
+    return best
+
+
+# ---------------------------------------------------------------- Python layer
+
+cdef class Config:
+    """Compiled form of Rules + Board (immutable, shared by every state of a game)."""
+
+    def __init__(self, rules):
+        board = rules.load_board()
+        self.rules = rules
+        self.board = board
+        cdef ConfigData* c = &self.c
+        memset(c, 0, sizeof(ConfigData))
+        cdef int i, t, j
+        c.n_players = rules.players
+        c.n_cities = board.n_cities
+        c.n_provinces = len(board.provinces)
+        c.cards_per_city = board.cards_per_city
+        c.n_cards = board.n_cards
+        for a, b in board.roads:
+            c.adj[a] |= (<uint32_t>1) << b
+            c.adj[b] |= (<uint32_t>1) << a
+        for i in range(c.n_cities):
+            c.province[i] = board.city_province[i]
+            c.horses[i] = board.horses[i]
+            if board.city_province[i] < 0:
+                c.free_mask |= (<uint32_t>1) << i
+            else:
+                c.province_mask[board.city_province[i]] |= (<uint32_t>1) << i
+        variant = rules.resolved_variant
+        c.horses_variant = variant == "horses"
+        c.n_stacks = len(board.tiles)
+        c.game_end_stack = -1
+        for j in range(MAXC + 1):
+            c.route_stack[j] = -1
+        c.min_route_tile = 1000
+        c.max_route_tile = -1
+        kinds = {"route": TK_ROUTE, "each_province": TK_EACH, "all_cities": TK_ALL,
+                 "free_city": TK_FREE, "game_end": TK_END}
+        for t, st in enumerate(board.tiles):
+            c.stack_kind[t] = kinds[st.kind]
+            c.stack_nvals[t] = len(st.values)
+            for j, v in enumerate(st.values):
+                c.stack_vals[t][j] = v
+            for x in st.cities:
+                c.stack_mask[t] |= (<uint32_t>1) << x
+            provs = tuple(st.provinces)
+            if st.kind == "each_province" and rules.all_provinces_tile == "english":
+                provs = provs + tuple(st.excluded)
+            for q in provs:
+                c.stack_provs[t] |= (<uint32_t>1) << q
+            if st.kind == "route":
+                c.stack_len[t] = st.length
+                c.route_stack[min(st.length, MAXC)] = t
+                c.min_route_tile = min(c.min_route_tile, st.length)
+                c.max_route_tile = max(c.max_route_tile, st.length)
+            elif st.kind == "game_end":
+                c.game_end_stack = t
+        if c.horses_variant:
+            c.n_carriages = 0
+            c.cartwright = False
+            c.carriage_ends_game = False
+        else:
+            c.n_carriages = len(board.carriages)
+            for i, (size, pts) in enumerate(board.carriages):
+                c.carriage_size[i] = size
+                c.carriage_points[i] = pts
+            c.cartwright = True
+            c.carriage_ends_game = True
+        c.houses = 20
+        c.hand_limit = 3
+        c.display_size = 6
+        c.min_close = 3
+        c.max_horse_cards = 6
+        c.base_horses = 2
+        c.max_turns = rules.max_turns
+
+
+_FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_house", "last_discard",
+           "end_triggered", "end_player", "truncated", "turn", "placed_now", "display_n", "deck_n",
+           "discard_n", "rng")
+
+
+cdef class GameState:
+    """One position of a game. Use thurn_ai.new_game() to make one; see thurn_ai.game for the API."""
+
+    def __init__(self, Config config, uint64_t seed=0):
+        self.cfg = config
+        cdef StateData* s = &self.s
+        cdef ConfigData* c = &config.c
+        cdef int p, x
+        memset(s, 0, sizeof(StateData))
+        s.rng = seed
+        for x in range(c.n_cities):
+            s.deck[x] = c.cards_per_city
+        s.deck_n = c.n_cards
+        for p in range(MAXP):
+            s.houses_left[p] = c.houses if p < c.n_players else 0
+            s.carriage[p] = -1
+        s.end_player = -1
+        s.last_house = -1
+        refill_display(s, c)
+        s.current = 0
+        start_turn(s, c)
+        settle(s, c)
+
+    cpdef GameState clone(self):
+        """An independent copy (one struct copy)."""
+        cdef GameState g = GameState.__new__(GameState)
+        g.s = self.s
+        g.cfg = self.cfg
+        return g
+
+    @property
+    def config(self):
+        return self.cfg
+
+    @property
+    def rules(self):
+        return self.cfg.rules
+
+    @property
+    def board(self):
+        return self.cfg.board
+
+    @property
+    def n_players(self):
+        return self.cfg.c.n_players
+
+    @property
+    def current_player(self):
+        """The seat to move (seats play clockwise from seat 0, the start player)."""
+        return self.s.current
+
+    @property
+    def phase_code(self):
+        return self.s.phase
+
+    @property
+    def turn(self):
+        """Turns completed so far (all players together)."""
+        return self.s.turn
+
+    def is_terminal(self):
+        return self.s.phase == PH_OVER
+
+    def legal_moves(self):
+        """The legal moves of the player to move, as move codes (see thurn_ai.notation)."""
+        cdef int moves[MAXMOVES]
+        cdef int n = 0, i
+        if self.s.phase == PH_OVER:
+            return []
+        n = gen_moves(&self.s, &self.cfg.c, moves)
+        return [moves[i] for i in range(n)]
+
+    def is_legal(self, int move):
+        cdef int moves[MAXMOVES]
+        cdef int n, i
+        if self.s.phase == PH_OVER:
+            return False
+        n = gen_moves(&self.s, &self.cfg.c, moves)
+        for i in range(n):
+            if moves[i] == move:
+                return True
+        return False
+
+    def apply(self, move):
+        """Apply a move (a code from legal_moves() or its notation, e.g. 'draw Ulm', 'right Lodz').
+        An illegal move raises IllegalMoveError and leaves the state unchanged."""
+        cdef int m
+        if isinstance(move, str):
+            m = self.parse_move(move)
+        else:
+            m = move
+        if not self.is_legal(m):
+            from thurn_ai.notation import illegal_move_error
+            raise illegal_move_error(self, m)
+        apply_move(&self.s, &self.cfg.c, m)
+
+    def parse_move(self, str text):
+        """The move code of a move in notation (NotationError if it cannot be read)."""
+        from thurn_ai.notation import parse_move
+        return parse_move(self.cfg.board, text)
+
+    def move_str(self, int move):
+        """The notation of a move code."""
+        from thurn_ai.notation import move_to_str
+        return move_to_str(self.cfg.board, move)
+
+    @property
+    def phase(self):
+        """The kind of decision due: draw, play, after_play, houses, cartwright, discard or over."""
+        return ("draw", "play", "after_play", "houses", "cartwright", "discard", "over")[self.s.phase]
+
+    def to_dict(self, viewer=None):
+        """The position as JSON-ready data (see docs/position-format.md); with `viewer`, only what that
+        player may know."""
+        from thurn_ai.position import position_to_dict
+        return position_to_dict(self, viewer)
+
+    def observation(self, int player):
+        """Exactly what `player` may know, as a position dict (opponents' hands as sizes plus known
+        cards, the deck unknown)."""
+        from thurn_ai.position import position_to_dict
+        return position_to_dict(self, player)
+
+    def __repr__(self):
+        return (f"<GameState {self.cfg.board.name} {self.cfg.c.n_players}p turn {self.s.turn} "
+                f"player {self.s.current} {self.phase}>")
+
+    def _apply_unchecked(self, int move):
+        apply_move(&self.s, &self.cfg.c, move)
+
+    def apply_random(self):
+        """Apply one uniformly random legal move (using the state's generator); returns it."""
+        cdef int moves[MAXMOVES]
+        cdef int n, m
+        n = gen_moves(&self.s, &self.cfg.c, moves)
+        m = moves[rng_below(&self.s.rng, <uint32_t>n)]
+        apply_move(&self.s, &self.cfg.c, m)
+        return m
+
+    def playout(self):
+        """Play uniformly random moves to the end in compiled code; returns the number of moves."""
+        cdef int n
+        with nogil:
+            n = random_playout(&self.s, &self.cfg.c)
+        return n
+
+    def determinize(self, int observer, uint64_t seed):
+        """A copy in which everything `observer` cannot see is re-dealt at random (and the chance
+        generator reseeded): a state consistent with everything that player knows."""
+        cdef GameState g = self.clone()
+        determinize(&g.s, &g.cfg.c, observer, seed)
+        return g
+
+    def reseed(self, uint64_t seed):
+        self.s.rng = seed
+
+    def score(self, int player):
+        return score_of(&self.s, &self.cfg.c, player)
+
+    def scores(self):
+        """Current score of every player: highest carriage + tiles - houses not placed."""
+        return [score_of(&self.s, &self.cfg.c, p) for p in range(self.cfg.c.n_players)]
+
+    def winner(self):
+        """The winner by score and the tie-break (meaningful once the game is over)."""
+        return winner_of(&self.s, &self.cfg.c)
+
+    def ranking(self):
+        """Seats from first to last place, ties broken as the rules say."""
+        n = self.cfg.c.n_players
+        sc = self.scores()
+        ref = self.s.end_player if self.s.end_player >= 0 else 0
+        return sorted(range(n), key=lambda p: (-sc[p], (p - ref) % n))
+
+    # ---- raw access for the Python layer (positions, observations, notation) ----
+
+    def export(self):
+        """Every field of the state as plain Python values (used by thurn_ai.position)."""
+        cdef StateData* s = &self.s
+        cdef ConfigData* c = &self.cfg.c
+        n, nc, nt = c.n_players, c.n_cities, c.n_stacks
+        d = {f: getattr(self, "_f_" + f) for f in _FIELDS}
+        d["hand"] = [[s.hand[p][x] for x in range(nc)] for p in range(n)]
+        d["known"] = [[s.known[p][x] for x in range(nc)] for p in range(n)]
+        d["display"] = [s.display[x] for x in range(nc)]
+        d["deck"] = [s.deck[x] for x in range(nc)]
+        d["discard"] = [s.discard[x] for x in range(nc)]
+        d["route"] = [[s.route[p][i] for i in range(s.route_len[p])] for p in range(n)]
+        d["horse_cards"] = [[s.horse_cards[p][x] for x in range(nc)] for p in range(n)]
+        d["houses"] = [[x for x in range(nc) if (s.houses[p] >> x) & 1] for p in range(n)]
+        d["houses_left"] = [s.houses_left[p] for p in range(n)]
+        d["carriage"] = [s.carriage[p] for p in range(n)]
+        d["stack_pos"] = [s.stack_pos[t] for t in range(nt)]
+        d["tiles_n"] = [[s.tiles_n[p][t] for t in range(nt)] for p in range(n)]
+        d["tiles_pts"] = [[s.tiles_pts[p][t] for t in range(nt)] for p in range(n)]
+        d["official_uses"] = [[s.official_uses[p][k] for k in range(1, N_OFFICIALS)] for p in range(n)]
+        d["closes"] = [s.closes[p] for p in range(n)]
+        return d
+
+    def load(self, dict d):
+        """Set every field from a dict in the form export() gives (validation is the caller's job)."""
+        cdef StateData* s = &self.s
+        cdef ConfigData* c = &self.cfg.c
+        cdef int p, x, t, i
+        n, nc, nt = c.n_players, c.n_cities, c.n_stacks
+        memset(s, 0, sizeof(StateData))
+        for f in _FIELDS:
+            setattr(self, "_f_" + f, d[f])
+        for p in range(MAXP):
+            s.carriage[p] = -1
+        for p in range(n):
+            s.hand_n[p] = 0
+            for x in range(nc):
+                s.hand[p][x] = d["hand"][p][x]
+                s.hand_n[p] += s.hand[p][x]
+                s.known[p][x] = d["known"][p][x]
+                s.horse_cards[p][x] = d["horse_cards"][p][x]
+                s.horse_n[p] += s.horse_cards[p][x]
+                s.horse_total[p] += s.horse_cards[p][x] * c.horses[x]
+            s.route_len[p] = len(d["route"][p])
+            for i, x in enumerate(d["route"][p]):
+                s.route[p][i] = x
+                s.route_mask[p] |= (<uint32_t>1) << x
+            for x in d["houses"][p]:
+                s.houses[p] |= (<uint32_t>1) << x
+            s.houses_left[p] = d["houses_left"][p]
+            s.carriage[p] = d["carriage"][p]
+            for t in range(nt):
+                s.tiles_n[p][t] = d["tiles_n"][p][t]
+                s.tiles_pts[p][t] = d["tiles_pts"][p][t]
+            for k in range(1, N_OFFICIALS):
+                s.official_uses[p][k] = d["official_uses"][p][k - 1]
+            s.closes[p] = d["closes"][p]
+        for x in range(nc):
+            s.display[x] = d["display"][x]
+            s.deck[x] = d["deck"][x]
+            s.discard[x] = d["discard"][x]
+        for t in range(nt):
+            s.stack_pos[t] = d["stack_pos"][t]
+
+    # scalar fields, by name, for export()/load()
+    property _f_current:
+        def __get__(self): return self.s.current
+        def __set__(self, v): self.s.current = v
+    property _f_phase:
+        def __get__(self): return self.s.phase
+        def __set__(self, v): self.s.phase = v
+    property _f_official:
+        def __get__(self): return self.s.official
+        def __set__(self, v): self.s.official = v
+    property _f_forced_pm:
+        def __get__(self): return self.s.forced_pm
+        def __set__(self, v): self.s.forced_pm = v
+    property _f_draws:
+        def __get__(self): return self.s.draws
+        def __set__(self, v): self.s.draws = v
+    property _f_plays:
+        def __get__(self): return self.s.plays
+        def __set__(self, v): self.s.plays = v
+    property _f_last_house:
+        def __get__(self): return self.s.last_house
+        def __set__(self, v): self.s.last_house = v
+    property _f_last_discard:
+        def __get__(self): return self.s.last_discard
+        def __set__(self, v): self.s.last_discard = v
+    property _f_end_triggered:
+        def __get__(self): return self.s.end_triggered
+        def __set__(self, v): self.s.end_triggered = v
+    property _f_end_player:
+        def __get__(self): return self.s.end_player
+        def __set__(self, v): self.s.end_player = v
+    property _f_truncated:
+        def __get__(self): return self.s.truncated
+        def __set__(self, v): self.s.truncated = v
+    property _f_turn:
+        def __get__(self): return self.s.turn
+        def __set__(self, v): self.s.turn = v
+    property _f_placed_now:
+        def __get__(self): return self.s.placed_now
+        def __set__(self, v): self.s.placed_now = v
+    property _f_display_n:
+        def __get__(self): return self.s.display_n
+        def __set__(self, v): self.s.display_n = v
+    property _f_deck_n:
+        def __get__(self): return self.s.deck_n
+        def __set__(self, v): self.s.deck_n = v
+    property _f_discard_n:
+        def __get__(self): return self.s.discard_n
+        def __set__(self, v): self.s.discard_n = v
+    property _f_rng:
+        def __get__(self): return self.s.rng
+        def __set__(self, v): self.s.rng = v
+
+    def settle(self):
+        """Run automatic steps (used after load() of a position saved mid-decision)."""
+        settle(&self.s, &self.cfg.c)
+
+    def __reduce__(self):
+        from thurn_ai.game import _rebuild
+        return _rebuild, (self.cfg.rules, self.export())
+
+
+def bench_playouts(GameState state, int n, uint64_t seed):
+    """n random playouts from clones of `state`, all in compiled code; returns total moves played."""
+    cdef GameState g
+    cdef long total = 0
+    cdef int i
+    cdef StateData tmp
+    with nogil:
+        for i in range(n):
+            tmp = state.s
+            tmp.rng = seed + <uint64_t>i * 0x9E3779B97F4A7C15ULL
+            total += random_playout(&tmp, &state.cfg.c)
+    return total
+
+
+def bench_legal_moves(GameState state, int n):
+    """Generate the legal moves n times in compiled code; returns the total count (for timing)."""
+    cdef int moves[MAXMOVES]
+    cdef long total = 0
+    cdef int i
+    with nogil:
+        for i in range(n):
+            total += gen_moves(&state.s, &state.cfg.c, moves)
+    return total
+
+
+# Constants for the Python layer (the enum values above, by name)
+SHIFT = MOVE_SHIFT
+KINDS = {"draw": MV_DRAW, "deck": MV_DECK, "administrator": MV_ADMIN, "left": MV_LEFT,
+         "right": MV_RIGHT, "new": MV_NEW, "horse": MV_HORSE, "close": MV_CLOSE, "stop": MV_STOP,
+         "house": MV_HOUSE, "done": MV_DONE, "cartwright": MV_CART, "no_cartwright": MV_NOCART,
+         "discard": MV_DISCARD}
+PHASES = ("draw", "play", "after_play", "houses", "cartwright", "discard", "over")
+OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")

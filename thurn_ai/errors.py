@@ -1,0 +1,29 @@
+"""Exceptions raised by thurn-ai. Each carries one message meant for a person."""
+
+
+class ThurnError(ValueError):
+    """Base class: bad input a user can fix (the CLI prints it without a traceback)."""
+
+
+class BoardError(ThurnError):
+    """A board file is malformed or inconsistent."""
+
+
+class RulesError(ThurnError):
+    """An impossible rule combination (e.g. the horses variant on a board without horses)."""
+
+
+class NotationError(ThurnError):
+    """A move or city name that cannot be parsed."""
+
+
+class IllegalMoveError(ThurnError):
+    """A well-formed move that is not legal in the position."""
+
+
+class PositionError(ThurnError):
+    """A position file that is malformed or describes an impossible position."""
+
+
+class BotSpecError(ThurnError):
+    """A bot specification string that cannot be understood."""
