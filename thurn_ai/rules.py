@@ -25,7 +25,7 @@ class Rules:
     board: str = "south"
     variant: str | None = None
     all_provinces_tile: str = "german"
-    max_turns: int = 1000
+    max_turns: int = 5000
 
     def __post_init__(self):
         if not isinstance(self.players, int) or not 2 <= self.players <= 4:

@@ -1,0 +1,68 @@
+"""thurn-ai play: one game between bots, with a readable log."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..bots import make_bot, split_specs
+from ..bots.officials import official_of
+from ..match import derive_seed, play_game
+from .options import game_options, rules_from
+
+OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
+                  "postal_carrier": "Postal Carrier", "cartwright": "Cartwright"}
+
+
+def describe_end(rec, board) -> list[str]:
+    lines = ["", "final scores:"]
+    for place, p in enumerate(rec.ranking):
+        d = rec.details[p]
+        lines.append(f"  {place + 1}. seat {p} {rec.bots[p]:<24} {d['score']:>4}  (carriage {d['carriage']}, "
+                     f"tiles {d['tiles']}, unplaced houses -{d['houses_unplaced']})")
+    lines.append(f"winner: seat {rec.winner} ({rec.bots[rec.winner]}) after {rec.turns} turns"
+                 + ("  [stopped by the turn limit]" if rec.truncated else ""))
+    return lines
+
+
+@click.command("play")
+@click.option("--bots", "bots_text", default="random,random", show_default=True,
+              help="Comma-separated bot specs, one per seat in play order, e.g. human,mcts(iterations=2000).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game (chance and bots).")
+@game_options
+@click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Append the game record (JSON line) to this file.")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+@click.option("--json", "as_json", is_flag=True, help="Print the game record as JSON instead of a log.")
+def command(bots_text, seed, board, variant, board_file, english_tile, record_path, quiet, as_json):
+    """Play one game between bots and print a readable log.
+
+    Example: thurn-ai play --bots random,random --seed 7 --record game.jsonl"""
+    specs = split_specs(bots_text)
+    if not 2 <= len(specs) <= 4:
+        raise click.BadParameter(f"2 to 4 bots are needed, got {len(specs)}", param_hint="--bots")
+    rules = rules_from(len(specs), board, variant, board_file, english_tile)
+    bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)]
+    last_turn = [-1]
+
+    def log(state, p, move):
+        if quiet or as_json:
+            return
+        if state.turn != last_turn[0]:
+            last_turn[0] = state.turn
+            click.echo(f"turn {state.turn + 1:>3}  seat {p} ({specs[p]})")
+        off = official_of(state, move)
+        tag = f"   [{OFFICIAL_LABEL[off]}]" if off else ""
+        click.echo(f"          {state.move_str(move)}{tag}")
+
+    rec = play_game(rules, bots, seed, on_move=log)
+    if record_path:
+        with open(record_path, "a", encoding="utf-8") as f:
+            f.write(rec.to_json() + "\n")
+    if as_json:
+        click.echo(rec.to_json())
+        return
+    for line in describe_end(rec, rules.load_board()):
+        click.echo(line)
+    if record_path:
+        click.echo(f"record appended to {record_path}")
