@@ -125,7 +125,8 @@ cdef struct StateData:
     int16_t tiles_pts[MAXP][MAXT]
     int16_t official_uses[MAXP][N_OFFICIALS]
     int16_t closes[MAXP]
-    uint64_t rng
+    uint64_t rng        # chance: deck draws
+    uint64_t prng       # random move choice in playouts (kept apart so chance stays reproducible)
 
 cdef uint64_t rng_next(uint64_t* s) noexcept nogil
 cdef uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil

@@ -471,6 +471,7 @@ cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t 
     cdef uint8_t pool[MAXC]
     cdef int pool_n = 0, p, x, k, hidden
     s.rng = seed
+    s.prng = seed ^ 0x5DEECE66DULL
     for x in range(c.n_cities):
         pool[x] = s.deck[x]
         pool_n += s.deck[x]
@@ -502,7 +503,7 @@ cdef int random_playout(StateData* s, const ConfigData* c) noexcept nogil:
     cdef int n, steps = 0
     while s.phase != PH_OVER:
         n = gen_moves(s, c, moves)
-        apply_move(s, c, moves[rng_below(&s.rng, <uint32_t>n)])
+        apply_move(s, c, moves[rng_below(&s.prng, <uint32_t>n)])
         steps += 1
     return steps
 
@@ -612,7 +613,7 @@ cdef class Config:
 
 _FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_house", "last_discard",
            "end_triggered", "end_player", "truncated", "turn", "placed_now", "display_n", "deck_n",
-           "discard_n", "rng")
+           "discard_n", "rng", "prng")
 
 
 cdef class GameState:
@@ -625,6 +626,7 @@ cdef class GameState:
         cdef int p, x
         memset(s, 0, sizeof(StateData))
         s.rng = seed
+        s.prng = seed ^ 0x5DEECE66DULL
         for x in range(c.n_cities):
             s.deck[x] = c.cards_per_city
         s.deck_n = c.n_cards
@@ -750,7 +752,7 @@ cdef class GameState:
         cdef int moves[MAXMOVES]
         cdef int n, m
         n = gen_moves(&self.s, &self.cfg.c, moves)
-        m = moves[rng_below(&self.s.rng, <uint32_t>n)]
+        m = moves[rng_below(&self.s.prng, <uint32_t>n)]
         apply_move(&self.s, &self.cfg.c, m)
         return m
 
@@ -769,7 +771,9 @@ cdef class GameState:
         return g
 
     def reseed(self, uint64_t seed):
+        """Reseed chance (deck draws) and the random-move generator."""
         self.s.rng = seed
+        self.s.prng = seed ^ 0x5DEECE66DULL
 
     def score(self, int player):
         return score_of(&self.s, &self.cfg.c, player)
@@ -904,6 +908,9 @@ cdef class GameState:
     property _f_discard_n:
         def __get__(self): return self.s.discard_n
         def __set__(self, v): self.s.discard_n = v
+    property _f_prng:
+        def __get__(self): return self.s.prng
+        def __set__(self, v): self.s.prng = v
     property _f_rng:
         def __get__(self): return self.s.rng
         def __set__(self, v): self.s.rng = v
@@ -927,6 +934,7 @@ def bench_playouts(GameState state, int n, uint64_t seed):
         for i in range(n):
             tmp = state.s
             tmp.rng = seed + <uint64_t>i * 0x9E3779B97F4A7C15ULL
+            tmp.prng = tmp.rng ^ 0x5DEECE66DULL
             total += random_playout(&tmp, &state.cfg.c)
     return total
 
