@@ -1,0 +1,591 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled search: Information-Set MCTS, determinized UCT (PIMC) and a fast heuristic playout policy.
+
+One `Tree` is one search. Its nodes live in a growable C array (no Python object per node); children are
+a linked list through node indices. Every iteration copies the root position, optionally re-deals what
+the searcher cannot see (`determinize`), walks down the tree, adds one node, plays the game out with the
+playout policy and backs the result up. All of that runs without the GIL, so several trees can search in
+parallel threads (root parallelism; the Python layer merges their root statistics).
+
+ISMCTS (Cowling, Powley & Whitehouse 2012, single observer): the tree is over the searcher's information
+sets -- a node is a sequence of moves, whatever the hidden cards were -- and each iteration samples a new
+determinization. Which moves exist depends on the determinization (an opponent's cards, the searcher's
+own deck draws), so each child counts how often it was *available* when its parent was visited, and UCB
+uses that count instead of the parent's visits. Each node keeps the rewards of the player who moved into
+it (max^n), which works for 2-4 players.
+
+PIMC / determinized UCT is the same code with one fixed determinization per tree (every child is then
+available whenever its parent is visited, so the availability count equals the parent's visits: plain UCT).
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from libc.math cimport sqrt, log, tanh
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from thurn_ai._core cimport (
+    StateData, ConfigData, GameState, Config, gen_moves, apply_move, determinize, score_of, winner_of,
+    MAXC, MAXP, MAXMOVES, MOVE_SHIFT,
+    PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
+    MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,
+    MV_DONE, MV_CART, MV_NOCART, MV_DISCARD,
+    OFF_NONE, OFF_POSTMASTER, OFF_ADMINISTRATOR, OFF_CARRIER, OFF_CARTWRIGHT,
+)
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int x) nogil
+
+cdef enum:
+    MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
+    PLAYOUT_RANDOM = 0
+    PLAYOUT_HEURISTIC = 1
+    REWARD_WIN = 0
+    REWARD_MARGIN = 1
+
+# Score margin that maps to a reward of ~0.88 / 0.12 with reward=margin (tanh(margin / MARGIN_SCALE)).
+DEF MARGIN_SCALE = 8.0
+
+
+# ---------------------------------------------------------------- random numbers (own generator)
+
+cdef inline uint64_t next_u64(uint64_t* s) noexcept nogil:
+    # splitmix64; the search keeps its own stream apart from the game's chance generator
+    s[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int below(uint64_t* s, int n) noexcept nogil:
+    return <int>(((next_u64(s) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline double unit(uint64_t* s) noexcept nogil:
+    return (next_u64(s) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# ---------------------------------------------------------------- officials (forbid=...)
+
+cdef inline int official_bit(const StateData* s, int m) noexcept nogil:
+    """The official a move would use, as a bit (1 << OFF_x), 0 for an ordinary move; mirrors
+    thurn_ai.bots.officials.official_of (the forced Postmaster is no choice and counts as ordinary)."""
+    cdef int kind = m >> MOVE_SHIFT
+    if kind == MV_ADMIN:
+        return 1 << OFF_ADMINISTRATOR
+    if kind == MV_CART:
+        return 1 << OFF_CARTWRIGHT
+    if (kind == MV_DRAW or kind == MV_DECK) and s.phase == PH_PLAY:
+        return 1 << OFF_POSTMASTER
+    if (kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE) and s.phase == PH_AFTER:
+        return 1 << OFF_CARRIER
+    return 0
+
+
+cdef inline int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil:
+    """Remove moves using a forbidden official, in place; keeps all moves if none would remain."""
+    cdef int i, k = 0, m
+    if forbid == 0:
+        return n
+    for i in range(n):
+        if official_bit(s, moves[i]) & forbid == 0:
+            k += 1
+    if k == 0 or k == n:
+        return n
+    k = 0
+    for i in range(n):
+        m = moves[i]
+        if official_bit(s, m) & forbid == 0:
+            moves[k] = m
+            k += 1
+    return k
+
+
+# ---------------------------------------------------------------- heuristic playout policy
+
+cdef inline uint32_t hand_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    cdef uint32_t h = 0
+    cdef int x
+    for x in range(c.n_cities):
+        if s.hand[p][x]:
+            h |= (<uint32_t>1) << x
+    return h
+
+
+cdef inline uint32_t fit_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """Cities that could extend the route at one of its ends (0 without a route)."""
+    cdef int L = s.route_len[p]
+    if L == 0:
+        return 0
+    return (c.adj[s.route[p][0]] | c.adj[s.route[p][L - 1]]) & ~s.route_mask[p]
+
+
+cdef inline int close_target(const StateData* s, const ConfigData* c, int p, int forbid) noexcept nogil:
+    """Route length at which the policy closes: the next carriage's size (one less when the Cartwright
+    can make up the difference), at least 3; 5 once carriages no longer matter (route tiles start at 5)."""
+    cdef int nxt, size
+    if c.n_carriages > 0:
+        nxt = s.carriage[p] + 1
+        if nxt < c.n_carriages:
+            size = c.carriage_size[nxt]
+            if c.cartwright and not (forbid & (1 << OFF_CARTWRIGHT)):
+                size -= 1
+            return size if size > 3 else 3
+    return 5
+
+
+cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """The largest legal set of houses for the route being closed that extends the houses placed so far
+    (placement goes in increasing city order, so only cities after the last one placed can be added)."""
+    cdef uint32_t placed = s.placed_now
+    cdef uint32_t above = 0xFFFFFFFF if s.last_house < 0 else (
+        0 if s.last_house >= 31 else (<uint32_t>0xFFFFFFFF) << (s.last_house + 1))
+    cdef uint32_t avail = s.route_mask[p] & ~s.houses[p] & ~placed & above
+    cdef uint32_t best = placed, t, a, pm
+    cdef int i, best_n = __builtin_popcount(placed), n, left = s.houses_left[p]
+    cdef bint a_ok = __builtin_popcount(placed & c.free_mask) <= 1
+    # option B: every route city of one province
+    for i in range(c.n_provinces):
+        pm = c.province_mask[i]
+        if placed & ~pm:
+            continue
+        t = placed | (avail & pm)
+        n = __builtin_popcount(t)
+        if n > best_n:
+            best, best_n = t, n
+    # option A: one city of each province (the lowest still open), plus one free city
+    if a_ok:
+        for i in range(c.n_provinces):
+            if __builtin_popcount(placed & c.province_mask[i]) > 1:
+                a_ok = False
+    if a_ok:
+        t = placed
+        for i in range(c.n_provinces):
+            pm = c.province_mask[i]
+            a = avail & pm
+            if (placed & pm) == 0 and a:
+                t |= a & (~a + 1)
+        a = avail & c.free_mask
+        if (placed & c.free_mask) == 0 and a:
+            t |= a & (~a + 1)
+        n = __builtin_popcount(t)
+        if n > best_n:
+            best, best_n = t, n
+    # never plan more houses than the supply holds: keep the lowest cities
+    while best_n - __builtin_popcount(placed) > left:
+        t = best & ~placed
+        best &= ~(t & (~t + 1))
+        best_n -= 1
+    return best
+
+
+cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, int n, uint64_t* rng,
+                     int forbid, double eps) noexcept nogil:
+    """A fast rule-of-thumb move among `moves` (all legal): extend the route rather than abandon it, draw
+    cards that fit, close at a sensible length, place as many houses as possible, keep connected cards.
+    Each move gets a score; the best wins, ties broken at random. With probability eps a uniformly random
+    move is played instead, so playouts do not all follow one line."""
+    cdef int p = s.current, i, m, kind, x, L = s.route_len[p], target = 3, best = 0
+    cdef uint32_t hm, fm, fit_hand, fit_disp, plan = 0, bit, own = s.houses[p]
+    cdef double v, bv = -1e9
+    cdef bint need_horses = False, horses = c.horses_variant
+    if n == 1:
+        return moves[0]
+    if eps > 0 and unit(rng) < eps:
+        return moves[below(rng, n)]
+    hm = hand_mask(s, c, p)
+    fm = fit_mask(s, c, p)
+    fit_hand = fm & hm
+    fit_disp = 0
+    if s.phase == PH_DRAW or s.phase == PH_PLAY:
+        for x in range(c.n_cities):
+            if s.display[x]:
+                fit_disp |= (<uint32_t>1) << x
+        fit_disp &= fm
+    if horses:
+        need_horses = c.base_horses + s.horse_total[p] < L + 1
+    if s.phase == PH_AFTER:
+        target = close_target(s, c, p, forbid)
+    elif s.phase == PH_HOUSES:
+        plan = best_houses(s, c, p)
+    for i in range(n):
+        m = moves[i]
+        kind = m >> MOVE_SHIFT
+        x = m & 31
+        bit = (<uint32_t>1) << x
+        v = 0.0
+        if kind == MV_DRAW:
+            if fm & bit:
+                v = 10.0 + (5.0 if fit_hand == 0 else 0.0)
+            else:
+                v = __builtin_popcount(c.adj[x] & hm & ~bit)
+            if not (own & bit):
+                v += 2.0
+            if s.phase == PH_PLAY:       # Postmaster: only worth it when nothing in hand fits
+                v = (v + 8.0) if (fit_hand == 0 and L > 0 and (fm & bit)) else -5.0
+        elif kind == MV_DECK:
+            v = 3.0
+            if s.phase == PH_PLAY:
+                v = (4.0 + L) if (fit_hand == 0 and L >= 2) else -5.0
+        elif kind == MV_ADMIN:
+            v = -20.0
+        elif kind == MV_LEFT or kind == MV_RIGHT:
+            v = 20.0 + (3.0 if not (own & bit) else 0.0)
+            v += __builtin_popcount(c.adj[x] & hm & ~bit & ~s.route_mask[p])   # keeps the route going
+            if s.phase == PH_AFTER:        # Postal Carrier: extend while short of a long route
+                v = 32.0 if L < 7 else 8.0
+            elif need_horses and (hm & ~fm & ~bit):
+                v = 10.0                   # the horse move below is better now
+        elif kind == MV_NEW:
+            v = 6.0 + __builtin_popcount(c.adj[x] & hm & ~bit) + (2.0 if not (own & bit) else 0.0)
+            if L > 0:
+                v -= 3.0 * L               # abandoning a route throws its cards away
+        elif kind == MV_HORSE:
+            v = 1.0 + c.horses[x] - (10.0 if (fm & bit) else 0.0)
+            if need_horses and L >= 2:
+                v += 14.0 + c.horses[x]
+            if s.phase == PH_AFTER:
+                v = (27.0 + c.horses[x]) if (need_horses and L >= target - 1 and not (fm & bit)) else 1.0
+        elif kind == MV_CLOSE:
+            if s.end_triggered or L >= target:
+                v = 30.0
+            elif fit_hand == 0 and fit_disp == 0:
+                v = 25.0
+            else:
+                v = 5.0
+        elif kind == MV_STOP:
+            v = 10.0
+        elif kind == MV_HOUSE:
+            v = (10.0 - x * 0.01) if (plan & bit) else -5.0     # lowest planned city first
+        elif kind == MV_DONE:
+            v = 0.0
+        elif kind == MV_CART:
+            v = 10.0
+        elif kind == MV_NOCART:
+            v = 0.0
+        elif kind == MV_DISCARD:           # discard the card least connected to the rest of the hand
+            v = -(__builtin_popcount(c.adj[x] & hm & ~bit) + (2.0 if not (own & bit) else 0.0))
+            if s.hand[p][x] > 1:
+                v += 1.5                   # a second copy can never join the same route
+        v += unit(rng) * 0.5
+        if v > bv:
+            bv = v
+            best = i
+    return moves[best]
+
+
+cdef int heuristic_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid,
+                           double eps) noexcept nogil:
+    cdef int moves[MAXMOVES]
+    cdef int n, steps = 0
+    while s.phase != PH_OVER:
+        n = gen_moves(s, c, moves)
+        n = drop_forbidden(s, moves, n, forbid[s.current])
+        apply_move(s, c, policy_move(s, c, moves, n, rng, forbid[s.current], eps))
+        steps += 1
+    return steps
+
+
+cdef int uniform_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid) noexcept nogil:
+    cdef int moves[MAXMOVES]
+    cdef int n, steps = 0
+    while s.phase != PH_OVER:
+        n = gen_moves(s, c, moves)
+        n = drop_forbidden(s, moves, n, forbid[s.current])
+        apply_move(s, c, moves[below(rng, n)])
+        steps += 1
+    return steps
+
+
+cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc) noexcept nogil:
+    """Reward of every player at the end of a playout: 1 for the winner, 0 otherwise (reward=win), or
+    0.5 + 0.5 tanh(margin / MARGIN_SCALE) where margin is the score minus the best other score
+    (reward=margin), plus the raw scores."""
+    cdef int p, q, w = winner_of(s, c)
+    cdef double other
+    for p in range(c.n_players):
+        sc[p] = score_of(s, c, p)
+    for p in range(c.n_players):
+        if kind == REWARD_WIN:
+            r[p] = 1.0 if p == w else 0.0
+        else:
+            other = -1e9
+            for q in range(c.n_players):
+                if q != p and sc[q] > other:
+                    other = sc[q]
+            r[p] = 0.5 + 0.5 * tanh((sc[p] - other) / MARGIN_SCALE)
+
+
+# ---------------------------------------------------------------- the tree
+
+cdef struct Node:
+    int32_t parent
+    int32_t child        # first child, -1 if none
+    int32_t sibling      # next child of the same parent, -1 at the end
+    int16_t move
+    int8_t mover         # player who made the move leading here (-1 at the root)
+    uint32_t visits
+    uint32_t avail       # how often this move was available when the parent was visited
+    double value         # sum of the mover's rewards
+    double wins          # sum of the mover's wins (for reporting, whatever the reward)
+    double score         # sum of the mover's final scores (for reporting)
+
+
+cdef class Tree:
+    """One search tree (ISMCTS, or UCT on one fixed determinization). Build, run(), read the root."""
+    cdef Node* nodes
+    cdef readonly int n_nodes
+    cdef int cap
+    cdef Config cfg
+    cdef StateData root
+    cdef readonly int observer
+    cdef uint64_t rng
+    cdef double c_explore
+    cdef int playout
+    cdef int reward
+    cdef double eps
+    cdef bint redeterminize
+    cdef int forbid[MAXP]
+    cdef uint8_t mark[MOVE_CODES]
+    cdef readonly long iterations
+    cdef readonly long playout_moves
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.n_nodes = 0
+        self.cap = 0
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    def __init__(self, GameState state, uint64_t seed, double c=0.7, str playout="heuristic",
+                 str reward="win", double eps=0.05, bint ismcts=True, int forbid=0,
+                 int observer=-1):
+        """Search from `state` for `observer` (default: the player to move). ismcts=True re-deals what
+        the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
+        information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
+        the observer never uses, in the tree and in playouts."""
+        if state.s.phase == PH_OVER:
+            raise ValueError("the game is over: nothing to search")
+        if playout not in ("random", "heuristic"):
+            raise ValueError(f"playout must be random or heuristic, not {playout!r}")
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward must be win or margin, not {reward!r}")
+        self.cfg = state.cfg
+        self.root = state.s
+        self.observer = state.s.current if observer < 0 else observer
+        self.rng = seed
+        self.c_explore = c
+        self.playout = PLAYOUT_RANDOM if playout == "random" else PLAYOUT_HEURISTIC
+        self.reward = REWARD_WIN if reward == "win" else REWARD_MARGIN
+        self.eps = eps
+        self.redeterminize = ismcts
+        memset(self.forbid, 0, sizeof(self.forbid))
+        self.forbid[self.observer] = forbid
+        memset(self.mark, 0, sizeof(self.mark))
+        self.iterations = 0
+        self.playout_moves = 0
+        self.n_nodes = 0
+        if self.add_node(-1, 0, -1) < 0:
+            raise MemoryError()
+
+    cdef int add_node(self, int parent, int move, int mover) noexcept nogil:
+        cdef Node* grown
+        cdef int k
+        if self.n_nodes == self.cap:
+            k = 1024 if self.cap == 0 else self.cap * 2
+            grown = <Node*>realloc(self.nodes, k * sizeof(Node))
+            if grown == NULL:
+                return -1
+            self.nodes = grown
+            self.cap = k
+        k = self.n_nodes
+        self.n_nodes += 1
+        self.nodes[k].parent = parent
+        self.nodes[k].child = -1
+        self.nodes[k].sibling = -1
+        self.nodes[k].move = <int16_t>move
+        self.nodes[k].mover = <int8_t>mover
+        self.nodes[k].visits = 0
+        self.nodes[k].avail = 1
+        self.nodes[k].value = 0.0
+        self.nodes[k].wins = 0.0
+        self.nodes[k].score = 0.0
+        if parent >= 0:
+            self.nodes[k].sibling = self.nodes[parent].child
+            self.nodes[parent].child = k
+        return k
+
+    cdef bint iterate(self) noexcept nogil:
+        cdef const ConfigData* c = &self.cfg.c
+        cdef StateData s = self.root
+        cdef int moves[MAXMOVES]
+        cdef int untried[MAXMOVES]
+        cdef int n, nu, i, m, node = 0, ch, best, mover, w
+        cdef double r[MAXP]
+        cdef double sc[MAXP]
+        cdef double ucb, best_ucb, lg
+        cdef Node* nd
+        if self.redeterminize:
+            determinize(&s, c, self.observer, next_u64(&self.rng))
+        # selection and expansion
+        while s.phase != PH_OVER:
+            mover = s.current
+            n = gen_moves(&s, c, moves)
+            n = drop_forbidden(&s, moves, n, self.forbid[mover])
+            for i in range(n):
+                self.mark[moves[i]] = 1
+            best = -1
+            best_ucb = -1.0
+            ch = self.nodes[node].child
+            while ch >= 0:
+                nd = &self.nodes[ch]
+                if self.mark[nd.move] == 1:
+                    self.mark[nd.move] = 2
+                    nd.avail += 1
+                    ucb = nd.value / nd.visits + self.c_explore * sqrt(log(<double>nd.avail) / nd.visits)
+                    if ucb > best_ucb:
+                        best_ucb = ucb
+                        best = ch
+                ch = nd.sibling
+            nu = 0
+            for i in range(n):
+                if self.mark[moves[i]] == 1:
+                    untried[nu] = moves[i]
+                    nu += 1
+                self.mark[moves[i]] = 0
+            if nu > 0:
+                m = untried[below(&self.rng, nu)]
+                ch = self.add_node(node, m, mover)
+                if ch < 0:
+                    return False
+                apply_move(&s, c, m)
+                node = ch
+                break
+            node = best
+            apply_move(&s, c, self.nodes[best].move)
+        # playout
+        if s.phase != PH_OVER:
+            if self.playout == PLAYOUT_HEURISTIC:
+                self.playout_moves += heuristic_playout(&s, c, &self.rng, self.forbid, self.eps)
+            else:
+                self.playout_moves += uniform_playout(&s, c, &self.rng, self.forbid)
+        rewards(&s, c, self.reward, r, sc)
+        w = winner_of(&s, c)
+        # backpropagation: each node learns the reward of the player who moved into it
+        while node >= 0:
+            nd = &self.nodes[node]
+            nd.visits += 1
+            if nd.mover >= 0:
+                nd.value += r[nd.mover]
+                if w == nd.mover:
+                    nd.wins += 1.0
+                nd.score += sc[nd.mover]
+            node = nd.parent
+        self.iterations += 1
+        return True
+
+    cdef long run_c(self, long iterations, double seconds) noexcept nogil:
+        cdef long done = 0
+        cdef double deadline = 0.0
+        if seconds > 0:
+            deadline = now_s() + seconds
+        while True:
+            if iterations > 0 and done >= iterations:
+                break
+            if seconds > 0 and (done & 15) == 0 and now_s() >= deadline:
+                break
+            if not self.iterate():
+                break
+            done += 1
+        return done
+
+    def run(self, long iterations=0, double seconds=0.0):
+        """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached).
+        Releases the GIL, so trees can run in parallel threads. Returns the iterations done."""
+        cdef long done
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give iterations or seconds")
+        with nogil:
+            done = self.run_c(iterations, seconds)
+        return done
+
+    def root_children(self):
+        """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
+        out = []
+        cdef int ch = self.nodes[0].child
+        cdef Node nd
+        while ch >= 0:
+            nd = self.nodes[ch]
+            out.append((nd.move, nd.visits, nd.avail, nd.value, nd.wins, nd.score))
+            ch = self.nodes[ch].sibling
+        return out
+
+    def principal_variation(self, int first_move=-1, int min_visits=1):
+        """The most-visited line of the observer's own decisions from the root until another player is
+        to move (starting with `first_move` if given, e.g. the move chosen from merged trees)."""
+        out = []
+        cdef int node = 0, ch, best, bv
+        cdef Node* nd
+        while True:
+            best = -1
+            bv = min_visits - 1
+            ch = self.nodes[node].child
+            while ch >= 0:
+                nd = &self.nodes[ch]
+                if nd.mover == self.observer:
+                    if node == 0 and first_move >= 0:
+                        if nd.move == first_move:
+                            best = ch
+                            break
+                    elif <int>nd.visits > bv:
+                        best = ch
+                        bv = nd.visits
+                ch = nd.sibling
+            if best < 0:
+                break
+            out.append(self.nodes[best].move)
+            node = best
+        return out
+
+
+# ---------------------------------------------------------------- helpers for Python, tests, benchmarks
+
+def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0):
+    """The heuristic playout policy's move for the player to move (a legal move code)."""
+    cdef int moves[MAXMOVES]
+    cdef int n
+    cdef uint64_t rng = seed
+    if state.s.phase == PH_OVER:
+        raise ValueError("the game is over")
+    n = gen_moves(&state.s, &state.cfg.c, moves)
+    n = drop_forbidden(&state.s, moves, n, forbid)
+    return policy_move(&state.s, &state.cfg.c, moves, n, &rng, forbid, eps)
+
+
+def policy_playout(GameState state, uint64_t seed, double eps=0.05):
+    """Play the heuristic policy (all players) to the end of the game, in place; returns moves played."""
+    cdef int forbid[MAXP]
+    cdef uint64_t rng = seed
+    cdef int n
+    memset(forbid, 0, sizeof(forbid))
+    with nogil:
+        n = heuristic_playout(&state.s, &state.cfg.c, &rng, forbid, eps)
+    return n
+
+
+def official_mask(names):
+    """Bit set for Tree(forbid=...) from official names (postmaster, administrator, postal_carrier,
+    cartwright)."""
+    bits = {"postmaster": 1 << OFF_POSTMASTER, "administrator": 1 << OFF_ADMINISTRATOR,
+            "postal_carrier": 1 << OFF_CARRIER, "cartwright": 1 << OFF_CARTWRIGHT}
+    out = 0
+    for name in names:
+        out |= bits[name]
+    return out
