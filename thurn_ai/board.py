@@ -2,7 +2,8 @@
 
 `load_board("south")` / `load_board("north")` read the files shipped in `thurn_ai/boards/`; any other
 argument is a path to a board file of the same format (see docs/board-format.md), so the owner of a printed
-board can correct the data without touching code.
+board can correct the data without touching code. Every part of a board may carry a provenance,
+`verified` or `reconstructed`; a board with any reconstructed part says so (`Board.notice`).
 """
 from __future__ import annotations
 
@@ -18,9 +19,26 @@ from .errors import BoardError, NotationError
 BOARD_DIR = Path(__file__).parent / "boards"
 BUILTIN_BOARDS = ("south", "north")
 TILE_KINDS = ("route", "each_province", "all_cities", "free_city", "game_end")
-MAX_CITIES = 32  # the engine keeps city sets in 32-bit masks
+PROVENANCES = ("verified", "reconstructed")
+# Limits of the compiled core (cext/thurn_ai/_core.pxd): city sets are 32-bit masks, fixed-size arrays.
+MAX_CITIES = 32
 MAX_STACKS = 24
 MAX_TILE_VALUES = 8
+MAX_CARRIAGES = 8
+MAX_TILE_POINTS = 1000
+MIN_ROUTE_TILE = 3          # a route needs 3 cards to be closed at all
+
+# The keys each part of a board file may have ("note" is free text anywhere). Unknown keys are errors,
+# so that a typo in a corrected board file ("horse": 2) is reported instead of silently ignored.
+TOP_KEYS = {"name", "title", "source", "notice", "default_variant", "cards_per_city", "provinces", "cities",
+            "roads", "tiles", "carriages", "note"}
+PROVINCE_KEYS = {"name", "provenance", "note"}
+CITY_KEYS = {"name", "province", "provenance", "horses", "horses_provenance", "part", "note"}
+ROAD_KEYS = {"cities", "provenance", "note"}
+CARRIAGE_KEYS = {"size", "points", "count", "provenance", "note"}
+TILE_KEYS = {"id", "kind", "values", "provenance", "count_provenance", "note"}
+TILE_KIND_KEYS = {"route": {"length"}, "all_cities": {"provinces"}, "each_province": {"exclude"},
+                  "free_city": {"city"}, "game_end": set()}
 
 
 def fold(name: str) -> str:
@@ -41,7 +59,8 @@ class TileStack:
     cities: frozenset[int] = frozenset()      # all_cities / free_city: the cities required
     provinces: tuple[int, ...] = ()           # each_province: provinces needing one house each
     excluded: tuple[int, ...] = ()            # each_province: provinces left out in the German reading
-    provenance: str = "verified"
+    provenance: str = "verified"              # of the values (points)
+    count_provenance: str = "verified"        # of the number of tiles
 
 
 @dataclass(frozen=True)
@@ -57,8 +76,9 @@ class Board:
     carriages: tuple[tuple[int, int], ...]    # (size, points), smallest first
     cards_per_city: int = 3
     default_variant: str = "classic"
-    reconstructed: bool = False
-    notice: str = ""
+    reconstructed: bool = False               # any part marked reconstructed
+    notice: str = ""                          # one line saying what is reconstructed ("" if nothing)
+    #: what is reconstructed, by part: {"cities": [...], "roads": [...], "horses": [...], ...}
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
     path: str = ""
 
@@ -110,127 +130,271 @@ class Board:
         return all(h > 0 for h in self.horses)
 
 
-def _err(path, msg):
-    return BoardError(f"board file {path}: {msg}")
+class _Parser:
+    """Validates one board file's JSON; every problem is one BoardError naming the file and the part."""
+
+    def __init__(self, data, path: str):
+        self.data, self.path = data, path
+        self.recon = {"provinces": [], "cities": [], "horses": [], "roads": [], "tile values": [],
+                      "tile counts": [], "carriages": []}
+
+    def err(self, msg: str) -> BoardError:
+        return BoardError(f"board file {self.path}: {msg}")
+
+    def entry(self, e, what: str, allowed: set, required=()) -> dict:
+        if not isinstance(e, dict):
+            raise self.err(f"{what} must be a JSON object, not {e!r}")
+        unknown = sorted(set(e) - allowed)
+        if unknown:
+            raise self.err(f"{what}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        for k in required:
+            if k not in e:
+                raise self.err(f"{what}: missing key {k!r}")
+        return e
+
+    def mark(self, e: dict, key: str, part: str, label: str) -> str:
+        """The provenance under `key` (default verified); records `label` under `part` if reconstructed."""
+        p = e.get(key, "verified")
+        if p not in PROVENANCES:
+            raise self.err(f"{label}: {key} must be 'verified' or 'reconstructed', not {p!r}")
+        if p == "reconstructed":
+            self.recon[part].append(label)
+        return p
+
+    def listing(self, key: str, required: bool = True) -> list:
+        v = self.data.get(key, [] if not required else None)
+        if not isinstance(v, list):
+            raise self.err(f"{key!r} must be a list" if key in self.data else f"missing key {key!r}")
+        return v
+
+    @staticmethod
+    def is_int(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def parse(self) -> Board:
+        d = self.data
+        if not isinstance(d, dict):
+            raise self.err("top level must be a JSON object")
+        self.entry(d, "top level", TOP_KEYS, required=("name", "provinces", "cities", "roads", "tiles"))
+        if not isinstance(d["name"], str) or not d["name"].strip():
+            raise self.err("'name' must be a non-empty string")
+        self.name = d["name"]
+        self.parse_provinces()
+        self.parse_cities()
+        self.parse_roads()
+        self.parse_tiles()
+        self.parse_carriages()
+        cpc = d.get("cards_per_city", 3)
+        if not self.is_int(cpc) or not 1 <= cpc <= 8:
+            raise self.err(f"cards_per_city must be an integer 1-8, not {cpc!r}")
+        variant = d.get("default_variant", "classic")
+        if variant not in ("classic", "horses"):
+            raise self.err(f"default_variant must be 'classic' or 'horses', not {variant!r}")
+        if variant == "horses" and not all(self.horses):
+            missing = [c for c, h in zip(self.cities, self.horses) if not h]
+            raise self.err(f"default_variant horses needs horses on every city's cards; {missing[0]} has none")
+        if variant == "classic" and not self.carriages:
+            raise self.err("default_variant classic needs carriages")
+        if d.get("notice") is not None and not isinstance(d["notice"], str):
+            raise self.err("'notice' must be a string")
+        return Board(
+            name=self.name, title=str(d.get("title", self.name)), cities=tuple(self.cities),
+            provinces=tuple(self.provinces), city_province=tuple(self.city_prov), roads=tuple(self.roads),
+            horses=tuple(self.horses), tiles=tuple(self.tiles), carriages=tuple(self.carriages),
+            cards_per_city=cpc, default_variant=variant, reconstructed=self.is_reconstructed,
+            notice=self.notice(d.get("notice")), provenance={k: tuple(v) for k, v in self.recon.items()},
+            path=self.path)
+
+    def parse_provinces(self):
+        self.provinces = []
+        for p in self.listing("provinces"):
+            if isinstance(p, str):
+                p = {"name": p}
+            e = self.entry(p, f"province {p!r}", PROVINCE_KEYS, required=("name",))
+            name = e["name"]
+            if not isinstance(name, str) or not name.strip():
+                raise self.err(f"bad province name {name!r}")
+            if name in self.provinces:
+                raise self.err(f"province {name!r} listed twice")
+            self.mark(e, "provenance", "provinces", name)
+            self.provinces.append(name)
+        self.prov_idx = {n: i for i, n in enumerate(self.provinces)}
+
+    def parse_cities(self):
+        self.cities, self.city_prov, self.horses = [], [], []
+        for c in self.listing("cities"):
+            name = c.get("name") if isinstance(c, dict) else None
+            if not isinstance(name, str) or not name.strip():
+                raise self.err(f"city entry {c!r} needs a non-empty 'name'")
+            e = self.entry(c, f"city {name!r}", CITY_KEYS)
+            if fold(name) == "deck":
+                raise self.err("a city may not be called 'deck' (the notation 'draw deck' needs the word)")
+            if any(fold(name) == fold(x) for x in self.cities):
+                raise self.err(f"city {name!r} listed twice")
+            if "province" not in e:
+                raise self.err(f"city {name!r}: missing key 'province' (null for a free city)")
+            p = e["province"]
+            if p is None:
+                self.city_prov.append(-1)
+            elif p in self.prov_idx:
+                self.city_prov.append(self.prov_idx[p])
+            else:
+                raise self.err(f"city {name!r} names unknown province {p!r}")
+            h = e.get("horses", 0)
+            if not self.is_int(h) or not (h == 0 or 1 <= h <= 3):
+                raise self.err(f"city {name!r}: horses must be 1-3 (or absent), not {h!r}")
+            if "part" in e and not isinstance(e["part"], str):
+                raise self.err(f"city {name!r}: part must be a string")
+            self.mark(e, "provenance", "cities", name)
+            if h:
+                self.mark(e, "horses_provenance", "horses", name)
+            elif "horses_provenance" in e:
+                raise self.err(f"city {name!r}: horses_provenance without horses")
+            self.cities.append(name)
+            self.horses.append(h)
+        if not 2 <= len(self.cities) <= MAX_CITIES:
+            raise self.err(f"a board needs 2 to {MAX_CITIES} cities, this one has {len(self.cities)}")
+        for i, name in enumerate(self.provinces):
+            if i not in self.city_prov:
+                raise self.err(f"province {name!r} has no city")
+        self.fidx = {fold(n): i for i, n in enumerate(self.cities)}
+
+    def city(self, n, where: str) -> int:
+        try:
+            return self.fidx[fold(n)]
+        except (KeyError, AttributeError):
+            raise self.err(f"{where}: unknown city {n!r}") from None
+
+    def parse_roads(self):
+        self.roads = []
+        for r in self.listing("roads"):
+            e = self.entry({"cities": r} if isinstance(r, list) else r, f"road {r!r}", ROAD_KEYS,
+                           required=("cities",))
+            pair = e["cities"]
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise self.err(f"a road joins exactly two cities: {r!r}")
+            a, b = self.city(pair[0], "road"), self.city(pair[1], "road")
+            if a == b:
+                raise self.err(f"road from {self.cities[a]} to itself")
+            road = (min(a, b), max(a, b))
+            label = f"{self.cities[a]}–{self.cities[b]}"
+            if road in self.roads:
+                raise self.err(f"road {label} listed twice")
+            self.mark(e, "provenance", "roads", label)
+            self.roads.append(road)
+        joined = {x for r in self.roads for x in r}
+        for i, name in enumerate(self.cities):
+            if i not in joined:
+                raise self.err(f"city {name!r} has no road (it could never be part of a route)")
+
+    def parse_tiles(self):
+        self.tiles = []
+        route_lengths = set()
+        for t in self.listing("tiles"):
+            tid = t.get("id") if isinstance(t, dict) else None
+            if not isinstance(tid, str) or not tid:
+                raise self.err(f"tile stack {t!r} needs a non-empty string 'id'")
+            kind = t.get("kind")
+            if kind not in TILE_KINDS:
+                raise self.err(f"tile stack {tid!r}: kind must be one of {', '.join(TILE_KINDS)}, not {kind!r}")
+            e = self.entry(t, f"tile stack {tid!r}", TILE_KEYS | TILE_KIND_KEYS[kind],
+                           required=("values", *TILE_KIND_KEYS[kind]) if kind != "each_province" else ("values",))
+            vals = e["values"]
+            if (not isinstance(vals, list) or not 1 <= len(vals) <= MAX_TILE_VALUES
+                    or not all(self.is_int(v) and 0 <= v <= MAX_TILE_POINTS for v in vals)):
+                raise self.err(f"tile stack {tid!r}: values must be a list of 1 to {MAX_TILE_VALUES} integers "
+                               f"0-{MAX_TILE_POINTS}, top first")
+            if any(x.id == tid for x in self.tiles):
+                raise self.err(f"tile stack {tid!r} listed twice")
+            kw = dict(id=tid, kind=kind, values=tuple(vals),
+                      provenance=self.mark(e, "provenance", "tile values", tid),
+                      count_provenance=self.mark(e, "count_provenance", "tile counts", tid))
+            if kind == "route":
+                n = e["length"]
+                if not self.is_int(n) or not MIN_ROUTE_TILE <= n <= MAX_CITIES:
+                    raise self.err(f"route tile stack {tid!r}: length must be an integer "
+                                   f"{MIN_ROUTE_TILE}-{MAX_CITIES}, not {n!r}")
+                if n in route_lengths:
+                    raise self.err(f"two route tile stacks for length {n}")
+                route_lengths.add(n)
+                kw["length"] = n
+            elif kind == "all_cities":
+                ps = self.province_list(e["provinces"], tid, "provinces")
+                if not ps:
+                    raise self.err(f"tile stack {tid!r} needs at least one province")
+                kw["cities"] = frozenset(i for i, p in enumerate(self.city_prov) if p in ps)
+                kw["provinces"] = ps
+            elif kind == "each_province":
+                ex = self.province_list(e.get("exclude", []), tid, "exclude")
+                kw["excluded"] = ex
+                kw["provinces"] = tuple(i for i in range(len(self.provinces)) if i not in ex)
+                if not kw["provinces"]:
+                    raise self.err(f"tile stack {tid!r} excludes every province")
+            elif kind == "free_city":
+                c = self.city(e["city"], f"tile stack {tid!r}")
+                if self.city_prov[c] != -1:
+                    raise self.err(f"tile stack {tid!r}: {self.cities[c]} is not a free city "
+                                   "(free cities have \"province\": null)")
+                kw["cities"] = frozenset([c])
+            self.tiles.append(TileStack(**kw))
+        if len(self.tiles) > MAX_STACKS:
+            raise self.err(f"at most {MAX_STACKS} tile stacks, this file has {len(self.tiles)}")
+        if sum(t.kind == "game_end" for t in self.tiles) != 1:
+            raise self.err("exactly one game_end tile stack is needed")
+
+    def province_list(self, names, tid: str, key: str) -> tuple[int, ...]:
+        if not isinstance(names, list):
+            raise self.err(f"tile stack {tid!r}: {key} must be a list of province names")
+        out = []
+        for n in names:
+            if n not in self.prov_idx:
+                raise self.err(f"tile stack {tid!r} names unknown province {n!r}")
+            if self.prov_idx[n] in out:
+                raise self.err(f"tile stack {tid!r} names province {n!r} twice")
+            out.append(self.prov_idx[n])
+        return tuple(out)
+
+    def parse_carriages(self):
+        self.carriages = []
+        for c in self.listing("carriages", required=False):
+            e = self.entry(c, f"carriage {c!r}", CARRIAGE_KEYS, required=("size", "points"))
+            size, pts = e["size"], e["points"]
+            if not self.is_int(size) or not 1 <= size <= MAX_CITIES:
+                raise self.err(f"carriage size must be an integer 1-{MAX_CITIES}, not {size!r}")
+            if not self.is_int(pts) or not 0 <= pts <= MAX_TILE_POINTS:
+                raise self.err(f"carriage of size {size}: points must be an integer 0-{MAX_TILE_POINTS}")
+            if self.carriages and size <= self.carriages[-1][0]:
+                raise self.err("carriages must be listed smallest first, each size once")
+            self.mark(e, "provenance", "carriages", f"carriage {size}")
+            self.carriages.append((size, pts))
+        if len(self.carriages) > MAX_CARRIAGES:
+            raise self.err(f"at most {MAX_CARRIAGES} carriage sizes")
+
+    @property
+    def is_reconstructed(self) -> bool:
+        return any(self.recon.values())
+
+    def notice(self, custom) -> str:
+        """One line saying what is reconstructed, counted from the markers (so it shrinks as a board file
+        is corrected); a file's own `notice` replaces the generated text."""
+        if not self.is_reconstructed:
+            return ""
+        if custom:
+            return custom
+        totals = {"provinces": len(self.provinces), "cities": len(self.cities),
+                  "horses": sum(1 for h in self.horses if h), "roads": len(self.roads),
+                  "tile values": len(self.tiles), "tile counts": len(self.tiles),
+                  "carriages": len(self.carriages)}
+        words = {"horses": "horse counts", "tile values": "tile-stack values",
+                 "tile counts": "tile-stack sizes"}
+        parts = [f"{len(v)} of {totals[k]} {words.get(k, k)}" for k, v in self.recon.items() if v]
+        return (f"the {self.name} board is partly reconstructed, not the printed board "
+                f"({', '.join(parts)}); correct it with --board-file (see docs/board-format.md)")
 
 
 def parse_board(data: dict, path: str = "<data>") -> Board:
     """Build and validate a Board from its JSON form; BoardError names the first problem found."""
-    if not isinstance(data, dict):
-        raise _err(path, "top level must be a JSON object")
-    for key in ("name", "provinces", "cities", "roads", "tiles"):
-        if key not in data:
-            raise _err(path, f"missing key {key!r}")
-    provinces = []
-    for p in data["provinces"]:
-        name = p["name"] if isinstance(p, dict) else p
-        if not isinstance(name, str) or not name:
-            raise _err(path, f"bad province entry {p!r}")
-        if name in provinces:
-            raise _err(path, f"province {name!r} listed twice")
-        provinces.append(name)
-    prov_idx = {n: i for i, n in enumerate(provinces)}
-    cities, city_prov, horses, prov_notes = [], [], [], {}
-    for c in data["cities"]:
-        if not isinstance(c, dict) or not isinstance(c.get("name"), str):
-            raise _err(path, f"bad city entry {c!r}")
-        name = c["name"]
-        if any(fold(name) == fold(x) for x in cities):
-            raise _err(path, f"city {name!r} listed twice")
-        p = c.get("province")
-        if p is None:
-            city_prov.append(-1)
-        elif p in prov_idx:
-            city_prov.append(prov_idx[p])
-        else:
-            raise _err(path, f"city {name!r} names unknown province {p!r}")
-        h = c.get("horses") or 0
-        if not isinstance(h, int) or not 0 <= h <= 3:
-            raise _err(path, f"city {name!r}: horses must be 1-3 (or absent), not {h!r}")
-        cities.append(name)
-        horses.append(h)
-        prov_notes[name] = {k: v for k, v in c.items() if k.endswith("provenance")}
-    if not 2 <= len(cities) <= MAX_CITIES:
-        raise _err(path, f"a board needs 2 to {MAX_CITIES} cities, this one has {len(cities)}")
-    for i, name in enumerate(provinces):
-        if i not in city_prov:
-            raise _err(path, f"province {name!r} has no city")
-    fidx = {fold(n): i for i, n in enumerate(cities)}
-
-    def city(n):
-        try:
-            return fidx[fold(n)]
-        except (KeyError, AttributeError):
-            raise _err(path, f"unknown city {n!r}") from None
-
-    roads = []
-    for r in data["roads"]:
-        pair = r["cities"] if isinstance(r, dict) else r
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise _err(path, f"a road joins exactly two cities: {r!r}")
-        a, b = city(pair[0]), city(pair[1])
-        if a == b:
-            raise _err(path, f"road from {cities[a]} to itself")
-        e = (min(a, b), max(a, b))
-        if e in roads:
-            raise _err(path, f"road {cities[a]}–{cities[b]} listed twice")
-        roads.append(e)
-    tiles = []
-    for t in data["tiles"]:
-        tid, kind, vals = t.get("id"), t.get("kind"), t.get("values")
-        if kind not in TILE_KINDS:
-            raise _err(path, f"tile stack {tid!r}: kind must be one of {', '.join(TILE_KINDS)}")
-        if not vals or not all(isinstance(v, int) and v >= 0 for v in vals) or len(vals) > MAX_TILE_VALUES:
-            raise _err(path, f"tile stack {tid!r}: values must be 1-{MAX_TILE_VALUES} non-negative integers")
-        if any(x.id == tid for x in tiles):
-            raise _err(path, f"tile stack {tid!r} listed twice")
-        kw = dict(id=tid, kind=kind, values=tuple(vals), provenance=t.get("provenance", "verified"))
-
-        def provs(names):
-            try:
-                return tuple(prov_idx[n] for n in names)
-            except KeyError as e:
-                raise _err(path, f"tile stack {tid!r} names unknown province {e.args[0]!r}") from None
-
-        if kind == "route":
-            if not isinstance(t.get("length"), int) or t["length"] < 3:
-                raise _err(path, f"route tile stack {tid!r} needs a length of at least 3")
-            kw["length"] = t["length"]
-        elif kind == "all_cities":
-            ps = provs(t.get("provinces", []))
-            if not ps:
-                raise _err(path, f"tile stack {tid!r} needs provinces")
-            kw["cities"] = frozenset(i for i, p in enumerate(city_prov) if p in ps)
-            kw["provinces"] = ps
-        elif kind == "each_province":
-            ex = provs(t.get("exclude", []))
-            kw["excluded"] = ex
-            kw["provinces"] = tuple(i for i in range(len(provinces)) if i not in ex)
-        elif kind == "free_city":
-            c = city(t.get("city"))
-            if city_prov[c] != -1:
-                raise _err(path, f"tile stack {tid!r}: {cities[c]} is not a free city")
-            kw["cities"] = frozenset([c])
-        tiles.append(TileStack(**kw))
-    if len(tiles) > MAX_STACKS:
-        raise _err(path, f"at most {MAX_STACKS} tile stacks")
-    if sum(t.kind == "game_end" for t in tiles) != 1:
-        raise _err(path, "exactly one game_end tile stack is needed")
-    carriages = tuple((c["size"], c["points"]) for c in data.get("carriages", []))
-    if [s for s, _ in carriages] != sorted(s for s, _ in carriages):
-        raise _err(path, "carriages must be listed smallest first")
-    cpc = data.get("cards_per_city", 3)
-    if not isinstance(cpc, int) or not 1 <= cpc <= 8:
-        raise _err(path, "cards_per_city must be 1-8")
-    variant = data.get("default_variant", "classic")
-    if variant not in ("classic", "horses"):
-        raise _err(path, "default_variant must be 'classic' or 'horses'")
-    return Board(
-        name=str(data["name"]), title=str(data.get("title", data["name"])), cities=tuple(cities),
-        provinces=tuple(provinces), city_province=tuple(city_prov), roads=tuple(roads),
-        horses=tuple(horses), tiles=tuple(tiles), carriages=carriages, cards_per_city=cpc,
-        default_variant=variant, reconstructed=bool(data.get("reconstructed", False)),
-        notice=str(data.get("notice", "")), provenance={"cities": prov_notes}, path=path)
+    return _Parser(data, path).parse()
 
 
 @lru_cache(maxsize=32)
@@ -240,6 +404,8 @@ def _load_path(path: str, mtime: float) -> Board:
             data = json.load(f)
     except OSError as e:
         raise BoardError(f"cannot read board file {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise BoardError(f"board file {path} is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise BoardError(f"board file {path} is not valid JSON: {e.msg} at line {e.lineno}") from None
     return parse_board(data, path)
@@ -252,5 +418,7 @@ def load_board(name_or_path: str | Board = "south") -> Board:
     name = str(name_or_path)
     path = BOARD_DIR / f"{name}.json" if name in BUILTIN_BOARDS else Path(name)
     if not path.exists():
+        if os.sep in name or name.endswith(".json"):
+            raise BoardError(f"board file {name} does not exist")
         raise BoardError(f"unknown board {name!r}: use south, north or the path of a board file")
     return _load_path(str(path), os.path.getmtime(path))

@@ -8,6 +8,7 @@ from .errors import RulesError
 
 VARIANTS = ("classic", "horses")
 ALL_PROVINCES_READINGS = ("german", "english")
+HOUSES = 20  # houses per player (the compiled core's ConfigData.houses)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,23 @@ class Rules:
             raise RulesError(f"the horses variant needs horses on every card; the {b.name} board has none")
         if self.resolved_variant == "classic" and not b.carriages:
             raise RulesError(f"the classic variant needs carriages; the {b.name} board lists none")
+        self._check_game_can_end(b)
+
+    def _check_game_can_end(self, b: Board) -> None:
+        # A game ends when a player places the last house (needs a city per house) or, in the classic
+        # variant, takes the largest carriage (needs a route that long). A board allowing neither would
+        # only ever stop at the max_turns safeguard, so it is refused with a clear message.
+        if b.n_cities >= HOUSES:
+            return
+        if self.resolved_variant == "classic" and b.carriages[-1][0] <= b.n_cities:
+            return
+        if self.resolved_variant == "horses":
+            why = f"the horses variant ends only when a player places the last of {HOUSES} houses"
+        else:
+            why = (f"it is too small both for the largest carriage (size {b.carriages[-1][0]}) "
+                   f"and for {HOUSES} houses")
+        raise RulesError(f"a game on the {b.name} board could never end: {why}, one house per city, "
+                         f"and the board has {b.n_cities} cities")
 
     def load_board(self) -> Board:
         return load_board(self.board)
