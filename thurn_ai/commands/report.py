@@ -1,0 +1,35 @@
+"""thurn-ai report: re-analyse saved tournament results and write plots."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+@click.command("report")
+@click.argument("results_dir", type=click.Path())
+@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
+              help="Folder for the PNGs [default: RESULTS_DIR/plots].")
+@click.option("--no-plots", is_flag=True, help="Only print the statistics.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def command(results_dir, plots_dir, no_plots, as_json):
+    """Statistics and plots (win rates, score distributions, seat advantage, officials) of the tournament
+    saved in RESULTS_DIR (a `thurn-ai tournament --out` folder, or its results.parquet / results.csv)."""
+    from ..stats import format_summary, summarize, summary_to_json
+    from ..tournament import load_results
+
+    df = load_results(results_dir)
+    summary = summarize(df)
+    folder = Path(results_dir) if Path(results_dir).is_dir() else Path(results_dir).parent
+    paths = []
+    if not no_plots:
+        from ..plots import write_plots
+        paths = write_plots(df, summary, plots_dir or folder / "plots")
+    if as_json:
+        click.echo(json.dumps({"results": str(results_dir), "plots": [str(p) for p in paths],
+                               "summary": summary_to_json(summary)}, indent=2, ensure_ascii=False))
+        return
+    click.echo(format_summary(summary, f"results in {results_dir}"))
+    if paths:
+        click.echo("\nplots: " + ", ".join(str(p) for p in paths))

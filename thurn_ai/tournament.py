@@ -1,0 +1,494 @@
+"""Tournaments: many games between bots with balanced seats, results kept as each game ends, resumable.
+
+    >>> from thurn_ai.tournament import run_tournament
+    >>> df = run_tournament(["mcts(iterations=300)", "greedy"], games=20, seed=1, out_dir="t1")
+
+Game number g (1, 2, ...) is played with seed derive_seed("tournament", seed, g) by the seating
+seatings(len(specs), players)[(g - 1) % cycle]; the bot in seat s gets seed derive_seed("bot", game_seed, s)
+(the same derivation `thurn-ai play` uses). A game therefore depends only on its number, never on the
+worker that played it or the order games finished in, so any backend (in-process, process pool, Dask)
+and any resume give the same results.
+
+An output folder holds:
+    tournament.json   the settings; --resume checks that they match
+    results.csv       one row per player per game, appended as each game ends (the log a resume reads)
+    records.jsonl     one game record per line, appended likewise ("game" holds the game number)
+    results.parquet   the consolidated results sorted by game and seat, written when the run completes
+                      (results.csv and records.jsonl are then rewritten sorted, so line N of
+                      records.jsonl is game N: `thurn-ai replay OUT/records.jsonl --game N`)
+"""
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import os
+import signal
+import sys
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .bots import make_bot
+from .bots.officials import OFFICIALS
+from .errors import ThurnError
+from .match import derive_seed, play_game
+from .rules import Rules
+
+PHASES = ("early", "middle", "late")
+DEFAULT_GAMES = 100  # rounded up to whole seating cycles when games is not given
+FORMAT_VERSION = 1
+
+META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE = (
+    "tournament.json", "results.csv", "records.jsonl", "results.parquet")
+
+# Columns that do not depend on the board (tile columns, one per tile stack, go between them).
+ID_COLUMNS = ["game", "game_seed", "seat", "bot", "spec", "players"]
+RESULT_COLUMNS = ["score", "rank", "win", "win_share", "turns", "truncated", "carriage", "carriage_size"]
+AFTER_TILES = ["tiles", "houses_unplaced", "closes"]
+USE_COLUMNS = [f"uses_{o}" for o in OFFICIALS] + [f"uses_{o}_{p}" for o in OFFICIALS for p in PHASES]
+TEXT_COLUMNS = {"bot", "spec"}
+FLOAT_COLUMNS = {"win_share"}
+BOOL_COLUMNS = {"truncated"}
+
+
+class TournamentError(ThurnError):
+    """Impossible tournament settings, or an output folder that cannot be used or resumed."""
+
+
+# ---------------------------------------------------------------- seats
+
+def seatings(n_bots: int, players: int) -> list[tuple[int, ...]]:
+    """One cycle of seatings (a tuple of bot indices per seat) in which every bot plays every seat equally
+    often and every bot plays equally many games.
+
+    Each game has as even a mix of bots as the seat count allows: every bot gets players // n_bots seats
+    and players % n_bots bots (each combination of them in turn) get one more. With more bots than seats,
+    that is every combination of `players` bots. Every distinct arrangement of each mix is played once.
+    Arrangements come in rotation groups (a seating and its rotations, which alone are seat-balanced) and the
+    groups of the different mixes are interleaved, so that a tournament cut short of a whole cycle is
+    still close to balanced. For 2 bots and 2 players: (0, 1), (1, 0).
+    """
+    if n_bots < 1:
+        raise TournamentError("a tournament needs at least one bot")
+    check_players(players)
+    base, extra = divmod(players, n_bots)
+    groups_by_mix = []
+    for more in itertools.combinations(range(n_bots), extra):
+        mix = [b for b in range(n_bots) for _ in range(base + (b in more))]
+        arrangements = sorted(set(itertools.permutations(mix)))
+        groups, used = [], set()
+        for a in arrangements:
+            if a in used:
+                continue
+            group = []
+            for r in range(players):
+                rotated = a[r:] + a[:r]
+                if rotated not in used:
+                    used.add(rotated)
+                    group.append(rotated)
+            groups.append(group)
+        groups_by_mix.append(groups)
+    cycle = []
+    for round_ in itertools.zip_longest(*groups_by_mix):
+        for group in round_:
+            if group:
+                cycle.extend(group)
+    return cycle
+
+
+def bot_labels(specs: list[str]) -> list[str]:
+    """Names for the result table: the spec itself, or 'spec #i' when the same spec is entered twice."""
+    repeated = {s for s in specs if specs.count(s) > 1}
+    return [f"{s} #{i + 1}" if s in repeated else s for i, s in enumerate(specs)]
+
+
+def result_columns(rules: Rules) -> list[str]:
+    tiles = [f"tile_{t.id}" for t in rules.load_board().tiles]
+    return ID_COLUMNS + RESULT_COLUMNS + tiles + AFTER_TILES + USE_COLUMNS
+
+
+def typed_frame(rows, columns: list[str]) -> pd.DataFrame:
+    """Results with fixed column types, sorted by game and seat (the same frame however it was made)."""
+    df = pd.DataFrame(rows, columns=columns) if not isinstance(rows, pd.DataFrame) else rows[columns]
+    types = {c: ("str" if c in TEXT_COLUMNS else "float64" if c in FLOAT_COLUMNS else
+                 "bool" if c in BOOL_COLUMNS else "int64") for c in columns}
+    return df.astype(types).sort_values(["game", "seat"], kind="stable").reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- one game (runs in a worker)
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play one game: plain data, so it pickles anywhere (bots are made in the
+    worker from their specs)."""
+    game: int
+    seed: int
+    specs: tuple[str, ...]      # per seat
+    labels: tuple[str, ...]     # per seat
+    rules: dict
+
+
+def play_task(task: GameTask) -> tuple[int, list[dict], str]:
+    """Play one game: (game number, one result row per seat, the game record as a JSON line)."""
+    rules = Rules.from_dict(task.rules)
+    bots = [make_bot(s, derive_seed("bot", task.seed, seat)) for seat, s in enumerate(task.specs)]
+    rec = play_game(rules, bots, task.seed)
+    top = max(rec.scores)
+    n_top = rec.scores.count(top)
+    place = {seat: i + 1 for i, seat in enumerate(rec.ranking)}
+    rows = []
+    for seat in range(rules.players):
+        row = {"game": task.game, "game_seed": task.seed, "seat": seat, "bot": task.labels[seat],
+               "spec": task.specs[seat], "players": rules.players, "score": rec.scores[seat],
+               "rank": place[seat], "win": int(seat == rec.winner),
+               # ties on the top score are shared; `win` applies the rules' tie-break
+               "win_share": 1.0 / n_top if rec.scores[seat] == top else 0.0,
+               "turns": rec.turns, "truncated": rec.truncated}
+        row.update({k: v for k, v in rec.details[seat].items() if k != "score"})
+        for official, by_phase in rec.official_uses[seat].items():
+            row[f"uses_{official}"] = sum(by_phase.values())
+            for phase in PHASES:
+                row[f"uses_{official}_{phase}"] = by_phase[phase]
+        rows.append(row)
+    record = json.loads(rec.to_json())
+    record["game"] = task.game
+    return task.game, rows, json.dumps(record, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- backends
+
+def _ignore_sigint():
+    # Ctrl-C goes to the whole process group; only the parent should handle it (and stop the pool).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_serial(tasks):
+    for t in tasks:
+        yield play_task(t)
+
+
+def _run_processes(tasks, jobs: int):
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
+        futures = [pool.submit(play_task, t) for t in tasks]
+        for f in as_completed(futures):
+            yield f.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(tasks, address: str):
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise TournamentError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
+    try:
+        client = Client(address, timeout="15s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise TournamentError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    futures = []
+    try:
+        futures = client.map(play_task, tasks, pure=False)
+        for f in as_completed(futures):
+            yield f.result()
+    finally:
+        client.cancel(futures)
+        client.close()
+
+
+def execute(tasks: list[GameTask], jobs: int = 1, scheduler: str | None = None):
+    """Yield play_task results as games finish: on a Dask cluster (scheduler address), in a local process
+    pool (jobs > 1), or in this process."""
+    if scheduler:
+        return _run_dask(tasks, scheduler)
+    if jobs > 1 and len(tasks) > 1:
+        return _run_processes(tasks, min(jobs, len(tasks)))
+    return _run_serial(tasks)
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+# ---------------------------------------------------------------- output folder
+
+def complete_lines(path: Path) -> str:
+    """A log file's text without a partly written last line (a run killed while writing)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise TournamentError(f"cannot read {path}: {e}") from None
+    return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
+
+
+class ResultStore:
+    """The output folder: appends each finished game, reads back what a resume keeps, consolidates."""
+
+    def __init__(self, out_dir, meta: dict, columns: list[str]):
+        self.dir = Path(out_dir)
+        self.meta = meta
+        self.columns = columns
+
+    def path(self, name: str) -> Path:
+        return self.dir / name
+
+    def open(self, resume: bool) -> dict[int, list[dict]]:
+        """Prepare the folder; returns the finished games a resume keeps ({game: rows})."""
+        if self.dir.exists() and not self.dir.is_dir():
+            raise TournamentError(f"{self.dir} is a file, not a folder")
+        existing = self.path(META_FILE).exists()
+        if existing and not resume:
+            raise TournamentError(f"{self.dir} already holds a tournament; continue it with --resume "
+                                  "or choose another --out folder")
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise TournamentError(f"cannot create {self.dir}: {e.strerror}") from None
+        finished = {}
+        if existing:
+            self._check_meta()
+            finished = self._read_finished()
+        self._rewrite(finished)
+        self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
+        self._write_meta()
+        return finished
+
+    def _check_meta(self):
+        try:
+            old = json.loads(self.path(META_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise TournamentError(f"cannot read {self.path(META_FILE)}: {e}") from None
+        for key in ("specs", "players", "seed", "rules", "columns"):
+            if old.get(key) != self.meta[key]:
+                raise TournamentError(f"{self.dir} holds a different tournament ({key}: {old.get(key)!r}, "
+                                      f"now {self.meta[key]!r}); resume it with the same settings")
+
+    def _read_finished(self) -> dict[int, list[dict]]:
+        """Complete games from results.csv; a partly written last line or game (a run killed while writing)
+        is dropped, and its game is played again."""
+        if not self.path(CSV_FILE).exists():
+            return {}
+        text = complete_lines(self.path(CSV_FILE))
+        reader = csv.DictReader(io.StringIO(text))
+        if text and reader.fieldnames != self.columns:
+            raise TournamentError(f"{self.path(CSV_FILE)} does not have the expected columns")
+        by_game: dict[int, list[dict]] = {}
+        try:
+            for row in reader:
+                by_game.setdefault(int(row["game"]), []).append(row)
+        except (ValueError, TypeError) as e:
+            raise TournamentError(f"{self.path(CSV_FILE)} is damaged: {e}") from None
+        players = self.meta["players"]
+        return {g: rows for g, rows in by_game.items()
+                if sorted(int(r["seat"]) for r in rows) == list(range(players))}
+
+    def _read_records(self, keep) -> dict[int, str]:
+        records = {}
+        try:
+            with open(self.path(RECORDS_FILE), encoding="utf-8") as f:
+                for line in f:
+                    try:
+                        game = json.loads(line).get("game")
+                    except ValueError:
+                        continue            # a partly written last line
+                    if game in keep and game not in records:
+                        records[game] = line.rstrip("\n")
+        except FileNotFoundError:
+            pass
+        return records
+
+    def _rewrite(self, games: dict[int, list[dict]]):
+        """results.csv and records.jsonl holding exactly these games, sorted."""
+        records = self._read_records(set(games))
+        missing = set(games) - set(records)
+        if missing:   # records are written before rows, so this means the files were edited
+            raise TournamentError(f"{self.path(RECORDS_FILE)} lacks the records of games {sorted(missing)}")
+        with open(self.path(CSV_FILE), "w", encoding="utf-8", newline="") as f:
+            writer = csv.DictWriter(f, self.columns, lineterminator="\n")
+            writer.writeheader()
+            for g in sorted(games):
+                writer.writerows(games[g])
+        with open(self.path(RECORDS_FILE), "w", encoding="utf-8") as f:
+            f.writelines(records[g] + "\n" for g in sorted(games))
+
+    def _write_meta(self):
+        tmp = self.path(META_FILE + ".tmp")
+        tmp.write_text(json.dumps(self.meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, self.path(META_FILE))
+
+    def append(self, rows: list[dict], record_line: str):
+        """One finished game: its record first, then its rows (each in one write), so a game counts as
+        finished only when both are on disk."""
+        with open(self.path(RECORDS_FILE), "a", encoding="utf-8") as f:
+            f.write(record_line + "\n")
+        buf = io.StringIO()
+        csv.DictWriter(buf, self.columns, lineterminator="\n").writerows(rows)
+        with open(self.path(CSV_FILE), "a", encoding="utf-8", newline="") as f:
+            f.write(buf.getvalue())
+
+    def finish(self, games: int) -> pd.DataFrame:
+        """Sort the logs, write results.parquet, return the results."""
+        finished = self._read_finished()
+        missing = sorted(set(range(1, games + 1)) - set(finished))
+        if missing:
+            raise TournamentError(f"games {missing[:10]} are missing from {self.path(CSV_FILE)}")
+        self._rewrite({g: finished[g] for g in range(1, games + 1)})
+        df = typed_frame(pd.read_csv(self.path(CSV_FILE), float_precision="round_trip",
+                                     keep_default_na=False), self.columns)
+        df.to_parquet(self.path(PARQUET_FILE), index=False)
+        return df
+
+
+def load_results(path) -> pd.DataFrame:
+    """The results saved in a tournament folder (results.parquet, or results.csv of an unfinished run), or
+    a results file itself."""
+    p = Path(path)
+    if p.is_dir():
+        for name in (PARQUET_FILE, CSV_FILE):
+            if (p / name).exists():
+                p = p / name
+                break
+        else:
+            raise TournamentError(f"{path} holds no tournament results ({PARQUET_FILE} or {CSV_FILE})")
+    elif not p.exists():
+        raise TournamentError(f"{path} does not exist")
+    try:
+        if p.suffix == ".parquet":
+            df = pd.read_parquet(p)
+        else:
+            df = pd.read_csv(io.StringIO(complete_lines(p)), float_precision="round_trip",
+                             keep_default_na=False)
+    except Exception as e:   # pyarrow and the CSV parser raise many kinds; all mean "unreadable"
+        raise TournamentError(f"cannot read tournament results from {p}: {e}") from None
+    needed = set(ID_COLUMNS + RESULT_COLUMNS + AFTER_TILES + USE_COLUMNS)
+    lacking = sorted(needed - set(df.columns))
+    if lacking:
+        raise TournamentError(f"{p} is not a tournament result file (no column {', '.join(lacking[:5])})")
+    if p.suffix != ".parquet" and len(df):   # drop a partly written last game of an interrupted run
+        complete = df.groupby("game")["seat"].transform("count") == df["players"]
+        df = df[complete]
+    columns = [c for c in df.columns if c in needed or c.startswith("tile_")]
+    try:
+        return typed_frame(df, columns)
+    except (ValueError, TypeError) as e:
+        raise TournamentError(f"{p} holds malformed values: {e}") from None
+
+
+# ---------------------------------------------------------------- the tournament
+
+@dataclass
+class Plan:
+    specs: list[str]
+    labels: list[str]
+    rules: Rules
+    seed: int
+    games: int
+    cycle: list[tuple[int, ...]]
+
+    def task(self, game: int) -> GameTask:
+        seating = self.cycle[(game - 1) % len(self.cycle)]
+        return GameTask(game=game, seed=derive_seed("tournament", self.seed, game),
+                        specs=tuple(self.specs[b] for b in seating),
+                        labels=tuple(self.labels[b] for b in seating), rules=self.rules.to_dict())
+
+    def meta(self, columns) -> dict:
+        return {"format": FORMAT_VERSION, "specs": self.specs, "players": self.rules.players,
+                "seed": self.seed, "games": self.games, "rules": self.rules.to_dict(), "columns": columns,
+                "cycle": len(self.cycle)}
+
+
+def check_jobs(jobs) -> int:
+    """The number of local worker processes (None: every core)."""
+    if jobs is None:
+        return default_jobs()
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise TournamentError(f"jobs must be a positive integer, not {jobs!r}")
+    return jobs
+
+
+def check_players(players) -> None:
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise TournamentError(f"a game has 2, 3 or 4 players, not {players!r}")
+
+
+def plan_tournament(specs, players: int = 2, games: int | None = None, seed: int = 0,
+                    rules_kwargs: dict | None = None) -> Plan:
+    """Check the settings (bot specs, seat count, rules) and fix the games; TournamentError/BotSpecError/
+    RulesError name any problem."""
+    if isinstance(specs, str) or not specs or not all(isinstance(s, str) for s in specs):
+        raise TournamentError("specs must be a non-empty list of bot spec strings")
+    specs = [s.strip() for s in specs]
+    check_players(players)
+    if not isinstance(seed, int):
+        raise TournamentError(f"the seed must be an integer, not {seed!r}")
+    try:
+        rules = Rules(players=players, **(rules_kwargs or {}))
+    except TypeError as e:
+        raise TournamentError(f"bad rules option: {e}") from None
+    for s in specs:
+        make_bot(s, 0)      # a bad spec fails here, once, not in every worker
+    cycle = seatings(len(specs), players)
+    if games is None:
+        games = -(-DEFAULT_GAMES // len(cycle)) * len(cycle)
+    if not isinstance(games, int) or games < 1:
+        raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
+    return Plan(specs=specs, labels=bot_labels(specs), rules=rules, seed=seed, games=games, cycle=cycle)
+
+
+def _saved_games(out_dir) -> int | None:
+    try:
+        return int(json.loads((Path(out_dir) / META_FILE).read_text(encoding="utf-8"))["games"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run_tournament(specs: list[str], players: int = 2, games: int | None = None, seed: int = 0,
+                   jobs: int | None = None, rules_kwargs: dict | None = None, out_dir=None,
+                   resume: bool = False, scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
+    """Play a tournament and return its results: one row per player per game, sorted by game and seat.
+
+    specs: bot specs (each plays every seat equally often; see seatings()). games: default
+    DEFAULT_GAMES rounded up to whole seating cycles (on resume: the saved number). jobs: local worker
+    processes (default: every core). rules_kwargs: Rules options (board, variant, all_provinces_tile,
+    ...). out_dir: folder to append results to as games end (see the module doc). resume: continue the
+    tournament in out_dir, playing only the games it lacks. scheduler: a Dask scheduler address
+    ('tcp://host:8786'); its workers play the games and jobs is ignored. progress: a tqdm bar on stderr.
+
+    Columns: game, game_seed, seat, bot (label), spec, players, score, rank (1 = winner, rules' tie-break),
+    win (0/1), win_share (1/k when k players tie on the top score), turns, truncated, carriage,
+    carriage_size, tile_<stack> per tile stack, tiles, houses_unplaced, closes, uses_<official> and
+    uses_<official>_<early|middle|late> for postmaster, administrator, postal_carrier, cartwright.
+    """
+    if games is None and resume and out_dir is not None:
+        games = _saved_games(out_dir)
+    plan = plan_tournament(specs, players, games, seed, rules_kwargs)
+    jobs = check_jobs(jobs)
+    columns = result_columns(plan.rules)
+    store = ResultStore(out_dir, plan.meta(columns), columns) if out_dir is not None else None
+    finished = store.open(resume) if store else {}
+    extra = sorted(g for g in finished if g > plan.games)
+    if extra:
+        raise TournamentError(f"{out_dir} already holds {max(extra)} games, more than the {plan.games} asked for")
+    todo = [plan.task(g) for g in range(1, plan.games + 1) if g not in finished]
+    rows = []
+    from tqdm import tqdm
+    with tqdm(total=plan.games, initial=len(finished), desc="games", unit="game", file=sys.stderr,
+              disable=not progress, dynamic_ncols=True, smoothing=0.05) as bar:
+        with closing(execute(todo, jobs, scheduler)) as results:   # closing stops the workers on Ctrl-C
+            for _game, game_rows, record in results:
+                if store:
+                    store.append(game_rows, record)
+                else:
+                    rows.extend(game_rows)
+                bar.update(1)
+    if store:
+        return store.finish(plan.games)
+    return typed_frame(rows, columns)
