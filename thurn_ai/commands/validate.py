@@ -1,0 +1,36 @@
+"""thurn-ai validate: check a position file and report every problem found."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import PositionError
+from ..position import describe, load_position
+
+
+@click.command("validate")
+@click.argument("position_file", type=click.Path(dir_okay=False))
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed for dealing the cards a player's view leaves unknown.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Machine-readable output: {"ok": ..., "summary"|"problems": ...}; exit status 2 if not ok.')
+def command(position_file, seed, as_json):
+    """Check POSITION_FILE (see docs/position-format.md): prints "ok: <summary>", or every problem and
+    exits with status 2."""
+    try:
+        state, viewer = load_position(position_file, seed=seed)
+    except PositionError as e:
+        if not as_json:
+            raise
+        problems = getattr(e, "problems", None) or [str(e)]
+        click.echo(json.dumps({"ok": False, "file": position_file, "problems": problems}, ensure_ascii=False))
+        sys.exit(2)
+    summary = describe(state, viewer)
+    if as_json:
+        click.echo(json.dumps({"ok": True, "file": position_file, "summary": summary, "viewer": viewer,
+                               "phase": state.phase, "to_move": state.current_player,
+                               "scores": state.scores()}, ensure_ascii=False))
+    else:
+        click.echo(f"ok: {summary}")

@@ -1,0 +1,768 @@
+"""JSON positions: a readable form of a game state, complete or as one player sees it, with validation.
+
+    position_to_dict(state, viewer=None) -> dict      # viewer: only what that seat may know
+    position_from_dict(data, seed=None) -> GameState  # unknown cards are dealt at random (seeded)
+    check_position(data) -> list[str]                 # every problem, one message each
+    save_position(state, path, viewer=None) / load_position(path, seed=None) -> (state, viewer)
+
+The format is described field by field in docs/position-format.md. Positions name cities, tile stacks and
+officials, never engine indices, and almost every bookkeeping field is optional, so a position can be
+written by hand. A position converts to and from the engine's raw fields (GameState.export()/load()).
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from ._core import OFFICIALS, PHASES, GameState
+from .board import Board
+from .errors import NotationError, PositionError, ThurnError
+from .game import config_for
+from .rules import Rules
+
+FORMAT = "thurn-ai position"
+VERSION = 1
+SECOND_GENERATOR = 0x5DEECE66D  # GameState.reseed(): the move generator is the chance seed xor this
+
+TOP_FIELDS = ("format", "version", "rules", "viewer", "turn", "to_move", "phase", "turn_state", "display",
+              "discard", "deck", "deck_size", "players", "tile_stacks", "end_triggered_by", "truncated", "rng")
+PLAYER_FIELDS = ("seat", "hand", "hand_size", "known", "route", "horse_cards", "houses", "houses_left",
+                 "carriage", "tiles", "official_uses", "closes")
+TURN_FIELDS = ("official_used", "draws", "plays", "forced_postmaster", "close_houses", "last_discard")
+RULES_FIELDS = ("players", "board", "variant", "all_provinces_tile", "max_turns")
+MAX_DEALS = 2000     # attempts to deal hidden cards that keep the position's decision
+MAX_HORSE_CARDS = 6  # as in the engine's configuration
+HOUSES = 20
+DISPLAY_SIZE = 6  # as in the engine's configuration
+SINGLE_TILE_KINDS = ("each_province", "all_cities", "free_city", "game_end")  # one per player at most
+
+
+# ---------------------------------------------------------------- state -> position
+
+def position_to_dict(state: GameState, viewer: int | None = None) -> dict:
+    """The position as JSON-ready data. With `viewer` (a seat), only what that player may know: the other
+    players' hands as sizes plus the cards known to be in them (taken face up), the deck as its size, and
+    no generator state."""
+    n = state.n_players
+    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n):
+        raise PositionError(f"viewer must be a seat from 0 to {n - 1}, not {viewer!r}")
+    d = state.export()
+    b = state.board
+    cities = b.cities
+
+    def card_list(counts):
+        return [cities[x] for x, k in enumerate(counts) for _ in range(k)]
+
+    def card_counts(counts):
+        return {cities[x]: k for x, k in enumerate(counts) if k}
+
+    out = {"format": FORMAT, "version": VERSION, "rules": state.rules.to_dict(), "viewer": viewer,
+           "turn": d["turn"], "to_move": d["current"], "phase": PHASES[d["phase"]]}
+    out["turn_state"] = {
+        "official_used": OFFICIALS[d["official"] - 1] if d["official"] else None,
+        "draws": d["draws"], "plays": d["plays"], "forced_postmaster": bool(d["forced_pm"]),
+        "close_houses": [cities[x] for x in range(len(cities)) if d["placed_now"] >> x & 1],
+        # 0 means "no restriction yet" (the engine compares discards with it in city order)
+        "last_discard": cities[d["last_discard"]] if d["last_discard"] else None}
+    out["display"] = card_list(d["display"])
+    out["discard"] = card_counts(d["discard"])
+    out["deck_size"] = d["deck_n"]
+    if viewer is None:
+        out["deck"] = card_counts(d["deck"])
+    players = []
+    for p in range(n):
+        row = {"seat": p}
+        if viewer is None or viewer == p:
+            row["hand"] = card_list(d["hand"][p])
+        else:
+            row["hand_size"] = sum(d["hand"][p])
+        row["known"] = card_list(d["known"][p])
+        row["route"] = [cities[x] for x in d["route"][p]]
+        row["horse_cards"] = card_list(d["horse_cards"][p])
+        row["houses"] = [cities[x] for x in d["houses"][p]]
+        row["houses_left"] = d["houses_left"][p]
+        k = d["carriage"][p]
+        row["carriage"] = b.carriages[k][0] if k >= 0 else None
+        row["tiles"] = {st.id: _tiles_held(d["tiles_n"][p][t], d["tiles_pts"][p][t])
+                        for t, st in enumerate(b.tiles) if d["tiles_n"][p][t]}
+        row["official_uses"] = dict(zip(OFFICIALS, d["official_uses"][p]))
+        row["closes"] = d["closes"][p]
+        players.append(row)
+    out["players"] = players
+    out["tile_stacks"] = {st.id: list(st.values[d["stack_pos"][t]:]) for t, st in enumerate(b.tiles)}
+    out["end_triggered_by"] = d["end_player"] if d["end_triggered"] else None
+    out["truncated"] = bool(d["truncated"])
+    if viewer is None:
+        out["rng"] = {"chance": hex(d["rng"]), "moves": hex(d["prng"])}
+    return out
+
+
+def _tiles_held(count: int, points: int):
+    # The engine keeps only count and points per stack; a single tile is written as its value.
+    return [points] if count == 1 else {"count": count, "points": points}
+
+
+# ---------------------------------------------------------------- position -> state
+
+@dataclass
+class _Parsed:
+    """A position read into engine terms: `raw` is in GameState.export() form, except that a hand given
+    only by its size holds just its known cards, and the deck is None when not given."""
+    rules: Rules
+    board: Board
+    viewer: int | None
+    raw: dict
+    hand_size: list          # per seat: the hand size when the hand is not listed card by card, else None
+    deck_size: int | None    # as given
+    rng_given: bool
+    tile_values: list        # [seat][stack]: the values held when listed, else None
+    partial: set             # lists that had unreadable entries (not checked as a whole)
+
+    def parsed_values(self, p: int, t: int):
+        return self.tile_values[p][t]
+
+
+def check_position(data) -> list[str]:
+    """Every problem of a position dict, one message each (an empty list: the position is possible)."""
+    problems: list[str] = []
+    parsed = _Reader(problems).read(data)
+    if parsed is not None:
+        _check(parsed, problems)
+    return problems
+
+
+def position_from_dict(data, seed: int | None = None) -> GameState:
+    """A state from a position dict. A complete position loads exactly; cards not given (hands given by
+    size, the deck) are dealt at random from the cards not accounted for, consistently with everything
+    given, using `seed` (None: a fresh random seed). Without an `rng` field the chance generator is
+    seeded from `seed` too. PositionError lists every problem found."""
+    problems: list[str] = []
+    parsed = _Reader(problems).read(data)
+    if parsed is not None:
+        _check(parsed, problems)
+    if problems:
+        raise position_error(problems)
+    return _build(parsed, seed)
+
+
+def position_viewer(data: dict) -> int | None:
+    """Whose view a position dict is (None: a complete position)."""
+    v = data.get("viewer") if isinstance(data, dict) else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def position_error(problems: list[str], source: str = "") -> PositionError:
+    """One PositionError naming every problem (its `problems` attribute keeps the list)."""
+    head = f"{source}: " if source else ""
+    if len(problems) == 1:
+        msg = head + problems[0]
+    else:
+        msg = f"{head}{len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems)
+    e = PositionError(msg)
+    e.problems = list(problems)
+    return e
+
+
+class _Reader:
+    """Reads a position dict into a _Parsed, adding one message per malformed or unknown entry."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        self.partial: set[str] = set()   # lists that had unreadable entries
+
+    def bad(self, msg: str):
+        self.problems.append(msg)
+
+    def unknown_fields(self, d: dict, allowed, where: str):
+        for k in d:
+            if k not in allowed:
+                self.bad(f"{where}unknown field {k!r} (allowed: {', '.join(allowed)})")
+
+    def integer(self, v, where: str, lo: int = 0, hi: int | None = None, fallback=None):
+        """v if it is a whole number in range; else one message, and `fallback` is used instead (chosen
+        so that the bad value causes no further messages)."""
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.bad(f"{where} must be a whole number, not {v!r}")
+            return fallback
+        if v < lo or (hi is not None and v > hi):
+            rng = f"at least {lo}" if hi is None else f"from {lo} to {hi}"
+            self.bad(f"{where} must be {rng}, not {v}")
+            return fallback
+        return v
+
+    def city(self, name, where: str):
+        if not isinstance(name, str):
+            self.bad(f"{where}: a city name is expected, not {name!r}")
+            return None
+        x = self.exact_names.get(name)
+        if x is not None:
+            return x
+        try:
+            return self.board.city_index(name)   # other spellings: case, umlauts (Muenchen = München)
+        except NotationError:
+            self.bad(f"{where}: unknown city {name!r} on the {self.board.name} board")
+            return None
+
+    def city_list(self, v, where: str) -> list[int]:
+        if not isinstance(v, list):
+            self.bad(f"{where} must be a list of city names")
+            return []
+        out = [self.city(x, where) for x in v]
+        if None in out:
+            self.partial.add(where)  # checks of the whole list would only repeat this problem
+        return [x for x in out if x is not None]
+
+    def pile(self, v, where: str) -> list[int]:
+        """Cards as a list of city names (repeated for copies) or as {city: count}; counts per city."""
+        counts = [0] * self.board.n_cities
+        if isinstance(v, dict):
+            for name, k in v.items():
+                x = self.city(name, where)
+                k = self.integer(k, f"{where}: the count of {name}", fallback=0)
+                if x is not None and k is not None:
+                    counts[x] += k
+        else:
+            for x in self.city_list(v, where):
+                counts[x] += 1
+        return counts
+
+    def optional_city(self, v, where: str):
+        return None if v is None else self.city(v, where)
+
+    def generator(self, v, where: str):
+        try:
+            x = int(v, 0) if isinstance(v, str) else v
+        except ValueError:
+            x = None
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:
+            self.bad(f"{where} must be a 64-bit unsigned number (an integer or a hex string), not {v!r}")
+            return 0
+        return x
+
+    # ---- the whole position
+    def read(self, data) -> _Parsed | None:
+        if not isinstance(data, dict):
+            self.bad("a position must be a JSON object")
+            return None
+        self.unknown_fields(data, TOP_FIELDS, "")
+        if "format" in data and data["format"] != FORMAT:
+            self.bad(f"format must be {FORMAT!r}, not {data['format']!r}")
+        if "version" in data and data["version"] != VERSION:
+            self.bad(f"version {data['version']!r} is not supported (this is version {VERSION})")
+        players_in = data.get("players")
+        if not isinstance(players_in, list) or not all(isinstance(p, dict) for p in players_in):
+            self.bad("players must be a list with one object per seat")
+            return None
+        rules = self.rules(data.get("rules", {}), len(players_in))
+        if rules is None:
+            return None
+        self.board = board = rules.load_board()
+        self.exact_names = {c: i for i, c in enumerate(board.cities)}
+        n, nc = rules.players, board.n_cities
+        if len(players_in) != n:
+            self.bad(f"the rules are for {n} players but {len(players_in)} players are listed")
+            return None
+        viewer = data.get("viewer")
+        if viewer is not None:
+            viewer = self.integer(viewer, "viewer", 0, n - 1)
+        phase = data.get("phase", "draw")
+        if phase not in PHASES:
+            self.bad(f"unknown phase {phase!r} (use one of {', '.join(PHASES)})")
+            phase = "draw"
+        current = self.integer(data.get("to_move", 0), "to_move", 0, n - 1, fallback=0)
+        raw = {"current": current, "phase": PHASES.index(phase),
+               "turn": self.integer(data.get("turn", 0), "turn", fallback=0),
+               "display": self.pile(data.get("display", []), "display"),
+               "discard": self.pile(data.get("discard", {}), "discard"),
+               "deck": self.pile(data["deck"], "deck") if "deck" in data else None}
+        deck_size = None
+        if "deck_size" in data:
+            deck_size = self.integer(data["deck_size"], "deck_size")
+        hand_size = [None] * n
+        fields = {k: [] for k in ("hand", "known", "route", "horse_cards", "houses", "houses_left",
+                                  "carriage", "tiles_n", "tiles_pts", "tiles_values", "official_uses",
+                                  "closes")}
+        for p, row in enumerate(players_in):
+            hand_size[p] = self.player(row, p, fields, rules)
+        raw.update({k: v for k, v in fields.items() if k != "tiles_values"})
+        raw["stack_pos"] = self.stacks(data.get("tile_stacks", {}), fields["tiles_n"])
+        mover_cards = hand_size[current] if hand_size[current] is not None else sum(raw["hand"][current])
+        self.turn_state(data.get("turn_state", {}), phase, mover_cards, raw)
+        end = data.get("end_triggered_by")
+        end = None if end is None else self.integer(end, "end_triggered_by", 0, n - 1)
+        raw["end_triggered"], raw["end_player"] = (0, -1) if end is None else (1, end)
+        truncated = data.get("truncated", False)
+        if not isinstance(truncated, bool):
+            self.bad(f"truncated must be true or false, not {truncated!r}")
+        raw["truncated"] = int(truncated is True)
+        rng = data.get("rng")
+        if rng is not None:
+            if not isinstance(rng, dict) or "chance" not in rng:
+                self.bad('rng must be {"chance": ..., "moves": ...}')
+                rng = None
+            else:
+                self.unknown_fields(rng, ("chance", "moves"), "rng: ")
+                raw["rng"] = self.generator(rng["chance"], "rng.chance")
+                raw["prng"] = (self.generator(rng["moves"], "rng.moves") if "moves" in rng
+                               else raw["rng"] ^ SECOND_GENERATOR)
+        return _Parsed(rules, board, viewer, raw, hand_size, deck_size, rng is not None, fields["tiles_values"],
+                       self.partial)
+
+    def rules(self, d, n_listed: int) -> Rules | None:
+        if not isinstance(d, dict):
+            self.bad("rules must be an object such as {\"players\": 3, \"board\": \"south\"}")
+            return None
+        self.unknown_fields(d, RULES_FIELDS, "rules: ")
+        d = {"players": n_listed, **d}
+        try:
+            return Rules.from_dict(d)
+        except ThurnError as e:
+            self.bad(f"rules: {e}")
+        except TypeError:
+            self.bad(f"rules: bad values {d!r}")
+        return None
+
+    def player(self, row: dict, p: int, f: dict, rules: Rules):
+        """Reads one seat into the lists of `f`; returns the hand size if the hand is not listed."""
+        board, w = self.board, f"seat {p}"
+        self.unknown_fields(row, PLAYER_FIELDS, f"{w}: ")
+        if "seat" in row and row["seat"] != p:
+            self.bad(f"{w}: the entry says seat {row['seat']!r} but is number {p} in the list (seats count from 0)")
+        known = self.pile(row.get("known", []), f"{w} known")
+        size = None
+        if "hand" in row:
+            if "hand_size" in row:
+                self.bad(f"{w}: give either hand or hand_size, not both")
+            hand = self.pile(row["hand"], f"{w} hand")
+        else:
+            size = self.integer(row.get("hand_size", 0), f"{w} hand_size", fallback=sum(known))
+            hand = list(known)
+        f["hand"].append(hand)
+        f["known"].append(known)
+        f["route"].append(self.city_list(row.get("route", []), f"{w} route"))
+        f["horse_cards"].append(self.pile(row.get("horse_cards", []), f"{w} horse_cards"))
+        houses = self.city_list(row.get("houses", []), f"{w} houses")
+        for x in sorted(set(houses)):
+            if houses.count(x) > 1:
+                self.bad(f"{w} houses: {board.cities[x]} is listed {houses.count(x)} times "
+                         "(one house per city and player)")
+        placed = len(set(houses))
+        f["houses"].append(sorted(set(houses)))
+        left = row.get("houses_left")
+        if placed > HOUSES:
+            self.bad(f"{w}: {placed} houses on the board, but a player has only {HOUSES}")
+            left = 0
+        elif left is None:
+            left = HOUSES - placed
+        else:
+            left = self.integer(left, f"{w} houses_left", 0, HOUSES, fallback=HOUSES - placed)
+            if placed + left != HOUSES and f"{w} houses" not in self.partial:
+                self.bad(f"{w}: {plural(placed, 'house')} on the board and {left} left make "
+                         f"{placed + left}, but every player has {HOUSES}")
+        f["houses_left"].append(left)
+        f["carriage"].append(self.carriage(row.get("carriage"), w, rules))
+        n_t, pts_t, vals_t = [0] * len(board.tiles), [0] * len(board.tiles), [None] * len(board.tiles)
+        tiles = row.get("tiles", {})
+        if not isinstance(tiles, dict):
+            self.bad(f"{w} tiles must be an object {{stack id: [values]}}")
+            tiles = {}
+        ids = [st.id for st in board.tiles]
+        for tid, held in tiles.items():
+            if tid not in ids:
+                self.bad(f"{w} tiles: unknown tile stack {tid!r} (the {board.name} board has {', '.join(ids)})")
+                continue
+            t = ids.index(tid)
+            if isinstance(held, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                               for v in held):
+                n_t[t], pts_t[t], vals_t[t] = len(held), sum(held), list(held)
+            elif isinstance(held, dict) and set(held) == {"count", "points"}:
+                n_t[t] = self.integer(held["count"], f"{w} tiles {tid} count", fallback=0)
+                pts_t[t] = self.integer(held["points"], f"{w} tiles {tid} points", fallback=0)
+            else:
+                self.bad(f"{w} tiles {tid}: give the values held, e.g. [3], or {{\"count\": 2, \"points\": 5}}")
+        f["tiles_n"].append(n_t)
+        f["tiles_pts"].append(pts_t)
+        f["tiles_values"].append(vals_t)
+        uses = row.get("official_uses", {})
+        if not isinstance(uses, dict):
+            self.bad(f"{w} official_uses must be an object {{official: count}}")
+            uses = {}
+        for k in uses:
+            if k not in OFFICIALS:
+                self.bad(f"{w} official_uses: unknown official {k!r} (use {', '.join(OFFICIALS)})")
+        f["official_uses"].append([self.integer(uses.get(o, 0), f"{w} official_uses {o}", fallback=0)
+                                   for o in OFFICIALS])
+        f["closes"].append(self.integer(row.get("closes", 0), f"{w} closes", fallback=0))
+        return size
+
+    def carriage(self, v, w: str, rules: Rules) -> int:
+        if v is None or v == 0:
+            return -1
+        sizes = [s for s, _ in self.board.carriages]
+        if rules.resolved_variant == "horses":
+            self.bad(f"{w}: carriage {v!r}, but the horses variant uses no carriage cards (use null)")
+        elif v not in sizes:
+            self.bad(f"{w}: carriage {v!r} is not on the board (sizes {', '.join(map(str, sizes))}, or null)")
+        else:
+            return sizes.index(v)
+        return -1
+
+    def stacks(self, d, tiles_n) -> list[int]:
+        """How many tiles each stack has given away (remaining values default to what was taken)."""
+        board = self.board
+        pos = [sum(row[t] for row in tiles_n) for t in range(len(board.tiles))]
+        if not isinstance(d, dict):
+            self.bad("tile_stacks must be an object {stack id: [values left, top first]}")
+            return pos
+        ids = [st.id for st in board.tiles]
+        for tid, left in d.items():
+            if tid not in ids:
+                self.bad(f"tile_stacks: unknown tile stack {tid!r} (the {board.name} board has {', '.join(ids)})")
+                continue
+            t = ids.index(tid)
+            values = list(board.tiles[t].values)
+            k = len(values) - len(left) if isinstance(left, list) else -1
+            if k < 0 or values[k:] != left:
+                self.bad(f"tile_stacks {tid}: {left!r} is not what can remain of the stack {values} "
+                         "(tiles are taken from the top, the first value)")
+            else:
+                pos[t] = k
+        return pos
+
+    def turn_state(self, d, phase: str, mover_cards: int, raw: dict):
+        if not isinstance(d, dict):
+            self.bad("turn_state must be an object")
+            d = {}
+        self.unknown_fields(d, TURN_FIELDS, "turn_state: ")
+        off = d.get("official_used")
+        if off is not None and off not in OFFICIALS:
+            self.bad(f"turn_state: unknown official {off!r} (use {', '.join(OFFICIALS)} or null)")
+            off = None
+        default_draws, default_plays = int(phase != "draw"), int(phase not in ("draw", "play"))
+        draws = self.integer(d.get("draws", default_draws), "turn_state draws", 0, 2, fallback=default_draws)
+        plays = self.integer(d.get("plays", default_plays), "turn_state plays", 0, 2, fallback=default_plays)
+        # At the start of a turn an empty hand forces the Postmaster (two draws, no other official).
+        forced = d.get("forced_postmaster",
+                       phase == "draw" and ((draws == 0 and mover_cards == 0) or draws == 1))
+        if not isinstance(forced, bool):
+            self.bad(f"turn_state forced_postmaster must be true or false, not {forced!r}")
+            forced = False
+        if off is None and forced and "official_used" not in d:
+            off = "postmaster"
+        placed = self.city_list(d.get("close_houses", []), "turn_state close_houses")
+        raw.update(official=OFFICIALS.index(off) + 1 if off else 0, draws=draws, plays=plays,
+                   forced_pm=int(forced), placed_now=sum(1 << x for x in set(placed)),
+                   # houses are placed in increasing city order, so the last one is the largest
+                   last_house=max(placed, default=-1),
+                   last_discard=self.optional_city(d.get("last_discard"), "turn_state last_discard") or 0)
+
+
+# ---------------------------------------------------------------- consistency
+
+def _check(pp: _Parsed, problems: list[str]) -> None:
+    """Problems of a readable position that describes something impossible. Entries that could not be
+    read were left out, so checks that need every card or tile run only when all was read (one problem,
+    one message)."""
+    all_read = not problems
+    bad = problems.append
+    r, b, rules = pp.raw, pp.board, pp.rules
+    n, nc = rules.players, b.n_cities
+    cities = b.cities
+    horses = rules.resolved_variant == "horses"
+
+    for p in range(n):
+        w = f"seat {p}"
+        # routes: a road path without repeats
+        route = r["route"][p]
+        for x in sorted(set(route)):
+            if route.count(x) > 1:
+                bad(f"{w} route: {cities[x]} appears {route.count(x)} times (a route visits a city once)")
+        for a, c in zip(route, route[1:]):
+            if not b.adjacent(a, c) and f"{w} route" not in pp.partial:
+                bad(f"{w} route: {cities[a]} and {cities[c]} are not joined by a road")
+        # hands and known cards
+        known_n = sum(r["known"][p])
+        if pp.hand_size[p] is None:
+            for x in range(nc):
+                if r["known"][p][x] > r["hand"][p][x]:
+                    bad(f"{w}: known card {cities[x]} is not in the hand")
+        elif known_n > pp.hand_size[p]:
+            bad(f"{w}: {plural(known_n, 'known card')}, but the hand holds only {pp.hand_size[p]}")
+        # horse cards and carriages
+        h = sum(r["horse_cards"][p])
+        if h and not horses:
+            bad(f"{w}: horse cards are only laid in the horses variant")
+        elif h > MAX_HORSE_CARDS:
+            bad(f"{w}: {h} horse cards, but at most {MAX_HORSE_CARDS} may be laid")
+        k = r["carriage"][p]
+        if k >= 0 and k == len(b.carriages) - 1 and r["end_player"] < 0:
+            bad(f"{w} has the {b.carriages[k][0]}-carriage, so the end of the game must have been triggered")
+        if r["houses_left"][p] == 0 and r["end_player"] < 0:
+            bad(f"{w} has placed all {HOUSES} houses, so the end of the game must have been triggered")
+
+    _check_cards(pp, bad, all_read)
+    if all_read:
+        _check_tiles(pp, bad)
+    _check_turn(pp, bad)
+    if sum(r["display"]) > DISPLAY_SIZE:
+        bad(f"the display holds {sum(r['display'])} cards, but only {DISPLAY_SIZE} lie face up")
+    if pp.viewer is not None and pp.hand_size[pp.viewer] is not None:
+        bad(f"seat {pp.viewer} is the viewer, so its hand must be listed card by card (hand, not hand_size)")
+
+
+def plural(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+def _check_cards(pp: _Parsed, bad, all_read: bool) -> None:
+    """Every city has exactly cards_per_city cards: in hands, display, discard, routes, horse cards and the
+    deck; what is not accounted for must fit the hands given by size and the deck."""
+    r, b = pp.raw, pp.board
+    cpc, nc, n = b.cards_per_city, b.n_cities, pp.rules.players
+    places = {"hands": [sum(r["hand"][p][x] for p in range(n)) for x in range(nc)],
+              "display": r["display"], "discard": r["discard"],
+              "routes": [sum(row.count(x) for row in r["route"]) for x in range(nc)],
+              "horse cards": [sum(r["horse_cards"][p][x] for p in range(n)) for x in range(nc)]}
+    if r["deck"] is not None:
+        places["deck"] = r["deck"]
+    missing = 0
+    for x in range(nc):
+        total = sum(v[x] for v in places.values())
+        if total > cpc:
+            where = ", ".join(f"{k} {v[x]}" for k, v in places.items() if v[x])
+            bad(f"city {b.cities[x]}: {total} cards in play ({where}), but the game has {cpc}")
+        missing += max(0, cpc - total)
+    if not all_read:
+        return
+    hidden = sum(s - sum(r["known"][p]) for p, s in enumerate(pp.hand_size) if s is not None)
+    hidden = max(hidden, 0)
+    deck_n = sum(r["deck"]) if r["deck"] is not None else missing - hidden
+    if r["deck"] is not None and missing != hidden:
+        if hidden:
+            bad(f"{missing} cards are not accounted for, but the hands given by size hide {hidden}")
+        else:
+            short = [f"{b.cities[x]} {cpc - sum(v[x] for v in places.values())}"
+                     for x in range(nc) if sum(v[x] for v in places.values()) < cpc]
+            bad(f"with the deck given every card must be somewhere, but {plural(missing, 'card')} are "
+                f"missing: {', '.join(short)}")
+    elif deck_n < 0:
+        bad(f"the hands given by size hide {hidden} cards, but only {missing} cards are not accounted for")
+    if pp.deck_size is not None and deck_n >= 0 and pp.deck_size != deck_n:
+        what = "the deck listed holds" if r["deck"] is not None else "the cards not accounted for leave"
+        bad(f"deck_size is {pp.deck_size}, but {what} {deck_n}")
+    if sum(r["display"]) < DISPLAY_SIZE and deck_n > 0:
+        bad(f"the display holds {sum(r['display'])} cards while the deck holds {deck_n}: "
+            f"the display is refilled to {DISPLAY_SIZE} at once")
+
+
+def _check_tiles(pp: _Parsed, bad) -> None:
+    r, b, rules = pp.raw, pp.board, pp.rules
+    n = rules.players
+    for t, st in enumerate(b.tiles):
+        taken = list(st.values[:r["stack_pos"][t]])
+        held = [r["tiles_n"][p][t] for p in range(n)]
+        if st.kind in SINGLE_TILE_KINDS:
+            for p in range(n):
+                if held[p] > 1:
+                    bad(f"seat {p} holds {held[p]} tiles of stack {st.id}; a player takes this tile only once")
+        if sum(held) != len(taken):
+            bad(f"tile stack {st.id}: players hold {plural(sum(held), 'tile')}, but "
+                f"{plural(len(taken), 'tile')} {'was' if len(taken) == 1 else 'were'} taken from it "
+                "(tiles are never returned)")
+            continue
+        points = sum(r["tiles_pts"][p][t] for p in range(n))
+        listed = [v for p in range(n) for v in (pp.parsed_values(p, t) or [])]
+        left = list(taken)
+        for v in listed:
+            if v in left:
+                left.remove(v)
+            else:
+                bad(f"tile stack {st.id}: a tile worth {v} is held, but the tiles taken are worth "
+                    f"{', '.join(map(str, taken)) or 'nothing (none taken)'}")
+                break
+        else:
+            if points != sum(taken):
+                bad(f"tile stack {st.id}: the tiles held are worth {points} in all, the tiles taken {sum(taken)}")
+        for p in range(n):
+            if held[p]:
+                need = _tile_needs(pp, st)
+                if need and not need <= set(r["houses"][p]):
+                    bad(f"seat {p} holds tile {st.id} without houses in "
+                        f"{', '.join(b.cities[x] for x in sorted(need - set(r['houses'][p])))}")
+                if st.kind == "each_province":
+                    lacking = [b.provinces[q] for q in _each_provinces(pp, st)
+                               if not any(b.city_province[x] == q for x in r["houses"][p])]
+                    if lacking:
+                        bad(f"seat {p} holds tile {st.id} without a house in {', '.join(lacking)}")
+                if st.kind == "game_end" and p != r["end_player"]:
+                    who = "nobody" if r["end_player"] < 0 else f"seat {r['end_player']}"
+                    bad(f"seat {p} holds the game-end tile, but the end was triggered by {who}")
+        if st.kind == "game_end" and r["end_player"] >= 0 and not taken:
+            bad(f"the end was triggered by seat {r['end_player']}, so the game-end tile ({st.id}) must be taken")
+
+
+def _tile_needs(pp: _Parsed, st) -> set:
+    return set(st.cities) if st.kind in ("all_cities", "free_city") else set()
+
+
+def _each_provinces(pp: _Parsed, st) -> tuple:
+    if pp.rules.all_provinces_tile == "english":
+        return tuple(st.provinces) + tuple(st.excluded)
+    return tuple(st.provinces)
+
+
+def _valid_placement(b: Board, houses: set) -> bool:
+    """Option A (at most one city per province, at most one free city) or option B (one province)."""
+    provs = [b.city_province[x] for x in houses]
+    free = provs.count(-1)
+    option_a = free <= 1 and len({q for q in provs if q >= 0}) == len(provs) - free
+    option_b = len(set(provs)) <= 1 and -1 not in provs
+    return option_a or option_b
+
+
+def _check_turn(pp: _Parsed, bad) -> None:
+    r, b, rules = pp.raw, pp.board, pp.rules
+    phase, p = PHASES[r["phase"]], r["current"]
+    official = OFFICIALS[r["official"] - 1] if r["official"] else None
+    route = r["route"][p]
+    placed = {x for x in range(b.n_cities) if r["placed_now"] >> x & 1}
+    if "turn_state close_houses" in pp.partial:
+        placed = set()  # an unreadable entry was reported already; checks of the set would repeat it
+    if r["forced_pm"] and official != "postmaster":
+        bad("turn_state: forced_postmaster needs official_used postmaster")
+    if r["plays"] == 2 and official != "postal_carrier":
+        bad("turn_state: two cards played need official_used postal_carrier")
+    if phase == "draw" and (r["plays"] or r["draws"] > int(bool(r["forced_pm"]))):
+        bad("turn_state: in the draw phase no card has been played and nothing drawn yet "
+            "(except the first draw of the forced Postmaster)")
+    if phase == "play" and (r["plays"] or not r["draws"]):
+        bad("turn_state: in the play phase a card has been drawn (draws 1 or 2) and none played (plays 0)")
+    if phase == "houses":
+        if len(route) < 3:
+            bad(f"phase houses: seat {p} is closing a route of {len(route)} cards; a route needs 3")
+        if not placed <= set(route):
+            bad("turn_state close_houses: houses are placed only in cities of the route being closed")
+    if placed and not any(placed <= set(r["houses"][q]) for q in range(rules.players)):
+        bad("turn_state close_houses: no player has houses in all of "
+            + ", ".join(b.cities[x] for x in sorted(placed)))
+    elif placed and not _valid_placement(b, placed):
+        bad("turn_state close_houses: " + ", ".join(b.cities[x] for x in sorted(placed))
+            + " is not one placement (one city per province, or the cities of one province)")
+    if phase == "cartwright":
+        nxt = r["carriage"][p] + 1
+        if rules.resolved_variant == "horses" or nxt >= len(b.carriages):
+            bad(f"phase cartwright: seat {p} has no next carriage to take")
+        elif not len(route) < b.carriages[nxt][0] <= len(route) + 2:
+            bad(f"phase cartwright: with a route of {len(route)} cards the Cartwright cannot be what takes "
+                f"the {b.carriages[nxt][0]}-carriage")
+        elif official is not None:
+            bad(f"phase cartwright: the Cartwright is not offered after the {official} in the same turn")
+    if phase == "discard" and (route or sum(r["horse_cards"][p])):
+        bad(f"phase discard: seat {p} has closed, so its route and horse cards are already discarded")
+    if phase == "over" and r["end_player"] < 0 and not r["truncated"]:
+        bad("phase over: the end of the game was not triggered (end_triggered_by is null)")
+    if r["truncated"] and phase != "over":
+        bad("truncated: only a finished game can have been stopped by the turn limit")
+
+
+# ---------------------------------------------------------------- building the state
+
+def _build(pp: _Parsed, seed: int | None) -> GameState:
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(63)
+    rnd = random.Random(seed)
+    hidden = any(size is not None for size in pp.hand_size) or pp.raw["deck"] is None
+    # Whether the mover still has a choice can depend on hidden cards (a second card that fits the
+    # route), so deals that would make the named decision vanish are rejected and dealt again.
+    for _ in range(MAX_DEALS if hidden else 1):
+        g = GameState(config_for(pp.rules), 0)
+        g.load(_deal(pp, rnd))
+        settled = g.clone()
+        settled.settle()
+        if settled.export() == g.export():
+            return g
+    # No decision is due in this position: the engine takes the automatic steps, as after any move.
+    return settled
+
+
+def _deal(pp: _Parsed, rnd: random.Random) -> dict:
+    """The raw fields with the cards not accounted for dealt to the hands given by size, the rest to
+    the deck (unless the deck is given), and the generators seeded unless given."""
+    r = dict(pp.raw)
+    b, n, nc = pp.board, pp.rules.players, pp.board.n_cities
+    pool = [b.cards_per_city - sum(r["hand"][p][x] + r["horse_cards"][p][x] for p in range(n))
+            - r["display"][x] - r["discard"][x] - sum(row.count(x) for row in r["route"])
+            - (r["deck"][x] if r["deck"] is not None else 0) for x in range(nc)]
+    hands = [list(h) for h in r["hand"]]
+    for p, size in enumerate(pp.hand_size):
+        for _ in range(0 if size is None else size - sum(hands[p])):
+            x = rnd.choices(range(nc), weights=pool)[0]
+            pool[x] -= 1
+            hands[p][x] += 1
+    r["hand"] = hands
+    if r["deck"] is None:
+        r["deck"] = pool
+    if not pp.rng_given:
+        r["rng"] = rnd.getrandbits(64)
+        r["prng"] = r["rng"] ^ SECOND_GENERATOR
+    r["display_n"], r["deck_n"], r["discard_n"] = sum(r["display"]), sum(r["deck"]), sum(r["discard"])
+    return r
+
+
+# ---------------------------------------------------------------- files
+
+def dumps_position(d: dict) -> str:
+    """JSON text: one field a line, short lists and objects kept on one line."""
+    return _format(d, 0) + "\n"
+
+
+def _format(v, depth: int) -> str:
+    flat = json.dumps(v, ensure_ascii=False)
+    if len(flat) + 2 * depth <= 100 or not isinstance(v, (dict, list)) or not v:
+        return flat
+    pad = "  " * (depth + 1)
+    if isinstance(v, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_format(x, depth + 1)}" for k, x in v.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
+    return "[\n" + ",\n".join(pad + _format(x, depth + 1) for x in v) + "\n" + "  " * depth + "]"
+
+
+def save_position(state: GameState, path, viewer: int | None = None) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(dumps_position(position_to_dict(state, viewer)))
+
+
+def read_position_file(path) -> dict:
+    """The JSON data of a position file (PositionError for an unreadable file or bad JSON)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise PositionError(f"cannot read position file {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{path} is not a text file (UTF-8 expected)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PositionError(f"{path} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+
+
+def load_position(path, seed: int | None = None) -> tuple[GameState, int | None]:
+    """A position file as (state, viewer): viewer is the seat whose view the file is, None if complete."""
+    data = read_position_file(path)
+    try:
+        state = position_from_dict(data, seed)
+    except PositionError as e:
+        raise position_error(getattr(e, "problems", [str(e)]), str(path)) from None
+    return state, position_viewer(data)
+
+
+def describe(state: GameState, viewer: int | None = None) -> str:
+    """One line about a position: whose view, board, variant, players, turn, who is to do what, scores."""
+    rules = state.rules
+    view = "complete position" if viewer is None else f"seat {viewer}'s view"
+    where = ("game over" if state.is_terminal()
+             else f"seat {state.current_player} to move ({state.phase})")
+    return (f"{view}, {rules.load_board().name} board, {rules.resolved_variant}, {rules.players} players, "
+            f"turn {state.turn + 1}, {where}, scores {' / '.join(map(str, state.scores()))}")
