@@ -2,3 +2,11 @@
 from .spec import register
 
 # Bots are added here as they are written: register("greedy", GreedyBot), ...
+
+from .greedy import GreedyBot  # noqa: E402
+
+register("greedy", GreedyBot)
+
+from .heuristic import HeuristicBot  # noqa: E402
+
+register("heuristic", HeuristicBot)
