@@ -147,10 +147,10 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
                 return raw[cols[n]]
         raise StudyError(f"tournament results lack a column {names[0]!r} (have {', '.join(raw.columns)})")
 
-    bot = pick("bot", "spec", "bot_spec").astype(str)
+    bot = pick("spec", "bot").astype(str)  # 'spec' is the raw spec; 'bot' may be a label ('x #2')
     out = pd.DataFrame({
         "players": cond.players, "official": cond.official,
-        "game": pick("game").astype(int), "seed": pick("seed").astype("int64"),
+        "game": pick("game").astype(int), "seed": pick("game_seed", "seed").astype("int64"),
         "seat": pick("seat").astype(int), "bot": bot,
         "restricted": [bool(parse_spec(s)[1].get("forbid")) for s in bot],
         "score": pick("score").astype(float), "win": pick("win").astype(int),
@@ -665,3 +665,28 @@ def write_tables(a: Analysis, out_dir, prefix: str = "") -> list[str]:
         t.to_csv(out_dir / f"{prefix}{name}.csv", index=False, float_format="%.6g")
         names.append(f"{prefix}{name}.csv")
     return names
+
+
+# ----------------------------------------------------------------------------------------- files
+
+def save_study(df: pd.DataFrame, a: Analysis, out_dir, prefix: str = "", title: str = "") -> list[str]:
+    """Write the study's rows (<prefix>games.parquet), its tables (CSV) and plots (PNG) to out_dir;
+    returns the plot file names (relative to out_dir)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    df.to_parquet(out_dir / f"{prefix}games.parquet", index=False)
+    write_tables(a, out_dir, prefix)
+    return write_plots(a, out_dir, prefix, title)
+
+
+def load_study(path) -> pd.DataFrame:
+    """Study rows saved by save_study (Parquet) or as CSV; StudyError if unreadable or not study data."""
+    p = Path(path)
+    if not p.is_file():
+        raise StudyError(f"{path}: no such file")
+    try:
+        df = pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p)
+    except Exception as e:  # pyarrow and the CSV reader raise many kinds; all mean "not readable"
+        raise StudyError(f"cannot read study data from {path}: {e}") from None
+    _check(df)
+    return df
