@@ -496,6 +496,11 @@ cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t 
     for x in range(c.n_cities):
         s.deck[x] = pool[x]
     s.deck_n = pool_n
+    # A player discarding after a close does so in city order; a re-dealt hand may hold no card at or
+    # after the last city discarded, which would leave no legal move. Let the order start over (it only
+    # removes duplicate move sequences, so every legal outcome stays reachable).
+    if s.phase == PH_DISCARD and s.current != observer:
+        s.last_discard = 0
 
 
 cdef int random_playout(StateData* s, const ConfigData* c) noexcept nogil:
@@ -611,6 +616,19 @@ cdef class Config:
         c.max_turns = rules.max_turns
 
 
+def _move_code(move):
+    """The int code of a move given as a number; a float, None or anything else is not a move (a float
+    must not be truncated into some legal code)."""
+    import operator
+    from thurn_ai.errors import NotationError
+    if isinstance(move, bool):
+        raise NotationError(f"not a move: {move!r}")
+    try:
+        return operator.index(move)
+    except TypeError:
+        raise NotationError(f"not a move: {move!r} (give a move code or its notation)") from None
+
+
 _FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_house", "last_discard",
            "end_triggered", "end_player", "truncated", "turn", "placed_now", "display_n", "deck_n",
            "discard_n", "rng", "prng")
@@ -704,13 +722,15 @@ cdef class GameState:
         """Apply a move (a code from legal_moves() or its notation, e.g. 'draw Ulm', 'right Lodz').
         An illegal move raises IllegalMoveError and leaves the state unchanged."""
         cdef int m
+        from thurn_ai.notation import illegal_move_error
         if isinstance(move, str):
-            m = self.parse_move(move)
+            code = self.parse_move(move)
         else:
-            m = move
-        if not self.is_legal(m):
-            from thurn_ai.notation import illegal_move_error
-            raise illegal_move_error(self, m)
+            code = _move_code(move)
+        # codes outside the C int range cannot be legal (and must not overflow the conversion)
+        if not 0 <= code < (1 << 16) or not self.is_legal(code):
+            raise illegal_move_error(self, code)
+        m = code
         apply_move(&self.s, &self.cfg.c, m)
 
     def parse_move(self, str text):
