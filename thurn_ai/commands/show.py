@@ -1,0 +1,27 @@
+"""thurn-ai show: draw a position as a PNG (or print it as text)."""
+from __future__ import annotations
+
+import click
+
+from ..bots.human import render_view
+from ..position import describe, load_position
+
+
+@click.command("show")
+@click.argument("position_file", type=click.Path(dir_okay=False))
+@click.option("--png", "png_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the drawing to this PNG file (without it, the position is printed as text).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed for dealing the cards a player's view leaves unknown (they are never shown).")
+def command(position_file, png_path, seed):
+    """Draw POSITION_FILE: the board with houses and routes, the display, the hands as the viewer knows
+    them, and the tiles left.
+
+    Example: thurn-ai show position.json --png position.png"""
+    state, viewer = load_position(position_file, seed=seed)
+    if png_path is None:
+        click.echo(render_view(state, viewer))
+        return
+    from ..draw import save_png      # matplotlib is imported only when drawing
+    save_png(state, png_path, viewer)
+    click.echo(f"{describe(state, viewer)}\nwrote {png_path}")
