@@ -10,3 +10,7 @@ register("greedy", GreedyBot)
 from .heuristic import HeuristicBot  # noqa: E402
 
 register("heuristic", HeuristicBot)
+
+from .human import HumanBot  # noqa: E402
+
+register("human", HumanBot)
