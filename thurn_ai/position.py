@@ -34,6 +34,10 @@ RULES_FIELDS = ("players", "board", "variant", "all_provinces_tile", "max_turns"
 MAX_DEALS = 2000     # attempts to deal hidden cards that keep the position's decision
 MAX_HORSE_CARDS = 6  # as in the engine's configuration
 HOUSES = 20
+HAND_LIMIT = 3       # cards kept after closing
+MIN_CLOSE = 3        # cards in a route that can be closed
+BASE_HORSES = 2      # horses variant: the carriage's own horses
+WIDTH = 100          # saved files: line width
 DISPLAY_SIZE = 6  # as in the engine's configuration
 SINGLE_TILE_KINDS = ("each_province", "all_cities", "free_city", "game_end")  # one per player at most
 
@@ -65,6 +69,10 @@ def position_to_dict(state: GameState, viewer: int | None = None) -> dict:
         "close_houses": [cities[x] for x in range(len(cities)) if d["placed_now"] >> x & 1],
         # 0 means "no restriction yet" (the engine compares discards with it in city order)
         "last_discard": cities[d["last_discard"]] if d["last_discard"] else None}
+    if viewer is not None and d["phase"] == PHASES.index("discard") and d["current"] != viewer:
+        # The city order of discards is the engine's way of making one set of discards one sequence;
+        # for a hidden hand it would constrain the cards, so a view drops it (as determinize() does).
+        out["turn_state"]["last_discard"] = None
     out["display"] = card_list(d["display"])
     out["discard"] = card_counts(d["discard"])
     out["deck_size"] = d["deck_n"]
@@ -352,6 +360,7 @@ class _Reader:
         left = row.get("houses_left")
         if placed > HOUSES:
             self.bad(f"{w}: {placed} houses on the board, but a player has only {HOUSES}")
+            self.partial.add(f"{w} houses")
             left = 0
         elif left is None:
             left = HOUSES - placed
@@ -498,7 +507,7 @@ def _check(pp: _Parsed, problems: list[str]) -> None:
         k = r["carriage"][p]
         if k >= 0 and k == len(b.carriages) - 1 and r["end_player"] < 0:
             bad(f"{w} has the {b.carriages[k][0]}-carriage, so the end of the game must have been triggered")
-        if r["houses_left"][p] == 0 and r["end_player"] < 0:
+        if r["houses_left"][p] == 0 and r["end_player"] < 0 and f"{w} houses" not in pp.partial:
             bad(f"{w} has placed all {HOUSES} houses, so the end of the game must have been triggered")
 
     _check_cards(pp, bad, all_read)
@@ -638,9 +647,14 @@ def _check_turn(pp: _Parsed, bad) -> None:
             "(except the first draw of the forced Postmaster)")
     if phase == "play" and (r["plays"] or not r["draws"]):
         bad("turn_state: in the play phase a card has been drawn (draws 1 or 2) and none played (plays 0)")
+    closing = phase in ("houses", "cartwright")
+    if closing and len(route) < MIN_CLOSE:
+        bad(f"phase {phase}: seat {p} is closing a route of {len(route)} cards; a route needs {MIN_CLOSE}")
+    elif closing and rules.resolved_variant == "horses":
+        pulling = BASE_HORSES + sum(b.horses[x] * k for x, k in enumerate(r["horse_cards"][p]))
+        if pulling < len(route):
+            bad(f"phase {phase}: seat {p} is closing a route of {len(route)} cards with only {pulling} horses")
     if phase == "houses":
-        if len(route) < 3:
-            bad(f"phase houses: seat {p} is closing a route of {len(route)} cards; a route needs 3")
         if not placed <= set(route):
             bad("turn_state close_houses: houses are placed only in cities of the route being closed")
     if placed and not any(placed <= set(r["houses"][q]) for q in range(rules.players)):
@@ -649,7 +663,7 @@ def _check_turn(pp: _Parsed, bad) -> None:
     elif placed and not _valid_placement(b, placed):
         bad("turn_state close_houses: " + ", ".join(b.cities[x] for x in sorted(placed))
             + " is not one placement (one city per province, or the cities of one province)")
-    if phase == "cartwright":
+    if phase == "cartwright" and len(route) >= MIN_CLOSE:
         nxt = r["carriage"][p] + 1
         if rules.resolved_variant == "horses" or nxt >= len(b.carriages):
             bad(f"phase cartwright: seat {p} has no next carriage to take")
@@ -660,6 +674,12 @@ def _check_turn(pp: _Parsed, bad) -> None:
             bad(f"phase cartwright: the Cartwright is not offered after the {official} in the same turn")
     if phase == "discard" and (route or sum(r["horse_cards"][p])):
         bad(f"phase discard: seat {p} has closed, so its route and horse cards are already discarded")
+    if phase == "discard" and pp.hand_size[p] is None and r["last_discard"]:
+        # discards come in city order: enough cards must remain at or after the last one
+        excess = sum(r["hand"][p]) - HAND_LIMIT
+        if excess > 0 and sum(r["hand"][p][r["last_discard"]:]) < excess:
+            bad(f"turn_state last_discard: discards come in city order, but seat {p} holds fewer than "
+                f"{excess} cards from {b.cities[r['last_discard']]} on")
     if phase == "over" and r["end_player"] < 0 and not r["truncated"]:
         bad("phase over: the end of the game was not triggered (end_triggered_by is null)")
     if r["truncated"] and phase != "over":
@@ -680,8 +700,11 @@ def _build(pp: _Parsed, seed: int | None) -> GameState:
         g.load(_deal(pp, rnd))
         settled = g.clone()
         settled.settle()
-        if settled.export() == g.export():
+        if settled.export() == g.export() and (g.legal_moves() or g.is_terminal()):
             return g
+    if not (settled.legal_moves() or settled.is_terminal()):
+        raise position_error([f"no way of dealing the unknown cards leaves seat {settled.current_player} "
+                              f"a legal move in the {settled.phase} phase"])
     # No decision is due in this position: the engine takes the automatic steps, as after any move.
     return settled
 
@@ -719,13 +742,25 @@ def dumps_position(d: dict) -> str:
 
 def _format(v, depth: int) -> str:
     flat = json.dumps(v, ensure_ascii=False)
-    if len(flat) + 2 * depth <= 100 or not isinstance(v, (dict, list)) or not v:
+    if len(flat) + 2 * depth <= WIDTH or not isinstance(v, (dict, list)) or not v:
         return flat
     pad = "  " * (depth + 1)
+    close = "\n" + "  " * depth + ("}" if isinstance(v, dict) else "]")
     if isinstance(v, dict):
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_format(x, depth + 1)}" for k, x in v.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
-    return "[\n" + ",\n".join(pad + _format(x, depth + 1) for x in v) + "\n" + "  " * depth + "]"
+        items = [f"{json.dumps(k, ensure_ascii=False)}: {_format(x, depth + 1)}" for k, x in v.items()]
+    else:
+        items = [_format(x, depth + 1) for x in v]
+    if any(isinstance(x, (dict, list)) for x in (v.values() if isinstance(v, dict) else v)):
+        return ("{" if isinstance(v, dict) else "[") + "\n" + ",\n".join(pad + x for x in items) + close
+    # plain values (cities, counts): fill the lines
+    lines, line = [], ""
+    for item in items:
+        if line and len(pad) + len(line) + len(item) + 2 > WIDTH:
+            lines.append(line + ",")
+            line = ""
+        line = f"{line}, {item}" if line else item
+    lines.append(line)
+    return ("{" if isinstance(v, dict) else "[") + "\n" + "\n".join(pad + x for x in lines) + close
 
 
 def save_position(state: GameState, path, viewer: int | None = None) -> None:
