@@ -3,6 +3,8 @@ and the `thurn-ai validate` command."""
 import copy
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, strategies as st
@@ -334,3 +336,13 @@ def test_validate_bad_files(tmp_path, capsys):
     assert code == 2 and "not valid JSON" in err and "line 1" in err and "Traceback" not in err
     code, out, err = run_cli(["validate", str(tmp_path / "missing.json")], capsys)
     assert code == 2 and "cannot read position file" in err and "Traceback" not in err
+
+
+def test_validate_through_the_real_entry_point(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(edit(**{"players.1.route": ["Ulm", "Lodz"]})))
+    run = subprocess.run([sys.executable, "-m", "thurn_ai.cli", "validate", str(bad)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: ") and "Ulm and Lodz are not joined by a road" in run.stderr
+    assert "Traceback" not in run.stderr and run.stdout == ""

@@ -55,6 +55,11 @@ class GameRecord:
     def from_json(cls, line: str) -> "GameRecord":
         try:
             d = json.loads(line)
+            if not isinstance(d, dict):
+                raise PositionError("a record is a JSON object")
+            missing = [k for k in ("seed", "rules", "bots", "moves") if k not in d]
+            if missing:
+                raise PositionError(f"missing field {', '.join(map(repr, missing))}")
             return cls(seed=int(d["seed"]), rules=Rules.from_dict(d["rules"]), bots=list(d["bots"]),
                        moves=list(d["moves"]), scores=d.get("scores", []), ranking=d.get("ranking", []),
                        winner=d.get("winner", -1), turns=d.get("turns", 0),
