@@ -3,8 +3,10 @@ and the `thurn-ai validate` command."""
 import copy
 import json
 import random
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
@@ -346,3 +348,11 @@ def test_validate_through_the_real_entry_point(tmp_path):
     assert run.returncode == 2
     assert run.stderr.startswith("error: ") and "Ulm and Lodz are not joined by a road" in run.stderr
     assert "Traceback" not in run.stderr and run.stdout == ""
+
+
+def test_the_examples_in_the_format_document_are_valid_and_agree():
+    text = (Path(__file__).parent.parent / "docs" / "position-format.md").read_text(encoding="utf-8")
+    hand_written, complete, view = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
+    for d in (hand_written, complete, view):
+        assert check_position(d) == []
+    assert position_from_dict(complete).to_dict(viewer=view["viewer"]) == view
