@@ -47,7 +47,11 @@ def plot_scores(df: pd.DataFrame, summary: dict, path: Path) -> Path:
     order = list(summary["bots"].index)[::-1]
     data = [df.loc[df["bot"] == b, "score"].to_numpy() for b in order]
     fig, ax = plt.subplots(figsize=(7, _bar_height(len(order))))
-    ax.boxplot(data, vert=False, showmeans=True, meanprops={"marker": "D", "markerfacecolor": "white"})
+    style = {"showmeans": True, "meanprops": {"marker": "D", "markerfacecolor": "white"}}
+    try:
+        ax.boxplot(data, orientation="horizontal", **style)
+    except TypeError:      # matplotlib < 3.10
+        ax.boxplot(data, vert=False, **style)
     ax.set_yticks(np.arange(1, len(order) + 1), order)
     ax.set_xlabel("final score (box: quartiles, diamond: mean)")
     return _save(fig, path)
@@ -60,7 +64,7 @@ def plot_seats(summary: dict, path: Path) -> Path:
     n_seats = len(seats)
     x = np.arange(n_seats)
     width = 0.8 / (len(by_bot) + 1)
-    fig, ax = plt.subplots(figsize=(max(6, 1.8 * n_seats), 4))
+    fig, ax = plt.subplots(figsize=(max(6, 1.8 * n_seats) + 3, 4))
     for i, (bot, row) in enumerate(by_bot.iterrows()):
         ax.bar(x + i * width, row.to_numpy() * 100, width, label=bot, alpha=0.8)
     err = np.vstack([seats["win_rate"] - seats["win_low"], seats["win_high"] - seats["win_rate"]]) * 100
@@ -69,7 +73,8 @@ def plot_seats(summary: dict, path: Path) -> Path:
     ax.axhline(seats["fair"].iloc[0] * 100, color="grey", ls="--", lw=1, label="fair share")
     ax.set_xticks(x + width * len(by_bot) / 2, [f"seat {s}" for s in seats.index])
     ax.set_ylabel("win rate, % (ties shared)")
-    ax.legend(fontsize="small")
+    ax.set_ylim(0, 105)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return _save(fig, path)
 
 
@@ -90,7 +95,7 @@ def plot_officials(summary: dict, path: Path) -> Path:
                    alpha=shades[phase], label=bot if phase == "early" else None, edgecolor="white")
             bottom += h
     ax.set_xticks(x + width * (len(bots) - 1) / 2, [o.replace("_", " ") for o in OFFICIALS])
-    ax.set_ylabel("uses per game (dark to light: late, middle, early)")
+    ax.set_ylabel("uses per game\n(bottom to top: early, middle, late)")
     ax.legend(fontsize="small")
     return _save(fig, path)
 
@@ -104,10 +109,12 @@ def plot_pairwise(summary: dict, path: Path) -> Path:
     for i in range(len(order)):
         for j in range(len(order)):
             if i != j and not np.isnan(m.iat[i, j]):
-                ax.text(j, i, f"{m.iat[i, j]:.0f}", ha="center", va="center")
+                v = m.iat[i, j]
+                ax.text(j, i, f"{v:.0f}", ha="center", va="center", color="white" if abs(v - 50) > 30 else "black")
     ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
     ax.set_yticks(range(len(order)), order)
-    fig.colorbar(im, label="% of meetings the row bot outscored the column bot")
+    ax.set_title("% of meetings the row bot outscored\nthe column bot (ties count half)", fontsize="medium")
+    fig.colorbar(im, label="%")
     return _save(fig, path)
 
 

@@ -66,28 +66,40 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float]
 
 # ---------------------------------------------------------------- ratings (OpenSkill)
 
-def openskill_ratings(df: pd.DataFrame, bots: list[str]) -> pd.DataFrame:
-    """OpenSkill (Plackett-Luce) ratings from the games in game order; each seat is one team and places
-    come from the scores (equal scores share a place). A bot holding several seats of a game gets the
-    evidence of every seat: the changes of mu add up, and so do the precisions (1/sigma^2)."""
+RATING_ORDERS = 8   # game orders the ratings are averaged over (see openskill_ratings)
+
+
+def openskill_ratings(df: pd.DataFrame, bots: list[str], orders: int = RATING_ORDERS) -> pd.DataFrame:
+    """OpenSkill (Plackett-Luce) ratings. Each seat of a game is one team and places come from the scores
+    (equal scores share a place). A bot holding several seats of a game gets the evidence of every seat:
+    the changes of mu add up, and so do the precisions (1/sigma^2). tau = 0: a bot's strength does not
+    drift. OpenSkill rates one game at a time, so its result depends on the order of the games (by about
+    its own sigma in our checks) although the game numbers mean nothing; mu and sigma are therefore
+    averaged over `orders` seeded random orders of the games."""
     from openskill.models import PlackettLuce
-    model = PlackettLuce()
-    current = {b: model.rating(name=b) for b in bots}
-    for _, g in df.sort_values(["game", "seat"]).groupby("game", sort=True):
-        seated = list(g["bot"])
-        scores = list(g["score"])
-        ranks = [1 + sum(o > s for o in scores) for s in scores]
-        rated = model.rate([[current[b]] for b in seated], ranks=ranks)
-        delta_mu = dict.fromkeys(set(seated), 0.0)
-        gain_precision = dict.fromkeys(set(seated), 0.0)
-        for b, (r,) in zip(seated, rated):
-            delta_mu[b] += r.mu - current[b].mu
-            gain_precision[b] += r.sigma ** -2 - current[b].sigma ** -2
-        for b in delta_mu:
-            old = current[b]
-            precision = max(old.sigma ** -2 + gain_precision[b], 1e-12)
-            current[b] = model.rating(mu=old.mu + delta_mu[b], sigma=precision ** -0.5, name=b)
-    out = pd.DataFrame({"mu": [current[b].mu for b in bots], "sigma": [current[b].sigma for b in bots]},
+    model = PlackettLuce(tau=0.0)
+    games = [(list(g["bot"]), list(g["score"]))
+             for _, g in df.sort_values(["game", "seat"]).groupby("game", sort=True)]
+    rng = np.random.default_rng(20061)
+    mus, sigmas = [], []
+    for _ in range(orders):
+        current = {b: model.rating(name=b) for b in bots}
+        for i in rng.permutation(len(games)):
+            seated, scores = games[i]
+            ranks = [1 + sum(o > s for o in scores) for s in scores]
+            rated = model.rate([[current[b]] for b in seated], ranks=ranks)
+            delta_mu = dict.fromkeys(seated, 0.0)
+            gain_precision = dict.fromkeys(seated, 0.0)
+            for b, (r,) in zip(seated, rated):
+                delta_mu[b] += r.mu - current[b].mu
+                gain_precision[b] += r.sigma ** -2 - current[b].sigma ** -2
+            for b in delta_mu:
+                old = current[b]
+                precision = max(old.sigma ** -2 + gain_precision[b], 1e-12)
+                current[b] = model.rating(mu=old.mu + delta_mu[b], sigma=precision ** -0.5, name=b)
+        mus.append([current[b].mu for b in bots])
+        sigmas.append([current[b].sigma for b in bots])
+    out = pd.DataFrame({"mu": np.mean(mus, axis=0), "sigma": np.mean(sigmas, axis=0)},
                        index=pd.Index(bots, name="bot"))
     out["rating"] = out["mu"] - 3 * out["sigma"]
     return out

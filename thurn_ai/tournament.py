@@ -182,30 +182,33 @@ def _run_processes(tasks, jobs: int):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(tasks, address: str):
+def connect(address: str):
+    """A Dask client for the scheduler at address (TournamentError if it cannot be reached)."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise TournamentError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
     try:
-        client = Client(address, timeout="15s")
+        return Client(address, timeout="15s")
     except (OSError, TimeoutError, ValueError) as e:
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: {e}") from None
-    futures = []
+
+
+def _run_dask(tasks, client):
+    from distributed import as_completed
+    futures = client.map(play_task, tasks, pure=False)
     try:
-        futures = client.map(play_task, tasks, pure=False)
         for f in as_completed(futures):
             yield f.result()
     finally:
         client.cancel(futures)
-        client.close()
 
 
-def execute(tasks: list[GameTask], jobs: int = 1, scheduler: str | None = None):
-    """Yield play_task results as games finish: on a Dask cluster (scheduler address), in a local process
+def execute(tasks: list[GameTask], jobs: int = 1, client=None):
+    """Yield play_task results as games finish: on a Dask cluster (a distributed.Client), in a local process
     pool (jobs > 1), or in this process."""
-    if scheduler:
-        return _run_dask(tasks, scheduler)
+    if client is not None:
+        return _run_dask(tasks, client)
     if jobs > 1 and len(tasks) > 1:
         return _run_processes(tasks, min(jobs, len(tasks)))
     return _run_serial(tasks)
@@ -256,6 +259,9 @@ class ResultStore:
         if existing:
             self._check_meta()
             finished = self._read_finished()
+            if finished and max(finished) > self.meta["games"]:
+                raise TournamentError(f"{self.dir} already holds {max(finished)} games, more than the "
+                                      f"{self.meta['games']} asked for")
         self._rewrite(finished)
         self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
         self._write_meta()
@@ -341,8 +347,7 @@ class ResultStore:
         if missing:
             raise TournamentError(f"games {missing[:10]} are missing from {self.path(CSV_FILE)}")
         self._rewrite({g: finished[g] for g in range(1, games + 1)})
-        df = typed_frame(pd.read_csv(self.path(CSV_FILE), float_precision="round_trip",
-                                     keep_default_na=False), self.columns)
+        df = typed_frame(pd.read_csv(self.path(CSV_FILE), keep_default_na=False), self.columns)
         df.to_parquet(self.path(PARQUET_FILE), index=False)
         return df
 
@@ -364,8 +369,7 @@ def load_results(path) -> pd.DataFrame:
         if p.suffix == ".parquet":
             df = pd.read_parquet(p)
         else:
-            df = pd.read_csv(io.StringIO(complete_lines(p)), float_precision="round_trip",
-                             keep_default_na=False)
+            df = pd.read_csv(io.StringIO(complete_lines(p)), keep_default_na=False)
     except Exception as e:   # pyarrow and the CSV parser raise many kinds; all mean "unreadable"
         raise TournamentError(f"cannot read tournament results from {p}: {e}") from None
     needed = set(ID_COLUMNS + RESULT_COLUMNS + AFTER_TILES + USE_COLUMNS)
@@ -472,17 +476,23 @@ def run_tournament(specs: list[str], players: int = 2, games: int | None = None,
     plan = plan_tournament(specs, players, games, seed, rules_kwargs)
     jobs = check_jobs(jobs)
     columns = result_columns(plan.rules)
+    client = connect(scheduler) if scheduler else None   # before touching out_dir: a bad address changes nothing
+    try:
+        return _run(plan, jobs, client, columns, out_dir, resume, progress)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume: bool, progress: bool):
     store = ResultStore(out_dir, plan.meta(columns), columns) if out_dir is not None else None
     finished = store.open(resume) if store else {}
-    extra = sorted(g for g in finished if g > plan.games)
-    if extra:
-        raise TournamentError(f"{out_dir} already holds {max(extra)} games, more than the {plan.games} asked for")
     todo = [plan.task(g) for g in range(1, plan.games + 1) if g not in finished]
     rows = []
     from tqdm import tqdm
     with tqdm(total=plan.games, initial=len(finished), desc="games", unit="game", file=sys.stderr,
               disable=not progress, dynamic_ncols=True, smoothing=0.05) as bar:
-        with closing(execute(todo, jobs, scheduler)) as results:   # closing stops the workers on Ctrl-C
+        with closing(execute(todo, jobs, client)) as results:   # closing stops the workers on Ctrl-C
             for _game, game_rows, record in results:
                 if store:
                     store.append(game_rows, record)
