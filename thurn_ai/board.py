@@ -236,7 +236,7 @@ class _Parser:
             p = e["province"]
             if p is None:
                 self.city_prov.append(-1)
-            elif p in self.prov_idx:
+            elif isinstance(p, str) and p in self.prov_idx:
                 self.city_prov.append(self.prov_idx[p])
             else:
                 raise self.err(f"city {name!r} names unknown province {p!r}")
@@ -347,7 +347,7 @@ class _Parser:
             raise self.err(f"tile stack {tid!r}: {key} must be a list of province names")
         out = []
         for n in names:
-            if n not in self.prov_idx:
+            if not isinstance(n, str) or n not in self.prov_idx:
                 raise self.err(f"tile stack {tid!r} names unknown province {n!r}")
             if self.prov_idx[n] in out:
                 raise self.err(f"tile stack {tid!r} names province {n!r} twice")
