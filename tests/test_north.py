@@ -8,6 +8,7 @@ north.json cannot break them.
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -216,6 +217,24 @@ def test_the_cli_says_once_on_stderr_that_the_north_board_is_reconstructed():
                             "--players", "2", "--playouts", "1", "--no-search"],
                            capture_output=True, text=True, timeout=120)
     assert south.returncode == 0 and "note:" not in south.stderr
+
+
+def test_every_command_using_the_north_board_says_so_once(tmp_path):
+    def notes(*args):
+        out = subprocess.run([sys.executable, "-m", "thurn_ai.cli", *args], capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0, out.stderr
+        return [ln for ln in out.stderr.splitlines() if ln.startswith("note:")]
+
+    record = tmp_path / "north.jsonl"
+    assert len(notes("play", "--board", "north", "--quiet", "--seed", "3", "--record", str(record))) == 1
+    assert len(notes("replay", str(record), "--quiet")) == 1
+    g = thurn_ai.new_game(rules=north(), seed=2)
+    for _ in range(40):
+        g.apply_random()
+    pos = tmp_path / "north-position.json"
+    pos.write_text(json.dumps(g.to_dict(), ensure_ascii=False), encoding="utf-8")
+    assert len(notes("validate", str(pos))) == 1
 
 
 # ------------------------------------------------------------------ the rulebook's worked example

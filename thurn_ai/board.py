@@ -411,14 +411,29 @@ def _load_path(path: str, mtime: float) -> Board:
     return parse_board(data, path)
 
 
+# Called with every board load_board() returns. The command line registers one that says, once per board,
+# that a board is partly reconstructed, so every command that uses the North board says so.
+_load_listeners: list = []
+
+
+def on_load(listener) -> None:
+    """Call `listener(board)` whenever load_board() returns a board."""
+    if listener not in _load_listeners:
+        _load_listeners.append(listener)
+
+
 def load_board(name_or_path: str | Board = "south") -> Board:
     """A built-in board by name ('south', 'north') or a board file by path."""
     if isinstance(name_or_path, Board):
-        return name_or_path
-    name = str(name_or_path)
-    path = BOARD_DIR / f"{name}.json" if name in BUILTIN_BOARDS else Path(name)
-    if not path.exists():
-        if os.sep in name or name.endswith(".json"):
-            raise BoardError(f"board file {name} does not exist")
-        raise BoardError(f"unknown board {name!r}: use south, north or the path of a board file")
-    return _load_path(str(path), os.path.getmtime(path))
+        board = name_or_path
+    else:
+        name = str(name_or_path)
+        path = BOARD_DIR / f"{name}.json" if name in BUILTIN_BOARDS else Path(name)
+        if not path.exists():
+            if os.sep in name or name.endswith(".json"):
+                raise BoardError(f"board file {name} does not exist")
+            raise BoardError(f"unknown board {name!r}: use south, north or the path of a board file")
+        board = _load_path(str(path), os.path.getmtime(path))
+    for listener in _load_listeners:
+        listener(board)
+    return board

@@ -7,7 +7,6 @@ import click
 
 from ..bench import bench_rules, machine_info
 from ..rules import Rules
-from .options import announce_board
 
 
 @click.command("bench")
@@ -28,9 +27,7 @@ def command(players, board, variant, playouts, search, as_json):
     rows = []
     for b in [x.strip() for x in board.split(",")]:
         for n in counts:
-            rules = Rules(players=n, board=b, variant=variant)
-            announce_board(rules.load_board())
-            rows.append(bench_rules(rules, playouts=playouts))
+            rows.append(bench_rules(Rules(players=n, board=b, variant=variant), playouts=playouts))
     extra = {}
     if search:
         try:
