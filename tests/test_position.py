@@ -199,7 +199,7 @@ BAD_POSITIONS = {
     "two tiles of a province stack": ({"players.0.tiles": {"baden": [3, 2]}},
                                       ["seat 0 holds 2 tiles of stack baden", "only once"]),
     "province tile without the houses": ({"players.0.houses": ["Carlsruhe"]},
-                                         ["seat 0 holds tile baden without houses in Freiburg, Mannheim"]),
+                                         ["seat 0 holds tile baden without a house in Freiburg, Mannheim"]),
     "negative hand size": ({"players.1.hand": DELETE, "players.1.hand_size": -1},
                            ["seat 1 hand_size must be at least 0"]),
     "known cards exceed hand size": ({"players.1.hand": DELETE, "players.1.hand_size": 1,
@@ -212,6 +212,9 @@ BAD_POSITIONS = {
     "display short while the deck has cards": ({"display": ["Ulm"]}, ["display holds 1 cards", "deck holds"]),
     "wrong player count": ({"rules.players": 3}, ["rules are for 3 players but 2 players are listed"]),
     "bad rules": ({"rules.board": "east"}, ["rules", "unknown board 'east'"]),
+    "max_turns beyond the engine": ({"rules.max_turns": 10 ** 12}, ["rules max_turns must be from 1 to"]),
+    "turn beyond the turn limit": ({"turn": 10 ** 12}, ["turn must be from 0 to 10000"]),
+    "counter beyond the engine": ({"players.0.closes": 10 ** 6}, ["seat 0 closes must be from 0 to 32767"]),
     "carriage not on the board": ({"players.1.carriage": 8}, ["carriage 8 is not on the board"]),
     "carriage in the horses variant": ({"rules.board": "north", "display": ["Berlin", "Halle", "Kassel",
                                                                             "Weimar", "Bremen", "Dresden"],
@@ -356,3 +359,57 @@ def test_the_examples_in_the_format_document_are_valid_and_agree():
     for d in (hand_written, complete, view):
         assert check_position(d) == []
     assert position_from_dict(complete).to_dict(viewer=view["viewer"]) == view
+
+
+FUZZ_BASES = []
+
+
+def fuzz_bases():
+    if not FUZZ_BASES:
+        for players, (board, variant) in zip((2, 3, 4), GAMES):
+            g = thurn_ai.new_game(players=players, seed=1, board=board, variant=variant)
+            for _ in range(700):
+                g.apply_random()
+            FUZZ_BASES.extend([g.to_dict(), g.to_dict(viewer=1)])
+    return FUZZ_BASES
+
+
+def json_leaf_paths(d, prefix=()):
+    if prefix:
+        yield prefix
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield from json_leaf_paths(v, prefix + (k,))
+    elif isinstance(d, list):
+        for i, v in enumerate(d):
+            yield from json_leaf_paths(v, prefix + (i,))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=False)
+    | st.sampled_from(["", "Ulm", "Berlin", "München", "route5", "postmaster", "draw", "0x10"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["Ulm", "count", "points", "x"]),
+                                                                inner, max_size=3),
+    max_leaves=6)
+
+
+@given(base=st.integers(0, 5), where=st.integers(0, 10 ** 6), value=json_values, delete=st.booleans())
+def test_any_edit_gives_a_state_or_a_position_error(base, where, value, delete):
+    d = copy.deepcopy(fuzz_bases()[base])
+    paths = list(json_leaf_paths(d))
+    *parents, last = paths[where % len(paths)]
+    node = d
+    for k in parents:
+        node = node[k]
+    if delete and isinstance(node, dict):
+        del node[last]
+    else:
+        node[last] = value
+    try:
+        g = position_from_dict(d, seed=where)
+    except PositionError as e:
+        assert e.problems and all(isinstance(p, str) and p for p in e.problems)
+        return
+    # accepted: a usable state that saves and loads again exactly
+    assert g.is_terminal() or g.legal_moves()
+    assert position_from_dict(g.to_dict()).export() == g.export()

@@ -31,15 +31,18 @@ PLAYER_FIELDS = ("seat", "hand", "hand_size", "known", "route", "horse_cards", "
                  "carriage", "tiles", "official_uses", "closes")
 TURN_FIELDS = ("official_used", "draws", "plays", "forced_postmaster", "close_houses", "last_discard")
 RULES_FIELDS = ("players", "board", "variant", "all_provinces_tile", "max_turns")
-MAX_DEALS = 2000     # attempts to deal hidden cards that keep the position's decision
-MAX_HORSE_CARDS = 6  # as in the engine's configuration
-HOUSES = 20
+SINGLE_TILE_KINDS = ("each_province", "all_cities", "free_city", "game_end")  # one per player at most
+# The engine's fixed rules (its configuration holds the same numbers)
+HOUSES = 20          # per player
 HAND_LIMIT = 3       # cards kept after closing
 MIN_CLOSE = 3        # cards in a route that can be closed
 BASE_HORSES = 2      # horses variant: the carriage's own horses
+MAX_HORSE_CARDS = 6
+DISPLAY_SIZE = 6
+MAX_COUNTER = 32767  # per-player counters are 16-bit in the engine
+MAX_TURNS = 10 ** 6  # rules.max_turns: turns (all players together) are counted in 32 bits
+MAX_DEALS = 2000     # attempts to deal hidden cards that keep the position's decision
 WIDTH = 100          # saved files: line width
-DISPLAY_SIZE = 6  # as in the engine's configuration
-SINGLE_TILE_KINDS = ("each_province", "all_cities", "free_city", "game_end")  # one per player at most
 
 
 # ---------------------------------------------------------------- state -> position
@@ -127,17 +130,24 @@ class _Parsed:
     tile_values: list        # [seat][stack]: the values held when listed, else None
     partial: set             # lists that had unreadable entries (not checked as a whole)
 
-    def parsed_values(self, p: int, t: int):
-        return self.tile_values[p][t]
-
 
 def check_position(data) -> list[str]:
     """Every problem of a position dict, one message each (an empty list: the position is possible)."""
+    parsed, problems = _read_and_check(data)
+    if not problems:
+        try:
+            _build(parsed, 0)
+        except PositionError as e:
+            problems = e.problems
+    return problems
+
+
+def _read_and_check(data) -> tuple[_Parsed | None, list[str]]:
     problems: list[str] = []
     parsed = _Reader(problems).read(data)
     if parsed is not None:
         _check(parsed, problems)
-    return problems
+    return parsed, problems
 
 
 def position_from_dict(data, seed: int | None = None) -> GameState:
@@ -145,10 +155,7 @@ def position_from_dict(data, seed: int | None = None) -> GameState:
     size, the deck) are dealt at random from the cards not accounted for, consistently with everything
     given, using `seed` (None: a fresh random seed). Without an `rng` field the chance generator is
     seeded from `seed` too. PositionError lists every problem found."""
-    problems: list[str] = []
-    parsed = _Reader(problems).read(data)
-    if parsed is not None:
-        _check(parsed, problems)
+    parsed, problems = _read_and_check(data)
     if problems:
         raise position_error(problems)
     return _build(parsed, seed)
@@ -227,9 +234,13 @@ class _Reader:
         if isinstance(v, dict):
             for name, k in v.items():
                 x = self.city(name, where)
-                k = self.integer(k, f"{where}: the count of {name}", fallback=0)
-                if x is not None and k is not None:
+                k = self.integer(k, f"{where}: the count of {name}", 0, self.board.cards_per_city, fallback=0)
+                if x is None:
+                    self.partial.add(where)
+                else:
                     counts[x] += k
+        elif not isinstance(v, list):
+            self.bad(f"{where} must be a list of city names or an object {{city: count}}")
         else:
             for x in self.city_list(v, where):
                 counts[x] += 1
@@ -267,7 +278,7 @@ class _Reader:
             return None
         self.board = board = rules.load_board()
         self.exact_names = {c: i for i, c in enumerate(board.cities)}
-        n, nc = rules.players, board.n_cities
+        n = rules.players
         if len(players_in) != n:
             self.bad(f"the rules are for {n} players but {len(players_in)} players are listed")
             return None
@@ -280,13 +291,13 @@ class _Reader:
             phase = "draw"
         current = self.integer(data.get("to_move", 0), "to_move", 0, n - 1, fallback=0)
         raw = {"current": current, "phase": PHASES.index(phase),
-               "turn": self.integer(data.get("turn", 0), "turn", fallback=0),
+               "turn": self.integer(data.get("turn", 0), "turn", 0, rules.max_turns * n, fallback=0),
                "display": self.pile(data.get("display", []), "display"),
                "discard": self.pile(data.get("discard", {}), "discard"),
                "deck": self.pile(data["deck"], "deck") if "deck" in data else None}
         deck_size = None
         if "deck_size" in data:
-            deck_size = self.integer(data["deck_size"], "deck_size")
+            deck_size = self.integer(data["deck_size"], "deck_size", 0, board.n_cards)
         hand_size = [None] * n
         fields = {k: [] for k in ("hand", "known", "route", "horse_cards", "houses", "houses_left",
                                   "carriage", "tiles_n", "tiles_pts", "tiles_values", "official_uses",
@@ -323,6 +334,8 @@ class _Reader:
             return None
         self.unknown_fields(d, RULES_FIELDS, "rules: ")
         d = {"players": n_listed, **d}
+        if "max_turns" in d and self.integer(d["max_turns"], "rules max_turns", 1, MAX_TURNS) is None:
+            return None
         try:
             return Rules.from_dict(d)
         except ThurnError as e:
@@ -400,9 +413,9 @@ class _Reader:
         for k in uses:
             if k not in OFFICIALS:
                 self.bad(f"{w} official_uses: unknown official {k!r} (use {', '.join(OFFICIALS)})")
-        f["official_uses"].append([self.integer(uses.get(o, 0), f"{w} official_uses {o}", fallback=0)
+        f["official_uses"].append([self.integer(uses.get(o, 0), f"{w} official_uses {o}", 0, MAX_COUNTER, fallback=0)
                                    for o in OFFICIALS])
-        f["closes"].append(self.integer(row.get("closes", 0), f"{w} closes", fallback=0))
+        f["closes"].append(self.integer(row.get("closes", 0), f"{w} closes", 0, MAX_COUNTER, fallback=0))
         return size
 
     def carriage(self, v, w: str, rules: Rules) -> int:
@@ -581,44 +594,45 @@ def _check_tiles(pp: _Parsed, bad) -> None:
                 "(tiles are never returned)")
             continue
         points = sum(r["tiles_pts"][p][t] for p in range(n))
-        listed = [v for p in range(n) for v in (pp.parsed_values(p, t) or [])]
-        left = list(taken)
-        for v in listed:
-            if v in left:
-                left.remove(v)
-            else:
-                bad(f"tile stack {st.id}: a tile worth {v} is held, but the tiles taken are worth "
-                    f"{', '.join(map(str, taken)) or 'nothing (none taken)'}")
-                break
-        else:
-            if points != sum(taken):
-                bad(f"tile stack {st.id}: the tiles held are worth {points} in all, the tiles taken {sum(taken)}")
+        listed = [v for p in range(n) for v in (pp.tile_values[p][t] or [])]
+        not_taken = _not_in(listed, taken)
+        if not_taken:
+            bad(f"tile stack {st.id}: a tile worth {not_taken} is held, but the tiles taken are worth "
+                f"{', '.join(map(str, taken)) or 'nothing (none taken)'}")
+        elif points != sum(taken):
+            bad(f"tile stack {st.id}: the tiles held are worth {points} in all, the tiles taken {sum(taken)}")
         for p in range(n):
-            if held[p]:
-                need = _tile_needs(pp, st)
-                if need and not need <= set(r["houses"][p]):
-                    bad(f"seat {p} holds tile {st.id} without houses in "
-                        f"{', '.join(b.cities[x] for x in sorted(need - set(r['houses'][p])))}")
-                if st.kind == "each_province":
-                    lacking = [b.provinces[q] for q in _each_provinces(pp, st)
-                               if not any(b.city_province[x] == q for x in r["houses"][p])]
-                    if lacking:
-                        bad(f"seat {p} holds tile {st.id} without a house in {', '.join(lacking)}")
-                if st.kind == "game_end" and p != r["end_player"]:
-                    who = "nobody" if r["end_player"] < 0 else f"seat {r['end_player']}"
-                    bad(f"seat {p} holds the game-end tile, but the end was triggered by {who}")
+            lacking = _houses_lacking(pp, st, set(r["houses"][p])) if held[p] else []
+            if lacking:
+                bad(f"seat {p} holds tile {st.id} without a house in {', '.join(lacking)}")
+            if held[p] and st.kind == "game_end" and p != r["end_player"]:
+                who = "nobody" if r["end_player"] < 0 else f"seat {r['end_player']}"
+                bad(f"seat {p} holds the game-end tile, but the end was triggered by {who}")
         if st.kind == "game_end" and r["end_player"] >= 0 and not taken:
             bad(f"the end was triggered by seat {r['end_player']}, so the game-end tile ({st.id}) must be taken")
 
 
-def _tile_needs(pp: _Parsed, st) -> set:
-    return set(st.cities) if st.kind in ("all_cities", "free_city") else set()
+def _not_in(values: list, pool: list):
+    """The first of `values` left over when each is matched with an equal member of `pool`, else None."""
+    left = list(pool)
+    for v in values:
+        if v not in left:
+            return v
+        left.remove(v)
+    return None
 
 
-def _each_provinces(pp: _Parsed, st) -> tuple:
-    if pp.rules.all_provinces_tile == "english":
-        return tuple(st.provinces) + tuple(st.excluded)
-    return tuple(st.provinces)
+def _houses_lacking(pp: _Parsed, st, houses: set) -> list[str]:
+    """What a holder of tile `st` lacks: cities (city tiles) or provinces (the each-province tile)."""
+    b = pp.board
+    if st.kind in ("all_cities", "free_city"):
+        return [b.cities[x] for x in sorted(set(st.cities) - houses)]
+    if st.kind == "each_province":
+        provinces = tuple(st.provinces)
+        if pp.rules.all_provinces_tile == "english":
+            provinces += tuple(st.excluded)
+        return [b.provinces[q] for q in provinces if not any(b.city_province[x] == q for x in houses)]
+    return []
 
 
 def _valid_placement(b: Board, houses: set) -> bool:
