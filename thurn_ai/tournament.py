@@ -42,8 +42,8 @@ PHASES = ("early", "middle", "late")
 DEFAULT_GAMES = 100  # rounded up to whole seating cycles when games is not given
 FORMAT_VERSION = 1
 
-META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE = (
-    "tournament.json", "results.csv", "records.jsonl", "results.parquet")
+META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE, LOCK_FILE = (
+    "tournament.json", "results.csv", "records.jsonl", "results.parquet", ".lock")
 
 # Columns that do not depend on the board (tile columns, one per tile stack, go between them).
 ID_COLUMNS = ["game", "game_seed", "seat", "bot", "spec", "players"]
@@ -239,6 +239,7 @@ class ResultStore:
         self.dir = Path(out_dir)
         self.meta = meta
         self.columns = columns
+        self._lock = None
 
     def path(self, name: str) -> Path:
         return self.dir / name
@@ -255,6 +256,7 @@ class ResultStore:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise TournamentError(f"cannot create {self.dir}: {e.strerror}") from None
+        self._take_lock()
         finished = {}
         if existing:
             self._check_meta()
@@ -266,6 +268,26 @@ class ResultStore:
         self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
         self._write_meta()
         return finished
+
+    def _take_lock(self):
+        """Two runs appending to one folder would corrupt it: the second is refused. The lock is an OS
+        file lock, so it goes away with the process that held it (even if killed)."""
+        try:
+            import fcntl
+        except ImportError:       # not on POSIX: no lock
+            return
+        self._lock = open(self.path(LOCK_FILE), "w")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            self._lock = None
+            raise TournamentError(f"another run is writing to {self.dir}; wait for it or stop it first") from None
+
+    def close(self):
+        if self._lock is not None:
+            self._lock.close()     # releases the lock
+            self._lock = None
 
     def _check_meta(self):
         try:
@@ -485,8 +507,16 @@ def run_tournament(specs: list[str], players: int = 2, games: int | None = None,
 
 
 def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume: bool, progress: bool):
-    store = ResultStore(out_dir, plan.meta(columns), columns) if out_dir is not None else None
-    finished = store.open(resume) if store else {}
+    if out_dir is None:
+        return _play(plan, jobs, client, columns, None, {}, progress)
+    store = ResultStore(out_dir, plan.meta(columns), columns)
+    try:
+        return _play(plan, jobs, client, columns, store, store.open(resume), progress)
+    finally:
+        store.close()
+
+
+def _play(plan: Plan, jobs: int, client, columns, store: ResultStore | None, finished: dict, progress: bool):
     todo = [plan.task(g) for g in range(1, plan.games + 1) if g not in finished]
     rows = []
     from tqdm import tqdm

@@ -1,0 +1,74 @@
+"""Parallel speed-up of tournaments: the same tournament with --jobs 1 and --jobs 2 (and more, if the machine
+has more cores), timed, and checked to give identical results.
+
+    python experiments/speedup.py                       # both workloads below -> results/speedup/
+    python experiments/speedup.py --workload cheap      # one of them
+
+Workloads: 'search' = mcts(iterations=300) against greedy (seconds per game: the work dominates) and
+'cheap' = random against random (hundredths of a second per game: process start-up and moving each
+game's result and record between processes weigh most). Speed is measured here, never in tests.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from thurn_ai.bench import machine_info
+from thurn_ai.tournament import default_jobs, run_tournament
+
+WORKLOADS = {
+    "search": {"specs": ["mcts(iterations=300)", "greedy"], "games": 16},
+    "cheap": {"specs": ["random", "random"], "games": 200},
+}
+
+
+def measure(specs, games, jobs_list, seed=1):
+    rows, first = [], None
+    for jobs in jobs_list:
+        t = time.perf_counter()
+        df = run_tournament(specs, games=games, seed=seed, jobs=jobs, progress=False)
+        seconds = time.perf_counter() - t
+        if first is None:
+            first = df
+        identical = bool(df.equals(first))
+        pd.testing.assert_frame_equal(df, first)      # the point of the seeding scheme
+        rows.append({"jobs": jobs, "load_average_1min_after": round(os.getloadavg()[0], 2), "seconds": round(seconds, 2), "games_per_s": round(games / seconds, 3),
+                     "identical_to_jobs_1": identical})
+        print(f"  jobs={jobs}: {seconds:7.1f} s  ({games / seconds:.2f} games/s)", flush=True)
+    base = rows[0]["seconds"]
+    for r in rows:
+        r["speedup"] = round(base / r["seconds"], 2)
+        r["efficiency"] = round(base / r["seconds"] / r["jobs"], 2)
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workload", choices=sorted(WORKLOADS), action="append")
+    ap.add_argument("--out", default="results/speedup")
+    args = ap.parse_args(argv)
+    cores = default_jobs()
+    jobs_list = sorted({1, 2, cores})
+    info = machine_info()
+    # other programs' load distorts wall-clock speed-ups: it is recorded with every run
+    report = {"machine": info, "cores": cores, "load_average_1min_before": round(os.getloadavg()[0], 2), "command": "python " + " ".join([sys.argv[0]] + (argv or sys.argv[1:])),
+              "workloads": {}}
+    for name in args.workload or list(WORKLOADS):
+        w = WORKLOADS[name]
+        print(f"{name}: {', '.join(w['specs'])}, {w['games']} games", flush=True)
+        report["workloads"][name] = {**w, "runs": measure(w["specs"], w["games"], jobs_list)}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"speedup-{info['commit'] or 'unknown'}.json"
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"written {path}")
+
+
+if __name__ == "__main__":
+    main()
