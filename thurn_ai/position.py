@@ -363,13 +363,32 @@ class _Reader:
         f["known"].append(known)
         f["route"].append(self.city_list(row.get("route", []), f"{w} route"))
         f["horse_cards"].append(self.pile(row.get("horse_cards", []), f"{w} horse_cards"))
+        houses, left = self.houses(row, w)
+        f["houses"].append(houses)
+        f["houses_left"].append(left)
+        f["carriage"].append(self.carriage(row.get("carriage"), w, rules))
+        for key, values in zip(("tiles_n", "tiles_pts", "tiles_values"), self.tiles(row.get("tiles", {}), w)):
+            f[key].append(values)
+        uses = row.get("official_uses", {})
+        if not isinstance(uses, dict):
+            self.bad(f"{w} official_uses must be an object {{official: count}}")
+            uses = {}
+        for k in uses:
+            if k not in OFFICIALS:
+                self.bad(f"{w} official_uses: unknown official {k!r} (use {', '.join(OFFICIALS)})")
+        f["official_uses"].append([self.integer(uses.get(o, 0), f"{w} official_uses {o}", 0, MAX_COUNTER,
+                                                fallback=0) for o in OFFICIALS])
+        f["closes"].append(self.integer(row.get("closes", 0), f"{w} closes", 0, MAX_COUNTER, fallback=0))
+        return size
+
+    def houses(self, row: dict, w: str) -> tuple[list[int], int]:
+        """A player's houses (cities in increasing order) and houses left."""
         houses = self.city_list(row.get("houses", []), f"{w} houses")
         for x in sorted(set(houses)):
             if houses.count(x) > 1:
-                self.bad(f"{w} houses: {board.cities[x]} is listed {houses.count(x)} times "
+                self.bad(f"{w} houses: {self.board.cities[x]} is listed {houses.count(x)} times "
                          "(one house per city and player)")
         placed = len(set(houses))
-        f["houses"].append(sorted(set(houses)))
         left = row.get("houses_left")
         if placed > HOUSES:
             self.bad(f"{w}: {placed} houses on the board, but a player has only {HOUSES}")
@@ -382,14 +401,16 @@ class _Reader:
             if placed + left != HOUSES and f"{w} houses" not in self.partial:
                 self.bad(f"{w}: {plural(placed, 'house')} on the board and {left} left make "
                          f"{placed + left}, but every player has {HOUSES}")
-        f["houses_left"].append(left)
-        f["carriage"].append(self.carriage(row.get("carriage"), w, rules))
-        n_t, pts_t, vals_t = [0] * len(board.tiles), [0] * len(board.tiles), [None] * len(board.tiles)
-        tiles = row.get("tiles", {})
+        return sorted(set(houses)), left
+
+    def tiles(self, tiles, w: str) -> tuple[list, list, list]:
+        """Per tile stack: the tiles a player holds, their points, and their values if listed."""
+        board = self.board
+        ids = [st.id for st in board.tiles]
+        count, points, values = [0] * len(ids), [0] * len(ids), [None] * len(ids)
         if not isinstance(tiles, dict):
             self.bad(f"{w} tiles must be an object {{stack id: [values]}}")
             tiles = {}
-        ids = [st.id for st in board.tiles]
         for tid, held in tiles.items():
             if tid not in ids:
                 self.bad(f"{w} tiles: unknown tile stack {tid!r} (the {board.name} board has {', '.join(ids)})")
@@ -397,26 +418,13 @@ class _Reader:
             t = ids.index(tid)
             if isinstance(held, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
                                                for v in held):
-                n_t[t], pts_t[t], vals_t[t] = len(held), sum(held), list(held)
+                count[t], points[t], values[t] = len(held), sum(held), list(held)
             elif isinstance(held, dict) and set(held) == {"count", "points"}:
-                n_t[t] = self.integer(held["count"], f"{w} tiles {tid} count", fallback=0)
-                pts_t[t] = self.integer(held["points"], f"{w} tiles {tid} points", fallback=0)
+                count[t] = self.integer(held["count"], f"{w} tiles {tid} count", fallback=0)
+                points[t] = self.integer(held["points"], f"{w} tiles {tid} points", fallback=0)
             else:
                 self.bad(f"{w} tiles {tid}: give the values held, e.g. [3], or {{\"count\": 2, \"points\": 5}}")
-        f["tiles_n"].append(n_t)
-        f["tiles_pts"].append(pts_t)
-        f["tiles_values"].append(vals_t)
-        uses = row.get("official_uses", {})
-        if not isinstance(uses, dict):
-            self.bad(f"{w} official_uses must be an object {{official: count}}")
-            uses = {}
-        for k in uses:
-            if k not in OFFICIALS:
-                self.bad(f"{w} official_uses: unknown official {k!r} (use {', '.join(OFFICIALS)})")
-        f["official_uses"].append([self.integer(uses.get(o, 0), f"{w} official_uses {o}", 0, MAX_COUNTER, fallback=0)
-                                   for o in OFFICIALS])
-        f["closes"].append(self.integer(row.get("closes", 0), f"{w} closes", 0, MAX_COUNTER, fallback=0))
-        return size
+        return count, points, values
 
     def carriage(self, v, w: str, rules: Rules) -> int:
         if v is None or v == 0:
