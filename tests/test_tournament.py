@@ -279,3 +279,17 @@ def test_cli_tournament_and_report(tmp_path, capsys):
     assert cli_error(["tournament", "--bots", ",".join(BOTS), "--games", "2", "--out", str(out)],
                      capsys).endswith("or choose another --out folder")
     assert isinstance(TournamentError("x"), ThurnError)
+
+
+def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
+    out = tmp_path / "t"
+    plan = tm.plan_tournament(BOTS, games=2, seed=5)
+    columns = tm.result_columns(plan.rules)
+    first = tm.ResultStore(out, plan.meta(columns), columns)
+    first.open(resume=False)                                  # a run in progress holds the folder
+    try:
+        with pytest.raises(TournamentError, match="another run"):
+            run(out, games=2, resume=True)
+    finally:
+        first.close()
+    assert run(out, games=2, resume=True)["game"].nunique() == 2
