@@ -38,8 +38,8 @@ def measure(specs, games, jobs_list, seed=1):
             first = df
         identical = bool(df.equals(first))
         pd.testing.assert_frame_equal(df, first)      # the point of the seeding scheme
-        rows.append({"jobs": jobs, "load_average_1min_after": round(os.getloadavg()[0], 2), "seconds": round(seconds, 2), "games_per_s": round(games / seconds, 3),
-                     "identical_to_jobs_1": identical})
+        rows.append({"jobs": jobs, "seconds": round(seconds, 2), "games_per_s": round(games / seconds, 3),
+                     "identical_to_jobs_1": identical, "load_average_1min_after": round(os.getloadavg()[0], 2)})
         print(f"  jobs={jobs}: {seconds:7.1f} s  ({games / seconds:.2f} games/s)", flush=True)
     base = rows[0]["seconds"]
     for r in rows:
@@ -57,8 +57,8 @@ def main(argv=None):
     jobs_list = sorted({1, 2, cores})
     info = machine_info()
     # other programs' load distorts wall-clock speed-ups: it is recorded with every run
-    report = {"machine": info, "cores": cores, "load_average_1min_before": round(os.getloadavg()[0], 2), "command": "python " + " ".join([sys.argv[0]] + (argv or sys.argv[1:])),
-              "workloads": {}}
+    report = {"machine": info, "cores": cores, "load_average_1min_before": round(os.getloadavg()[0], 2),
+              "command": " ".join(["python", sys.argv[0]] + (argv or sys.argv[1:])), "workloads": {}}
     for name in args.workload or list(WORKLOADS):
         w = WORKLOADS[name]
         print(f"{name}: {', '.join(w['specs'])}, {w['games']} games", flush=True)

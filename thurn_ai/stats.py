@@ -250,7 +250,8 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
     comp = summary["components"]
     parts = comp.rename(columns=lambda c: c.removeprefix("tile_")).T   # parts as rows: the list is long
     parts.columns.name = None
-    lines += ["", "score parts (mean per game; tiles by stack):", parts.to_string(float_format=lambda x: f"{x:.2f}")]
+    lines += ["", "score parts (mean per game; tiles by stack):",
+              parts.to_string(float_format=lambda x: f"{x:.2f}")]
 
     off = summary["officials"]
     lines += ["", "officials (uses per game: total = early / middle / late):"]
