@@ -23,6 +23,33 @@ POSTMASTER, ADMINISTRATOR, POSTAL_CARRIER, CARTWRIGHT = range(4)   # columns of 
 LONG_ROUTE = ["Basel", "Freiburg", "Carlsruhe", "Mannheim", "Würzburg", "Nürnberg", "Regensburg", "Passau"]
 
 
+# ------------------------------------------------------------------ the board the examples rely on
+
+# Degrees of every city, as listed as a check in shared/rules/south-board.md (45 roads).
+DEGREES = {"Stuttgart": 7, "Ingolstadt": 6, "München": 6, "Augsburg": 5, "Kempten": 5, "Nürnberg": 5,
+           "Regensburg": 5, "Sigmaringen": 5, "Ulm": 5, "Freiburg": 4, "Innsbruck": 4, "Passau": 4,
+           "Pilsen": 4, "Salzburg": 4, "Zürich": 4, "Carlsruhe": 3, "Linz": 3, "Mannheim": 3, "Würzburg": 3,
+           "Basel": 2, "Budweis": 2, "Lodz": 1}
+
+
+def test_south_board_matches_the_rules_text():
+    b = thurn_ai.load_board("south")
+    assert len(b.roads) == 45 and b.n_cards == 66
+    degree = {c: 0 for c in b.cities}
+    for x, y in b.roads:
+        degree[b.cities[x]] += 1
+        degree[b.cities[y]] += 1
+    assert degree == DEGREES
+    assert {c for c in b.cities if b.provinces[b.city_province[b.city_index(c)]] == "Baiern"} == BAIERN
+    assert b.carriages == ((3, 2), (4, 3), (5, 5), (6, 7), (7, 10))
+    values = {t.id: t.values for t in b.tiles}
+    assert values == {"route7": (4, 3, 2, 1), "route6": (3, 2, 1), "route5": (2, 1),
+                      "outside_baiern": (6, 5, 4, 3), "baiern": (5, 4, 3, 2), "boehmen_salzburg": (4, 3, 2),
+                      "baden": (3, 2, 1), "wuerttemberg_hohenzollern": (3, 2, 1), "schweiz_tyrol": (3, 2, 1),
+                      "game_end": (1,)}
+    assert sum(len(v) for v in values.values()) == 30          # "30 Bonusplättchen"
+
+
 def close_route(route, *, seat=0, hand=(), players=2, **kw):
     """A position where `seat` has played route[:-1], plays route[-1] at the right end and closes;
     returns the state in the houses phase (or later, if no house can be placed)."""
@@ -153,6 +180,25 @@ def test_house_example_without_an_own_house_kempten_is_a_candidate():
     assert reachable_house_sets(g) == downward_closure(
         [{"Innsbruck", b, s} for b in ("Kempten", "München") for s in ("Salzburg", "Linz")]
         + [{"Kempten", "München"}, {"Salzburg", "Linz"}])
+
+
+def test_houses_are_placed_in_city_order_so_each_set_is_one_sequence():
+    g = close_route(["Sigmaringen", "Stuttgart", "Nürnberg", "Regensburg", "Ingolstadt", "Augsburg"])
+    sequences = []
+
+    def walk(h, placed):
+        if h.phase != "houses":
+            sequences.append(placed)
+            return
+        for m in h.legal_moves():
+            nxt = h.clone()
+            nxt.apply(m)
+            walk(nxt, placed + [h.move_str(m)] if h.move_str(m) != "done" else placed)
+
+    walk(g, [])
+    assert len(sequences) == len({frozenset(s) for s in sequences})     # no set reachable twice
+    index = g.board.city_index
+    assert all([index(m[6:]) for m in s] == sorted(index(m[6:]) for m in s) for s in sequences)
 
 
 def test_other_players_houses_do_not_matter():
@@ -416,6 +462,24 @@ def test_empty_hand_and_nothing_to_draw_skips_the_turn():
     assert g.current_player == 1                  # seat 0 could neither draw nor play
 
 
+def test_a_player_who_could_neither_draw_nor_play_may_still_close():
+    # engine choice (no rule covers it): the play step is skipped, the route of 3 may be closed
+    g = build(phase="draw", forced_pm=True, routes={0: ["Zürich", "Sigmaringen", "Ulm"]}, display=[], deck=[],
+              rest=("hand", 1))
+    assert g.current_player == 0 and legal(g) == {"close", "stop"}
+
+
+def test_a_card_taken_face_up_stays_known_until_a_copy_leaves_the_hand():
+    g = build(phase="draw", hands={0: ["Ulm", "Lodz"]}, routes={0: ["Stuttgart"]},
+              display=["Ulm", "Basel", "Passau", "Linz", "Kempten", "Budweis"])
+    ulm = g.board.city_index("Ulm")
+    g.apply("draw Ulm")
+    assert g.export()["known"][0][ulm] == 1 and g.export()["hand"][0][ulm] == 2
+    g.apply("right Ulm")                       # one of two Ulm cards left: which one is not known
+    assert g.export()["known"][0][ulm] == 0 and g.export()["hand"][0][ulm] == 1
+    assert sum(g.export()["known"][1]) == 0
+
+
 # ------------------------------------------------------------------ officials
 
 def test_first_round_everybody_must_use_the_postmaster():
@@ -461,6 +525,16 @@ def test_optional_postmaster_draws_a_second_card_in_place_of_playing():
     assert not any(m.startswith("draw") for m in legal(g))
     g.apply("new Lodz")
     assert g.current_player == 1                   # no Postal Carrier after the Postmaster
+
+
+def test_postmaster_display_is_refilled_between_the_two_draws():
+    g = build(phase="draw", hands={0: ["Lodz"]}, display=["Ulm", "Basel", "Passau", "Linz", "Kempten", "Budweis"])
+    g.apply("draw Ulm")
+    assert g.export()["display_n"] == 6
+    g.apply("draw Basel")
+    d = g.export()
+    assert d["display_n"] == 6 and d["official_uses"][0][POSTMASTER] == 1
+    assert d["known"][0][g.board.city_index("Basel")] == 1
 
 
 def test_administrator_replaces_the_display_only_before_the_draw():
@@ -528,9 +602,11 @@ def test_hand_reduced_to_three_of_the_players_choice():
     g.apply("done")
     assert g.phase == "discard"
     kept = set()
+    paths = [0]
 
     def walk(h):
         if h.phase != "discard":
+            paths[0] += 1
             d = h.export()
             kept.add(tuple(sorted(h.board.cities[x] for x in range(22) for _ in range(d["hand"][0][x]))))
             assert d["discard_n"] == 3 + 3 and total_cards(d) == 66   # route and three hand cards
@@ -542,6 +618,7 @@ def test_hand_reduced_to_three_of_the_players_choice():
 
     walk(g)
     assert kept == {tuple(sorted(c)) for c in combinations(hand, 3)}
+    assert len(kept) == paths[0]              # discards in city order: each choice is one sequence
 
 
 def test_no_discarding_with_three_cards_or_fewer():
