@@ -167,7 +167,7 @@ def wilson_by_formula(k, n, z=1.959963984540054):
 
 
 def test_wilson_interval_of_the_wbc_record():
-    lo, hi = S.wilson(71, 226)
+    lo, hi = S.wilson_interval(71, 226)
     elo, ehi = wilson_by_formula(71, 226)
     assert lo == pytest.approx(elo, abs=1e-9) and hi == pytest.approx(ehi, abs=1e-9)
     assert lo > 0.25          # the WBC first seat won significantly more than a quarter

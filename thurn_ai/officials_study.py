@@ -34,6 +34,7 @@ from scipy import stats
 from .bots.officials import OFFICIALS
 from .bots.spec import parse_spec
 from .errors import ThurnError
+from .stats import CONFIDENCE, mean_interval, wilson_interval
 
 PHASES = ("early", "middle", "late")
 CONTROL = "none"
@@ -46,8 +47,6 @@ CANONICAL_COLUMNS = ("players", "official", "game", "seed", "seat", "bot", "rest
 WBC_FIRST_SEAT = {"wins": 71, "games": 226, "period": "WBC 4-player games up to 2013"}
 WBC_FIRST_SEAT_2024 = {"rate": 0.34, "period": "WBC 2024 (game count not given)"}
 
-CONFIDENCE = 0.95
-Z = stats.norm.ppf(0.5 + CONFIDENCE / 2)
 
 
 class StudyError(ThurnError):
@@ -128,9 +127,14 @@ def plan(players=(2, 3, 4), officials=OFFICIALS) -> list[Condition]:
     return out
 
 
-def rotation_games(games: int, players: int) -> int:
-    """Games rounded up to a multiple of the player count, so every seat gets every bot equally often."""
-    if games < 1:
+def rotation_games(games, players: int) -> int:
+    """Games rounded up to a multiple of the player count, so every seat gets every bot equally often.
+    `games` is one number for every player count or a mapping {players: games}."""
+    if isinstance(games, dict):
+        if players not in games:
+            raise StudyError(f"no number of games given for {players} players")
+        games = games[players]
+    if not isinstance(games, int) or games < 1:
         raise StudyError(f"games must be positive, not {games}")
     return -(-games // players) * players
 
@@ -167,10 +171,11 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
     return out
 
 
-def run_ablation(bot: str, players=(2, 3, 4), games: int = 100, seed: int = 0, officials=OFFICIALS,
+def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
                  jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
                  progress: bool = True, log=print) -> pd.DataFrame:
-    """Play the control and ablation tournaments (games each, rounded up to a multiple of n).
+    """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a
+    multiple of n).
 
     With out_dir, each tournament keeps its own directory there and `resume` continues it."""
     from .tournament import run_tournament
@@ -189,33 +194,37 @@ def run_ablation(bot: str, players=(2, 3, 4), games: int = 100, seed: int = 0, o
     return pd.concat(frames, ignore_index=True)
 
 
+def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS) -> pd.DataFrame:
+    """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
+    contributes its complete games); StudyError if a tournament folder is missing."""
+    from .tournament import load_results
+
+    frames = []
+    for cond in plan(players, officials):
+        folder = Path(out_dir) / cond.name
+        if not folder.is_dir():
+            raise StudyError(f"{folder} is missing: run the study first")
+        frames.append(standardize(load_results(folder), cond))
+    return pd.concat(frames, ignore_index=True)
+
+
 # ----------------------------------------------------------------------------------------- statistics
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (math.nan, math.nan)
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-    return (float(ci.low), float(ci.high))
-
 
 def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
     """CI of p1 - p2 for independent proportions (Newcombe's hybrid score interval, from Wilson's)."""
     p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(k1, n1)
-    l2, u2 = wilson(k2, n2)
+    l1, u1 = wilson_interval(k1, n1)
+    l2, u2 = wilson_interval(k2, n2)
     d = p1 - p2
     return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
 def mean_ci(x) -> tuple[float, float, float]:
-    """Mean and t interval of independent values."""
+    """Mean and t interval of independent values (identical values: the interval is the value)."""
     x = np.asarray(x, dtype=float)
     m = float(x.mean()) if len(x) else math.nan
-    if len(x) < 2 or np.all(x == x[0]):
-        return m, m, m
-    ci = stats.ttest_1samp(x, 0.0).confidence_interval(CONFIDENCE)
-    return m, float(ci.low), float(ci.high)
+    lo, hi = mean_interval(x)
+    return (m, m, m) if len(x) == 1 else (m, lo, hi)
 
 
 def welch(a, b) -> tuple[float, float, float, float]:
@@ -294,7 +303,7 @@ def ablation_table(df: pd.DataFrame) -> pd.DataFrame:
             if len(r) != g.game.nunique():
                 raise StudyError(f"{n}p {o}: expected one restricted seat per game")
             k, m = int(r.win.sum()), len(r)
-            lo, hi = wilson(k, m)
+            lo, hi = wilson_interval(k, m)
             row = {"players": n, "official": o, "games": m, "wins": k, "win_rate": k / m,
                    "win_lo": lo, "win_hi": hi, "d_win": k / m - 1 / n, "d_win_lo": lo - 1 / n,
                    "d_win_hi": hi - 1 / n, "p_win": float(stats.binomtest(k, m, 1 / n).pvalue),
@@ -331,7 +340,8 @@ def pairwise_table(df: pd.DataFrame) -> pd.DataFrame:
             rows.append({"players": n, "a": a, "b": b, "d_win": ka / na - kb / nb, "d_win_lo": wlo,
                          "d_win_hi": whi, "win_separated": wlo > 0 or whi < 0, "d_score": d,
                          "d_score_lo": slo, "d_score_hi": shi, "score_separated": slo > 0 or shi < 0})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["players", "a", "b", "d_win", "d_win_lo", "d_win_hi", "win_separated",
+                                       "d_score", "d_score_lo", "d_score_hi", "score_separated"])
 
 
 def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
@@ -346,7 +356,7 @@ def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
         p_equal = float(stats.chisquare(wins.to_numpy()).pvalue) if wins.sum() else math.nan
         for s in range(n):
             k = int(wins[s])
-            lo, hi = wilson(k, games)
+            lo, hi = wilson_interval(k, games)
             rows.append({"players": n, "seat": s + 1, "games": games, "wins": k, "win_rate": k / games,
                          "lo": lo, "hi": hi, "expected": 1 / n, "p_equal_seats": p_equal})
     return pd.DataFrame(rows)
@@ -355,7 +365,7 @@ def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
 def wbc_comparison(seats: pd.DataFrame) -> dict:
     """The toolkit's 4-player first-seat win rate next to the WBC record, and their difference."""
     k, n = WBC_FIRST_SEAT["wins"], WBC_FIRST_SEAT["games"]
-    out = {"wbc_wins": k, "wbc_games": n, "wbc_rate": k / n, "wbc_ci": wilson(k, n),
+    out = {"wbc_wins": k, "wbc_games": n, "wbc_rate": k / n, "wbc_ci": wilson_interval(k, n),
            "wbc_p_vs_quarter": float(stats.binomtest(k, n, 0.25).pvalue),
            "wbc_2024_rate": WBC_FIRST_SEAT_2024["rate"]}
     first = seats[(seats.players == 4) & (seats.seat == 1)]
@@ -462,7 +472,10 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
         m = smeta.get(name, {})
         L += [f"## {name}" + (f": `{m['bot']}`" if m.get("bot") else ""), ""]
         facts = []
-        if m.get("games"):
+        if isinstance(m.get("games"), dict):
+            per = ", ".join(f"{g} with {n} players" for n, g in sorted(m["games"].items()))
+            facts.append(f"games per tournament (control and each official): {per}")
+        elif m.get("games"):
             facts.append(f"{m['games']} games per tournament (rounded up to a multiple of the player count)")
         if m.get("seed") is not None:
             facts.append(f"base seed {m['seed']} (tournament seed = base + 100·players + k, k = 0 control, "

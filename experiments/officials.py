@@ -1,0 +1,119 @@
+"""What each official is worth, to whom and when, and the first-seat advantage: reproduces results/officials/.
+
+    python experiments/officials.py             # the full study (defaults = what produced results/officials/)
+    python experiments/officials.py --quick     # a tiny smoke run into a temporary folder
+    python experiments/officials.py --report-only   # rebuild report, tables and plots from the saved games
+
+Each study plays, per player count, a control tournament (the full bot in every seat) and one tournament
+per official (one rotating seat with that official forbidden against full bots); see thurn_ai/officials_study.py
+and docs/officials.md. Tournaments are appended game by game under OUT/raw/ (not committed), so an
+interrupted run continues where it stopped when started again with the same settings.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from thurn_ai import officials_study as study
+from thurn_ai.bots.officials import OFFICIALS
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "officials"
+SEED = 1
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    bot: str
+    players: tuple[int, ...]
+    games: dict  # per tournament (control and each official), by player count
+    budget: str
+    officials: tuple[str, ...] = OFFICIALS
+
+
+# The large sample comes from the rule-based bot (fast, plays every official); the search bot gets a smaller
+# run to see whether a stronger, search-based player values the officials the same way.
+STUDIES = [
+    Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 240, 4: 240},
+          "rule-based heuristic bot, no search (deterministic given the cards)"),
+    Study("mcts", "mcts(iterations=100,workers=1)", (2,), {2: 60},
+          "ISMCTS, 100 iterations per decision, heuristic playouts, one thread"),
+]
+QUICK = [Study("quick", "heuristic", (2, 3), {2: 6, 3: 6}, "rule-based heuristic bot (smoke run)")]
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run_study(s: Study, out: Path, jobs, timing: dict) -> None:
+    """Play (or resume) one study; its wall time accumulates over resumed runs in timing."""
+    t0 = time.time()
+    study.run_ablation(s.bot, s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
+                       resume=True, progress=False, log=lambda m: print(m, flush=True))
+    timing[s.name] = timing.get(s.name, 0.0) + time.time() - t0
+
+
+def report(studies: list[Study], out: Path, command: str, timing: dict) -> None:
+    analyses, meta = {}, {"command": command, "commit": commit(), "studies": {}, "plots": {}}
+    for s in studies:
+        df = study.load_ablation(out / "raw" / s.name, s.bot, s.players, s.officials)
+        planned = sum(study.rotation_games(s.games, n) for n in s.players) * (1 + len(s.officials))
+        if df.groupby(["players", "official"]).game.nunique().sum() < planned:
+            print(f"note: {s.name} is unfinished; the report covers the games played so far", flush=True)
+        a = study.analyse(df)
+        analyses[s.name] = a
+        meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.name}: {s.bot}")
+        meta["studies"][s.name] = {"bot": s.bot, "games": s.games, "seed": SEED, "budget": s.budget,
+                                   "wall_minutes": timing.get(s.name, 0) / 60}
+        print(f"== {s.name}: {s.bot}\n{study.format_text(a)}\n", flush=True)
+    (out / "report.md").write_text(study.build_report(analyses, meta), encoding="utf-8")
+    print(f"wrote {out / 'report.md'}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="a tiny smoke run (into a temporary folder)")
+    ap.add_argument("--out", type=Path, default=None, help=f"output folder (default {OUT.relative_to(ROOT)})")
+    ap.add_argument("--only", default=None, help="run only these studies (comma-separated names)")
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    ap.add_argument("--report-only", action="store_true", help="rebuild the report from the saved games")
+    args = ap.parse_args(argv)
+
+    studies = QUICK if args.quick else STUDIES
+    out = args.out or (Path(tempfile.gettempdir()) / "thurn-officials-quick" if args.quick else OUT)
+    if args.only:
+        names = set(args.only.split(","))
+        unknown = names - {s.name for s in studies}
+        if unknown:
+            ap.error(f"unknown study {', '.join(sorted(unknown))}; have {', '.join(s.name for s in studies)}")
+        studies = [s for s in studies if s.name in names]
+    out.mkdir(parents=True, exist_ok=True)
+    timing_file = out / "raw" / "timing.json"
+    timing = json.loads(timing_file.read_text()) if timing_file.exists() else {}
+    if not args.report_only:
+        for s in studies:
+            run_study(s, out, args.jobs, timing)
+            timing_file.parent.mkdir(parents=True, exist_ok=True)
+            timing_file.write_text(json.dumps(timing, indent=1))
+    command = "python experiments/officials.py" + (" --quick" if args.quick else "")
+    all_studies = QUICK if args.quick else STUDIES
+    done = [s for s in all_studies if all((out / "raw" / s.name / c.name).is_dir()
+                                          for c in study.plan(s.players, s.officials))]
+    report(done, out, command, timing)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
