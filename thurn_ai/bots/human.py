@@ -44,8 +44,8 @@ def render_view(state, viewer: int | None = None) -> str:
     horses = state.rules.resolved_variant == "horses"
     lines = [f"{b.title} ({state.rules.resolved_variant}), {n} players, turn {d['turn'] + 1}, "
              f"seat {d['current']} to move ({state.phase})"]
-    lines.append(f"display: {_cards(b, d['display'])}    deck: {d['deck_n']} cards    "
-                 f"discard pile: {d['discard_n']} cards")
+    lines.append(f"display: {_cards(b, d['display'])}    deck: {_n(d['deck_n'], 'card')}    "
+                 f"discard pile: {_n(d['discard_n'], 'card')}")
     scores = state.scores()
     for p in range(n):
         me = viewer is None or viewer == p
@@ -57,7 +57,7 @@ def render_view(state, viewer: int | None = None) -> str:
             lines.append(f"    hand: {_cards(b, d['hand'][p])}")
         else:
             known = _cards(b, d["known"][p])
-            lines.append(f"    hand: {sum(d['hand'][p])} cards" + (f" (known: {known})" if known != "-" else ""))
+            lines.append(f"    hand: {_n(sum(d['hand'][p]), 'card')}" + (f" (known: {known})" if known != "-" else ""))
         route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
         lines.append(f"    route: {route}")
         if horses:
@@ -71,6 +71,10 @@ def render_view(state, viewer: int | None = None) -> str:
     if d["end_triggered"]:
         lines.append(f"the game ends after this round (triggered by seat {d['end_player']})")
     return "\n".join(lines)
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
 
 
 def _carriage(board, k: int) -> str:
