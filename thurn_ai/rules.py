@@ -35,8 +35,8 @@ class Rules:
             raise RulesError(f"unknown variant {self.variant!r}: use classic or horses")
         if self.all_provinces_tile not in ALL_PROVINCES_READINGS:
             raise RulesError("all_provinces_tile must be 'german' or 'english'")
-        if self.max_turns < 1:
-            raise RulesError("max_turns must be positive")
+        if not isinstance(self.max_turns, int) or not 1 <= self.max_turns <= 1_000_000:
+            raise RulesError(f"max_turns must be an integer from 1 to 1000000, not {self.max_turns!r}")
         b = self.load_board()
         if self.resolved_variant == "horses" and not b.has_horses:
             raise RulesError(f"the horses variant needs horses on every card; the {b.name} board has none")

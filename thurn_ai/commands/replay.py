@@ -19,7 +19,9 @@ def command(record_file, game_index, step, quiet):
     """Replay a game record exactly and print its moves turn by turn."""
     records = read_records(record_file)
     if not 1 <= game_index <= len(records):
-        raise PositionError(f"{record_file} holds {len(records)} games; --game {game_index} is out of range")
+        n = len(records)
+        raise PositionError(f"{record_file} holds {n} game{'s' if n != 1 else ''}; "
+                            f"--game {game_index} is out of range (1-{n})")
     rec = records[game_index - 1]
     last = [-1]
 
@@ -34,7 +36,10 @@ def command(record_file, game_index, step, quiet):
         off = official_of(state, move)
         click.echo(f"          {state.move_str(move)}" + (f"   [{OFFICIAL_LABEL[off]}]" if off else ""))
 
-    final = replay(rec, on_move=log)
+    try:
+        final = replay(rec, on_move=log)
+    except PositionError as e:
+        raise PositionError(f"{record_file} game {game_index}: {e}") from None
     if rec.scores and final.scores() != rec.scores:
         raise PositionError(f"replay ends with scores {final.scores()}, the record says {rec.scores}")
     rec.ranking, rec.winner, rec.turns = final.ranking(), final.winner(), final.turn
