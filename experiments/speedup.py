@@ -7,12 +7,18 @@ has more cores), timed, and checked to give identical results.
 Workloads: 'search' = mcts(iterations=300) against greedy (seconds per game: the work dominates) and
 'cheap' = random against random (hundredths of a second per game: process start-up and moving each
 game's result and record between processes weigh most). Speed is measured here, never in tests.
+
+Wall-clock speed-up needs an otherwise idle machine: Linux (autogroup) shares the CPUs fairly between
+sessions, not processes, so on a busy machine two workers get no more CPU than one. The 1-minute load
+average is recorded with each run, and the CPU seconds (this process and its workers) show the overhead
+of parallel play independently of the load.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -28,19 +34,27 @@ WORKLOADS = {
 }
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the pool's workers are joined at its end)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def measure(specs, games, jobs_list, seed=1):
     rows, first = [], None
     for jobs in jobs_list:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), cpu_seconds()
         df = run_tournament(specs, games=games, seed=seed, jobs=jobs, progress=False)
-        seconds = time.perf_counter() - t
+        seconds, cpu = time.perf_counter() - t, cpu_seconds() - cpu
         if first is None:
             first = df
         identical = bool(df.equals(first))
         pd.testing.assert_frame_equal(df, first)      # the point of the seeding scheme
-        rows.append({"jobs": jobs, "seconds": round(seconds, 2), "games_per_s": round(games / seconds, 3),
+        rows.append({"jobs": jobs, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+                     "games_per_s": round(games / seconds, 3),
                      "identical_to_jobs_1": identical, "load_average_1min_after": round(os.getloadavg()[0], 2)})
-        print(f"  jobs={jobs}: {seconds:7.1f} s  ({games / seconds:.2f} games/s)", flush=True)
+        print(f"  jobs={jobs}: {seconds:7.1f} s  ({games / seconds:.2f} games/s, {cpu:.1f} CPU s, "
+              f"load {os.getloadavg()[0]:.1f})", flush=True)
     base = rows[0]["seconds"]
     for r in rows:
         r["speedup"] = round(base / r["seconds"], 2)
