@@ -244,8 +244,8 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
         score = f"{_num(r['mean_score'])} ({_num(r['score_low'], 0).strip()}–{_num(r['score_high'], 0).strip()})"
         lines.append(f"{b:<{width}}{r['games']:>6}  {win:<20}{score:<23}{r['mean_rank']:>5.2f}"
                      f"{r['rating']:>8.1f}{r['mu']:>7.1f}{r['sigma']:>7.2f}")
-    lines.append("win %: ties on the top score shared; rank 1 = first (rules' tie-break); "
-                 "rating: OpenSkill mu - 3 sigma")
+    lines.append("seats: games played, times seats held per game; win %: ties on the top score shared; "
+                 "rank 1 = first (rules' tie-break); rating: OpenSkill mu - 3 sigma")
 
     comp = summary["components"]
     parts = comp.rename(columns=lambda c: c.removeprefix("tile_")).T   # parts as rows: the list is long
