@@ -433,6 +433,17 @@ def test_any_card_played_may_be_a_horse_including_the_postal_carriers():
     assert d["official_uses"][0][2] == 1             # that was the Postal Carrier
 
 
+def test_the_postal_carrier_may_lay_a_horse_when_no_card_fits():
+    b = thurn_ai.load_board("north")
+    route = ["Hamburg", "Bremen"]
+    ends = [b.city_index(c) for c in route]
+    misfits = [c for c in b.cities if c not in route and not any(b.adjacent(b.city_index(c), e) for e in ends)]
+    g = position(north(), phase="play", routes={0: route}, hands={0: misfits[:2]}, plays=0)
+    g.apply(f"horse {misfits[0]}")
+    assert g.phase == "after_play" and g.current_player == 0
+    assert legal_of(g, "horse") == {misfits[1]}
+
+
 def test_a_seventh_horse_card_is_refused():
     six = ["Berlin", "Berlin", "Halle", "Halle", "Hamburg", "Kassel"]
     g = position(north(), phase="play", hands={0: ["Bremen"]}, horses={0: six}, plays=0)
