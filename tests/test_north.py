@@ -203,6 +203,12 @@ def test_every_part_of_the_north_board_carries_its_provenance():
     assert rec["tile counts"] == ()        # every stack size is printed in the rulebook
     assert set(rec["tile values"]) == {t.id for t in b.tiles if t.kind != "free_city"}
     assert b.reconstructed and b.notice
+    # and every entry says so explicitly in the file, not by the format's default
+    raw = json.loads((thurn_ai.board.BOARD_DIR / "north.json").read_text(encoding="utf-8"))
+    for part in ("provinces", "cities", "roads", "tiles", "carriages"):
+        assert all("provenance" in e for e in raw[part]), part
+    assert all("horses_provenance" in c for c in raw["cities"])
+    assert all("count_provenance" in t for t in raw["tiles"])
 
 
 def test_the_cli_says_once_on_stderr_that_the_north_board_is_reconstructed():
