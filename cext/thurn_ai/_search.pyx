@@ -19,7 +19,7 @@ available whenever its parent is visited, so the availability count equals the p
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
-from libc.math cimport sqrt, log, tanh
+from libc.math cimport sqrt, log, tanh, exp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -41,6 +41,8 @@ cdef enum:
     PLAYOUT_HEURISTIC = 1
     REWARD_WIN = 0
     REWARD_MARGIN = 1
+    SELECT_UCB = 0
+    SELECT_PUCT = 1
 
 # Score margin that maps to a reward of ~0.88 / 0.12 with reward=margin (tanh(margin / MARGIN_SCALE)).
 DEF MARGIN_SCALE = 8.0
@@ -185,20 +187,15 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p) noexce
     return best
 
 
-cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, int n, uint64_t* rng,
-                     int forbid, double eps) noexcept nogil:
-    """A fast rule-of-thumb move among `moves` (all legal): extend the route rather than abandon it, draw
-    cards that fit, close at a sensible length, place as many houses as possible, keep connected cards.
-    Each move gets a score; the best wins, ties broken at random. With probability eps a uniformly random
-    move is played instead, so playouts do not all follow one line."""
-    cdef int p = s.current, i, m, kind, x, L = s.route_len[p], target = 3, best = 0
+cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                      double* out) noexcept nogil:
+    """Rule-of-thumb scores of `moves` (all legal; higher is better): extend the route rather than abandon
+    it, draw cards that fit, close at a sensible length, place as many houses as possible, keep connected
+    cards. The playout policy plays the best; the tree tries moves in this order (see Tree)."""
+    cdef int p = s.current, i, m, kind, x, L = s.route_len[p], target = 3
     cdef uint32_t hm, fm, fit_hand, fit_disp, plan = 0, bit, own = s.houses[p]
-    cdef double v, bv = -1e9
+    cdef double v
     cdef bint need_horses = False, horses = c.horses_variant
-    if n == 1:
-        return moves[0]
-    if eps > 0 and unit(rng) < eps:
-        return moves[below(rng, n)]
     hm = hand_mask(s, c, p)
     fm = fit_mask(s, c, p)
     fit_hand = fm & hm
@@ -273,18 +270,123 @@ cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, 
             v = -(__builtin_popcount(c.adj[x] & hm & ~bit) + (2.0 if not (own & bit) else 0.0))
             if s.hand[p][x] > 1:
                 v += 1.5                   # a second copy can never join the same route
-        v += unit(rng) * 0.5
-        if v > bv:
-            bv = v
+        out[i] = v
+
+
+cdef int best_house_count(const ConfigData* c, uint32_t open_cities, int left) noexcept nogil:
+    """Houses a closing could place on `open_cities` (route cities without an own house): the larger of
+    option A (one per province, plus one free city) and option B (all of one province)."""
+    cdef int i, k, a = 0, b = 0
+    for i in range(c.n_provinces):
+        k = __builtin_popcount(open_cities & c.province_mask[i])
+        if k:
+            a += 1
+        if k > b:
+            b = k
+    if open_cities & c.free_mask:
+        a += 1
+    k = a if a > b else b
+    return k if k < left else left
+
+
+cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, int n, uint64_t* rng,
+                     int forbid, double eps) noexcept nogil:
+    """The playout policy: the best-scored move (score_moves), ties broken at random; with probability
+    eps a uniformly random move instead, so playouts do not all follow one line."""
+    cdef double v[MAXMOVES]
+    cdef double x, bv = -1e18
+    cdef int i, best = 0
+    if n == 1:
+        return moves[0]
+    if eps > 0 and unit(rng) < eps:
+        return moves[below(rng, n)]
+    score_moves(s, c, moves, n, forbid, v)
+    for i in range(n):
+        x = v[i] + unit(rng) * 0.5
+        if x > bv:
+            bv = x
             best = i
     return moves[best]
 
 
+cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n, int forbid,
+                      uint64_t* rng) noexcept nogil:
+    """Sort moves best first by score_moves (ties in random order)."""
+    cdef double v[MAXMOVES]
+    cdef double x
+    cdef int i, j, m
+    score_moves(s, c, moves, n, forbid, v)
+    for i in range(n):
+        v[i] += unit(rng) * 0.25
+    for i in range(1, n):
+        x = v[i]
+        m = moves[i]
+        j = i - 1
+        while j >= 0 and v[j] < x:
+            v[j + 1] = v[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        v[j + 1] = x
+        moves[j + 1] = m
+
+
+cdef void move_priors(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                      double temp, double* out) noexcept nogil:
+    """Softmax of the heuristic scores at temperature `temp`: the prior of each move for PUCT."""
+    cdef double vmax = -1e300, total = 0.0
+    cdef int i
+    score_moves(s, c, moves, n, forbid, out)
+    for i in range(n):
+        if out[i] > vmax:
+            vmax = out[i]
+    for i in range(n):
+        out[i] = exp((out[i] - vmax) / temp)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+
+
+cdef double position_value(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """Score now plus part of what the route in progress promises (its houses, and the next carriage if
+    it is long enough): the evaluation at the end of a truncated playout."""
+    cdef double v = score_of(s, c, p)
+    cdef int L = s.route_len[p], nxt
+    cdef uint32_t open_cities
+    if L >= 3:
+        open_cities = s.route_mask[p] & ~s.houses[p]
+        v += 0.6 * best_house_count(c, open_cities, s.houses_left[p])
+        if c.n_carriages > 0:
+            nxt = s.carriage[p] + 1
+            if nxt < c.n_carriages and L >= c.carriage_size[nxt]:
+                v += 0.6 * (c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0))
+    else:
+        v += 0.2 * L
+    return v
+
+
+cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc) noexcept nogil:
+    """Rewards for a position where a playout stopped early: 0.5 + 0.5 tanh(margin / MARGIN_SCALE) on
+    position_value(); returns the player ahead."""
+    cdef int p, q, lead = 0
+    cdef double other
+    for p in range(c.n_players):
+        sc[p] = position_value(s, c, p)
+        if sc[p] > sc[lead]:
+            lead = p
+    for p in range(c.n_players):
+        other = -1e9
+        for q in range(c.n_players):
+            if q != p and sc[q] > other:
+                other = sc[q]
+        r[p] = 0.5 + 0.5 * tanh((sc[p] - other) / MARGIN_SCALE)
+    return lead
+
+
 cdef int heuristic_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid,
-                           double eps) noexcept nogil:
+                           double eps, int stop_turn) noexcept nogil:
     cdef int moves[MAXMOVES]
     cdef int n, steps = 0
-    while s.phase != PH_OVER:
+    while s.phase != PH_OVER and s.turn < stop_turn:
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, forbid[s.current])
         apply_move(s, c, policy_move(s, c, moves, n, rng, forbid[s.current], eps))
@@ -292,10 +394,11 @@ cdef int heuristic_playout(StateData* s, const ConfigData* c, uint64_t* rng, con
     return steps
 
 
-cdef int uniform_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid) noexcept nogil:
+cdef int uniform_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid,
+                         int stop_turn) noexcept nogil:
     cdef int moves[MAXMOVES]
     cdef int n, steps = 0
-    while s.phase != PH_OVER:
+    while s.phase != PH_OVER and s.turn < stop_turn:
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, forbid[s.current])
         apply_move(s, c, moves[below(rng, n)])
@@ -350,9 +453,13 @@ cdef class Tree:
     cdef int playout
     cdef int reward
     cdef double eps
+    cdef double widen
+    cdef int select
+    cdef double prior_temp
+    cdef int horizon
     cdef bint redeterminize
     cdef int forbid[MAXP]
-    cdef uint8_t mark[MOVE_CODES]
+    cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
 
@@ -366,11 +473,18 @@ cdef class Tree:
 
     def __init__(self, GameState state, uint64_t seed, double c=0.7, str playout="heuristic",
                  str reward="win", double eps=0.05, bint ismcts=True, int forbid=0,
-                 int observer=-1):
+                 int observer=-1, double widen=1.0, str select="ucb", double prior_temp=3.0,
+                 int horizon=0):
         """Search from `state` for `observer` (default: the player to move). ismcts=True re-deals what
         the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
-        the observer never uses, in the tree and in playouts."""
+        the observer never uses, in the tree and in playouts. `widen`: below the root a node with n
+        visits considers only its 1 + widen*sqrt(n) best moves by the heuristic (progressive widening;
+        0 = all moves). select="puct" instead uses the heuristic as a prior (softmax of its scores at
+        temperature prior_temp). horizon > 0 stops playouts after that many turns of each player and
+        scores the position with evaluate()."""
+        if select not in ("ucb", "puct"):
+            raise ValueError(f"select must be ucb or puct, not {select!r}")
         if state.s.phase == PH_OVER:
             raise ValueError("the game is over: nothing to search")
         if playout not in ("random", "heuristic"):
@@ -385,10 +499,14 @@ cdef class Tree:
         self.playout = PLAYOUT_RANDOM if playout == "random" else PLAYOUT_HEURISTIC
         self.reward = REWARD_WIN if reward == "win" else REWARD_MARGIN
         self.eps = eps
+        self.widen = widen
+        self.select = SELECT_UCB if select == "ucb" else SELECT_PUCT
+        self.prior_temp = prior_temp if prior_temp > 0 else 1.0
+        self.horizon = horizon
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
-        memset(self.mark, 0, sizeof(self.mark))
+        memset(self.slot, 0, sizeof(self.slot))
         self.iterations = 0
         self.playout_moves = 0
         self.n_nodes = 0
@@ -426,11 +544,13 @@ cdef class Tree:
         cdef const ConfigData* c = &self.cfg.c
         cdef StateData s = self.root
         cdef int moves[MAXMOVES]
-        cdef int untried[MAXMOVES]
-        cdef int n, nu, i, m, node = 0, ch, best, mover, w
+        cdef int child_of[MAXMOVES]
+        cdef double prior[MAXMOVES]
+        cdef int n, k, i, m, node = 0, ch, best, mover, w, stop_turn
         cdef double r[MAXP]
         cdef double sc[MAXP]
-        cdef double ucb, best_ucb, lg
+        cdef double u, best_u, q_sum, fpu, sq
+        cdef uint32_t q_n
         cdef Node* nd
         if self.redeterminize:
             determinize(&s, c, self.observer, next_u64(&self.rng))
@@ -439,45 +559,88 @@ cdef class Tree:
             mover = s.current
             n = gen_moves(&s, c, moves)
             n = drop_forbidden(&s, moves, n, self.forbid[mover])
+            if self.select == SELECT_PUCT:
+                if n > 1:
+                    move_priors(&s, c, moves, n, self.forbid[mover], self.prior_temp, prior)
+                else:
+                    prior[0] = 1.0
+            elif n > 1:
+                # heuristic order: untried moves are expanded best first, and below the root only the
+                # best few are considered until the node has been visited often (progressive widening)
+                order_moves(&s, c, moves, n, self.forbid[mover], &self.rng)
+                if node != 0 and self.widen > 0:
+                    k = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
+                    if k < n:
+                        n = k
+            # find the children available in this determinization (slot = index in moves + 1)
             for i in range(n):
-                self.mark[moves[i]] = 1
-            best = -1
-            best_ucb = -1.0
+                self.slot[moves[i]] = <int16_t>(i + 1)
+                child_of[i] = -1
+            q_sum = 0.0
+            q_n = 0
             ch = self.nodes[node].child
             while ch >= 0:
                 nd = &self.nodes[ch]
-                if self.mark[nd.move] == 1:
-                    self.mark[nd.move] = 2
+                k = self.slot[nd.move]
+                if k > 0:
+                    child_of[k - 1] = ch
                     nd.avail += 1
-                    ucb = nd.value / nd.visits + self.c_explore * sqrt(log(<double>nd.avail) / nd.visits)
-                    if ucb > best_ucb:
-                        best_ucb = ucb
-                        best = ch
+                    q_sum += nd.value
+                    q_n += nd.visits
                 ch = nd.sibling
-            nu = 0
             for i in range(n):
-                if self.mark[moves[i]] == 1:
-                    untried[nu] = moves[i]
-                    nu += 1
-                self.mark[moves[i]] = 0
-            if nu > 0:
-                m = untried[below(&self.rng, nu)]
-                ch = self.add_node(node, m, mover)
+                self.slot[moves[i]] = 0
+            best = -1
+            best_u = -1e300
+            if self.select == SELECT_PUCT:
+                # PUCT with the heuristic as prior: Q + c P sqrt(avail) / (1 + n); a move not tried yet
+                # counts with the mean value of its tried siblings (first-play urgency)
+                fpu = q_sum / q_n if q_n > 0 else 0.5
+                sq = sqrt(<double>(self.nodes[node].visits + 1))
+                for i in range(n):
+                    ch = child_of[i]
+                    if ch >= 0:
+                        nd = &self.nodes[ch]
+                        u = nd.value / nd.visits + self.c_explore * prior[i] * sqrt(<double>nd.avail) / (1 + nd.visits)
+                    else:
+                        u = fpu + self.c_explore * prior[i] * sq
+                    if u > best_u:
+                        best_u = u
+                        best = i
+            else:
+                # UCB1 with availability counts; untried moves first, best by the heuristic first
+                for i in range(n):
+                    ch = child_of[i]
+                    if ch < 0:
+                        best = i
+                        break
+                    nd = &self.nodes[ch]
+                    u = nd.value / nd.visits + self.c_explore * sqrt(log(<double>nd.avail) / nd.visits)
+                    if u > best_u:
+                        best_u = u
+                        best = i
+            ch = child_of[best]
+            if ch < 0:
+                ch = self.add_node(node, moves[best], mover)
                 if ch < 0:
                     return False
-                apply_move(&s, c, m)
+                apply_move(&s, c, moves[best])
                 node = ch
                 break
-            node = best
-            apply_move(&s, c, self.nodes[best].move)
-        # playout
+            node = ch
+            apply_move(&s, c, moves[best])
+        # playout (to the end, or `horizon` turns of each player, then the evaluation)
         if s.phase != PH_OVER:
+            stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else 1 << 30
             if self.playout == PLAYOUT_HEURISTIC:
-                self.playout_moves += heuristic_playout(&s, c, &self.rng, self.forbid, self.eps)
+                self.playout_moves += heuristic_playout(&s, c, &self.rng, self.forbid, self.eps, stop_turn)
             else:
-                self.playout_moves += uniform_playout(&s, c, &self.rng, self.forbid)
-        rewards(&s, c, self.reward, r, sc)
-        w = winner_of(&s, c)
+                self.playout_moves += uniform_playout(&s, c, &self.rng, self.forbid, stop_turn)
+        if s.phase == PH_OVER:
+            rewards(&s, c, self.reward, r, sc)
+            w = winner_of(&s, c)
+        else:
+            w = evaluate(&s, c, r, sc)
         # backpropagation: each node learns the reward of the player who moved into it
         while node >= 0:
             nd = &self.nodes[node]
@@ -576,7 +739,7 @@ def policy_playout(GameState state, uint64_t seed, double eps=0.05):
     cdef int n
     memset(forbid, 0, sizeof(forbid))
     with nogil:
-        n = heuristic_playout(&state.s, &state.cfg.c, &rng, forbid, eps)
+        n = heuristic_playout(&state.s, &state.cfg.c, &rng, forbid, eps, 1 << 30)
     return n
 
 

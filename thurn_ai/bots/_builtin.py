@@ -14,3 +14,9 @@ register("heuristic", HeuristicBot)
 from .human import HumanBot  # noqa: E402
 
 register("human", HumanBot)
+
+from .mcts import MCTSBot  # noqa: E402
+from .pimc import PIMCBot  # noqa: E402
+
+register("mcts", MCTSBot)
+register("pimc", PIMCBot)

@@ -1,0 +1,59 @@
+"""Search speed (library side of the ISMCTS line of `thurn-ai bench`): ISMCTS iterations per second.
+
+The position is fixed: a 2-player South-board game (seed 5) after 40 turns of the heuristic playout
+policy. One tree, one core, the MCTS bot's default settings; best of 3 repeats (the machine is shared).
+"""
+from __future__ import annotations
+
+import time
+
+from . import _search
+from .game import new_game
+from .rules import Rules
+
+BENCH_SEED = 5
+BENCH_TURNS = 40
+
+
+def bench_position(seed: int = BENCH_SEED, turns: int = BENCH_TURNS):
+    """The benchmark position: `turns` turns of the heuristic policy (eps 0.05) from a seeded game."""
+    g = new_game(rules=Rules(players=2, board="south"), seed=seed)
+    i = 0
+    while g.turn < turns and not g.is_terminal():
+        g.apply(_search.policy_choice(g, seed * 1_000_003 + i, 0, 0.05))
+        i += 1
+    return g
+
+
+def _rate(state, iterations: int, repeats: int, **tree_args) -> tuple[float, float]:
+    best, moves = float("inf"), 0.0
+    for r in range(repeats):
+        tree = _search.Tree(state, 1 + r, **tree_args)
+        t = time.perf_counter()
+        tree.run(iterations)
+        best = min(best, time.perf_counter() - t)
+        moves = tree.playout_moves / iterations
+    return iterations / best, moves
+
+
+def bench_search(iterations: int = 20_000, repeats: int = 3) -> dict:
+    """ISMCTS iterations per second from the benchmark position with the mcts bot's defaults, and with
+    playouts to the end of the game for comparison."""
+    from .bots.mcts import SearchBot
+
+    defaults = SearchBot()
+    args = dict(c=defaults.c, playout=defaults.playout, reward=defaults.reward, eps=defaults.eps,
+                widen=defaults.widen, select=defaults.select, prior_temp=defaults.temp)
+    g = bench_position()
+    obs = g.determinize(g.current_player, 99)
+    rate, moves = _rate(obs, iterations, repeats, horizon=defaults.horizon, **args)
+    full_rate, full_moves = _rate(obs, max(iterations // 5, 1), repeats, horizon=0, **args)
+    return {
+        "iterations_per_s": rate,
+        "playout_moves": moves,
+        "iterations_per_s_full_playouts": full_rate,
+        "full_playout_moves": full_moves,
+        "description": (f"ISMCTS, 2p South, seed {BENCH_SEED} after {BENCH_TURNS} turns, one core, "
+                        f"horizon={defaults.horizon} ({moves:.0f} playout moves); "
+                        f"{full_rate:,.0f}/s with playouts to the end ({full_moves:.0f} moves)"),
+    }

@@ -1,0 +1,187 @@
+"""Information-Set MCTS (Cowling, Powley & Whitehouse 2012, single observer), compiled.
+
+    mcts                                   1000 iterations, heuristic playouts, c=0.7, reward=win
+    mcts(iterations=3000)                  budget in iterations ...
+    mcts(time=1.0)                         ... or in seconds per decision
+    mcts(c=0.5,playout=random,reward=margin,workers=2,eps=0.05,forbid=postmaster)
+
+The search itself is thurn_ai._search.Tree (cext/thurn_ai/_search.pyx): one tree over the searcher's
+information sets, a fresh determinization every iteration, UCB with availability counts, heuristic
+playouts, max^n rewards. `workers=N` runs N independent trees in threads (the compiled search releases
+the GIL) and adds up their root statistics (root parallelism); the iteration budget is split between them,
+a time budget applies to each. See docs/bots.md.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from .. import _search
+from ..errors import BotSpecError
+from ..notation import move_city, move_kind
+from .base import Bot, Observation
+
+PLAYOUTS = ("random", "heuristic")
+REWARDS = ("win", "margin")
+SELECTS = ("ucb", "puct")
+_PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
+
+
+class SearchBot(Bot):
+    """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis."""
+
+    spec = "search"
+
+    def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 0.7,
+                 playout: str = "heuristic", reward: str = "win", workers: int = 1, eps: float = 0.05,
+                 widen: float = 1.0, select: str = "ucb", temp: float = 3.0, horizon: int = 3,
+                 forbid=frozenset()):
+        super().__init__(seed=seed, forbid=forbid)
+        name = type(self).__name__
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise BotSpecError(f"{name}: iterations must be a positive whole number, not {iterations!r}")
+        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or time <= 0):
+            raise BotSpecError(f"{name}: time must be a positive number of seconds, not {time!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise BotSpecError(f"{name}: c must be a number >= 0, not {c!r}")
+        if playout not in PLAYOUTS:
+            raise BotSpecError(f"{name}: playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
+        if reward not in REWARDS:
+            raise BotSpecError(f"{name}: reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+            raise BotSpecError(f"{name}: workers must be a whole number from 1 to 64, not {workers!r}")
+        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps <= 1:
+            raise BotSpecError(f"{name}: eps must be a number from 0 to 1, not {eps!r}")
+        if select not in SELECTS:
+            raise BotSpecError(f"{name}: select must be one of {', '.join(SELECTS)}, not {select!r}")
+        if isinstance(temp, bool) or not isinstance(temp, (int, float)) or temp <= 0:
+            raise BotSpecError(f"{name}: temp must be a number > 0, not {temp!r}")
+        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+            raise BotSpecError(f"{name}: horizon must be a whole number >= 0 (0 = play to the end), "
+                               f"not {horizon!r}")
+        if isinstance(widen, bool) or not isinstance(widen, (int, float)) or widen < 0:
+            raise BotSpecError(f"{name}: widen must be a number >= 0, not {widen!r}")
+        self.iterations = iterations
+        self.time = float(time) if time is not None else None
+        self.c = float(c)
+        self.playout = playout
+        self.reward = reward
+        self.workers = workers
+        self.eps = float(eps)
+        self.widen = float(widen)
+        self.select = select
+        self.temp = float(temp)
+        self.horizon = horizon
+        self.forbid_mask = _search.official_mask(self.forbid)
+        self._last = None          # (observation, result): analyse() and principal_variation() share a search
+
+    # ---- what subclasses provide
+
+    def _jobs(self, obs: Observation, seed: int) -> list[tuple]:
+        """[(tree, iterations, seconds)] to run; their root statistics are added up."""
+        raise NotImplementedError
+
+    def _tree(self, state, seed: int, ismcts: bool):
+        return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, c=self.c, playout=self.playout,
+                            reward=self.reward, eps=self.eps, ismcts=ismcts, forbid=self.forbid_mask,
+                            observer=state.current_player, widen=self.widen, select=self.select,
+                            prior_temp=self.temp, horizon=self.horizon)
+
+    # ---- searching
+
+    def search(self, obs: Observation) -> dict:
+        """Run the search for the player to move; returns {'analysis': [...], 'trees': [...],
+        'iterations': n}. The last result is kept, so analyse() and principal_variation() on the same
+        observation search once."""
+        if self._last is not None and self._last[0] is obs:
+            return self._last[1]
+        if obs.state.is_terminal():
+            raise BotSpecError("the game is over: nothing to search")
+        jobs = self._jobs(obs, self.rng.getrandbits(64))
+        if self.workers > 1 and len(jobs) > 1:
+            with ThreadPoolExecutor(max_workers=self.workers) as pool:
+                done = list(pool.map(lambda j: j[0].run(j[1], j[2]), jobs))
+        else:
+            done = [tree.run(it, sec) for tree, it, sec in jobs]
+        trees = [j[0] for j in jobs]
+        result = {"analysis": self._merge(obs, trees), "trees": trees, "iterations": sum(done)}
+        self._last = (obs, result)
+        return result
+
+    @staticmethod
+    def _merge(obs: Observation, trees) -> list[dict]:
+        stats: dict[int, list[float]] = {}
+        for tree in trees:
+            for move, visits, _avail, value, wins, score in tree.root_children():
+                s = stats.setdefault(move, [0, 0.0, 0.0, 0.0])
+                s[0] += visits
+                s[1] += value
+                s[2] += wins
+                s[3] += score
+        total = sum(s[0] for s in stats.values()) or 1
+        rows = []
+        for move, (visits, value, wins, score) in stats.items():
+            n = max(visits, 1)
+            rows.append({"move": move, "notation": obs.state.move_str(move), "visits": int(visits),
+                         "share": visits / total, "win_prob": wins / n, "mean_score": score / n,
+                         "value": value / n})
+        # most visits first; ties by mean reward, then by move code so the order is reproducible
+        rows.sort(key=lambda r: (-r["visits"], -r["value"], r["move"]))
+        return rows
+
+    # ---- the Bot interface and the analysis used by `thurn-ai hint`
+
+    def choose(self, obs: Observation) -> int:
+        moves = self.allowed_moves(obs.state)
+        if len(moves) == 1:
+            return moves[0]
+        return self.search(obs)["analysis"][0]["move"]
+
+    def analyse(self, obs: Observation) -> list[dict]:
+        """Root moves best first: {move, notation, visits, share, win_prob, mean_score, value}.
+        win_prob is the share of playouts through the move that the player won; mean_score their mean
+        final score; value the mean reward the search maximised."""
+        return [dict(r) for r in self.search(obs)["analysis"]]
+
+    def principal_variation(self, obs: Observation) -> list[int]:
+        """The most-visited line of the player's own decisions for the rest of this turn.
+
+        It starts with the best move and follows the most-visited children while the same player is to
+        move. It stops before a move needing a card the player does not yet know to hold (after
+        `draw deck` the tree mixes every possible card; cards already in hand or taken face up are
+        certain)."""
+        result = self.search(obs)
+        if not result["analysis"]:
+            return []
+        first = result["analysis"][0]["move"]
+        tree = max(result["trees"], key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
+        line = tree.principal_variation(first)
+        p = obs.player
+        hand = list(obs.state.export()["hand"][p])
+        out = []
+        for m in line:
+            kind, x = move_kind(m), move_city(m)
+            if kind in _PLAYS:
+                if hand[x] == 0:
+                    break
+                hand[x] -= 1
+            elif kind == "draw":
+                hand[x] += 1
+            out.append(m)
+        return out
+
+
+class MCTSBot(SearchBot):
+    """Single-observer ISMCTS: one tree per worker, a new determinization every iteration."""
+
+    spec = "mcts"
+
+    def _jobs(self, obs: Observation, seed: int) -> list[tuple]:
+        n = self.workers
+        seconds = self.time or 0.0
+        out = []
+        for k in range(n):
+            iters = 0 if self.time else self.iterations // n + (1 if k < self.iterations % n else 0)
+            if iters == 0 and not self.time:
+                continue
+            out.append((self._tree(obs.state, seed + k * 0x9E3779B97F4A7C15, ismcts=True), iters, seconds))
+        return out
