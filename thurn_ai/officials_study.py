@@ -419,15 +419,22 @@ def _separated(lo, hi) -> bool:
 
 
 def findings(a: Analysis) -> list[str]:
-    """Plain sentences: which officials matter (CI excludes 0), which pairs the data separate."""
+    """Plain sentences: what forbidding each official does (where the CI excludes 0 and where it does not),
+    which pairs of officials the data separate, how often each is used, and the seat advantage."""
     out = []
     for n, g in a.ablation.groupby("players"):
-        sig_w = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if _separated(r.d_win_lo, r.d_win_hi)]
-        sig_s = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if _separated(r.d_score_lo, r.d_score_hi)]
         worst = g.sort_values("d_win").iloc[0]
-        out.append(f"{n} players: taking away the {OFFICIAL_LABEL[worst.official]} costs the most win rate "
-                   f"({pp(worst.d_win, worst.d_win_lo, worst.d_win_hi)}). Win rate change separated from 0 for: "
-                   f"{', '.join(sig_w) or 'none'}; score change separated from 0 for: {', '.join(sig_s) or 'none'}.")
+        costs = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_hi < 0]
+        gains = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_lo > 0]
+        unclear = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_lo <= 0 <= r.d_win_hi]
+        s = (f"{n} players: taking away the {OFFICIAL_LABEL[worst.official]} costs the most "
+             f"({pp(worst.d_win, worst.d_win_lo, worst.d_win_hi)} win rate, "
+             f"{num(worst.d_score, worst.d_score_lo, worst.d_score_hi)} points). "
+             f"Win rate lower without: {', '.join(costs) or 'none'}")
+        if gains:
+            s += f"; higher without (this bot uses it to its harm): {', '.join(gains)}"
+        s += f"; no change the CIs can detect: {', '.join(unclear) or 'none'}."
+        out.append(s)
         p = a.pairs[a.pairs.players == n]
         if len(p):
             sep = [f"{OFFICIAL_LABEL[r.a]} vs {OFFICIAL_LABEL[r.b]}" for r in p.itertuples()
@@ -436,6 +443,11 @@ def findings(a: Analysis) -> list[str]:
                        if not (r.win_separated or r.score_separated)]
             out.append(f"{n} players: pairs the CIs separate (win rate or score): {', '.join(sep) or 'none'}; "
                        f"not separated: {', '.join(not_sep) or 'none'}.")
+    for n, g in a.usage.groupby("players"):
+        g = g.sort_values("total", ascending=False)
+        uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} ({pct(r.share_of_turns)} of turns, "
+                         f"{pct(r.late / r.total) if r.total else '–'} of them late)" for r in g.itertuples())
+        out.append(f"{n} players: the full bot's uses per game: {uses}.")
     for n, g in a.seats.groupby("players"):
         f = g[g.seat == 1].iloc[0]
         verdict = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
@@ -488,8 +500,12 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
         facts.append(f"{total} games in all")
         L += ["; ".join(facts) + ".", ""]
         L += ["### Findings", ""] + [f"- {s}" for s in findings(a)] + [""]
-        for img in meta.get("plots", {}).get(name, []):
+        plots = meta.get("plots", {}).get(name, [])
+        for img in [p for p in plots if Path(p).stem.endswith("summary")]:
             L += [f"![{Path(img).stem}]({img})", ""]
+        others = [p for p in plots if not Path(p).stem.endswith("summary")]
+        if others:
+            L += ["Single plots: " + ", ".join(f"[{Path(p).stem}]({p})" for p in others) + ".", ""]
         L += ["### Taking one official away", "",
               "| players | official | games | restricted wins | Δ win rate [95% CI] | Δ mean score [95% CI] "
               "| margin vs opponents [95% CI] |", "|---|---|---|---|---|---|---|"]
