@@ -15,7 +15,7 @@ from thurn_ai.position import position_from_dict
 from thurn_ai.rules import Rules
 
 RULE_BOTS = ("greedy", "heuristic")
-OTHER_DISPLAY = ["Würzburg", "Würzburg", "Carlsruhe", "Mannheim", "Passau", "Kempten"]
+OTHER_DISPLAY = ["Würzburg", "Würzburg", "Carlsruhe", "Mannheim", "Ulm", "Kempten"]
 
 
 def position(players, phase="after_play", board="south", variant=None, display=OTHER_DISPLAY, turn_state=None,

@@ -49,7 +49,7 @@ class HeuristicBot(Bot):
     spec = "heuristic"
 
     def __init__(self, seed: int = 0, forbid=frozenset(), close_at: int | None = None,
-                 turn_cost: float = 1.0, next_weight: float = 0.4, partial: float = 0.5,
+                 turn_cost: float = 0.5, next_weight: float = 0.4, partial: float = 0.5,
                  scarce_bonus: float = 0.3, postmaster_margin: float = 0.1):
         super().__init__(seed, forbid)
         if close_at is not None and (not isinstance(close_at, int) or close_at < 3):
