@@ -194,11 +194,10 @@ def draw_position(state, viewer: int | None = None, title: str | None = None):
 
     y = 1.0
     for text, color in _panel_text(state, viewer):
-        t = panel.text(0.0, y, text, va="top", ha="left", fontsize=9.5, family="monospace", color=color,
-                       transform=panel.transAxes)
+        panel.text(0.0, y, text, va="top", ha="left", fontsize=9.5, family="monospace", color=color,
+                   transform=panel.transAxes)
         lines = text.count("\n") + 1
         y -= 0.0215 * lines + 0.02
-        del t
 
     if title is None:
         view = "complete position" if viewer is None else f"seat {viewer}'s view"

@@ -55,7 +55,6 @@ class BoardInfo:
         for a, c in b.roads:
             self.adj[a] |= 1 << c
             self.adj[c] |= 1 << a
-        self.degree = [popcount(m) for m in self.adj]
         self.province = tuple(b.city_province)
         self.n_provinces = len(b.provinces)
         self.province_mask = [0] * self.n_provinces
@@ -83,9 +82,6 @@ class BoardInfo:
         self.city_stacks = [[s for s in stacks if (s.kind in ("all_cities", "free_city") and s.city_mask >> c & 1)
                              or (s.kind == "each_province" and any(m >> c & 1 for m in s.province_masks))]
                             for c in range(n)]
-
-    def fits_end(self, end: int, x: int) -> bool:
-        return bool(self.adj[end] >> x & 1)
 
 
 @lru_cache(maxsize=32)
@@ -327,13 +323,3 @@ class View:
             return 0
         adj = self.info.adj
         return (adj[r[0]] | adj[r[-1]]) & ~m
-
-    def open_ends(self, route=None, route_mask: int | None = None) -> int:
-        """How many ends of the route still have a road to a city not on it (0: the route is dead)."""
-        r = self.route if route is None else route
-        m = self.route_mask if route_mask is None else route_mask
-        if not r:
-            return 0
-        adj = self.info.adj
-        ends = {r[0], r[-1]}
-        return sum(1 for e in ends if adj[e] & ~m)

@@ -354,29 +354,26 @@ class Planner:
     def choose_draw(self, moves) -> int:
         v = self.v
         admin = make_move("administrator")
-        if admin in moves and self.route_in_danger():
-            q = self._pool_fit_probability()
-            # six fresh cards to choose from beat one or two blind draws when only a fit saves the route
-            if q > 0 and not v.forced_pm:
-                return admin
+        # six fresh cards to choose from beat one or two blind draws when only a fit saves the route
+        if admin in moves and self.route_in_danger() and self._pool_fit_probability() > 0:
+            return admin
         values = self.draw_values(moves)
         if not values:
             return moves[0]
         return self._argmax(values)
 
-    def _postmaster_worth(self, moves, play_values: dict) -> int | None:
+    def _postmaster_worth(self, moves) -> int | None:
         """The second draw to take, if a second card is worth more than this turn's other officials."""
         v = self.v
         draws = [m for m in moves if move_kind(m) in ("draw", "deck")]
         if not draws or "postmaster" in self.bot.forbid:
             return None
-        base = max(play_values.values()) if play_values else NEG
         dv = self.draw_values(draws)
         best_draw = self._argmax(dv)
-        gain = dv[best_draw] - self.position_value(plays_left_now=self._plays_left_now())[0]
+        value, chain = self.position_value(plays_left_now=self._plays_left_now())
+        gain = dv[best_draw] - value
         # what the Postmaster costs: the Postal Carrier (a turn saved when two cards fit) and the
         # Cartwright (a carriage when closing this turn)
-        value, chain = self.position_value(plays_left_now=self._plays_left_now())
         forgone = 0.0
         if len(chain) >= 2 and "postal_carrier" not in self.bot.forbid:
             forgone += self.cost
@@ -386,7 +383,7 @@ class Planner:
                 forgone += v.carriage_gain(length, True)
         if self.route_in_danger() or not (v.fitting_mask() & v.hand_mask):
             forgone = 0.0                 # the route needs cards more than anything else
-        if base == NEG or gain > forgone + self.bot.postmaster_margin:
+        if gain > forgone + self.bot.postmaster_margin:
             return best_draw
         return None
 
@@ -419,11 +416,11 @@ class Planner:
         return out
 
     def choose_play(self, moves) -> int:
-        values = self._play_values(moves)
         if any(move_kind(m) in ("draw", "deck") for m in moves):
-            pm = self._postmaster_worth(moves, values)
+            pm = self._postmaster_worth(moves)
             if pm is not None:
                 return pm
+        values = self._play_values(moves)
         if not values:
             return moves[0]
         return self._argmax(values)
