@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 import thurn_ai
-from thurn_ai._core import KINDS, OFFICIALS, PHASES
+from thurn_ai._core import OFFICIALS, PHASES
 from thurn_ai.notation import move_city, move_kind
 
 HOUSES = 20
@@ -213,4 +213,4 @@ def finish_turn(g):
 
 __all__ = ["build", "legal", "legal_of_kind", "play", "cities", "names_of", "stack", "route_names",
            "house_names", "total_cards", "reachable_house_sets", "downward_closure", "finish_turn",
-           "KINDS", "HOUSES"]
+           "HOUSES"]

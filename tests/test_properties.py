@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thurn_ai
-from helpers import total_cards
+from helpers import build, total_cards
 from thurn_ai.notation import move_city, move_kind
 
 PLAYERS = st.sampled_from([2, 3, 4])
@@ -360,7 +360,6 @@ def test_determinize_during_an_opponents_discards_leaves_a_move():
     """Regression: discards come in city order, so a re-dealt hand of the discarding player could hold
     no card at or after the last city discarded — a dead end with no legal move. The re-dealt player
     may now discard in any order from there on (any 3 cards of the re-dealt hand can still be kept)."""
-    from helpers import build
     g = build(routes={0: ["Zürich", "Sigmaringen"]},
               hands={0: ["Ulm", "Augsburg", "Ingolstadt", "Kempten", "Budweis", "Lodz", "Lodz"]})
     for m in ("right Ulm", "close", "done", "discard Budweis"):
