@@ -7,6 +7,17 @@ from pathlib import Path
 import click
 
 
+def _title(folder: Path, results_dir) -> str:
+    """Board, rules and seed from the folder's tournament.json, when there is one."""
+    try:
+        meta = json.loads((folder / "tournament.json").read_text(encoding="utf-8"))
+        rules = meta["rules"]
+        return (f"{', '.join(meta['specs'])}: {rules['board']} board, {rules['variant']} rules, "
+                f"seed {meta['seed']}; results in {results_dir}")
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"results in {results_dir}"
+
+
 @click.command("report")
 @click.argument("results_dir", type=click.Path())
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
@@ -30,6 +41,6 @@ def command(results_dir, plots_dir, no_plots, as_json):
         click.echo(json.dumps({"results": str(results_dir), "plots": [str(p) for p in paths],
                                "summary": summary_to_json(summary)}, indent=2, ensure_ascii=False))
         return
-    click.echo(format_summary(summary, f"results in {results_dir}"))
+    click.echo(format_summary(summary, _title(folder, results_dir)))
     if paths:
         click.echo("\nplots: " + ", ".join(str(p) for p in paths))
