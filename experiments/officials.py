@@ -47,6 +47,14 @@ STUDIES = [
     Study("mcts", "mcts(iterations=100)", (2,), {2: 10},
           "ISMCTS, 100 iterations per decision, heuristic playouts, one thread", ("postmaster",)),
 ]
+NOTES = [
+    "An official's worth is measured for a bot: what that bot makes of it. A positive Δ means the bot does "
+    "better without the official, i.e. its way of using it does harm - a finding about the bot, not the game.",
+    "The ISMCTS run is only a check of the largest effect. At the budget this machine affords (100 iterations a "
+    "decision) its games against itself last several times as many turns as the heuristic bot's and it scores "
+    "far less (see its facts line), i.e. it plays much weaker; only the Postmaster was tested, with 10 games "
+    "per tournament.",
+]
 QUICK = [Study("quick", "heuristic", (2, 3), {2: 6, 3: 6}, "rule-based heuristic bot (smoke run)")]
 
 
@@ -58,16 +66,41 @@ def commit() -> str:
         return "unknown"
 
 
+def code_state() -> str:
+    """The commit the games are played with, and any uncommitted changes to the package or the core."""
+    try:
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "thurn_ai", "cext"],
+                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    changed = sorted(line[3:] for line in dirty if line.strip())
+    return commit() + (f" with uncommitted changes to {', '.join(changed)}" if changed else "")
+
+
 def run_study(s: Study, out: Path, jobs, timing: dict) -> None:
-    """Play (or resume) one study; its wall time accumulates over resumed runs in timing."""
+    """Play (or resume) one study; its wall time accumulates over resumed runs in timing, and the code it
+    was played with is noted in raw/<study>/played_with.txt (one line per run)."""
+    folder = out / "raw" / s.name
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "played_with.txt", "a", encoding="utf-8") as f:
+        f.write(code_state() + "\n")
     t0 = time.time()
     study.run_ablation(s.bot, s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
                        resume=True, progress=False, log=lambda m: print(m, flush=True))
     timing[s.name] = timing.get(s.name, 0.0) + time.time() - t0
 
 
-def report(studies: list[Study], out: Path, command: str, timing: dict) -> None:
-    analyses, meta = {}, {"command": command, "commit": commit(), "studies": {}, "plots": {}}
+def played_with(folder: Path) -> str:
+    """The code every run of a study played with (distinct lines of played_with.txt)."""
+    try:
+        lines = (folder / "played_with.txt").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return "unknown"
+    return "; then ".join(x for x in dict.fromkeys(lines) if x)
+
+
+def report(studies: list[Study], out: Path, command: str, timing: dict, notes: list[str]) -> None:
+    analyses, meta = {}, {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes}
     for s in studies:
         df = study.load_ablation(out / "raw" / s.name, s.bot, s.players, s.officials)
         planned = sum(study.rotation_games(s.games, n) for n in s.players) * (1 + len(s.officials))
@@ -75,9 +108,11 @@ def report(studies: list[Study], out: Path, command: str, timing: dict) -> None:
             print(f"note: {s.name} is unfinished; the report covers the games played so far", flush=True)
         a = study.analyse(df)
         analyses[s.name] = a
-        meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.name}: {s.bot}")
+        meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.bot}: what each official is worth")
         meta["studies"][s.name] = {"bot": s.bot, "games": s.games, "seed": SEED, "budget": s.budget,
-                                   "wall_minutes": timing.get(s.name, 0) / 60}
+                                   "wall_minutes": timing.get(s.name, 0) / 60,
+                                   "game_length": study.control_facts(df),
+                                   "played_with": played_with(out / "raw" / s.name)}
         print(f"== {s.name}: {s.bot}\n{study.format_text(a)}\n", flush=True)
     (out / "report.md").write_text(study.build_report(analyses, meta), encoding="utf-8")
     print(f"wrote {out / 'report.md'}")
@@ -119,7 +154,7 @@ def main(argv=None) -> int:
     all_studies = QUICK if args.quick else STUDIES
     done = [s for s in all_studies if all((out / "raw" / s.name / c.name).is_dir()
                                           for c in study.plan(s.players, s.officials))]
-    report(done, out, command, timing)
+    report(done, out, command, timing, [] if args.quick else NOTES)
     return 0
 
 

@@ -116,11 +116,17 @@ def test_run_ablation_records_usage_per_phase(tmp_path):
     assert admin[~df.restricted].sum() > 0
     # the restricted bot sat in both seats
     assert sorted(df[df.restricted].seat) == [0, 1]
+    # turns per phase (replayed from the records) add up to the game's turns
+    turns = df[[S.turns_column(ph) for ph in S.PHASES]].sum(axis=1).groupby([df.official, df.game]).sum()
+    assert (turns.to_numpy() == df.groupby(["official", "game"]).turns.first().to_numpy()).all()
+    assert (df[S.turns_column("early")] > 0).all()
     # the usage table's means are the per-player means of the recorded counts
     u = S.usage_table(df).set_index(["players", "official"])
     ctrl = df[df.official == S.CONTROL]
     for ph in S.PHASES:
         assert u.loc[(2, "postmaster"), ph] == pytest.approx(ctrl[S.use_column("postmaster", ph)].mean())
+        assert u.loc[(2, "postmaster"), f"{ph}_share_of_turns"] == pytest.approx(
+            ctrl[S.use_column("postmaster", ph)].sum() / ctrl[S.turns_column(ph)].sum())
     # resuming a finished study plays nothing new and returns the same rows
     again = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                            out_dir=tmp_path, resume=True, progress=False, log=None)
@@ -199,6 +205,11 @@ def test_usage_and_substitution_on_synthetic_study():
     row = u.loc[(4, "administrator")]
     assert (row.early, row.middle, row.late, row.total) == (1, 2, 3, 6)
     assert row.share_of_turns == pytest.approx(6 / 30)     # 6 uses in 120 / 4 own turns
+    assert "early_share_of_turns" not in u                 # no turns per phase in these data
+    df[S.turns_column("early")], df[S.turns_column("middle")], df[S.turns_column("late")] = 5, 10, 15
+    row = S.usage_table(df).set_index(["players", "official"]).loc[(4, "administrator")]
+    assert (row.early_share_of_turns, row.middle_share_of_turns, row.late_share_of_turns) == (0.2, 0.2, 0.2)
+    assert "(share of its turns early / middle / late)" in "\n".join(S.findings(S.analyse(df)))
     sub = S.substitution_table(df).set_index(["players", "forbidden"])
     assert sub.loc[(2, "cartwright"), "cartwright"] == 0
     assert sub.loc[(2, "cartwright"), "postmaster"] == 6
@@ -223,12 +234,18 @@ def test_seat_advantage_on_synthetic_study():
 def test_report_builder_on_synthetic_study(tmp_path):
     a = S.analyse(synthetic())
     meta = {"command": "python experiments/officials.py --games 40", "commit": "abc1234",
-            "studies": {"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none"}},
+            "notes": ["a note on the method"],
+            "studies": {"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none",
+                                "game_length": S.control_facts(synthetic())}},
             "plots": {"toy": S.write_plots(a, tmp_path, prefix="toy_")}}
     md = S.build_report({"toy": a}, meta)
     assert "python experiments/officials.py --games 40" in md and "abc1234" in md and "base seed 9" in md
     assert "| 2 | Postmaster | 48 | 0.0% (fair 50.0%) | -50.0 pp [" in md
     assert "71 of 226" in md and "31.4%" in md and "34.0% in 2024" in md
+    assert "- a note on the method" in md
+    # synthetic control games: 30 turns per player, mean score = the mean of the control rows
+    ctrl = synthetic().query("official == 'none' and players == 4")
+    assert f"4 players 30 turns each, mean score {ctrl.score.mean():.1f}" in md
     findings = "\n".join(S.findings(a))
     assert "Win rate lower without: Postmaster; no change the CIs can detect: Administrator, Postal Carrier, " \
            "Cartwright." in findings

@@ -22,6 +22,7 @@ columns in CANONICAL_COLUMNS plus `uses_<official>_<phase>`), so reports can be 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -141,6 +142,45 @@ def rotation_games(games, players: int) -> int:
 
 # ----------------------------------------------------------------------------------------- running
 
+def turns_column(phase: str) -> str:
+    return f"turns_{phase}"
+
+
+def phase_turns(records_path) -> pd.DataFrame:
+    """Turns each seat began in each game phase, by replaying a tournament's records.jsonl: the
+    denominator that turns uses per phase into a rate (the phases differ in length)."""
+    from .match import GameRecord, game_phase, replay
+
+    rows = []
+    try:
+        lines = Path(records_path).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise StudyError(f"cannot read {records_path}: {e.strerror}") from None
+    for line in filter(str.strip, lines):
+        rec = GameRecord.from_json(line)
+        counts = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
+        last_turn = [-1]
+
+        def count(state, player, move):
+            if state.turn != last_turn[0]:  # the first decision of a turn
+                last_turn[0] = state.turn
+                counts[player][game_phase(state)] += 1
+
+        replay(rec, on_move=count)
+        game = json.loads(line)["game"]
+        rows += [{"game": game, "seat": seat, **{turns_column(ph): c[ph] for ph in PHASES}}
+                 for seat, c in enumerate(counts)]
+    return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, PHASES)])
+
+
+def with_phase_turns(df: pd.DataFrame, folder) -> pd.DataFrame:
+    """df (one tournament) with the turns_<phase> columns, if the tournament's records are saved."""
+    records = Path(folder) / "records.jsonl"
+    if not records.exists():
+        return df
+    return df.merge(phase_turns(records), on=["game", "seat"], how="left", validate="one_to_one")
+
+
 def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
     """run_tournament's rows -> the canonical columns (see the module doc)."""
     cols = {c.lower(): c for c in raw.columns}
@@ -190,7 +230,8 @@ def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, official
                              jobs=jobs, rules_kwargs=rules_kwargs,
                              out_dir=None if out_dir is None else str(Path(out_dir) / cond.name),
                              resume=resume, progress=progress)
-        frames.append(standardize(raw, cond))
+        rows = standardize(raw, cond)
+        frames.append(rows if out_dir is None else with_phase_turns(rows, Path(out_dir) / cond.name))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -204,7 +245,7 @@ def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS) -> 
         folder = Path(out_dir) / cond.name
         if not folder.is_dir():
             raise StudyError(f"{folder} is missing: run the study first")
-        frames.append(standardize(load_results(folder), cond))
+        frames.append(with_phase_turns(standardize(load_results(folder), cond), folder))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -248,9 +289,11 @@ def _check(df: pd.DataFrame):
 
 def usage_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per player count and official: uses per player per game by phase in the control games (full bot),
-    with t CIs over games, and the share of the player's turns on which it was used."""
+    with t CIs over games (a count's interval stops at 0), and the share of the player's turns on which it
+    was used — overall and, when the data hold turns per phase (turns_<phase>), in each phase."""
     _check(df)
     ctrl = df[df.official == CONTROL]
+    has_phase_turns = all(turns_column(ph) in ctrl and ctrl[turns_column(ph)].notna().all() for ph in PHASES)
     rows = []
     for n, g in ctrl.groupby("players"):
         per_game = g.groupby("game")
@@ -260,10 +303,12 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
             total = 0.0
             for ph in PHASES:
                 m, lo, hi = mean_ci(per_game[use_column(o, ph)].mean())
-                row.update({f"{ph}": m, f"{ph}_lo": lo, f"{ph}_hi": hi})
+                row.update({f"{ph}": m, f"{ph}_lo": max(lo, 0.0), f"{ph}_hi": hi})
                 total = total + per_game[use_column(o, ph)].mean()
+                if has_phase_turns:
+                    row[f"{ph}_share_of_turns"] = float(g[use_column(o, ph)].sum() / g[turns_column(ph)].sum())
             m, lo, hi = mean_ci(total)
-            row.update({"total": m, "total_lo": lo, "total_hi": hi,
+            row.update({"total": m, "total_lo": max(lo, 0.0), "total_hi": hi,
                         "share_of_turns": float(total.sum() / own_turns.sum())})
             rows.append(row)
     return pd.DataFrame(rows)
@@ -445,9 +490,16 @@ def findings(a: Analysis) -> list[str]:
                        f"not separated: {', '.join(not_sep) or 'none'}.")
     for n, g in a.usage.groupby("players"):
         g = g.sort_values("total", ascending=False)
-        uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} ({pct(r.share_of_turns)} of turns, "
-                         f"{pct(r.late / r.total) if r.total else '–'} of them late)" for r in g.itertuples())
-        out.append(f"{n} players: the full bot's uses per game: {uses}.")
+        if "early_share_of_turns" in g:
+            uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} (on {pct(r.share_of_turns)} of its turns: "
+                             + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + ")"
+                             for r in g.itertuples())
+            out.append(f"{n} players: the full bot's uses per game (share of its turns early / middle / late): "
+                       f"{uses}.")
+        else:
+            uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} ({pct(r.share_of_turns)} of turns)"
+                             for r in g.itertuples())
+            out.append(f"{n} players: the full bot's uses per game: {uses}.")
     for n, g in a.seats.groupby("players"):
         f = g[g.seat == 1].iloc[0]
         verdict = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
@@ -460,8 +512,9 @@ def findings(a: Analysis) -> list[str]:
 def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str:
     """The markdown report: one section per study (bot), the WBC comparison, the command and the seeds.
 
-    meta: {'title', 'command', 'commit', 'studies': {name: {'bot', 'games', 'seed', 'players', 'budget',
-    'wall_minutes'}}, 'plots': {name: [relative paths]}} (every key optional)."""
+    meta: {'title', 'command', 'commit', 'notes': [sentences], 'studies': {name: {'bot', 'games', 'seed',
+    'budget', 'wall_minutes', 'game_length': {players: (turns per player, mean score)}}},
+    'plots': {name: [relative paths]}} (every key optional; see control_facts for game_length)."""
     if not analyses:
         raise StudyError("no study results to report")
     meta = meta or {}
@@ -470,7 +523,7 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
     if meta.get("command"):
         L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
     if meta.get("commit"):
-        L += [f"Code: commit `{meta['commit']}`.", ""]
+        L += [f"Report built at commit `{meta['commit']}`.", ""]
     L += ["Method: per player count, a control tournament (all seats the full bot) and, per official, a "
           "tournament of one seat with that official forbidden against full bots, the restricted seat "
           "rotating through all seats. Δ win rate = restricted bot's win rate − 1/n (exact baseline; 95% "
@@ -480,6 +533,8 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
           "is not counted), by game phase (early/middle/late = fewer than 7 / 14 / up to 20 houses placed "
           "by the leading player). All intervals are 95% and not corrected for the number of comparisons.",
           ""]
+    if meta.get("notes"):
+        L += [f"- {note}" for note in meta["notes"]] + [""]
     for name, a in analyses.items():
         m = smeta.get(name, {})
         L += [f"## {name}" + (f": `{m['bot']}`" if m.get("bot") else ""), ""]
@@ -494,10 +549,15 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
                          f"1–4 Postmaster, Administrator, Postal Carrier, Cartwright)")
         if m.get("budget"):
             facts.append(f"bot budget: {m['budget']}")
+        if m.get("played_with"):
+            facts.append(f"games played with commit {m['played_with']}")
         if m.get("wall_minutes"):
             facts.append(f"wall time {m['wall_minutes']:.0f} min")
         total = int(a.seats.groupby("players").games.first().sum()) if len(a.seats) else 0
         facts.append(f"{total} games in all")
+        if "game_length" in m:
+            facts.append("full bot in the control games: " + ", ".join(
+                f"{n} players {t:.0f} turns each, mean score {sc:.1f}" for n, (t, sc) in sorted(m["game_length"].items())))
         L += ["; ".join(facts) + ".", ""]
         L += ["### Findings", ""] + [f"- {s}" for s in findings(a)] + [""]
         plots = meta.get("plots", {}).get(name, [])
@@ -513,15 +573,21 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
             L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.games} | {pct(r.win_rate)} "
                      f"(fair {pct(1 / r.players)}) | {pp(r.d_win, r.d_win_lo, r.d_win_hi)} "
                      f"| {num(r.d_score, r.d_score_lo, r.d_score_hi)} | {num(r.margin, r.margin_lo, r.margin_hi)} |")
+        rates = "early_share_of_turns" in a.usage
         L += ["", "### How often and when the full bot uses each official", "",
-              "Uses per player per game [95% CI]; share = fraction of the player's turns.", "",
-              "| players | official | early | middle | late | total | share of turns |",
-              "|---|---|---|---|---|---|---|"]
+              "Uses per player per game [95% CI] in each phase; share = fraction of the player's turns on "
+              "which it was used" + (" (overall, and within each phase: the phases differ in length)"
+                                     if rates else "") + ".", "",
+              "| players | official | early | middle | late | total | share of turns |"
+              + (" share early / middle / late |" if rates else ""),
+              "|---|---|---|---|---|---|---|" + ("---|" if rates else "")]
         for r in a.usage.itertuples():
             cells = [f"{getattr(r, ph):.2f} [{getattr(r, ph + '_lo'):.2f}, {getattr(r, ph + '_hi'):.2f}]"
                      for ph in (*PHASES, "total")]
+            by_phase = (" " + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + " |"
+                        if rates else "")
             L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | " + " | ".join(cells)
-                     + f" | {pct(r.share_of_turns)} |")
+                     + f" | {pct(r.share_of_turns)} |" + by_phase)
         L += ["", "What the bot does instead (uses per game of each official by the restricted seat; "
               "first row per player count = the full bot):", "",
               "| players | forbidden | " + " | ".join(OFFICIAL_LABEL[o] for o in OFFICIALS) + " |",
@@ -551,6 +617,12 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
                      f"{pct(r.hi)}] | {pct(r.expected)} | {r.p_equal_seats:.3g} | {cc} |")
         L += ["", wbc_sentence(a.wbc), ""]
     return "\n".join(L).rstrip() + "\n"
+
+
+def control_facts(df: pd.DataFrame) -> dict:
+    """{players: (turns per player, mean score)} of the full bot in the control games: how the bot plays."""
+    c = df[df.official == CONTROL]
+    return {int(n): (float((g.turns / n).mean()), float(g.score.mean())) for n, g in c.groupby("players")}
 
 
 def wbc_sentence(w: dict) -> str:
@@ -620,7 +692,11 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
         ax.set_ylabel(ylabel)
         ax.legend(fontsize=8)
 
+    rates = "early_share_of_turns" in a.usage
+
     def usage(ax):
+        """Per official and player count: the share of turns on which it was used in each phase (bars side
+        by side), or, without turns per phase, the uses per game stacked by phase."""
         counts = sorted(a.usage.players.unique())
         width = 0.8 / max(len(counts), 1)
         colors = {"early": "#9ecae1", "middle": "#4292c6", "late": "#08519c"}
@@ -628,14 +704,20 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
             g = a.usage[a.usage.players == n].set_index("official").reindex(OFFICIALS)
             x = np.arange(len(OFFICIALS)) + (i - (len(counts) - 1) / 2) * width
             bottom = np.zeros(len(OFFICIALS))
-            for ph in PHASES:
-                ax.bar(x, g[ph].to_numpy(), width * 0.95, bottom=bottom, color=colors[ph],
-                       label=ph if i == 0 else None, edgecolor="white", lw=0.5)
-                bottom += g[ph].to_numpy()
+            for k, ph in enumerate(PHASES):
+                if rates:
+                    y = 100 * g[f"{ph}_share_of_turns"].to_numpy()
+                    ax.bar(x + (k - 1) * width / 3, y, width / 3 * 0.95, color=colors[ph],
+                           label=ph if i == 0 else None)
+                    bottom = np.maximum(bottom, y)
+                else:
+                    ax.bar(x, g[ph].to_numpy(), width * 0.95, bottom=bottom, color=colors[ph],
+                           label=ph if i == 0 else None, edgecolor="white", lw=0.5)
+                    bottom += g[ph].to_numpy()
             for xx, b in zip(x, bottom):
                 ax.text(xx, b, f"{n}p", ha="center", va="bottom", fontsize=7)
         ax.set_xticks(range(len(OFFICIALS)), [OFFICIAL_LABEL[o] for o in OFFICIALS])
-        ax.set_ylabel("uses per player per game")
+        ax.set_ylabel("% of the player's turns in the phase" if rates else "uses per player per game")
         ax.legend(fontsize=8, title="game phase", title_fontsize=8)
 
     def seats(ax):
@@ -677,7 +759,8 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
     effect(axes[0, 1], "d_score", "Δ mean score")
     axes[0, 1].set_title("Δ mean score without the official")
     usage(axes[1, 0])
-    axes[1, 0].set_title("uses per player per game, by phase")
+    axes[1, 0].set_title("turns on which the full bot uses it, by phase" if rates
+                         else "uses per player per game, by phase")
     seats(axes[1, 1])
     axes[1, 1].set_title("win rate by seat vs WBC")
     if title:
