@@ -99,7 +99,8 @@ def _panel_text(state, viewer) -> list[tuple[str, str]]:
             *wrap.wrap(f"display: {_cards(b, d['display'])}"),
             f"deck: {_n(d['deck_n'], 'card')}, discard pile: {_n(d['discard_n'], 'card')}"]
     if d["end_triggered"]:
-        head.append(f"last round (the end was triggered by seat {d['end_player']})")
+        head.append(f"the end was triggered by seat {d['end_player']}"
+                    + ("" if state.is_terminal() else ": this is the last round"))
     blocks.append(("\n".join(head), "black"))
     for p in range(state.n_players):
         lines = [f"seat {p} ({PLAYER_NAMES[p]})" + (" - viewer" if viewer == p else "")
