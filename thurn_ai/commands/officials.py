@@ -11,8 +11,8 @@ from .options import game_options, rules_from
 
 
 @click.command("officials")
-@click.option("--bot", default="mcts", show_default=True,
-              help="The full bot's spec; each official is forbidden for it in turn.")
+@click.option("--bot", default="heuristic", show_default=True,
+              help="The full bot's spec; each official is forbidden for it in turn (e.g. mcts(iterations=300)).")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per tournament (the control and one per official), rounded up to a multiple of the "
                    "player count so the restricted bot plays every seat equally often.")
