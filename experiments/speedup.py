@@ -4,7 +4,7 @@ has more cores), timed, and checked to give identical results.
     python experiments/speedup.py                       # both workloads below -> results/speedup/
     python experiments/speedup.py --workload cheap      # one of them
 
-Workloads: 'search' = mcts(iterations=300) against greedy (seconds per game: the work dominates) and
+Workloads: 'search' = mcts (1000 iterations) against greedy (seconds per game: the work dominates) and
 'cheap' = random against random (hundredths of a second per game: process start-up and moving each
 game's result and record between processes weigh most). Speed is measured here, never in tests.
 
@@ -29,7 +29,7 @@ from thurn_ai.bench import machine_info
 from thurn_ai.tournament import default_jobs, run_tournament
 
 WORKLOADS = {
-    "search": {"specs": ["mcts(iterations=300)", "greedy"], "games": 16},
+    "search": {"specs": ["mcts", "greedy"], "games": 24},
     "cheap": {"specs": ["random", "random"], "games": 200},
 }
 
