@@ -346,7 +346,7 @@ class _Reader:
 
     def player(self, row: dict, p: int, f: dict, rules: Rules):
         """Reads one seat into the lists of `f`; returns the hand size if the hand is not listed."""
-        board, w = self.board, f"seat {p}"
+        w = f"seat {p}"
         self.unknown_fields(row, PLAYER_FIELDS, f"{w}: ")
         if "seat" in row and row["seat"] != p:
             self.bad(f"{w}: the entry says seat {row['seat']!r} but is number {p} in the list (seats count from 0)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..notation import make_move
 from ..rules import Rules
 
 
@@ -237,12 +238,25 @@ class View:
         out.sort(key=lambda mv: (-mv[1], -popcount(mv[0]), mv[0]))
         return out
 
+    def discard_move(self, cards, keep, moves) -> int:
+        """The first discard (in city order) of the cards not kept; moves[0] if none is legal."""
+        drop = list(cards)
+        for x in keep:
+            drop.remove(x)
+        for x in sorted(drop):
+            m = make_move("discard", x)
+            if m in moves:
+                return m
+        return moves[0]
+
     def best_houses(self, route_mask: int, houses: int | None = None, houses_left: int | None = None):
         return self.house_options(route_mask, houses, houses_left)[0]
 
-    def approx_houses_value(self, route_mask: int) -> float:
-        """A fast estimate of the best house set's value (house values added up, per option)."""
-        info, vals = self.info, self.values
+    def approx_houses_value(self, route_mask: int, values=None) -> float:
+        """A fast estimate of the best house set's value: house values added up for option A (one city
+        per province, plus one free city) and option B (one province), the better of the two.
+        `values` gives a value per city (default: self.values)."""
+        info, vals = self.info, (self.values if values is None else values)
         a = 0.0
         best_b = 0.0
         for pm in info.province_mask:

@@ -171,11 +171,4 @@ class GreedyBot(Bot):
             return (links, not view.houses >> x & 1, -x)
 
         keep = sorted(cards, key=keep_score, reverse=True)[:3]
-        drop = list(cards)
-        for x in keep:
-            drop.remove(x)
-        for x in sorted(drop):
-            m = make_move("discard", x)
-            if m in moves:
-                return m
-        return moves[0]
+        return view.discard_move(cards, keep, moves)

@@ -135,21 +135,7 @@ class Planner:
         got = self._houses_cache.get(rmask)
         if got is not None:
             return got
-        info, hv = self.info, self.hv
-        a = 0.0
-        best_b = 0.0
-        for pm in info.province_mask:
-            cs = rmask & pm
-            if cs:
-                vs = [hv[c] for c in bits(cs)]
-                a += max(vs)
-                s = sum(vs)
-                if s > best_b:
-                    best_b = s
-        fs = rmask & info.free_mask
-        if fs:
-            a += max(hv[c] for c in bits(fs))
-        val = max(a, best_b)
+        val = self.v.approx_houses_value(rmask, self.hv)
         if self.v.houses_left < popcount(rmask):
             val = min(val, float(self.v.houses_left) * 2)
         self._houses_cache[rmask] = val
@@ -352,7 +338,6 @@ class Planner:
         return max(values, key=lambda m: (values[m], -m))
 
     def choose_draw(self, moves) -> int:
-        v = self.v
         admin = make_move("administrator")
         # six fresh cards to choose from beat one or two blind draws when only a fit saves the route
         if admin in moves and self.route_in_danger() and self._pool_fit_probability() > 0:
@@ -531,11 +516,4 @@ class Planner:
                 key += 0.05 * sum(v.info.horses[x] for x in keep)
             if best_key is None or key > best_key:
                 best_key, best_keep = key, keep
-        drop = list(cards)
-        for x in best_keep:
-            drop.remove(x)
-        for x in sorted(drop):
-            m = make_move("discard", x)
-            if m in moves:
-                return m
-        return moves[0]
+        return v.discard_move(cards, best_keep, moves)

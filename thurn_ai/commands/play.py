@@ -1,8 +1,6 @@
 """thurn-ai play: one game between bots, with a readable log."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from ..bots import make_bot, split_specs
