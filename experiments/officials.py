@@ -61,15 +61,25 @@ STRENGTH_CHECK = {"specs": ["mcts(iterations=300)", "heuristic"], "players": 2, 
 
 
 def strength_check(out: Path, jobs) -> str:
+    """A sentence on the two bots' relative strength; played into OUT/raw/strength_check (or resumed there),
+    or, without that folder, taken from OUT/runs.json where the last result is kept."""
     from thurn_ai.tournament import run_tournament
 
     c = STRENGTH_CHECK
+    folder = out / "raw" / "strength_check"
+    saved = log_run(out, "").get("strength_check")
+    if saved and not folder.exists():
+        return saved
     df = run_tournament(c["specs"], players=c["players"], games=c["games"], seed=SEED, jobs=jobs,
-                        out_dir=out / "raw" / "strength_check", resume=True, progress=False)
+                        out_dir=folder, resume=True, progress=False)
     per_bot = df.groupby("spec").agg(wins=("win", "sum"), score=("score", "mean"))
     parts = [f"`{spec}` won {int(r.wins)} (mean score {r.score:.1f})" for spec, r in per_bot.iterrows()]
-    return (f"Strength check: in {c['games']} {c['players']}-player games (seed {SEED}, seats alternating) "
-            + " and ".join(parts) + ".")
+    sentence = (f"Strength check: in {c['games']} {c['players']}-player games (seed {SEED}, seats alternating) "
+                + " and ".join(parts) + ".")
+    runs = log_run(out, "")
+    runs["strength_check"] = sentence
+    (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+    return sentence
 
 
 def commit() -> str:
@@ -91,42 +101,58 @@ def code_state() -> str:
     return commit() + (f" with uncommitted changes to {', '.join(changed)}" if changed else "")
 
 
-def run_study(s: Study, out: Path, jobs, timing: dict) -> None:
-    """Play (or resume) one study; its wall time accumulates over resumed runs in timing, and the code it
-    was played with is noted in raw/<study>/played_with.txt (one line per run)."""
-    folder = out / "raw" / s.name
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "played_with.txt", "a", encoding="utf-8") as f:
-        f.write(code_state() + "\n")
+def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None = None) -> dict:
+    """OUT/runs.json (committed with the results): per study the wall time over all its runs and the code
+    each run played with. Re-read before every write, as two studies may run in two processes."""
+    path = out / "runs.json"
+    runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if name:
+        entry = runs.setdefault(name, {"seconds": 0.0, "played_with": []})
+        entry["seconds"] += seconds
+        if played_with and played_with not in entry["played_with"]:
+            entry["played_with"].append(played_with)
+        path.write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+    return runs
+
+
+def run_study(s: Study, out: Path, jobs) -> None:
+    """Play (or resume) one study into OUT/raw/<name>/."""
+    log_run(out, s.name, played_with=code_state())
     t0 = time.time()
     study.run_ablation(s.bot, s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
                        resume=True, progress=False, log=lambda m: print(m, flush=True))
-    timing[s.name] = timing.get(s.name, 0.0) + time.time() - t0
+    log_run(out, s.name, seconds=time.time() - t0)
 
 
-def played_with(folder: Path) -> str:
-    """The code every run of a study played with (distinct lines of played_with.txt)."""
-    try:
-        lines = (folder / "played_with.txt").read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return "unknown"
-    return "; then ".join(x for x in dict.fromkeys(lines) if x)
-
-
-def report(studies: list[Study], out: Path, command: str, timing: dict, notes: list[str]) -> None:
-    analyses, meta = {}, {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes}
-    for s in studies:
+def study_games(s: Study, out: Path):
+    """The study's games: from its tournaments in OUT/raw if they are there, else from the committed
+    OUT/<name>_games.parquet; None if neither exists."""
+    if all((out / "raw" / s.name / c.name).is_dir() for c in study.plan(s.players, s.officials)):
         df = study.load_ablation(out / "raw" / s.name, s.bot, s.players, s.officials)
         planned = sum(study.rotation_games(s.games, n) for n in s.players) * (1 + len(s.officials))
         if df.groupby(["players", "official"]).game.nunique().sum() < planned:
             print(f"note: {s.name} is unfinished; the report covers the games played so far", flush=True)
+        return df
+    saved = out / f"{s.name}_games.parquet"
+    return study.load_study(saved) if saved.exists() else None
+
+
+def report(studies: list[Study], out: Path, command: str, notes: list[str]) -> None:
+    runs = log_run(out, "")
+    analyses, meta = {}, {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes}
+    for s in studies:
+        df = study_games(s, out)
+        if df is None:
+            continue
         a = study.analyse(df)
         analyses[s.name] = a
-        meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.bot}: what each official is worth")
+        meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_",
+                                                 title=f"{s.bot}: what each official is worth")
+        run = runs.get(s.name, {})
         meta["studies"][s.name] = {"bot": s.bot, "games": s.games, "seed": SEED, "budget": s.budget,
-                                   "wall_minutes": timing.get(s.name, 0) / 60,
-                                   "game_length": study.control_facts(df),
-                                   "played_with": played_with(out / "raw" / s.name)}
+                                   "wall_minutes": run.get("seconds", 0) / 60,
+                                   "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
+                                   "game_length": study.control_facts(df)}
         print(f"== {s.name}: {s.bot}\n{study.format_text(a)}\n", flush=True)
     (out / "report.md").write_text(study.build_report(analyses, meta), encoding="utf-8")
     print(f"wrote {out / 'report.md'}")
@@ -150,26 +176,12 @@ def main(argv=None) -> int:
             ap.error(f"unknown study {', '.join(sorted(unknown))}; have {', '.join(s.name for s in studies)}")
         studies = [s for s in studies if s.name in names]
     out.mkdir(parents=True, exist_ok=True)
-    timing_file = out / "raw" / "timing.json"
-
-    def read_timing():
-        return json.loads(timing_file.read_text()) if timing_file.exists() else {}
-
     if not args.report_only:
         for s in studies:
-            spent = {}
-            run_study(s, out, args.jobs, spent)
-            timing = read_timing()  # re-read: another study may run in a second process
-            timing[s.name] = timing.get(s.name, 0.0) + spent[s.name]
-            timing_file.parent.mkdir(parents=True, exist_ok=True)
-            timing_file.write_text(json.dumps(timing, indent=1))
-    timing = read_timing()
+            run_study(s, out, args.jobs)
     command = "python experiments/officials.py" + (" --quick" if args.quick else "")
-    all_studies = QUICK if args.quick else STUDIES
-    done = [s for s in all_studies if all((out / "raw" / s.name / c.name).is_dir()
-                                          for c in study.plan(s.players, s.officials))]
     notes = [] if args.quick else NOTES + [strength_check(out, args.jobs)]
-    report(done, out, command, timing, notes)
+    report(QUICK if args.quick else STUDIES, out, command, notes)
     return 0
 
 

@@ -503,9 +503,12 @@ def findings(a: Analysis) -> list[str]:
     for n, g in a.seats.groupby("players"):
         f = g[g.seat == 1].iloc[0]
         verdict = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
+        off_fair = [f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples()
+                    if r.lo > r.expected or r.hi < r.expected]
         out.append(f"{n} players: the first seat wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
-                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)} "
-                   f"(equal seats: chi-square p = {f.p_equal_seats:.3g}).")
+                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)}; seats whose interval excludes "
+                   f"the fair share: {', '.join(off_fair) or 'none'} (all seats equal: chi-square "
+                   f"p = {f.p_equal_seats:.3g}).")
     return out
 
 
