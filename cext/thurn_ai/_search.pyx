@@ -29,7 +29,7 @@ from thurn_ai._core cimport (
     PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
     MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,
     MV_DONE, MV_CART, MV_NOCART, MV_DISCARD,
-    OFF_NONE, OFF_POSTMASTER, OFF_ADMINISTRATOR, OFF_CARRIER, OFF_CARTWRIGHT,
+    OFF_NONE, OFF_POSTMASTER, OFF_ADMINISTRATOR, OFF_CARRIER, OFF_CARTWRIGHT, TK_ALL, TK_EACH,
 )
 
 cdef extern from *:
@@ -44,8 +44,8 @@ cdef enum:
     SELECT_UCB = 0
     SELECT_PUCT = 1
 
-# Score margin that maps to a reward of ~0.88 / 0.12 with reward=margin (tanh(margin / MARGIN_SCALE)).
-DEF MARGIN_SCALE = 8.0
+DEF EVAL_SHARE = 0.8    # an evaluated (unfinished) playout's reward lies in [0.1, 0.9], a finished one's in [0, 1]
+
 
 
 # ---------------------------------------------------------------- random numbers (own generator)
@@ -346,31 +346,68 @@ cdef void move_priors(const StateData* s, const ConfigData* c, const int* moves,
         out[i] /= total
 
 
-cdef double position_value(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+cdef double tile_potential(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """Progress toward the province tiles the player can still take: for each such stack, its top value
+    times (share of the required cities / provinces held)^2."""
+    cdef double pot = 0.0, frac
+    cdef int t, i, have, need
+    cdef uint32_t h = s.houses[p]
+    for t in range(c.n_stacks):
+        if s.stack_pos[t] >= c.stack_nvals[t] or s.tiles_n[p][t] > 0:
+            continue
+        if c.stack_kind[t] == TK_ALL:
+            have = __builtin_popcount(h & c.stack_mask[t])
+            need = __builtin_popcount(c.stack_mask[t])
+        elif c.stack_kind[t] == TK_EACH:
+            have = 0
+            need = 0
+            for i in range(c.n_provinces):
+                if (c.stack_provs[t] >> i) & 1:
+                    need += 1
+                    if h & c.province_mask[i]:
+                        have += 1
+        else:
+            continue
+        if need > 0:
+            frac = <double>have / need
+            pot += c.stack_vals[t][s.stack_pos[t]] * frac * frac
+    return pot
+
+
+cdef double position_value(const StateData* s, const ConfigData* c, int p, double tile_weight) noexcept nogil:
     """Score now plus part of what the route in progress promises (its houses, and the next carriage if
-    it is long enough): the evaluation at the end of a truncated playout."""
-    cdef double v = score_of(s, c, p)
+    it is long enough) and tile_weight times tile_potential(): the evaluation at the end of a truncated
+    playout."""
+    cdef double v = score_of(s, c, p), route
     cdef int L = s.route_len[p], nxt
     cdef uint32_t open_cities
     if L >= 3:
         open_cities = s.route_mask[p] & ~s.houses[p]
-        v += 0.6 * best_house_count(c, open_cities, s.houses_left[p])
+        route = 0.6 * best_house_count(c, open_cities, s.houses_left[p])
         if c.n_carriages > 0:
             nxt = s.carriage[p] + 1
             if nxt < c.n_carriages and L >= c.carriage_size[nxt]:
-                v += 0.6 * (c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0))
+                route += 0.6 * (c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0))
+        if c.horses_variant and c.base_horses + s.horse_total[p] < L:
+            route *= 0.5           # it still needs horse cards before it can be closed
+        v += route
     else:
         v += 0.2 * L
+    if tile_weight > 0:
+        v += tile_weight * tile_potential(s, c, p)
     return v
 
 
-cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc) noexcept nogil:
-    """Rewards for a position where a playout stopped early: 0.5 + 0.5 tanh(margin / MARGIN_SCALE) on
-    position_value(); returns the player ahead."""
+cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
+                  double scale) noexcept nogil:
+    """Rewards for a position where a playout stopped early: 0.5 + 0.5 EVAL_SHARE tanh(margin / scale)
+    on position_value(); returns the player ahead. EVAL_SHARE < 1 keeps an unfinished game short of a
+    finished one: a clear leader gains by ending the game (a win is 1), otherwise with a big lead every
+    move looks the same and the leader may stall forever."""
     cdef int p, q, lead = 0
     cdef double other
     for p in range(c.n_players):
-        sc[p] = position_value(s, c, p)
+        sc[p] = position_value(s, c, p, tile_weight)
         if sc[p] > sc[lead]:
             lead = p
     for p in range(c.n_players):
@@ -378,7 +415,7 @@ cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc
         for q in range(c.n_players):
             if q != p and sc[q] > other:
                 other = sc[q]
-        r[p] = 0.5 + 0.5 * tanh((sc[p] - other) / MARGIN_SCALE)
+        r[p] = 0.5 + 0.5 * EVAL_SHARE * tanh((sc[p] - other) / scale)
     return lead
 
 
@@ -406,9 +443,10 @@ cdef int uniform_playout(StateData* s, const ConfigData* c, uint64_t* rng, const
     return steps
 
 
-cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc) noexcept nogil:
+cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc,
+                  double scale) noexcept nogil:
     """Reward of every player at the end of a playout: 1 for the winner, 0 otherwise (reward=win), or
-    0.5 + 0.5 tanh(margin / MARGIN_SCALE) where margin is the score minus the best other score
+    0.5 + 0.5 tanh(margin / scale) where margin is the score minus the best other score
     (reward=margin), plus the raw scores."""
     cdef int p, q, w = winner_of(s, c)
     cdef double other
@@ -422,7 +460,7 @@ cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, 
             for q in range(c.n_players):
                 if q != p and sc[q] > other:
                     other = sc[q]
-            r[p] = 0.5 + 0.5 * tanh((sc[p] - other) / MARGIN_SCALE)
+            r[p] = 0.5 + 0.5 * tanh((sc[p] - other) / scale)
 
 
 # ---------------------------------------------------------------- the tree
@@ -457,6 +495,8 @@ cdef class Tree:
     cdef int select
     cdef double prior_temp
     cdef int horizon
+    cdef double tile_weight
+    cdef double scale
     cdef bint redeterminize
     cdef int forbid[MAXP]
     cdef int16_t slot[MOVE_CODES]
@@ -474,7 +514,7 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, double c=0.7, str playout="heuristic",
                  str reward="win", double eps=0.05, bint ismcts=True, int forbid=0,
                  int observer=-1, double widen=1.0, str select="ucb", double prior_temp=3.0,
-                 int horizon=0):
+                 int horizon=0, double tile_weight=0.0, double scale=8.0):
         """Search from `state` for `observer` (default: the player to move). ismcts=True re-deals what
         the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
@@ -503,6 +543,8 @@ cdef class Tree:
         self.select = SELECT_UCB if select == "ucb" else SELECT_PUCT
         self.prior_temp = prior_temp if prior_temp > 0 else 1.0
         self.horizon = horizon
+        self.tile_weight = tile_weight
+        self.scale = scale if scale > 0 else 8.0
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
@@ -637,10 +679,10 @@ cdef class Tree:
             else:
                 self.playout_moves += uniform_playout(&s, c, &self.rng, self.forbid, stop_turn)
         if s.phase == PH_OVER:
-            rewards(&s, c, self.reward, r, sc)
+            rewards(&s, c, self.reward, r, sc, self.scale)
             w = winner_of(&s, c)
         else:
-            w = evaluate(&s, c, r, sc)
+            w = evaluate(&s, c, r, sc, self.tile_weight, self.scale)
         # backpropagation: each node learns the reward of the player who moved into it
         while node >= 0:
             nd = &self.nodes[node]

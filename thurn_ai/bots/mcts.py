@@ -31,10 +31,10 @@ class SearchBot(Bot):
 
     spec = "search"
 
-    def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 0.7,
+    def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 0.2,
                  playout: str = "heuristic", reward: str = "win", workers: int = 1, eps: float = 0.05,
                  widen: float = 1.0, select: str = "ucb", temp: float = 3.0, horizon: int = 3,
-                 forbid=frozenset()):
+                 tiles: float = 1.0, scale: float = 8.0, forbid=frozenset()):
         super().__init__(seed=seed, forbid=forbid)
         name = type(self).__name__
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -71,6 +71,8 @@ class SearchBot(Bot):
         self.select = select
         self.temp = float(temp)
         self.horizon = horizon
+        self.tiles = float(tiles)
+        self.scale = float(scale)
         self.forbid_mask = _search.official_mask(self.forbid)
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
 
@@ -84,7 +86,8 @@ class SearchBot(Bot):
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, c=self.c, playout=self.playout,
                             reward=self.reward, eps=self.eps, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, widen=self.widen, select=self.select,
-                            prior_temp=self.temp, horizon=self.horizon)
+                            prior_temp=self.temp, horizon=self.horizon, tile_weight=self.tiles,
+                            scale=self.scale)
 
     # ---- searching
 

@@ -1,0 +1,155 @@
+"""How strong is ISMCTS? Reproduces results/strength/.
+
+    python experiments/strength.py                       # the full run (what produced results/strength/)
+    python experiments/strength.py --scale 0.1 --out /tmp/strength    # a quick run elsewhere
+    python experiments/strength.py --only vs_greedy budget_3000       # some matchups only
+
+Two-player games on the South board (classic rules) with thurn_ai.tournament.run_tournament: seats
+alternate game by game (game g has its own seed, derived from SEED and g), both cores. Each matchup's
+games are kept in OUT/runs/<matchup>/ (results.csv, one row per seat and game), and an interrupted run
+resumes where it stopped. The win rate of bot A (the rules' winner, tie-break included) comes with its 95%
+Wilson interval; summary.csv has one line per matchup and README.md is written from it.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from thurn_ai.bench import machine_info
+from thurn_ai.bots.mcts import SearchBot
+from thurn_ai.stats import wilson_interval
+from thurn_ai.tournament import run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "strength"
+SEED = 2025
+MAIN_BUDGET = 1000
+
+
+def mcts(iterations: int) -> str:
+    return f"mcts(iterations={iterations})"
+
+
+def pimc(iterations: int) -> str:
+    return f"pimc(iterations={iterations})"
+
+
+# (name, bot A, bot B, games, what it answers)
+MATCHUPS = [
+    ("vs_greedy", mcts(MAIN_BUDGET), "greedy", 200, "ISMCTS against the greedy bot"),
+    ("vs_heuristic", mcts(MAIN_BUDGET), "heuristic", 200, "ISMCTS against the best rule-based bot"),
+    ("vs_random", mcts(MAIN_BUDGET), "random", 40, "ISMCTS against random moves"),
+    ("budget_100", mcts(100), "greedy", 100, "strength vs budget"),
+    ("budget_300", mcts(300), "greedy", 100, "strength vs budget"),
+    ("budget_3000", mcts(3000), "greedy", 60, "strength vs budget"),
+    ("vs_pimc_300", mcts(300), pimc(300), 100, "ISMCTS against PIMC, equal budgets"),
+    ("vs_pimc_1000", mcts(1000), pimc(1000), 100, "ISMCTS against PIMC, equal budgets"),
+]
+FIELDS = ["matchup", "bot_a", "bot_b", "games", "a_wins", "a_win_rate", "ci_low", "ci_high",
+          "a_mean_score", "b_mean_score", "mean_turns", "seconds"]
+
+
+def run_matchup(name, a, b, games, out: Path, jobs: int) -> dict:
+    start = time.time()
+    df = run_tournament([a, b], players=2, games=games, seed=SEED, jobs=jobs, out_dir=out / "runs" / name,
+                        resume=True, progress=False)
+    seconds = time.time() - start
+    rows_a = df[df["spec"] == a]
+    rows_b = df[df["spec"] == b]
+    wins = int(rows_a["win"].sum())
+    low, high = wilson_interval(wins, len(rows_a))
+    return {"matchup": name, "bot_a": a, "bot_b": b, "games": len(rows_a), "a_wins": wins,
+            "a_win_rate": round(wins / len(rows_a), 4), "ci_low": round(low, 4), "ci_high": round(high, 4),
+            "a_mean_score": round(rows_a["score"].mean(), 2), "b_mean_score": round(rows_b["score"].mean(), 2),
+            "mean_turns": round(df.groupby("game")["turns"].first().mean(), 1), "seconds": round(seconds)}
+
+
+def read_summary(path: Path) -> dict[str, dict]:
+    if not path.exists():
+        return {}
+    with open(path, newline="", encoding="utf-8") as f:
+        return {r["matchup"]: r for r in csv.DictReader(f)}
+
+
+def write_summary(path: Path, rows: dict[str, dict]) -> None:
+    order = [m[0] for m in MATCHUPS]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
+            w.writerow({k: rows[name][k] for k in FIELDS})
+
+
+def pct(x) -> str:
+    return f"{100 * float(x):.1f}%"
+
+
+def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
+    d = SearchBot()
+    m = machine_info()
+    lines = [
+        "# ISMCTS strength",
+        "",
+        "Produced by `python experiments/strength.py" + (" " + " ".join(argv) if argv else "") + "` "
+        f"(commit {m['commit']}, {m['cpu']}, 2 worker processes).",
+        "",
+        f"Two-player games, South board, classic rules, via `thurn_ai.tournament.run_tournament` with seed "
+        f"{SEED}: seats alternate game by game and every game has its own seed (derived from {SEED} and the "
+        "game number, so each matchup replays exactly). A's win rate counts the rules' winner (tie-break "
+        "included); the interval is the 95% Wilson score interval. Per-game rows: `runs/<matchup>/results.csv`.",
+        "",
+        f"ISMCTS settings (the `mcts` defaults): c={d.c}, select={d.select}, playout={d.playout} "
+        f"(eps={d.eps}), horizon={d.horizon} turns per player then the evaluation, widen={d.widen}, "
+        f"reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker. PIMC: the same tree, "
+        "playouts and budget (iterations in total) over worlds=10 determinizations.",
+        "",
+        "| matchup | bot A | bot B | games | A wins | A win rate | 95% CI | mean score A | mean score B "
+        "| turns | time (s) |",
+        "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    order = [mm[0] for mm in MATCHUPS]
+    for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
+        r = rows[name]
+        lines.append(f"| {name} | `{r['bot_a']}` | `{r['bot_b']}` | {r['games']} | {r['a_wins']} | "
+                     f"{pct(r['a_win_rate'])} | {pct(r['ci_low'])}–{pct(r['ci_high'])} | {r['a_mean_score']} | "
+                     f"{r['b_mean_score']} | {r['mean_turns']} | {r['seconds']} |")
+    lines += ["", "Time is wall-clock seconds on 2 cores for the games played in the run that wrote this "
+              "table (0 when they were all resumed from an earlier run).", ""]
+    notes = out / "NOTES.md"
+    if notes.exists():
+        lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
+    (out / "README.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every game count (even, at least 2)")
+    ap.add_argument("--only", nargs="*", default=None, help="matchup names to run")
+    ap.add_argument("--fresh", action="store_true", help="discard earlier games in OUT/runs first")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.fresh and (args.out / "runs").exists():
+        shutil.rmtree(args.out / "runs")
+    summary_path = args.out / "summary.csv"
+    rows = {} if args.fresh else read_summary(summary_path)
+    for name, a, b, games, _what in MATCHUPS:
+        if args.only and name not in args.only:
+            continue
+        n = max(2, 2 * round(games * args.scale / 2))
+        r = run_matchup(name, a, b, n, args.out, args.jobs)
+        rows[name] = r
+        print(f"{name:14s} {a} vs {b}: {r['a_wins']}/{r['games']} = {pct(r['a_win_rate'])} "
+              f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  {r['seconds']}s", flush=True)
+        write_summary(summary_path, rows)
+        write_readme(args.out, rows, argv)
+
+
+if __name__ == "__main__":
+    main()
