@@ -305,8 +305,9 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
                 m, lo, hi = mean_ci(per_game[use_column(o, ph)].mean())
                 row.update({f"{ph}": m, f"{ph}_lo": max(lo, 0.0), f"{ph}_hi": hi})
                 total = total + per_game[use_column(o, ph)].mean()
-                if has_phase_turns:
-                    row[f"{ph}_share_of_turns"] = float(g[use_column(o, ph)].sum() / g[turns_column(ph)].sum())
+                if has_phase_turns:  # nan when no game reached the phase
+                    turns = g[turns_column(ph)].sum()
+                    row[f"{ph}_share_of_turns"] = float(g[use_column(o, ph)].sum() / turns) if turns else math.nan
             m, lo, hi = mean_ci(total)
             row.update({"total": m, "total_lo": max(lo, 0.0), "total_hi": hi,
                         "share_of_turns": float(total.sum() / own_turns.sum())})
@@ -447,7 +448,7 @@ def analyse(df: pd.DataFrame) -> Analysis:
 # ----------------------------------------------------------------------------------------- reporting
 
 def pct(x) -> str:
-    return f"{100 * x:.1f}%"
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
 def pp(x, lo, hi) -> str:
@@ -712,7 +713,7 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
                     y = 100 * g[f"{ph}_share_of_turns"].to_numpy()
                     ax.bar(x + (k - 1) * width / 3, y, width / 3 * 0.95, color=colors[ph],
                            label=ph if i == 0 else None)
-                    bottom = np.maximum(bottom, y)
+                    bottom = np.fmax(bottom, y)  # fmax: a phase no game reached is nan
                 else:
                     ax.bar(x, g[ph].to_numpy(), width * 0.95, bottom=bottom, color=colors[ph],
                            label=ph if i == 0 else None, edgecolor="white", lw=0.5)

@@ -38,7 +38,7 @@ def command(bot, games, players, officials_text, seed, jobs, board, variant, boa
     Example: thurn-ai officials --bot mcts --games 200 --players 2,3,4 --out officials-study"""
     if from_path:
         df = study.load_study(from_path)
-        name = Path(from_path).stem
+        name = df.loc[~df.restricted, "bot"].iloc[0]  # the full bot's spec
     else:
         counts = study.parse_players(players)
         officials = study.parse_officials(officials_text)
