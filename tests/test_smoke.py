@@ -21,3 +21,12 @@ def test_notation_round_trips_for_every_legal_move():
         for m in g.legal_moves():
             assert g.parse_move(g.move_str(m)) == m
         g.apply_random()
+
+
+def test_registering_a_bot_first_keeps_the_builtin_bots(monkeypatch):
+    from thurn_ai.bots import spec
+    from thurn_ai.bots.random_bot import RandomBot
+    monkeypatch.setattr(spec, "_REGISTRY", {})
+    monkeypatch.setattr(spec, "_BUILTIN_LOADED", False)
+    spec.register("mine", RandomBot)
+    assert {"mine", "random", "greedy", "mcts"} <= set(spec.known_bots())

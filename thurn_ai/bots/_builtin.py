@@ -1,22 +1,14 @@
-"""Registers the built-in bots beyond 'random'. Each bot module is one algorithm."""
-from .spec import register
+"""The built-in bots by name. Each bot module is one algorithm."""
 
-# Bots are added here as they are written: register("greedy", GreedyBot), ...
 
-from .greedy import GreedyBot  # noqa: E402
+def register_builtin(register) -> None:
+    from .greedy import GreedyBot
+    from .heuristic import HeuristicBot
+    from .human import HumanBot
+    from .mcts import MCTSBot
+    from .pimc import PIMCBot
+    from .random_bot import RandomBot
 
-register("greedy", GreedyBot)
-
-from .heuristic import HeuristicBot  # noqa: E402
-
-register("heuristic", HeuristicBot)
-
-from .human import HumanBot  # noqa: E402
-
-register("human", HumanBot)
-
-from .mcts import MCTSBot  # noqa: E402
-from .pimc import PIMCBot  # noqa: E402
-
-register("mcts", MCTSBot)
-register("pimc", PIMCBot)
+    for name, cls in (("random", RandomBot), ("greedy", GreedyBot), ("heuristic", HeuristicBot),
+                      ("human", HumanBot), ("mcts", MCTSBot), ("pimc", PIMCBot)):
+        register(name, cls)

@@ -12,6 +12,7 @@ from ..errors import BotSpecError
 from .officials import OFFICIALS
 
 _REGISTRY: dict[str, object] = {}
+_BUILTIN_LOADED = False
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -20,12 +21,14 @@ def register(name: str, factory) -> None:
 
 
 def _load_builtin():
-    if _REGISTRY:
+    # Built-in bots are imported on first use (keeps `import thurn_ai` light); a flag rather than an
+    # empty-registry test, so a user's register() before first use does not hide them.
+    global _BUILTIN_LOADED
+    if _BUILTIN_LOADED:
         return
-    from .random_bot import RandomBot
-    register("random", RandomBot)
-    # Other bots register themselves in thurn_ai.bots.__init__ (optional imports keep this file small).
-    from . import _builtin  # noqa: F401
+    _BUILTIN_LOADED = True
+    from ._builtin import register_builtin
+    register_builtin(lambda name, cls: _REGISTRY.setdefault(name, cls))
 
 
 def _value(key: str, text: str):
