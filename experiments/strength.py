@@ -2,9 +2,10 @@
 
     python experiments/strength.py                       # the full run (what produced results/strength/)
     python experiments/strength.py --scale 0.1 --out /tmp/strength    # a quick run elsewhere
-    python experiments/strength.py --only vs_greedy budget_3000       # some matchups only
+    python experiments/strength.py --only greedy_3000 pimc_300        # some matchups only
 
-Two-player games on the South board (classic rules) with thurn_ai.tournament.run_tournament: seats
+Two-player games (South board with classic rules; a few on the North board with its default, the horses
+variant) with thurn_ai.tournament.run_tournament: seats
 alternate game by game (game g has its own seed, derived from SEED and g), both cores. Each matchup's
 games are kept in OUT/runs/<matchup>/ (results.csv, one row per seat and game), and an interrupted run
 resumes where it stopped. The win rate of bot A (the rules' winner, tie-break included) comes with its 95%
@@ -27,7 +28,6 @@ from thurn_ai.tournament import run_tournament
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength"
 SEED = 2025
-MAIN_BUDGET = 1000
 
 
 def mcts(iterations: int) -> str:
@@ -38,31 +38,37 @@ def pimc(iterations: int) -> str:
     return f"pimc(iterations={iterations})"
 
 
-# (name, bot A, bot B, games, what it answers)
+# (name, bot A, bot B, games, board): board "south" (classic) or "north" (horses, the North default)
 MATCHUPS = [
-    ("vs_greedy", mcts(MAIN_BUDGET), "greedy", 200, "ISMCTS against the greedy bot"),
-    ("vs_heuristic", mcts(MAIN_BUDGET), "heuristic", 200, "ISMCTS against the best rule-based bot"),
-    ("vs_random", mcts(MAIN_BUDGET), "random", 40, "ISMCTS against random moves"),
-    ("budget_100", mcts(100), "greedy", 100, "strength vs budget"),
-    ("budget_300", mcts(300), "greedy", 100, "strength vs budget"),
-    ("budget_3000", mcts(3000), "greedy", 60, "strength vs budget"),
-    ("vs_pimc_300", mcts(300), pimc(300), 100, "ISMCTS against PIMC, equal budgets"),
-    ("vs_pimc_1000", mcts(1000), pimc(1000), 100, "ISMCTS against PIMC, equal budgets"),
+    ("greedy_100", mcts(100), "greedy", 100, "south"),
+    ("greedy_300", mcts(300), "greedy", 100, "south"),
+    ("greedy_1000", mcts(1000), "greedy", 100, "south"),
+    ("greedy_3000", mcts(3000), "greedy", 200, "south"),
+    ("heuristic_100", mcts(100), "heuristic", 100, "south"),
+    ("heuristic_300", mcts(300), "heuristic", 100, "south"),
+    ("heuristic_1000", mcts(1000), "heuristic", 100, "south"),
+    ("heuristic_3000", mcts(3000), "heuristic", 200, "south"),
+    ("random_3000", mcts(3000), "random", 40, "south"),
+    ("pimc_300", mcts(300), pimc(300), 100, "south"),
+    ("pimc_1000", mcts(1000), pimc(1000), 100, "south"),
+    ("pimc_3000", mcts(3000), pimc(3000), 100, "south"),
+    ("north_greedy_1000", mcts(1000), "greedy", 60, "north"),
+    ("north_heuristic_1000", mcts(1000), "heuristic", 100, "north"),
 ]
-FIELDS = ["matchup", "bot_a", "bot_b", "games", "a_wins", "a_win_rate", "ci_low", "ci_high",
+FIELDS = ["matchup", "board", "bot_a", "bot_b", "games", "a_wins", "a_win_rate", "ci_low", "ci_high",
           "a_mean_score", "b_mean_score", "mean_turns", "seconds"]
 
 
-def run_matchup(name, a, b, games, out: Path, jobs: int) -> dict:
+def run_matchup(name, a, b, games, board, out: Path, jobs: int) -> dict:
     start = time.time()
     df = run_tournament([a, b], players=2, games=games, seed=SEED, jobs=jobs, out_dir=out / "runs" / name,
-                        resume=True, progress=False)
+                        resume=True, progress=False, rules_kwargs={"board": board})
     seconds = time.time() - start
     rows_a = df[df["spec"] == a]
     rows_b = df[df["spec"] == b]
     wins = int(rows_a["win"].sum())
     low, high = wilson_interval(wins, len(rows_a))
-    return {"matchup": name, "bot_a": a, "bot_b": b, "games": len(rows_a), "a_wins": wins,
+    return {"matchup": name, "board": board, "bot_a": a, "bot_b": b, "games": len(rows_a), "a_wins": wins,
             "a_win_rate": round(wins / len(rows_a), 4), "ci_low": round(low, 4), "ci_high": round(high, 4),
             "a_mean_score": round(rows_a["score"].mean(), 2), "b_mean_score": round(rows_b["score"].mean(), 2),
             "mean_turns": round(df.groupby("game")["turns"].first().mean(), 1), "seconds": round(seconds)}
@@ -97,7 +103,8 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         "Produced by `python experiments/strength.py" + (" " + " ".join(argv) if argv else "") + "` "
         f"(commit {m['commit']}, {m['cpu']}, 2 worker processes).",
         "",
-        f"Two-player games, South board, classic rules, via `thurn_ai.tournament.run_tournament` with seed "
+        f"Two-player games (South board: classic rules; North board: horses variant) via "
+        f"`thurn_ai.tournament.run_tournament` with seed "
         f"{SEED}: seats alternate game by game and every game has its own seed (derived from {SEED} and the "
         "game number, so each matchup replays exactly). A's win rate counts the rules' winner (tie-break "
         "included); the interval is the 95% Wilson score interval. Per-game rows: `runs/<matchup>/results.csv`.",
@@ -107,14 +114,14 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         f"reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker. PIMC: the same tree, "
         "playouts and budget (iterations in total) over worlds=10 determinizations.",
         "",
-        "| matchup | bot A | bot B | games | A wins | A win rate | 95% CI | mean score A | mean score B "
-        "| turns | time (s) |",
-        "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|",
+        "| matchup | board | bot A | bot B | games | A wins | A win rate | 95% CI | mean score A "
+        "| mean score B | turns | time (s) |",
+        "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     order = [mm[0] for mm in MATCHUPS]
     for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
         r = rows[name]
-        lines.append(f"| {name} | `{r['bot_a']}` | `{r['bot_b']}` | {r['games']} | {r['a_wins']} | "
+        lines.append(f"| {name} | {r['board']} | `{r['bot_a']}` | `{r['bot_b']}` | {r['games']} | {r['a_wins']} | "
                      f"{pct(r['a_win_rate'])} | {pct(r['ci_low'])}–{pct(r['ci_high'])} | {r['a_mean_score']} | "
                      f"{r['b_mean_score']} | {r['mean_turns']} | {r['seconds']} |")
     lines += ["", "Time is wall-clock seconds on 2 cores for the games played in the run that wrote this "
@@ -139,11 +146,11 @@ def main(argv=None):
         shutil.rmtree(args.out / "runs")
     summary_path = args.out / "summary.csv"
     rows = {} if args.fresh else read_summary(summary_path)
-    for name, a, b, games, _what in MATCHUPS:
+    for name, a, b, games, board in MATCHUPS:
         if args.only and name not in args.only:
             continue
         n = max(2, 2 * round(games * args.scale / 2))
-        r = run_matchup(name, a, b, n, args.out, args.jobs)
+        r = run_matchup(name, a, b, n, board, args.out, args.jobs)
         rows[name] = r
         print(f"{name:14s} {a} vs {b}: {r['a_wins']}/{r['games']} = {pct(r['a_win_rate'])} "
               f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  {r['seconds']}s", flush=True)

@@ -29,11 +29,12 @@ from thurn_ai._core cimport (
     PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
     MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,
     MV_DONE, MV_CART, MV_NOCART, MV_DISCARD,
-    OFF_NONE, OFF_POSTMASTER, OFF_ADMINISTRATOR, OFF_CARRIER, OFF_CARTWRIGHT, TK_ALL, TK_EACH,
+    OFF_NONE, OFF_POSTMASTER, OFF_ADMINISTRATOR, OFF_CARRIER, OFF_CARTWRIGHT, TK_ALL, TK_EACH, TK_FREE,
 )
 
 cdef extern from *:
     int __builtin_popcount(unsigned int x) nogil
+    int __builtin_ctz(unsigned int x) nogil
 
 cdef enum:
     MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
@@ -142,15 +143,110 @@ cdef inline int close_target(const StateData* s, const ConfigData* c, int p, int
     return 5
 
 
-cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p) noexcept nogil:
-    """The largest legal set of houses for the route being closed that extends the houses placed so far
-    (placement goes in increasing city order, so only cities after the last one placed can be added)."""
+cdef struct HouseValues:
+    # What a house in each city is worth to each player (cached; see house_values)
+    double v[MAXP][MAXC]
+    uint32_t houses[MAXP]       # the houses the cached values were computed for
+    int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
+    bint tiles                  # count tile progress (else every open city is worth 1)
+
+
+cdef inline double progress_gain(int top, int have, int need) noexcept nogil:
+    """Gain in top * (have / need)^2 from one more city or province (the tile itself when complete)."""
+    cdef double a = <double>have / need, b = <double>(have + 1) / need
+    return top * (b * b - a * a)
+
+
+cdef const double* house_values(HouseValues* hv, const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """Per city, what a house there is worth to player p: 0 with an own house, else 1 (a house placed is
+    a point) plus the progress it makes toward the tiles p can still take (see tile_potential), the
+    whole top value for the house that completes a group, and a free city's round tile. Recomputed only
+    when p's houses or the tile stacks have changed since the last call."""
+    cdef int t, x, q, key = 0, have, need, i, top
+    cdef uint32_t h = s.houses[p], bit
+    cdef double v
+    for t in range(c.n_stacks):
+        key += s.stack_pos[t]
+    if hv.stacks[p] == key and hv.houses[p] == h:
+        return hv.v[p]
+    hv.stacks[p] = key
+    hv.houses[p] = h
+    for x in range(c.n_cities):
+        bit = (<uint32_t>1) << x
+        if h & bit:
+            hv.v[p][x] = 0.0
+            continue
+        v = 1.0
+        if hv.tiles:
+            q = c.province[x]
+            for t in range(c.n_stacks):
+                if s.stack_pos[t] >= c.stack_nvals[t] or s.tiles_n[p][t] > 0:
+                    continue
+                top = c.stack_vals[t][s.stack_pos[t]]
+                if c.stack_kind[t] == TK_ALL and (c.stack_mask[t] & bit):
+                    v += progress_gain(top, __builtin_popcount(h & c.stack_mask[t]),
+                                       __builtin_popcount(c.stack_mask[t]))
+                elif c.stack_kind[t] == TK_EACH and q >= 0 and ((c.stack_provs[t] >> q) & 1) and \
+                        (h & c.province_mask[q]) == 0:
+                    have = 0
+                    need = 0
+                    for i in range(c.n_provinces):
+                        if (c.stack_provs[t] >> i) & 1:
+                            need += 1
+                            if h & c.province_mask[i]:
+                                have += 1
+                    v += progress_gain(top, have, need)
+                elif c.stack_kind[t] == TK_FREE and (c.stack_mask[t] & bit):
+                    v += top
+        hv.v[p][x] = v
+    return hv.v[p]
+
+
+cdef inline void reset_values(HouseValues* hv, bint tiles) noexcept nogil:
+    cdef int p
+    for p in range(MAXP):
+        hv.stacks[p] = -1
+    hv.tiles = tiles
+
+
+cdef inline uint32_t lowest_bit(uint32_t a) noexcept nogil:
+    return a & (~a + 1)
+
+
+cdef uint32_t best_of(uint32_t a, const double* hv) noexcept nogil:
+    """The city of the set `a` with the highest house value (the lowest on ties), as a bit."""
+    cdef uint32_t best = 0, b
+    cdef double bv = -1.0
+    cdef int x
+    while a:
+        b = lowest_bit(a)
+        x = __builtin_ctz(b)
+        if hv[x] > bv:
+            bv = hv[x]
+            best = b
+        a &= a - 1
+    return best
+
+
+cdef inline double set_value(uint32_t a, const double* hv) noexcept nogil:
+    cdef double v = 0.0
+    while a:
+        v += hv[__builtin_ctz(a)]
+        a &= a - 1
+    return v
+
+
+cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p, const double* hv) noexcept nogil:
+    """The most valuable legal set of houses (by house value) for the route being closed that extends the
+    houses placed so far (placement goes in increasing city order, so only cities after the last one
+    placed can be added)."""
     cdef uint32_t placed = s.placed_now
     cdef uint32_t above = 0xFFFFFFFF if s.last_house < 0 else (
         0 if s.last_house >= 31 else (<uint32_t>0xFFFFFFFF) << (s.last_house + 1))
     cdef uint32_t avail = s.route_mask[p] & ~s.houses[p] & ~placed & above
     cdef uint32_t best = placed, t, a, pm
-    cdef int i, best_n = __builtin_popcount(placed), n, left = s.houses_left[p]
+    cdef double best_v = set_value(placed, hv), v
+    cdef int i, left = s.houses_left[p]
     cdef bint a_ok = __builtin_popcount(placed & c.free_mask) <= 1
     # option B: every route city of one province
     for i in range(c.n_provinces):
@@ -158,10 +254,10 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p) noexce
         if placed & ~pm:
             continue
         t = placed | (avail & pm)
-        n = __builtin_popcount(t)
-        if n > best_n:
-            best, best_n = t, n
-    # option A: one city of each province (the lowest still open), plus one free city
+        v = set_value(t, hv)
+        if v > best_v:
+            best, best_v = t, v
+    # option A: the best city of each province, plus the best free city
     if a_ok:
         for i in range(c.n_provinces):
             if __builtin_popcount(placed & c.province_mask[i]) > 1:
@@ -172,23 +268,76 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p) noexce
             pm = c.province_mask[i]
             a = avail & pm
             if (placed & pm) == 0 and a:
-                t |= a & (~a + 1)
+                t |= best_of(a, hv)
         a = avail & c.free_mask
         if (placed & c.free_mask) == 0 and a:
-            t |= a & (~a + 1)
-        n = __builtin_popcount(t)
-        if n > best_n:
-            best, best_n = t, n
-    # never plan more houses than the supply holds: keep the lowest cities
-    while best_n - __builtin_popcount(placed) > left:
+            t |= best_of(a, hv)
+        v = set_value(t, hv)
+        if v > best_v:
+            best, best_v = t, v
+    # never plan more houses than the supply holds: drop the least valuable
+    while __builtin_popcount(best & ~placed) > left:
         t = best & ~placed
-        best &= ~(t & (~t + 1))
-        best_n -= 1
+        a = t
+        pm = lowest_bit(t)
+        while a:
+            if hv[__builtin_ctz(lowest_bit(a))] < hv[__builtin_ctz(pm)]:
+                pm = lowest_bit(a)
+            a &= a - 1
+        best &= ~pm
     return best
 
 
+cdef uint32_t house_starts(const StateData* s, const ConfigData* c, int p, const double* hv) noexcept nogil:
+    """The cities that can come next in a complete house set (option B for each province, option A with
+    the best city per province): the tree considers only these (and `done`) while placing houses, so it
+    does not spend its iterations on sets it would leave unfinished."""
+    cdef uint32_t placed = s.placed_now
+    cdef uint32_t above = 0xFFFFFFFF if s.last_house < 0 else (
+        0 if s.last_house >= 31 else (<uint32_t>0xFFFFFFFF) << (s.last_house + 1))
+    cdef uint32_t avail = s.route_mask[p] & ~s.houses[p] & ~placed & above
+    cdef uint32_t out = 0, t, a, pm
+    cdef int i
+    cdef bint a_ok = __builtin_popcount(placed & c.free_mask) <= 1
+    for i in range(c.n_provinces):
+        pm = c.province_mask[i]
+        if (placed & ~pm) == 0 and (avail & pm):
+            out |= lowest_bit(avail & pm)
+        if __builtin_popcount(placed & pm) > 1:
+            a_ok = False
+    if a_ok:
+        t = 0
+        for i in range(c.n_provinces):
+            pm = c.province_mask[i]
+            a = avail & pm
+            if (placed & pm) == 0 and a:
+                t |= best_of(a, hv)
+        a = avail & c.free_mask
+        if (placed & c.free_mask) == 0 and a:
+            t |= best_of(a, hv)
+        if t:
+            out |= lowest_bit(t)
+    return out
+
+
+cdef int tree_moves(const StateData* s, const ConfigData* c, int* moves, int n, HouseValues* values) noexcept nogil:
+    """The moves the tree considers: all, except that while houses are placed only the next city of a
+    complete house set (house_starts) and `done`."""
+    cdef int i, k = 0, m
+    cdef uint32_t starts
+    if s.phase != PH_HOUSES:
+        return n
+    starts = house_starts(s, c, s.current, house_values(values, s, c, s.current))
+    for i in range(n):
+        m = moves[i]
+        if (m >> MOVE_SHIFT) != MV_HOUSE or (starts >> (m & 31)) & 1:
+            moves[k] = m
+            k += 1
+    return k
+
+
 cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
-                      double* out) noexcept nogil:
+                      HouseValues* values, double* out) noexcept nogil:
     """Rule-of-thumb scores of `moves` (all legal; higher is better): extend the route rather than abandon
     it, draw cards that fit, close at a sensible length, place as many houses as possible, keep connected
     cards. The playout policy plays the best; the tree tries moves in this order (see Tree)."""
@@ -196,6 +345,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
     cdef uint32_t hm, fm, fit_hand, fit_disp, plan = 0, bit, own = s.houses[p]
     cdef double v
     cdef bint need_horses = False, horses = c.horses_variant
+    cdef const double* hv = house_values(values, s, c, p)
     hm = hand_mask(s, c, p)
     fm = fit_mask(s, c, p)
     fit_hand = fm & hm
@@ -210,7 +360,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
     if s.phase == PH_AFTER:
         target = close_target(s, c, p, forbid)
     elif s.phase == PH_HOUSES:
-        plan = best_houses(s, c, p)
+        plan = best_houses(s, c, p, hv)
     for i in range(n):
         m = moves[i]
         kind = m >> MOVE_SHIFT
@@ -222,8 +372,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
                 v = 10.0 + (5.0 if fit_hand == 0 else 0.0)
             else:
                 v = __builtin_popcount(c.adj[x] & hm & ~bit)
-            if not (own & bit):
-                v += 2.0
+            v += 2.0 * hv[x]
             if s.phase == PH_PLAY:       # Postmaster: only worth it when nothing in hand fits
                 v = (v + 8.0) if (fit_hand == 0 and L > 0 and (fm & bit)) else -5.0
         elif kind == MV_DECK:
@@ -233,14 +382,14 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
         elif kind == MV_ADMIN:
             v = -20.0
         elif kind == MV_LEFT or kind == MV_RIGHT:
-            v = 20.0 + (3.0 if not (own & bit) else 0.0)
+            v = 20.0 + 3.0 * hv[x]
             v += __builtin_popcount(c.adj[x] & hm & ~bit & ~s.route_mask[p])   # keeps the route going
             if s.phase == PH_AFTER:        # Postal Carrier: extend while short of a long route
                 v = 32.0 if L < 7 else 8.0
             elif need_horses and (hm & ~fm & ~bit):
                 v = 10.0                   # the horse move below is better now
         elif kind == MV_NEW:
-            v = 6.0 + __builtin_popcount(c.adj[x] & hm & ~bit) + (2.0 if not (own & bit) else 0.0)
+            v = 6.0 + __builtin_popcount(c.adj[x] & hm & ~bit) + 2.0 * hv[x]
             if L > 0:
                 v -= 3.0 * L               # abandoning a route throws its cards away
         elif kind == MV_HORSE:
@@ -267,30 +416,41 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
         elif kind == MV_NOCART:
             v = 0.0
         elif kind == MV_DISCARD:           # discard the card least connected to the rest of the hand
-            v = -(__builtin_popcount(c.adj[x] & hm & ~bit) + (2.0 if not (own & bit) else 0.0))
+            v = -(__builtin_popcount(c.adj[x] & hm & ~bit) + 2.0 * hv[x])
             if s.hand[p][x] > 1:
                 v += 1.5                   # a second copy can never join the same route
         out[i] = v
 
 
-cdef int best_house_count(const ConfigData* c, uint32_t open_cities, int left) noexcept nogil:
-    """Houses a closing could place on `open_cities` (route cities without an own house): the larger of
-    option A (one per province, plus one free city) and option B (all of one province)."""
-    cdef int i, k, a = 0, b = 0
+cdef double best_house_value(const ConfigData* c, uint32_t open_cities, int left, const double* hv) noexcept nogil:
+    """Value of the houses a closing could place on `open_cities` (route cities without an own house): the
+    better of option A (the best city per province, plus the best free city) and option B (all of one
+    province); at most `left` houses (then counted at the average value)."""
+    cdef int i, na = 0, nb = 0, k
+    cdef uint32_t a
+    cdef double va = 0.0, vb = 0.0, v
     for i in range(c.n_provinces):
-        k = __builtin_popcount(open_cities & c.province_mask[i])
-        if k:
-            a += 1
-        if k > b:
-            b = k
-    if open_cities & c.free_mask:
-        a += 1
-    k = a if a > b else b
-    return k if k < left else left
+        a = open_cities & c.province_mask[i]
+        if a:
+            va += hv[__builtin_ctz(best_of(a, hv))]
+            na += 1
+            v = set_value(a, hv)
+            if v > vb:
+                vb = v
+                nb = __builtin_popcount(a)
+    a = open_cities & c.free_mask
+    if a:
+        va += hv[__builtin_ctz(best_of(a, hv))]
+        na += 1
+    if vb > va:
+        va, na = vb, nb
+    if na > left:
+        va = va * left / na
+    return va
 
 
 cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, int n, uint64_t* rng,
-                     int forbid, double eps) noexcept nogil:
+                     int forbid, double eps, HouseValues* values) noexcept nogil:
     """The playout policy: the best-scored move (score_moves), ties broken at random; with probability
     eps a uniformly random move instead, so playouts do not all follow one line."""
     cdef double v[MAXMOVES]
@@ -300,7 +460,7 @@ cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, 
         return moves[0]
     if eps > 0 and unit(rng) < eps:
         return moves[below(rng, n)]
-    score_moves(s, c, moves, n, forbid, v)
+    score_moves(s, c, moves, n, forbid, values, v)
     for i in range(n):
         x = v[i] + unit(rng) * 0.5
         if x > bv:
@@ -310,12 +470,12 @@ cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, 
 
 
 cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n, int forbid,
-                      uint64_t* rng) noexcept nogil:
+                      uint64_t* rng, HouseValues* values) noexcept nogil:
     """Sort moves best first by score_moves (ties in random order)."""
     cdef double v[MAXMOVES]
     cdef double x
     cdef int i, j, m
-    score_moves(s, c, moves, n, forbid, v)
+    score_moves(s, c, moves, n, forbid, values, v)
     for i in range(n):
         v[i] += unit(rng) * 0.25
     for i in range(1, n):
@@ -331,11 +491,11 @@ cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n
 
 
 cdef void move_priors(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
-                      double temp, double* out) noexcept nogil:
+                      double temp, HouseValues* values, double* out) noexcept nogil:
     """Softmax of the heuristic scores at temperature `temp`: the prior of each move for PUCT."""
     cdef double vmax = -1e300, total = 0.0
     cdef int i
-    score_moves(s, c, moves, n, forbid, out)
+    score_moves(s, c, moves, n, forbid, values, out)
     for i in range(n):
         if out[i] > vmax:
             vmax = out[i]
@@ -374,7 +534,8 @@ cdef double tile_potential(const StateData* s, const ConfigData* c, int p) noexc
     return pot
 
 
-cdef double position_value(const StateData* s, const ConfigData* c, int p, double tile_weight) noexcept nogil:
+cdef double position_value(const StateData* s, const ConfigData* c, int p, double tile_weight,
+                           HouseValues* values) noexcept nogil:
     """Score now plus part of what the route in progress promises (its houses, and the next carriage if
     it is long enough) and tile_weight times tile_potential(): the evaluation at the end of a truncated
     playout."""
@@ -383,11 +544,11 @@ cdef double position_value(const StateData* s, const ConfigData* c, int p, doubl
     cdef uint32_t open_cities
     if L >= 3:
         open_cities = s.route_mask[p] & ~s.houses[p]
-        route = 0.6 * best_house_count(c, open_cities, s.houses_left[p])
+        route = 0.5 * best_house_value(c, open_cities, s.houses_left[p], house_values(values, s, c, p))
         if c.n_carriages > 0:
             nxt = s.carriage[p] + 1
             if nxt < c.n_carriages and L >= c.carriage_size[nxt]:
-                route += 0.6 * (c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0))
+                route += 0.5 * (c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0))
         if c.horses_variant and c.base_horses + s.horse_total[p] < L:
             route *= 0.5           # it still needs horse cards before it can be closed
         v += route
@@ -399,7 +560,7 @@ cdef double position_value(const StateData* s, const ConfigData* c, int p, doubl
 
 
 cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
-                  double scale) noexcept nogil:
+                  double scale, HouseValues* values) noexcept nogil:
     """Rewards for a position where a playout stopped early: 0.5 + 0.5 EVAL_SHARE tanh(margin / scale)
     on position_value(); returns the player ahead. EVAL_SHARE < 1 keeps an unfinished game short of a
     finished one: a clear leader gains by ending the game (a win is 1), otherwise with a big lead every
@@ -407,7 +568,7 @@ cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc
     cdef int p, q, lead = 0
     cdef double other
     for p in range(c.n_players):
-        sc[p] = position_value(s, c, p, tile_weight)
+        sc[p] = position_value(s, c, p, tile_weight, values)
         if sc[p] > sc[lead]:
             lead = p
     for p in range(c.n_players):
@@ -420,13 +581,13 @@ cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc
 
 
 cdef int heuristic_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid,
-                           double eps, int stop_turn) noexcept nogil:
+                           double eps, int stop_turn, HouseValues* values) noexcept nogil:
     cdef int moves[MAXMOVES]
     cdef int n, steps = 0
     while s.phase != PH_OVER and s.turn < stop_turn:
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, forbid[s.current])
-        apply_move(s, c, policy_move(s, c, moves, n, rng, forbid[s.current], eps))
+        apply_move(s, c, policy_move(s, c, moves, n, rng, forbid[s.current], eps, values))
         steps += 1
     return steps
 
@@ -497,6 +658,7 @@ cdef class Tree:
     cdef int horizon
     cdef double tile_weight
     cdef double scale
+    cdef HouseValues values
     cdef bint redeterminize
     cdef int forbid[MAXP]
     cdef int16_t slot[MOVE_CODES]
@@ -514,7 +676,7 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, double c=0.7, str playout="heuristic",
                  str reward="win", double eps=0.05, bint ismcts=True, int forbid=0,
                  int observer=-1, double widen=1.0, str select="ucb", double prior_temp=3.0,
-                 int horizon=0, double tile_weight=0.0, double scale=8.0):
+                 int horizon=0, double tile_weight=0.0, double scale=8.0, bint house_tiles=True):
         """Search from `state` for `observer` (default: the player to move). ismcts=True re-deals what
         the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
@@ -545,6 +707,7 @@ cdef class Tree:
         self.horizon = horizon
         self.tile_weight = tile_weight
         self.scale = scale if scale > 0 else 8.0
+        reset_values(&self.values, house_tiles)
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
@@ -601,15 +764,16 @@ cdef class Tree:
             mover = s.current
             n = gen_moves(&s, c, moves)
             n = drop_forbidden(&s, moves, n, self.forbid[mover])
+            n = tree_moves(&s, c, moves, n, &self.values)
             if self.select == SELECT_PUCT:
                 if n > 1:
-                    move_priors(&s, c, moves, n, self.forbid[mover], self.prior_temp, prior)
+                    move_priors(&s, c, moves, n, self.forbid[mover], self.prior_temp, &self.values, prior)
                 else:
                     prior[0] = 1.0
             elif n > 1:
                 # heuristic order: untried moves are expanded best first, and below the root only the
                 # best few are considered until the node has been visited often (progressive widening)
-                order_moves(&s, c, moves, n, self.forbid[mover], &self.rng)
+                order_moves(&s, c, moves, n, self.forbid[mover], &self.rng, &self.values)
                 if node != 0 and self.widen > 0:
                     k = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
                     if k < n:
@@ -675,14 +839,15 @@ cdef class Tree:
         if s.phase != PH_OVER:
             stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else 1 << 30
             if self.playout == PLAYOUT_HEURISTIC:
-                self.playout_moves += heuristic_playout(&s, c, &self.rng, self.forbid, self.eps, stop_turn)
+                self.playout_moves += heuristic_playout(&s, c, &self.rng, self.forbid, self.eps, stop_turn,
+                                                        &self.values)
             else:
                 self.playout_moves += uniform_playout(&s, c, &self.rng, self.forbid, stop_turn)
         if s.phase == PH_OVER:
             rewards(&s, c, self.reward, r, sc, self.scale)
             w = winner_of(&s, c)
         else:
-            w = evaluate(&s, c, r, sc, self.tile_weight, self.scale)
+            w = evaluate(&s, c, r, sc, self.tile_weight, self.scale, &self.values)
         # backpropagation: each node learns the reward of the player who moved into it
         while node >= 0:
             nd = &self.nodes[node]
@@ -762,26 +927,30 @@ cdef class Tree:
 
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
 
-def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0):
+def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, bint house_tiles=True):
     """The heuristic playout policy's move for the player to move (a legal move code)."""
     cdef int moves[MAXMOVES]
     cdef int n
     cdef uint64_t rng = seed
+    cdef HouseValues values
     if state.s.phase == PH_OVER:
         raise ValueError("the game is over")
+    reset_values(&values, house_tiles)
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
-    return policy_move(&state.s, &state.cfg.c, moves, n, &rng, forbid, eps)
+    return policy_move(&state.s, &state.cfg.c, moves, n, &rng, forbid, eps, &values)
 
 
-def policy_playout(GameState state, uint64_t seed, double eps=0.05):
+def policy_playout(GameState state, uint64_t seed, double eps=0.05, bint house_tiles=True):
     """Play the heuristic policy (all players) to the end of the game, in place; returns moves played."""
     cdef int forbid[MAXP]
     cdef uint64_t rng = seed
     cdef int n
+    cdef HouseValues values
+    reset_values(&values, house_tiles)
     memset(forbid, 0, sizeof(forbid))
     with nogil:
-        n = heuristic_playout(&state.s, &state.cfg.c, &rng, forbid, eps, 1 << 30)
+        n = heuristic_playout(&state.s, &state.cfg.c, &rng, forbid, eps, 1 << 30, &values)
     return n
 
 
