@@ -252,3 +252,13 @@ def test_analysis_and_principal_variation_are_consistent(moves):
 def test_bad_search_specs_are_refused(spec):
     with pytest.raises(BotSpecError):
         make_bot(spec)
+
+
+@pytest.mark.parametrize("spec", ["mcts(time=0.02)", "mcts(time=0.02,workers=2)", "pimc(time=0.02,worlds=3)"])
+def test_time_budget_searches_and_answers_legally(spec):
+    g = played_position(Rules(players=2), 4, 60)
+    obs = Observation(g, g.current_player, seed=1)
+    bot = make_bot(spec, seed=1)
+    rows = bot.analyse(obs)
+    assert sum(r["visits"] for r in rows) > 0
+    assert g.is_legal(bot.choose(obs))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from .. import _search
-from ..errors import BotSpecError
+from ..errors import BotSpecError, ThurnError
 from ..notation import move_city, move_kind
 from .base import Bot, Observation
 
@@ -98,7 +98,7 @@ class SearchBot(Bot):
         if self._last is not None and self._last[0] is obs:
             return self._last[1]
         if obs.state.is_terminal():
-            raise BotSpecError("the game is over: nothing to search")
+            raise ThurnError("the game is over: nothing to search")
         jobs = self._jobs(obs, self.rng.getrandbits(64))
         if self.workers > 1 and len(jobs) > 1:
             with ThreadPoolExecutor(max_workers=self.workers) as pool:
