@@ -5,11 +5,12 @@
     python experiments/strength.py --only greedy_3000 pimc_300        # some matchups only
 
 Two-player games (South board with classic rules; a few on the North board with its default, the horses
-variant) with thurn_ai.tournament.run_tournament: seats
-alternate game by game (game g has its own seed, derived from SEED and g), both cores. Each matchup's
-games are kept in OUT/runs/<matchup>/ (results.csv, one row per seat and game), and an interrupted run
-resumes where it stopped. The win rate of bot A (the rules' winner, tie-break included) comes with its 95%
-Wilson interval; summary.csv has one line per matchup and README.md is written from it.
+variant) with thurn_ai.tournament.run_tournament: seats alternate game by game (game g has its own seed,
+derived from SEED and g), both cores. Each matchup's games are kept in OUT/runs/<matchup>/ (results.csv,
+one row per seat and game; the game records in records.jsonl are not committed). An interrupted run
+resumes where it stopped; a matchup whose results.csv is complete is only summarized again. The win rate
+of bot A (the rules' winner, tie-break included) comes with its 95% Wilson interval; summary.csv has one
+line per matchup and README.md is written from it (with NOTES.md appended).
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ import shutil
 import sys
 import time
 from pathlib import Path
+
+import pandas as pd
 
 from thurn_ai.bench import machine_info
 from thurn_ai.bots.mcts import SearchBot
@@ -61,10 +64,26 @@ FIELDS = ["matchup", "board", "bot_a", "bot_b", "games", "a_wins", "a_win_rate",
           "a_mean_score", "b_mean_score", "mean_turns", "seconds"]
 
 
+def finished_games(run_dir: Path, games: int):
+    """The results of a matchup already played in full (results.csv is enough: the game records are not
+    kept in the repository), else None."""
+    path = run_dir / "results.csv"
+    if not path.exists():
+        return None
+    df = pd.read_csv(path)
+    df = df[df["game"] <= games]
+    complete = df.groupby("game")["seat"].nunique()
+    if len(complete) < games or (complete != 2).any():
+        return None
+    return df
+
+
 def run_matchup(name, a, b, games, board, out: Path, jobs: int) -> dict:
     start = time.time()
-    df = run_tournament([a, b], players=2, games=games, seed=SEED, jobs=jobs, out_dir=out / "runs" / name,
-                        resume=True, progress=False, rules_kwargs={"board": board})
+    df = finished_games(out / "runs" / name, games)
+    if df is None:
+        df = run_tournament([a, b], players=2, games=games, seed=SEED, jobs=jobs, out_dir=out / "runs" / name,
+                            resume=True, progress=False, rules_kwargs={"board": board})
     seconds = time.time() - start
     rows_a = df[df["spec"] == a]
     rows_b = df[df["spec"] == b]

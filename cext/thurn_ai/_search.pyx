@@ -635,8 +635,8 @@ cdef struct Node:
     uint32_t visits
     uint32_t avail       # how often this move was available when the parent was visited
     double value         # sum of the mover's rewards
-    double wins          # sum of the mover's wins (for reporting, whatever the reward)
-    double score         # sum of the mover's final scores (for reporting)
+    double wins          # sum of the mover's wins (or estimated win chances, for playouts cut short)
+    double score         # sum of the mover's final (or evaluated) values, for reporting
 
 
 cdef class Tree:
@@ -754,6 +754,7 @@ cdef class Tree:
         cdef int n, k, i, m, node = 0, ch, best, mover, w, stop_turn
         cdef double r[MAXP]
         cdef double sc[MAXP]
+        cdef double win[MAXP]
         cdef double u, best_u, q_sum, fpu, sq
         cdef uint32_t q_n
         cdef Node* nd
@@ -843,19 +844,23 @@ cdef class Tree:
                                                         &self.values)
             else:
                 self.playout_moves += uniform_playout(&s, c, &self.rng, self.forbid, stop_turn)
+        # win[p]: 1/0 for a finished game, else the evaluation's estimate (reported as win_prob)
         if s.phase == PH_OVER:
             rewards(&s, c, self.reward, r, sc, self.scale)
             w = winner_of(&s, c)
+            for i in range(c.n_players):
+                win[i] = 1.0 if i == w else 0.0
         else:
-            w = evaluate(&s, c, r, sc, self.tile_weight, self.scale, &self.values)
+            evaluate(&s, c, r, sc, self.tile_weight, self.scale, &self.values)
+            for i in range(c.n_players):
+                win[i] = r[i]
         # backpropagation: each node learns the reward of the player who moved into it
         while node >= 0:
             nd = &self.nodes[node]
             nd.visits += 1
             if nd.mover >= 0:
                 nd.value += r[nd.mover]
-                if w == nd.mover:
-                    nd.wins += 1.0
+                nd.wins += win[nd.mover]
                 nd.score += sc[nd.mover]
             node = nd.parent
         self.iterations += 1
