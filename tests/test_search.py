@@ -80,6 +80,17 @@ def test_search_closes_the_route_that_wins_the_game(spec):
     assert [g.move_str(m) for m in bot.principal_variation(obs)] == ["close", "house Carlsruhe"]
 
 
+@pytest.mark.parametrize("spec", ["mcts(iterations=300)", "pimc(iterations=300)"])
+def test_search_places_the_house_that_ends_the_game_with_a_win(spec):
+    g = closing_position()
+    g.apply("close")
+    assert sorted(g.move_str(m) for m in g.legal_moves()) == ["done", "house Carlsruhe"]
+    obs = Observation(g, 0, seed=4)
+    rows = make_bot(spec, seed=5).analyse(obs)
+    assert rows[0]["notation"] == "house Carlsruhe" and rows[0]["win_prob"] > 0.9
+    assert next(r for r in rows if r["notation"] == "done")["win_prob"] < 0.5
+
+
 # ---------------------------------------------------------------- determinizations
 
 RULES = [Rules(players=2), Rules(players=3), Rules(players=4), Rules(players=2, board="north"),
