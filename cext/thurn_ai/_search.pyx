@@ -3,9 +3,10 @@
 
 One `Tree` is one search. Its nodes live in a growable C array (no Python object per node); children are
 a linked list through node indices. Every iteration copies the root position, optionally re-deals what
-the searcher cannot see (`determinize`), walks down the tree, adds one node, plays the game out with the
-playout policy and backs the result up. All of that runs without the GIL, so several trees can search in
-parallel threads (root parallelism; the Python layer merges their root statistics).
+the searcher cannot see (`determinize`), walks down the tree, adds one node, plays on with the heuristic
+playout policy (for `horizon` turns of each player, then scores the position with evaluate(), or to the
+end of the game) and backs the result up. All of that runs without the GIL, so several trees can search
+in parallel threads (root parallelism; the Python layer merges their root statistics). See docs/bots.md.
 
 ISMCTS (Cowling, Powley & Whitehouse 2012, single observer): the tree is over the searcher's information
 sets -- a node is a sequence of moves, whatever the hidden cards were -- and each iteration samples a new
@@ -342,7 +343,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
     it, draw cards that fit, close at a sensible length, place as many houses as possible, keep connected
     cards. The playout policy plays the best; the tree tries moves in this order (see Tree)."""
     cdef int p = s.current, i, m, kind, x, L = s.route_len[p], target = 3
-    cdef uint32_t hm, fm, fit_hand, fit_disp, plan = 0, bit, own = s.houses[p]
+    cdef uint32_t hm, fm, fit_hand, fit_disp, plan = 0, bit
     cdef double v
     cdef bint need_horses = False, horses = c.horses_variant
     cdef const double* hv = house_values(values, s, c, p)
