@@ -143,4 +143,5 @@ def command(position_file, iterations, seconds, seed, bot_spec, top, as_json):
     click.echo("")
     click.echo("recommended: " + ", ".join(steps) + f"; {turn['then']}")
     best = result["best"]
-    click.echo(f"expected: win probability {best['win_prob']:.0%}, final score {best['mean_score']:.1f}")
+    click.echo(f"expected: win probability {best['win_prob']:.0%}, score {best['mean_score']:.1f} "
+               "(search estimate: playouts cut short are scored by the evaluation, see docs/bots.md)")
