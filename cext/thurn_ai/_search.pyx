@@ -237,6 +237,23 @@ cdef inline double set_value(uint32_t a, const double* hv) noexcept nogil:
     return v
 
 
+cdef inline uint32_t option_a_best(uint32_t placed, uint32_t avail, const ConfigData* c,
+                                   const double* hv) noexcept nogil:
+    """Option A's best additions: the best available city of each province not yet used, plus the best
+    free city if none is placed yet."""
+    cdef uint32_t t = 0, a, pm
+    cdef int i
+    for i in range(c.n_provinces):
+        pm = c.province_mask[i]
+        a = avail & pm
+        if (placed & pm) == 0 and a:
+            t |= best_of(a, hv)
+    a = avail & c.free_mask
+    if (placed & c.free_mask) == 0 and a:
+        t |= best_of(a, hv)
+    return t
+
+
 cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p, const double* hv) noexcept nogil:
     """The most valuable legal set of houses (by house value) for the route being closed that extends the
     houses placed so far (placement goes in increasing city order, so only cities after the last one
@@ -264,15 +281,7 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p, const 
             if __builtin_popcount(placed & c.province_mask[i]) > 1:
                 a_ok = False
     if a_ok:
-        t = placed
-        for i in range(c.n_provinces):
-            pm = c.province_mask[i]
-            a = avail & pm
-            if (placed & pm) == 0 and a:
-                t |= best_of(a, hv)
-        a = avail & c.free_mask
-        if (placed & c.free_mask) == 0 and a:
-            t |= best_of(a, hv)
+        t = placed | option_a_best(placed, avail, c, hv)
         v = set_value(t, hv)
         if v > best_v:
             best, best_v = t, v
@@ -307,15 +316,7 @@ cdef uint32_t house_starts(const StateData* s, const ConfigData* c, int p, const
         if __builtin_popcount(placed & pm) > 1:
             a_ok = False
     if a_ok:
-        t = 0
-        for i in range(c.n_provinces):
-            pm = c.province_mask[i]
-            a = avail & pm
-            if (placed & pm) == 0 and a:
-                t |= best_of(a, hv)
-        a = avail & c.free_mask
-        if (placed & c.free_mask) == 0 and a:
-            t |= best_of(a, hv)
+        t = option_a_best(placed, avail, c, hv)
         if t:
             out |= lowest_bit(t)
     return out
