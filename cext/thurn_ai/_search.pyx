@@ -158,6 +158,15 @@ cdef inline double progress_gain(int top, int have, int need) noexcept nogil:
     return top * (b * b - a * a)
 
 
+cdef inline int provinces_held(const ConfigData* c, int t, uint32_t h) noexcept nogil:
+    """How many of the provinces an each-province tile stack `t` needs hold a house of the set `h`."""
+    cdef int i, have = 0
+    for i in range(c.n_provinces):
+        if (c.stack_provs[t] >> i) & 1 and (h & c.province_mask[i]):
+            have += 1
+    return have
+
+
 cdef const double* house_values(HouseValues* hv, const StateData* s, const ConfigData* c, int p) noexcept nogil:
     """Per city, what a house there is worth to player p: 0 with an own house, else 1 (a house placed is
     a point) plus the progress it makes toward the tiles p can still take (see tile_potential), the
@@ -189,14 +198,7 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
                                        __builtin_popcount(c.stack_mask[t]))
                 elif c.stack_kind[t] == TK_EACH and q >= 0 and ((c.stack_provs[t] >> q) & 1) and \
                         (h & c.province_mask[q]) == 0:
-                    have = 0
-                    need = 0
-                    for i in range(c.n_provinces):
-                        if (c.stack_provs[t] >> i) & 1:
-                            need += 1
-                            if h & c.province_mask[i]:
-                                have += 1
-                    v += progress_gain(top, have, need)
+                    v += progress_gain(top, provinces_held(c, t, h), __builtin_popcount(c.stack_provs[t]))
                 elif c.stack_kind[t] == TK_FREE and (c.stack_mask[t] & bit):
                     v += top
         hv.v[p][x] = v
@@ -521,13 +523,8 @@ cdef double tile_potential(const StateData* s, const ConfigData* c, int p) noexc
             have = __builtin_popcount(h & c.stack_mask[t])
             need = __builtin_popcount(c.stack_mask[t])
         elif c.stack_kind[t] == TK_EACH:
-            have = 0
-            need = 0
-            for i in range(c.n_provinces):
-                if (c.stack_provs[t] >> i) & 1:
-                    need += 1
-                    if h & c.province_mask[i]:
-                        have += 1
+            have = provinces_held(c, t, h)
+            need = __builtin_popcount(c.stack_provs[t])
         else:
             continue
         if need > 0:
