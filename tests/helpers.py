@@ -162,24 +162,29 @@ def total_cards(d):
             + sum(len(r) for r in d["route"]) + sum(map(sum, d["horse_cards"])))
 
 
+def phase_outcomes(g):
+    """Every state in which the current phase has just ended, by trying every sequence of moves in it
+    (one state per sequence)."""
+    phase = g.phase
+
+    def walk(h):
+        if h.phase != phase:           # e.g. placing the last possible house ends the phase by itself
+            yield h
+            return
+        for m in h.legal_moves():
+            nxt = h.clone()
+            nxt.apply(m)
+            yield from walk(nxt)
+
+    return walk(g)
+
+
 def reachable_house_sets(g):
     """Every set of cities a player can end the houses phase with, by trying all house sequences."""
     assert g.phase == "houses"
     seat = g.current_player
     before = set(g.export()["houses"][seat])
-    out = set()
-
-    def walk(h):
-        if h.phase != "houses":           # placing the last possible house ends the phase by itself
-            out.add(frozenset(names_of(h, set(h.export()["houses"][seat]) - before)))
-            return
-        for m in h.legal_moves():
-            nxt = h.clone()
-            nxt.apply(m)
-            walk(nxt)
-
-    walk(g)
-    return out
+    return {frozenset(names_of(h, set(h.export()["houses"][seat]) - before)) for h in phase_outcomes(g)}
 
 
 def downward_closure(maximal_sets):

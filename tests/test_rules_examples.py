@@ -10,8 +10,8 @@ from itertools import combinations
 import pytest
 
 import thurn_ai
-from helpers import (build, downward_closure, finish_turn, house_names, legal, legal_of_kind, play,
-                     reachable_house_sets, route_names, stack, total_cards)
+from helpers import (build, downward_closure, finish_turn, house_names, legal, legal_of_kind, phase_outcomes,
+                     play, reachable_house_sets, route_names, stack, total_cards)
 from thurn_ai.errors import IllegalMoveError, NotationError, ThurnError
 
 BAIERN = {"Augsburg", "Ingolstadt", "Kempten", "München", "Nürnberg", "Passau", "Regensburg", "Würzburg"}
@@ -602,23 +602,14 @@ def test_hand_reduced_to_three_of_the_players_choice():
     g.apply("done")
     assert g.phase == "discard"
     kept = set()
-    paths = [0]
-
-    def walk(h):
-        if h.phase != "discard":
-            paths[0] += 1
-            d = h.export()
-            kept.add(tuple(sorted(h.board.cities[x] for x in range(22) for _ in range(d["hand"][0][x]))))
-            assert d["discard_n"] == 3 + 3 and total_cards(d) == 66   # route and three hand cards
-            return
-        for m in h.legal_moves():
-            nxt = h.clone()
-            nxt.apply(m)
-            walk(nxt)
-
-    walk(g)
+    paths = 0
+    for h in phase_outcomes(g):
+        paths += 1
+        d = h.export()
+        kept.add(tuple(sorted(h.board.cities[x] for x in range(22) for _ in range(d["hand"][0][x]))))
+        assert d["discard_n"] == 3 + 3 and total_cards(d) == 66   # route and three hand cards
     assert kept == {tuple(sorted(c)) for c in combinations(hand, 3)}
-    assert len(kept) == paths[0]              # discards in city order: each choice is one sequence
+    assert len(kept) == paths                 # discards in city order: each choice is one sequence
 
 
 def test_no_discarding_with_three_cards_or_fewer():
