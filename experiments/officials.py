@@ -71,7 +71,7 @@ def strength_check(out: Path, jobs) -> str:
     if saved and not folder.exists():
         return saved
     df = run_tournament(c["specs"], players=c["players"], games=c["games"], seed=SEED, jobs=jobs,
-                        out_dir=folder, resume=True, progress=False)
+                        out_dir=folder, resume="auto", progress=False)
     per_bot = df.groupby("spec").agg(wins=("win", "sum"), score=("score", "mean"))
     parts = [f"`{spec}` won {int(r.wins)} (mean score {r.score:.1f})" for spec, r in per_bot.iterrows()]
     sentence = (f"Strength check: in {c['games']} {c['players']}-player games (seed {SEED}, seats alternating) "

@@ -83,7 +83,7 @@ def run_matchup(name, a, b, games, board, out: Path, jobs: int) -> dict:
     df = finished_games(out / "runs" / name, games)
     if df is None:
         df = run_tournament([a, b], players=2, games=games, seed=SEED, jobs=jobs, out_dir=out / "runs" / name,
-                            resume=True, progress=False, rules_kwargs={"board": board})
+                            resume="auto", progress=False, rules_kwargs={"board": board})
     seconds = time.time() - start
     rows_a = df[df["spec"] == a]
     rows_b = df[df["spec"] == b]

@@ -39,3 +39,33 @@ def atomic_write_bytes(path, data: bytes) -> None:
     """Write `data` to `path` atomically."""
     with atomic_open(path, "wb") as f:
         f.write(data)
+
+
+def atomic_savefig(fig, path, **kwargs) -> None:
+    """Save a matplotlib figure to `path` atomically (the format comes from the suffix unless given)."""
+    path = Path(path)
+    kwargs.setdefault("format", path.suffix.lstrip(".") or None)
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, **kwargs)
+
+
+def atomic_to_parquet(df, path, **kwargs) -> None:
+    """Write a pandas DataFrame to `path` as Parquet, atomically."""
+    with atomic_open(path, "wb") as f:
+        df.to_parquet(f, **kwargs)
+
+
+def atomic_to_csv(df, path, **kwargs) -> None:
+    """Write a pandas DataFrame to `path` as CSV, atomically."""
+    with atomic_open(path, "w", newline="") as f:
+        df.to_csv(f, **kwargs)
+
+
+def temp_files(folder, name: str) -> list[Path]:
+    """Temporary files that atomic writes of `folder/name` left behind when the process was killed."""
+    try:
+        return [p for p in Path(folder).iterdir()
+                if p.name.startswith(f".{name}.") and p.name.endswith(".tmp") and p.is_file()]
+    except OSError:
+        return []
+

@@ -229,7 +229,7 @@ def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, official
         raw = run_tournament(cond.specs(bot), players=cond.players, games=n_games, seed=cond.seed(seed),
                              jobs=jobs, rules_kwargs=rules_kwargs,
                              out_dir=None if out_dir is None else str(Path(out_dir) / cond.name),
-                             resume=resume, progress=progress)
+                             resume="auto" if resume else False, progress=progress)
         rows = standardize(raw, cond)
         frames.append(rows if out_dir is None else with_phase_turns(rows, Path(out_dir) / cond.name))
     return pd.concat(frames, ignore_index=True)

@@ -16,6 +16,16 @@ An output folder holds:
     results.parquet   the consolidated results sorted by game and seat, written when the run completes
                       (results.csv and records.jsonl are then rewritten sorted, so line N of
                       records.jsonl is game N: `thurn-ai replay OUT/records.jsonl --game N`)
+
+Durability: a finished game is appended (its record, then its rows); every file that is rewritten is
+written to a temporary file in the folder and renamed into place (thurn_ai.fileio), so a kill at any moment
+leaves each file either old or new. A game counts as saved only when all its rows and its record are on
+disk; anything less (a cut last line, a game's rows without its record) is dropped and the game is played
+again by --resume. Pool workers end with the tournament process (see _init_worker).
+
+Test hook: the environment variable THURN_AI_FAULT=POINT[@N] makes this process kill itself (SIGKILL) the
+N-th time (default: the first) it reaches the named point (see the _fault calls), so tests can stop a run
+at exact moments, e.g. half-way through the final rewrite of records.jsonl ("finish-records-half").
 """
 from __future__ import annotations
 
@@ -26,6 +36,8 @@ import json
 import os
 import signal
 import sys
+import threading
+import time
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +47,7 @@ import pandas as pd
 from .bots import make_bot
 from .bots.officials import OFFICIALS
 from .errors import ThurnError
+from .fileio import atomic_open, atomic_write_text, temp_files
 from .match import derive_seed, play_game
 from .rules import Rules
 
@@ -57,6 +70,48 @@ BOOL_COLUMNS = {"truncated"}
 
 class TournamentError(ThurnError):
     """Impossible tournament settings, or an output folder that cannot be used or resumed."""
+
+
+# ---------------------------------------------------------------- test hook
+
+FAULT_ENV = "THURN_AI_FAULT"
+_fault_counts: dict[str, int] = {}
+
+
+def _fault_target() -> tuple[str, int] | None:
+    spec = os.environ.get(FAULT_ENV, "").strip()
+    if not spec:
+        return None
+    point, _, nth = spec.partition("@")
+    return point, int(nth) if nth.isdigit() else 1
+
+
+def _fault(point: str) -> None:
+    """Test hook: SIGKILL this process when it reaches `point` for the N-th time, if THURN_AI_FAULT says so
+    (a no-op otherwise)."""
+    target = _fault_target()
+    if target is None or target[0] != point:
+        return
+    _fault_counts[point] = _fault_counts.get(point, 0) + 1
+    if _fault_counts[point] == target[1]:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(10)      # the signal is delivered at once; never go on
+
+
+def _write(f, text: str, point: str) -> None:
+    """f.write(text) in one write, or, when the test hook names `point`, in two halves with the hook between
+    them (so a test can kill the process with half of the text on disk)."""
+    target = _fault_target()
+    if target is None or target[0] != point or len(text) < 2:
+        f.write(text)
+        return
+    f.write(text[:len(text) // 2])
+    f.flush()
+    os.fsync(f.fileno())
+    _fault(point)
+    f.write(text[len(text) // 2:])
 
 
 # ---------------------------------------------------------------- seats
@@ -161,9 +216,45 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
 
 # ---------------------------------------------------------------- backends
 
-def _ignore_sigint():
-    # Ctrl-C goes to the whole process group; only the parent should handle it (and stop the pool).
+PR_SET_PDEATHSIG = 1
+NO_PDEATHSIG_ENV = "THURN_AI_TEST_NO_PDEATHSIG"   # tests: rely on the portable watcher alone
+PARENT_POLL_SECONDS = 0.5
+
+
+def _init_worker(parent_pid: int):
+    """Pool worker set-up. Ctrl-C goes to the whole process group; only the parent handles it (and stops
+    the pool). And a worker must not outlive the tournament process: if that is killed (SIGKILL gives it
+    no chance to stop its pool), the worker ends too -- at once on Linux (PR_SET_PDEATHSIG), and elsewhere
+    within PARENT_POLL_SECONDS (a thread watches for the worker being handed to another parent)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux") and not os.environ.get(NO_PDEATHSIG_ENV):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    ppid = os.getppid()
+    if ppid != parent_pid and not _alive(parent_pid):
+        os._exit(1)              # the tournament died before this worker started
+
+    def watch():
+        while True:
+            time.sleep(PARENT_POLL_SECONDS)
+            if os.getppid() != ppid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _run_serial(tasks):
@@ -173,7 +264,7 @@ def _run_serial(tasks):
 
 def _run_processes(tasks, jobs: int):
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(play_task, t) for t in tasks]
         for f in as_completed(futures):
@@ -232,8 +323,50 @@ def complete_lines(path: Path) -> str:
     return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
 
 
+OWN_FILES = (META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE)
+
+
+def _leftover(name: str) -> bool:
+    """A file a killed run of ours may leave in a folder before it holds tournament.json: the lock, or a
+    temporary file of an atomic write."""
+    return name == LOCK_FILE or (name.endswith(".tmp") and any(name.startswith(f".{n}.") for n in OWN_FILES))
+
+
+def _parse_row(row: dict, columns: list[str]) -> bool:
+    """Whether a results.csv row holds a value of the right type in every column."""
+    try:
+        for c in columns:
+            v = row[c]
+            if c in TEXT_COLUMNS:
+                if v is None:
+                    return False
+            elif c in FLOAT_COLUMNS:
+                float(v)
+            elif c in BOOL_COLUMNS:
+                if v not in ("True", "False"):
+                    return False
+            else:
+                int(v)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return None not in row        # no extra fields
+
+
+@dataclass
+class SavedGame:
+    rows: list[dict]      # as read from results.csv (text values), by seat
+    record: str           # its line of records.jsonl (without the newline)
+
+
 class ResultStore:
-    """The output folder: appends each finished game, reads back what a resume keeps, consolidates."""
+    """The output folder: appends each finished game, reads back what a resume keeps, consolidates.
+
+    What counts as saved: a game whose rows (one per seat, every value well-formed) are in results.csv and
+    whose record (same game number and seed) is in records.jsonl. Everything else -- a cut last line in
+    either file, a game with some of its rows, rows without a record, a record without rows -- is dropped
+    when a run opens the folder, and the game is played again. The only errors are a folder that is not a
+    tournament of these settings (tournament.json missing, unreadable or different, results.csv with
+    other columns) or one that holds more games than asked for."""
 
     def __init__(self, out_dir, meta: dict, columns: list[str]):
         self.dir = Path(out_dir)
@@ -244,30 +377,64 @@ class ResultStore:
     def path(self, name: str) -> Path:
         return self.dir / name
 
-    def open(self, resume: bool) -> dict[int, list[dict]]:
-        """Prepare the folder; returns the finished games a resume keeps ({game: rows})."""
-        if self.dir.exists() and not self.dir.is_dir():
-            raise TournamentError(f"{self.dir} is a file, not a folder")
-        existing = self.path(META_FILE).exists()
-        if existing and not resume:
-            raise TournamentError(f"{self.dir} already holds a tournament; continue it with --resume "
-                                  "or choose another --out folder")
+    def open(self, resume) -> dict[int, SavedGame]:
+        """Prepare the folder; returns the finished games a resume keeps.
+
+        resume=False: a new tournament, in a folder that does not exist or is empty (files a killed run of
+        ours left before it wrote tournament.json do not count). resume=True: continue the tournament in an
+        existing folder (one that holds only such leftovers starts it). resume="auto": continue it if the
+        folder exists, else start it."""
+        self._check_folder(resume)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise TournamentError(f"cannot create {self.dir}: {e.strerror}") from None
         self._take_lock()
-        finished = {}
-        if existing:
+        _fault("open-start")
+        self._check_folder(resume)        # again, under the lock
+        for name in OWN_FILES:           # temporary files of writes a kill interrupted
+            for tmp in temp_files(self.dir, name):
+                tmp.unlink(missing_ok=True)
+        finished: dict[int, SavedGame] = {}
+        if self.path(META_FILE).exists():
             self._check_meta()
-            finished = self._read_finished()
+            finished = self.read_saved()
             if finished and max(finished) > self.meta["games"]:
                 raise TournamentError(f"{self.dir} already holds {max(finished)} games, more than the "
                                       f"{self.meta['games']} asked for")
-        self._rewrite(finished)
-        self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
-        self._write_meta()
+            self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
+            _fault("open-parquet-removed")
+            self._write_meta()
+            self._rewrite(finished, "open")
+        else:
+            self._write_meta()               # first: from now on the folder is a tournament to resume
+            _fault("open-meta-written")
+            self._rewrite({}, "open")
+        _fault("open-done")
         return finished
+
+    def _check_folder(self, resume):
+        if not self.dir.exists():
+            if resume is True:
+                raise TournamentError(f"{self.dir} does not exist, so there is no tournament to resume "
+                                      "(leave out --resume to start one)")
+            return
+        if not self.dir.is_dir():
+            raise TournamentError(f"{self.dir} is a file, not a folder")
+        if self.path(META_FILE).exists():
+            if not resume:
+                raise TournamentError(f"{self.dir} already holds a tournament; continue it with --resume "
+                                      "or choose another --out folder")
+            return
+        try:
+            foreign = sorted(p.name for p in self.dir.iterdir() if not _leftover(p.name))
+        except OSError as e:
+            raise TournamentError(f"cannot read {self.dir}: {e.strerror}") from None
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            what = "there is no tournament to resume" if resume else "it is not used for a new tournament"
+            raise TournamentError(f"{self.dir} holds files ({shown}) but no {META_FILE}, so {what}; "
+                                  "choose a new or empty --out folder")
 
     def _take_lock(self):
         """Two runs appending to one folder would corrupt it: the second is refused. The lock is an OS
@@ -276,7 +443,10 @@ class ResultStore:
             import fcntl
         except ImportError:       # not on POSIX: no lock
             return
-        self._lock = open(self.path(LOCK_FILE), "w")
+        try:
+            self._lock = open(self.path(LOCK_FILE), "w")
+        except OSError as e:
+            raise TournamentError(f"cannot write to {self.dir}: {e.strerror}") from None
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -292,6 +462,8 @@ class ResultStore:
     def _check_meta(self):
         try:
             old = json.loads(self.path(META_FILE).read_text(encoding="utf-8"))
+            if not isinstance(old, dict):
+                raise ValueError("not a JSON object")
         except (OSError, ValueError) as e:
             raise TournamentError(f"cannot read {self.path(META_FILE)}: {e}") from None
         for key in ("specs", "players", "seed", "rules", "columns"):
@@ -299,94 +471,152 @@ class ResultStore:
                 raise TournamentError(f"{self.dir} holds a different tournament ({key}: {old.get(key)!r}, "
                                       f"now {self.meta[key]!r}); resume it with the same settings")
 
-    def _read_finished(self) -> dict[int, list[dict]]:
-        """Complete games from results.csv; a partly written last line or game (a run killed while writing)
-        is dropped, and its game is played again."""
-        if not self.path(CSV_FILE).exists():
+    def read_saved(self) -> dict[int, SavedGame]:
+        """The saved games (see the class doc); everything else in the two logs is ignored."""
+        rows = self._read_rows()
+        records = self._read_records(rows)
+        return {g: SavedGame(rows[g], records[g]) for g in sorted(rows) if g in records}
+
+    def _read_rows(self) -> dict[int, list[dict]]:
+        """Games with a complete, well-formed set of rows in results.csv (by seat)."""
+        lines = self._lines(CSV_FILE)
+        if lines is None:
             return {}
-        text = complete_lines(self.path(CSV_FILE))
+        text = "".join(lines)
         reader = csv.DictReader(io.StringIO(text))
         if text and reader.fieldnames != self.columns:
             raise TournamentError(f"{self.path(CSV_FILE)} does not have the expected columns")
         by_game: dict[int, list[dict]] = {}
+        bad: set[int] = set()
         try:
             for row in reader:
-                by_game.setdefault(int(row["game"]), []).append(row)
-        except (ValueError, TypeError) as e:
-            raise TournamentError(f"{self.path(CSV_FILE)} is damaged: {e}") from None
+                if _parse_row(row, self.columns):
+                    by_game.setdefault(int(row["game"]), []).append(row)
+                else:
+                    with_number = row.get("game")
+                    if isinstance(with_number, str) and with_number.isdigit():
+                        bad.add(int(with_number))
+        except csv.Error:
+            pass      # a garbled line: the games after it are played again
         players = self.meta["players"]
-        return {g: rows for g, rows in by_game.items()
-                if sorted(int(r["seat"]) for r in rows) == list(range(players))}
+        complete = {}
+        for g, game_rows in by_game.items():
+            seats = sorted(int(r["seat"]) for r in game_rows)
+            if g >= 1 and g not in bad and seats == list(range(players)) \
+                    and len({r["game_seed"] for r in game_rows}) == 1:
+                complete[g] = sorted(game_rows, key=lambda r: int(r["seat"]))
+        return complete
 
-    def _read_records(self, keep) -> dict[int, str]:
+    def _read_records(self, rows: dict[int, list[dict]]) -> dict[int, str]:
+        """The record line of each of these games (the first one that parses and has the game's seed)."""
         records = {}
-        try:
-            with open(self.path(RECORDS_FILE), encoding="utf-8") as f:
-                for line in f:
-                    try:
-                        game = json.loads(line).get("game")
-                    except ValueError:
-                        continue            # a partly written last line
-                    if game in keep and game not in records:
-                        records[game] = line.rstrip("\n")
-        except FileNotFoundError:
-            pass
+        for line in self._lines(RECORDS_FILE) or []:
+            try:
+                rec = json.loads(line)
+                game, seed = rec["game"], rec["seed"]
+            except (ValueError, TypeError, KeyError, RecursionError):
+                continue                # a damaged line
+            if (isinstance(game, int) and game in rows and game not in records
+                    and str(seed) == rows[game][0]["game_seed"]):
+                records[game] = line.rstrip("\n")
         return records
 
-    def _rewrite(self, games: dict[int, list[dict]]):
-        """results.csv and records.jsonl holding exactly these games, sorted."""
-        records = self._read_records(set(games))
-        missing = set(games) - set(records)
-        if missing:   # records are written before rows, so this means the files were edited
-            raise TournamentError(f"{self.path(RECORDS_FILE)} lacks the records of games {sorted(missing)}")
-        with open(self.path(CSV_FILE), "w", encoding="utf-8", newline="") as f:
-            writer = csv.DictWriter(f, self.columns, lineterminator="\n")
-            writer.writeheader()
-            for g in sorted(games):
-                writer.writerows(games[g])
-        with open(self.path(RECORDS_FILE), "w", encoding="utf-8") as f:
-            f.writelines(records[g] + "\n" for g in sorted(games))
+    def _lines(self, name: str) -> list[str] | None:
+        """The complete lines of a log file (None if there is none): a partly written last line, and any
+        line that is not valid UTF-8, left out."""
+        try:
+            data = self.path(name).read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise TournamentError(f"cannot read {self.path(name)}: {e.strerror}") from None
+        lines = []
+        for raw in data.split(b"\n")[:-1]:        # what follows the last newline is a partly written line
+            try:
+                lines.append(raw.decode("utf-8") + "\n")
+            except UnicodeDecodeError:
+                continue
+        return lines
+
+    def _rewrite(self, games: dict[int, SavedGame], stage: str):
+        """records.jsonl and results.csv holding exactly these games, sorted; each replaced atomically, the
+        records first (so results.csv never names a game whose record the folder lacks)."""
+        order = sorted(games)
+        with atomic_open(self.path(RECORDS_FILE), "w", newline="") as f:
+            _write(f, "".join(games[g].record + "\n" for g in order), f"{stage}-records-half")
+        _fault(f"{stage}-records-written")
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, self.columns, lineterminator="\n")
+        writer.writeheader()
+        for g in order:
+            writer.writerows(games[g].rows)
+        with atomic_open(self.path(CSV_FILE), "w", newline="") as f:
+            _write(f, buf.getvalue(), f"{stage}-csv-half")
+        _fault(f"{stage}-csv-written")
 
     def _write_meta(self):
-        tmp = self.path(META_FILE + ".tmp")
-        tmp.write_text(json.dumps(self.meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path(META_FILE))
+        atomic_write_text(self.path(META_FILE), json.dumps(self.meta, indent=2, ensure_ascii=False) + "\n")
 
     def append(self, rows: list[dict], record_line: str):
         """One finished game: its record first, then its rows (each in one write), so a game counts as
         finished only when both are on disk."""
-        with open(self.path(RECORDS_FILE), "a", encoding="utf-8") as f:
-            f.write(record_line + "\n")
+        with open(self.path(RECORDS_FILE), "a", encoding="utf-8", newline="") as f:
+            _write(f, record_line + "\n", "append-record-half")
+        _fault("append-record")
         buf = io.StringIO()
         csv.DictWriter(buf, self.columns, lineterminator="\n").writerows(rows)
         with open(self.path(CSV_FILE), "a", encoding="utf-8", newline="") as f:
-            f.write(buf.getvalue())
+            _write(f, buf.getvalue(), "append-rows-half")
+        _fault("append-rows")
+
+    def missing(self, games: int) -> list[int]:
+        """The game numbers up to `games` that are not saved."""
+        saved = self.read_saved()
+        return [g for g in range(1, games + 1) if g not in saved]
 
     def finish(self, games: int) -> pd.DataFrame:
         """Sort the logs, write results.parquet, return the results."""
-        finished = self._read_finished()
-        missing = sorted(set(range(1, games + 1)) - set(finished))
+        _fault("finish-start")
+        saved = self.read_saved()
+        missing = [g for g in range(1, games + 1) if g not in saved]
         if missing:
-            raise TournamentError(f"games {missing[:10]} are missing from {self.path(CSV_FILE)}")
-        self._rewrite({g: finished[g] for g in range(1, games + 1)})
+            raise TournamentError(f"games {missing[:10]} are missing from {self.dir}; --resume plays them again")
+        self._rewrite({g: saved[g] for g in range(1, games + 1)}, "finish")
         df = typed_frame(pd.read_csv(self.path(CSV_FILE), keep_default_na=False), self.columns)
-        df.to_parquet(self.path(PARQUET_FILE), index=False)
+        with atomic_open(self.path(PARQUET_FILE), "wb") as f:
+            df.to_parquet(f, index=False)
+            _fault("finish-parquet-unrenamed")
+        _fault("finish-done")
         return df
 
 
-def load_results(path) -> pd.DataFrame:
-    """The results saved in a tournament folder (results.parquet, or results.csv of an unfinished run), or
-    a results file itself."""
+def load_results(path, note=None) -> pd.DataFrame:
+    """The results saved in a tournament folder (results.parquet, or results.csv of an unfinished run or
+    when results.parquet is damaged), or a results file itself. note(text) is told when results.csv stands
+    in for a damaged results.parquet (default: a line 'note: ...' on stderr)."""
     p = Path(path)
     if p.is_dir():
-        for name in (PARQUET_FILE, CSV_FILE):
-            if (p / name).exists():
-                p = p / name
-                break
-        else:
-            raise TournamentError(f"{path} holds no tournament results ({PARQUET_FILE} or {CSV_FILE})")
-    elif not p.exists():
+        parquet, csv_path = p / PARQUET_FILE, p / CSV_FILE
+        if parquet.exists():
+            try:
+                return _load_file(parquet)
+            except TournamentError as e:
+                if not csv_path.exists():
+                    raise
+                (note or _note)(f"{e}; reading {csv_path} instead")
+        if csv_path.exists():
+            return _load_file(csv_path)
+        raise TournamentError(f"{path} holds no tournament results ({PARQUET_FILE} or {CSV_FILE})")
+    if not p.exists():
         raise TournamentError(f"{path} does not exist")
+    return _load_file(p)
+
+
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr, flush=True)
+
+
+def _load_file(p: Path) -> pd.DataFrame:
     try:
         if p.suffix == ".parquet":
             df = pd.read_parquet(p)
@@ -478,14 +708,16 @@ def _saved_games(out_dir) -> int | None:
 
 def run_tournament(specs: list[str], players: int = 2, games: int | None = None, seed: int = 0,
                    jobs: int | None = None, rules_kwargs: dict | None = None, out_dir=None,
-                   resume: bool = False, scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
+                   resume: bool | str = False, scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Play a tournament and return its results: one row per player per game, sorted by game and seat.
 
     specs: bot specs (each plays every seat equally often; see seatings()). games: default
     DEFAULT_GAMES rounded up to whole seating cycles (on resume: the saved number). jobs: local worker
     processes (default: every core). rules_kwargs: Rules options (board, variant, all_provinces_tile,
-    ...). out_dir: folder to append results to as games end (see the module doc). resume: continue the
-    tournament in out_dir, playing only the games it lacks. scheduler: a Dask scheduler address
+    ...). out_dir: folder to append results to as games end (see the module doc); without resume it must
+    not exist or be empty. resume: True continues the tournament in out_dir (which must exist), playing
+    only the games it lacks; "auto" continues it if out_dir exists and starts it otherwise (for scripts
+    that are simply run again). scheduler: a Dask scheduler address
     ('tcp://host:8786'); its workers play the games and jobs is ignored. progress: a tqdm bar on stderr.
 
     Columns: game, game_seed, seat, bot (label), spec, players, score, rank (1 = winner, rules' tie-break),
@@ -493,6 +725,8 @@ def run_tournament(specs: list[str], players: int = 2, games: int | None = None,
     carriage_size, tile_<stack> per tile stack, tiles, houses_unplaced, closes, uses_<official> and
     uses_<official>_<early|middle|late> for postmaster, administrator, postal_carrier, cartwright.
     """
+    if resume not in (True, False, "auto"):
+        raise TournamentError(f"resume must be True, False or 'auto', not {resume!r}")
     if games is None and resume and out_dir is not None:
         games = _saved_games(out_dir)
     plan = plan_tournament(specs, players, games, seed, rules_kwargs)
@@ -506,7 +740,7 @@ def run_tournament(specs: list[str], players: int = 2, games: int | None = None,
             client.close()
 
 
-def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume: bool, progress: bool):
+def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume, progress: bool):
     if out_dir is None:
         return _play(plan, jobs, client, columns, None, {}, progress)
     store = ResultStore(out_dir, plan.meta(columns), columns)
