@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from thurn_ai.bench import bench_rules, machine_info
+from thurn_ai.fileio import atomic_write_text
 from thurn_ai.rules import Rules
 
 
@@ -26,7 +27,7 @@ def main(out_dir: str = "results/bench") -> None:
     path = Path(out_dir)
     path.mkdir(parents=True, exist_ok=True)
     f = path / f"engine-{info['commit'] or 'unknown'}.json"
-    f.write_text(json.dumps(out, indent=2))
+    atomic_write_text(f, json.dumps(out, indent=2))
     for r in rows:
         print(f"{r['board']:<6} {r['players']}p  {r['actions_per_s']:>12,.0f} actions/s  "
               f"{r['playouts_per_s']:>8,.0f} playouts/s  clone {r['clone_us']:.3f} µs  "

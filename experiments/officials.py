@@ -22,6 +22,7 @@ from pathlib import Path
 
 from thurn_ai import officials_study as study
 from thurn_ai.bots.officials import OFFICIALS
+from thurn_ai.fileio import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
@@ -78,7 +79,7 @@ def strength_check(out: Path, jobs) -> str:
                 + " and ".join(parts) + ".")
     runs = log_run(out, "")
     runs["strength_check"] = sentence
-    (out / "runs.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(out / "runs.json", json.dumps(runs, indent=1) + "\n")
     return sentence
 
 
@@ -111,7 +112,7 @@ def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None 
         entry["seconds"] += seconds
         if played_with and played_with not in entry["played_with"]:
             entry["played_with"].append(played_with)
-        path.write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+        atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
     return runs
 
 
@@ -154,7 +155,7 @@ def report(studies: list[Study], out: Path, command: str, notes: list[str]) -> N
                                    "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
                                    "game_length": study.control_facts(df)}
         print(f"== {s.name}: {s.bot}\n{study.format_text(a)}\n", flush=True)
-    (out / "report.md").write_text(study.build_report(analyses, meta), encoding="utf-8")
+    atomic_write_text(out / "report.md", study.build_report(analyses, meta))
     print(f"wrote {out / 'report.md'}")
 
 

@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from thurn_ai.bots import make_bot
+from thurn_ai.fileio import atomic_open
 from thurn_ai.match import derive_seed, play_game
 from thurn_ai.rules import Rules
 from thurn_ai.stats import wilson_interval
@@ -73,7 +74,7 @@ def summarize(rows: list[dict]) -> list[dict]:
 
 
 def write_csv(path: Path, rows: list[dict]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)

@@ -26,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.bench import machine_info
+from thurn_ai.fileio import atomic_write_text
 from thurn_ai.tournament import default_jobs, run_tournament
 
 WORKLOADS = {
@@ -80,7 +81,7 @@ def main(argv=None):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"speedup-{info['commit'] or 'unknown'}.json"
-    path.write_text(json.dumps(report, indent=2) + "\n")
+    atomic_write_text(path, json.dumps(report, indent=2) + "\n")
     print(f"written {path}")
 
 

@@ -25,6 +25,7 @@ import pandas as pd
 
 from thurn_ai.bench import machine_info
 from thurn_ai.bots.mcts import SearchBot
+from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
 from thurn_ai.tournament import run_tournament
 
@@ -104,7 +105,7 @@ def read_summary(path: Path) -> dict[str, dict]:
 
 def write_summary(path: Path, rows: dict[str, dict]) -> None:
     order = [m[0] for m in MATCHUPS]
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
@@ -150,7 +151,7 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
     notes = out / "NOTES.md"
     if notes.exists():
         lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
-    (out / "README.md").write_text("\n".join(lines), encoding="utf-8")
+    atomic_write_text(out / "README.md", "\n".join(lines))
 
 
 def main(argv=None):

@@ -35,6 +35,7 @@ from scipy import stats
 from .bots.officials import OFFICIALS
 from .bots.spec import parse_spec
 from .errors import ThurnError
+from .fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet
 from .stats import CONFIDENCE, mean_interval, wilson_interval
 
 PHASES = ("early", "middle", "late")
@@ -678,8 +679,10 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
 
     def save(fig, name):
         fig.tight_layout()
-        fig.savefig(out_dir / f"{prefix}{name}.png", dpi=110)
-        plt.close(fig)
+        try:
+            atomic_savefig(fig, out_dir / f"{prefix}{name}.png", dpi=110)
+        finally:
+            plt.close(fig)
         written.append(f"{prefix}{name}.png")
 
     def effect(ax, col, ylabel, scale=1.0):
@@ -778,7 +781,7 @@ def write_tables(a: Analysis, out_dir, prefix: str = "") -> list[str]:
     out_dir.mkdir(parents=True, exist_ok=True)
     names = []
     for name, t in a.tables().items():
-        t.to_csv(out_dir / f"{prefix}{name}.csv", index=False, float_format="%.6g")
+        atomic_to_csv(t, out_dir / f"{prefix}{name}.csv", index=False, float_format="%.6g")
         names.append(f"{prefix}{name}.csv")
     return names
 
@@ -790,7 +793,7 @@ def save_study(df: pd.DataFrame, a: Analysis, out_dir, prefix: str = "", title: 
     returns the plot file names (relative to out_dir)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    df.to_parquet(out_dir / f"{prefix}games.parquet", index=False)
+    atomic_to_parquet(df, out_dir / f"{prefix}games.parquet", index=False)
     write_tables(a, out_dir, prefix)
     return write_plots(a, out_dir, prefix, title)
 

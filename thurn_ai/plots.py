@@ -12,13 +12,16 @@ import pandas as pd  # noqa: E402
 
 from .bots.officials import OFFICIALS  # noqa: E402
 from .errors import ThurnError  # noqa: E402
+from .fileio import atomic_savefig  # noqa: E402
 from .stats import PHASES  # noqa: E402
 
 
 def _save(fig, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        atomic_savefig(fig, path, dpi=110)   # a kill leaves the old PNG or the new one
+    finally:
+        plt.close(fig)
     return path
 
 
