@@ -7,7 +7,6 @@ board can correct the data without touching code. Every part of a board may carr
 """
 from __future__ import annotations
 
-import json
 import os
 import unicodedata
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import BoardError, NotationError
+from .fileio import load_json, short_repr
 
 BOARD_DIR = Path(__file__).parent / "boards"
 BUILTIN_BOARDS = ("south", "north")
@@ -27,6 +27,8 @@ MAX_TILE_VALUES = 8
 MAX_CARRIAGES = 8
 MAX_TILE_POINTS = 1000
 MIN_ROUTE_TILE = 3          # a route needs 3 cards to be closed at all
+MAX_NAME = 64               # names of boards, provinces, cities and tile stacks (one line each)
+MAX_TEXT = 500              # title and notice (one line each)
 
 # The keys each part of a board file may have ("note" is free text anywhere). Unknown keys are errors,
 # so that a typo in a corrected board file ("horse": 2) is reported instead of silently ignored.
@@ -143,20 +145,20 @@ class _Parser:
 
     def entry(self, e, what: str, allowed: set, required=()) -> dict:
         if not isinstance(e, dict):
-            raise self.err(f"{what} must be a JSON object, not {e!r}")
+            raise self.err(f"{what} must be a JSON object, not {short_repr(e)}")
         unknown = sorted(set(e) - allowed)
         if unknown:
-            raise self.err(f"{what}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
+            raise self.err(f"{what}: unknown key {short_repr(unknown[0])} (allowed: {', '.join(sorted(allowed))})")
         for k in required:
             if k not in e:
-                raise self.err(f"{what}: missing key {k!r}")
+                raise self.err(f"{what}: missing key {short_repr(k)}")
         return e
 
     def mark(self, e: dict, key: str, part: str, label: str) -> str:
         """The provenance under `key` (default verified); records `label` under `part` if reconstructed."""
         p = e.get(key, "verified")
         if p not in PROVENANCES:
-            raise self.err(f"{label}: {key} must be 'verified' or 'reconstructed', not {p!r}")
+            raise self.err(f"{label}: {key} must be 'verified' or 'reconstructed', not {short_repr(p)}")
         if p == "reconstructed":
             self.recon[part].append(label)
         return p
@@ -164,7 +166,18 @@ class _Parser:
     def listing(self, key: str, required: bool = True) -> list:
         v = self.data.get(key, [] if not required else None)
         if not isinstance(v, list):
-            raise self.err(f"{key!r} must be a list" if key in self.data else f"missing key {key!r}")
+            raise self.err(f"{short_repr(key)} must be a list" if key in self.data else f"missing key {short_repr(key)}")
+        return v
+
+    def text(self, v, what: str, limit: int = MAX_NAME) -> str:
+        """`v` if it is a one-line string of at most `limit` characters (names appear in messages, logs
+        and positions, so a line break or a page of text there is a mistake)."""
+        if not isinstance(v, str) or not v.strip():
+            raise self.err(f"{what} must be a non-empty string, not {short_repr(v)}")
+        if len(v) > limit:
+            raise self.err(f"{what} {short_repr(v)} is longer than {limit} characters")
+        if not v.isprintable():
+            raise self.err(f"{what} {short_repr(v)} holds a line break or another control character")
         return v
 
     @staticmethod
@@ -176,9 +189,10 @@ class _Parser:
         if not isinstance(d, dict):
             raise self.err("top level must be a JSON object")
         self.entry(d, "top level", TOP_KEYS, required=("name", "provinces", "cities", "roads", "tiles"))
-        if not isinstance(d["name"], str) or not d["name"].strip():
-            raise self.err("'name' must be a non-empty string")
-        self.name = d["name"]
+        self.name = self.text(d["name"], "'name'")
+        for key in ("title", "notice"):
+            if d.get(key) is not None:
+                self.text(d[key], repr(key), MAX_TEXT)
         self.parse_provinces()
         self.parse_cities()
         self.parse_roads()
@@ -186,17 +200,15 @@ class _Parser:
         self.parse_carriages()
         cpc = d.get("cards_per_city", 3)
         if not self.is_int(cpc) or not 1 <= cpc <= 8:
-            raise self.err(f"cards_per_city must be an integer 1-8, not {cpc!r}")
+            raise self.err(f"cards_per_city must be an integer 1-8, not {short_repr(cpc)}")
         variant = d.get("default_variant", "classic")
         if variant not in ("classic", "horses"):
-            raise self.err(f"default_variant must be 'classic' or 'horses', not {variant!r}")
+            raise self.err(f"default_variant must be 'classic' or 'horses', not {short_repr(variant)}")
         if variant == "horses" and not all(self.horses):
             missing = [c for c, h in zip(self.cities, self.horses) if not h]
             raise self.err(f"default_variant horses needs horses on every city's cards; {missing[0]} has none")
         if variant == "classic" and not self.carriages:
             raise self.err("default_variant classic needs carriages")
-        if d.get("notice") is not None and not isinstance(d["notice"], str):
-            raise self.err("'notice' must be a string")
         return Board(
             name=self.name, title=str(d.get("title", self.name)), cities=tuple(self.cities),
             provinces=tuple(self.provinces), city_province=tuple(self.city_prov), roads=tuple(self.roads),
@@ -210,12 +222,10 @@ class _Parser:
         for p in self.listing("provinces"):
             if isinstance(p, str):
                 p = {"name": p}
-            e = self.entry(p, f"province {p!r}", PROVINCE_KEYS, required=("name",))
-            name = e["name"]
-            if not isinstance(name, str) or not name.strip():
-                raise self.err(f"bad province name {name!r}")
+            e = self.entry(p, f"province {short_repr(p)}", PROVINCE_KEYS, required=("name",))
+            name = self.text(e["name"], "province name")
             if name in self.provinces:
-                raise self.err(f"province {name!r} listed twice")
+                raise self.err(f"province {short_repr(name)} listed twice")
             self.mark(e, "provenance", "provinces", name)
             self.provinces.append(name)
         self.prov_idx = {n: i for i, n in enumerate(self.provinces)}
@@ -225,54 +235,55 @@ class _Parser:
         for c in self.listing("cities"):
             name = c.get("name") if isinstance(c, dict) else None
             if not isinstance(name, str) or not name.strip():
-                raise self.err(f"city entry {c!r} needs a non-empty 'name'")
-            e = self.entry(c, f"city {name!r}", CITY_KEYS)
+                raise self.err(f"city entry {short_repr(c)} needs a non-empty 'name'")
+            self.text(name, "city name")
+            e = self.entry(c, f"city {short_repr(name)}", CITY_KEYS)
             if fold(name) == "deck":
                 raise self.err("a city may not be called 'deck' (the notation 'draw deck' needs the word)")
             if any(fold(name) == fold(x) for x in self.cities):
-                raise self.err(f"city {name!r} listed twice")
+                raise self.err(f"city {short_repr(name)} listed twice")
             if "province" not in e:
-                raise self.err(f"city {name!r}: missing key 'province' (null for a free city)")
+                raise self.err(f"city {short_repr(name)}: missing key 'province' (null for a free city)")
             p = e["province"]
             if p is None:
                 self.city_prov.append(-1)
             elif isinstance(p, str) and p in self.prov_idx:
                 self.city_prov.append(self.prov_idx[p])
             else:
-                raise self.err(f"city {name!r} names unknown province {p!r}")
+                raise self.err(f"city {short_repr(name)} names unknown province {short_repr(p)}")
             h = e.get("horses", 0)
             if not self.is_int(h) or not (h == 0 or 1 <= h <= 3):
-                raise self.err(f"city {name!r}: horses must be 1-3 (or absent), not {h!r}")
+                raise self.err(f"city {short_repr(name)}: horses must be 1-3 (or absent), not {short_repr(h)}")
             if "part" in e and not isinstance(e["part"], str):
-                raise self.err(f"city {name!r}: part must be a string")
+                raise self.err(f"city {short_repr(name)}: part must be a string")
             self.mark(e, "provenance", "cities", name)
             if h:
                 self.mark(e, "horses_provenance", "horses", name)
             elif "horses_provenance" in e:
-                raise self.err(f"city {name!r}: horses_provenance without horses")
+                raise self.err(f"city {short_repr(name)}: horses_provenance without horses")
             self.cities.append(name)
             self.horses.append(h)
         if not 2 <= len(self.cities) <= MAX_CITIES:
             raise self.err(f"a board needs 2 to {MAX_CITIES} cities, this one has {len(self.cities)}")
         for i, name in enumerate(self.provinces):
             if i not in self.city_prov:
-                raise self.err(f"province {name!r} has no city")
+                raise self.err(f"province {short_repr(name)} has no city")
         self.fidx = {fold(n): i for i, n in enumerate(self.cities)}
 
     def city(self, n, where: str) -> int:
         try:
             return self.fidx[fold(n)]
         except (KeyError, AttributeError):
-            raise self.err(f"{where}: unknown city {n!r}") from None
+            raise self.err(f"{where}: unknown city {short_repr(n)}") from None
 
     def parse_roads(self):
         self.roads = []
         for r in self.listing("roads"):
-            e = self.entry({"cities": r} if isinstance(r, list) else r, f"road {r!r}", ROAD_KEYS,
+            e = self.entry({"cities": r} if isinstance(r, list) else r, f"road {short_repr(r)}", ROAD_KEYS,
                            required=("cities",))
             pair = e["cities"]
             if not isinstance(pair, list) or len(pair) != 2:
-                raise self.err(f"a road joins exactly two cities: {r!r}")
+                raise self.err(f"a road joins exactly two cities: {short_repr(r)}")
             a, b = self.city(pair[0], "road"), self.city(pair[1], "road")
             if a == b:
                 raise self.err(f"road from {self.cities[a]} to itself")
@@ -285,7 +296,7 @@ class _Parser:
         joined = {x for r in self.roads for x in r}
         for i, name in enumerate(self.cities):
             if i not in joined:
-                raise self.err(f"city {name!r} has no road (it could never be part of a route)")
+                raise self.err(f"city {short_repr(name)} has no road (it could never be part of a route)")
 
     def parse_tiles(self):
         self.tiles = []
@@ -293,27 +304,28 @@ class _Parser:
         for t in self.listing("tiles"):
             tid = t.get("id") if isinstance(t, dict) else None
             if not isinstance(tid, str) or not tid:
-                raise self.err(f"tile stack {t!r} needs a non-empty string 'id'")
+                raise self.err(f"tile stack {short_repr(t)} needs a non-empty string 'id'")
+            self.text(tid, "tile stack id")
             kind = t.get("kind")
             if kind not in TILE_KINDS:
-                raise self.err(f"tile stack {tid!r}: kind must be one of {', '.join(TILE_KINDS)}, not {kind!r}")
-            e = self.entry(t, f"tile stack {tid!r}", TILE_KEYS | TILE_KIND_KEYS[kind],
+                raise self.err(f"tile stack {short_repr(tid)}: kind must be one of {', '.join(TILE_KINDS)}, not {short_repr(kind)}")
+            e = self.entry(t, f"tile stack {short_repr(tid)}", TILE_KEYS | TILE_KIND_KEYS[kind],
                            required=("values", *TILE_KIND_KEYS[kind]) if kind != "each_province" else ("values",))
             vals = e["values"]
             if (not isinstance(vals, list) or not 1 <= len(vals) <= MAX_TILE_VALUES
                     or not all(self.is_int(v) and 0 <= v <= MAX_TILE_POINTS for v in vals)):
-                raise self.err(f"tile stack {tid!r}: values must be a list of 1 to {MAX_TILE_VALUES} integers "
+                raise self.err(f"tile stack {short_repr(tid)}: values must be a list of 1 to {MAX_TILE_VALUES} integers "
                                f"0-{MAX_TILE_POINTS}, top first")
             if any(x.id == tid for x in self.tiles):
-                raise self.err(f"tile stack {tid!r} listed twice")
+                raise self.err(f"tile stack {short_repr(tid)} listed twice")
             kw = dict(id=tid, kind=kind, values=tuple(vals),
                       provenance=self.mark(e, "provenance", "tile values", tid),
                       count_provenance=self.mark(e, "count_provenance", "tile counts", tid))
             if kind == "route":
                 n = e["length"]
                 if not self.is_int(n) or not MIN_ROUTE_TILE <= n <= MAX_CITIES:
-                    raise self.err(f"route tile stack {tid!r}: length must be an integer "
-                                   f"{MIN_ROUTE_TILE}-{MAX_CITIES}, not {n!r}")
+                    raise self.err(f"route tile stack {short_repr(tid)}: length must be an integer "
+                                   f"{MIN_ROUTE_TILE}-{MAX_CITIES}, not {short_repr(n)}")
                 if n in route_lengths:
                     raise self.err(f"two route tile stacks for length {n}")
                 route_lengths.add(n)
@@ -321,7 +333,7 @@ class _Parser:
             elif kind == "all_cities":
                 ps = self.province_list(e["provinces"], tid, "provinces")
                 if not ps:
-                    raise self.err(f"tile stack {tid!r} needs at least one province")
+                    raise self.err(f"tile stack {short_repr(tid)} needs at least one province")
                 kw["cities"] = frozenset(i for i, p in enumerate(self.city_prov) if p in ps)
                 kw["provinces"] = ps
             elif kind == "each_province":
@@ -329,11 +341,11 @@ class _Parser:
                 kw["excluded"] = ex
                 kw["provinces"] = tuple(i for i in range(len(self.provinces)) if i not in ex)
                 if not kw["provinces"]:
-                    raise self.err(f"tile stack {tid!r} excludes every province")
+                    raise self.err(f"tile stack {short_repr(tid)} excludes every province")
             elif kind == "free_city":
-                c = self.city(e["city"], f"tile stack {tid!r}")
+                c = self.city(e["city"], f"tile stack {short_repr(tid)}")
                 if self.city_prov[c] != -1:
-                    raise self.err(f"tile stack {tid!r}: {self.cities[c]} is not a free city "
+                    raise self.err(f"tile stack {short_repr(tid)}: {self.cities[c]} is not a free city "
                                    "(free cities have \"province\": null)")
                 kw["cities"] = frozenset([c])
             self.tiles.append(TileStack(**kw))
@@ -344,23 +356,23 @@ class _Parser:
 
     def province_list(self, names, tid: str, key: str) -> tuple[int, ...]:
         if not isinstance(names, list):
-            raise self.err(f"tile stack {tid!r}: {key} must be a list of province names")
+            raise self.err(f"tile stack {short_repr(tid)}: {key} must be a list of province names")
         out = []
         for n in names:
             if not isinstance(n, str) or n not in self.prov_idx:
-                raise self.err(f"tile stack {tid!r} names unknown province {n!r}")
+                raise self.err(f"tile stack {short_repr(tid)} names unknown province {short_repr(n)}")
             if self.prov_idx[n] in out:
-                raise self.err(f"tile stack {tid!r} names province {n!r} twice")
+                raise self.err(f"tile stack {short_repr(tid)} names province {short_repr(n)} twice")
             out.append(self.prov_idx[n])
         return tuple(out)
 
     def parse_carriages(self):
         self.carriages = []
         for c in self.listing("carriages", required=False):
-            e = self.entry(c, f"carriage {c!r}", CARRIAGE_KEYS, required=("size", "points"))
+            e = self.entry(c, f"carriage {short_repr(c)}", CARRIAGE_KEYS, required=("size", "points"))
             size, pts = e["size"], e["points"]
             if not self.is_int(size) or not 1 <= size <= MAX_CITIES:
-                raise self.err(f"carriage size must be an integer 1-{MAX_CITIES}, not {size!r}")
+                raise self.err(f"carriage size must be an integer 1-{MAX_CITIES}, not {short_repr(size)}")
             if not self.is_int(pts) or not 0 <= pts <= MAX_TILE_POINTS:
                 raise self.err(f"carriage of size {size}: points must be an integer 0-{MAX_TILE_POINTS}")
             if self.carriages and size <= self.carriages[-1][0]:
@@ -399,16 +411,7 @@ def parse_board(data: dict, path: str = "<data>") -> Board:
 
 @lru_cache(maxsize=32)
 def _load_path(path: str, mtime: float) -> Board:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise BoardError(f"cannot read board file {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise BoardError(f"board file {path} is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise BoardError(f"board file {path} is not valid JSON: {e.msg} at line {e.lineno}") from None
-    return parse_board(data, path)
+    return parse_board(load_json(path, "board file", BoardError), path)
 
 
 # Called with every board load_board() returns. The command line registers one that says, once per board,
@@ -422,18 +425,40 @@ def on_load(listener) -> None:
         _load_listeners.append(listener)
 
 
+def is_packaged_board(name) -> bool:
+    """Whether `name` is one of the boards shipped with thurn-ai ('south', 'north')."""
+    return isinstance(name, str) and name in BUILTIN_BOARDS
+
+
+def packaged_board(name) -> Board:
+    """A board shipped with thurn-ai, by name only: the form in which positions and game records name
+    their board. Anything else (a path, another file) is a BoardError; a board file comes only from the
+    user directly (`--board-file`, `load_board(path)`, `Rules(board=path)`)."""
+    if not is_packaged_board(name):
+        raise BoardError(f"unknown board {short_repr(name)}: use {' or '.join(BUILTIN_BOARDS)}")
+    return load_board(name)
+
+
 def load_board(name_or_path: str | Board = "south") -> Board:
-    """A built-in board by name ('south', 'north') or a board file by path."""
+    """A built-in board by name ('south', 'north') or a board file by path (given by the user)."""
     if isinstance(name_or_path, Board):
         board = name_or_path
     else:
-        name = str(name_or_path)
+        if not isinstance(name_or_path, (str, os.PathLike)):
+            raise BoardError(f"a board is a name ({', '.join(BUILTIN_BOARDS)}) or a board file's path, "
+                             f"not {short_repr(name_or_path)}")
+        name = os.fspath(name_or_path)
         path = BOARD_DIR / f"{name}.json" if name in BUILTIN_BOARDS else Path(name)
-        if not path.exists():
+        try:
+            exists = path.exists()
+            mtime = os.path.getmtime(path) if exists else 0.0
+        except (OSError, ValueError):
+            exists = False
+        if not exists:
             if os.sep in name or name.endswith(".json"):
                 raise BoardError(f"board file {name} does not exist")
-            raise BoardError(f"unknown board {name!r}: use south, north or the path of a board file")
-        board = _load_path(str(path), os.path.getmtime(path))
+            raise BoardError(f"unknown board {short_repr(name)}: use south, north or the path of a board file")
+        board = _load_path(str(path), mtime)
     for listener in _load_listeners:
         listener(board)
     return board

@@ -1,12 +1,21 @@
 """Writing data files safely: every file that holds data is written to a temporary file in the same
 folder, flushed to disk and renamed into place, so a kill, Ctrl-C or full disk leaves either the old file
-or the new one, never a half-written one."""
+or the new one, never a half-written one.
+
+Reading data files a user gives (positions, boards, game records): `load_json(path, what, error)` turns
+every malformed input into one error of the given ThurnError class naming the file and the problem —
+unreadable, too large, not UTF-8, not JSON, absurdly nested, huge numbers — and never another exception."""
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import os
+import re
 import tempfile
 from pathlib import Path
+
+from .errors import ThurnError
 
 
 @contextlib.contextmanager
@@ -69,3 +78,149 @@ def temp_files(folder, name: str) -> list[Path]:
     except OSError:
         return []
 
+
+# ---------------------------------------------------------------- reading JSON a user gives
+
+#: The most bytes read from one data file: a position, board or record file is a few kB, so this only
+#: stops a wrong path (/dev/zero, a disk image) from filling the memory.
+MAX_FILE_BYTES = 64 * 2 ** 20
+#: The deepest nesting accepted: the formats need 5 levels; deeper data is a mistake (and 100,000 levels
+#: would exhaust Python's recursion limit in the parser and in every function that walks the data).
+MAX_JSON_DEPTH = 64
+#: The longest integer accepted, in digits: seeds and generator states are 64-bit (20 digits).
+MAX_INT_DIGITS = 40
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+class _Refused(Exception):
+    """Raised by the parser's hooks; carries the phrase that ends up in the user's message."""
+
+
+def read_text(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of a data file given by a user (UTF-8, a byte-order mark is dropped), read at most
+    `max_bytes` bytes. Every problem is one `error` (a ThurnError class) naming `what` and the path:
+    "cannot read position file p.json: No such file or directory", "board file b.json is not UTF-8 text
+    (byte 3, line 1)", "record file r.jsonl is larger than 64 MB"."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+    except (ValueError, TypeError) as e:      # e.g. a path with a NUL byte
+        raise error(f"cannot read {what} {path!r}: {e}") from None
+    if len(data) > max_bytes:
+        raise error(f"{what} {path} is larger than {_size(max_bytes)}; it cannot be a {what}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise error(f"{what} {path} is not UTF-8 text (byte {e.start + 1}, line {line})") from None
+
+
+def loads_json(text: str, source: str, error=ThurnError):
+    """JSON text as Python data, or one `error` "<source> <problem>" for anything that is not plain,
+    reasonable JSON: a syntax error (with line and column), nesting deeper than MAX_JSON_DEPTH, an integer
+    of more than MAX_INT_DIGITS digits, NaN/Infinity or a number beyond the float range, a key given
+    twice in one object, a string holding an unpaired surrogate. Never another exception type."""
+    try:
+        return _loads(text)
+    except _Refused as e:
+        raise error(f"{source} {e}") from None
+    except json.JSONDecodeError as e:
+        raise error(f"{source} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise error(f"{source} is nested more than {MAX_JSON_DEPTH} levels deep") from None
+    except (ValueError, TypeError, OverflowError, MemoryError) as e:
+        raise error(f"{source} cannot be read as JSON: {type(e).__name__}") from None
+
+
+def load_json(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES):
+    """The JSON data of a file a user gives: read_text() then loads_json(), so every problem is one
+    `error` naming `what` and the path (see both). Used by every loader of positions, boards and records."""
+    return loads_json(read_text(path, what, error, max_bytes), f"{what} {path}", error)
+
+
+def _size(n: int) -> str:
+    return f"{n // 2 ** 20} MB" if n >= 2 ** 20 else f"{n} bytes"
+
+
+def _loads(text: str):
+    if not isinstance(text, str):
+        raise _Refused("is not text")
+    _check_depth(text)
+    value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant,
+                       object_pairs_hook=_object)
+    _check_strings(value)
+    return value
+
+
+def _check_depth(text: str) -> None:
+    """Refuses nesting deeper than MAX_JSON_DEPTH before the parser sees it (the parser recurses)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise _Refused(f"is nested more than {MAX_JSON_DEPTH} levels deep")
+        elif depth:
+            depth -= 1
+
+
+def _parse_int(s: str) -> int:
+    digits = len(s) - s.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _Refused(f"holds an integer of {digits} digits (at most {MAX_INT_DIGITS} are accepted)")
+    return int(s)
+
+
+def _parse_float(s: str) -> float:
+    x = float(s)
+    if not math.isfinite(x):
+        raise _Refused(f"holds the number {s[:20]}{'...' if len(s) > 20 else ''}, which is out of range")
+    return x
+
+
+def _parse_constant(s: str):
+    raise _Refused(f"holds {s}, which is not a JSON number")
+
+
+def _object(pairs: list) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Refused(f"holds the key {short_repr(k)} twice in one object")
+            seen.add(k)
+    return d
+
+
+def _check_strings(value) -> None:
+    """Refuses strings that cannot be written out again (an unpaired surrogate such as "\\ud800")."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif isinstance(v, list):
+            todo.extend(v)
+        elif isinstance(v, str) and not v.isascii():
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _Refused("holds a string that is not valid Unicode (an unpaired surrogate)") from None
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """repr() cut to `limit` characters, for quoting a user's value in a one-line message."""
+    try:
+        r = repr(value)
+    except (RecursionError, ValueError):
+        return f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."

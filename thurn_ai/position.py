@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from ._core import OFFICIALS, PHASES, GameState
 from .board import Board
 from .errors import NotationError, PositionError, ThurnError
+from .fileio import atomic_write_text, load_json, short_repr
 from .game import config_for
-from .rules import Rules
+from .rules import MAX_COUNTER, MAX_TURNS, Rules
 
 FORMAT = "thurn-ai position"
 VERSION = 1
@@ -39,8 +40,9 @@ MIN_CLOSE = 3        # cards in a route that can be closed
 BASE_HORSES = 2      # horses variant: the carriage's own horses
 MAX_HORSE_CARDS = 6
 DISPLAY_SIZE = 6
-MAX_COUNTER = 32767  # per-player counters are 16-bit in the engine
-MAX_TURNS = 10 ** 6  # rules.max_turns: turns (all players together) are counted in 32 bits
+# MAX_COUNTER (rules.py): per-player counters (official uses, closes) are 16-bit in the engine, so a
+# position's counters plus what the turns still allowed can add must stay within it; MAX_TURNS: the
+# largest rules.max_turns, for the same reason.
 MAX_DEALS = 2000     # attempts to deal hidden cards that keep the position's decision
 WIDTH = 100          # saved files: line width
 
@@ -131,9 +133,11 @@ class _Parsed:
     partial: set             # lists that had unreadable entries (not checked as a whole)
 
 
-def check_position(data) -> list[str]:
-    """Every problem of a position dict, one message each (an empty list: the position is possible)."""
-    parsed, problems = _read_and_check(data)
+def check_position(data, board_file=None) -> list[str]:
+    """Every problem of a position dict, one message each (an empty list: the position is possible).
+    `board_file`: the path of a board file to use instead of the packaged board the position names
+    (positions name only packaged boards: south, north)."""
+    parsed, problems = _read_and_check(data, board_file)
     if not problems:
         try:
             _build(parsed, 0)
@@ -142,20 +146,21 @@ def check_position(data) -> list[str]:
     return problems
 
 
-def _read_and_check(data) -> tuple[_Parsed | None, list[str]]:
+def _read_and_check(data, board_file=None) -> tuple[_Parsed | None, list[str]]:
     problems: list[str] = []
-    parsed = _Reader(problems).read(data)
+    parsed = _Reader(problems, board_file).read(data)
     if parsed is not None:
         _check(parsed, problems)
     return parsed, problems
 
 
-def position_from_dict(data, seed: int | None = None) -> GameState:
+def position_from_dict(data, seed: int | None = None, board_file=None) -> GameState:
     """A state from a position dict. A complete position loads exactly; cards not given (hands given by
     size, the deck) are dealt at random from the cards not accounted for, consistently with everything
     given, using `seed` (None: a fresh random seed). Without an `rng` field the chance generator is
-    seeded from `seed` too. PositionError lists every problem found."""
-    parsed, problems = _read_and_check(data)
+    seeded from `seed` too. PositionError lists every problem found. A position names only a packaged
+    board (south, north); `board_file` (a path the user gave) replaces it."""
+    parsed, problems = _read_and_check(data, board_file)
     if problems:
         raise position_error(problems)
     return _build(parsed, seed)
@@ -182,8 +187,9 @@ def position_error(problems: list[str], source: str = "") -> PositionError:
 class _Reader:
     """Reads a position dict into a _Parsed, adding one message per malformed or unknown entry."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], board_file=None):
         self.problems = problems
+        self.board_file = board_file
         self.partial: set[str] = set()   # lists that had unreadable entries
 
     def bad(self, msg: str):
@@ -192,13 +198,13 @@ class _Reader:
     def unknown_fields(self, d: dict, allowed, where: str):
         for k in d:
             if k not in allowed:
-                self.bad(f"{where}unknown field {k!r} (allowed: {', '.join(allowed)})")
+                self.bad(f"{where}unknown field {short_repr(k)} (allowed: {', '.join(allowed)})")
 
     def integer(self, v, where: str, lo: int = 0, hi: int | None = None, fallback=None):
         """v if it is a whole number in range; else one message, and `fallback` is used instead (chosen
         so that the bad value causes no further messages)."""
         if isinstance(v, bool) or not isinstance(v, int):
-            self.bad(f"{where} must be a whole number, not {v!r}")
+            self.bad(f"{where} must be a whole number, not {short_repr(v)}")
             return fallback
         if v < lo or (hi is not None and v > hi):
             rng = f"at least {lo}" if hi is None else f"from {lo} to {hi}"
@@ -208,7 +214,7 @@ class _Reader:
 
     def city(self, name, where: str):
         if not isinstance(name, str):
-            self.bad(f"{where}: a city name is expected, not {name!r}")
+            self.bad(f"{where}: a city name is expected, not {short_repr(name)}")
             return None
         x = self.exact_names.get(name)
         if x is not None:
@@ -216,7 +222,7 @@ class _Reader:
         try:
             return self.board.city_index(name)   # other spellings: case, umlauts (Muenchen = München)
         except NotationError:
-            self.bad(f"{where}: unknown city {name!r} on the {self.board.name} board")
+            self.bad(f"{where}: unknown city {short_repr(name)} on the {self.board.name} board")
             return None
 
     def city_list(self, v, where: str) -> list[int]:
@@ -234,7 +240,8 @@ class _Reader:
         if isinstance(v, dict):
             for name, k in v.items():
                 x = self.city(name, where)
-                k = self.integer(k, f"{where}: the count of {name}", 0, self.board.cards_per_city, fallback=0)
+                label = name if isinstance(x, int) else short_repr(name)
+                k = self.integer(k, f"{where}: the count of {label}", 0, self.board.cards_per_city, fallback=0)
                 if x is None:
                     self.partial.add(where)
                 else:
@@ -255,7 +262,7 @@ class _Reader:
         except ValueError:
             x = None
         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:
-            self.bad(f"{where} must be a 64-bit unsigned number (an integer or a hex string), not {v!r}")
+            self.bad(f"{where} must be a 64-bit unsigned number (an integer or a hex string), not {short_repr(v)}")
             return 0
         return x
 
@@ -266,9 +273,9 @@ class _Reader:
             return None
         self.unknown_fields(data, TOP_FIELDS, "")
         if "format" in data and data["format"] != FORMAT:
-            self.bad(f"format must be {FORMAT!r}, not {data['format']!r}")
+            self.bad(f"format must be {short_repr(FORMAT)}, not {short_repr(data['format'])}")
         if "version" in data and data["version"] != VERSION:
-            self.bad(f"version {data['version']!r} is not supported (this is version {VERSION})")
+            self.bad(f"version {short_repr(data['version'])} is not supported (this is version {VERSION})")
         players_in = data.get("players")
         if not isinstance(players_in, list) or not all(isinstance(p, dict) for p in players_in):
             self.bad("players must be a list with one object per seat")
@@ -287,7 +294,7 @@ class _Reader:
             viewer = self.integer(viewer, "viewer", 0, n - 1)
         phase = data.get("phase", "draw")
         if phase not in PHASES:
-            self.bad(f"unknown phase {phase!r} (use one of {', '.join(PHASES)})")
+            self.bad(f"unknown phase {short_repr(phase)} (use one of {', '.join(PHASES)})")
             phase = "draw"
         current = self.integer(data.get("to_move", 0), "to_move", 0, n - 1, fallback=0)
         raw = {"current": current, "phase": PHASES.index(phase),
@@ -313,7 +320,7 @@ class _Reader:
         raw["end_triggered"], raw["end_player"] = (0, -1) if end is None else (1, end)
         truncated = data.get("truncated", False)
         if not isinstance(truncated, bool):
-            self.bad(f"truncated must be true or false, not {truncated!r}")
+            self.bad(f"truncated must be true or false, not {short_repr(truncated)}")
         raw["truncated"] = int(truncated is True)
         rng = data.get("rng")
         if rng is not None:
@@ -325,8 +332,27 @@ class _Reader:
                 raw["rng"] = self.generator(rng["chance"], "rng.chance")
                 raw["prng"] = (self.generator(rng["moves"], "rng.moves") if "moves" in rng
                                else raw["rng"] ^ SECOND_GENERATOR)
+        self.counter_room(raw, rules, phase)
         return _Parsed(rules, board, viewer, raw, hand_size, deck_size, rng is not None, fields["tiles_values"],
                        self.partial)
+
+    def counter_room(self, raw: dict, rules: Rules, phase: str) -> None:
+        """The engine counts each seat's official uses and closes in 16 bits; a turn adds at most one use
+        (one official per turn) and one close. So a count plus the turns the seat may still play (up to
+        the max_turns safeguard) must stay within MAX_COUNTER, or the count would wrap in play."""
+        n, cur = rules.players, raw["current"]
+        left = 0 if phase == "over" else max(0, rules.max_turns * n - raw["turn"])  # incl. the current one
+        for p in range(n):
+            turns = left // n + ((p - cur) % n < left % n)
+            in_turn = p == cur and turns > 0      # the current turn is among them, and partly played
+            rooms = [("official_uses " + o, raw["official_uses"][p][i],
+                      turns - (in_turn and raw["official"] != 0)) for i, o in enumerate(OFFICIALS)]
+            rooms.append(("closes", raw["closes"][p], turns - (in_turn and phase == "discard")))
+            for what, count, more in rooms:
+                if count + more > MAX_COUNTER:
+                    self.bad(f"seat {p} {what} is {count}, but with up to {more} more turns (rules max_turns "
+                             f"{rules.max_turns}) it could pass {MAX_COUNTER}, the most the engine counts: "
+                             "lower it or max_turns")
 
     def rules(self, d, n_listed: int) -> Rules | None:
         if not isinstance(d, dict):
@@ -337,11 +363,11 @@ class _Reader:
         if "max_turns" in d and self.integer(d["max_turns"], "rules max_turns", 1, MAX_TURNS) is None:
             return None
         try:
-            return Rules.from_dict(d)
+            return Rules.from_dict(d, packaged_only=True, board_file=self.board_file)
         except ThurnError as e:
             self.bad(f"rules: {e}")
         except TypeError:
-            self.bad(f"rules: bad values {d!r}")
+            self.bad(f"rules: bad values {short_repr(d)}")
         return None
 
     def player(self, row: dict, p: int, f: dict, rules: Rules):
@@ -349,7 +375,7 @@ class _Reader:
         w = f"seat {p}"
         self.unknown_fields(row, PLAYER_FIELDS, f"{w}: ")
         if "seat" in row and row["seat"] != p:
-            self.bad(f"{w}: the entry says seat {row['seat']!r} but is number {p} in the list (seats count from 0)")
+            self.bad(f"{w}: the entry says seat {short_repr(row['seat'])} but is number {p} in the list (seats count from 0)")
         known = self.pile(row.get("known", []), f"{w} known")
         size = None
         if "hand" in row:
@@ -375,7 +401,7 @@ class _Reader:
             uses = {}
         for k in uses:
             if k not in OFFICIALS:
-                self.bad(f"{w} official_uses: unknown official {k!r} (use {', '.join(OFFICIALS)})")
+                self.bad(f"{w} official_uses: unknown official {short_repr(k)} (use {', '.join(OFFICIALS)})")
         f["official_uses"].append([self.integer(uses.get(o, 0), f"{w} official_uses {o}", 0, MAX_COUNTER,
                                                 fallback=0) for o in OFFICIALS])
         f["closes"].append(self.integer(row.get("closes", 0), f"{w} closes", 0, MAX_COUNTER, fallback=0))
@@ -413,7 +439,7 @@ class _Reader:
             tiles = {}
         for tid, held in tiles.items():
             if tid not in ids:
-                self.bad(f"{w} tiles: unknown tile stack {tid!r} (the {board.name} board has {', '.join(ids)})")
+                self.bad(f"{w} tiles: unknown tile stack {short_repr(tid)} (the {board.name} board has {', '.join(ids)})")
                 continue
             t = ids.index(tid)
             if isinstance(held, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
@@ -427,13 +453,18 @@ class _Reader:
         return count, points, values
 
     def carriage(self, v, w: str, rules: Rules) -> int:
-        if v is None or v == 0:
+        if v is None:
+            return -1
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.bad(f"{w}: carriage must be a carriage size (a whole number) or null, not {short_repr(v)}")
+            return -1
+        if v == 0:
             return -1
         sizes = [s for s, _ in self.board.carriages]
         if rules.resolved_variant == "horses":
-            self.bad(f"{w}: carriage {v!r}, but the horses variant uses no carriage cards (use null)")
+            self.bad(f"{w}: carriage {short_repr(v)}, but the horses variant uses no carriage cards (use null)")
         elif v not in sizes:
-            self.bad(f"{w}: carriage {v!r} is not on the board (sizes {', '.join(map(str, sizes))}, or null)")
+            self.bad(f"{w}: carriage {short_repr(v)} is not on the board (sizes {', '.join(map(str, sizes))}, or null)")
         else:
             return sizes.index(v)
         return -1
@@ -448,13 +479,13 @@ class _Reader:
         ids = [st.id for st in board.tiles]
         for tid, left in d.items():
             if tid not in ids:
-                self.bad(f"tile_stacks: unknown tile stack {tid!r} (the {board.name} board has {', '.join(ids)})")
+                self.bad(f"tile_stacks: unknown tile stack {short_repr(tid)} (the {board.name} board has {', '.join(ids)})")
                 continue
             t = ids.index(tid)
             values = list(board.tiles[t].values)
             k = len(values) - len(left) if isinstance(left, list) else -1
             if k < 0 or values[k:] != left:
-                self.bad(f"tile_stacks {tid}: {left!r} is not what can remain of the stack {values} "
+                self.bad(f"tile_stacks {tid}: {short_repr(left)} is not what can remain of the stack {values} "
                          "(tiles are taken from the top, the first value)")
             else:
                 pos[t] = k
@@ -467,7 +498,7 @@ class _Reader:
         self.unknown_fields(d, TURN_FIELDS, "turn_state: ")
         off = d.get("official_used")
         if off is not None and off not in OFFICIALS:
-            self.bad(f"turn_state: unknown official {off!r} (use {', '.join(OFFICIALS)} or null)")
+            self.bad(f"turn_state: unknown official {short_repr(off)} (use {', '.join(OFFICIALS)} or null)")
             off = None
         default_draws, default_plays = int(phase != "draw"), int(phase not in ("draw", "play"))
         draws = self.integer(d.get("draws", default_draws), "turn_state draws", 0, 2, fallback=default_draws)
@@ -476,7 +507,7 @@ class _Reader:
         forced = d.get("forced_postmaster",
                        phase == "draw" and ((draws == 0 and mover_cards == 0) or draws == 1))
         if not isinstance(forced, bool):
-            self.bad(f"turn_state forced_postmaster must be true or false, not {forced!r}")
+            self.bad(f"turn_state forced_postmaster must be true or false, not {short_repr(forced)}")
             forced = False
         if off is None and forced and "official_used" not in d:
             off = "postmaster"
@@ -786,30 +817,21 @@ def _format(v, depth: int) -> str:
 
 
 def save_position(state: GameState, path, viewer: int | None = None) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(dumps_position(position_to_dict(state, viewer)))
+    atomic_write_text(path, dumps_position(position_to_dict(state, viewer)))
 
 
-def read_position_file(path) -> dict:
-    """The JSON data of a position file (PositionError for an unreadable file or bad JSON)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise PositionError(f"cannot read position file {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise PositionError(f"{path} is not a text file (UTF-8 expected)") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PositionError(f"{path} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+def read_position_file(path):
+    """The JSON data of a position file: PositionError naming the file for an unreadable or huge file,
+    bytes that are not UTF-8, bad JSON, absurd nesting or numbers (thurn_ai.fileio.load_json)."""
+    return load_json(path, "position file", PositionError)
 
 
-def load_position(path, seed: int | None = None) -> tuple[GameState, int | None]:
-    """A position file as (state, viewer): viewer is the seat whose view the file is, None if complete."""
+def load_position(path, seed: int | None = None, board_file=None) -> tuple[GameState, int | None]:
+    """A position file as (state, viewer): viewer is the seat whose view the file is, None if complete.
+    The file names a packaged board; `board_file` (a path the user gave) replaces it."""
     data = read_position_file(path)
     try:
-        state = position_from_dict(data, seed)
+        state = position_from_dict(data, seed, board_file)
     except PositionError as e:
         raise position_error(getattr(e, "problems", [str(e)]), str(path)) from None
     return state, position_viewer(data)

@@ -1,25 +1,35 @@
 """The one small configuration object for a game: board, variant, player count and rule readings."""
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass
 
-from .board import Board, load_board
-from .errors import RulesError
+from .board import BUILTIN_BOARDS, Board, is_packaged_board, load_board
+from .errors import BoardError, RulesError
+from .fileio import short_repr
 
 VARIANTS = ("classic", "horses")
 ALL_PROVINCES_READINGS = ("german", "english")
 HOUSES = 20  # houses per player (the compiled core's ConfigData.houses)
+# The engine counts each player's official uses and closes in 16 bits (cext/thurn_ai/_core.pxd), at most
+# one of each per turn, and a player has at most max_turns turns: so max_turns may not exceed this.
+MAX_COUNTER = 32767
+MAX_TURNS = MAX_COUNTER
+FIELDS = ("players", "board", "variant", "all_provinces_tile", "max_turns")
 
 
 @dataclass(frozen=True)
 class Rules:
     """Everything that selects which game is played.
 
-    players: 2-4.  board: 'south', 'north' or a board-file path.  variant: 'classic' (base-game carriages,
+    players: 2-4.  board: 'south', 'north' (the packaged boards) or, given by the user directly (the
+    command line's --board-file), a board file's path; positions and game records name only packaged
+    boards, see from_dict().  variant: 'classic' (base-game carriages,
     Cartwright, end on the 7-carriage or the last house) or 'horses' (Glanz und Gloria); None takes the
     board's default.  all_provinces_tile: 'german' (the South board's tile needs every province outside
     Baiern, as printed) or 'english' (every province).  max_turns: an engine safeguard so that a bot that
-    never closes a route cannot loop forever; no real game comes near it (see docs/rules.md).
+    never closes a route cannot loop forever; no real game comes near it (see docs/rules.md). At most
+    32767, what the engine's 16-bit per-player counters hold.
     """
 
     players: int = 2
@@ -29,14 +39,18 @@ class Rules:
     max_turns: int = 5000
 
     def __post_init__(self):
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise RulesError(f"players must be 2, 3 or 4, not {self.players!r}")
-        if self.variant is not None and self.variant not in VARIANTS:
-            raise RulesError(f"unknown variant {self.variant!r}: use classic or horses")
-        if self.all_provinces_tile not in ALL_PROVINCES_READINGS:
+        if not _is_int(self.players) or not 2 <= self.players <= 4:
+            raise RulesError(f"players must be 2, 3 or 4, not {short_repr(self.players)}")
+        if not isinstance(self.board, (str, os.PathLike, Board)):
+            raise RulesError(f"board must be {' or '.join(BUILTIN_BOARDS)} (or a board file's path), "
+                             f"not {short_repr(self.board)}")
+        if self.variant is not None and (not isinstance(self.variant, str) or self.variant not in VARIANTS):
+            raise RulesError(f"unknown variant {short_repr(self.variant)}: use classic or horses")
+        if not isinstance(self.all_provinces_tile, str) or self.all_provinces_tile not in ALL_PROVINCES_READINGS:
             raise RulesError("all_provinces_tile must be 'german' or 'english'")
-        if not isinstance(self.max_turns, int) or not 1 <= self.max_turns <= 1_000_000:
-            raise RulesError(f"max_turns must be an integer from 1 to 1000000, not {self.max_turns!r}")
+        if not _is_int(self.max_turns) or not 1 <= self.max_turns <= MAX_TURNS:
+            raise RulesError(f"max_turns must be an integer from 1 to {MAX_TURNS} (the engine's per-player "
+                             f"counters are 16-bit), not {short_repr(self.max_turns)}")
         b = self.load_board()
         if self.resolved_variant == "horses" and not b.has_horses:
             raise RulesError(f"the horses variant needs horses on every card; the {b.name} board has none")
@@ -73,6 +87,30 @@ class Rules:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Rules":
-        known = {k: d[k] for k in ("players", "board", "variant", "all_provinces_tile", "max_turns") if k in d}
+    def from_dict(cls, d: dict, *, board_file=None, packaged_only: bool = False) -> "Rules":
+        """Rules from their to_dict() form (unknown keys are ignored).
+
+        Data read from a file (a position, a game record) passes packaged_only=True: its `board` must then
+        be a packaged board's name ('south', 'north'), never a path, so that a file cannot make the
+        program open any other file; a board file comes only from the user, as `board_file` (the
+        command line's --board-file), which then replaces the board the data names. Without
+        packaged_only (data this program made itself, e.g. a tournament's tasks) `board` may be a path."""
+        if not isinstance(d, dict):
+            raise RulesError(f"rules must be an object such as {{\"players\": 3, \"board\": \"south\"}}, "
+                             f"not {short_repr(d)}")
+        known = {k: d[k] for k in FIELDS if k in d}
+        if board_file is not None:
+            known["board"] = board_file
+        elif packaged_only and "board" in known and not is_packaged_board(known["board"]):
+            b = known["board"]
+            if isinstance(b, str) and (b.endswith(".json") or "/" in b or "\\" in b):
+                raise BoardError(f"board {short_repr(b)} is a file; a position or game record names only a "
+                                 f"packaged board ({', '.join(BUILTIN_BOARDS)}): give another board file "
+                                 "with --board-file")
+            raise BoardError(f"unknown board {short_repr(b)}: use {' or '.join(BUILTIN_BOARDS)} "
+                             "(another board file only with --board-file)")
         return cls(**known)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
