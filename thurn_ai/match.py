@@ -13,6 +13,7 @@ from ._core import GameState
 from .bots.base import Bot, Observation
 from .bots.officials import OFFICIALS, official_of
 from .errors import PositionError, ThurnError
+from .fileio import loads_json, read_text, short_repr
 from .game import new_game
 from .rules import Rules
 
@@ -52,21 +53,69 @@ class GameRecord:
                           ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, line: str) -> "GameRecord":
+    def from_json(cls, line: str, board_file=None) -> "GameRecord":
+        """A record from its JSON line; PositionError ("not a game record: ...") for anything malformed.
+        A record names only a packaged board (south, north); `board_file` (a path the user gave, the
+        command line's --board-file) replaces it."""
         try:
-            d = json.loads(line)
-            if not isinstance(d, dict):
-                raise PositionError("a record is a JSON object")
-            missing = [k for k in ("seed", "rules", "bots", "moves") if k not in d]
-            if missing:
-                raise PositionError(f"missing field {', '.join(map(repr, missing))}")
-            return cls(seed=int(d["seed"]), rules=Rules.from_dict(d["rules"]), bots=list(d["bots"]),
-                       moves=list(d["moves"]), scores=d.get("scores", []), ranking=d.get("ranking", []),
-                       winner=d.get("winner", -1), turns=d.get("turns", 0),
-                       truncated=d.get("truncated", False), official_uses=d.get("official_uses", []),
-                       details=d.get("details", []))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+            d = loads_json(line, "the line", PositionError)
+            return cls._from_data(d, board_file)
+        except _RulesProblem as e:
+            raise PositionError(str(e)) from None
+        except ThurnError as e:
             raise PositionError(f"not a game record: {e}") from None
+
+    @classmethod
+    def _from_data(cls, d, board_file) -> "GameRecord":
+        if not isinstance(d, dict):
+            raise PositionError("a record is a JSON object")
+        missing = [k for k in ("seed", "rules", "bots", "moves") if k not in d]
+        if missing:
+            raise PositionError(f"missing field {', '.join(map(repr, missing))}")
+        seed = d["seed"]
+        if not _is_int(seed) or not -2 ** 63 <= seed < 2 ** 64:
+            raise PositionError(f"seed must be a 64-bit integer, not {short_repr(seed)}")
+        try:
+            rules = Rules.from_dict(d["rules"], packaged_only=True, board_file=board_file)
+        except ThurnError as e:
+            raise _RulesProblem(f"rules: {e}") from None
+        n = rules.players
+        bots = _list_of(d["bots"], "bots", str, n)
+        moves = _list_of(d["moves"], "moves", str)
+        scores = _list_of(d.get("scores", []), "scores", int, n, empty_ok=True)
+        ranking = _list_of(d.get("ranking", []), "ranking", int, n, empty_ok=True)
+        if ranking and sorted(ranking) != list(range(n)):
+            raise PositionError(f"ranking must list each seat 0-{n - 1} once, not {short_repr(ranking)}")
+        winner, turns, truncated = d.get("winner", -1), d.get("turns", 0), d.get("truncated", False)
+        if not _is_int(winner) or not -1 <= winner < n:
+            raise PositionError(f"winner must be a seat 0-{n - 1} (or -1), not {short_repr(winner)}")
+        if not _is_int(turns) or not 0 <= turns <= rules.max_turns * n:
+            raise PositionError(f"turns must be a whole number 0-{rules.max_turns * n}, not {short_repr(turns)}")
+        if not isinstance(truncated, bool):
+            raise PositionError(f"truncated must be true or false, not {short_repr(truncated)}")
+        official_uses = _list_of(d.get("official_uses", []), "official_uses", dict, n, empty_ok=True)
+        details = _list_of(d.get("details", []), "details", dict, n, empty_ok=True)
+        return cls(seed=seed, rules=rules, bots=bots, moves=moves, scores=scores, ranking=ranking,
+                   winner=winner, turns=turns, truncated=truncated, official_uses=official_uses,
+                   details=details)
+
+
+class _RulesProblem(PositionError):
+    """A record whose rules cannot be played (reported as such, not as "not a game record")."""
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _list_of(v, name: str, kind: type, length: int | None = None, empty_ok: bool = False) -> list:
+    """`v` if it is a list of `kind` (of `length` items, or empty if `empty_ok`); else PositionError."""
+    word = {str: "strings", int: "whole numbers", dict: "objects"}[kind]
+    if not isinstance(v, list) or not all(_is_int(x) if kind is int else isinstance(x, kind) for x in v):
+        raise PositionError(f"{name} must be a list of {word}, not {short_repr(v)}")
+    if length is not None and len(v) != length and not (empty_ok and not v):
+        raise PositionError(f"{name} must list {length} {word} (one per seat), not {len(v)}")
+    return list(v)
 
 
 def score_details(state: GameState) -> list[dict]:
@@ -135,16 +184,17 @@ def replay(record: GameRecord, on_move=None) -> GameState:
     return state
 
 
-def read_records(path: str) -> list[GameRecord]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = [ln for ln in f if ln.strip()]
-    except OSError as e:
-        raise PositionError(f"cannot read record file {path}: {e.strerror}") from None
+def read_records(path, board_file=None) -> list[GameRecord]:
+    """The game records of a JSON-lines file (blank lines are skipped). Every problem is one
+    PositionError naming the file and the line. A record names only a packaged board; `board_file` (a
+    path the user gave) replaces it."""
+    text = read_text(path, "record file", PositionError)
     out = []
-    for i, ln in enumerate(lines):
+    for i, ln in enumerate(text.split("\n")):
+        if not ln.strip():
+            continue
         try:
-            out.append(GameRecord.from_json(ln))
+            out.append(GameRecord.from_json(ln, board_file))
         except PositionError as e:
             raise PositionError(f"{path} line {i + 1}: {e}") from None
     if not out:
