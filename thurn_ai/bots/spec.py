@@ -6,9 +6,12 @@ Register a bot class with `register(name, cls)`; the class is called as cls(seed
 """
 from __future__ import annotations
 
+import inspect
+import math
 import re
 
 from ..errors import BotSpecError
+from ..fileio import short_repr
 from .officials import OFFICIALS
 
 _REGISTRY: dict[str, object] = {}
@@ -31,8 +34,22 @@ def _load_builtin():
     register_builtin(lambda name, cls: _REGISTRY.setdefault(name, cls))
 
 
+# A spec is typed by a person: these limits only stop garbage (a pasted file, a 5000-digit number).
+MAX_SPEC = 1000             # characters in one spec
+MAX_VALUE = 100             # characters in one value
+MAX_INT_DIGITS = 18         # a whole number fits in 64 bits (budgets, counts, seeds of workers)
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+# Constructor arguments that only make sense from Python (a seed is given by the caller, `human` takes
+# input/output functions), so a spec cannot set them.
+_NOT_FROM_SPECS = {"seed", "read", "write"}
+
+
 def _value(key: str, text: str):
     t = text.strip()
+    if len(t) > MAX_VALUE:
+        raise BotSpecError(f"the value of {key} is longer than {MAX_VALUE} characters")
     if key == "forbid":
         names = [x.strip().lower().replace("-", "_") for x in re.split(r"[+|/]", t) if x.strip()]
         aliases = {"carrier": "postal_carrier", "postillion": "postal_carrier", "admin": "administrator",
@@ -44,7 +61,7 @@ def _value(key: str, text: str):
             if n is None:
                 continue
             if n not in OFFICIALS:
-                raise BotSpecError(f"forbid: unknown official {n!r} (use {', '.join(OFFICIALS)})")
+                raise BotSpecError(f"forbid: unknown official {short_repr(n)} (use {', '.join(OFFICIALS)})")
             out.add(n)
         return frozenset(out)
     low = t.lower()
@@ -52,59 +69,109 @@ def _value(key: str, text: str):
         return True
     if low in ("false", "no", "off"):
         return False
-    for conv in (int, float):
-        try:
-            return conv(t)
-        except ValueError:
-            pass
+    if low in _NOT_FINITE:
+        raise BotSpecError(f"{key}={t}: not a finite number")
+    if _INT.fullmatch(t):
+        digits = len(t.lstrip("+-"))
+        if digits > MAX_INT_DIGITS:
+            raise BotSpecError(f"{key}: a whole number of {digits} digits is too large "
+                               f"(at most {MAX_INT_DIGITS} digits)")
+        return int(t)
+    if _FLOAT.fullmatch(t):
+        x = float(t)
+        if not math.isfinite(x):
+            raise BotSpecError(f"{key}={short_repr(t, 30)[1:-1]}: not a finite number (out of range)")
+        return x
     if re.fullmatch(r"[\w.-]+", t):
         return t
-    raise BotSpecError(f"bad value {text!r} for {key}")
+    raise BotSpecError(f"bad value {short_repr(text)} for {key}")
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """('mcts', {'iterations': 2000}) from 'mcts(iterations=2000)'; BotSpecError if malformed."""
+    """('mcts', {'iterations': 2000}) from 'mcts(iterations=2000)'; BotSpecError if malformed: unbalanced
+    parentheses, a part that is not key=value, a key given twice, NaN or infinite numbers, a whole number
+    of more than 18 digits, an unknown bot. (Whether the bot has each option is checked by make_bot.)"""
     _load_builtin()
-    m = _SPEC.match(spec or "")
+    if not isinstance(spec, str):
+        raise BotSpecError(f"a bot spec is a string such as 'mcts(iterations=2000)', not {short_repr(spec)}")
+    shown = short_repr(spec, 80)
+    if len(spec) > MAX_SPEC:
+        raise BotSpecError(f"bad bot spec {shown}: longer than {MAX_SPEC} characters")
+    if spec.count("(") != spec.count(")"):
+        raise BotSpecError(f"bad bot spec {shown}: unbalanced parentheses")
+    m = _SPEC.match(spec)
     if not m:
-        raise BotSpecError(f"bad bot spec {spec!r}: expected NAME or NAME(key=value,...)")
+        raise BotSpecError(f"bad bot spec {shown}: expected NAME or NAME(key=value,...)")
     name, args = m.group(1).lower(), m.group(2)
+    if args is not None and ("(" in args or ")" in args):
+        raise BotSpecError(f"bad bot spec {shown}: parentheses inside the arguments")
     if name not in _REGISTRY:
-        raise BotSpecError(f"unknown bot {name!r} in spec {spec!r}; known bots: {', '.join(sorted(_REGISTRY))}")
+        raise BotSpecError(f"unknown bot {short_repr(name)} in spec {shown}; known bots: "
+                           f"{', '.join(sorted(_REGISTRY))}")
     kwargs = {}
     if args and args.strip():
         for part in args.split(","):
             if "=" not in part:
-                raise BotSpecError(f"bad bot spec {spec!r}: {part.strip()!r} is not key=value")
+                raise BotSpecError(f"bad bot spec {shown}: {short_repr(part.strip())} is not key=value")
             k, v = part.split("=", 1)
             k = k.strip().lower()
-            if not re.fullmatch(r"[a-z_]\w*", k):
-                raise BotSpecError(f"bad bot spec {spec!r}: bad key {k!r}")
-            kwargs[k] = _value(k, v)
+            if not re.fullmatch(r"[a-z_][a-z0-9_]{0,39}", k):
+                raise BotSpecError(f"bad bot spec {shown}: bad key {short_repr(k)}")
+            if k in kwargs:
+                raise BotSpecError(f"bad bot spec {shown}: {k} is given twice")
+            try:
+                kwargs[k] = _value(k, v)
+            except BotSpecError as e:
+                raise BotSpecError(f"bad bot spec {shown}: {e}") from None
     return name, kwargs
+
+
+def _accepted_keys(factory) -> set | None:
+    """The keyword arguments a bot factory accepts (following **kwargs up a class's bases); None if
+    that cannot be told (then the factory itself refuses what it does not know)."""
+    keys: set = set()
+    for f in (factory.__mro__ if isinstance(factory, type) else (factory,)):
+        init = f.__init__ if isinstance(factory, type) else f
+        if isinstance(factory, type) and "__init__" not in vars(f):
+            continue
+        try:
+            params = inspect.signature(init).parameters.values()
+        except (TypeError, ValueError):
+            return None
+        keys |= {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)} - {"self"}
+        if not any(p.kind == p.VAR_KEYWORD for p in params):
+            return keys - _NOT_FROM_SPECS
+    return None
 
 
 def make_bot(spec: str, seed: int = 0):
     """A bot from its spec string, seeded; BotSpecError names the problem with the spec."""
     name, kwargs = parse_spec(spec)
+    known = _accepted_keys(_REGISTRY[name])
+    for k in kwargs:
+        if k in _NOT_FROM_SPECS or (known is not None and k not in known):
+            allowed = f" (known: {', '.join(sorted(known))})" if known else ""
+            raise BotSpecError(f"bad bot spec {short_repr(spec, 80)}: {name} has no option {k}{allowed}")
     try:
         bot = _REGISTRY[name](seed=seed, **kwargs)
-    except TypeError as e:
-        raise BotSpecError(f"bad bot spec {spec!r}: {e}") from None
-    except ValueError as e:
-        raise BotSpecError(f"bad bot spec {spec!r}: {e}") from None
+    except (TypeError, ValueError, OverflowError) as e:
+        raise BotSpecError(f"bad bot spec {short_repr(spec, 80)}: {e}") from None
     bot.spec = spec.strip()
     return bot
 
 
 def split_specs(text: str) -> list[str]:
     """Split 'mcts(iterations=200,c=0.7),greedy' at the commas outside parentheses."""
+    if not isinstance(text, str) or len(text) > 4 * MAX_SPEC:
+        raise BotSpecError(f"bad list of bots {short_repr(text, 80)}: expected specs separated by commas")
     out, depth, cur = [], 0, ""
     for ch in text:
         if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
+            if depth < 0:
+                break
         if ch == "," and depth == 0:
             out.append(cur.strip())
             cur = ""
@@ -113,7 +180,7 @@ def split_specs(text: str) -> list[str]:
     if cur.strip():
         out.append(cur.strip())
     if depth != 0 or not out or any(not s for s in out):
-        raise BotSpecError(f"bad list of bots {text!r}: expected specs separated by commas")
+        raise BotSpecError(f"bad list of bots {short_repr(text, 80)}: expected specs separated by commas")
     return out
 
 
