@@ -325,6 +325,24 @@ def complete_lines(path: Path) -> str:
 
 OWN_FILES = (META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE)
 
+# The folder locks this process holds. A forked child (a pool worker) must not keep one: an flock belongs
+# to the open file, which a child shares, so a worker still ending after the tournament process was killed
+# would refuse the resume that follows at once.
+_held_locks: set = set()
+
+
+def _drop_locks_in_child():
+    for f in list(_held_locks):
+        try:
+            os.close(f.fileno())
+        except (OSError, ValueError):
+            pass
+    _held_locks.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_locks_in_child)
+
 
 def _leftover(name: str) -> bool:
     """A file a killed run of ours may leave in a folder before it holds tournament.json: the lock, or a
@@ -453,9 +471,11 @@ class ResultStore:
             self._lock.close()
             self._lock = None
             raise TournamentError(f"another run is writing to {self.dir}; wait for it or stop it first") from None
+        _held_locks.add(self._lock)
 
     def close(self):
         if self._lock is not None:
+            _held_locks.discard(self._lock)
             self._lock.close()     # releases the lock
             self._lock = None
 
