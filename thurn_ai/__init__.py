@@ -1,4 +1,26 @@
 """thurn-ai: a fast, faithful engine and AI toolkit for Thurn und Taxis (and Glanz und Gloria)."""
+
+
+def _check_built() -> None:
+    """The compiled core is built by `pip install` (or in place): say so, instead of 'No module named
+    thurn_ai._core', when a checkout was never built (or was built for another Python)."""
+    import importlib
+    try:
+        importlib.import_module(f"{__name__}._core")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}._core":
+            raise
+        import os
+        import sys
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        raise ImportError(
+            f"thurn_ai is not built: its compiled core (thurn_ai._core) is missing for Python "
+            f"{sys.version_info.major}.{sys.version_info.minor} in {os.path.dirname(os.path.abspath(__file__))}; "
+            f"run `pip install -e .` (or `python setup.py build_ext --inplace`) in {root}",
+            name=e.name) from None
+
+
+_check_built()
 from .board import Board, load_board
 from .errors import (BoardError, BotSpecError, IllegalMoveError, NotationError, PositionError,
                      RulesError, ThurnError)

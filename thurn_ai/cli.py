@@ -1,8 +1,16 @@
 """The `thurn-ai` command line: a thin layer over the library. Each command lives in its own module in
-thurn_ai/commands/ and is imported only when used, so `thurn-ai --help` stays fast."""
+thurn_ai/commands/ and is imported only when used, so `thurn-ai --help` stays fast.
+
+Bad input never shows a traceback: a usage error (unknown option, missing argument, bad choice, a number
+out of range) or a ThurnError from anywhere is one `error:` line on stderr and exit status 2. So are, as a
+last resort, the ValueError/OverflowError/RecursionError/UnicodeError/OSError that bad input can cause
+deeper down; set THURN_AI_DEBUG=1 to see their traceback. Any other exception is a bug and keeps its
+traceback."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import sys
 
 import click
@@ -21,6 +29,34 @@ COMMANDS = {
     "officials": "Measure what each official is worth (ablation study).",
 }
 
+# Exceptions that bad input can raise deep inside a loader or a computation; reported in one line.
+INPUT_ERRORS = (ValueError, OverflowError, RecursionError, UnicodeError, OSError)
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def usage_error_line(e: click.UsageError) -> str:
+    """click's usage error as one line: the message, and where to find the command's help."""
+    msg = one_line(e.format_message())
+    if msg[:1].isupper() and msg[1:2].islower():
+        msg = msg[0].lower() + msg[1:]
+    ctx = e.ctx
+    if ctx is None:
+        return f"error: {msg}"
+    return f"error: {msg.rstrip('.')} (see '{ctx.command_path} --help')"
+
+
+def input_error_line(e: BaseException) -> str:
+    if isinstance(e, RecursionError):
+        return "error: the input is nested too deeply"
+    if isinstance(e, OverflowError):
+        return f"error: a number is out of range ({one_line(e) or 'overflow'})"
+    if isinstance(e, UnicodeDecodeError):
+        return f"error: the input is not valid UTF-8 text ({one_line(e)})"
+    return f"error: {one_line(e) or type(e).__name__}"
+
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
@@ -31,6 +67,51 @@ class LazyGroup(click.Group):
             return None
         mod = importlib.import_module(f"thurn_ai.commands.{name}")
         return mod.command
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """As click's main, but every error a user can fix is one `error:` line and exit status 2 (also
+        under click.testing.CliRunner). With standalone_mode=False exceptions propagate as in click."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        debug = bool(os.environ.get("THURN_AI_DEBUG"))
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except getattr(click.exceptions, "NoArgsIsHelpError", ()) as e:   # `thurn-ai` alone: the help
+            e.show()
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            click.echo(usage_error_line(e), err=True)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            click.echo(f"error: {one_line(e.format_message())}", err=True)
+            sys.exit(2)
+        except ThurnError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            _quiet_stdout()
+            sys.exit(0)
+        except INPUT_ERRORS as e:
+            if debug:
+                raise
+            click.echo(input_error_line(e), err=True)
+            sys.exit(2)
+        sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe, point stdout at /dev/null so flushing at exit does not complain."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _available(name: str) -> bool:
@@ -48,23 +129,7 @@ def cli():
 
 def main(argv=None):
     """Entry point: bad input gives one clear message and exit status 2, never a traceback."""
-    try:
-        cli.main(args=argv, prog_name="thurn-ai", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as e:
-        e.show()
-        sys.exit(e.exit_code)
-    except ThurnError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    sys.exit(0)
+    cli.main(args=argv, prog_name="thurn-ai")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,192 @@
+"""What users install, not the editable checkout the other tests import.
+
+The slow test builds the project into a fresh virtual environment with a non-editable `pip install .` of
+a copy of the source tree (the files a clone would hold, no build artefacts) and runs, from a folder
+outside the source tree, `thurn-ai --help`, every command's `--help` and the README's main command with a
+tiny budget. The venv is a plain one (not --system-site-packages): the system's editable install hooks
+into every interpreter that reads its site-packages, and its import side effects once hid a crash that
+every user of `pip install .` saw. pip fetches the dependencies from the package index (wheels are cached
+after the first run), so this test needs the network access CI has.
+
+The fast tests check the same kind of thing without a build: the CLI imported with no `site` processing
+(so no editable-install hook imports anything for it), and importing a checkout that was never built.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from thurn_ai.cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = "Scripts" if os.name == "nt" else "bin"
+# Build artefacts and local state a fresh clone does not have.
+ARTEFACTS = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd",
+                                   "*.c", ".hypothesis", ".pytest_cache", "tournaments", ".venv", "venv")
+
+
+def clean_env(**extra) -> dict:
+    """The environment without anything that would point an interpreter at the checkout."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONSAFEPATH", "VIRTUAL_ENV",
+                        "PYTHONUSERBASE", "PYTHONNOUSERSITE")}
+    env.update(extra)
+    return env
+
+
+def source_files() -> list[Path]:
+    """The files a fresh clone holds: tracked and new files that git does not ignore (all files minus the
+    artefacts when git is not available)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             cwd=ROOT, capture_output=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted({Path(p) for p in out.decode("utf-8", "surrogateescape").split("\0") if p})
+
+
+def copy_source(dest: Path) -> Path:
+    files = source_files()
+    if not files:
+        shutil.copytree(ROOT, dest, ignore=ARTEFACTS)
+        return dest
+    for rel in files:
+        src = ROOT / rel
+        if src.is_file() and not any(re.fullmatch(r".*\.(so|pyd)", part) for part in rel.parts):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    return dest
+
+
+def readme_main_command() -> list[str]:
+    """The README's main command (`pip install . && thurn-ai ...`), as arguments after `thurn-ai`."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"^pip install \. && (thurn-ai .+)$", text, re.M)
+    assert m, "README's Set-up section lost its main command `pip install . && thurn-ai ...`"
+    args = shlex.split(m.group(1))
+    assert args[0] == "thurn-ai"
+    return args[1:]
+
+
+def tiny_budget(args: list[str]) -> list[str]:
+    """The same command with 2 games and searches of 20 iterations."""
+    out = list(args)
+    for i, a in enumerate(out[:-1]):
+        if a == "--games":
+            out[i + 1] = "2"
+        elif a == "--bots":
+            out[i + 1] = ",".join(f"{s}(iterations=20)" if s in ("mcts", "pimc") else s
+                                  for s in out[i + 1].split(","))
+    return out
+
+
+def run(cmd, cwd, env, timeout=300):
+    return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_tiny_budget_rewrites_the_readme_command():
+    assert tiny_budget(["tournament", "--bots", "mcts,greedy", "--games", "20", "--seed", "1"]) == \
+        ["tournament", "--bots", "mcts(iterations=20),greedy", "--games", "2", "--seed", "1"]
+    assert readme_main_command()[0] in COMMANDS
+
+
+def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
+    """`pip install .` into a fresh venv, then the commands a newcomer runs, from outside the tree."""
+    base = tmp_path_factory.mktemp("install")
+    try:
+        src = copy_source(base / "src")
+        assert not list(src.rglob("*.so")) and (src / "pyproject.toml").is_file()
+        venv = base / "venv"
+        env = clean_env()
+        made = run([sys.executable, "-m", "venv", venv], base, env, timeout=120)
+        assert made.returncode == 0, made.stderr
+        py = venv / BIN / "python"
+        env = clean_env(PATH=f"{venv / BIN}{os.pathsep}{os.environ.get('PATH', '')}", VIRTUAL_ENV=str(venv))
+        pip = run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-q", src], base,
+                  env, timeout=900)
+        assert pip.returncode == 0, "pip install . failed:\n" + pip.stdout[-3000:] + pip.stderr[-3000:]
+
+        outside = base / "elsewhere"
+        outside.mkdir()
+        where = run([py, "-c", "import thurn_ai; print(thurn_ai.__file__)"], outside, env)
+        assert where.returncode == 0, where.stderr
+        imported = Path(where.stdout.strip()).resolve()
+        assert imported.is_relative_to(venv.resolve()), f"imported {imported}, not the venv's own copy"
+        assert list(imported.parent.glob("_core*")), "the installed package has no compiled core"
+
+        exe = venv / BIN / "thurn-ai"
+        top = run([exe, "--help"], outside, env)
+        assert top.returncode == 0, top.stderr
+        for name in COMMANDS:
+            assert name in top.stdout, name
+        assert run([exe, "--version"], outside, env).returncode == 0
+        for name in COMMANDS:
+            h = run([exe, name, "--help"], outside, env)
+            assert h.returncode == 0 and h.stdout.startswith("Usage:"), (name, h.stderr)
+
+        args = tiny_budget(readme_main_command())
+        t = run([exe, *args], outside, env, timeout=600)
+        assert t.returncode == 0, f"thurn-ai {shlex.join(args)} failed:\n{t.stderr[-3000:]}"
+        assert "greedy" in t.stdout and "Traceback" not in t.stderr
+        assert (outside / "tournaments").is_dir()          # results go to the cwd, not the source tree
+
+        # the packaged boards and records work too (the North board, a record played and replayed)
+        rec = outside / "g.jsonl"
+        p = run([exe, "play", "--board", "north", "--quiet", "--seed", "3", "--record", rec], outside, env)
+        assert p.returncode == 0, p.stderr
+        r = run([exe, "replay", rec, "--quiet"], outside, env)
+        assert r.returncode == 0, r.stderr
+        bad = run([exe, "play", "--seed", "nan"], outside, env)
+        assert bad.returncode == 2 and bad.stderr.startswith("error:") and len(bad.stderr.splitlines()) == 1
+    finally:
+        shutil.rmtree(base, ignore_errors=True)             # the venv is ~650 MB
+
+
+def bare_python(code: str, cwd, sys_path: list[str]) -> subprocess.CompletedProcess:
+    """Run `code` with `python -S` (no site processing, so no .pth file and no editable-install hook runs)
+    and `sys_path` in front of the standard library."""
+    prelude = f"import sys; sys.path[:0] = {sys_path!r}\n"
+    return run([sys.executable, "-S", "-c", prelude + code], cwd, clean_env(), timeout=300)
+
+
+def site_dirs() -> list[str]:
+    """The installed dependencies' folders (added as plain paths: their .pth files are not run)."""
+    dirs = list(site.getsitepackages()) + [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    return list(dict.fromkeys(d for d in dirs if os.path.isdir(d)))
+
+
+def test_cli_runs_without_the_import_side_effects_of_an_editable_install(tmp_path):
+    """Every command's --help with nothing imported by site hooks: the importlib.util crash shows here
+    in a second, without building anything."""
+    code = ("import sys\n"
+            "from thurn_ai.cli import COMMANDS, cli\n"
+            "for args in [['--help']] + [[n, '--help'] for n in COMMANDS]:\n"
+            "    try:\n"
+            "        cli.main(args=args, prog_name='thurn-ai')\n"
+            "    except SystemExit as e:\n"
+            "        assert e.code in (0, None), (args, e.code)\n"
+            "print('ok')\n")
+    out = bare_python(code, tmp_path, [str(ROOT)] + site_dirs())
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-3000:]
+
+
+def test_an_unbuilt_checkout_says_how_to_build_it(tmp_path):
+    src = copy_source(tmp_path / "src")
+    assert not list((src / "thurn_ai").glob("_core*"))
+    for code in ("import thurn_ai", "import thurn_ai.cli", "from thurn_ai.game import new_game"):
+        out = bare_python(code, tmp_path, [str(src)] + site_dirs())
+        assert out.returncode != 0
+        last = out.stderr.strip().splitlines()[-1]
+        assert last.startswith("ImportError:") and "not built" in last, out.stderr
+        assert "pip install -e ." in last and "python setup.py build_ext --inplace" in last, last
+        assert "No module named" not in out.stderr, out.stderr
