@@ -7,23 +7,22 @@ import click
 
 from ..bench import bench_rules, machine_info
 from ..rules import Rules
+from .options import PLAYER_COUNTS, PLAYOUTS
 
 
 @click.command("bench")
-@click.option("--players", default="2,3,4", show_default=True, help="Player counts, comma-separated.")
+@click.option("--players", type=PLAYER_COUNTS, default="2,3,4", show_default=True,
+              help="Player counts, comma-separated (each 2, 3 or 4).")
 @click.option("--board", default="south", show_default=True, help="south, north, or both (south,north).")
 @click.option("--variant", type=click.Choice(["classic", "horses"]), default=None,
               help="Rules variant (default: the board's own).")
-@click.option("--playouts", type=int, default=300, show_default=True, help="Random playouts per measurement.")
+@click.option("--playouts", type=PLAYOUTS, default=300, show_default=True, help="Random playouts per measurement.")
 @click.option("--search/--no-search", default=True, show_default=True,
               help="Also measure ISMCTS iterations per second (if the search module is built).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def command(players, board, variant, playouts, search, as_json):
     """Random playouts and actions per second (compiled loop), clone and legal-move time."""
-    try:
-        counts = [int(x) for x in players.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"{players!r} is not a comma-separated list of 2, 3, 4", param_hint="--players")
+    counts = [int(x) for x in players.split(",")]
     rows = []
     for b in [x.strip() for x in board.split(",")]:
         for n in counts:

@@ -13,6 +13,7 @@ from ..errors import BotSpecError, PositionError
 from ..match import derive_seed
 from ..notation import move_kind
 from ..position import describe, load_position
+from .options import ITERATIONS, SECONDS, SEED, TOP
 
 DEFAULT_BOT = "mcts"
 DEFAULT_ITERATIONS = 2000
@@ -99,15 +100,15 @@ def _describe_line(state, line: list[int]) -> dict:
 
 @click.command("hint")
 @click.argument("position_file", type=click.Path(dir_okay=False))
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=ITERATIONS, default=None,
               help=f"Search iterations (default {DEFAULT_ITERATIONS} for {DEFAULT_BOT}).")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "seconds", type=SECONDS, default=None,
               help="Search time in seconds instead of an iteration budget.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the search (and of dealing cards a player's view leaves unknown).")
 @click.option("--bot", "bot_spec", default=DEFAULT_BOT, show_default=True,
               help="The searching bot: any spec whose bot can analyse, e.g. mcts(c=0.5) or pimc.")
-@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--top", type=TOP, default=10, show_default=True,
               help="How many options to print.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def command(position_file, iterations, seconds, seed, bot_spec, top, as_json):

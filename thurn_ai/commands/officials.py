@@ -7,21 +7,23 @@ import click
 
 from .. import officials_study as study
 from ..bots.officials import OFFICIALS
-from .options import game_options, rules_from
+from ..fileio import atomic_write_text
+from .options import GAMES, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
 
 
 @click.command("officials")
 @click.option("--bot", default="heuristic", show_default=True,
               help="The full bot's spec; each official is forbidden for it in turn (e.g. mcts(iterations=300)).")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", type=GAMES, default=100, show_default=True,
               help="Games per tournament (the control and one per official), rounded up to a multiple of the "
                    "player count so the restricted bot plays every seat equally often.")
-@click.option("--players", default="2,3,4", show_default=True, help="Player counts, comma-separated.")
+@click.option("--players", type=PLAYER_COUNTS, default="2,3,4", show_default=True,
+              help="Player counts, comma-separated (each 2, 3 or 4).")
 @click.option("--officials", "officials_text", default=",".join(OFFICIALS), show_default=True,
               help="Which officials to forbid, comma-separated.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Base seed; tournament seed = seed + 100*players + k (k = 0 control, 1-4 the officials).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: every core).")
+@click.option("--jobs", type=JOBS, default=None, help="Worker processes (default: every core).")
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write games.parquet, tables (CSV), plots (PNG) and report.md here; the tournaments are "
@@ -65,5 +67,5 @@ def command(bot, games, players, officials_text, seed, jobs, board, variant, boa
         if not from_path:
             meta["command"] = (f"thurn-ai officials --bot '{bot}' --games {games} --players {players} "
                                f"--officials {officials_text} --seed {seed} --out {out_dir}")
-        (Path(out_dir) / "report.md").write_text(study.build_report({name: a}, meta), encoding="utf-8")
+        atomic_write_text(Path(out_dir) / "report.md", study.build_report({name: a}, meta))
         click.echo(f"wrote {out_dir}/report.md, games.parquet, tables and plots")

@@ -1,5 +1,13 @@
-"""Options shared by several commands: which game (board, variant, players)."""
+"""Options shared by several commands: which game (board, variant, players), and the checked number types
+every numeric option uses: each number is checked once, here, at the edge (NaN, infinities, huge, negative
+and zero values are one `error:` line and exit status 2), and its bounds are stated in `--help`."""
 from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
 
 import click
 
@@ -38,3 +46,102 @@ def rules_from(players: int, board: str, variant, board_file, english_tile: bool
     if echo:
         announce_board(rules.load_board())
     return rules
+
+
+def _fmt(x) -> str:
+    if x == 2**64 - 1:
+        return "2**64-1"
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    return f"{x:,}" if isinstance(x, int) else f"{x:g}"
+
+
+class BoundedInt(click.IntRange):
+    """A whole number in [lo, hi]: 'nan', '1.5', '1e3', '' or 99999999999999999999 are refused."""
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int):
+        super().__init__(min=lo, max=hi)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, bool) or isinstance(value, float):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if isinstance(value, str):
+            m = re.fullmatch(r"\s*([+-]?)0*([0-9]+)\s*", value, re.ASCII)
+            if not m:
+                self.fail(f"{value[:40]!r} is not a whole number", param, ctx)
+            if len(m.group(2)) > 30:   # far beyond every bound (and int() of 5000 digits fails)
+                self.fail(f"{m.group(1)}{m.group(2)[:12]}... is not in the range {self._describe_range()}",
+                          param, ctx)
+            value = int(m.group(1) + m.group(2))
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        return f"{_fmt(self.min)} to {_fmt(self.max)}"
+
+
+class BoundedFloat(click.FloatRange):
+    """A finite number in (lo, hi] (or [lo, hi]); click's FloatRange alone lets NaN through."""
+    name = "number"
+
+    def __init__(self, lo: float, hi: float, lo_open: bool = True):
+        super().__init__(min=lo, max=hi, min_open=lo_open)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, bool):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if isinstance(value, str) and len(value) > 100:
+            self.fail(f"{value[:20]}... is not a number", param, ctx)
+        try:
+            x = float(value)
+        except (TypeError, ValueError, OverflowError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(x):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(x, param, ctx)
+
+    def _describe_range(self) -> str:
+        return f"{_fmt(self.min)} {'<' if self.min_open else '<='} x <= {_fmt(self.max)}"
+
+
+class PlayerCounts(click.ParamType):
+    """Comma-separated player counts, each 2, 3 or 4 (e.g. 2,3,4); converts to the same text, checked."""
+    name = "counts"
+
+    def convert(self, value, param, ctx):
+        parts = [t.strip() for t in str(value).split(",")]
+        if not all(t in ("2", "3", "4") for t in parts):
+            self.fail(f"{str(value)[:40]!r}: player counts are comma-separated, each 2, 3 or 4 (e.g. 2,3,4)",
+                      param, ctx)
+        return ",".join(dict.fromkeys(parts))
+
+
+# The bounds of every number the commands take (stated in each option's --help).
+MAX_SEED = 2**64 - 1
+SEED = BoundedInt(0, MAX_SEED)
+ITERATIONS = BoundedInt(1, 10_000_000)
+SECONDS = BoundedFloat(0, 3600)
+GAMES = BoundedInt(1, 1_000_000)
+PLAYOUTS = BoundedInt(1, 10_000_000)
+JOBS = BoundedInt(1, 256)
+PLAYERS = BoundedInt(2, 4)
+TOP = BoundedInt(1, 1000)
+GAME_INDEX = BoundedInt(1, 1_000_000_000)
+PLAYER_COUNTS = PlayerCounts()
+
+
+def check_output_file(path, option: str) -> None:
+    """Fail before any work when `path` cannot be written: its folder must exist and take a new file."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise click.BadParameter(f"{path} is a folder, not a file", param_hint=option)
+    if not folder.is_dir():
+        raise click.BadParameter(f"the folder {str(folder)!r} of {path} does not exist", param_hint=option)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".check", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise click.BadParameter(f"cannot write in the folder {str(folder)!r}: {e.strerror or e}",
+                                 param_hint=option) from None

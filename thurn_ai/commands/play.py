@@ -6,7 +6,8 @@ import click
 from ..bots import make_bot, split_specs
 from ..bots.officials import official_of
 from ..match import derive_seed, play_game
-from .options import game_options, rules_from
+from ..fileio import atomic_write_bytes
+from .options import SEED, check_output_file, game_options, rules_from
 
 OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
                   "postal_carrier": "Postal Carrier", "cartwright": "Cartwright"}
@@ -23,10 +24,23 @@ def describe_end(rec, board) -> list[str]:
     return lines
 
 
+def append_record(path, line: str) -> None:
+    """Append one JSON line to the record file atomically: the old lines and the new one are written to
+    a temporary file beside it and renamed into place, so an interruption never leaves half a line."""
+    try:
+        with open(path, "rb") as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = b""
+    if old and not old.endswith(b"\n"):
+        old += b"\n"
+    atomic_write_bytes(path, old + line.encode("utf-8") + b"\n")
+
+
 @click.command("play")
 @click.option("--bots", "bots_text", default="random,random", show_default=True,
               help="Comma-separated bot specs, one per seat in play order, e.g. human,mcts(iterations=2000).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game (chance and bots).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the game (chance and bots).")
 @game_options
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Append the game record (JSON line) to this file.")
@@ -36,6 +50,8 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
     """Play one game between bots and print a readable log.
 
     Example: thurn-ai play --bots random,random --seed 7 --record game.jsonl"""
+    if record_path:
+        check_output_file(record_path, "--record")   # before the game is played, not after
     specs = split_specs(bots_text)
     if not 2 <= len(specs) <= 4:
         raise click.BadParameter(f"2 to 4 bots are needed, got {len(specs)}", param_hint="--bots")
@@ -55,8 +71,7 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
 
     rec = play_game(rules, bots, seed, on_move=log)
     if record_path:
-        with open(record_path, "a", encoding="utf-8") as f:
-            f.write(rec.to_json() + "\n")
+        append_record(record_path, rec.to_json())
     if as_json:
         click.echo(rec.to_json())
         return

@@ -7,11 +7,12 @@ from ..errors import PositionError
 from ..match import read_records, replay, score_details
 from .play import OFFICIAL_LABEL, describe_end
 from ..bots.officials import official_of
+from .options import GAME_INDEX
 
 
 @click.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False))
-@click.option("--game", "game_index", type=int, default=1, show_default=True,
+@click.option("--game", "game_index", type=GAME_INDEX, default=1, show_default=True,
               help="Which game of the file (1 = first line).")
 @click.option("--step", is_flag=True, help="Wait for Enter after each turn.")
 @click.option("--quiet", is_flag=True, help="Print only the result (and check that it matches).")

@@ -8,20 +8,20 @@ import click
 
 from ..bots import split_specs
 from ..errors import ThurnError
-from .options import game_options, rules_from
+from .options import GAMES, JOBS, PLAYERS, SEED, game_options, rules_from
 
 
 @click.command("tournament")
 @click.option("--bots", "bots_text", required=True,
               help="Comma-separated bot specs, e.g. 'mcts(iterations=300),greedy'. Each plays every seat "
                    "equally often.")
-@click.option("--players", type=int, default=2, show_default=True, help="Players per game: 2, 3 or 4.")
-@click.option("--games", type=int, default=None,
+@click.option("--players", type=PLAYERS, default=2, show_default=True, help="Players per game: 2, 3 or 4.")
+@click.option("--games", type=GAMES, default=None,
               help="Number of games [default: 100 rounded up to whole seating cycles; on --resume the saved "
                    "number]. Seats are balanced over each whole cycle.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Tournament seed; game N's seed derives from it (see docs/tournaments.md).")
-@click.option("--jobs", type=int, default=None, help="Local worker processes [default: every core].")
+@click.option("--jobs", type=JOBS, default=None, help="Local worker processes [default: every core].")
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Folder for the results (appended as games end) [default: tournaments/<date-time>].")

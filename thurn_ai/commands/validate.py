@@ -8,11 +8,12 @@ import click
 
 from ..errors import PositionError
 from ..position import describe, load_position
+from .options import SEED
 
 
 @click.command("validate")
 @click.argument("position_file", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for dealing the cards a player's view leaves unknown.")
 @click.option("--json", "as_json", is_flag=True,
               help='Machine-readable output: {"ok": ..., "summary"|"problems": ...}; exit status 2 if not ok.')
