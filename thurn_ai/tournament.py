@@ -279,9 +279,17 @@ def connect(address: str):
         from distributed import Client
     except ImportError:
         raise TournamentError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
+    if address.startswith("tls://"):
+        import dask
+        if not all(dask.config.get(f"distributed.comm.tls.{k}", None)
+                   for k in ("ca-file", "client.cert", "client.key")):
+            raise TournamentError(
+                f"a tls:// scheduler ({address}) needs the CA file and this client's certificate and key: set "
+                "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT and "
+                "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (see docs/tournaments.md)")
     try:
         return Client(address, timeout="15s")
-    except (OSError, TimeoutError, ValueError) as e:
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
