@@ -377,3 +377,26 @@ def test_plots_are_written_atomically(reference, tmp_path):
     paths = write_plots(reference[1], summarize(reference[1]), tmp_path / "plots")
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
     assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == sorted(p.name for p in paths)
+
+
+def test_rewritten_files_keep_normal_permissions(tmp_path):
+    """Atomic writes go through a private temporary file; the result still gets the usual permissions."""
+    old = os.umask(0o022)
+    try:
+        run(tmp_path / "t", games=2)
+    finally:
+        os.umask(old)
+    for name in (*FILES, "results.parquet", "tournament.json"):
+        assert (tmp_path / "t" / name).stat().st_mode & 0o777 == 0o644, name
+    (tmp_path / "t" / "results.csv").chmod(0o640)
+    run(tmp_path / "t", games=2, resume=True)                     # a rewrite keeps the file's own mode
+    assert (tmp_path / "t" / "results.csv").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_tls_scheduler_without_certificates_is_one_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    for key in ("CA_FILE", "CLIENT__CERT", "CLIENT__KEY"):
+        monkeypatch.delenv(f"DASK_DISTRIBUTED__COMM__TLS__{key}", raising=False)
+    with pytest.raises(TournamentError, match="tls:// scheduler .* needs the CA file"):
+        run(tmp_path / "t", scheduler="tls://127.0.0.1:1")
+    assert not (tmp_path / "t").exists()

@@ -26,6 +26,7 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
     binary = "b" in mode
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        _set_mode(fd, path)
         with os.fdopen(fd, mode, encoding=None if binary else encoding,
                        newline=None if binary else newline) as f:
             yield f
@@ -36,6 +37,32 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _set_mode(fd: int, path: Path) -> None:
+    """Give the temporary file (created 0600) the permissions the file it replaces has, or a new file would
+    get (0666 less the umask), so an atomic write does not make results private."""
+    if not hasattr(os, "fchmod"):
+        return
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_umask()
+    with contextlib.suppress(OSError):
+        os.fchmod(fd, mode)
+
+
+def _umask() -> int:
+    try:                                 # Linux: read it without changing it (os.umask would, for a moment)
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
 
 
 def atomic_write_text(path, text: str, encoding: str = "utf-8") -> None:

@@ -458,9 +458,10 @@ class ResultStore:
             raise TournamentError(f"cannot read {self.dir}: {e.strerror}") from None
         if foreign:
             shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
-            what = "there is no tournament to resume" if resume else "it is not used for a new tournament"
-            raise TournamentError(f"{self.dir} holds files ({shown}) but no {META_FILE}, so {what}; "
-                                  "choose a new or empty --out folder")
+            what = ("there is no tournament to resume there; check the --out folder" if resume else
+                    "it is not used for a new tournament (nothing is overwritten); choose a new or empty "
+                    "--out folder")
+            raise TournamentError(f"{self.dir} holds files ({shown}) but no {META_FILE}, so {what}")
 
     def _take_lock(self):
         """Two runs appending to one folder would corrupt it: the second is refused. The lock is an OS
