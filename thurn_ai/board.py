@@ -119,13 +119,13 @@ class Board:
         try:
             return idx[fold(name)]
         except KeyError:
-            raise NotationError(f"unknown city {name!r} on the {self.name} board") from None
+            raise NotationError(f"unknown city {short_repr(name)} on the {self.name} board") from None
 
     def tile_index(self, tile_id: str) -> int:
         for i, t in enumerate(self.tiles):
             if t.id == tile_id:
                 return i
-        raise BoardError(f"unknown tile stack {tile_id!r} on the {self.name} board")
+        raise BoardError(f"unknown tile stack {short_repr(tile_id)} on the {self.name} board")
 
     @property
     def has_horses(self) -> bool:

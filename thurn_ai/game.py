@@ -9,9 +9,12 @@
 """
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 
 from ._core import Config, GameState
+from .errors import RulesError
+from .fileio import short_repr
 from .rules import Rules
 
 __all__ = ["GameState", "Config", "new_game", "config_for", "Rules"]
@@ -29,6 +32,10 @@ def new_game(players: int = 2, seed: int = 0, board: str = "south", variant: str
     the state, so the same seed and the same moves give the same game."""
     if rules is None:
         rules = Rules(players=players, board=board, variant=variant, **options)
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise RulesError(f"a game's seed is a whole number, not {short_repr(seed)}") from None
     return GameState(config_for(rules), seed & 0xFFFFFFFFFFFFFFFF)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from ._core import KINDS, SHIFT
 from .board import Board
 from .errors import IllegalMoveError, NotationError
+from .fileio import short_repr
 
 NAMES = {v: k for k, v in KINDS.items()}
 CITY_KINDS = {"draw", "left", "right", "new", "horse", "house", "discard"}
@@ -61,11 +62,11 @@ def parse_move(board: Board, text: str) -> int:
     verb, _, rest = t.partition(" ")
     verb = ALIASES.get(verb.lower(), verb.lower())
     if verb not in CITY_KINDS:
-        raise NotationError(f"cannot read move {text!r}: it should start with one of "
+        raise NotationError(f"cannot read move {short_repr(text)}: it should start with one of "
                             "draw, administrator, left, right, new, horse, close, stop, house, done, "
                             "cartwright, no cartwright, discard")
     if not rest:
-        raise NotationError(f"cannot read move {text!r}: {verb} needs a city")
+        raise NotationError(f"cannot read move {short_repr(text)}: {verb} needs a city")
     if verb == "draw" and rest.lower() == "deck":
         return make_move("deck")
     return make_move(verb, board.city_index(rest))
