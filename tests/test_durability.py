@@ -400,3 +400,25 @@ def test_a_tls_scheduler_without_certificates_is_one_clear_error(tmp_path, monke
     with pytest.raises(TournamentError, match="tls:// scheduler .* needs the CA file"):
         run(tmp_path / "t", scheduler="tls://127.0.0.1:1")
     assert not (tmp_path / "t").exists()
+
+
+def test_a_full_disk_is_one_error_and_the_folder_stays_resumable(reference, tmp_path, monkeypatch):
+    import errno
+    out = tmp_path / "t"
+    real_fsync = os.fsync
+    calls = []
+
+    def full_disk(fd):           # the 4th flush on is refused: the first rewrite of finish()
+        calls.append(fd)
+        if len(calls) >= 4:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(TournamentError, match="No space left on device; the games saved so far are kept"):
+        run(out)
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert saved_games(out) == set(range(1, GAMES + 1))
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+    pd.testing.assert_frame_equal(run(out, resume=True), reference[1])
+    assert_same_as_reference(out, reference)

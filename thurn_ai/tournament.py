@@ -30,6 +30,7 @@ at exact moments, e.g. half-way through the final rewrite of records.jsonl ("fin
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import itertools
 import json
@@ -378,6 +379,19 @@ def _parse_row(row: dict, columns: list[str]) -> bool:
     return None not in row        # no extra fields
 
 
+def _writes(method):
+    """A failed write (a full disk, a read-only folder) is one TournamentError; the atomic writes and the
+    append order leave the folder resumable."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except OSError as e:
+            raise TournamentError(f"cannot write to {self.dir}: {e.strerror or e}; the games saved so far are "
+                                  "kept (continue with --resume)") from None
+    return wrapper
+
+
 @dataclass
 class SavedGame:
     rows: list[dict]      # as read from results.csv (text values), by seat
@@ -567,6 +581,7 @@ class ResultStore:
                 continue
         return lines
 
+    @_writes
     def _rewrite(self, games: dict[int, SavedGame], stage: str):
         """records.jsonl and results.csv holding exactly these games, sorted; each replaced atomically, the
         records first (so results.csv never names a game whose record the folder lacks)."""
@@ -583,9 +598,11 @@ class ResultStore:
             _write(f, buf.getvalue(), f"{stage}-csv-half")
         _fault(f"{stage}-csv-written")
 
+    @_writes
     def _write_meta(self):
         atomic_write_text(self.path(META_FILE), json.dumps(self.meta, indent=2, ensure_ascii=False) + "\n")
 
+    @_writes
     def append(self, rows: list[dict], record_line: str):
         """One finished game: its record first, then its rows (each in one write), so a game counts as
         finished only when both are on disk."""
@@ -612,11 +629,15 @@ class ResultStore:
             raise TournamentError(f"games {missing[:10]} are missing from {self.dir}; --resume plays them again")
         self._rewrite({g: saved[g] for g in range(1, games + 1)}, "finish")
         df = typed_frame(pd.read_csv(self.path(CSV_FILE), keep_default_na=False), self.columns)
+        self._write_parquet(df)
+        _fault("finish-done")
+        return df
+
+    @_writes
+    def _write_parquet(self, df: pd.DataFrame):
         with atomic_open(self.path(PARQUET_FILE), "wb") as f:
             df.to_parquet(f, index=False)
             _fault("finish-parquet-unrenamed")
-        _fault("finish-done")
-        return df
 
 
 def load_results(path, note=None) -> pd.DataFrame:
