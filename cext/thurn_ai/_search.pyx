@@ -41,8 +41,10 @@ cdef enum:
     MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
     PLAYOUT_RANDOM = 0
     PLAYOUT_HEURISTIC = 1
+    PLAYOUT_PLAN = 2
     REWARD_WIN = 0
     REWARD_MARGIN = 1
+    REWARD_MIXED = 2
     SELECT_UCB = 0
     SELECT_PUCT = 1
 
@@ -559,7 +561,7 @@ cdef double position_value(const StateData* s, const ConfigData* c, int p, doubl
 
 
 cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
-                  double scale, HouseValues* values) noexcept nogil:
+                  double scale, HouseValues* values, bint use_plan=False, const int* forbid=NULL) noexcept nogil:
     """Rewards for a position where a playout stopped early: 0.5 + 0.5 EVAL_SHARE tanh(margin / scale)
     on position_value(); returns the player ahead. EVAL_SHARE < 1 keeps an unfinished game short of a
     finished one: a clear leader gains by ending the game (a win is 1), otherwise with a big lead every
@@ -567,7 +569,12 @@ cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc
     cdef int p, q, lead = 0
     cdef double other
     for p in range(c.n_players):
-        sc[p] = position_value(s, c, p, tile_weight, values)
+        if use_plan:
+            sc[p] = plan_position_value(s, c, p, forbid[p] if forbid != NULL else 0, values)
+            if tile_weight > 0:
+                sc[p] += tile_weight * tile_potential(s, c, p)
+        else:
+            sc[p] = position_value(s, c, p, tile_weight, values)
         if sc[p] > sc[lead]:
             lead = p
     for p in range(c.n_players):
@@ -577,6 +584,526 @@ cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc
                 other = sc[q]
         r[p] = 0.5 + 0.5 * EVAL_SHARE * tanh((sc[p] - other) / scale)
     return lead
+
+
+
+# ---------------------------------------------------------------- planning playout policy ("plan")
+#
+# A compiled, simplified port of the rule-based `heuristic` bot's judgment (thurn_ai/bots/heuristic.py):
+# every decision is scored by the *plan value* of the position it leads to -- the best way to go on with
+# the route using only the cards already in hand (a small depth-first search over hand cards), valued
+# as the houses, route tile and carriage of closing after the chain, minus a cost per card still to play,
+# plus part of the best start of the next route among the cards left. Playouts that play like this are
+# plausible games, which the search needs to judge a line (the one-step `heuristic` policy above throws
+# routes away and scores a tenth of what the heuristic bot scores).
+
+DEF PLAN_TURNS = 4          # how many turns ahead a plan may play cards from hand
+DEF PLAN_COST = 0.5         # per card still to play (a turn spent on this route is not spent on the next)
+DEF PLAN_NEXT = 0.4         # weight of the next route's start among the cards left
+DEF PLAN_PARTIAL = 0.5      # share of the house value of a route that cannot be closed yet
+DEF PLAN_SCARCE = 0.3       # bonus for a city that is a whole province by itself
+DEF PLAN_PM_MARGIN = 0.1    # a second draw (Postmaster) must gain this much more than it forgoes
+DEF NEG = -1e18
+
+cdef struct PlanCtx:
+    const StateData* s
+    const ConfigData* c
+    int p
+    double hv[MAXC]
+    double next_weight
+    int turns_left
+    bint cartwright_ok
+    bint carrier_ok
+    # per plan() call
+    uint32_t hmask
+    uint32_t dups
+    int capacity
+    int horse_slots
+    int max_cards
+    bint cw_now
+    double best
+    int best_n
+    # small direct-mapped caches for one decision (the plan search asks the same masks many times)
+    uint32_t nr_key[64]
+    double nr_val[64]
+    uint32_t he_key[64]
+    double he_val[64]
+
+
+cdef inline int cache_slot(uint32_t key) noexcept nogil:
+    return <int>((key * 0x9E3779B1u) >> 26)
+
+
+cdef int turns_left_of(const StateData* s, const ConfigData* c) noexcept nogil:
+    """A rough count of the mover's turns before the game ends (99: no end in sight)."""
+    cdef int best = 99, o, need, k
+    if s.end_triggered:
+        return 0
+    for o in range(c.n_players):
+        if c.n_carriages > 0 and s.carriage[o] == c.n_carriages - 2:
+            need = c.carriage_size[c.n_carriages - 1] - 2
+            if need < 3:
+                need = 3
+            k = need - s.route_len[o]
+            best = min(best, k if k > 1 else 1)
+        if s.houses_left[o] <= 3:
+            k = 3 - s.route_len[o]
+            best = min(best, k if k > 1 else 1)
+    return best
+
+
+cdef inline double route_tile_value(const StateData* s, const ConfigData* c, int length) noexcept nogil:
+    """The route tile a closed route of this length takes (its length's stack, else a shorter one)."""
+    cdef int L = length, t
+    if L > c.max_route_tile:
+        L = c.max_route_tile
+    while L >= c.min_route_tile and L >= 0:
+        t = c.route_stack[L]
+        if t >= 0 and s.stack_pos[t] < c.stack_nvals[t]:
+            return c.stack_vals[t][s.stack_pos[t]]
+        L -= 1
+    return 0.0
+
+
+cdef inline double carriage_gain(const StateData* s, const ConfigData* c, int p, int length,
+                                 bint cartwright) noexcept nogil:
+    cdef int nxt = s.carriage[p] + 1, size
+    if c.n_carriages == 0 or nxt >= c.n_carriages:
+        return 0.0
+    size = c.carriage_size[nxt]
+    if length >= size or (cartwright and length + 2 >= size):
+        return c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0)
+    return 0.0
+
+
+cdef inline double houses_estimate(PlanCtx* x, uint32_t rmask) noexcept nogil:
+    cdef int k = cache_slot(rmask)
+    if x.he_key[k] != rmask:
+        x.he_key[k] = rmask
+        x.he_val[k] = best_house_value(x.c, rmask & ~x.s.houses[x.p], x.s.houses_left[x.p], x.hv)
+    return x.he_val[k]
+
+
+cdef double next_route_value(PlanCtx* x, uint32_t cards) noexcept nogil:
+    """The best start of a next route among these cards: a path of at most 3, its house values plus half
+    a point a card."""
+    cdef const ConfigData* c = x.c
+    cdef double best = 0.0, va, vb, vc
+    cdef uint32_t ra, rb, rc
+    cdef int a, b, d, k = cache_slot(cards)
+    if x.nr_key[k] == cards:
+        return x.nr_val[k]
+    ra = cards
+    while ra:
+        a = __builtin_ctz(ra)
+        ra &= ra - 1
+        va = x.hv[a] + 0.5
+        if va > best:
+            best = va
+        rb = cards & c.adj[a] & ~((<uint32_t>1) << a)
+        while rb:
+            b = __builtin_ctz(rb)
+            rb &= rb - 1
+            vb = va + x.hv[b] + 0.5
+            if vb > best:
+                best = vb
+            rc = cards & (c.adj[a] | c.adj[b]) & ~((<uint32_t>1) << a) & ~((<uint32_t>1) << b)
+            while rc:
+                d = __builtin_ctz(rc)
+                rc &= rc - 1
+                vc = vb + x.hv[d] + 0.5
+                if vc > best:
+                    best = vc
+    x.nr_key[k] = cards
+    x.nr_val[k] = best
+    return best
+
+
+cdef double close_value(PlanCtx* x, uint32_t rmask, int length, bint cartwright) noexcept nogil:
+    return (houses_estimate(x, rmask) + route_tile_value(x.s, x.c, length)
+            + carriage_gain(x.s, x.c, x.p, length, cartwright and x.cartwright_ok))
+
+
+cdef double plan_score(PlanCtx* x, uint32_t rmask, int length, uint32_t used, int n_cards) noexcept nogil:
+    cdef const ConfigData* c = x.c
+    cdef uint32_t left_cards = (x.hmask & ~used) | (used & x.dups), spare
+    cdef int extra = 0, need, k, i, bestx, h
+    cdef bint closable = length >= c.min_close
+    cdef double val
+    if closable and c.horses_variant and length > x.capacity:
+        # lay the strongest spare cards as horses, one a turn
+        need = length - x.capacity
+        spare = left_cards & ~rmask
+        while need > 0 and extra < x.horse_slots and spare:
+            bestx = -1
+            h = -1
+            k = <int>spare
+            while k:
+                i = __builtin_ctz(<uint32_t>k)
+                k &= k - 1
+                if c.horses[i] > h:
+                    h = c.horses[i]
+                    bestx = i
+            spare &= ~((<uint32_t>1) << bestx)
+            need -= h
+            extra += 1
+        closable = need <= 0
+    if n_cards + extra > x.max_cards:
+        return NEG
+    val = x.next_weight * next_route_value(x, left_cards)
+    if closable:
+        val += close_value(x, rmask, length, x.cw_now if n_cards == 0 else True)
+    else:
+        val += PLAN_PARTIAL * houses_estimate(x, rmask)
+    return val - PLAN_COST * (n_cards + extra)
+
+
+cdef void plan_visit(PlanCtx* x, int left, int right, int length, uint32_t rmask, uint32_t used,
+                     int n_cards) noexcept nogil:
+    cdef double v = plan_score(x, rmask, length, used, n_cards)
+    cdef uint32_t cand, a
+    cdef int y
+    if v > x.best:
+        x.best = v
+        x.best_n = n_cards
+    if n_cards >= x.max_cards:
+        return
+    cand = x.hmask & ~used & ~rmask
+    if length == 0:
+        a = cand
+        while a:
+            y = __builtin_ctz(a)
+            a &= a - 1
+            plan_visit(x, y, y, 1, (<uint32_t>1) << y, used | ((<uint32_t>1) << y), n_cards + 1)
+        return
+    a = cand & x.c.adj[right]
+    while a:
+        y = __builtin_ctz(a)
+        a &= a - 1
+        plan_visit(x, left, y, length + 1, rmask | ((<uint32_t>1) << y), used | ((<uint32_t>1) << y), n_cards + 1)
+    if length > 1:
+        a = cand & x.c.adj[left]
+        while a:
+            y = __builtin_ctz(a)
+            a &= a - 1
+            plan_visit(x, y, right, length + 1, rmask | ((<uint32_t>1) << y), used | ((<uint32_t>1) << y), n_cards + 1)
+
+
+cdef double plan(PlanCtx* x, int left, int right, int length, uint32_t rmask, const uint8_t* hand,
+                 int capacity, int horse_slots, int plays_now, bint cw_now) noexcept nogil:
+    """Plan value of a route (ends left/right) with this hand; x.best_n is the best chain's length."""
+    cdef int i
+    x.hmask = 0
+    x.dups = 0
+    for i in range(x.c.n_cities):
+        if hand[i]:
+            x.hmask |= (<uint32_t>1) << i
+            if hand[i] > 1:
+                x.dups |= (<uint32_t>1) << i
+    x.capacity = capacity
+    x.horse_slots = horse_slots
+    x.cw_now = cw_now
+    if x.s.end_triggered:
+        x.max_cards = plays_now
+    else:
+        x.max_cards = plays_now + min(max(x.turns_left - 1, 0) + 1, PLAN_TURNS)
+    x.best = NEG
+    x.best_n = 0
+    plan_visit(x, left, right, length, rmask, 0, 0)
+    return x.best
+
+
+cdef inline int plays_left_now(PlanCtx* x) noexcept nogil:
+    cdef const StateData* s = x.s
+    return (1 if s.plays == 0 else 0) + (1 if (s.official == 0 and x.carrier_ok) else 0)
+
+
+cdef inline double current_plan(PlanCtx* x, const uint8_t* hand, int plays_now, bint cw_now) noexcept nogil:
+    cdef const StateData* s = x.s
+    cdef int p = x.p, L = s.route_len[p]
+    return plan(x, s.route[p][0] if L else -1, s.route[p][L - 1] if L else -1, L, s.route_mask[p], hand,
+                x.c.base_horses + s.horse_total[p], x.c.max_horse_cards - s.horse_n[p], plays_now, cw_now)
+
+
+cdef void plan_setup(PlanCtx* x, const StateData* s, const ConfigData* c, int forbid,
+                     HouseValues* values, int player=-1) noexcept nogil:
+    cdef int i, q
+    cdef const double* hv
+    x.s = s
+    x.c = c
+    x.p = s.current if player < 0 else player
+    memset(x.nr_key, 0xFF, sizeof(x.nr_key))      # 0xFFFFFFFF: no board has 32 cities, so never a key
+    memset(x.he_key, 0xFF, sizeof(x.he_key))
+    hv = house_values(values, s, c, x.p)
+    for i in range(c.n_cities):
+        x.hv[i] = hv[i]
+        q = c.province[i]
+        if hv[i] > 0 and q >= 0 and __builtin_popcount(c.province_mask[q]) == 1:
+            x.hv[i] += PLAN_SCARCE
+    x.turns_left = turns_left_of(s, c)
+    x.next_weight = 0.0 if s.end_triggered else PLAN_NEXT * min(1.0, x.turns_left / 4.0)
+    x.cartwright_ok = c.cartwright and not (forbid & (1 << OFF_CARTWRIGHT))
+    x.carrier_ok = not (forbid & (1 << OFF_CARRIER))
+
+
+cdef bint route_in_danger(PlanCtx* x) noexcept nogil:
+    """The route holds 2+ cards and neither hand nor display can extend it."""
+    cdef const StateData* s = x.s
+    cdef uint32_t fm
+    cdef int i
+    if s.route_len[x.p] < 2:
+        return False
+    fm = fit_mask(s, x.c, x.p)
+    if fm & hand_mask(s, x.c, x.p):
+        return False
+    for i in range(x.c.n_cities):
+        if s.display[i] and (fm >> i) & 1:
+            return False
+    return True
+
+
+cdef void draw_values(PlanCtx* x, const int* moves, int n, double* out) noexcept nogil:
+    """Plan value after each draw move (the deck: expected over the cards left in it); others NEG."""
+    cdef const StateData* s = x.s
+    cdef const ConfigData* c = x.c
+    cdef int p = x.p, i, m, kind, y, plays = plays_left_now(x)
+    cdef uint8_t hand[MAXC]
+    cdef double with_card[MAXC]
+    cdef bint done[MAXC]
+    cdef double base, base_next, total
+    cdef uint32_t reach, hm = hand_mask(s, c, p), base_left
+    for i in range(c.n_cities):
+        hand[i] = s.hand[p][i]
+        done[i] = False
+    base = current_plan(x, hand, plays, s.official == 0)
+    base_left = hm   # the chain's cards are not tracked; the hand approximates what is left
+    base_next = next_route_value(x, base_left)
+    reach = hm | fit_mask(s, c, p)
+    for i in range(c.n_cities):
+        if (hm >> i) & 1:
+            reach |= c.adj[i]
+    for i in range(n):
+        m = moves[i]
+        kind = m >> MOVE_SHIFT
+        out[i] = NEG
+        if kind != MV_DRAW and kind != MV_DECK:
+            continue
+        total = 0.0
+        for y in range(c.n_cities):
+            if kind == MV_DRAW:
+                if y != (m & 31):
+                    continue
+            elif s.deck[y] == 0:
+                continue
+            if not done[y]:
+                done[y] = True
+                if s.route_len[p] and not ((reach >> y) & 1) and not c.horses_variant:
+                    with_card[y] = base + x.next_weight * max(0.0, x.hv[y] + 0.5 - base_next)
+                else:
+                    hand[y] += 1
+                    with_card[y] = current_plan(x, hand, plays, s.official == 0)
+                    hand[y] -= 1
+            total += with_card[y] * (1 if kind == MV_DRAW else s.deck[y])
+        if kind == MV_DECK:
+            out[i] = total / s.deck_n if s.deck_n > 0 else NEG
+        else:
+            out[i] = total
+
+
+cdef double play_value(PlanCtx* x, int m, int after_plays, bint cw_now) noexcept nogil:
+    """Plan value after playing the card of move m (left/right/new/horse)."""
+    cdef const StateData* s = x.s
+    cdef const ConfigData* c = x.c
+    cdef int p = x.p, kind = m >> MOVE_SHIFT, y = m & 31, L = s.route_len[p], i
+    cdef uint8_t hand[MAXC]
+    cdef double v
+    for i in range(c.n_cities):
+        hand[i] = s.hand[p][i]
+    hand[y] -= 1
+    if kind == MV_HORSE:
+        v = plan(x, s.route[p][0] if L else -1, s.route[p][L - 1] if L else -1, L, s.route_mask[p], hand,
+                 c.base_horses + s.horse_total[p] + c.horses[y], c.max_horse_cards - s.horse_n[p] - 1,
+                 after_plays, cw_now)
+    elif kind == MV_NEW:
+        v = plan(x, y, y, 1, (<uint32_t>1) << y, hand, c.base_horses + s.horse_total[p],
+                 c.max_horse_cards - s.horse_n[p], after_plays, cw_now)
+    elif kind == MV_LEFT:
+        v = plan(x, y, s.route[p][L - 1], L + 1, s.route_mask[p] | ((<uint32_t>1) << y), hand,
+                 c.base_horses + s.horse_total[p], c.max_horse_cards - s.horse_n[p], after_plays, cw_now)
+    else:
+        v = plan(x, s.route[p][0] if L else y, y, L + 1, s.route_mask[p] | ((<uint32_t>1) << y), hand,
+                 c.base_horses + s.horse_total[p], c.max_horse_cards - s.horse_n[p], after_plays, cw_now)
+    return v
+
+
+cdef double stop_value(PlanCtx* x) noexcept nogil:
+    """Going on with the route: the best plan that plays more hand cards, or, with nothing in hand that
+    fits, the chance that a fitting face-up card is still there next turn."""
+    cdef const StateData* s = x.s
+    cdef const ConfigData* c = x.c
+    cdef int p = x.p, L = s.route_len[p], i, bx = -1
+    cdef double v, keep, grown, lost
+    cdef uint32_t fm
+    v = current_plan(x, s.hand[p], 0, False)
+    if x.best_n > 0:
+        return v
+    if L < c.min_close or (c.horses_variant and c.base_horses + s.horse_total[p] < L):
+        return v                          # cannot close yet: nothing to lose by waiting
+    fm = fit_mask(s, c, p)
+    for i in range(c.n_cities):
+        if s.display[i] and (fm >> i) & 1 and (bx < 0 or x.hv[i] > x.hv[bx]):
+            bx = i
+    if bx < 0 or x.turns_left <= 1:
+        return NEG
+    keep = (5.0 / 6.0) ** (c.n_players - 1)
+    grown = close_value(x, s.route_mask[p] | ((<uint32_t>1) << bx), L + 1, True) - PLAN_COST
+    lost = x.next_weight * next_route_value(x, hand_mask(s, c, p))
+    return keep * grown + (1 - keep) * lost
+
+
+cdef int argmax_move(const int* moves, int n, const double* v) noexcept nogil:
+    """The best-valued move; ties to the lowest move code (as the heuristic bot)."""
+    cdef int i, best = -1
+    for i in range(n):
+        if v[i] > NEG and (best < 0 or v[i] > v[best] or (v[i] == v[best] and moves[i] < moves[best])):
+            best = i
+    return best
+
+
+cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                     HouseValues* values) noexcept nogil:
+    """The planning policy's move (an index into moves)."""
+    cdef PlanCtx x
+    cdef double v[MAXMOVES]
+    cdef double base, gain, forgone, close_v
+    cdef int i, m, kind, p = s.current, L = s.route_len[p], best, after_plays, length
+    cdef bint cw_now, can_close = False, has_draw = False
+    if n == 1:
+        return 0
+    if s.phase == PH_HOUSES or s.phase == PH_DISCARD:
+        score_moves(s, c, moves, n, forbid, values, v)
+        return argmax_move(moves, n, v)
+    plan_setup(&x, s, c, forbid, values)
+    if s.phase == PH_DRAW:
+        for i in range(n):
+            if (moves[i] >> MOVE_SHIFT) == MV_ADMIN:
+                # six fresh cards beat one or two blind draws when only a fitting card saves the route
+                if route_in_danger(&x):
+                    return i
+        draw_values(&x, moves, n, v)
+        best = argmax_move(moves, n, v)
+        return best if best >= 0 else 0
+    if s.phase == PH_CARTWRIGHT:
+        for i in range(n):
+            m = moves[i] >> MOVE_SHIFT
+            if m == MV_NOCART and s.carriage[p] + 1 == c.n_carriages - 1 and not s.end_triggered:
+                # the last carriage ends the game: not while behind
+                base = score_of(s, c, p) + carriage_gain(s, c, p, c.carriage_size[c.n_carriages - 1], True) + 1
+                for kind in range(c.n_players):
+                    if kind != p and score_of(s, c, kind) > base:
+                        return i
+        for i in range(n):
+            if (moves[i] >> MOVE_SHIFT) == MV_CART:
+                return i
+        return 0
+    cw_now = s.official == 0 and s.plays == 0
+    after_plays = 1 if (s.plays == 0 and s.official == 0 and x.carrier_ok) else 0
+    if s.phase == PH_PLAY:
+        for i in range(n):
+            kind = moves[i] >> MOVE_SHIFT
+            if kind == MV_DRAW or kind == MV_DECK:
+                has_draw = True
+        if has_draw and not (forbid & (1 << OFF_POSTMASTER)):
+            draw_values(&x, moves, n, v)
+            best = argmax_move(moves, n, v)
+            if best >= 0:
+                base = current_plan(&x, s.hand[p], plays_left_now(&x), s.official == 0)
+                gain = v[best] - base
+                forgone = 0.0
+                if x.best_n >= 2 and x.carrier_ok:
+                    forgone += PLAN_COST
+                length = L + x.best_n
+                if x.cartwright_ok and x.best_n <= 1 and length >= 3 and c.n_carriages > 0 and \
+                        s.carriage[p] + 1 < c.n_carriages and \
+                        length < c.carriage_size[s.carriage[p] + 1] <= length + 2:
+                    forgone += carriage_gain(s, c, p, length, True)
+                if route_in_danger(&x) or not (fit_mask(s, c, p) & hand_mask(s, c, p)):
+                    forgone = 0.0
+                if gain > forgone + PLAN_PM_MARGIN:
+                    return best
+        for i in range(n):
+            kind = moves[i] >> MOVE_SHIFT
+            if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
+                v[i] = play_value(&x, moves[i], after_plays, cw_now)
+            else:
+                v[i] = NEG
+        best = argmax_move(moves, n, v)
+        return best if best >= 0 else 0
+    # PH_AFTER: a second card (Postal Carrier), close, or stop
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_CLOSE:
+            can_close = True
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_HORSE or (kind == MV_NEW and L == 0):
+            v[i] = play_value(&x, moves[i], 0, False) + PLAN_COST
+        else:
+            v[i] = NEG
+    if can_close and (s.end_triggered or x.turns_left <= 1):
+        if s.end_triggered:
+            best = argmax_move(moves, n, v)
+            if best >= 0 and ((moves[best] >> MOVE_SHIFT) == MV_LEFT or (moves[best] >> MOVE_SHIFT) == MV_RIGHT):
+                return best
+        for i in range(n):
+            if (moves[i] >> MOVE_SHIFT) == MV_CLOSE:
+                return i
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        if kind == MV_CLOSE:
+            v[i] = (close_value(&x, s.route_mask[p], L, s.official == 0)
+                    + x.next_weight * next_route_value(&x, hand_mask(s, c, p)))
+        elif kind == MV_STOP:
+            v[i] = stop_value(&x)
+    best = argmax_move(moves, n, v)
+    if best < 0:
+        for i in range(n):
+            if (moves[i] >> MOVE_SHIFT) == MV_STOP:
+                return i
+        return 0
+    return best
+
+
+cdef double plan_position_value(const StateData* s, const ConfigData* c, int p, int forbid,
+                                HouseValues* values) noexcept nogil:
+    """Score now plus what the planner expects from p's route and hand (at least 0): the evaluation of
+    a position where a playout stopped early (eval=plan)."""
+    cdef PlanCtx x
+    cdef double v
+    plan_setup(&x, s, c, forbid, values, p)
+    v = current_plan(&x, s.hand[p], 1, True)
+    return score_of(s, c, p) + (v if v > 0 else 0.0)
+
+
+cdef int plan_policy_move(const StateData* s, const ConfigData* c, const int* moves, int n, uint64_t* rng,
+                          int forbid, double eps, HouseValues* values) noexcept nogil:
+    """The planning policy in playouts: its move, or with probability eps a uniformly random one."""
+    if n == 1:
+        return moves[0]
+    if eps > 0 and unit(rng) < eps:
+        return moves[below(rng, n)]
+    return moves[plan_choice(s, c, moves, n, forbid, values)]
+
+
+cdef int plan_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid,
+                      double eps, int stop_turn, HouseValues* values) noexcept nogil:
+    cdef int moves[MAXMOVES]
+    cdef int n, steps = 0
+    while s.phase != PH_OVER and s.turn < stop_turn:
+        n = gen_moves(s, c, moves)
+        n = drop_forbidden(s, moves, n, forbid[s.current])
+        apply_move(s, c, plan_policy_move(s, c, moves, n, rng, forbid[s.current], eps, values))
+        steps += 1
+    return steps
 
 
 cdef int heuristic_playout(StateData* s, const ConfigData* c, uint64_t* rng, const int* forbid,
@@ -621,6 +1148,8 @@ cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, 
                 if q != p and sc[q] > other:
                     other = sc[q]
             r[p] = 0.5 + 0.5 * tanh((sc[p] - other) / scale)
+            if kind == REWARD_MIXED:     # half the win, half the margin: a gradient even when behind
+                r[p] = 0.5 * r[p] + (0.5 if p == w else 0.0)
 
 
 # ---------------------------------------------------------------- the tree
@@ -631,6 +1160,7 @@ cdef struct Node:
     int32_t sibling      # next child of the same parent, -1 at the end
     int16_t move
     int8_t mover         # player who made the move leading here (-1 at the root)
+    int16_t pmove        # the planning policy's move at this node (-1: not asked yet), for the prior
     uint32_t visits
     uint32_t avail       # how often this move was available when the parent was visited
     double value         # sum of the mover's rewards
@@ -657,6 +1187,8 @@ cdef class Tree:
     cdef int horizon
     cdef double tile_weight
     cdef double scale
+    cdef bint eval_plan
+    cdef double plan_prior
     cdef HouseValues values
     cdef bint redeterminize
     cdef int forbid[MAXP]
@@ -675,7 +1207,8 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, double c=0.7, str playout="heuristic",
                  str reward="win", double eps=0.05, bint ismcts=True, int forbid=0,
                  int observer=-1, double widen=1.0, str select="ucb", double prior_temp=3.0,
-                 int horizon=0, double tile_weight=0.0, double scale=8.0, bint house_tiles=True):
+                 int horizon=0, double tile_weight=0.0, double scale=8.0, bint house_tiles=True,
+                 str evaluation="simple", double plan_prior=0.0):
         """Search from `state` for `observer` (default: the player to move). ismcts=True re-deals what
         the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
@@ -688,23 +1221,27 @@ cdef class Tree:
             raise ValueError(f"select must be ucb or puct, not {select!r}")
         if state.s.phase == PH_OVER:
             raise ValueError("the game is over: nothing to search")
-        if playout not in ("random", "heuristic"):
-            raise ValueError(f"playout must be random or heuristic, not {playout!r}")
-        if reward not in ("win", "margin"):
-            raise ValueError(f"reward must be win or margin, not {reward!r}")
+        if playout not in ("random", "heuristic", "plan"):
+            raise ValueError(f"playout must be random, heuristic or plan, not {playout!r}")
+        if reward not in ("win", "margin", "mixed"):
+            raise ValueError(f"reward must be win, margin or mixed, not {reward!r}")
         self.cfg = state.cfg
         self.root = state.s
         self.observer = state.s.current if observer < 0 else observer
         self.rng = seed
         self.c_explore = c
-        self.playout = PLAYOUT_RANDOM if playout == "random" else PLAYOUT_HEURISTIC
-        self.reward = REWARD_WIN if reward == "win" else REWARD_MARGIN
+        self.playout = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PLAYOUT_PLAN}[playout]
+        self.reward = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}[reward]
         self.eps = eps
         self.widen = widen
         self.select = SELECT_UCB if select == "ucb" else SELECT_PUCT
         self.prior_temp = prior_temp if prior_temp > 0 else 1.0
         self.horizon = horizon
         self.tile_weight = tile_weight
+        if evaluation not in ("simple", "plan"):
+            raise ValueError(f"evaluation must be simple or plan, not {evaluation!r}")
+        self.eval_plan = evaluation == "plan"
+        self.plan_prior = plan_prior
         self.scale = scale if scale > 0 else 8.0
         reset_values(&self.values, house_tiles)
         self.redeterminize = ismcts
@@ -739,6 +1276,7 @@ cdef class Tree:
         self.nodes[k].value = 0.0
         self.nodes[k].wins = 0.0
         self.nodes[k].score = 0.0
+        self.nodes[k].pmove = -1
         if parent >= 0:
             self.nodes[k].sibling = self.nodes[parent].child
             self.nodes[parent].child = k
@@ -768,6 +1306,16 @@ cdef class Tree:
             if self.select == SELECT_PUCT:
                 if n > 1:
                     move_priors(&s, c, moves, n, self.forbid[mover], self.prior_temp, &self.values, prior)
+                    if self.plan_prior > 0:
+                        # the planning policy's choice takes plan_prior of the prior mass (asked once
+                        # per node, in the first determinization that reaches it)
+                        if self.nodes[node].pmove < 0:
+                            self.nodes[node].pmove = <int16_t>moves[plan_choice(&s, c, moves, n,
+                                                                               self.forbid[mover], &self.values)]
+                        for i in range(n):
+                            prior[i] *= 1.0 - self.plan_prior
+                            if moves[i] == self.nodes[node].pmove:
+                                prior[i] += self.plan_prior
                 else:
                     prior[0] = 1.0
             elif n > 1:
@@ -838,7 +1386,10 @@ cdef class Tree:
         # playout (to the end, or `horizon` turns of each player, then the evaluation)
         if s.phase != PH_OVER:
             stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else 1 << 30
-            if self.playout == PLAYOUT_HEURISTIC:
+            if self.playout == PLAYOUT_PLAN:
+                self.playout_moves += plan_playout(&s, c, &self.rng, self.forbid, self.eps, stop_turn,
+                                                   &self.values)
+            elif self.playout == PLAYOUT_HEURISTIC:
                 self.playout_moves += heuristic_playout(&s, c, &self.rng, self.forbid, self.eps, stop_turn,
                                                         &self.values)
             else:
@@ -850,7 +1401,7 @@ cdef class Tree:
             for i in range(c.n_players):
                 win[i] = 1.0 if i == w else 0.0
         else:
-            evaluate(&s, c, r, sc, self.tile_weight, self.scale, &self.values)
+            evaluate(&s, c, r, sc, self.tile_weight, self.scale, &self.values, self.eval_plan, self.forbid)
             for i in range(c.n_players):
                 win[i] = r[i]
         # backpropagation: each node learns the reward of the player who moved into it
@@ -967,3 +1518,16 @@ def official_mask(names):
     for name in names:
         out |= bits[name]
     return out
+
+
+def plan_policy_choice(GameState state, int forbid=0, bint house_tiles=True):
+    """The planning playout policy's move for the player to move (a legal move code; deterministic)."""
+    cdef int moves[MAXMOVES]
+    cdef int n
+    cdef HouseValues values
+    if state.s.phase == PH_OVER:
+        raise ValueError("the game is over")
+    reset_values(&values, house_tiles)
+    n = gen_moves(&state.s, &state.cfg.c, moves)
+    n = drop_forbidden(&state.s, moves, n, forbid)
+    return moves[plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)]

@@ -20,8 +20,8 @@ from ..errors import BotSpecError, ThurnError
 from ..notation import move_city, move_kind
 from .base import Bot, Observation
 
-PLAYOUTS = ("random", "heuristic")
-REWARDS = ("win", "margin")
+PLAYOUTS = ("random", "heuristic", "plan")
+REWARDS = ("win", "margin", "mixed")
 SELECTS = ("ucb", "puct")
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
 
@@ -34,7 +34,8 @@ class SearchBot(Bot):
     def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 0.2,
                  playout: str = "heuristic", reward: str = "win", workers: int = 1, eps: float = 0.05,
                  widen: float = 1.0, select: str = "ucb", temp: float = 3.0, horizon: int = 3,
-                 tiles: float = 1.0, scale: float = 8.0, forbid=frozenset()):
+                 tiles: float = 1.0, scale: float = 8.0, eval: str = "simple", prior: float = 0.0,
+                 forbid=frozenset()):
         super().__init__(seed=seed, forbid=forbid)
         name = type(self).__name__
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -73,6 +74,8 @@ class SearchBot(Bot):
         self.horizon = horizon
         self.tiles = float(tiles)
         self.scale = float(scale)
+        self.evaluation = eval
+        self.plan_prior = float(prior)
         self.forbid_mask = _search.official_mask(self.forbid)
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
 
@@ -87,7 +90,8 @@ class SearchBot(Bot):
                             reward=self.reward, eps=self.eps, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, widen=self.widen, select=self.select,
                             prior_temp=self.temp, horizon=self.horizon, tile_weight=self.tiles,
-                            scale=self.scale)
+                            scale=self.scale, evaluation=self.evaluation,
+                            plan_prior=self.plan_prior)
 
     # ---- searching
 
