@@ -264,7 +264,7 @@ def test_show_png_in_a_missing_folder_fails_first(tmp_path):
 def test_errors_raised_late_are_one_line(monkeypatch, tmp_path, exc, text):
     import thurn_ai.commands.replay as replay_mod
 
-    def boom(path):
+    def boom(path, **kw):
         raise exc
 
     monkeypatch.setattr(replay_mod, "read_records", boom)
@@ -275,7 +275,7 @@ def test_errors_raised_late_are_one_line(monkeypatch, tmp_path, exc, text):
 def test_internal_bugs_keep_their_traceback(monkeypatch, tmp_path):
     import thurn_ai.commands.replay as replay_mod
 
-    def bug(path):
+    def bug(path, **kw):
         raise KeyError("a bug")
 
     monkeypatch.setattr(replay_mod, "read_records", bug)
@@ -286,7 +286,7 @@ def test_internal_bugs_keep_their_traceback(monkeypatch, tmp_path):
 def test_debug_shows_the_traceback_of_input_errors(monkeypatch, tmp_path):
     import thurn_ai.commands.replay as replay_mod
 
-    def boom(path):
+    def boom(path, **kw):
         raise OverflowError("too big")
 
     monkeypatch.setattr(replay_mod, "read_records", boom)
@@ -300,3 +300,28 @@ def test_a_huge_number_from_the_real_entry_point_has_no_traceback(tmp_path):
         out = subprocess_cli(*args, cwd=tmp_path)
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and out.stderr.startswith("error: "), \
             (args, out.stderr)
+
+
+# ---------------------------------------------------------------- a game on a board file is read back with it
+
+def test_records_and_positions_of_a_board_file_game_are_read_with_board_file(tmp_path):
+    from pathlib import Path
+
+    import thurn_ai
+    from thurn_ai.position import save_position
+
+    mini = Path(__file__).parent / "data" / "mini.json"
+    rec = tmp_path / "g.jsonl"
+    assert invoke(["play", "--board-file", mini, "--quiet", "--seed", 9, "--record", rec]).exit_code == 0
+    assert_one_error(invoke(["replay", rec, "--quiet"]), "--board-file")        # a record names no file
+    r = invoke(["replay", rec, "--quiet", "--board-file", mini])
+    assert r.exit_code == 0, r.output
+    g = thurn_ai.new_game(rules=thurn_ai.Rules(board=str(mini)), seed=3)
+    for _ in range(10):
+        g.apply_random()
+    pos = tmp_path / "p.json"
+    save_position(g, pos)
+    assert_one_error(invoke(["validate", pos]), "--board-file")
+    for args in (["validate", pos], ["show", pos], ["hint", pos, "--iterations", 20, "--top", 1]):
+        r = invoke([*args, "--board-file", mini])
+        assert r.exit_code == 0, (args, r.output)

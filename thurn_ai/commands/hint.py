@@ -13,7 +13,7 @@ from ..errors import BotSpecError, PositionError
 from ..match import derive_seed
 from ..notation import move_kind
 from ..position import describe, load_position
-from .options import ITERATIONS, SECONDS, SEED, TOP
+from .options import ITERATIONS, SECONDS, SEED, TOP, data_board_file_option
 
 DEFAULT_BOT = "mcts"
 DEFAULT_ITERATIONS = 2000
@@ -106,17 +106,18 @@ def _describe_line(state, line: list[int]) -> dict:
               help="Search time in seconds instead of an iteration budget.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the search (and of dealing cards a player's view leaves unknown).")
+@data_board_file_option("position")
 @click.option("--bot", "bot_spec", default=DEFAULT_BOT, show_default=True,
               help="The searching bot: any spec whose bot can analyse, e.g. mcts(c=0.5) or pimc.")
 @click.option("--top", type=TOP, default=10, show_default=True,
               help="How many options to print.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def command(position_file, iterations, seconds, seed, bot_spec, top, as_json):
+def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, as_json):
     """Search POSITION_FILE from the view of the player to move and print the ranked options for the
     next decision, the recommended turn and the expected outcome.
 
     Example: thurn-ai hint position.json --iterations 5000"""
-    state, viewer = load_position(position_file, seed=seed)
+    state, viewer = load_position(position_file, seed=seed, board_file=board_file)
     if state.is_terminal():
         raise PositionError(f"{position_file}: the game is over, there is no move to hint")
     player = state.current_player

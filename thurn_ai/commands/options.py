@@ -32,6 +32,14 @@ def game_options(f):
     return f
 
 
+def data_board_file_option(what: str):
+    """--board-file for a command that reads a position or record: such a file names only a packaged board
+    (south, north); a game on another board file is read with that file given here."""
+    return click.option("--board-file", type=click.Path(dir_okay=False), default=None,
+                        help=f"The board file the {what} was played on (a {what} names only a packaged "
+                             "board: south or north); see docs/board-format.md.")
+
+
 def announce_board(board: Board) -> None:
     """Say once, on stderr, that a board is partly reconstructed (the North board is)."""
     key = board.path or board.name

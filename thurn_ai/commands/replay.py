@@ -7,18 +7,19 @@ from ..errors import PositionError
 from ..match import read_records, replay, score_details
 from .play import OFFICIAL_LABEL, describe_end
 from ..bots.officials import official_of
-from .options import GAME_INDEX
+from .options import GAME_INDEX, data_board_file_option
 
 
 @click.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False))
 @click.option("--game", "game_index", type=GAME_INDEX, default=1, show_default=True,
               help="Which game of the file (1 = first line).")
+@data_board_file_option("game record")
 @click.option("--step", is_flag=True, help="Wait for Enter after each turn.")
 @click.option("--quiet", is_flag=True, help="Print only the result (and check that it matches).")
-def command(record_file, game_index, step, quiet):
+def command(record_file, game_index, board_file, step, quiet):
     """Replay a game record exactly and print its moves turn by turn."""
-    records = read_records(record_file)
+    records = read_records(record_file, board_file=board_file)
     if not 1 <= game_index <= len(records):
         n = len(records)
         raise PositionError(f"{record_file} holds {n} game{'s' if n != 1 else ''}; "

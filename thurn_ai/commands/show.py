@@ -5,7 +5,7 @@ import click
 
 from ..bots.human import render_view
 from ..position import describe, load_position
-from .options import SEED, check_output_file
+from .options import SEED, check_output_file, data_board_file_option
 
 
 @click.command("show")
@@ -14,14 +14,15 @@ from .options import SEED, check_output_file
               help="Write the drawing to this PNG file (without it, the position is printed as text).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for dealing the cards a player's view leaves unknown (they are never shown).")
-def command(position_file, png_path, seed):
+@data_board_file_option("position")
+def command(position_file, png_path, seed, board_file):
     """Draw POSITION_FILE: the board with houses and routes, the display, the hands as the viewer knows
     them, and the tiles left.
 
     Example: thurn-ai show position.json --png position.png"""
     if png_path is not None:
         check_output_file(png_path, "--png")
-    state, viewer = load_position(position_file, seed=seed)
+    state, viewer = load_position(position_file, seed=seed, board_file=board_file)
     if png_path is None:
         click.echo(render_view(state, viewer))
         return

@@ -8,20 +8,21 @@ import click
 
 from ..errors import PositionError
 from ..position import describe, load_position
-from .options import SEED
+from .options import SEED, data_board_file_option
 
 
 @click.command("validate")
 @click.argument("position_file", type=click.Path(dir_okay=False))
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for dealing the cards a player's view leaves unknown.")
+@data_board_file_option("position")
 @click.option("--json", "as_json", is_flag=True,
               help='Machine-readable output: {"ok": ..., "summary"|"problems": ...}; exit status 2 if not ok.')
-def command(position_file, seed, as_json):
+def command(position_file, seed, board_file, as_json):
     """Check POSITION_FILE (see docs/position-format.md): prints "ok: <summary>", or every problem and
     exits with status 2."""
     try:
-        state, viewer = load_position(position_file, seed=seed)
+        state, viewer = load_position(position_file, seed=seed, board_file=board_file)
     except PositionError as e:
         if not as_json:
             raise
