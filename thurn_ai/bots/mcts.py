@@ -31,10 +31,10 @@ class SearchBot(Bot):
 
     spec = "search"
 
-    def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 0.2,
-                 playout: str = "heuristic", reward: str = "win", workers: int = 1, eps: float = 0.05,
-                 widen: float = 1.0, select: str = "ucb", temp: float = 3.0, horizon: int = 3,
-                 tiles: float = 1.0, scale: float = 8.0, eval: str = "simple", prior: float = 0.0,
+    def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 1.0,
+                 playout: str = "heuristic", reward: str = "mixed", workers: int = 1, eps: float = 0.05,
+                 widen: float = 1.0, select: str = "puct", temp: float = 3.0, horizon: int = 3,
+                 tiles: float = 1.0, scale: float = 8.0, eval: str = "simple", prior: float = 0.5,
                  forbid=frozenset()):
         super().__init__(seed=seed, forbid=forbid)
         name = type(self).__name__

@@ -1,0 +1,172 @@
+"""ISMCTS against the rule-based `heuristic` bot at 2, 3 and 4 players. Reproduces results/strength/players/.
+
+    python experiments/strength_players.py                      # every cell (what made results/strength/players/)
+    python experiments/strength_players.py --only p3_it3000     # some cells
+    python experiments/strength_players.py --games 20 --out /tmp/sp   # a quick run elsewhere
+
+One `mcts` seat against `heuristic` in every other seat, seats rotated game by game by the tournament
+(thurn_ai.tournament.run_tournament, seed SEED; every game has its own seed derived from it), both cores.
+A cell's games are kept in OUT/runs/<cell>/ (results.csv; records.jsonl is not committed) and resume where
+they stopped: run the script again to add games or finish a cell. summary.csv has one line per cell; the
+README is written from it: mcts's win rate with its 95% Wilson interval, the fair share (1/players), mean
+scores (mcts, and each heuristic seat label) with 95% normal intervals, and how often mcts outscored
+each heuristic.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+import time
+from pathlib import Path
+
+from thurn_ai.bench import machine_info
+from thurn_ai.bots.mcts import SearchBot
+from thurn_ai.fileio import atomic_open, atomic_write_text
+from thurn_ai.stats import wilson_interval
+from thurn_ai.tournament import run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "strength" / "players"
+SEED = 2026
+
+# (cell, players, mcts spec, games, board)
+CELLS = [
+    ("p2_it3000", 2, "mcts(iterations=3000)", 200, "south"),
+    ("p3_it3000", 3, "mcts(iterations=3000)", 201, "south"),
+    ("p4_it3000", 4, "mcts(iterations=3000)", 200, "south"),
+    ("p2_t0.1", 2, "mcts(time=0.1)", 200, "south"),
+    ("p3_t0.1", 3, "mcts(time=0.1)", 201, "south"),
+    ("p4_t0.1", 4, "mcts(time=0.1)", 200, "south"),
+    # budget curves, playouts to the end of the game, the North board, PIMC at equal time
+    *[(f"p{p}_it{n}", p, f"mcts(iterations={n})", 60, "south")
+      for p in (2, 3, 4) for n in (100, 300, 1000, 10000)],
+    *[(f"p{p}_full1000", p, "mcts(iterations=1000,horizon=0)", 60, "south") for p in (2, 3, 4)],
+    *[(f"north_p{p}_it1000", p, "mcts(iterations=1000)", 60, "north") for p in (2, 3, 4)],
+    *[(f"pimc_p{p}_t0.1", p, "pimc(time=0.1)", 60, "south") for p in (2, 3, 4)],
+]
+FIELDS = ["cell", "players", "board", "mcts", "games", "wins", "win_rate", "ci_low", "ci_high", "fair",
+          "mcts_score", "mcts_score_ci", "heuristic_scores", "outscored", "mean_turns", "seconds"]
+
+
+def summarize(cell: str, players: int, spec: str, board: str, df, seconds: float) -> dict:
+    mine = df[df["spec"] == spec]
+    games = len(mine)
+    wins = float(mine["win_share"].sum())          # ties on the top score share the win
+    low, high = wilson_interval(wins, games)
+    sd = float(mine["score"].std(ddof=1)) if games > 1 else 0.0
+    others = df[df["spec"] != spec]
+    heur = {label: round(float(g["score"].mean()), 2) for label, g in others.groupby("bot")}
+    # how often mcts outscored each heuristic seat in the same game (ties count half)
+    by_game = df.pivot_table(index="game", columns="bot", values="score")
+    me = mine["bot"].iloc[0]
+    outscored = {label: round(float(((by_game[me] > by_game[label]) + 0.5 * (by_game[me] == by_game[label])).mean()), 3)
+                 for label in heur}
+    return {"cell": cell, "players": players, "board": board, "mcts": spec, "games": games,
+            "wins": round(wins, 2), "win_rate": round(wins / games, 4), "ci_low": round(low, 4),
+            "ci_high": round(high, 4), "fair": round(1 / players, 4),
+            "mcts_score": round(float(mine["score"].mean()), 2),
+            "mcts_score_ci": round(1.96 * sd / math.sqrt(max(games, 1)), 2),
+            "heuristic_scores": " / ".join(f"{v}" for v in heur.values()),
+            "outscored": " / ".join(f"{100 * v:.0f}%" for v in outscored.values()),
+            "mean_turns": round(float(df.groupby("game")["turns"].first().mean()), 1),
+            "seconds": round(seconds)}
+
+
+def run_cell(cell, players, spec, games, board, out: Path, jobs: int) -> dict:
+    start = time.time()
+    df = run_tournament([spec] + ["heuristic"] * (players - 1), players=players, games=games, seed=SEED,
+                        jobs=jobs, out_dir=out / "runs" / cell, resume="auto", progress=False,
+                        rules_kwargs={"board": board})
+    return summarize(cell, players, spec, board, df, time.time() - start)
+
+
+def read_summary(path: Path) -> dict[str, dict]:
+    if not path.exists():
+        return {}
+    with open(path, newline="", encoding="utf-8") as f:
+        return {r["cell"]: r for r in csv.DictReader(f)}
+
+
+def _order(name: str) -> int:
+    names = [c[0] for c in CELLS]
+    return names.index(name) if name in names else len(names)
+
+
+def write_summary(path: Path, rows: dict[str, dict]) -> None:
+    with atomic_open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for name in sorted(rows, key=_order):
+            w.writerow({k: rows[name][k] for k in FIELDS})
+
+
+def pct(x) -> str:
+    return f"{100 * float(x):.1f}%"
+
+
+def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
+    d = SearchBot()
+    m = machine_info()
+    lines = [
+        "# ISMCTS against the heuristic bot at 2, 3 and 4 players",
+        "",
+        "Produced by `python experiments/strength_players.py" + (" " + " ".join(argv) if argv else "") + "` "
+        f"(commit {m['commit']}, {m['cpu']}, 2 worker processes, one core per game).",
+        "",
+        f"One `mcts` seat, `heuristic` in every other seat, seats rotated by the tournament; seed {SEED} "
+        "(each game's seed derives from it and the game number). Win rate: the rules' winner (tie-break "
+        "included), 95% Wilson interval; fair share = 1/players. Scores: mean, ± the 95% normal interval for "
+        "mcts; the heuristic seats' means in seat-label order. *Outscored*: how often mcts scored more than "
+        "each heuristic seat in the same game (ties half). Per-game rows: `runs/<cell>/results.csv`.",
+        "",
+        f"`mcts` defaults: select={d.select} with the planning policy's move as prior (prior={d.plan_prior}), "
+        f"c={d.c}, playout={d.playout} (eps={d.eps}), horizon={d.horizon} turns per player then the evaluation "
+        f"({d.evaluation}), reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker.",
+        "",
+        "| cell | board | players | bot | games | mcts wins | win rate [95% CI] | fair | mcts score "
+        "| heuristic scores | outscored | turns | time (s) |",
+        "|---|---|---:|---|---:|---:|---|---:|---|---|---|---:|---:|",
+    ]
+    for name in sorted(rows, key=_order):
+        r = rows[name]
+        lines.append(f"| {name} | {r['board']} | {r['players']} | `{r['mcts']}` | {r['games']} | {r['wins']} | "
+                     f"{pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}] | {pct(r['fair'])} | "
+                     f"{r['mcts_score']} ± {r['mcts_score_ci']} | {r['heuristic_scores']} | {r['outscored']} | "
+                     f"{r['mean_turns']} | {r['seconds']} |")
+    lines += ["", "Time: wall-clock seconds on 2 cores (a shared machine) for the games played in the last run "
+              "of the cell.", ""]
+    notes = out / "NOTES.md"
+    if notes.exists():
+        lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
+    atomic_write_text(out / "README.md", "\n".join(lines))
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--games", type=int, default=None, help="games per cell (default: each cell's own)")
+    ap.add_argument("--only", nargs="*", default=None, help="cell names to run")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    summary_path = args.out / "summary.csv"
+    rows = read_summary(summary_path)
+    for cell, players, spec, games, board in CELLS:
+        if args.only and cell not in args.only:
+            continue
+        n = args.games or games
+        n = max(players, players * round(n / players))     # whole seat rotations
+        r = run_cell(cell, players, spec, n, board, args.out, args.jobs)
+        rows[cell] = r
+        print(f"{cell:16s} {spec}: {r['wins']}/{r['games']} = {pct(r['win_rate'])} "
+              f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  score {r['mcts_score']} vs {r['heuristic_scores']}  "
+              f"{r['seconds']}s", flush=True)
+        write_summary(summary_path, rows)
+        write_readme(args.out, rows, argv)
+
+
+if __name__ == "__main__":
+    main()
