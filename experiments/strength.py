@@ -27,7 +27,7 @@ from thurn_ai.bench import machine_info
 from thurn_ai.bots.mcts import SearchBot
 from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
-from thurn_ai.tournament import run_tournament
+from thurn_ai.tournament import load_results, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength"
@@ -71,7 +71,7 @@ def finished_games(run_dir: Path, games: int):
     path = run_dir / "results.csv"
     if not path.exists():
         return None
-    df = pd.read_csv(path)
+    df = load_results(path)    # tolerant: a cut last line (a killed run) drops that game
     df = df[df["game"] <= games]
     complete = df.groupby("game")["seat"].nunique()
     if len(complete) < games or (complete != 2).any():
