@@ -322,7 +322,7 @@ def test_cli_record_of_a_board_file_game_replays(tmp_path):
     rec = tmp_path / "games.jsonl"
     out = cli("play", "--board-file", str(MINI), "--quiet", "--seed", "9", "--record", str(rec))
     assert out.returncode == 0, out.stderr
-    again = cli("replay", str(rec), "--quiet")
+    again = cli("replay", str(rec), "--board-file", str(MINI), "--quiet")
     assert again.returncode == 0, again.stderr
 
     def result(text):

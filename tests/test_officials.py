@@ -1,6 +1,7 @@
 """The officials study: forbidding officials, counting their use, and the statistics and report built on it."""
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -131,6 +132,24 @@ def test_run_ablation_records_usage_per_phase(tmp_path):
     again = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                            out_dir=tmp_path, resume=True, progress=False, log=None)
     pd.testing.assert_frame_equal(df, again)
+
+
+def test_cli_study_on_a_board_file_replays_its_records(tmp_path, capsys):
+    # the tournaments' records name only packaged boards: counting turns per phase must replay them on
+    # the --board-file the study was played on
+    mini = str(Path(__file__).parent / "data" / "mini.json")
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as e:
+        main(["officials", "--board-file", mini, "--bot", "random", "--games", "2", "--players", "2",
+              "--officials", "administrator", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert e.value.code == 0, capsys.readouterr().err
+    df = pd.read_parquet(out / "games.parquet")
+    assert set(df.official) == {S.CONTROL, "administrator"} and len(df) == 2 * 2 * 2
+    turns = df[[S.turns_column(ph) for ph in S.PHASES]].sum(axis=1).groupby([df.official, df.game]).sum()
+    assert (turns.to_numpy() == df.groupby(["official", "game"]).turns.first().to_numpy()).all()
+    # the saved study reads back with the same board file
+    again = S.load_ablation(out / "raw", "random", (2,), ("administrator",), board_file=mini)
+    assert len(again) == len(df)
 
 
 # ------------------------------------------------------------------ statistics and report on synthetic data

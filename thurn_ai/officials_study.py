@@ -147,9 +147,12 @@ def turns_column(phase: str) -> str:
     return f"turns_{phase}"
 
 
-def phase_turns(records_path) -> pd.DataFrame:
+def phase_turns(records_path, board_file=None) -> pd.DataFrame:
     """Turns each seat began in each game phase, by replaying a tournament's records.jsonl: the
-    denominator that turns uses per phase into a rate (the phases differ in length)."""
+    denominator that turns uses per phase into a rate (the phases differ in length).
+
+    A record names only a packaged board, so a study played on a board file passes that file (the
+    path the user gave, --board-file) as `board_file`."""
     from .match import GameRecord, game_phase, replay
 
     rows = []
@@ -158,7 +161,7 @@ def phase_turns(records_path) -> pd.DataFrame:
     except OSError as e:
         raise StudyError(f"cannot read {records_path}: {e.strerror}") from None
     for line in filter(str.strip, lines):
-        rec = GameRecord.from_json(line)
+        rec = GameRecord.from_json(line, board_file=board_file)
         counts = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
         last_turn = [-1]
 
@@ -174,12 +177,13 @@ def phase_turns(records_path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, PHASES)])
 
 
-def with_phase_turns(df: pd.DataFrame, folder) -> pd.DataFrame:
-    """df (one tournament) with the turns_<phase> columns, if the tournament's records are saved."""
+def with_phase_turns(df: pd.DataFrame, folder, board_file=None) -> pd.DataFrame:
+    """df (one tournament) with the turns_<phase> columns, if the tournament's records are saved
+    (`board_file`: the board file the games were played on, see phase_turns)."""
     records = Path(folder) / "records.jsonl"
     if not records.exists():
         return df
-    return df.merge(phase_turns(records), on=["game", "seat"], how="left", validate="one_to_one")
+    return df.merge(phase_turns(records, board_file), on=["game", "seat"], how="left", validate="one_to_one")
 
 
 def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
@@ -212,6 +216,14 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
     return out
 
 
+def study_board_file(rules_kwargs):
+    """The board file a study's rules_kwargs name (the user's --board-file), or None on a packaged board."""
+    from .board import is_packaged_board
+
+    board = (rules_kwargs or {}).get("board")
+    return None if board is None or is_packaged_board(board) else board
+
+
 def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
                  jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
                  progress: bool = True, log=print) -> pd.DataFrame:
@@ -221,6 +233,7 @@ def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, official
     With out_dir, each tournament keeps its own directory there and `resume` continues it."""
     from .tournament import run_tournament
 
+    board_file = study_board_file(rules_kwargs)
     frames = []
     for cond in plan(players, officials):
         n_games = rotation_games(games, cond.players)
@@ -232,13 +245,14 @@ def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, official
                              out_dir=None if out_dir is None else str(Path(out_dir) / cond.name),
                              resume="auto" if resume else False, progress=progress)
         rows = standardize(raw, cond)
-        frames.append(rows if out_dir is None else with_phase_turns(rows, Path(out_dir) / cond.name))
+        frames.append(rows if out_dir is None else with_phase_turns(rows, Path(out_dir) / cond.name, board_file))
     return pd.concat(frames, ignore_index=True)
 
 
-def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS) -> pd.DataFrame:
+def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS, board_file=None) -> pd.DataFrame:
     """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
-    contributes its complete games); StudyError if a tournament folder is missing."""
+    contributes its complete games); StudyError if a tournament folder is missing. A study played on a
+    board file needs that file as `board_file` (the records name only packaged boards)."""
     from .tournament import load_results
 
     frames = []
@@ -246,7 +260,7 @@ def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS) -> 
         folder = Path(out_dir) / cond.name
         if not folder.is_dir():
             raise StudyError(f"{folder} is missing: run the study first")
-        frames.append(with_phase_turns(standardize(load_results(folder), cond), folder))
+        frames.append(with_phase_turns(standardize(load_results(folder), cond), folder, board_file))
     return pd.concat(frames, ignore_index=True)
 
 
