@@ -68,8 +68,9 @@ class BoundedInt(click.IntRange):
     """A whole number in [lo, hi]: 'nan', '1.5', '1e3', '' or 99999999999999999999 are refused."""
     name = "integer"
 
-    def __init__(self, lo: int, hi: int):
+    def __init__(self, lo: int, hi: int, meaning: str | None = None):
         super().__init__(min=lo, max=hi)
+        self.meaning = meaning     # said when a number is out of range, e.g. "a game has 2, 3 or 4 players"
 
     def convert(self, value, param, ctx):
         if isinstance(value, bool) or isinstance(value, float):
@@ -82,6 +83,8 @@ class BoundedInt(click.IntRange):
                 self.fail(f"{m.group(1)}{m.group(2)[:12]}... is not in the range {self._describe_range()}",
                           param, ctx)
             value = int(m.group(1) + m.group(2))
+        if self.meaning and isinstance(value, int) and not self.min <= value <= self.max:
+            self.fail(f"{value}: {self.meaning}", param, ctx)
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:
@@ -132,7 +135,7 @@ SECONDS = BoundedFloat(0, 3600)
 GAMES = BoundedInt(1, 1_000_000)
 PLAYOUTS = BoundedInt(1, 10_000_000)
 JOBS = BoundedInt(1, 256)
-PLAYERS = BoundedInt(2, 4)
+PLAYERS = BoundedInt(2, 4, "a game has 2, 3 or 4 players")
 TOP = BoundedInt(1, 1000)
 GAME_INDEX = BoundedInt(1, 1_000_000_000)
 PLAYER_COUNTS = PlayerCounts()
