@@ -66,7 +66,8 @@ def test_closing_position_is_what_the_test_claims():
 
 
 @pytest.mark.parametrize("spec", ["mcts(iterations=400)", "mcts(iterations=400,horizon=0)",
-                                  "mcts(iterations=400,select=puct)", "pimc(iterations=400)"])
+                                  "mcts(iterations=400,select=ucb,c=0.2,reward=win)",
+                                  "mcts(iterations=200,playout=plan,horizon=0)", "pimc(iterations=400)"])
 def test_search_closes_the_route_that_wins_the_game(spec):
     g = closing_position()
     bot = make_bot(spec, seed=3)
@@ -74,8 +75,9 @@ def test_search_closes_the_route_that_wins_the_game(spec):
     rows = bot.analyse(obs)
     assert rows[0]["notation"] == "close"
     assert rows[0]["win_prob"] > 0.9
-    stop = next(r for r in rows if r["notation"] == "stop")
-    assert stop["win_prob"] < 0.5
+    # UCB tries every move; PUCT may never visit a move its prior rules out
+    stop = next((r for r in rows if r["notation"] == "stop"), None)
+    assert (stop is None and "ucb" not in spec) or stop["win_prob"] < 0.5
     assert bot.choose(obs) == g.parse_move("close")
     assert [g.move_str(m) for m in bot.principal_variation(obs)] == ["close", "house Carlsruhe"]
 
@@ -88,7 +90,8 @@ def test_search_places_the_house_that_ends_the_game_with_a_win(spec):
     obs = Observation(g, 0, seed=4)
     rows = make_bot(spec, seed=5).analyse(obs)
     assert rows[0]["notation"] == "house Carlsruhe" and rows[0]["win_prob"] > 0.9
-    assert next(r for r in rows if r["notation"] == "done")["win_prob"] < 0.5
+    done = next((r for r in rows if r["notation"] == "done"), None)   # PUCT may never try it
+    assert done is None or done["win_prob"] < 0.5
 
 
 # ---------------------------------------------------------------- determinizations

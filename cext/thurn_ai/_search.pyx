@@ -1217,6 +1217,17 @@ cdef class Tree:
         0 = all moves). select="puct" instead uses the heuristic as a prior (softmax of its scores at
         temperature prior_temp). horizon > 0 stops playouts after that many turns of each player and
         scores the position with evaluate()."""
+        # the tree checks its numbers itself: nothing out of range can reach the compiled loop
+        for key, val, low, high in (("c", c, 0.0, 100.0), ("eps", eps, 0.0, 1.0), ("widen", widen, 0.0, 1000.0),
+                                    ("prior_temp", prior_temp, 0.0, 1000.0), ("horizon", horizon, 0, 1000),
+                                    ("tile_weight", tile_weight, 0.0, 100.0), ("scale", scale, 0.0, 1000.0),
+                                    ("plan_prior", plan_prior, 0.0, 1.0)):
+            if not (low <= val <= high):      # also false for NaN
+                raise ValueError(f"{key} must be from {low} to {high}, not {val!r}")
+        if not 0 <= forbid < 32:
+            raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
+        if not -1 <= observer < state.cfg.c.n_players:
+            raise ValueError(f"observer must be a player of this game, not {observer!r}")
         if select not in ("ucb", "puct"):
             raise ValueError(f"select must be ucb or puct, not {select!r}")
         if state.s.phase == PH_OVER:
@@ -1323,9 +1334,8 @@ cdef class Tree:
                 # best few are considered until the node has been visited often (progressive widening)
                 order_moves(&s, c, moves, n, self.forbid[mover], &self.rng, &self.values)
                 if node != 0 and self.widen > 0:
-                    k = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
-                    if k < n:
-                        n = k
+                    if 1.0 + self.widen * sqrt(<double>self.nodes[node].visits) < n:
+                        n = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
             # find the children available in this determinization (slot = index in moves + 1)
             for i in range(n):
                 self.slot[moves[i]] = <int16_t>(i + 1)
@@ -1435,6 +1445,9 @@ cdef class Tree:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached).
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done."""
         cdef long done
+        if not (0 <= iterations <= 100_000_000) or not (0.0 <= seconds <= 86400.0):   # NaN fails too
+            raise ValueError(f"iterations must be 0 to 100,000,000 and seconds 0 to 86,400, "
+                             f"not {iterations!r} and {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
         with nogil:

@@ -13,6 +13,7 @@ a time budget applies to each. See docs/bots.md.
 """
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 
 from .. import _search
@@ -23,7 +24,26 @@ from .base import Bot, Observation
 PLAYOUTS = ("random", "heuristic", "plan")
 REWARDS = ("win", "margin", "mixed")
 SELECTS = ("ucb", "puct")
+EVALUATIONS = ("simple", "plan")
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
+MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
+MAX_SECONDS = 3600.0            # per decision
+
+
+def _number(bot: str, key: str, value, low, high, whole: bool = False, above: bool = False):
+    """value as a finite number in [low, high] (above: > low), a whole number if `whole`; else BotSpecError."""
+    kind = "a whole number" if whole else "a number"
+    ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
+    ok = ok and math.isfinite(value) and low <= value <= high and not (above and value == low)
+    if not ok:
+        rng = f"greater than {low} and at most {high}" if above else f"from {low} to {high}"
+        raise BotSpecError(f"{bot}: {key} must be {kind} {rng}, not {value!r}")
+    return value if whole else float(value)
+
+
+def _choice(bot: str, key: str, value, choices) -> None:
+    if value not in choices:
+        raise BotSpecError(f"{bot}: {key} must be one of {', '.join(choices)}, not {value!r}")
 
 
 class SearchBot(Bot):
@@ -38,44 +58,38 @@ class SearchBot(Bot):
                  forbid=frozenset()):
         super().__init__(seed=seed, forbid=forbid)
         name = type(self).__name__
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise BotSpecError(f"{name}: iterations must be a positive whole number, not {iterations!r}")
-        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or time <= 0):
-            raise BotSpecError(f"{name}: time must be a positive number of seconds, not {time!r}")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
-            raise BotSpecError(f"{name}: c must be a number >= 0, not {c!r}")
-        if playout not in PLAYOUTS:
-            raise BotSpecError(f"{name}: playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
-        if reward not in REWARDS:
-            raise BotSpecError(f"{name}: reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
-            raise BotSpecError(f"{name}: workers must be a whole number from 1 to 64, not {workers!r}")
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps <= 1:
-            raise BotSpecError(f"{name}: eps must be a number from 0 to 1, not {eps!r}")
-        if select not in SELECTS:
-            raise BotSpecError(f"{name}: select must be one of {', '.join(SELECTS)}, not {select!r}")
-        if isinstance(temp, bool) or not isinstance(temp, (int, float)) or temp <= 0:
-            raise BotSpecError(f"{name}: temp must be a number > 0, not {temp!r}")
-        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
-            raise BotSpecError(f"{name}: horizon must be a whole number >= 0 (0 = play to the end), "
-                               f"not {horizon!r}")
-        if isinstance(widen, bool) or not isinstance(widen, (int, float)) or widen < 0:
-            raise BotSpecError(f"{name}: widen must be a number >= 0, not {widen!r}")
+        # every option checked once, here, with finite bounds (the compiled tree checks again)
+        iterations = _number(name, "iterations", iterations, 1, MAX_ITERATIONS, whole=True)
+        if time is not None:
+            time = _number(name, "time", time, 0.0, MAX_SECONDS, above=True)
+        c = _number(name, "c", c, 0.0, 100.0)
+        _choice(name, "playout", playout, PLAYOUTS)
+        _choice(name, "reward", reward, REWARDS)
+        _choice(name, "select", select, SELECTS)
+        _choice(name, "eval", eval, EVALUATIONS)
+        workers = _number(name, "workers", workers, 1, 64, whole=True)
+        eps = _number(name, "eps", eps, 0.0, 1.0)
+        temp = _number(name, "temp", temp, 0.0, 1000.0, above=True)
+        horizon = _number(name, "horizon", horizon, 0, 1000, whole=True)
+        widen = _number(name, "widen", widen, 0.0, 1000.0)
+        tiles = _number(name, "tiles", tiles, 0.0, 100.0)
+        scale = _number(name, "scale", scale, 0.0, 1000.0, above=True)
+        prior = _number(name, "prior", prior, 0.0, 1.0)
         self.iterations = iterations
-        self.time = float(time) if time is not None else None
-        self.c = float(c)
+        self.time = time
+        self.c = c
         self.playout = playout
         self.reward = reward
         self.workers = workers
-        self.eps = float(eps)
-        self.widen = float(widen)
+        self.eps = eps
+        self.widen = widen
         self.select = select
-        self.temp = float(temp)
+        self.temp = temp
         self.horizon = horizon
-        self.tiles = float(tiles)
-        self.scale = float(scale)
+        self.tiles = tiles
+        self.scale = scale
         self.evaluation = eval
-        self.plan_prior = float(prior)
+        self.plan_prior = prior
         self.forbid_mask = _search.official_mask(self.forbid)
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
 
