@@ -48,7 +48,7 @@ import pandas as pd
 from .bots import make_bot
 from .bots.officials import OFFICIALS
 from .errors import ThurnError
-from .fileio import atomic_open, atomic_write_text, temp_files
+from .fileio import atomic_open, atomic_write_text, load_json, loads_json, temp_files
 from .match import derive_seed, play_game
 from .rules import Rules
 
@@ -503,12 +503,7 @@ class ResultStore:
             self._lock = None
 
     def _check_meta(self):
-        try:
-            old = json.loads(self.path(META_FILE).read_text(encoding="utf-8"))
-            if not isinstance(old, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as e:
-            raise TournamentError(f"cannot read {self.path(META_FILE)}: {e}") from None
+        old = read_meta(self.path(META_FILE))
         for key in ("specs", "players", "seed", "rules", "columns"):
             if old.get(key) != self.meta[key]:
                 raise TournamentError(f"{self.dir} holds a different tournament ({key}: {old.get(key)!r}, "
@@ -555,10 +550,10 @@ class ResultStore:
         records = {}
         for line in self._lines(RECORDS_FILE) or []:
             try:
-                rec = json.loads(line)
+                rec = loads_json(line, f"a line of {self.path(RECORDS_FILE)}", TournamentError)
                 game, seed = rec["game"], rec["seed"]
-            except (ValueError, TypeError, KeyError, RecursionError):
-                continue                # a damaged line
+            except (TournamentError, TypeError, KeyError):
+                continue                # a damaged line: that game is played again
             if (isinstance(game, int) and game in rows and game not in records
                     and str(seed) == rows[game][0]["game_seed"]):
                 records[game] = line.rstrip("\n")
@@ -749,11 +744,23 @@ def plan_tournament(specs, players: int = 2, games: int | None = None, seed: int
     return Plan(specs=specs, labels=bot_labels(specs), rules=rules, seed=seed, games=games, cycle=cycle)
 
 
+def read_meta(path) -> dict:
+    """A tournament folder's tournament.json; one TournamentError naming the file if it cannot be read,
+    is not JSON (see fileio.load_json) or is not a JSON object."""
+    meta = load_json(path, "tournament file", TournamentError)
+    if not isinstance(meta, dict):
+        raise TournamentError(f"tournament file {path} is not a JSON object")
+    return meta
+
+
 def _saved_games(out_dir) -> int | None:
-    try:
-        return int(json.loads((Path(out_dir) / META_FILE).read_text(encoding="utf-8"))["games"])
-    except (OSError, ValueError, KeyError, TypeError):
+    """The number of games of the tournament saved in out_dir; None if there is none (a damaged
+    tournament.json is a TournamentError, see read_meta)."""
+    path = Path(out_dir) / META_FILE
+    if not path.exists():
         return None
+    games = read_meta(path).get("games")
+    return games if isinstance(games, int) and not isinstance(games, bool) and games >= 1 else None
 
 
 def run_tournament(specs: list[str], players: int = 2, games: int | None = None, seed: int = 0,
