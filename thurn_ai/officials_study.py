@@ -154,12 +154,11 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
     A record names only a packaged board, so a study played on a board file passes that file (the
     path the user gave, --board-file) as `board_file`."""
     from .match import GameRecord, game_phase, replay
+    from .tournament import complete_lines
 
     rows = []
-    try:
-        lines = Path(records_path).read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise StudyError(f"cannot read {records_path}: {e.strerror}") from None
+    # complete lines only: a tournament killed while appending a record leaves its last line cut
+    lines = complete_lines(Path(records_path)).splitlines()
     for line in filter(str.strip, lines):
         rec = GameRecord.from_json(line, board_file=board_file)
         counts = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
