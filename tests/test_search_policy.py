@@ -129,3 +129,20 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
     t = _search.Tree(g, 3, widen=1000.0, select="ucb")
     assert t.run(300) == 300
     assert all(g.is_legal(r[0]) for r in t.root_children())
+
+
+# ---------------------------------------------------------------- hint: the strongest configuration, named
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hint_searches_with_the_strongest_configuration_and_names_it(players):
+    from thurn_ai.bots.mcts import strongest_options
+    from thurn_ai.bots.spec import parse_spec
+    from thurn_ai.commands.hint import search_spec
+    name, kwargs = parse_spec(search_spec("mcts", 300, None, players))
+    assert name == "mcts" and kwargs.pop("iterations") == 300
+    assert kwargs == strongest_options(players)
+    # options the user sets win over the configuration's
+    _, mine = parse_spec(search_spec("mcts(c=0.3,reward=win)", None, None, players))
+    assert mine["c"] == 0.3 and mine["reward"] == "win" and mine["select"] == strongest_options(players)["select"]
+    # other bots are searched as given
+    assert parse_spec(search_spec("pimc(worlds=4)", 100, None, players)) == ("pimc", {"worlds": 4, "iterations": 100})

@@ -30,6 +30,18 @@ MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in mem
 MAX_SECONDS = 3600.0            # per decision
 
 
+# The strongest configuration measured for each player count (results/strength/players/README.md):
+# `thurn-ai hint` searches with it and names it. Today one configuration is the best found at every count
+# (the mcts defaults below); a count tuned separately gets its own entry here.
+STRONGEST = {players: {"select": "puct", "prior": 0.5, "c": 1.0, "reward": "mixed", "playout": "heuristic",
+                       "horizon": 3} for players in (2, 3, 4)}
+
+
+def strongest_options(players: int) -> dict:
+    """The options of the strongest measured `mcts` configuration for this player count."""
+    return dict(STRONGEST.get(players, STRONGEST[2]))
+
+
 def _number(bot: str, key: str, value, low, high, whole: bool = False, above: bool = False):
     """value as a finite number in [low, high] (above: > low), a whole number if `whole`; else BotSpecError."""
     kind = "a whole number" if whole else "a number"

@@ -7,6 +7,7 @@ import click
 
 from ..bots import make_bot
 from ..bots.base import Observation
+from ..bots.mcts import strongest_options
 from ..bots.officials import official_of
 from ..bots.spec import parse_spec
 from ..errors import BotSpecError, PositionError
@@ -31,9 +32,13 @@ def _spec_text(name: str, kwargs: dict) -> str:
     return name + ("(" + ",".join(f"{k}={text(v)}" for k, v in kwargs.items()) + ")" if kwargs else "")
 
 
-def search_spec(bot_spec: str, iterations: int | None, seconds: float | None) -> str:
-    """The bot spec with --iterations / --time applied (they override the spec's own budget)."""
+def search_spec(bot_spec: str, iterations: int | None, seconds: float | None, players: int = 2) -> str:
+    """The bot spec with --iterations / --time applied (they override the spec's own budget); `mcts`
+    gets the strongest measured configuration for the player count, every option it does not set
+    itself written out, so the output says exactly what searched."""
     name, kwargs = parse_spec(bot_spec)
+    if name == DEFAULT_BOT:
+        kwargs = {**strongest_options(players), **kwargs}
     if iterations is not None:
         kwargs["iterations"] = iterations
         kwargs.pop("time", None)
@@ -124,7 +129,7 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     if viewer is not None and viewer != player:
         raise PositionError(f"{position_file} is seat {viewer}'s view, but seat {player} is to move: a hint "
                             "needs the view of the player to move (or a complete position)")
-    spec = search_spec(bot_spec, iterations, seconds)
+    spec = search_spec(bot_spec, iterations, seconds, state.n_players)
     result = analyse_position(state, player, spec, seed, viewer)
     result["file"] = position_file
     if as_json:
@@ -132,7 +137,9 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
         click.echo(json.dumps(result, ensure_ascii=False))
         return
     click.echo(result["position"])
-    click.echo(f"search: {spec}, {result['iterations']} visits at the root, from seat {player}'s view")
+    click.echo(f"search: {spec}, {result['iterations']} visits at the root, from seat {player}'s view"
+               + (f" (the strongest configuration measured for {state.n_players} players)"
+                  if parse_spec(bot_spec)[0] == DEFAULT_BOT else ""))
     click.echo("")
     click.echo(f"  {'#':>2}  {'move':<32} {'share':>6} {'win':>6} {'score':>6}")
     for i, o in enumerate(result["options"][:top], 1):
