@@ -1,15 +1,17 @@
 """Information-Set MCTS (Cowling, Powley & Whitehouse 2012, single observer), compiled.
 
-    mcts                                   1000 iterations, heuristic playouts, c=0.7, reward=win
+    mcts                                   1000 iterations, the defaults below
     mcts(iterations=3000)                  budget in iterations ...
     mcts(time=1.0)                         ... or in seconds per decision
-    mcts(c=0.5,playout=random,reward=margin,workers=2,eps=0.05,forbid=postmaster)
+    mcts(c=0.5,playout=plan,reward=margin,workers=2,eps=0.05,forbid=postmaster)
 
 The search itself is thurn_ai._search.Tree (cext/thurn_ai/_search.pyx): one tree over the searcher's
-information sets, a fresh determinization every iteration, UCB with availability counts, heuristic
-playouts, max^n rewards. `workers=N` runs N independent trees in threads (the compiled search releases
-the GIL) and adds up their root statistics (root parallelism); the iteration budget is split between them,
-a time budget applies to each. See docs/bots.md.
+information sets, a fresh determinization every iteration, PUCT with the compiled planning policy's move
+as prior (select=puct, prior=0.5, c=1.0), availability counts, short heuristic playouts then an
+evaluation (horizon=3), max^n rewards (reward=mixed: half win, half score margin). `workers=N` runs N
+independent trees in threads (the compiled search releases the GIL) and adds up their root statistics
+(root parallelism); the iteration budget is split between them, a time budget applies to each. Every
+option is checked here, once; see docs/bots.md for what each means and how the defaults were chosen.
 """
 from __future__ import annotations
 
