@@ -33,9 +33,9 @@ SEED = 2026
 
 # (cell, players, mcts spec, games, board)
 CELLS = [
-    ("p2_it3000", 2, "mcts(iterations=3000)", 200, "south"),
     ("p3_it3000", 3, "mcts(iterations=3000)", 201, "south"),
     ("p4_it3000", 4, "mcts(iterations=3000)", 200, "south"),
+    ("p2_it3000", 2, "mcts(iterations=3000)", 200, "south"),
     ("p2_t0.1", 2, "mcts(time=0.1)", 200, "south"),
     ("p3_t0.1", 3, "mcts(time=0.1)", 201, "south"),
     ("p4_t0.1", 4, "mcts(time=0.1)", 200, "south"),
