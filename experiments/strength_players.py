@@ -25,26 +25,27 @@ from thurn_ai.bench import machine_info
 from thurn_ai.bots.mcts import SearchBot
 from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
-from thurn_ai.tournament import run_tournament
+from thurn_ai.tournament import load_results, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength" / "players"
 SEED = 2026
 
-# (cell, players, mcts spec, games, board)
+# (cell, players, mcts spec, games, board), in the order they are played
 CELLS = [
     ("p3_it3000", 3, "mcts(iterations=3000)", 201, "south"),
     ("p4_it3000", 4, "mcts(iterations=3000)", 200, "south"),
     ("p2_it3000", 2, "mcts(iterations=3000)", 200, "south"),
-    ("p2_t0.1", 2, "mcts(time=0.1)", 200, "south"),
+    # budget curves, playouts to the end of the game, the North board, PIMC at equal time: smaller samples
+    *[(f"p{p}_it{n}", p, f"mcts(iterations={n})", 30, "south")
+      for p in (2, 3, 4) for n in (100, 300, 1000)],
+    *[(f"p{p}_full1000", p, "mcts(iterations=1000,horizon=0)", 30, "south") for p in (2, 3, 4)],
+    *[(f"north_p{p}_it1000", p, "mcts(iterations=1000)", 30, "north") for p in (2, 3, 4)],
+    *[(f"pimc_p{p}_t0.1", p, "pimc(time=0.1)", 30, "south") for p in (2, 3, 4)],
     ("p3_t0.1", 3, "mcts(time=0.1)", 201, "south"),
     ("p4_t0.1", 4, "mcts(time=0.1)", 200, "south"),
-    # budget curves, playouts to the end of the game, the North board, PIMC at equal time
-    *[(f"p{p}_it{n}", p, f"mcts(iterations={n})", 60, "south")
-      for p in (2, 3, 4) for n in (100, 300, 1000, 10000)],
-    *[(f"p{p}_full1000", p, "mcts(iterations=1000,horizon=0)", 60, "south") for p in (2, 3, 4)],
-    *[(f"north_p{p}_it1000", p, "mcts(iterations=1000)", 60, "north") for p in (2, 3, 4)],
-    *[(f"pimc_p{p}_t0.1", p, "pimc(time=0.1)", 60, "south") for p in (2, 3, 4)],
+    ("p2_t0.1", 2, "mcts(time=0.1)", 200, "south"),
+    *[(f"p{p}_it10000", p, "mcts(iterations=10000)", 30, "south") for p in (2, 3, 4)],
 ]
 FIELDS = ["cell", "players", "board", "mcts", "games", "wins", "win_rate", "ci_low", "ci_high", "fair",
           "mcts_score", "mcts_score_ci", "heuristic_scores", "outscored", "mean_turns", "seconds"]
@@ -80,6 +81,22 @@ def run_cell(cell, players, spec, games, board, out: Path, jobs: int) -> dict:
                         jobs=jobs, out_dir=out / "runs" / cell, resume="auto", progress=False,
                         rules_kwargs={"board": board})
     return summarize(cell, players, spec, board, df, time.time() - start)
+
+
+def summarize_saved(cell, players, spec, board, out: Path, before: dict | None) -> dict | None:
+    """The summary of the complete games a cell's folder holds (whole seat rotations only), or None."""
+    path = out / "runs" / cell / "results.csv"
+    if not path.exists():
+        return None
+    df = load_results(path)
+    complete = df.groupby("game")["seat"].nunique()
+    games = sorted(complete[complete == players].index)
+    games = games[:players * (len(games) // players)]
+    if not games:
+        return None
+    r = summarize(cell, players, spec, board, df[df["game"].isin(games)], 0)
+    r["seconds"] = before["seconds"] if before and int(before["games"]) == r["games"] else "–"
+    return r
 
 
 def read_summary(path: Path) -> dict[str, dict]:
@@ -150,6 +167,9 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--games", type=int, default=None, help="games per cell (default: each cell's own)")
     ap.add_argument("--only", nargs="*", default=None, help="cell names to run")
+    ap.add_argument("--summarize", action="store_true",
+                    help="play nothing: summarize the complete games every cell holds so far (an interrupted "
+                         "cell is marked with its game count; run again without it to finish)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     summary_path = args.out / "summary.csv"
@@ -159,7 +179,12 @@ def main(argv=None):
             continue
         n = args.games or games
         n = max(players, players * round(n / players))     # whole seat rotations
-        r = run_cell(cell, players, spec, n, board, args.out, args.jobs)
+        if args.summarize:
+            r = summarize_saved(cell, players, spec, board, args.out, rows.get(cell))
+            if r is None:
+                continue
+        else:
+            r = run_cell(cell, players, spec, n, board, args.out, args.jobs)
         rows[cell] = r
         print(f"{cell:16s} {spec}: {r['wins']}/{r['games']} = {pct(r['win_rate'])} "
               f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  score {r['mcts_score']} vs {r['heuristic_scores']}  "
