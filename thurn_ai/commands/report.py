@@ -6,16 +6,19 @@ from pathlib import Path
 
 import click
 
+from ..errors import ThurnError
+
 
 def _title(folder: Path, results_dir) -> str:
     """Board, rules and seed from the folder's tournament.json, when there is one."""
+    from ..tournament import META_FILE, read_meta
     try:
-        meta = json.loads((folder / "tournament.json").read_text(encoding="utf-8"))
+        meta = read_meta(folder / META_FILE)      # the safe reader: a damaged file is one ThurnError
         rules = meta["rules"]
         return (f"{', '.join(meta['specs'])}: {rules['board']} board, {rules['variant']} rules, "
                 f"seed {meta['seed']}; results in {results_dir}")
-    except (OSError, ValueError, KeyError, TypeError):
-        return f"results in {results_dir}"
+    except (ThurnError, KeyError, TypeError):
+        return f"results in {results_dir}"     # the title only; the results themselves were readable
 
 
 @click.command("report")
