@@ -12,7 +12,7 @@ Design (docs/officials.md explains the choices):
   games (Welch t interval). The control's unit is one game (the mean over its seats), because the seats of
   one game are not independent of each other.
 * **Usage** is counted in the control games (the full bot as it plays): uses per player per game in each
-  game phase (early / middle / late by houses placed, thurn_ai.match.game_phase).
+  game phase (early / middle / late by houses placed, thurn_ai.officials.game_phase).
 * **Seat advantage**: win rate per seat, over all games of a study (seats rotate, so every seat sees the
   same mix of bots), with Wilson CIs and a chi-square test of equal seats, next to the WBC record.
 
@@ -32,16 +32,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .bots.officials import OFFICIALS
+from .officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, PHASES
 from .bots.spec import parse_spec
 from .errors import ThurnError
 from .fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet
 from .stats import CONFIDENCE, mean_interval, wilson_interval
 
-PHASES = ("early", "middle", "late")
 CONTROL = "none"
-OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
-                  "postal_carrier": "Postal Carrier", "cartwright": "Cartwright", CONTROL: "(none)"}
+OFFICIAL_LABEL = {**_LABELS, CONTROL: "(none)"}
 CANONICAL_COLUMNS = ("players", "official", "game", "seed", "seat", "bot", "restricted",
                      "score", "win", "rank", "turns")
 
@@ -153,7 +151,8 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
 
     A record names only a packaged board, so a study played on a board file passes that file (the
     path the user gave, --board-file) as `board_file`."""
-    from .match import GameRecord, game_phase, replay
+    from .match import GameRecord, replay
+    from .officials import game_phase
     from .tournament import complete_lines
 
     rows = []

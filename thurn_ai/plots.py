@@ -10,10 +10,9 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .bots.officials import OFFICIALS  # noqa: E402
 from .errors import ThurnError  # noqa: E402
 from .fileio import atomic_savefig  # noqa: E402
-from .stats import PHASES  # noqa: E402
+from .officials import OFFICIALS, PHASES  # noqa: E402
 
 
 def _save(fig, path: Path) -> Path:

@@ -25,11 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .bots.officials import OFFICIALS
+from .officials import OFFICIALS, PHASES
 from .errors import ThurnError
 
 CONFIDENCE = 0.95
-PHASES = ("early", "middle", "late")
 NEEDED = ["game", "seat", "bot", "players", "score", "rank", "win", "win_share", "turns", "truncated"]
 
 

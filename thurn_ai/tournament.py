@@ -46,13 +46,12 @@ from pathlib import Path
 import pandas as pd
 
 from .bots import make_bot
-from .bots.officials import OFFICIALS
+from .officials import OFFICIALS, PHASES
 from .errors import ThurnError
 from .fileio import atomic_open, atomic_write_text, load_json, loads_json, temp_files
 from .match import derive_seed, play_game
 from .rules import Rules
 
-PHASES = ("early", "middle", "late")
 DEFAULT_GAMES = 100  # rounded up to whole seating cycles when games is not given
 FORMAT_VERSION = 1
 

@@ -14,10 +14,8 @@ import click
 
 from ..errors import ThurnError
 from .base import Bot, Observation
-from .officials import official_of
+from ..officials import OFFICIAL_LABEL, official_of
 
-OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
-                  "postal_carrier": "Postal Carrier", "cartwright": "Cartwright"}
 PHASE_HELP = {
     "draw": "take a card (face up or from the deck)",
     "play": "play a card to your route (or draw a second card with the Postmaster)",

@@ -12,7 +12,7 @@ import re
 
 from ..errors import BotSpecError
 from ..fileio import short_repr
-from .officials import OFFICIALS
+from ..officials import OFFICIALS
 
 _REGISTRY: dict[str, object] = {}
 _BUILTIN_LOADED = False

@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from .. import officials_study as study
-from ..bots.officials import OFFICIALS
+from ..officials import OFFICIALS
 from ..fileio import atomic_write_text
 from .options import GAMES, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
 

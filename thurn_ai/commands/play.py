@@ -4,13 +4,11 @@ from __future__ import annotations
 import click
 
 from ..bots import make_bot, split_specs
-from ..bots.officials import official_of
+from ..officials import OFFICIAL_LABEL, official_of
 from ..match import derive_seed, play_game
 from ..fileio import atomic_write_bytes
 from .options import SEED, check_output_file, game_options, rules_from
 
-OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
-                  "postal_carrier": "Postal Carrier", "cartwright": "Cartwright"}
 
 
 def describe_end(rec, board) -> list[str]:

@@ -6,7 +6,7 @@ import click
 from ..errors import PositionError
 from ..match import read_records, replay, score_details
 from .play import OFFICIAL_LABEL, describe_end
-from ..bots.officials import official_of
+from ..officials import official_of
 from .options import GAME_INDEX, data_board_file_option
 
 
