@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.bench import machine_info
-from thurn_ai.bots.mcts import SearchBot
+from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
 from thurn_ai.tournament import load_results, run_tournament
@@ -117,7 +117,7 @@ def pct(x) -> str:
 
 
 def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
-    d = SearchBot()
+    d = SearchOptions()
     m = machine_info()
     lines = [
         "# ISMCTS strength",

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from thurn_ai.bench import machine_info
-from thurn_ai.bots.mcts import SearchBot
+from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
 from thurn_ai.tournament import load_results, run_tournament
@@ -124,7 +124,7 @@ def pct(x) -> str:
 
 
 def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
-    d = SearchBot()
+    d = SearchOptions()
     m = machine_info()
     lines = [
         "# ISMCTS against the heuristic bot at 2, 3 and 4 players",
@@ -138,9 +138,9 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         "mcts; the heuristic seats' means in seat-label order. *Outscored*: how often mcts scored more than "
         "each heuristic seat in the same game (ties half). Per-game rows: `runs/<cell>/results.csv`.",
         "",
-        f"`mcts` defaults: select={d.select} with the planning policy's move as prior (prior={d.plan_prior}), "
+        f"`mcts` defaults: select={d.select} with the planning policy's move as prior (prior={d.prior}), "
         f"c={d.c}, playout={d.playout} (eps={d.eps}), horizon={d.horizon} turns per player then the evaluation "
-        f"({d.evaluation}), reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker.",
+        f"({d.eval}), reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker.",
         "",
         "| cell | board | players | bot | games | mcts wins | win rate [95% CI] | fair | mcts score "
         "| heuristic scores | outscored | turns | time (s) |",

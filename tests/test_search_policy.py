@@ -11,6 +11,7 @@ import thurn_ai
 from thurn_ai import _search
 from thurn_ai.bots import Observation, make_bot
 from thurn_ai.bots.officials import official_of
+from thurn_ai.bots.search_options import EVALUATIONS, PLAYOUTS, REWARDS, SELECTS, SearchOptions
 from thurn_ai.errors import BotSpecError
 from thurn_ai.match import play_game
 from thurn_ai.rules import HOUSES, Rules
@@ -104,20 +105,42 @@ def test_search_options_out_of_range_are_one_clear_error(key, value):
     assert "\n" not in str(e.value) and key in str(e.value)
 
 
+def tree(g, seed, **changes):
+    """A compiled tree with the default options' arguments, some replaced."""
+    return _search.Tree(g, seed, **dict(SearchOptions().tree_args(), **changes))
+
+
 @pytest.mark.parametrize("kwargs", [dict(c=math.nan), dict(c=-1.0), dict(widen=1e10), dict(widen=math.inf),
-                                    dict(eps=2.0), dict(prior_temp=math.nan), dict(horizon=-1),
-                                    dict(scale=math.inf), dict(plan_prior=1.5), dict(tile_weight=math.nan),
-                                    dict(observer=4), dict(forbid=-1), dict(playout="smart"),
-                                    dict(reward="points"), dict(evaluation="deep")])
+                                    dict(eps=2.0), dict(prior_temp=math.nan), dict(prior_temp=0.0),
+                                    dict(horizon=-1), dict(scale=math.inf), dict(plan_prior=1.5),
+                                    dict(tile_weight=math.nan), dict(observer=4), dict(forbid=-1),
+                                    dict(playout=3), dict(playout=-1), dict(reward=3), dict(select=2),
+                                    dict(evaluation=2)])
 def test_the_compiled_tree_refuses_out_of_range_values_itself(kwargs):
     g = thurn_ai.new_game(players=3, seed=1)
     with pytest.raises(ValueError):
-        _search.Tree(g, 1, **kwargs)
+        tree(g, 1, **kwargs)
+
+
+def test_the_compiled_tree_has_no_defaults_of_its_own():
+    """The options are defaulted in one place (SearchOptions): a tree made without them is refused."""
+    with pytest.raises(TypeError):
+        _search.Tree(thurn_ai.new_game(players=2, seed=1), 1)
+
+
+def test_option_names_match_the_compiled_codes():
+    """SearchOptions names the compiled enums by position: the tree accepts exactly those codes."""
+    g = thurn_ai.new_game(players=2, seed=1)
+    for key, names in (("playout", PLAYOUTS), ("reward", REWARDS), ("select", SELECTS), ("evaluation", EVALUATIONS)):
+        for code in range(len(names)):
+            tree(g, 1, **{key: code})
+        with pytest.raises(ValueError):
+            tree(g, 1, **{key: len(names)})
 
 
 @pytest.mark.parametrize("args", [(0, math.nan), (0, math.inf), (0, -1.0), (10**9, 0.0), (0, 0.0)])
 def test_tree_run_refuses_endless_or_huge_budgets(args):
-    t = _search.Tree(thurn_ai.new_game(players=2, seed=1), 1)
+    t = tree(thurn_ai.new_game(players=2, seed=1), 1)
     with pytest.raises((ValueError, OverflowError)):
         t.run(*args)
 
@@ -126,7 +149,7 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
     """widen=1e10 once overflowed the node's move count and read out of bounds; the largest value the
     tree accepts now simply considers every move."""
     g = played_position(Rules(players=3), 2, 50)
-    t = _search.Tree(g, 3, widen=1000.0, select="ucb")
+    t = tree(g, 3, widen=1000.0, select=SELECTS.index("ucb"))
     assert t.run(300) == 300
     assert all(g.is_legal(r[0]) for r in t.root_children())
 

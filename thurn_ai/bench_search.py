@@ -39,15 +39,14 @@ def _rate(state, iterations: int, repeats: int, **tree_args) -> tuple[float, flo
 def bench_search(iterations: int = 20_000, repeats: int = 3) -> dict:
     """ISMCTS iterations per second from the benchmark position with the mcts bot's defaults, and with
     playouts to the end of the game for comparison."""
-    from .bots.mcts import SearchBot
+    from .bots.search_options import SearchOptions
 
-    defaults = SearchBot()
-    args = dict(c=defaults.c, playout=defaults.playout, reward=defaults.reward, eps=defaults.eps,
-                widen=defaults.widen, select=defaults.select, prior_temp=defaults.temp)
+    defaults = SearchOptions()
     g = bench_position()
     obs = g.determinize(g.current_player, 99)
-    rate, moves = _rate(obs, iterations, repeats, horizon=defaults.horizon, **args)
-    full_rate, full_moves = _rate(obs, max(iterations // 5, 1), repeats, horizon=0, **args)
+    rate, moves = _rate(obs, iterations, repeats, **defaults.tree_args())
+    full = dict(defaults.tree_args(), horizon=0)
+    full_rate, full_moves = _rate(obs, max(iterations // 5, 1), repeats, **full)
     return {
         "iterations_per_s": rate,
         "playout_moves": moves,

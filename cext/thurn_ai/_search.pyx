@@ -39,6 +39,7 @@ cdef extern from *:
 
 cdef enum:
     MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
+    # option codes: the order of the names in thurn_ai/bots/search_options.py (PLAYOUTS, REWARDS, SELECTS)
     PLAYOUT_RANDOM = 0
     PLAYOUT_HEURISTIC = 1
     PLAYOUT_PLAN = 2
@@ -604,6 +605,7 @@ DEF PLAN_PARTIAL = 0.5      # share of the house value of a route that cannot be
 DEF PLAN_SCARCE = 0.3       # bonus for a city that is a whole province by itself
 DEF PLAN_PM_MARGIN = 0.1    # a second draw (Postmaster) must gain this much more than it forgoes
 DEF NEG = -1e18
+DEF PLAN_SEEN = 128         # route states remembered per plan search (more are searched again, correctly)
 
 cdef struct PlanCtx:
     const StateData* s
@@ -628,6 +630,12 @@ cdef struct PlanCtx:
     double nr_val[64]
     uint32_t he_key[64]
     double he_val[64]
+    # route states (ends, cities) the plan search has visited in this plan() call: orders of the same
+    # cards reach the same state, whose subtree is searched once (as the heuristic bot's `seen`)
+    int n_seen
+    int8_t seen_l[PLAN_SEEN]
+    int8_t seen_r[PLAN_SEEN]
+    uint32_t seen_m[PLAN_SEEN]
 
 
 cdef inline int cache_slot(uint32_t key) noexcept nogil:
@@ -760,9 +768,18 @@ cdef double plan_score(PlanCtx* x, uint32_t rmask, int length, uint32_t used, in
 
 cdef void plan_visit(PlanCtx* x, int left, int right, int length, uint32_t rmask, uint32_t used,
                      int n_cards) noexcept nogil:
-    cdef double v = plan_score(x, rmask, length, used, n_cards)
+    cdef double v
     cdef uint32_t cand, a
-    cdef int y
+    cdef int y, i
+    for i in range(x.n_seen):
+        if x.seen_m[i] == rmask and x.seen_l[i] == left and x.seen_r[i] == right:
+            return
+    if x.n_seen < PLAN_SEEN:
+        x.seen_l[x.n_seen] = <int8_t>left
+        x.seen_r[x.n_seen] = <int8_t>right
+        x.seen_m[x.n_seen] = rmask
+        x.n_seen += 1
+    v = plan_score(x, rmask, length, used, n_cards)
     if v > x.best:
         x.best = v
         x.best_n = n_cards
@@ -809,6 +826,7 @@ cdef double plan(PlanCtx* x, int left, int right, int length, uint32_t rmask, co
         x.max_cards = plays_now + min(max(x.turns_left - 1, 0) + 1, PLAN_TURNS)
     x.best = NEG
     x.best_n = 0
+    x.n_seen = 0
     plan_visit(x, left, right, length, rmask, 0, 0)
     return x.best
 
@@ -1204,56 +1222,48 @@ cdef class Tree:
     def __dealloc__(self):
         free(self.nodes)
 
-    def __init__(self, GameState state, uint64_t seed, double c=0.7, str playout="heuristic",
-                 str reward="win", double eps=0.05, bint ismcts=True, int forbid=0,
-                 int observer=-1, double widen=1.0, str select="ucb", double prior_temp=3.0,
-                 int horizon=0, double tile_weight=0.0, double scale=8.0, bint house_tiles=True,
-                 str evaluation="simple", double plan_prior=0.0):
-        """Search from `state` for `observer` (default: the player to move). ismcts=True re-deals what
-        the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
+    def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
+                 double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
+                 double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
+                 bint house_tiles=True):
+        """Search from `state` for `observer` (default: the player to move). The options are described,
+        defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives
+        these arguments (numbers, and enum codes: playout 0 random / 1 heuristic / 2 plan, reward 0 win /
+        1 margin / 2 mixed, select 0 ucb / 1 puct, evaluation 0 simple / 1 plan). ismcts=True re-deals
+        what the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
-        the observer never uses, in the tree and in playouts. `widen`: below the root a node with n
-        visits considers only its 1 + widen*sqrt(n) best moves by the heuristic (progressive widening;
-        0 = all moves). select="puct" instead uses the heuristic as a prior (softmax of its scores at
-        temperature prior_temp). horizon > 0 stops playouts after that many turns of each player and
-        scores the position with evaluate()."""
-        # the tree checks its numbers itself: nothing out of range can reach the compiled loop
+        the observer never uses, in the tree and in playouts."""
+        # the tree checks its numbers again itself: nothing out of range can reach the compiled loop
         for key, val, low, high in (("c", c, 0.0, 100.0), ("eps", eps, 0.0, 1.0), ("widen", widen, 0.0, 1000.0),
-                                    ("prior_temp", prior_temp, 0.0, 1000.0), ("horizon", horizon, 0, 1000),
-                                    ("tile_weight", tile_weight, 0.0, 100.0), ("scale", scale, 0.0, 1000.0),
-                                    ("plan_prior", plan_prior, 0.0, 1.0)):
+                                    ("prior_temp", prior_temp, 1e-9, 1000.0), ("horizon", horizon, 0, 1000),
+                                    ("tile_weight", tile_weight, 0.0, 100.0), ("scale", scale, 1e-9, 1000.0),
+                                    ("plan_prior", plan_prior, 0.0, 1.0), ("select", select, 0, SELECT_PUCT),
+                                    ("playout", playout, 0, PLAYOUT_PLAN), ("reward", reward, 0, REWARD_MIXED),
+                                    ("evaluation", evaluation, 0, 1)):
             if not (low <= val <= high):      # also false for NaN
                 raise ValueError(f"{key} must be from {low} to {high}, not {val!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
         if not -1 <= observer < state.cfg.c.n_players:
             raise ValueError(f"observer must be a player of this game, not {observer!r}")
-        if select not in ("ucb", "puct"):
-            raise ValueError(f"select must be ucb or puct, not {select!r}")
         if state.s.phase == PH_OVER:
             raise ValueError("the game is over: nothing to search")
-        if playout not in ("random", "heuristic", "plan"):
-            raise ValueError(f"playout must be random, heuristic or plan, not {playout!r}")
-        if reward not in ("win", "margin", "mixed"):
-            raise ValueError(f"reward must be win, margin or mixed, not {reward!r}")
         self.cfg = state.cfg
         self.root = state.s
         self.observer = state.s.current if observer < 0 else observer
         self.rng = seed
         self.c_explore = c
-        self.playout = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PLAYOUT_PLAN}[playout]
-        self.reward = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}[reward]
+        self.playout = playout
+        self.reward = reward
         self.eps = eps
         self.widen = widen
-        self.select = SELECT_UCB if select == "ucb" else SELECT_PUCT
-        self.prior_temp = prior_temp if prior_temp > 0 else 1.0
+        self.select = select
+        self.prior_temp = prior_temp
         self.horizon = horizon
         self.tile_weight = tile_weight
-        if evaluation not in ("simple", "plan"):
-            raise ValueError(f"evaluation must be simple or plan, not {evaluation!r}")
-        self.eval_plan = evaluation == "plan"
+        self.eval_plan = evaluation == 1
         self.plan_prior = plan_prior
-        self.scale = scale if scale > 0 else 8.0
+        self.scale = scale
         reset_values(&self.values, house_tiles)
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))

@@ -15,21 +15,15 @@ option is checked here, once; see docs/bots.md for what each means and how the d
 """
 from __future__ import annotations
 
-import math
 from concurrent.futures import ThreadPoolExecutor
 
 from .. import _search
 from ..errors import BotSpecError, ThurnError
 from ..notation import move_city, move_kind
 from .base import Bot, Observation
+from .search_options import SearchOptions
 
-PLAYOUTS = ("random", "heuristic", "plan")
-REWARDS = ("win", "margin", "mixed")
-SELECTS = ("ucb", "puct")
-EVALUATIONS = ("simple", "plan")
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
-MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
-MAX_SECONDS = 3600.0            # per decision
 
 
 # The strongest configuration measured for each player count (results/strength/players/README.md):
@@ -44,66 +38,24 @@ def strongest_options(players: int) -> dict:
     return dict(STRONGEST.get(players, STRONGEST[2]))
 
 
-def _number(bot: str, key: str, value, low, high, whole: bool = False, above: bool = False):
-    """value as a finite number in [low, high] (above: > low), a whole number if `whole`; else BotSpecError."""
-    kind = "a whole number" if whole else "a number"
-    ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
-    ok = ok and math.isfinite(value) and low <= value <= high and not (above and value == low)
-    if not ok:
-        rng = f"greater than {low} and at most {high}" if above else f"from {low} to {high}"
-        raise BotSpecError(f"{bot}: {key} must be {kind} {rng}, not {value!r}")
-    return value if whole else float(value)
-
-
-def _choice(bot: str, key: str, value, choices) -> None:
-    if value not in choices:
-        raise BotSpecError(f"{bot}: {key} must be one of {', '.join(choices)}, not {value!r}")
-
-
 class SearchBot(Bot):
     """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis."""
 
     spec = "search"
 
-    def __init__(self, seed: int = 0, iterations: int = 1000, time: float | None = None, c: float = 1.0,
-                 playout: str = "heuristic", reward: str = "mixed", workers: int = 1, eps: float = 0.05,
-                 widen: float = 1.0, select: str = "puct", temp: float = 3.0, horizon: int = 3,
-                 tiles: float = 1.0, scale: float = 8.0, eval: str = "simple", prior: float = 0.5,
-                 forbid=frozenset()):
+    #: the options a spec may set (thurn_ai.bots.spec reads this: they arrive through **options)
+    spec_options = frozenset(SearchOptions.names())
+
+    def __init__(self, seed: int = 0, forbid=frozenset(), **options):
         super().__init__(seed=seed, forbid=forbid)
-        name = type(self).__name__
-        # every option checked once, here, with finite bounds (the compiled tree checks again)
-        iterations = _number(name, "iterations", iterations, 1, MAX_ITERATIONS, whole=True)
-        if time is not None:
-            time = _number(name, "time", time, 0.0, MAX_SECONDS, above=True)
-        c = _number(name, "c", c, 0.0, 100.0)
-        _choice(name, "playout", playout, PLAYOUTS)
-        _choice(name, "reward", reward, REWARDS)
-        _choice(name, "select", select, SELECTS)
-        _choice(name, "eval", eval, EVALUATIONS)
-        workers = _number(name, "workers", workers, 1, 64, whole=True)
-        eps = _number(name, "eps", eps, 0.0, 1.0)
-        temp = _number(name, "temp", temp, 0.0, 1000.0, above=True)
-        horizon = _number(name, "horizon", horizon, 0, 1000, whole=True)
-        widen = _number(name, "widen", widen, 0.0, 1000.0)
-        tiles = _number(name, "tiles", tiles, 0.0, 100.0)
-        scale = _number(name, "scale", scale, 0.0, 1000.0, above=True)
-        prior = _number(name, "prior", prior, 0.0, 1.0)
-        self.iterations = iterations
-        self.time = time
-        self.c = c
-        self.playout = playout
-        self.reward = reward
-        self.workers = workers
-        self.eps = eps
-        self.widen = widen
-        self.select = select
-        self.temp = temp
-        self.horizon = horizon
-        self.tiles = tiles
-        self.scale = scale
-        self.evaluation = eval
-        self.plan_prior = prior
+        unknown = sorted(set(options) - self.spec_options)
+        if unknown:
+            raise BotSpecError(f"{type(self).__name__}: no option {', '.join(unknown)} "
+                               f"(known: {', '.join(sorted(self.spec_options))})")
+        try:
+            self.options = SearchOptions(**options)      # every option checked once, there
+        except BotSpecError as e:
+            raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
 
@@ -113,13 +65,16 @@ class SearchBot(Bot):
         """[(tree, iterations, seconds)] to run; their root statistics are added up."""
         raise NotImplementedError
 
+    def __getattr__(self, name):
+        # the options read as attributes (bot.iterations, bot.c, ...)
+        options = self.__dict__.get("options")
+        if options is not None and name in SearchBot.spec_options:
+            return getattr(options, name)
+        raise AttributeError(name)
+
     def _tree(self, state, seed: int, ismcts: bool):
-        return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, c=self.c, playout=self.playout,
-                            reward=self.reward, eps=self.eps, ismcts=ismcts, forbid=self.forbid_mask,
-                            observer=state.current_player, widen=self.widen, select=self.select,
-                            prior_temp=self.temp, horizon=self.horizon, tile_weight=self.tiles,
-                            scale=self.scale, evaluation=self.evaluation,
-                            plan_prior=self.plan_prior)
+        return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
+                            observer=state.current_player, **self.options.tree_args())
 
     # ---- searching
 

@@ -129,7 +129,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 def _accepted_keys(factory) -> set | None:
     """The keyword arguments a bot factory accepts (following **kwargs up a class's bases); None if
     that cannot be told (then the factory itself refuses what it does not know)."""
-    keys: set = set()
+    keys: set = set(getattr(factory, "spec_options", ()))   # options a bot takes through **kwargs
     for f in (factory.__mro__ if isinstance(factory, type) else (factory,)):
         init = f.__init__ if isinstance(factory, type) else f
         if isinstance(factory, type) and "__init__" not in vars(f):

@@ -1,0 +1,91 @@
+"""The options of the compiled tree searches (mcts, pimc): described once, with their defaults, bounds and
+checks. The compiled tree (thurn_ai._search.Tree) takes only checked numbers: `tree_args()` turns named
+choices into the codes the tree's enums use (a name's position in its tuple below)."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+
+from ..errors import BotSpecError
+
+# named choices, in the order of the compiled enums (cext/thurn_ai/_search.pyx)
+PLAYOUTS = ("random", "heuristic", "plan")
+REWARDS = ("win", "margin", "mixed")
+SELECTS = ("ucb", "puct")
+EVALUATIONS = ("simple", "plan")
+
+MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
+MAX_SECONDS = 3600.0            # per decision
+
+# option: (low, high, whole number, low excluded) for numbers; the choices for names
+BOUNDS = {
+    "iterations": (1, MAX_ITERATIONS, True, False),
+    "time": (0.0, MAX_SECONDS, False, True),
+    "c": (0.0, 100.0, False, False),
+    "prior": (0.0, 1.0, False, False),
+    "temp": (0.0, 1000.0, False, True),
+    "eps": (0.0, 1.0, False, False),
+    "horizon": (0, 1000, True, False),
+    "tiles": (0.0, 100.0, False, False),
+    "scale": (0.0, 1000.0, False, True),
+    "widen": (0.0, 1000.0, False, False),
+    "workers": (1, 64, True, False),
+}
+CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS}
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """What a search does per decision. See docs/bots.md for each option and how the defaults were
+    chosen (measured against the heuristic bot at 2, 3 and 4 players)."""
+
+    iterations: int = 1000          #: iterations per decision
+    time: float | None = None       #: seconds per decision instead of iterations
+    c: float = 1.0                  #: exploration constant
+    select: str = "puct"            #: puct (prior below) or ucb (availability counts)
+    prior: float = 0.5              #: PUCT prior mass on the planning policy's move
+    temp: float = 3.0               #: temperature of the rule of thumb's softmax in the prior
+    playout: str = "heuristic"      #: playout policy
+    eps: float = 0.05               #: chance of a random move in a playout
+    horizon: int = 3                #: playout turns of each player, then the evaluation (0: to the end)
+    eval: str = "simple"            #: evaluation of a stopped playout
+    tiles: float = 1.0              #: weight of province-tile progress in the simple evaluation
+    scale: float = 8.0              #: points of margin that make tanh(margin / scale) = 0.76
+    reward: str = "mixed"           #: reward of a finished game
+    widen: float = 1.0              #: progressive widening below the root (ucb only)
+    workers: int = 1                #: trees searched in parallel threads
+
+    def __post_init__(self):
+        for key, (low, high, whole, above) in BOUNDS.items():
+            value = getattr(self, key)
+            if key == "time" and value is None:
+                continue
+            object.__setattr__(self, key, _number(key, value, low, high, whole, above))
+        for key, choices in CHOICES.items():
+            if getattr(self, key) not in choices:
+                raise BotSpecError(f"{key} must be one of {', '.join(choices)}, not {getattr(self, key)!r}")
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def tree_args(self) -> dict:
+        """Keyword arguments for thurn_ai._search.Tree: checked numbers and enum codes."""
+        return dict(c=self.c, select=SELECTS.index(self.select), plan_prior=self.prior, prior_temp=self.temp,
+                    playout=PLAYOUTS.index(self.playout), eps=self.eps, horizon=self.horizon,
+                    evaluation=EVALUATIONS.index(self.eval), tile_weight=self.tiles, scale=self.scale,
+                    reward=REWARDS.index(self.reward), widen=self.widen)
+
+
+def _number(key: str, value, low, high, whole: bool, above: bool):
+    """value as a finite number in [low, high] (above: > low), a whole number if `whole`; else BotSpecError."""
+    kind = "a whole number" if whole else "a number"
+    ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
+    ok = ok and math.isfinite(value) and low <= value <= high and not (above and value == low)
+    if not ok:
+        rng = f"greater than {low} and at most {high}" if above else f"from {low} to {high}"
+        raise BotSpecError(f"{key} must be {kind} {rng}, not {value!r}")
+    return value if whole else float(value)
