@@ -1,0 +1,276 @@
+"""The package's layers, enforced: what may import what (docs/architecture.md draws the same floors).
+
+Every module's imports are read from its source, not by importing it: `ast` for the .py files (imports
+anywhere in the file, also those inside functions, and `importlib.import_module("thurn_ai....")` with a
+literal name), the import lines for the compiled modules' .pyx sources. The rules:
+
+  (a) no library module (thurn_ai/*.py except cli.py, thurn_ai/bots/*.py) imports thurn_ai.commands or
+      thurn_ai.cli: the library works without the command line;
+  (b) the bots never import the command line, match or tournament (matches use bots, not the reverse);
+  (c) the compiled core (cext/thurn_ai/_core.pyx) imports nothing from the Python package above it. Today
+      it still does, at call time (issue 11 item 2 removes that): KNOWN_CORE_UPWARD lists exactly what it
+      imports, a test fails when anything is added to it, and an xfail(strict) test asserts the list is
+      empty -- when item 2 is done that test passes, strict xfail turns it into a failure, and the
+      marker (and KNOWN_CORE_UPWARD) are removed;
+  (d) in general a module imports only modules on its own floor or below (FLOORS, lowest first), and
+      every module of the package has a floor: a new module is placed here and in docs/architecture.md.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "thurn_ai"
+CEXT = ROOT / "cext" / "thurn_ai"
+COMPILED = ("thurn_ai._core", "thurn_ai._search")
+
+# The floors, lowest first: a module may import its own floor and the floors below it (rule d).
+# Patterns are fnmatch patterns over dotted module names. Same as docs/architecture.md.
+FLOORS = {
+    "base": ["thurn_ai.errors", "thurn_ai.fileio"],
+    "boards": ["thurn_ai.board", "thurn_ai.rules"],
+    "core": ["thurn_ai._core", "thurn_ai._search"],
+    "game": ["thurn_ai", "thurn_ai.notation", "thurn_ai.position", "thurn_ai.game", "thurn_ai.officials"],
+    "bots": ["thurn_ai.bots", "thurn_ai.bots.*"],
+    "library": ["thurn_ai.match", "thurn_ai.tournament", "thurn_ai.stats", "thurn_ai.plots", "thurn_ai.draw",
+                "thurn_ai.officials_study", "thurn_ai.analysis", "thurn_ai.bench", "thurn_ai.bench_search"],
+    "commands": ["thurn_ai.commands", "thurn_ai.commands.*"],
+    "cli": ["thurn_ai.cli"],
+}
+# Stricter rules than "own floor or below" (rules a-c): floor -> module patterns it may never import.
+FORBIDDEN = {
+    "base": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
+    "boards": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
+    "game": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
+    "bots": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli", "thurn_ai.match",
+             "thurn_ai.tournament"],
+    "library": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
+}
+# The compiled core may import nothing from the Python package (issue 11 item 2), not even from
+# errors; the compiled search may cimport the core. What _core.pyx still imports, at call time, as
+# (module, name) -- to be emptied by issue 11 item 2, and never to grow:
+KNOWN_CORE_UPWARD = {
+    ("thurn_ai.errors", "NotationError"),        # _move_code(): a move that is not a code
+    ("thurn_ai.notation", "illegal_move_error"),  # GameState.apply(): the error for an illegal move
+    ("thurn_ai.notation", "parse_move"),          # GameState.parse_move()
+    ("thurn_ai.notation", "move_to_str"),         # GameState.move_str()
+    ("thurn_ai.position", "position_to_dict"),    # GameState.to_dict() and GameState.observation()
+    ("thurn_ai.game", "_rebuild"),                # GameState.__reduce__() (pickling)
+}
+CORE_MAY_IMPORT = {"thurn_ai._core"}            # (as cimport, for _search)
+
+
+# ---------------------------------------------------------------- reading imports
+
+
+def python_modules() -> dict[str, Path]:
+    out = {}
+    for f in sorted(PKG.rglob("*.py")):
+        parts = f.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = f
+    return out
+
+
+MODULES = python_modules()
+ALL_MODULES = set(MODULES) | set(COMPILED)
+
+
+def _resolve(base: str, names: list[str]) -> list[str]:
+    """`from base import a, b`: base.a where that is a module of the package, else base."""
+    out = []
+    for n in names:
+        out.append(f"{base}.{n}" if f"{base}.{n}" in ALL_MODULES else base)
+    return out
+
+
+def _package_of(module: str, is_package: bool) -> str:
+    return module if is_package else module.rsplit(".", 1)[0]
+
+
+def _absolute(module: str, is_package: bool, level: int, name: str | None) -> str:
+    if not level:
+        return name or ""
+    base = _package_of(module, is_package).split(".")
+    base = base[:len(base) - (level - 1)]
+    return ".".join(base + ([name] if name else []))
+
+
+def py_imports(module: str) -> list[tuple[str, int]]:
+    """(imported module, line) for every import of a thurn_ai module in a .py file."""
+    path = MODULES[module]
+    is_package = path.name == "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    out = []
+    for node in ast.walk(tree):
+        found: list[str] = []
+        if isinstance(node, ast.Import):
+            found = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(module, is_package, node.level, node.module)
+            found = _resolve(base, [a.name for a in node.names])
+        elif isinstance(node, ast.Call) and node.args:
+            fn = node.func
+            fname = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+            if fname in ("import_module", "find_spec", "__import__"):
+                arg = node.args[0]
+                if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+                    arg = arg.values[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found = [arg.value.rstrip(".")]
+        out += [(m, node.lineno) for m in found if m == "thurn_ai" or m.startswith("thurn_ai.")]
+    return out
+
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+(c?import)[ \t]+(\([^)]*\)|[^\n#]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*(c?import)[ \t]+([^\n#]*)", re.M)
+
+
+def pyx_imports(module: str, text: str | None = None) -> list[tuple[str, str, str, int]]:
+    """(kind 'import'/'cimport', module, name or '', line) for the import lines of a compiled module's
+    .pyx source (Cython is not Python, so its lines are matched, not parsed)."""
+    if text is None:
+        text = (CEXT / (module.rsplit(".", 1)[1] + ".pyx")).read_text(encoding="utf-8")
+    out = []
+    for m in _FROM.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        base = _absolute(module, False, len(m.group(1)) - len(m.group(1).lstrip(".")),
+                         m.group(1).lstrip(".") or None)
+        for name in m.group(3).strip("() \n").replace("\n", " ").split(","):
+            name = name.split(" as ")[0].strip()
+            if name:
+                mod = f"{base}.{name}" if f"{base}.{name}" in ALL_MODULES else base
+                out.append((m.group(2), mod, name, line))
+    for m in _IMPORT.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        for name in m.group(2).split(","):
+            name = name.split(" as ")[0].strip()
+            if name:
+                out.append((m.group(1), name, "", line))
+    if re.search(r"\bimport_module\b|__import__", text):
+        out.append(("import", "<dynamic import>", "", 0))
+    return out
+
+
+def floor_of(module: str) -> str | None:
+    for floor, patterns in FLOORS.items():
+        if module in patterns:
+            return floor
+    for floor, patterns in FLOORS.items():
+        if any(fnmatch(module, p) for p in patterns):
+            return floor
+    return None
+
+
+FLOOR_RANK = {f: i for i, f in enumerate(FLOORS)}
+
+
+def core_upward() -> set[tuple[str, str]]:
+    """What the compiled core imports from the Python package: {(module, name)}."""
+    return {(mod, name) for kind, mod, name, _ in pyx_imports("thurn_ai._core")
+            if (mod == "thurn_ai" or mod.startswith("thurn_ai.") or mod == "<dynamic import>")
+            and mod not in CORE_MAY_IMPORT}
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_every_module_has_a_floor():
+    assert [m for m in sorted(ALL_MODULES) if floor_of(m) is None] == [], \
+        "place new modules in FLOORS (tests/test_layers.py) and in docs/architecture.md"
+
+
+def test_the_library_never_imports_the_command_line():
+    bad = []
+    for module, path in MODULES.items():
+        rel = path.relative_to(PKG).parts
+        library = (len(rel) == 1 and rel[0] != "cli.py") or rel[0] == "bots"
+        if library:
+            bad += [f"{module}:{line} imports {m}" for m, line in py_imports(module)
+                    if m == "thurn_ai.cli" or m == "thurn_ai.commands" or m.startswith("thurn_ai.commands.")]
+    assert bad == []
+
+
+def test_the_bots_never_import_matches_tournaments_or_the_command_line():
+    banned = ("thurn_ai.commands", "thurn_ai.cli", "thurn_ai.match", "thurn_ai.tournament")
+    bad = [f"{module}:{line} imports {m}" for module in MODULES if floor_of(module) == "bots"
+           for m, line in py_imports(module) if m in banned or m.startswith("thurn_ai.commands.")]
+    assert bad == []
+
+
+def test_imports_go_to_the_same_floor_or_below():
+    bad = []
+    for module in sorted(MODULES):
+        floor = floor_of(module)
+        if floor is None:
+            continue
+        for m, line in py_imports(module):
+            target = floor_of(m)
+            if target is None:
+                continue          # reported by test_every_module_has_a_floor
+            if FLOOR_RANK[target] > FLOOR_RANK[floor]:
+                bad.append(f"{module} ({floor}):{line} imports {m} ({target})")
+            elif any(fnmatch(m, p) for p in FORBIDDEN.get(floor, [])):
+                bad.append(f"{module} ({floor}):{line} imports {m}, forbidden on its floor")
+    assert bad == []
+
+
+def test_the_compiled_search_imports_only_the_core():
+    bad = [(kind, mod, line) for kind, mod, _name, line in pyx_imports("thurn_ai._search")
+           if (mod.startswith("thurn_ai") or mod == "<dynamic import>") and mod not in CORE_MAY_IMPORT]
+    assert bad == []
+
+
+def test_the_core_imports_no_more_from_above_than_known():
+    new = core_upward() - KNOWN_CORE_UPWARD
+    assert new == set(), ("the compiled core imports from the Python package above it; issue 11 item 2 "
+                          "is removing these imports, add none")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11 item 2: the core still imports upward")
+def test_the_core_imports_nothing_from_the_package():
+    assert core_upward() == set()
+
+
+def test_docs_architecture_shows_the_same_floors():
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    diagram = doc[doc.index("```"):doc.index("```", doc.index("```") + 3)]
+    assert [f for f in FLOORS if not re.search(rf"^ {f} ", diagram, re.M)] == []
+    missing = []
+    for m in sorted(ALL_MODULES):
+        floor = floor_of(m)
+        if floor in ("bots", "commands"):
+            need = f"{floor}/"
+        elif m in COMPILED:
+            need = m.rsplit(".", 1)[1] + ".pyx"
+        elif m == "thurn_ai":
+            need = "__init__.py"
+        else:
+            need = m.rsplit(".", 1)[1] + ".py"
+        if need not in doc:
+            missing.append(need)
+    assert missing == [], "docs/architecture.md does not place these modules"
+    assert [f"{m}.{n}" for m, n in sorted(KNOWN_CORE_UPWARD) if f"{m}.{n}" not in doc] == []
+
+
+def test_the_readers_see_imports():
+    # the rules above are only as good as the readers: known imports must be found
+    assert any(m == "thurn_ai._core" for m, _ in py_imports("thurn_ai.game"))
+    assert any(m == "thurn_ai.commands" for m, _ in py_imports("thurn_ai.cli"))   # importlib, f-string
+    assert any(kind == "cimport" and mod == "thurn_ai._core" for kind, mod, *_ in pyx_imports("thurn_ai._search"))
+    sample = ("cdef f():\n    from thurn_ai.notation import (a,\n        b as c)\n"
+              "    from .position import d\n    import thurn_ai.game, numpy as np\n"
+              "from libc.stdint cimport uint8_t\n")
+    assert [(k, m, n) for k, m, n, _ in pyx_imports("thurn_ai._core", sample)] == [
+        ("import", "thurn_ai.notation", "a"), ("import", "thurn_ai.notation", "b"),
+        ("import", "thurn_ai.position", "d"), ("cimport", "libc.stdint", "uint8_t"),
+        ("import", "thurn_ai.game", ""), ("import", "numpy", "")]
+    assert floor_of("thurn_ai.officials_study") == "library" and floor_of("thurn_ai.officials") == "game"
+    assert os.path.exists(CEXT / "_core.pyx")
