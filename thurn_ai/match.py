@@ -14,7 +14,7 @@ from .bots.base import Bot, Observation
 from .bots.officials import OFFICIALS, official_of
 from .errors import PositionError, ThurnError
 from .fileio import loads_json, read_text, short_repr
-from .game import new_game
+from .game import CloseAward, CloseLog, new_game
 from .rules import Rules
 
 
@@ -44,12 +44,16 @@ class GameRecord:
     #: per seat: {official: {phase: count}} for the officials a bot chose to use
     official_uses: list[dict] = field(default_factory=list)
     details: list[dict] = field(default_factory=list)
+    #: what each close awarded, in order (thurn_ai.game.CloseAward); empty in records written before
+    #: this field existed (replay_closes() recomputes it from the moves)
+    closes: list[CloseAward] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps({"seed": self.seed, "rules": self.rules.to_dict(), "bots": self.bots,
                            "moves": self.moves, "scores": self.scores, "ranking": self.ranking,
                            "winner": self.winner, "turns": self.turns, "truncated": self.truncated,
-                           "official_uses": self.official_uses, "details": self.details},
+                           "official_uses": self.official_uses, "details": self.details,
+                           "closes": [c.to_dict() for c in self.closes]},
                           ensure_ascii=False)
 
     @classmethod
@@ -95,9 +99,17 @@ class GameRecord:
             raise PositionError(f"truncated must be true or false, not {short_repr(truncated)}")
         official_uses = _list_of(d.get("official_uses", []), "official_uses", dict, n, empty_ok=True)
         details = _list_of(d.get("details", []), "details", dict, n, empty_ok=True)
+        closes = []
+        for i, c in enumerate(_list_of(d.get("closes", []), "closes", dict)):
+            try:
+                closes.append(CloseAward.from_dict(c, n))
+            except PositionError as e:
+                raise PositionError(f"closes[{i}]: {e}") from None
+            if c["move"] >= len(moves):
+                raise PositionError(f"closes[{i}]: move {c['move']} is past the record's {len(moves)} moves")
         return cls(seed=seed, rules=rules, bots=bots, moves=moves, scores=scores, ranking=ranking,
                    winner=winner, turns=turns, truncated=truncated, official_uses=official_uses,
-                   details=details)
+                   details=details, closes=closes)
 
 
 class _RulesProblem(PositionError):
@@ -147,6 +159,7 @@ def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None) -> GameRec
     obs_rng = random.Random(derive_seed("observations", seed))
     rec = GameRecord(seed=seed, rules=rules, bots=[getattr(b, "spec", "?") for b in bots])
     uses = [{o: {"early": 0, "middle": 0, "late": 0} for o in OFFICIALS} for _ in bots]
+    log = CloseLog()
     while not state.is_terminal():
         p = state.current_player
         obs = Observation(state, p, obs_rng.getrandbits(64))
@@ -159,7 +172,10 @@ def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None) -> GameRec
         if on_move:
             on_move(state, p, move)
         rec.moves.append(state.move_str(move))
+        log.before(state, move)
         state.apply(move)
+        log.after(state)
+    rec.closes = log.awards
     rec.scores = state.scores()
     rec.ranking = state.ranking()
     rec.winner = state.winner()
@@ -170,8 +186,9 @@ def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None) -> GameRec
     return rec
 
 
-def replay(record: GameRecord, on_move=None) -> GameState:
-    """Apply a record's moves to a new game with its seed; returns the final state."""
+def replay(record: GameRecord, on_move=None, after_move=None) -> GameState:
+    """Apply a record's moves to a new game with its seed; returns the final state. `on_move(state,
+    player, move)` is called before each move is applied, `after_move(state)` after it."""
     state = new_game(rules=record.rules, seed=record.seed)
     for i, text in enumerate(record.moves):
         try:
@@ -179,9 +196,19 @@ def replay(record: GameRecord, on_move=None) -> GameState:
             if on_move:
                 on_move(state, state.current_player, move)
             state.apply(move)
+            if after_move:
+                after_move(state)
         except ThurnError as e:
             raise PositionError(f"record move {i + 1} ({text!r}) does not replay: {e}") from None
     return state
+
+
+def replay_closes(record: GameRecord) -> list[CloseAward]:
+    """What each close of a recorded game awarded, recomputed by replaying its moves (for records
+    written before they carried `closes`)."""
+    log = CloseLog()
+    replay(record, on_move=lambda state, player, move: log.before(state, move), after_move=log.after)
+    return log.awards
 
 
 def read_records(path, board_file=None) -> list[GameRecord]:

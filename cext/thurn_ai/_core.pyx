@@ -12,6 +12,9 @@ distribution as drawing from the top of a shuffled pile, and makes determinizati
 from libc.string cimport memset, memmove
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 
+from collections import namedtuple
+from itertools import combinations
+
 import numpy as np
 
 
@@ -634,6 +637,72 @@ _FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_
            "discard_n", "rng", "prng")
 
 
+# ---------------------------------------------------------------- typed accessors (read-only)
+# GameState.hand(p), route(p), houses(p), tiles(p), ... read one field of the struct and name its cities,
+# without export(); the private _scalars/_cards/_player_parts/... give thurn_ai.position what a position
+# dict needs in a few calls (see docs/analysis.md).
+
+Tile = namedtuple("Tile", "stack value")
+Tile.__doc__ = "One tile a player holds: the id of its stack (as in the board file) and its value."
+
+
+cdef inline list _card_list(const uint8_t* counts, int nc, tuple names):
+    """The cards of a count pile as city names, a name once per card, in board order."""
+    cdef list out = []
+    cdef int x, k
+    for x in range(nc):
+        for k in range(counts[x]):
+            out.append(names[x])
+    return out
+
+
+cdef inline dict _card_counts(const uint8_t* counts, int nc, tuple names):
+    """A count pile as {city: count} for the cities it holds, in board order."""
+    cdef dict out = {}
+    cdef int x
+    for x in range(nc):
+        if counts[x]:
+            out[names[x]] = counts[x]
+    return out
+
+
+cdef inline list _mask_names(uint32_t mask, int nc, tuple names):
+    cdef list out = []
+    cdef int x
+    for x in range(nc):
+        if (mask >> x) & 1:
+            out.append(names[x])
+    return out
+
+
+cdef inline int _seat(GameState g, player) except -1:
+    cdef int n = g.cfg.c.n_players
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise ValueError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
+    return player
+
+
+def _split_tiles(taken, holders):
+    """The ways to share the values `taken` from one stack among `holders` [(count, points)]: a list of
+    assignments, each a tuple of sorted value tuples (one per holder). The engine keeps count and points
+    per player and stack; this recovers the single tiles (several ways only in rare ties)."""
+    out = []
+    n = len(taken)
+
+    def assign(i, left, chosen):
+        if i == len(holders):
+            if not left:
+                out.append(tuple(chosen))
+            return
+        count, points = holders[i]
+        for combo in combinations(left, count):
+            if sum(taken[j] for j in combo) == points:
+                rest = [j for j in left if j not in combo]
+                assign(i + 1, rest, chosen + [tuple(sorted((taken[j] for j in combo), reverse=True))])
+    assign(0, list(range(n)), [])
+    return out
+
+
 cdef class GameState:
     """One position of a game. Use thurn_ai.new_game() to make one; see thurn_ai.game for the API."""
 
@@ -734,9 +803,10 @@ cdef class GameState:
         apply_move(&self.s, &self.cfg.c, m)
 
     def parse_move(self, str text):
-        """The move code of a move in notation (NotationError if it cannot be read)."""
+        """The move code of a move in notation (NotationError if it cannot be read); `left X` on a
+        one-card route is `right X` (the same move there)."""
         from thurn_ai.notation import parse_move
-        return parse_move(self.cfg.board, text)
+        return parse_move(self.cfg.board, text, self)
 
     def move_str(self, int move):
         """The notation of a move code."""
@@ -812,6 +882,145 @@ cdef class GameState:
         sc = self.scores()
         ref = self.s.end_player if self.s.end_player >= 0 else 0
         return sorted(range(n), key=lambda p: (-sc[p], (p - ref) % n))
+
+    # ---- typed accessors (read-only, no export()): see docs/analysis.md ----
+
+    def hand(self, player):
+        """The cards in `player`'s hand as {city: count}, in board order (the whole state: a hidden hand
+        too; a player's view is observation()/to_dict(viewer))."""
+        cdef int p = _seat(self, player)
+        return _card_counts(self.s.hand[p], self.cfg.c.n_cities, self.cfg.board.cities)
+
+    def known(self, player):
+        """The cards of `player`'s hand every player knows (taken face up): {city: count}."""
+        cdef int p = _seat(self, player)
+        return _card_counts(self.s.known[p], self.cfg.c.n_cities, self.cfg.board.cities)
+
+    def route(self, player):
+        """`player`'s route as city names from its left end to its right end."""
+        cdef int p = _seat(self, player)
+        cdef tuple names = self.cfg.board.cities
+        cdef int i
+        return [names[self.s.route[p][i]] for i in range(self.s.route_len[p])]
+
+    def houses(self, player):
+        """The cities where `player` has a house (a set of city names)."""
+        cdef int p = _seat(self, player)
+        return set(_mask_names(self.s.houses[p], self.cfg.c.n_cities, self.cfg.board.cities))
+
+    def houses_left(self, player):
+        """Houses `player` has not placed yet (each costs a point at the end)."""
+        cdef int p = _seat(self, player)
+        return self.s.houses_left[p]
+
+    def horse_cards(self, player):
+        """Cards `player` laid as draught horses (horses variant): {city: count}."""
+        cdef int p = _seat(self, player)
+        return _card_counts(self.s.horse_cards[p], self.cfg.c.n_cities, self.cfg.board.cities)
+
+    def carriage(self, player):
+        """The size of `player`'s carriage (3..7 on the packaged boards), None before the first one (and
+        always in the horses variant, which has no carriages)."""
+        cdef int p = _seat(self, player)
+        cdef int k = self.s.carriage[p]
+        return self.cfg.board.carriages[k][0] if k >= 0 and self.cfg.c.n_carriages > 0 else None
+
+    def tiles(self, player):
+        """The tiles `player` holds, one Tile(stack, value) each, in board order of the stacks; two
+        tiles from one stack are two entries. The engine keeps a count and a sum per stack; the single
+        values are recovered from the values taken from the stack and what the other players hold,
+        which decides them except in rare ties (two players each holding several tiles of one stack
+        with other splits adding up the same); then the split giving the lower seats the higher
+        values is returned (the points are right either way; a CloseLog records the real tiles)."""
+        cdef int p = _seat(self, player)
+        cdef ConfigData* c = &self.cfg.c
+        cdef int t, q, j
+        out = []
+        stacks = self.cfg.board.tiles
+        for t in range(c.n_stacks):
+            if self.s.tiles_n[p][t] == 0:
+                continue
+            sid = stacks[t].id
+            if self.s.tiles_n[p][t] == 1:
+                out.append(Tile(sid, self.s.tiles_pts[p][t]))
+                continue
+            taken = [c.stack_vals[t][j] for j in range(self.s.stack_pos[t])]
+            seats = [q for q in range(c.n_players) if self.s.tiles_n[q][t]]
+            ways = _split_tiles(taken, [(self.s.tiles_n[q][t], self.s.tiles_pts[q][t]) for q in seats])
+            if ways:
+                values = max(ways)[seats.index(p)]
+            else:       # a loaded position whose tiles do not add up: keep the points
+                values = [self.s.tiles_pts[p][t]] + [0] * (self.s.tiles_n[p][t] - 1)
+            out.extend(Tile(sid, v) for v in values)
+        return out
+
+    def official_uses(self, player):
+        """How often `player` used each official: {official: count} (see thurn_ai.officials)."""
+        cdef int p = _seat(self, player)
+        cdef int k
+        return {OFFICIALS[k - 1]: self.s.official_uses[p][k] for k in range(1, N_OFFICIALS)}
+
+    def closes(self, player):
+        """Routes `player` has closed."""
+        cdef int p = _seat(self, player)
+        return self.s.closes[p]
+
+    def display(self):
+        """The face-up cards, as city names (a name once per card), in board order."""
+        return _card_list(self.s.display, self.cfg.c.n_cities, self.cfg.board.cities)
+
+    # private, for thurn_ai.position (a position dict in a few calls)
+
+    def _scalars(self):
+        """(turn, current, phase, official, draws, plays, forced_pm, placed_now, last_discard, deck_n,
+        end_triggered, end_player, truncated, rng, prng)"""
+        cdef StateData* s = &self.s
+        return (s.turn, s.current, s.phase, s.official, s.draws, s.plays, s.forced_pm, s.placed_now,
+                s.last_discard, s.deck_n, s.end_triggered, s.end_player, s.truncated, s.rng, s.prng)
+
+    def _cards(self, int which, int player=0):
+        """A pile as a list of city names: 0 a hand, 1 its known cards, 2 horse cards, 3 the display."""
+        cdef int p = _seat(self, player)
+        cdef int nc = self.cfg.c.n_cities
+        names = self.cfg.board.cities
+        if which == 0:
+            return _card_list(self.s.hand[p], nc, names)
+        if which == 1:
+            return _card_list(self.s.known[p], nc, names)
+        if which == 2:
+            return _card_list(self.s.horse_cards[p], nc, names)
+        return _card_list(self.s.display, nc, names)
+
+    def _pile_counts(self, int which):
+        """{city: count} of the deck (0) or the discard pile (1)."""
+        if which == 0:
+            return _card_counts(self.s.deck, self.cfg.c.n_cities, self.cfg.board.cities)
+        return _card_counts(self.s.discard, self.cfg.c.n_cities, self.cfg.board.cities)
+
+    def _city_names(self, uint32_t mask):
+        return _mask_names(mask, self.cfg.c.n_cities, self.cfg.board.cities)
+
+    def _player_parts(self, int player):
+        """(hand size, known, route, horse cards, houses, houses_left, carriage index, {stack index:
+        (count, points)}, official uses, closes) of one seat; card piles as lists of names."""
+        cdef int p = _seat(self, player)
+        cdef StateData* s = &self.s
+        cdef ConfigData* c = &self.cfg.c
+        cdef int nc = c.n_cities, t, i
+        names = self.cfg.board.cities
+        return (s.hand_n[p], _card_list(s.known[p], nc, names),
+                [names[s.route[p][i]] for i in range(s.route_len[p])],
+                _card_list(s.horse_cards[p], nc, names), _mask_names(s.houses[p], nc, names),
+                s.houses_left[p], s.carriage[p],
+                {t: (s.tiles_n[p][t], s.tiles_pts[p][t]) for t in range(c.n_stacks) if s.tiles_n[p][t]},
+                [s.official_uses[p][i] for i in range(1, N_OFFICIALS)], s.closes[p])
+
+    def _stack_tails(self):
+        """[the values still in each stack, top first] per stack, in board order."""
+        cdef ConfigData* c = &self.cfg.c
+        cdef int t, j
+        return [[c.stack_vals[t][j] for j in range(self.s.stack_pos[t], c.stack_nvals[t])]
+                for t in range(c.n_stacks)]
 
     # ---- raw access for the Python layer (positions, observations, notation) ----
 
