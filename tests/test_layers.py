@@ -7,11 +7,9 @@ literal name), the import lines for the compiled modules' .pyx sources. The rule
   (a) no library module (thurn_ai/*.py except cli.py, thurn_ai/bots/*.py) imports thurn_ai.commands or
       thurn_ai.cli: the library works without the command line;
   (b) the bots never import the command line, match or tournament (matches use bots, not the reverse);
-  (c) the compiled core (cext/thurn_ai/_core.pyx) imports nothing from the Python package above it. Today
-      it still does, at call time (issue 11 item 2 removes that): KNOWN_CORE_UPWARD lists exactly what it
-      imports, a test fails when anything is added to it, and an xfail(strict) test asserts the list is
-      empty -- when item 2 is done that test passes, strict xfail turns it into a failure, and the
-      marker (and KNOWN_CORE_UPWARD) are removed;
+  (c) the compiled core (cext/thurn_ai/_core.pyx) imports nothing from the Python package above it: the
+      package hands it notation, positions and its error type from above (thurn_ai/__init__.py,
+      _core.install) and registers pickling with copyreg (thurn_ai/game.py);
   (d) in general a module imports only modules on its own floor or below (FLOORS, lowest first), and
       every module of the package has a floor: a new module is placed here and in docs/architecture.md.
 """
@@ -52,17 +50,8 @@ FORBIDDEN = {
              "thurn_ai.tournament"],
     "library": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
 }
-# The compiled core may import nothing from the Python package (issue 11 item 2), not even from
-# errors; the compiled search may cimport the core. What _core.pyx still imports, at call time, as
-# (module, name) -- to be emptied by issue 11 item 2, and never to grow:
-KNOWN_CORE_UPWARD = {
-    ("thurn_ai.errors", "NotationError"),        # _move_code(): a move that is not a code
-    ("thurn_ai.notation", "illegal_move_error"),  # GameState.apply(): the error for an illegal move
-    ("thurn_ai.notation", "parse_move"),          # GameState.parse_move()
-    ("thurn_ai.notation", "move_to_str"),         # GameState.move_str()
-    ("thurn_ai.position", "position_to_dict"),    # GameState.to_dict() and GameState.observation()
-    ("thurn_ai.game", "_rebuild"),                # GameState.__reduce__() (pickling)
-}
+# The compiled core may import nothing from the Python package, not even from errors; the compiled
+# search may cimport the core.
 CORE_MAY_IMPORT = {"thurn_ai._core"}            # (as cimport, for _search)
 
 
@@ -228,15 +217,23 @@ def test_the_compiled_search_imports_only_the_core():
     assert bad == []
 
 
-def test_the_core_imports_no_more_from_above_than_known():
-    new = core_upward() - KNOWN_CORE_UPWARD
-    assert new == set(), ("the compiled core imports from the Python package above it; issue 11 item 2 "
-                          "is removing these imports, add none")
-
-
-@pytest.mark.xfail(strict=True, reason="issue 11 item 2: the core still imports upward")
 def test_the_core_imports_nothing_from_the_package():
     assert core_upward() == set()
+
+
+def test_the_core_is_wired_from_above():
+    """What the core delegates to is installed by the package: notation, positions, errors, pickling."""
+    import pickle
+
+    import thurn_ai
+    from thurn_ai import _core
+    assert set(_core._above) == {"notation_error", "illegal_move_error", "parse_move", "move_to_str",
+                                 "position_to_dict"}
+    g = thurn_ai.new_game(players=2, seed=1)
+    assert g.parse_move(g.move_str(g.legal_moves()[0])) == g.legal_moves()[0]
+    with pytest.raises(thurn_ai.NotationError):
+        g.apply(1.5)
+    assert pickle.loads(pickle.dumps(g)).export() == g.export()
 
 
 def test_docs_architecture_shows_the_same_floors():
@@ -257,7 +254,6 @@ def test_docs_architecture_shows_the_same_floors():
         if need not in doc:
             missing.append(need)
     assert missing == [], "docs/architecture.md does not place these modules"
-    assert [f"{m}.{n}" for m, n in sorted(KNOWN_CORE_UPWARD) if f"{m}.{n}" not in doc] == []
 
 
 def test_the_readers_see_imports():

@@ -27,6 +27,19 @@ from .errors import (BoardError, BotSpecError, IllegalMoveError, NotationError, 
 from .game import GameState, new_game
 from .rules import Rules
 
+
+def _wire_the_core() -> None:
+    """The compiled core imports nothing from the package: notation, positions and the error type it
+    raises are handed to it here, from above (see cext/thurn_ai/_core.pyx, 'what the layers above
+    provide')."""
+    from . import _core, notation, position
+    _core.install(notation_error=NotationError, illegal_move_error=notation.illegal_move_error,
+                  parse_move=notation.parse_move, move_to_str=notation.move_to_str,
+                  position_to_dict=position.position_to_dict)
+
+
+_wire_the_core()
+
 __version__ = "0.1.0"
 __all__ = ["Board", "load_board", "Rules", "GameState", "new_game", "ThurnError", "BoardError",
            "RulesError", "NotationError", "IllegalMoveError", "PositionError", "BotSpecError"]

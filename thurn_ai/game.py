@@ -15,6 +15,7 @@ docs/analysis.md.
 """
 from __future__ import annotations
 
+import copyreg
 import operator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,6 +51,14 @@ def _rebuild(rules: Rules, data: dict) -> GameState:
     g = GameState(config_for(rules), 0)
     g.load(data)
     return g
+
+
+def _reduce(state: GameState):
+    # pickling is registered from here, above the core: the rules and the raw state rebuild it exactly
+    return _rebuild, (state.rules, state.export())
+
+
+copyreg.pickle(GameState, _reduce)
 
 
 # ---------------------------------------------------------------- what a close awarded

@@ -619,17 +619,38 @@ cdef class Config:
         c.max_turns = rules.max_turns
 
 
+# ---------------------------------------------------------------- what the layers above provide
+#
+# The core imports nothing from the package: notation (move <-> text), positions (JSON dicts) and the
+# error types live above it and are installed here by thurn_ai.game when the package is imported
+# (importing thurn_ai._core imports the package first). Pickling is registered from above too (copyreg).
+
+_above = {}
+
+
+def install(*, notation_error, illegal_move_error, parse_move, move_to_str, position_to_dict):
+    """Called once by thurn_ai.game: the functions and error type the core's methods delegate to."""
+    _above.update(notation_error=notation_error, illegal_move_error=illegal_move_error, parse_move=parse_move,
+                  move_to_str=move_to_str, position_to_dict=position_to_dict)
+
+
+cdef object _from_above(str name):
+    try:
+        return _above[name]
+    except KeyError:
+        raise RuntimeError("thurn_ai._core is used without the thurn_ai package: import thurn_ai first") from None
+
+
 def _move_code(move):
     """The int code of a move given as a number; a float, None or anything else is not a move (a float
     must not be truncated into some legal code)."""
     import operator
-    from thurn_ai.errors import NotationError
     if isinstance(move, bool):
-        raise NotationError(f"not a move: {move!r}")
+        raise _from_above("notation_error")(f"not a move: {move!r}")
     try:
         return operator.index(move)
     except TypeError:
-        raise NotationError(f"not a move: {move!r} (give a move code or its notation)") from None
+        raise _from_above("notation_error")(f"not a move: {move!r} (give a move code or its notation)") from None
 
 
 _FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_house", "last_discard",
@@ -791,27 +812,24 @@ cdef class GameState:
         """Apply a move (a code from legal_moves() or its notation, e.g. 'draw Ulm', 'right Lodz').
         An illegal move raises IllegalMoveError and leaves the state unchanged."""
         cdef int m
-        from thurn_ai.notation import illegal_move_error
         if isinstance(move, str):
             code = self.parse_move(move)
         else:
             code = _move_code(move)
         # codes outside the C int range cannot be legal (and must not overflow the conversion)
         if not 0 <= code < (1 << 16) or not self.is_legal(code):
-            raise illegal_move_error(self, code)
+            raise _from_above("illegal_move_error")(self, code)
         m = code
         apply_move(&self.s, &self.cfg.c, m)
 
     def parse_move(self, str text):
         """The move code of a move in notation (NotationError if it cannot be read); `left X` on a
         one-card route is `right X` (the same move there)."""
-        from thurn_ai.notation import parse_move
-        return parse_move(self.cfg.board, text, self)
+        return _from_above("parse_move")(self.cfg.board, text, self)
 
     def move_str(self, int move):
         """The notation of a move code."""
-        from thurn_ai.notation import move_to_str
-        return move_to_str(self.cfg.board, move)
+        return _from_above("move_to_str")(self.cfg.board, move)
 
     @property
     def phase(self):
@@ -821,14 +839,12 @@ cdef class GameState:
     def to_dict(self, viewer=None):
         """The position as JSON-ready data (see docs/position-format.md); with `viewer`, only what that
         player may know."""
-        from thurn_ai.position import position_to_dict
-        return position_to_dict(self, viewer)
+        return _from_above("position_to_dict")(self, viewer)
 
     def observation(self, int player):
         """Exactly what `player` may know, as a position dict (opponents' hands as sizes plus known
         cards, the deck unknown)."""
-        from thurn_ai.position import position_to_dict
-        return position_to_dict(self, player)
+        return _from_above("position_to_dict")(self, player)
 
     def __repr__(self):
         return (f"<GameState {self.cfg.board.name} {self.cfg.c.n_players}p turn {self.s.turn} "
@@ -1147,10 +1163,6 @@ cdef class GameState:
     def settle(self):
         """Run automatic steps (used after load() of a position saved mid-decision)."""
         settle(&self.s, &self.cfg.c)
-
-    def __reduce__(self):
-        from thurn_ai.game import _rebuild
-        return _rebuild, (self.cfg.rules, self.export())
 
 
 def bench_playouts(GameState state, int n, uint64_t seed):
