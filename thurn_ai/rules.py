@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
+from typing import ClassVar
 
 from .board import BUILTIN_BOARDS, Board, is_packaged_board, load_board
 from .errors import BoardError, RulesError
@@ -10,7 +11,14 @@ from .fileio import short_repr
 
 VARIANTS = ("classic", "horses")
 ALL_PROVINCES_READINGS = ("german", "english")
-HOUSES = 20  # houses per player (the compiled core's ConfigData.houses)
+# The game's fixed numbers: their one home. The compiled core reads them from the Rules object (its
+# Config copies rules.houses, rules.hand_limit, ... into ConfigData), everything else imports them here.
+HOUSES = 20          # houses per player
+HAND_LIMIT = 3       # cards kept after closing a route
+DISPLAY_SIZE = 6     # face-up cards
+MIN_CLOSE = 3        # cards a route needs to be closed
+BASE_HORSES = 2      # horses variant: the carriage's own horses
+MAX_HORSE_CARDS = 6  # horses variant: horse cards a player may lay
 # The engine counts each player's official uses and closes in 16 bits (cext/thurn_ai/_core.pxd), at most
 # one of each per turn, and a player has at most max_turns turns: so max_turns may not exceed this.
 MAX_COUNTER = 32767
@@ -37,6 +45,14 @@ class Rules:
     variant: str | None = None
     all_provinces_tile: str = "german"
     max_turns: int = 5000
+
+    # the fixed numbers above, for the compiled core (which imports nothing from the package)
+    houses: ClassVar[int] = HOUSES
+    hand_limit: ClassVar[int] = HAND_LIMIT
+    display_size: ClassVar[int] = DISPLAY_SIZE
+    min_close: ClassVar[int] = MIN_CLOSE
+    base_horses: ClassVar[int] = BASE_HORSES
+    max_horse_cards: ClassVar[int] = MAX_HORSE_CARDS
 
     def __post_init__(self):
         if not _is_int(self.players) or not 2 <= self.players <= 4:
@@ -80,6 +96,16 @@ class Rules:
     @property
     def resolved_variant(self) -> str:
         return self.variant or self.load_board().default_variant
+
+    def tile_provinces(self, st) -> tuple[int, ...]:
+        """The provinces (indices) of tile stack `st` under these rules: for the each-province tile, the
+        provinces needing a house, its printed ones ('german' reading) or every province ('english', its
+        excluded ones too); for others, the provinces the stack names. The one place the reading is
+        applied (the compiled core, the position checker and the bots all ask here)."""
+        provinces = tuple(st.provinces)
+        if st.kind == "each_province" and self.all_provinces_tile == "english":
+            provinces += tuple(st.excluded)
+        return provinces
 
     def to_dict(self) -> dict:
         d = asdict(self)

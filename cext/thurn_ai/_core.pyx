@@ -556,20 +556,14 @@ cdef class Config:
         memset(c, 0, sizeof(ConfigData))
         cdef int i, t, j
         c.n_players = rules.players
-        c.n_cities = board.n_cities
-        c.n_provinces = len(board.provinces)
         c.cards_per_city = board.cards_per_city
         c.n_cards = board.n_cards
         for a, b in board.roads:
             c.adj[a] |= (<uint32_t>1) << b
             c.adj[b] |= (<uint32_t>1) << a
+        fill_provinces(c, board)
         for i in range(c.n_cities):
-            c.province[i] = board.city_province[i]
             c.horses[i] = board.horses[i]
-            if board.city_province[i] < 0:
-                c.free_mask |= (<uint32_t>1) << i
-            else:
-                c.province_mask[board.city_province[i]] |= (<uint32_t>1) << i
         variant = rules.resolved_variant
         c.horses_variant = variant == "horses"
         c.n_stacks = len(board.tiles)
@@ -587,10 +581,7 @@ cdef class Config:
                 c.stack_vals[t][j] = v
             for x in st.cities:
                 c.stack_mask[t] |= (<uint32_t>1) << x
-            provs = tuple(st.provinces)
-            if st.kind == "each_province" and rules.all_provinces_tile == "english":
-                provs = provs + tuple(st.excluded)
-            for q in provs:
+            for q in rules.tile_provinces(st):     # the rules apply the all-provinces tile's reading
                 c.stack_provs[t] |= (<uint32_t>1) << q
             if st.kind == "route":
                 c.stack_len[t] = st.length
@@ -610,13 +601,40 @@ cdef class Config:
                 c.carriage_points[i] = pts
             c.cartwright = True
             c.carriage_ends_game = True
-        c.houses = 20
-        c.hand_limit = 3
-        c.display_size = 6
-        c.min_close = 3
-        c.max_horse_cards = 6
-        c.base_horses = 2
+        # the game's fixed numbers, from their home (thurn_ai.rules, read through the Rules object)
+        c.houses = rules.houses
+        c.hand_limit = rules.hand_limit
+        c.display_size = rules.display_size
+        c.min_close = rules.min_close
+        c.max_horse_cards = rules.max_horse_cards
+        c.base_horses = rules.base_horses
         c.max_turns = rules.max_turns
+
+
+cdef void fill_provinces(ConfigData* c, board) except *:
+    """The board's provinces as masks: n_cities, n_provinces, province[], province_mask[], free_mask."""
+    cdef int i, q
+    c.n_cities = board.n_cities
+    c.n_provinces = len(board.provinces)
+    for i in range(c.n_cities):
+        q = board.city_province[i]
+        c.province[i] = q
+        if q < 0:
+            c.free_mask |= (<uint32_t>1) << i
+        else:
+            c.province_mask[q] |= (<uint32_t>1) << i
+
+
+def valid_house_set(where, uint32_t cities):
+    """Whether a set of cities (a bit mask) is one legal house placement: the engine's own rule
+    (houses_valid), for the layers above (the position checker, illegal-move messages). `where` is a
+    Config or a Board."""
+    cdef ConfigData tmp
+    if isinstance(where, Config):
+        return houses_valid(&(<Config>where).c, cities)
+    memset(&tmp, 0, sizeof(ConfigData))
+    fill_provinces(&tmp, where)
+    return houses_valid(&tmp, cities)
 
 
 # ---------------------------------------------------------------- what the layers above provide
