@@ -63,6 +63,59 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float]
     return (float(low), float(high))
 
 
+def mean_ci(x) -> tuple[float, float, float]:
+    """Mean and t interval of independent values (identical values: the interval is the value)."""
+    x = np.asarray(x, dtype=float)
+    m = float(x.mean()) if len(x) else math.nan
+    lo, hi = mean_interval(x)
+    return (m, m, m) if len(x) == 1 else (m, lo, hi)
+
+
+# ---------------------------------------------------------------- differences and tests (from scipy)
+
+def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """CI of p1 - p2 for independent proportions (Newcombe's hybrid score interval, from Wilson's)."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1)
+    l2, u2 = wilson_interval(k2, n2)
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+def welch(a, b) -> tuple[float, float, float, float]:
+    """mean(a) - mean(b), its Welch t interval and p-value."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = float(a.mean() - b.mean())
+    if len(a) < 2 or len(b) < 2 or (a.var() == 0 and b.var() == 0):
+        return d, d, d, (1.0 if d == 0 else 0.0)
+    t = sps.ttest_ind(a, b, equal_var=False)
+    ci = t.confidence_interval(CONFIDENCE)
+    return d, float(ci.low), float(ci.high), float(t.pvalue)
+
+
+def binomial_p(successes: int, n: int, p: float) -> float:
+    """Two-sided binomial test of `successes` in `n` trials against the proportion p."""
+    return float(sps.binomtest(successes, n, p).pvalue)
+
+
+def versus_baseline(successes: int, n: int, baseline: float) -> tuple[float, float, float, float]:
+    """A proportion minus an exact baseline (no sampling error, e.g. the fair share 1/players): the
+    difference, its Wilson interval shifted by the baseline, and the binomial test's p-value."""
+    lo, hi = wilson_interval(successes, n)
+    return successes / n - baseline, lo - baseline, hi - baseline, binomial_p(successes, n, baseline)
+
+
+def equal_counts_p(counts) -> float:
+    """The chi-square test's p-value of 'every count has the same expectation' (nan when all are 0)."""
+    counts = np.asarray(counts)
+    return float(sps.chisquare(counts).pvalue) if counts.sum() else math.nan
+
+
+def excludes_zero(low: float, high: float) -> bool:
+    """Whether an interval lies wholly above or below 0 (a nan bound excludes nothing)."""
+    return low > 0 or high < 0
+
+
 # ---------------------------------------------------------------- ratings (OpenSkill)
 
 RATING_ORDERS = 8   # game orders the ratings are averaged over (see openskill_ratings)

@@ -1,0 +1,200 @@
+"""The officials study, its tables: usage by phase, the ablation effects, pairs of officials, seat
+advantage and the WBC comparison, computed from the study's canonical DataFrame (the statistics helpers
+are in thurn_ai/stats.py).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .fileio import atomic_to_csv
+from .officials import OFFICIALS, PHASES
+from .officials_study_plan import (CANONICAL_COLUMNS, CONTROL, USE_COLUMNS, StudyError, turns_column,
+                                   use_column)
+from .stats import (binomial_p, equal_counts_p, excludes_zero, mean_ci, newcombe, versus_baseline, welch,
+                     wilson_interval)
+
+#: First-seat wins in 4-player games at the World Boardgaming Championships (as quoted in the issue).
+WBC_FIRST_SEAT = {"wins": 71, "games": 226, "period": "WBC 4-player games up to 2013"}
+WBC_FIRST_SEAT_2024 = {"rate": 0.34, "period": "WBC 2024 (game count not given)"}
+
+
+def check_study_data(df: pd.DataFrame):
+    missing = [c for c in (*CANONICAL_COLUMNS, *USE_COLUMNS) if c not in df.columns]
+    if missing:
+        raise StudyError(f"study data lacks columns: {', '.join(missing)}")
+    if df.empty:
+        raise StudyError("study data holds no games")
+
+
+def usage_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and official: uses per player per game by phase in the control games (full bot),
+    with t CIs over games (a count's interval stops at 0), and the share of the player's turns on which it
+    was used — overall and, when the data hold turns per phase (turns_<phase>), in each phase."""
+    check_study_data(df)
+    ctrl = df[df.official == CONTROL]
+    has_phase_turns = all(turns_column(ph) in ctrl and ctrl[turns_column(ph)].notna().all() for ph in PHASES)
+    rows = []
+    for n, g in ctrl.groupby("players"):
+        per_game = g.groupby("game")
+        own_turns = per_game["turns"].first() / n  # every player gets the same number of turns
+        for o in OFFICIALS:
+            row = {"players": n, "official": o, "games": per_game.ngroups}
+            total = 0.0
+            for ph in PHASES:
+                m, lo, hi = mean_ci(per_game[use_column(o, ph)].mean())
+                row.update({f"{ph}": m, f"{ph}_lo": max(lo, 0.0), f"{ph}_hi": hi})
+                total = total + per_game[use_column(o, ph)].mean()
+                if has_phase_turns:  # nan when no game reached the phase
+                    turns = g[turns_column(ph)].sum()
+                    row[f"{ph}_share_of_turns"] = float(g[use_column(o, ph)].sum() / turns) if turns else math.nan
+            m, lo, hi = mean_ci(total)
+            row.update({"total": m, "total_lo": max(lo, 0.0), "total_hi": hi,
+                        "share_of_turns": float(total.sum() / own_turns.sum())})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def substitution_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Uses per game of every official by the restricted bot (one row per forbidden official), next to
+    the full bot's in the control: what a player does instead when one official is taken away."""
+    check_study_data(df)
+    rows = []
+    for (n, off), g in df.groupby(["players", "official"]):
+        who = g if off == CONTROL else g[g.restricted]
+        row = {"players": n, "forbidden": off}
+        for o in OFFICIALS:
+            row[o] = float(sum(who[use_column(o, ph)] for ph in PHASES).mean())
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    order = {o: i for i, o in enumerate((CONTROL, *OFFICIALS))}
+    return out.sort_values(["players", "forbidden"], key=lambda s: s.map(order) if s.name == "forbidden" else s,
+                           ignore_index=True)
+
+
+def ablation_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and official: the restricted bot's win rate and score against full bots, and the
+    differences to the full bot (Δ win rate vs 1/n, Δ mean score vs the control), with 95% CIs."""
+    check_study_data(df)
+    rows = []
+    for n in sorted(df.players.unique()):
+        ctrl = df[(df.players == n) & (df.official == CONTROL)]
+        ctrl_game_mean = ctrl.groupby("game")["score"].mean()
+        for o in OFFICIALS:
+            g = df[(df.players == n) & (df.official == o)]
+            if g.empty:
+                continue
+            r = g[g.restricted]
+            full = g[~g.restricted]
+            if len(r) != g.game.nunique():
+                raise StudyError(f"{n}p {o}: expected one restricted seat per game")
+            k, m = int(r.win.sum()), len(r)
+            lo, hi = wilson_interval(k, m)
+            d_win, d_win_lo, d_win_hi, p_win = versus_baseline(k, m, 1 / n)
+            row = {"players": n, "official": o, "games": m, "wins": k, "win_rate": k / m,
+                   "win_lo": lo, "win_hi": hi, "d_win": d_win, "d_win_lo": d_win_lo,
+                   "d_win_hi": d_win_hi, "p_win": p_win,
+                   "score": float(r.score.mean()), "full_score": float(ctrl_game_mean.mean())
+                   if len(ctrl_game_mean) else math.nan}
+            if len(ctrl_game_mean):
+                d, dlo, dhi, p = welch(r.score, ctrl_game_mean)
+            else:
+                d = dlo = dhi = p = math.nan
+            row.update({"d_score": d, "d_score_lo": dlo, "d_score_hi": dhi, "p_score": p})
+            # margin: restricted seat minus its full opponents in the same game (paired within games)
+            opp = full.groupby("game")["score"].mean()
+            margin = r.set_index("game")["score"] - opp.reindex(r.game).to_numpy()
+            mm, mlo, mhi = mean_ci(margin)
+            row.update({"margin": mm, "margin_lo": mlo, "margin_hi": mhi})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def pairwise_table(df: pd.DataFrame) -> pd.DataFrame:
+    """For every pair of officials (per player count): is taking one away worse than taking the other?
+    Differences of the restricted bots' win rates (Newcombe) and mean scores (Welch), 95% CIs;
+    `separated` when the interval excludes 0 (uncorrected for the number of pairs)."""
+    check_study_data(df)
+    rows = []
+    for n in sorted(df.players.unique()):
+        r = df[(df.players == n) & df.restricted]
+        present = [o for o in OFFICIALS if (r.official == o).any()]
+        for a, b in itertools.combinations(present, 2):
+            ra, rb = r[r.official == a], r[r.official == b]
+            ka, na, kb, nb = int(ra.win.sum()), len(ra), int(rb.win.sum()), len(rb)
+            wlo, whi = newcombe(ka, na, kb, nb)
+            d, slo, shi, _ = welch(ra.score, rb.score)
+            rows.append({"players": n, "a": a, "b": b, "d_win": ka / na - kb / nb, "d_win_lo": wlo,
+                         "d_win_hi": whi, "win_separated": excludes_zero(wlo, whi), "d_score": d,
+                         "d_score_lo": slo, "d_score_hi": shi, "score_separated": excludes_zero(slo, shi)})
+    return pd.DataFrame(rows, columns=["players", "a", "b", "d_win", "d_win_lo", "d_win_hi", "win_separated",
+                                       "d_score", "d_score_lo", "d_score_hi", "score_separated"])
+
+
+def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
+    """Win rate per seat and player count (seat 1 = the start player), Wilson CIs, and the chi-square
+    p-value of 'all seats win equally often' (one value per player count, on every row)."""
+    check_study_data(df)
+    d = df[df.official == CONTROL] if control_only else df
+    rows = []
+    for n, g in d.groupby("players"):
+        games = g.groupby(["official", "game"]).ngroups
+        wins = g.groupby("seat")["win"].sum().reindex(range(n), fill_value=0)
+        p_equal = equal_counts_p(wins.to_numpy())
+        for s in range(n):
+            k = int(wins[s])
+            lo, hi = wilson_interval(k, games)
+            rows.append({"players": n, "seat": s + 1, "games": games, "wins": k, "win_rate": k / games,
+                         "lo": lo, "hi": hi, "expected": 1 / n, "p_equal_seats": p_equal})
+    return pd.DataFrame(rows)
+
+
+def wbc_comparison(seats: pd.DataFrame) -> dict:
+    """The toolkit's 4-player first-seat win rate next to the WBC record, and their difference."""
+    k, n = WBC_FIRST_SEAT["wins"], WBC_FIRST_SEAT["games"]
+    out = {"wbc_wins": k, "wbc_games": n, "wbc_rate": k / n, "wbc_ci": wilson_interval(k, n),
+           "wbc_p_vs_quarter": binomial_p(k, n, 0.25),
+           "wbc_2024_rate": WBC_FIRST_SEAT_2024["rate"]}
+    first = seats[(seats.players == 4) & (seats.seat == 1)]
+    if len(first):
+        f = first.iloc[0]
+        out.update({"ours_wins": int(f.wins), "ours_games": int(f.games), "ours_rate": float(f.win_rate),
+                    "ours_ci": (float(f.lo), float(f.hi)),
+                    "diff_ci": newcombe(int(f.wins), int(f.games), k, n)})
+    return out
+
+
+@dataclass
+class Analysis:
+    usage: pd.DataFrame
+    ablation: pd.DataFrame
+    pairs: pd.DataFrame
+    seats: pd.DataFrame
+    seats_control: pd.DataFrame
+    substitution: pd.DataFrame
+    wbc: dict = field(default_factory=dict)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {"usage": self.usage, "ablation": self.ablation, "pairs": self.pairs, "seats": self.seats,
+                "seats_control": self.seats_control, "substitution": self.substitution}
+
+
+def analyse(df: pd.DataFrame) -> Analysis:
+    seats = seat_table(df)
+    return Analysis(usage=usage_table(df), ablation=ablation_table(df), pairs=pairwise_table(df),
+                    seats=seats, seats_control=seat_table(df, control_only=True),
+                    substitution=substitution_table(df), wbc=wbc_comparison(seats))
+
+
+def write_tables(a: Analysis, out_dir, prefix: str = "") -> list[str]:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    names = []
+    for name, t in a.tables().items():
+        atomic_to_csv(t, out_dir / f"{prefix}{name}.csv", index=False, float_format="%.6g")
+        names.append(f"{prefix}{name}.csv")
+    return names
