@@ -178,18 +178,18 @@ def typed_frame(rows, columns: list[str]) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class GameTask:
-    """Everything a worker needs to play one game: plain data, so it pickles anywhere (bots are made in the
-    worker from their specs)."""
+    """Everything a worker needs to play one game: plain data and the Rules (a frozen dataclass of plain
+    values), so it pickles anywhere (bots are made in the worker from their specs)."""
     game: int
     seed: int
     specs: tuple[str, ...]      # per seat
     labels: tuple[str, ...]     # per seat
-    rules: dict
+    rules: Rules
 
 
 def play_task(task: GameTask) -> tuple[int, list[dict], str]:
     """Play one game: (game number, one result row per seat, the game record as a JSON line)."""
-    rules = Rules.from_dict(task.rules)
+    rules = task.rules
     bots = [make_bot(s, derive_seed("bot", task.seed, seat)) for seat, s in enumerate(task.specs)]
     rec = play_game(rules, bots, task.seed)
     top = max(rec.scores)
@@ -697,7 +697,7 @@ class Plan:
         seating = self.cycle[(game - 1) % len(self.cycle)]
         return GameTask(game=game, seed=derive_seed("tournament", self.seed, game),
                         specs=tuple(self.specs[b] for b in seating),
-                        labels=tuple(self.labels[b] for b in seating), rules=self.rules.to_dict())
+                        labels=tuple(self.labels[b] for b in seating), rules=self.rules)
 
     def meta(self, columns) -> dict:
         return {"format": FORMAT_VERSION, "specs": self.specs, "players": self.rules.players,
@@ -720,19 +720,17 @@ def check_players(players) -> None:
 
 
 def plan_tournament(specs, players: int = 2, games: int | None = None, seed: int = 0,
-                    rules_kwargs: dict | None = None) -> Plan:
+                    rules_kwargs: dict | None = None, rules: Rules | None = None) -> Plan:
     """Check the settings (bot specs, seat count, rules) and fix the games; TournamentError/BotSpecError/
-    RulesError name any problem."""
+    RulesError name any problem. The rules are `rules` itself (for `players` players) or, without it,
+    Rules(players=players, **rules_kwargs)."""
     if isinstance(specs, str) or not specs or not all(isinstance(s, str) for s in specs):
         raise TournamentError("specs must be a non-empty list of bot spec strings")
     specs = [s.strip() for s in specs]
     check_players(players)
     if not isinstance(seed, int):
         raise TournamentError(f"the seed must be an integer, not {seed!r}")
-    try:
-        rules = Rules(players=players, **(rules_kwargs or {}))
-    except TypeError as e:
-        raise TournamentError(f"bad rules option: {e}") from None
+    rules = _rules(players, rules_kwargs, rules)
     for s in specs:
         make_bot(s, 0)      # a bad spec fails here, once, not in every worker
     cycle = seatings(len(specs), players)
@@ -741,6 +739,21 @@ def plan_tournament(specs, players: int = 2, games: int | None = None, seed: int
     if not isinstance(games, int) or games < 1:
         raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
     return Plan(specs=specs, labels=bot_labels(specs), rules=rules, seed=seed, games=games, cycle=cycle)
+
+
+def _rules(players: int, rules_kwargs: dict | None, rules: Rules | None) -> Rules:
+    if rules is None:
+        try:
+            return Rules(players=players, **(rules_kwargs or {}))
+        except TypeError as e:
+            raise TournamentError(f"bad rules option: {e}") from None
+    if not isinstance(rules, Rules):
+        raise TournamentError(f"rules must be a Rules object, not {rules!r}")
+    if rules_kwargs:
+        raise TournamentError("give either rules or rules_kwargs, not both")
+    if rules.players != players:
+        raise TournamentError(f"the rules are for {rules.players} players, the tournament for {players}")
+    return rules
 
 
 def read_meta(path) -> dict:
@@ -764,13 +777,15 @@ def _saved_games(out_dir) -> int | None:
 
 def run_tournament(specs: list[str], players: int = 2, games: int | None = None, seed: int = 0,
                    jobs: int | None = None, rules_kwargs: dict | None = None, out_dir=None,
-                   resume: bool | str = False, scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
+                   resume: bool | str = False, scheduler: str | None = None, progress: bool = True,
+                   rules: Rules | None = None) -> pd.DataFrame:
     """Play a tournament and return its results: one row per player per game, sorted by game and seat.
 
     specs: bot specs (each plays every seat equally often; see seatings()). games: default
     DEFAULT_GAMES rounded up to whole seating cycles (on resume: the saved number). jobs: local worker
     processes (default: every core). rules_kwargs: Rules options (board, variant, all_provinces_tile,
-    ...). out_dir: folder to append results to as games end (see the module doc); without resume it must
+    ...); or rules: the Rules object itself (for `players` players), handed to the workers as it is.
+    out_dir: folder to append results to as games end (see the module doc); without resume it must
     not exist or be empty. resume: True continues the tournament in out_dir (which must exist), playing
     only the games it lacks; "auto" continues it if out_dir exists and starts it otherwise (for scripts
     that are simply run again). scheduler: a Dask scheduler address
@@ -781,11 +796,29 @@ def run_tournament(specs: list[str], players: int = 2, games: int | None = None,
     carriage_size, tile_<stack> per tile stack, tiles, houses_unplaced, closes, uses_<official> and
     uses_<official>_<early|middle|late> for postmaster, administrator, postal_carrier, cartwright.
     """
+    _check_resume(resume)
+    plan = plan_tournament(specs, players, games_to_play(games, out_dir, resume), seed, rules_kwargs, rules)
+    return run_plan(plan, jobs, out_dir, resume, scheduler, progress)
+
+
+def games_to_play(games: int | None, out_dir=None, resume: bool | str = False) -> int | None:
+    """`games`, or, resuming without a number of games, the number the tournament in out_dir was
+    started with (None when there is none yet: plan_tournament's default)."""
+    if games is None and resume and out_dir is not None:
+        return _saved_games(out_dir)
+    return games
+
+
+def _check_resume(resume) -> None:
     if resume not in (True, False, "auto"):
         raise TournamentError(f"resume must be True, False or 'auto', not {resume!r}")
-    if games is None and resume and out_dir is not None:
-        games = _saved_games(out_dir)
-    plan = plan_tournament(specs, players, games, seed, rules_kwargs)
+
+
+def run_plan(plan: Plan, jobs: int | None = None, out_dir=None, resume: bool | str = False,
+             scheduler: str | None = None, progress: bool = True) -> pd.DataFrame:
+    """Play a tournament planned by plan_tournament (run_tournament without planning it again): for a
+    caller that checks the settings before any output. The other arguments as for run_tournament."""
+    _check_resume(resume)
     jobs = check_jobs(jobs)
     columns = result_columns(plan.rules)
     client = connect(scheduler) if scheduler else None   # before touching out_dir: a bad address changes nothing

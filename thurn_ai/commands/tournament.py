@@ -36,7 +36,7 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
 
     Example: thurn-ai tournament --bots "mcts(iterations=300),greedy" --games 20 --seed 1"""
     from ..stats import format_summary, summarize, summary_to_json
-    from ..tournament import check_jobs, check_players, plan_tournament, run_tournament
+    from ..tournament import check_jobs, check_players, games_to_play, plan_tournament, run_plan
 
     specs = split_specs(bots_text)
     if resume and out_dir is None:
@@ -46,15 +46,13 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
     check_players(players)
     jobs = check_jobs(jobs)
     rules = rules_from(players, board, variant, board_file, english_tile)
-    rules_kwargs = {k: v for k, v in rules.to_dict().items() if k != "players"}
-    plan_tournament(specs, players, games, seed, rules_kwargs)   # every bad setting fails before any output
+    # every bad setting fails here, before any output; the plan is then played as it is
+    plan = plan_tournament(specs, players, games_to_play(games, out_dir, resume), seed, rules=rules)
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{jobs} local process(es)"
     click.echo(f"tournament: {', '.join(specs)}; {players} players; results in {out_dir} "
                f"(continue with --out {out_dir} --resume); games on {where}", err=True)
     try:
-        df = run_tournament(specs, players=players, games=games, seed=seed, jobs=jobs,
-                            rules_kwargs=rules_kwargs, out_dir=out_dir, resume=resume, scheduler=scheduler,
-                            progress=progress)
+        df = run_plan(plan, jobs=jobs, out_dir=out_dir, resume=resume, scheduler=scheduler, progress=progress)
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished games are saved; continue with --out {out_dir} --resume", err=True)
         raise
