@@ -14,8 +14,7 @@ from collections import Counter
 import thurn_ai
 from thurn_ai._core import OFFICIALS, PHASES
 from thurn_ai.notation import move_city, move_kind
-
-HOUSES = 20
+from thurn_ai.rules import DISPLAY_SIZE, HOUSES
 # official codes in the engine's state (index 0 = none), by name
 OFFICIAL_CODE = {name: i + 1 for i, name in enumerate(OFFICIALS)}
 OFFICIAL_CODE[None] = 0
@@ -72,8 +71,8 @@ def build(players=2, *, seed=1, rules=None, current=0, phase="play", hands=None,
         r = routes.get(p, [])
         take(r, f"route {p}")
         d["route"].append(cities(g, r))
-    if display is None:                   # six cards, one per city from the end of the list (a fixed choice)
-        display = [b.cities[x] for x in range(nc - 1, -1, -1) if supply[x] > 0][:6]
+    if display is None:      # a full display, one card per city from the end of the list (a fixed choice)
+        display = [b.cities[x] for x in range(nc - 1, -1, -1) if supply[x] > 0][:DISPLAY_SIZE]
     d["display"] = take(display, "display")
     d["discard"] = take(discard or [], "discard")
     d["deck"] = take(deck or [], "deck")

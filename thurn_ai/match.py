@@ -15,6 +15,7 @@ from .bots.officials import OFFICIALS, official_of
 from .errors import PositionError, ThurnError
 from .fileio import loads_json, read_text, short_repr
 from .game import CloseAward, CloseLog, new_game
+from .officials import game_phase
 from .rules import Rules
 
 
@@ -22,12 +23,6 @@ def derive_seed(*parts) -> int:
     """A 63-bit seed derived from parts (stable across runs and platforms)."""
     r = random.Random(repr(parts))
     return r.getrandbits(63)
-
-
-def game_phase(state: GameState) -> str:
-    """early / middle / late, by the houses already placed (a third of the supply each)."""
-    placed = max(20 - state.export()["houses_left"][p] for p in range(state.n_players))
-    return "early" if placed < 7 else ("middle" if placed < 14 else "late")
 
 
 @dataclass

@@ -35,4 +35,4 @@ def game_phase(state: GameState) -> str:
     """early / middle / late, by the houses already placed (a third of the supply each)."""
     left = state.export()["houses_left"]
     placed = max(HOUSES - left[p] for p in range(state.n_players))
-    return PHASES[0] if placed < 7 else (PHASES[1] if placed < 14 else PHASES[2])
+    return PHASES[0] if 3 * placed < HOUSES else (PHASES[1] if 3 * placed < 2 * HOUSES else PHASES[2])

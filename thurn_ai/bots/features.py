@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..notation import make_move
-from ..rules import Rules
+from ..rules import BASE_HORSES, MIN_CLOSE, Rules
 
 
 def bits(mask: int):
@@ -70,11 +70,7 @@ class BoardInfo:
         self.cards_per_city = b.cards_per_city
         stacks = []
         for i, st in enumerate(b.tiles):
-            provs = ()
-            if st.kind == "each_province":
-                provs = tuple(st.provinces)
-                if rules.all_provinces_tile == "english":
-                    provs = provs + tuple(st.excluded)
+            provs = rules.tile_provinces(st) if st.kind == "each_province" else ()
             stacks.append(StackInfo(i, st, [self.province_mask[q] for q in provs]))
         self.stacks = stacks
         self.route_stacks = sorted((s for s in stacks if s.kind == "route"), key=lambda s: -s.length)
@@ -135,7 +131,8 @@ class View:
         self.last_house = d["last_house"]
         self.last_discard = d["last_discard"]
         self.horse_cards_n = sum(d["horse_cards"][p])
-        self.horse_capacity = 2 + sum(k * info.horses[x] for x, k in enumerate(d["horse_cards"][p]))
+        horses = d["horse_cards"][p]
+        self.horse_capacity = BASE_HORSES + sum(k * info.horses[x] for x, k in enumerate(horses))
         pool = list(d["deck"])
         for o in range(self.n_players):
             if o != p:
@@ -306,7 +303,7 @@ class View:
         return cars[nxt][0] if cars and nxt < len(cars) else 0
 
     def can_close_length(self, length: int, capacity: int | None = None) -> bool:
-        if length < 3:
+        if length < MIN_CLOSE:
             return False
         if self.info.horses_variant:
             return (self.horse_capacity if capacity is None else capacity) >= length
