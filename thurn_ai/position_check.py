@@ -5,15 +5,10 @@ from __future__ import annotations
 
 from ._core import OFFICIALS, PHASES
 from .board import Board
-from .position_read import HOUSES, Parsed, Reader, plural
+from .position_read import Parsed, Reader, plural
+from .rules import BASE_HORSES, DISPLAY_SIZE, HAND_LIMIT, HOUSES, MAX_HORSE_CARDS, MIN_CLOSE
 
 SINGLE_TILE_KINDS = ("each_province", "all_cities", "free_city", "game_end")  # one per player at most
-# The engine's fixed rules (its configuration holds the same numbers)
-HAND_LIMIT = 3       # cards kept after closing
-MIN_CLOSE = 3        # cards in a route that can be closed
-BASE_HORSES = 2      # horses variant: the carriage's own horses
-MAX_HORSE_CARDS = 6
-DISPLAY_SIZE = 6
 
 
 def read_and_check(data, board_file=None) -> tuple[Parsed | None, list[str]]:
