@@ -605,6 +605,7 @@ DEF PLAN_PARTIAL = 0.5      # share of the house value of a route that cannot be
 DEF PLAN_SCARCE = 0.3       # bonus for a city that is a whole province by itself
 DEF PLAN_PM_MARGIN = 0.1    # a second draw (Postmaster) must gain this much more than it forgoes
 DEF NEG = -1e18
+DEF PLAN_KEEP_DISPLAY = 0.85  # chance that a fitting face-up card is still there to take (eval=plan)
 DEF PLAN_SEEN = 128         # route states remembered per plan search (more are searched again, correctly)
 
 cdef struct PlanCtx:
@@ -1094,11 +1095,30 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
 cdef double plan_position_value(const StateData* s, const ConfigData* c, int p, int forbid,
                                 HouseValues* values) noexcept nogil:
     """Score now plus what the planner expects from p's route and hand (at least 0): the evaluation of
-    a position where a playout stopped early (eval=plan)."""
+    a position where a playout stopped early (eval=plan). A route that no card in hand extends counts
+    only with the chance of keeping it: a player must play a card every turn, so unless p may close
+    right now, it survives only if a fitting card is drawn first (a fitting face-up card: likely; else
+    two draws from the deck)."""
     cdef PlanCtx x
-    cdef double v
+    cdef double v, keep = 1.0, q
+    cdef int L = s.route_len[p], i, fit_deck = 0
+    cdef uint32_t fm
+    cdef bint display_fits = False
     plan_setup(&x, s, c, forbid, values, p)
     v = current_plan(&x, s.hand[p], 1, True)
+    if x.best_n == 0 and L > 0 and not (p == s.current and s.phase == PH_AFTER):
+        fm = fit_mask(s, c, p)
+        for i in range(c.n_cities):
+            if (fm >> i) & 1:
+                if s.display[i]:
+                    display_fits = True
+                fit_deck += s.deck[i]
+        if display_fits:
+            keep = PLAN_KEEP_DISPLAY
+        else:
+            q = <double>fit_deck / s.deck_n if s.deck_n > 0 else 0.0
+            keep = 1.0 - (1.0 - q) * (1.0 - q)
+        v *= keep
     return score_of(s, c, p) + (v if v > 0 else 0.0)
 
 
