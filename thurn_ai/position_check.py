@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from ._core import OFFICIALS, PHASES
+from ._core import OFFICIALS, PHASES, valid_house_set
 from .board import Board
 from .position_read import Parsed, Reader, plural
 from .rules import BASE_HORSES, DISPLAY_SIZE, HAND_LIMIT, HOUSES, MAX_HORSE_CARDS, MIN_CLOSE
@@ -161,20 +161,15 @@ def _houses_lacking(pp: Parsed, st, houses: set) -> list[str]:
     if st.kind in ("all_cities", "free_city"):
         return [b.cities[x] for x in sorted(set(st.cities) - houses)]
     if st.kind == "each_province":
-        provinces = tuple(st.provinces)
-        if pp.rules.all_provinces_tile == "english":
-            provinces += tuple(st.excluded)
-        return [b.provinces[q] for q in provinces if not any(b.city_province[x] == q for x in houses)]
+        return [b.provinces[q] for q in pp.rules.tile_provinces(st)
+                if not any(b.city_province[x] == q for x in houses)]
     return []
 
 
 def _valid_placement(b: Board, houses: set) -> bool:
-    """Option A (at most one city per province, at most one free city) or option B (one province)."""
-    provs = [b.city_province[x] for x in houses]
-    free = provs.count(-1)
-    option_a = free <= 1 and len({q for q in provs if q >= 0}) == len(provs) - free
-    option_b = len(set(provs)) <= 1 and -1 not in provs
-    return option_a or option_b
+    """Option A (at most one city per province, at most one free city) or option B (one province): the
+    engine's own rule (houses_valid in the compiled core)."""
+    return valid_house_set(b, sum(1 << x for x in houses))
 
 
 def _check_turn(pp: Parsed, bad) -> None:
