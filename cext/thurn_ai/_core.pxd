@@ -128,8 +128,6 @@ cdef struct StateData:
     uint64_t rng        # chance: deck draws
     uint64_t prng       # random move choice in playouts (kept apart so chance stays reproducible)
 
-cdef uint64_t rng_next(uint64_t* s) noexcept nogil
-cdef uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil
 cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil
 cdef void apply_move(StateData* s, const ConfigData* c, int m) noexcept nogil
 cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t seed) noexcept nogil

@@ -15,21 +15,12 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from collections import namedtuple
 from itertools import combinations
 
+from thurn_ai._random cimport below
+
 import numpy as np
 
 
-# ---------------------------------------------------------------- random numbers (splitmix64)
-
-cdef inline uint64_t rng_next(uint64_t* s) noexcept nogil:
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil:
-    return <uint32_t>(((rng_next(s) >> 32) * <uint64_t>n) >> 32)
+# random numbers: splitmix64 from _random.pxd (inline; the search uses the same generator, apart)
 
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
@@ -44,7 +35,7 @@ cdef inline int popcount(uint32_t x) noexcept nogil:
 
 cdef inline int pick_from(uint8_t* counts, int total, uint64_t* rng, int n_cities) noexcept nogil:
     """Remove and return a uniformly random card from a count pile of `total` cards."""
-    cdef int r = <int>rng_below(rng, <uint32_t>total)
+    cdef int r = <int>below(rng, total)
     cdef int i
     for i in range(n_cities):
         if r < counts[i]:
@@ -511,7 +502,7 @@ cdef int random_playout(StateData* s, const ConfigData* c) noexcept nogil:
     cdef int n, steps = 0
     while s.phase != PH_OVER:
         n = gen_moves(s, c, moves)
-        apply_move(s, c, moves[rng_below(&s.prng, <uint32_t>n)])
+        apply_move(s, c, moves[below(&s.prng, n)])
         steps += 1
     return steps
 
@@ -876,7 +867,7 @@ cdef class GameState:
         cdef int moves[MAXMOVES]
         cdef int n, m
         n = gen_moves(&self.s, &self.cfg.c, moves)
-        m = moves[rng_below(&self.s.prng, <uint32_t>n)]
+        m = moves[below(&self.s.prng, n)]
         apply_move(&self.s, &self.cfg.c, m)
         return m
 

@@ -1,0 +1,37 @@
+# Declarations of the compiled playout policies and evaluations (_policy.pyx), for the search (_search.pyx).
+from libc.stdint cimport uint32_t, uint64_t
+from thurn_ai._core cimport StateData, ConfigData, MAXC, MAXP
+
+cdef enum:
+    # option codes: the order of the names in thurn_ai/bots/search_options.py (PLAYOUTS, REWARDS, SELECTS)
+    PLAYOUT_RANDOM = 0
+    PLAYOUT_HEURISTIC = 1
+    PLAYOUT_PLAN = 2
+    REWARD_WIN = 0
+    REWARD_MARGIN = 1
+    REWARD_MIXED = 2
+    SELECT_UCB = 0
+    SELECT_PUCT = 1
+
+cdef struct HouseValues:
+    # What a house in each city is worth to each player (cached; see house_values)
+    double v[MAXP][MAXC]
+    uint32_t houses[MAXP]       # the houses the cached values were computed for
+    int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
+    bint tiles                  # count tile progress (else every open city is worth 1)
+
+cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil
+cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil
+cdef int tree_moves(const StateData* s, const ConfigData* c, int* moves, int n, HouseValues* values) noexcept nogil
+cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n, int forbid,
+                      uint64_t* rng, HouseValues* values) noexcept nogil
+cdef void move_priors(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                      double temp, HouseValues* values, double* out) noexcept nogil
+cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                     HouseValues* values) noexcept nogil
+cdef int playout(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
+                 double eps, int stop_turn, HouseValues* values) noexcept nogil
+cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
+                  double scale, HouseValues* values, bint use_plan=*, const int* forbid=*) noexcept nogil
+cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc,
+                  double scale) noexcept nogil
