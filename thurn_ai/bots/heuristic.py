@@ -37,6 +37,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..notation import make_move, move_city, move_kind
+from ..rules import MAX_HORSE_CARDS
 from .base import Bot, Observation
 from .features import View, bits, popcount
 
@@ -258,7 +259,7 @@ class Planner:
         route = tuple(v.route if route is None else route)
         hand = tuple(v.hand if hand is None else hand)
         capacity = v.horse_capacity if capacity is None else capacity
-        horse_slots = (6 - v.horse_cards_n) if horse_slots is None else horse_slots
+        horse_slots = (MAX_HORSE_CARDS - v.horse_cards_n) if horse_slots is None else horse_slots
         if cartwright_now is None:
             cartwright_now = v.official == 0
         return self.plan(route, hand, capacity, horse_slots, self._max_cards(plays_left_now), cartwright_now)
@@ -386,7 +387,7 @@ class Planner:
             hand = self._without_card(x)
             if k == "horse":
                 val = self.position_value(hand=hand, capacity=v.horse_capacity + v.info.horses[x],
-                                          horse_slots=5 - v.horse_cards_n, plays_left_now=after_plays,
+                                          horse_slots=MAX_HORSE_CARDS - 1 - v.horse_cards_n, plays_left_now=after_plays,
                                           cartwright_now=cw_now)[0]
             else:
                 if k == "new":
