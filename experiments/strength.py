@@ -15,7 +15,6 @@ line per matchup and README.md is written from it (with NOTES.md appended).
 from __future__ import annotations
 
 import argparse
-import csv
 import shutil
 import sys
 import time
@@ -23,9 +22,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from summary_csv import pct, read_summary, write_summary
+from summary_csv import write_readme as write_notes_readme
 from thurn_ai.bench import machine_info
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
 from thurn_ai.tournament import load_results, run_tournament
 
@@ -96,26 +96,6 @@ def run_matchup(name, a, b, games, board, out: Path, jobs: int) -> dict:
             "mean_turns": round(df.groupby("game")["turns"].first().mean(), 1), "seconds": round(seconds)}
 
 
-def read_summary(path: Path) -> dict[str, dict]:
-    if not path.exists():
-        return {}
-    with open(path, newline="", encoding="utf-8") as f:
-        return {r["matchup"]: r for r in csv.DictReader(f)}
-
-
-def write_summary(path: Path, rows: dict[str, dict]) -> None:
-    order = [m[0] for m in MATCHUPS]
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
-            w.writerow({k: rows[name][k] for k in FIELDS})
-
-
-def pct(x) -> str:
-    return f"{100 * float(x):.1f}%"
-
-
 def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
     d = SearchOptions()
     m = machine_info()
@@ -148,10 +128,7 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
                      f"{r['b_mean_score']} | {r['mean_turns']} | {r['seconds']} |")
     lines += ["", "Time is wall-clock seconds on 2 cores (a shared machine) for playing the matchup's games.",
               ""]
-    notes = out / "NOTES.md"
-    if notes.exists():
-        lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
-    atomic_write_text(out / "README.md", "\n".join(lines))
+    write_notes_readme(out, lines)
 
 
 def main(argv=None):
@@ -167,7 +144,7 @@ def main(argv=None):
     if args.fresh and (args.out / "runs").exists():
         shutil.rmtree(args.out / "runs")
     summary_path = args.out / "summary.csv"
-    rows = {} if args.fresh else read_summary(summary_path)
+    rows = {} if args.fresh else read_summary(summary_path, "matchup")
     for name, a, b, games, board in MATCHUPS:
         if args.only and name not in args.only:
             continue
@@ -179,7 +156,7 @@ def main(argv=None):
         rows[name] = r
         print(f"{name:14s} {a} vs {b}: {r['a_wins']}/{r['games']} = {pct(r['a_win_rate'])} "
               f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  {r['seconds']}s", flush=True)
-        write_summary(summary_path, rows)
+        write_summary(summary_path, rows, FIELDS, [m[0] for m in MATCHUPS])
         write_readme(args.out, rows, argv)
 
 

@@ -15,15 +15,15 @@ each heuristic.
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import sys
 import time
 from pathlib import Path
 
+from summary_csv import pct, read_summary, write_summary
+from summary_csv import write_readme as write_notes_readme
 from thurn_ai.bench import machine_info
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.fileio import atomic_open, atomic_write_text
 from thurn_ai.stats import wilson_interval
 from thurn_ai.tournament import load_results, run_tournament
 
@@ -99,30 +99,6 @@ def summarize_saved(cell, players, spec, board, out: Path, before: dict | None) 
     return r
 
 
-def read_summary(path: Path) -> dict[str, dict]:
-    if not path.exists():
-        return {}
-    with open(path, newline="", encoding="utf-8") as f:
-        return {r["cell"]: r for r in csv.DictReader(f)}
-
-
-def _order(name: str) -> int:
-    names = [c[0] for c in CELLS]
-    return names.index(name) if name in names else len(names)
-
-
-def write_summary(path: Path, rows: dict[str, dict]) -> None:
-    with atomic_open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        for name in sorted(rows, key=_order):
-            w.writerow({k: rows[name][k] for k in FIELDS})
-
-
-def pct(x) -> str:
-    return f"{100 * float(x):.1f}%"
-
-
 def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
     d = SearchOptions()
     m = machine_info()
@@ -146,7 +122,8 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         "| heuristic scores | outscored | turns | time (s) |",
         "|---|---|---:|---|---:|---:|---|---:|---|---|---|---:|---:|",
     ]
-    for name in sorted(rows, key=_order):
+    order = [c[0] for c in CELLS]
+    for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
         r = rows[name]
         lines.append(f"| {name} | {r['board']} | {r['players']} | `{r['mcts']}` | {r['games']} | {r['wins']} | "
                      f"{pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}] | {pct(r['fair'])} | "
@@ -154,10 +131,7 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
                      f"{r['mean_turns']} | {r['seconds']} |")
     lines += ["", "Time: wall-clock seconds on 2 cores (a shared machine) for the games played in the last run "
               "of the cell.", ""]
-    notes = out / "NOTES.md"
-    if notes.exists():
-        lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
-    atomic_write_text(out / "README.md", "\n".join(lines))
+    write_notes_readme(out, lines)
 
 
 def main(argv=None):
@@ -173,7 +147,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     summary_path = args.out / "summary.csv"
-    rows = read_summary(summary_path)
+    rows = read_summary(summary_path, "cell")
     for cell, players, spec, games, board in CELLS:
         if args.only and cell not in args.only:
             continue
@@ -189,7 +163,7 @@ def main(argv=None):
         print(f"{cell:16s} {spec}: {r['wins']}/{r['games']} = {pct(r['win_rate'])} "
               f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  score {r['mcts_score']} vs {r['heuristic_scores']}  "
               f"{r['seconds']}s", flush=True)
-        write_summary(summary_path, rows)
+        write_summary(summary_path, rows, FIELDS, [c[0] for c in CELLS])
         write_readme(args.out, rows, argv)
 
 
