@@ -1,0 +1,70 @@
+"""Engine speed before/after a change, in instructions (valgrind's callgrind): repeatable whatever else
+the shared machine is doing, unlike seconds.
+
+    python experiments/bench_callgrind.py OLD_CHECKOUT NEW_CHECKOUT [--out results/bench/FILE.json]
+
+Each checkout must be built in place (python setup.py build_ext --inplace). For each, a Python process
+under callgrind imports that checkout's thurn_ai (not the installed one) and does nothing (the baseline),
+20,000 clones of a 3-player position, or 200 compiled random playouts from it (the same games in both,
+when the rules did not change); instructions per clone / per playout = (run - baseline) / count.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+CHILD = r'''
+import sys
+sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+sys.path.insert(0, sys.argv[1])
+import thurn_ai
+from thurn_ai import _core
+assert thurn_ai.__file__.startswith(sys.argv[1]), thurn_ai.__file__
+g = thurn_ai.new_game(players=3, seed=4)
+for _ in range(40):
+    g.apply_random()
+if sys.argv[2] == "clone":
+    for _ in range(20000):
+        g.clone()
+elif sys.argv[2] == "playout":
+    _core.bench_playouts(g, 200, 7)
+'''
+COUNTS = {"clone": 20000, "playout": 200}
+
+
+def instructions(checkout: Path, what: str) -> int:
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                          "-c", CHILD, str(checkout), what], capture_output=True, text=True, check=True)
+    return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
+
+
+def measure(checkout: Path) -> dict:
+    base = instructions(checkout, "baseline")
+    return {what: (instructions(checkout, what) - base) / n for what, n in COUNTS.items()}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    commit = lambda p: subprocess.run(["git", "-C", str(p), "rev-parse", "--short", "HEAD"],
+                                      capture_output=True, text=True).stdout.strip()
+    old, new = measure(args.old.resolve()), measure(args.new.resolve())
+    report = {"old": {"checkout": str(args.old), "commit": commit(args.old), **old},
+              "new": {"checkout": str(args.new), "commit": commit(args.new), **new},
+              "ratio_new_over_old": {k: new[k] / old[k] for k in COUNTS}}
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        from thurn_ai.fileio import atomic_write_text
+        atomic_write_text(args.out, text + "\n")
+
+
+if __name__ == "__main__":
+    main()
