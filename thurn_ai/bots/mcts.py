@@ -7,7 +7,7 @@
 
 The search itself is thurn_ai._search.Tree (cext/thurn_ai/_search.pyx): one tree over the searcher's
 information sets, a fresh determinization every iteration, PUCT with the compiled planning policy's move
-as prior (select=puct, prior=0.5, c=1.0), availability counts, short heuristic playouts then an
+as prior (select=puct, prior=0.8, c=1.0), availability counts, short heuristic playouts then an
 evaluation (horizon=3), max^n rewards (reward=mixed: half win, half score margin). `workers=N` runs N
 independent trees in threads (the compiled search releases the GIL) and adds up their root statistics
 (root parallelism); the iteration budget is split between them, a time budget applies to each. Every
@@ -29,7 +29,7 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 # The strongest configuration measured for each player count (results/strength/players/README.md):
 # `thurn-ai hint` searches with it and names it. Today one configuration is the best found at every count
 # (the mcts defaults below); a count tuned separately gets its own entry here.
-STRONGEST = {players: {"select": "puct", "prior": 0.5, "c": 1.0, "reward": "mixed", "playout": "heuristic",
+STRONGEST = {players: {"select": "puct", "prior": 0.8, "c": 1.0, "reward": "mixed", "playout": "heuristic",
                        "horizon": 3} for players in (2, 3, 4)}
 
 

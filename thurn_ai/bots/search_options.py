@@ -43,7 +43,7 @@ class SearchOptions:
     time: float | None = None       #: seconds per decision instead of iterations
     c: float = 1.0                  #: exploration constant
     select: str = "puct"            #: puct (prior below) or ucb (availability counts)
-    prior: float = 0.5              #: PUCT prior mass on the planning policy's move
+    prior: float = 0.8              #: PUCT prior mass on the planning policy's move
     temp: float = 3.0               #: temperature of the rule of thumb's softmax in the prior
     playout: str = "heuristic"      #: playout policy
     eps: float = 0.05               #: chance of a random move in a playout
