@@ -15,7 +15,7 @@ notation and the log marks them. City names ignore case and umlaut spelling (Mue
 """
 from __future__ import annotations
 
-from ._core import KINDS, SHIFT
+from ._core import KINDS, SHIFT, valid_house_set
 from .board import Board
 from .errors import IllegalMoveError, NotationError
 from .fileio import short_repr
@@ -131,7 +131,7 @@ def why_illegal(state, move: int) -> str | None:
     p, phase = state.current_player, state.phase
     (_, _, _, official, draws, plays, forced_pm, placed_now, last_discard, *_) = state._scalars()
     from .officials import OFFICIAL_LABEL, OFFICIALS      # (thurn_ai.officials imports this module)
-    from .position import BASE_HORSES, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE, _valid_placement
+    from .rules import BASE_HORSES, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
     used = OFFICIAL_LABEL[OFFICIALS[official - 1]] if official else None
     now = PHASE_WORDS.get(phase, phase)
     route = state.route(p)
@@ -215,7 +215,7 @@ def why_illegal(state, move: int) -> str | None:
         if not state.houses_left(p):
             return f"seat {p} has no houses left"
         placed = [b.cities[y] for y in range(b.n_cities) if placed_now >> y & 1]
-        one_placement = _valid_placement(b, {b.city_index(c) for c in placed} | {x})
+        one_placement = valid_house_set(b, sum(1 << b.city_index(c) for c in placed) | 1 << x)   # the engine's rule
         if placed and b.city_index(placed[-1]) > x and one_placement:
             return (f"houses are placed in board order: place {city} first, then {placed[-1]} (after "
                     f"{placed[-1]} only cities later in the board order can follow)")
