@@ -27,10 +27,10 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 
 
 # The strongest configuration measured for each player count (results/strength/players/README.md):
-# `thurn-ai hint` searches with it and names it. Today one configuration is the best found at every count
-# (the mcts defaults below); a count tuned separately gets its own entry here.
-STRONGEST = {players: {"select": "puct", "prior": 0.8, "c": 1.0, "reward": "mixed", "playout": "heuristic",
-                       "horizon": 3} for players in (2, 3, 4)}
+# `thurn-ai hint` searches with it and names these options. Today one configuration is the best found at
+# every count: the SearchOptions defaults; a count tuned separately gets its own entry here.
+_NAMED = ("select", "prior", "c", "reward", "playout", "horizon")
+STRONGEST = {players: {k: getattr(SearchOptions(), k) for k in _NAMED} for players in (2, 3, 4)}
 
 
 def strongest_options(players: int) -> dict:
