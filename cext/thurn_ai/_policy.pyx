@@ -497,15 +497,12 @@ cdef double position_value(const StateData* s, const ConfigData* c, int p, doubl
     it is long enough) and tile_weight times tile_potential(): the evaluation at the end of a truncated
     playout."""
     cdef double v = score_of(s, c, p), route
-    cdef int L = s.route_len[p], nxt
+    cdef int L = s.route_len[p]
     cdef uint32_t open_cities
     if L >= 3:
         open_cities = s.route_mask[p] & ~s.houses[p]
         route = 0.5 * best_house_value(c, open_cities, s.houses_left[p], house_values(values, s, c, p))
-        if c.n_carriages > 0:
-            nxt = s.carriage[p] + 1
-            if nxt < c.n_carriages and L >= c.carriage_size[nxt]:
-                route += 0.5 * (c.carriage_points[nxt] - (c.carriage_points[nxt - 1] if nxt > 0 else 0))
+        route += 0.5 * carriage_gain(s, c, p, L, False)     # the next carriage, if the route is long enough
         if c.horses_variant and c.base_horses + s.horse_total[p] < L:
             route *= 0.5           # it still needs horse cards before it can be closed
         v += route
