@@ -160,7 +160,7 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
 def test_hint_searches_with_the_strongest_configuration_and_names_it(players):
     from thurn_ai.bots.mcts import strongest_options
     from thurn_ai.bots.spec import parse_spec
-    from thurn_ai.commands.hint import search_spec
+    from thurn_ai.analysis import bot_spec as search_spec
     name, kwargs = parse_spec(search_spec("mcts", 300, None, players))
     assert name == "mcts" and kwargs.pop("iterations") == 300
     assert kwargs == strongest_options(players)

@@ -6,14 +6,12 @@ import json
 
 import click
 
-from ..analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse, bot_spec
+from ..analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..bots.spec import parse_spec
 from ..errors import PositionError
 from ..officials import OFFICIAL_LABEL
 from ..position import describe, load_position
 from .options import ITERATIONS, SECONDS, SEED, TOP, data_board_file_option
-
-search_spec = bot_spec      # the name this module gave it before thurn_ai.analysis existed
 
 
 def hint_json(state, analysis, viewer, position_file) -> dict:
