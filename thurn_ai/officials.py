@@ -33,6 +33,5 @@ def official_of(state: GameState, move: int) -> str | None:
 
 def game_phase(state: GameState) -> str:
     """early / middle / late, by the houses already placed (a third of the supply each)."""
-    left = state.export()["houses_left"]
-    placed = max(HOUSES - left[p] for p in range(state.n_players))
+    placed = max(HOUSES - state.houses_left(p) for p in range(state.n_players))   # not a whole export()
     return PHASES[0] if 3 * placed < HOUSES else (PHASES[1] if 3 * placed < 2 * HOUSES else PHASES[2])

@@ -37,7 +37,7 @@ DEF EVAL_SHARE = 0.8    # an evaluated (unfinished) playout's reward lies in [0.
 
 cdef inline int official_bit(const StateData* s, int m) noexcept nogil:
     """The official a move would use, as a bit (1 << OFF_x), 0 for an ordinary move; mirrors
-    thurn_ai.bots.officials.official_of (the forced Postmaster is no choice and counts as ordinary)."""
+    thurn_ai.officials.official_of (the forced Postmaster is no choice and counts as ordinary)."""
     cdef int kind = m >> MOVE_SHIFT
     if kind == MV_ADMIN:
         return 1 << OFF_ADMINISTRATOR
