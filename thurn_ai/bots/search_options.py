@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, fields
 
 from ..errors import BotSpecError
 
-# named choices, in the order of the compiled enums (cext/thurn_ai/_search.pyx)
+# named choices, in the order of the compiled enums (cext/thurn_ai/_policy.pxd)
 PLAYOUTS = ("random", "heuristic", "plan")
 REWARDS = ("win", "margin", "mixed")
 SELECTS = ("ucb", "puct")

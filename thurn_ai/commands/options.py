@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ..board import Board
+from ..bots.search_options import MAX_ITERATIONS, MAX_SECONDS
 from ..rules import Rules
 
 # Boards whose reconstruction notice was already printed by this process (one line per board, however
@@ -130,8 +131,8 @@ class PlayerCounts(click.ParamType):
 # The bounds of every number the commands take (stated in each option's --help).
 MAX_SEED = 2**64 - 1
 SEED = BoundedInt(0, MAX_SEED)
-ITERATIONS = BoundedInt(1, 10_000_000)
-SECONDS = BoundedFloat(0, 3600)
+ITERATIONS = BoundedInt(1, MAX_ITERATIONS)      # the search's own bounds (bots/search_options.py)
+SECONDS = BoundedFloat(0, MAX_SECONDS)
 GAMES = BoundedInt(1, 1_000_000)
 PLAYOUTS = BoundedInt(1, 10_000_000)
 JOBS = BoundedInt(1, 256)
