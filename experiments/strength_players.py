@@ -41,11 +41,15 @@ CELLS = [
       for p in (2, 3, 4) for n in (100, 300, 1000)],
     *[(f"p{p}_full1000", p, "mcts(iterations=1000,horizon=0)", 30, "south") for p in (2, 3, 4)],
     *[(f"north_p{p}_it1000", p, "mcts(iterations=1000)", 30, "north") for p in (2, 3, 4)],
-    *[(f"pimc_p{p}_t0.1", p, "pimc(time=0.1)", 30, "south") for p in (2, 3, 4)],
+    # ISMCTS and PIMC at equal time (0.1 s a decision), 200 games each; the 10,000-iteration end of the
+    # budget curves as 30-game screens
     ("p3_t0.1", 3, "mcts(time=0.1)", 201, "south"),
     ("p4_t0.1", 4, "mcts(time=0.1)", 200, "south"),
     ("p2_t0.1", 2, "mcts(time=0.1)", 200, "south"),
     *[(f"p{p}_it10000", p, "mcts(iterations=10000)", 30, "south") for p in (2, 3, 4)],
+    ("pimc_p3_t0.1", 3, "pimc(time=0.1)", 201, "south"),
+    ("pimc_p4_t0.1", 4, "pimc(time=0.1)", 200, "south"),
+    ("pimc_p2_t0.1", 2, "pimc(time=0.1)", 200, "south"),
 ]
 FIELDS = ["cell", "players", "board", "mcts", "games", "wins", "win_rate", "ci_low", "ci_high", "fair",
           "mcts_score", "mcts_score_ci", "heuristic_scores", "outscored", "mean_turns", "seconds"]
