@@ -1,0 +1,1 @@
+"""The browser board served by `thurn-ai serve` (optional extra `thurn-ai[serve]`)."""
