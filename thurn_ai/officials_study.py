@@ -25,6 +25,8 @@ The study is split by job; this module is its public face (every name below) and
                              helpers (Wilson, Newcombe, Welch, t intervals) are in thurn_ai/stats.py
     officials_study_report   findings, the markdown report, the terminal text
     officials_study_plots    the PNG figures
+    officials_study_choice   value at the moment of choice: the search rates, at each decision where an
+                             official is on offer, the best move with it and the best without
 """
 from __future__ import annotations
 
@@ -32,18 +34,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from .fileio import atomic_to_parquet
+from .fileio import atomic_to_csv, atomic_to_parquet
 from .officials import OFFICIALS, PHASES
+from .officials_study_choice import (ChoiceSettings, choice_examples, choice_table, example_names, load_choice_study,
+                                     run_choice, run_choice_study, save_example_positions, study_records)
 from .officials_study_plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Condition, StudyError,
-                                   load_ablation, parse_officials, parse_players, phase_turns, plan,
-                                   rotation_games, run_ablation, standardize, study_board_file, turns_column,
-                                   use_column, with_forbid, with_phase_turns)
-from .officials_study_plots import write_plots
-from .officials_study_report import (build_report, control_facts, findings, format_text, num, pct, pp,
-                                     wbc_sentence)
+                                   bot_for, choice_bots, load_ablation, parse_budget, parse_officials, parse_players,
+                                   phase_turns, plan, rotation_games, run_ablation, standardize, study_board_file,
+                                   study_bots, study_spec, turns_column, use_column, with_forbid, with_phase_turns)
+from .officials_study_plots import write_choice_plots, write_comparison_plot, write_plots
+from .officials_study_report import (build_report, choice_report, control_facts, findings, format_choice_text,
+                                     format_text, num, pct, player_summary, pp, wbc_sentence)
 from .officials_study_tables import (WBC_FIRST_SEAT, WBC_FIRST_SEAT_2024, Analysis, ablation_table, analyse,
-                                     check_study_data, pairwise_table, seat_table, substitution_table,
-                                     usage_table, wbc_comparison, write_tables)
+                                     bot_comparison, check_study_data, pairwise_table, seat_comparison, seat_table,
+                                     substitution_table, usage_table, wbc_comparison, write_tables)
 from .stats import CONFIDENCE, mean_ci, mean_interval, newcombe, welch, wilson_interval
 
 __all__ = ["OFFICIALS", "PHASES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMNS", "USE_COLUMNS",
@@ -54,7 +58,14 @@ __all__ = ["OFFICIALS", "PHASES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "check_study_data", "usage_table", "substitution_table", "ablation_table", "pairwise_table",
            "seat_table", "wbc_comparison", "analyse", "pct", "pp", "num", "findings", "build_report",
            "control_facts", "wbc_sentence", "format_text", "write_plots", "write_tables", "save_study",
-           "load_study"]
+           "load_study", "ChoiceSettings", "run_choice", "run_choice_study", "load_choice_study", "choice_table",
+           "choice_examples", "save_example_positions", "study_records", "save_choice", "study_spec",
+           "study_bots", "parse_budget", "bot_for", "bot_comparison", "seat_comparison", "player_summary",
+           "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
+           "format_choice_text", "choice_bots"]
+
+#: where a study's example positions go, under its output folder
+POSITIONS_DIR = "positions"
 
 
 # ----------------------------------------------------------------------------------------- files
@@ -80,3 +91,27 @@ def load_study(path) -> pd.DataFrame:
         raise StudyError(f"cannot read study data from {path}: {e}") from None
     check_study_data(df)
     return df
+
+
+def save_choice(df: pd.DataFrame, out_dir, records: dict | None, prefix: str = "", title: str = "",
+                per_official: int = 3) -> dict:
+    """Write the rated decisions (<prefix>choices.parquet), their table (<prefix>choice_table.csv), the
+    examples where the choice matters most (<prefix>choice_examples.csv, and as position files in
+    out_dir/positions/ when `records` holds their games: study_records()), and the plots. Returns what
+    build_report's choice section needs: {'table', 'examples' (with a 'file' column), 'plots'}."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_to_parquet(df, out_dir / f"{prefix}choices.parquet", index=False)
+    table = choice_table(df)
+    atomic_to_csv(table, out_dir / f"{prefix}choice_table.csv", index=False, float_format="%.6g")
+    examples = choice_examples(df, per_official)
+    if records is not None and len(examples):
+        names = save_example_positions(examples, records, out_dir / POSITIONS_DIR, prefix)
+        examples = examples.assign(file=[f"{POSITIONS_DIR}/{n}" for n in names])
+    else:   # no games to replay (a report rebuilt from the saved rows): link the files saved with them
+        names = example_names(examples, prefix)
+        examples = examples.assign(file=[f"{POSITIONS_DIR}/{n}" if (out_dir / POSITIONS_DIR / n).exists() else None
+                                         for n in names])
+    atomic_to_csv(examples, out_dir / f"{prefix}choice_examples.csv", index=False, float_format="%.6g")
+    plots = write_choice_plots(table, df, out_dir, prefix, title)
+    return {"table": table, "examples": examples, "plots": plots}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .bots.search_options import SearchOptions
 from .bots.spec import parse_spec
 from .errors import ThurnError
 from .officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, PHASES
@@ -43,6 +44,75 @@ def with_forbid(spec: str, official: str) -> str:
         inner = s[s.index("(") + 1:-1].strip()
         return f"{s[:s.index('(')]}({inner + ',' if inner else ''}forbid={official})"
     return f"{s}(forbid={official})"
+
+
+SEARCH_BOTS = ("mcts", "pimc")
+
+
+def study_spec(bot: str, players: int, iterations: int | None = None) -> str:
+    """The spec a study plays `bot` with at this player count. `mcts` is the strongest measured
+    configuration for the count (thurn_ai.bots.mcts.STRONGEST, as `thurn-ai hint` searches), every option
+    written out so the data name it; `iterations` (a search bot only) replaces the spec's budget, and an
+    mcts spec without one gets the bot's default."""
+    from .analysis import bot_spec
+
+    name, kwargs = parse_spec(bot)  # validates the spec (BotSpecError names the problem)
+    if name not in SEARCH_BOTS:
+        if iterations is not None:
+            raise StudyError(f"a budget in iterations is for a search bot ({', '.join(SEARCH_BOTS)}), "
+                             f"not {name}")
+        return bot.strip()
+    if name == "mcts" and iterations is None and "iterations" not in kwargs and "time" not in kwargs:
+        iterations = SearchOptions().iterations
+    return bot_spec(bot, iterations, players=players) if name == "mcts" or iterations is not None else bot.strip()
+
+
+def parse_budget(text) -> dict[int, int] | None:
+    """Iterations per decision by player count: '1000' (every count) or '2=1000,3=1000,4=3000' (counts
+    not named keep the spec's own budget); None for None or ''. StudyError for anything else."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return None
+    if isinstance(text, dict):
+        items = list(text.items())
+    elif isinstance(text, int) and not isinstance(text, bool):
+        items = [(n, text) for n in (2, 3, 4)]
+    else:
+        parts = [t.strip() for t in str(text).split(",") if t.strip()]
+        items = []
+        try:
+            if len(parts) == 1 and "=" not in parts[0]:
+                items = [(n, int(parts[0])) for n in (2, 3, 4)]
+            else:
+                for part in parts:
+                    n, _, it = part.partition("=")
+                    items.append((int(n), int(it)))
+        except ValueError:
+            raise StudyError(f"budget {str(text)[:40]!r}: expected iterations, e.g. 1000 or 2=1000,3=1000,4=3000") \
+                from None
+    out = {}
+    for n, it in items:
+        if isinstance(n, bool) or n not in (2, 3, 4):
+            raise StudyError(f"budget {str(text)[:40]!r}: player counts are 2, 3 or 4, not {n!r}")
+        if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 10_000_000:
+            raise StudyError(f"budget {str(text)[:40]!r}: iterations are a whole number from 1 to 10,000,000, "
+                             f"not {it!r}")
+        out[n] = it
+    return out
+
+
+def study_bots(bot: str, players, budget=None) -> dict[int, str]:
+    """{players: spec} for a study of `bot` (study_spec) with a budget per player count (parse_budget)."""
+    budget = parse_budget(budget) or {}
+    return {n: study_spec(bot, n, budget.get(n)) for n in parse_players(players)}
+
+
+def bot_for(bot, players: int) -> str:
+    """The full bot's spec at this player count: `bot` itself, or bot[players] for a mapping."""
+    if isinstance(bot, dict):
+        if players not in bot:
+            raise StudyError(f"no bot given for {players} players")
+        return bot[players]
+    return bot
 
 
 @dataclass(frozen=True)
@@ -190,11 +260,11 @@ def study_board_file(rules_kwargs):
     return None if board is None or is_packaged_board(board) else board
 
 
-def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
+def run_ablation(bot, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
                  jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
                  progress: bool = True, log=print) -> pd.DataFrame:
     """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a
-    multiple of n).
+    multiple of n). `bot`: one spec, or {players: spec} (e.g. study_bots(): a budget per player count).
 
     With out_dir, each tournament keeps its own directory there and `resume` continues it."""
     from .tournament import run_tournament
@@ -203,10 +273,11 @@ def run_ablation(bot: str, players=(2, 3, 4), games=100, seed: int = 0, official
     frames = []
     for cond in plan(players, officials):
         n_games = rotation_games(games, cond.players)
+        specs = cond.specs(bot_for(bot, cond.players))
         if log:
-            log(f"[officials] {cond.name}: {n_games} games of {' vs '.join(cond.specs(bot)[:2])}, "
+            log(f"[officials] {cond.name}: {n_games} games of {' vs '.join(specs[:2])}, "
                 f"seed {cond.seed(seed)}")
-        raw = run_tournament(cond.specs(bot), players=cond.players, games=n_games, seed=cond.seed(seed),
+        raw = run_tournament(specs, players=cond.players, games=n_games, seed=cond.seed(seed),
                              jobs=jobs, rules_kwargs=rules_kwargs,
                              out_dir=None if out_dir is None else str(Path(out_dir) / cond.name),
                              resume="auto" if resume else False, progress=progress)
@@ -228,3 +299,18 @@ def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS, boa
             raise StudyError(f"{folder} is missing: run the study first")
         frames.append(with_phase_turns(standardize(load_results(folder), cond), folder, board_file))
     return pd.concat(frames, ignore_index=True)
+
+
+def choice_bots(bots: dict, iterations=None) -> dict[int, str]:
+    """{players: spec} of the search that rates the decisions of a study whose full bots are `bots`
+    ({players: spec}): an mcts study bot rates with itself (its options, its budget), any other with the
+    strongest mcts; `iterations` (one number or {players: n}, parse_budget) replaces the budget, else a
+    non-search study gets the budget `thurn-ai hint` uses."""
+    from .analysis import bot_spec
+
+    budget = parse_budget(iterations) or {}
+    out = {}
+    for n, spec in bots.items():
+        name = parse_spec(spec)[0]
+        out[n] = bot_spec(spec if name == "mcts" else "mcts", budget.get(n), players=n)
+    return out

@@ -118,3 +118,107 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
         fig.suptitle(title)
     save(fig, "summary")
     return written
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save(plt, fig, out_dir: Path, name: str) -> str:
+    fig.tight_layout()
+    try:
+        atomic_savefig(fig, out_dir / name, dpi=110)
+    finally:
+        plt.close(fig)
+    return name
+
+
+def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") -> list[str]:
+    """Value at the moment of choice, two PNGs: the distribution of Δ win (with − without) per official and
+    game phase (boxes per player count), and the share of decisions where using it is right (Δ win > 0,
+    95% Wilson CI) next to how often the player took it. table: choice_table(df); df: the rated rows."""
+    plt = _pyplot()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    counts = sorted(df.players.unique()) if len(df) else []
+    width = 0.8 / max(len(counts), 1)
+    written = []
+
+    fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=True)
+    for ax, o in zip(axes, OFFICIALS):
+        rated = df[(df.official == o) & df.d_win.notna()] if len(df) else df
+        for i, n in enumerate(counts):
+            data = [100 * rated[(rated.players == n) & (rated.phase == ph)].d_win.to_numpy() for ph in PHASES]
+            pos = np.arange(len(PHASES)) + (i - (len(counts) - 1) / 2) * width
+            keep = [k for k, d in enumerate(data) if len(d)]
+            if keep:
+                b = ax.boxplot([data[k] for k in keep], positions=pos[keep], widths=width * 0.9, showfliers=False,
+                               patch_artist=True, manage_ticks=False)
+                for patch in b["boxes"]:
+                    patch.set_facecolor(f"C{i}")
+                    patch.set_alpha(0.6)
+            ax.plot([], [], "s", color=f"C{i}", label=f"{n} players")
+        if rated.empty:
+            ax.text(0.5, 0.5, "no rated decisions", ha="center", va="center", transform=ax.transAxes)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_title(OFFICIAL_LABEL[o])
+        if o == OFFICIALS[0]:
+            ax.set_ylabel("Δ win probability, with − without (pp)")
+            ax.legend(fontsize=7)
+    fig.suptitle(f"{title} value at the moment of choice (search estimate; boxes: quartiles)".strip())
+    written.append(_save(plt, fig, out_dir, f"{prefix}choice_delta.png"))
+
+    fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=True)
+    for ax, o in zip(axes, OFFICIALS):
+        t = table[(table.official == o) & (table.phase != "all")] if len(table) else table
+        for i, n in enumerate(counts):
+            g = t[t.players == n].set_index("phase").reindex(PHASES)
+            x = np.arange(len(PHASES)) + (i - (len(counts) - 1) / 2) * width
+            y = 100 * g.right.to_numpy(dtype=float)
+            err = np.vstack([y - 100 * g.right_lo.to_numpy(dtype=float), 100 * g.right_hi.to_numpy(dtype=float) - y])
+            ax.bar(x, np.nan_to_num(y), width * 0.9, color=f"C{i}", alpha=0.6, label=f"{n}p: using it is right")
+            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="none", ecolor="black", capsize=2, lw=0.8)
+            ax.plot(x, 100 * g.used.to_numpy(dtype=float), "k_", ms=12, mew=2,
+                    label="taken by the player" if i == 0 else None)
+        ax.axhline(50, color="grey", lw=0.6, ls=":")
+        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_ylim(0, 100)
+        ax.set_title(OFFICIAL_LABEL[o])
+        if o == OFFICIALS[0]:
+            ax.set_ylabel("% of decisions where it is on offer")
+            ax.legend(fontsize=7)
+    fig.suptitle(f"{title} how often using the official is right (Δ win > 0, 95% CI) and how often "
+                 "it was taken".strip())
+    written.append(_save(plt, fig, out_dir, f"{prefix}choice_right.png"))
+    return written
+
+
+def write_comparison_plot(comparison, names: list[str], out_dir, name: str = "heuristic_vs_search.png") -> list[str]:
+    """Share of its turns on which each player uses each official, by phase, for each named study (one
+    line per study and player count): where the players' timing differs."""
+    plt = _pyplot()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=False)
+    styles = ["-", "--", ":", "-."]
+    for ax, o in zip(axes, OFFICIALS):
+        c = comparison[comparison.official == o]
+        for k, study in enumerate(names):
+            cols = [f"{study}_share_{ph}" for ph in PHASES]
+            if not all(col in c for col in cols):
+                continue
+            for r in c.itertuples():
+                y = [100 * getattr(r, col) for col in cols]
+                ax.plot(range(len(PHASES)), y, styles[k % len(styles)], marker="o", color=f"C{r.players - 2}",
+                        label=f"{study}, {r.players}p")
+        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_title(OFFICIAL_LABEL[o])
+        if o == OFFICIALS[0]:
+            ax.set_ylabel("% of the player's turns in the phase")
+        ax.legend(fontsize=6)
+    fig.suptitle(" vs ".join(names) + ": when each official is used")
+    return [_save(plt, fig, out_dir, name)]

@@ -8,6 +8,7 @@ import pandas as pd
 
 from .officials import OFFICIALS, PHASES
 from .officials_study_plan import CONTROL, OFFICIAL_LABEL, StudyError
+from .officials_study_choice import SMALL_SAMPLE
 from .officials_study_tables import Analysis
 
 
@@ -73,17 +74,29 @@ def findings(a: Analysis) -> list[str]:
     return out
 
 
-def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str:
-    """The markdown report: one section per study (bot), the WBC comparison, the command and the seeds.
+def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice: dict | None = None,
+                 comparison: pd.DataFrame | None = None, seats: pd.DataFrame | None = None) -> str:
+    """The markdown report: a summary for players, one section per study (bot), the WBC comparison, the
+    command and the seeds; with `choice` the section "Value at the moment of choice" (see choice_section),
+    with `comparison` (bot_comparison) the two players side by side, with `seats` (seat_comparison) the
+    seat advantage of every study side by side.
 
-    meta: {'title', 'command', 'commit', 'notes': [sentences], 'studies': {name: {'bot', 'games', 'seed',
-    'budget', 'wall_minutes', 'game_length': {players: (turns per player, mean score)}}},
-    'plots': {name: [relative paths]}} (every key optional; see control_facts for game_length)."""
+    meta: {'title', 'command', 'commit', 'dirty': what was uncommitted, 'main_study': the study the summary
+    speaks of, 'compare': [two study names], 'comparison_plots': [paths], 'notes': [sentences],
+    'studies': {name: {'bot', 'games', 'seed', 'budget', 'wall_minutes', 'game_length': {players: (turns
+    per player, mean score)}}}, 'plots': {name: [relative paths]}} (every key optional; see control_facts
+    for game_length)."""
     if not analyses:
         raise StudyError("no study results to report")
     meta = meta or {}
     smeta = meta.get("studies", {})
     L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
+    if meta.get("dirty"):
+        L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
+              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
+    summary = player_summary(analyses, meta.get("main_study"), choice)
+    if summary:
+        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
     if meta.get("command"):
         L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
     if meta.get("commit"):
@@ -180,6 +193,14 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None) -> str
             L.append(f"| {r.players} | {r.seat} | {r.games} | {r.wins} | {pct(r.win_rate)} [{pct(r.lo)}, "
                      f"{pct(r.hi)}] | {pct(r.expected)} | {r.p_equal_seats:.3g} | {cc} |")
         L += ["", wbc_sentence(a.wbc), ""]
+    if choice:
+        L += choice_section(choice)
+    names = meta.get("compare") or list(analyses)
+    if comparison is not None:
+        L += comparison_section(comparison, names, meta.get("comparison_plots", ()))
+    if seats is not None and len(analyses) > 1:
+        main = meta.get("main_study") if meta.get("main_study") in analyses else list(analyses)[-1]
+        L += seats_section(seats, list(analyses), analyses[main].wbc)
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -222,3 +243,243 @@ def format_text(a: Analysis) -> str:
     L.append(wbc_sentence(a.wbc).replace("**", ""))
     L += ["findings:"] + [f"  - {s}" for s in findings(a)]
     return "\n".join(L)
+
+
+# ---------------------------------------------------------------- the strong study: summary and new sections
+
+#: a Δ win rate interval wider than this (half-width) is "too few games to tell" in the summary for players
+WIDE = 0.15
+
+
+def _sample_note(rated: int) -> str:
+    return f" (only {rated} rated decisions: the sample is too small to rely on)" if rated < SMALL_SAMPLE else ""
+
+
+def player_summary(analyses: dict, main: str | None = None, choice: dict | None = None) -> list[str]:
+    """A few plain sentences for players, from the data: what never using each official costs the main
+    study's player, when using it is right (value at the moment of choice), and the first seat. Says so
+    where the sample is too small."""
+    out = []
+    names = list(analyses) or list(choice or {})
+    if not names:
+        return out
+    main = main if main in names else names[-1]
+    a = analyses.get(main)
+    if a is not None:
+        out += _ablation_sentences(a)
+    if choice and main in choice:
+        out += _choice_sentences(choice[main]["table"])
+    if a is not None:
+        out += _seat_sentences(a)
+    return out
+
+
+def _ablation_sentences(a: Analysis) -> list[str]:
+    out = []
+    for o in OFFICIALS:
+        r = a.ablation[a.ablation.official == o].sort_values("players")
+        if r.empty:
+            continue
+        parts, wide = [], []
+        for x in r.itertuples():
+            if (x.d_win_hi - x.d_win_lo) / 2 > WIDE:
+                wide.append(f"{x.players}")
+                continue
+            verdict = ("loses" if x.d_win_hi < 0 else "gains" if x.d_win_lo > 0 else "changes nothing clear:")
+            parts.append(f"at {x.players} players it wins {pct(x.win_rate)} of its games instead of "
+                         f"{pct(1 / x.players)} ({verdict} {pp(x.d_win, x.d_win_lo, x.d_win_hi)})")
+        s = f"**{OFFICIAL_LABEL[o]}**: a player who never uses it, against players who do"
+        s += (": " + "; ".join(parts) if parts else "")
+        if wide:
+            s += (f"{'; ' if parts else ': '}at {', '.join(wide)} players too few games to tell "
+                  f"({int(r.games.min())}–{int(r.games.max())} a table)")
+        out.append(s + ".")
+    return out
+
+
+def _choice_sentences(t: pd.DataFrame) -> list[str]:
+    out = []
+    for o in OFFICIALS:
+        allp = t[(t.official == o) & (t.phase == "all")] if len(t) else t
+        rated = int(allp.rated.sum()) if len(allp) else 0
+        if not len(allp):
+            out.append(f"**{OFFICIAL_LABEL[o]}** at the moment of choice: never on offer in the games rated.")
+            continue
+        right = (allp.right.fillna(0) * allp.rated).sum() / rated if rated else math.nan
+        ph = t[(t.official == o) & (t.phase != "all") & (t.rated > 0)]
+        s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer: using it is the better move in {pct(right)} of the "
+             f"{rated} positions the search rated")
+        if len(ph):
+            by_phase = {p: (g.d_win_mean * g.rated).sum() / g.rated.sum() for p, g in ph.groupby("phase")}
+            top = max(by_phase, key=by_phase.get)
+            s += f"; it is worth most in the {top} game (Δ win {100 * by_phase[top]:+.1f} pp on average there)"
+        out.append(s + _sample_note(rated) + ".")
+    return out
+
+
+def _seat_sentences(a: Analysis) -> list[str]:
+    out = []
+    for n, g in a.seats.groupby("players"):
+        f = g[g.seat == 1].iloc[0]
+        if (f.hi - f.lo) / 2 > WIDE:
+            out.append(f"First seat at {n} players: too few games to tell ({int(f.games)}).")
+            continue
+        verdict = "more than" if f.lo > f.expected else "less than" if f.hi < f.expected else "about"
+        out.append(f"First seat at {n} players: wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
+                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)}"
+                   + (" (the World Boardgaming Championships: 31.4% of 226 4-player games)" if n == 4 else "")
+                   + ".")
+    return out
+
+
+def choice_report(choice: dict, meta: dict | None = None) -> str:
+    """A markdown report of the choice part alone (no ablation played): the summary for players, the
+    command and commit, and the section "Value at the moment of choice"."""
+    if not choice:
+        raise StudyError("no choice results to report")
+    meta = meta or {}
+    L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
+    if meta.get("dirty"):
+        L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
+              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
+    summary = player_summary({}, meta.get("main_study"), choice)
+    if summary:
+        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
+    if meta.get("command"):
+        L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
+    if meta.get("commit"):
+        L += [f"Report built at commit `{meta['commit']}`.", ""]
+    L += choice_section(choice)
+    return "\n".join(L).rstrip() + "\n"
+
+
+def format_choice_text(t: pd.DataFrame) -> str:
+    """The choice table in a few terminal lines: per player count and official, all phases."""
+    L = ["value at the moment of choice (search estimate; Δ win = best with − best without)"]
+    for r in t[t.phase == "all"].itertuples():
+        if r.rated == 0:
+            L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} on offer {r.decisions:>5}, none rated")
+            continue
+        L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} on offer {r.decisions:>5}  rated {r.rated:>5}  "
+                 f"Δwin {100 * r.d_win_mean:+5.1f} pp  right {pct(r.right):>6}  taken {pct(r.used):>6}"
+                 + ("  (small sample)" if r.small_sample else ""))
+    if len(t) == 0:
+        L.append("  no decision with an official on offer")
+    return "\n".join(L)
+
+
+def choice_section(choice: dict) -> list[str]:
+    """The markdown section "Value at the moment of choice". choice: {study: {'table': choice_table,
+    'examples': choice_examples with a 'file' column (relative link), 'plots': [names], 'search':
+    {players: spec}, 'games': {players: games rated}}}."""
+    L = ["## Value at the moment of choice", "",
+         "At every decision of the rated games where the player to move could use an official (and could also "
+         "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
+         "rates the best move that uses the official and the best that does not. Δ win = the first's estimated "
+         "win probability minus the second's (Δ score alike): what the official is worth *at that moment*. "
+         "Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of its approximate "
+         "standard errors (the search's own uncertainty: visits, and the spread over chance outcomes). A side "
+         "the search hardly visited is rated by searching the position after each of its moves (\"child\" "
+         "ratings); a side that passes the turn and was never visited stays unrated. These are a search's "
+         "estimates, not measured outcomes: read them next to the ablation above.", ""]
+    for name, c in choice.items():
+        t, ex = c["table"], c.get("examples")
+        L += [f"### {name}", ""]
+        if c.get("search"):
+            L += ["Search: " + "; ".join(f"{n} players `{s}`" for n, s in sorted(c["search"].items())) + ".", ""]
+        if c.get("games"):
+            L += ["Games rated: " + ", ".join(f"{g} with {n} players" for n, g in sorted(c["games"].items()))
+                  + ".", ""]
+        if t.empty:
+            L += ["No decision with an official on offer was rated yet.", ""]
+            continue
+        for img in c.get("plots", []):
+            L += [f"![{Path(img).stem}]({img})", ""]
+        L += ["| players | official | phase | on offer | rated | Δ win mean [q25, q75] | Δ score mean | using it right "
+              "[95% CI] | clearly right / wrong | taken by the player | search's top move |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in t.itertuples():
+            if r.rated == 0:
+                cells = "– | – | – | – "
+            else:
+                cells = (f"{100 * r.d_win_mean:+.1f} pp [{100 * r.d_win_q25:+.1f}, {100 * r.d_win_q75:+.1f}] | "
+                         f"{r.d_score_mean:+.2f} | {pct(r.right)} [{pct(r.right_lo)}, {pct(r.right_hi)}]"
+                         + (" (small sample)" if r.small_sample else "")
+                         + f" | {pct(r.clearly_right)} / {pct(r.clearly_wrong)} ")
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.phase} | {r.decisions} | {r.rated} | "
+                     f"{cells}| {pct(r.used)} | {pct(r.search_uses)} |")
+        L += ["", "Decisions are not independent (many come from one game), so the intervals are optimistic; "
+              "\"rated\" counts decisions with both sides rated.", ""]
+        if ex is not None and len(ex):
+            L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
+                  "to move):", "",
+                  "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score | played |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+            for r in ex.itertuples():
+                link = f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None) else "–"
+                L.append(f"| {OFFICIAL_LABEL[r.official]} | {link} | {r.players} | {r.phase}, turn {r.turn + 1} | "
+                         f"`{r.with_move}` | `{r.without_move}` | {100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}] | "
+                         f"{r.d_score:+.2f} | `{r.played}` |")
+            L.append("")
+    return L
+
+
+def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> list[str]:
+    """The markdown section comparing two players of the officials (e.g. the heuristic bot and the search)."""
+    if comparison is None or comparison.empty or len(names) < 2:
+        return []
+    a, b = names[0], names[1]
+    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "",
+         f"Uses per game and the share of its turns on which each player used the official (early / middle / "
+         f"late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
+         f"offer in each player's own games, how often it took the official, how often the search rates "
+         f"taking it right, how often the player agreed with the search, and the search's Δ win the player "
+         f"gave away per game by its choices (a lower bound: the player may also pick a worse move within a "
+         f"side; estimates of a search, not measured wins).", ""]
+    for img in plots:
+        L += [f"![{Path(img).stem}]({img})", ""]
+
+    def cell(r, key, f=pct):
+        v = getattr(r, key, math.nan)
+        return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f(v)
+
+    L += ["| players | official | player | uses / game | share of turns (early / middle / late) | Δ win when "
+          "forbidden | on offer / game | taken when on offer | search: right to take | agrees with search "
+          "| given away / game |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in comparison.itertuples():
+        for name in (a, b):
+            shares = " / ".join(cell(r, f"{name}_share_{ph}") for ph in PHASES)
+            dwin = ("–" if math.isnan(getattr(r, f"{name}_d_win", math.nan)) else
+                    pp(getattr(r, f"{name}_d_win"), getattr(r, f"{name}_d_win_lo"), getattr(r, f"{name}_d_win_hi")))
+            rated = getattr(r, f"{name}_rated", math.nan)
+            note = " (small sample)" if not math.isnan(rated) and rated < SMALL_SAMPLE else ""
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {name} | "
+                     f"{cell(r, f'{name}_uses', lambda v: f'{v:.2f}')} | {cell(r, f'{name}_share')} ({shares}) | "
+                     f"{dwin} | {cell(r, f'{name}_offered', lambda v: f'{v:.1f}')} | {cell(r, f'{name}_taken')} | "
+                     f"{cell(r, f'{name}_right')}{note} | {cell(r, f'{name}_agree')} | "
+                     f"{cell(r, f'{name}_given_away', lambda v: f'{100 * v:.1f} pp')} |")
+    return L + [""]
+
+
+def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]:
+    """The markdown section: win rate per seat of each study side by side, and the WBC record."""
+    if seats is None or seats.empty:
+        return []
+    L = ["## Seat advantage: " + " and ".join(names), "",
+         "Win rate per seat (seat 1 starts) over all games of each study, with 95% Wilson intervals; in brackets "
+         "the control games alone (identical players in every seat).", "",
+         "| players | seat | fair | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
+    for r in seats.itertuples():
+        cells = []
+        for name in names:
+            if math.isnan(getattr(r, f"{name}_all_rate", math.nan)):
+                cells.append("–")
+                continue
+            s = (f"{pct(getattr(r, f'{name}_all_rate'))} [{pct(getattr(r, f'{name}_all_lo'))}, "
+                 f"{pct(getattr(r, f'{name}_all_hi'))}] of {getattr(r, f'{name}_all_games')}")
+            if not math.isnan(getattr(r, f"{name}_control_rate", math.nan)):
+                s += (f" (control {pct(getattr(r, f'{name}_control_rate'))} of "
+                      f"{getattr(r, f'{name}_control_games')})")
+            cells.append(s)
+        L.append(f"| {r.players} | {r.seat} | {pct(r.fair)} | " + " | ".join(cells) + " |")
+    return L + ["", wbc_sentence(wbc), ""]

@@ -198,3 +198,70 @@ def write_tables(a: Analysis, out_dir, prefix: str = "") -> list[str]:
         atomic_to_csv(t, out_dir / f"{prefix}{name}.csv", index=False, float_format="%.6g")
         names.append(f"{prefix}{name}.csv")
     return names
+
+
+# ---------------------------------------------------------------- two players of the officials side by side
+
+def _regret(c: pd.DataFrame) -> pd.Series:
+    """Per rated decision: the search's Δ win the player gave away by its choice (0 when it chose the side
+    the search rates higher): a lower bound, as the player may also pick a worse move within the side."""
+    r = c[c.d_win.notna()]
+    return r.d_win.clip(lower=0).where(~r.used, (-r.d_win).clip(lower=0))
+
+
+def bot_comparison(usage: dict, ablation: dict, choices: dict | None = None) -> pd.DataFrame:
+    """Per player count and official, for each named study (e.g. {'heuristic': ..., 'search': ...}): uses per
+    game and the share of its turns on which it was used in each phase (usage tables), the Δ win rate when
+    forbidden (ablation tables), and from its rated decisions (choices, optional): how often the official
+    was on offer per game, how often the player took it then, how often the search rates taking it right
+    in the same positions, how often the player's choice agreed with the search, and what its choices
+    gave away in the search's estimate (Δ win summed per game, a lower bound)."""
+    choices = choices or {}
+    keys = sorted({(int(n), o) for u in usage.values() for n, o in zip(u.players, u.official)})
+    rows = []
+    for n, o in keys:
+        row = {"players": n, "official": o}
+        for name, u in usage.items():
+            r = u[(u.players == n) & (u.official == o)]
+            if len(r):
+                r = r.iloc[0]
+                row[f"{name}_uses"] = float(r.total)
+                row[f"{name}_share"] = float(r.share_of_turns)
+                for ph in PHASES:
+                    row[f"{name}_share_{ph}"] = float(r.get(f"{ph}_share_of_turns", math.nan))
+        for name, a in ablation.items():
+            r = a[(a.players == n) & (a.official == o)]
+            if len(r):
+                r = r.iloc[0]
+                row.update({f"{name}_d_win": float(r.d_win), f"{name}_d_win_lo": float(r.d_win_lo),
+                            f"{name}_d_win_hi": float(r.d_win_hi)})
+        for name, ch in choices.items():
+            c = ch[(ch.players == n) & (ch.official == o)]
+            player_games = ch[ch.players == n].groupby(["source", "game"]).ngroups * n
+            if not player_games:
+                continue
+            rated = c[c.d_win.notna()]
+            row.update({
+                f"{name}_offered": len(c) / player_games,
+                f"{name}_taken": float(c.used.mean()) if len(c) else math.nan,
+                f"{name}_right": float((rated.d_win > 0).mean()) if len(rated) else math.nan,
+                f"{name}_agree": float(((rated.d_win > 0) == rated.used).mean()) if len(rated) else math.nan,
+                f"{name}_given_away": float(_regret(c).sum() / player_games),
+                f"{name}_rated": len(rated)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_comparison(analyses: dict) -> pd.DataFrame:
+    """Win rate per seat and player count for each named study (all its games, and its control games
+    only), side by side, with Wilson CIs; the WBC 4-player first-seat record is in wbc_comparison."""
+    rows = {}
+    for name, a in analyses.items():
+        for kind, t in (("all", a.seats), ("control", a.seats_control)):
+            for r in t.itertuples():
+                row = rows.setdefault((int(r.players), int(r.seat)), {"players": int(r.players), "seat": int(r.seat),
+                                                                     "fair": 1 / r.players})
+                row.update({f"{name}_{kind}_games": int(r.games), f"{name}_{kind}_wins": int(r.wins),
+                            f"{name}_{kind}_rate": float(r.win_rate), f"{name}_{kind}_lo": float(r.lo),
+                            f"{name}_{kind}_hi": float(r.hi)})
+    return pd.DataFrame([rows[k] for k in sorted(rows)])

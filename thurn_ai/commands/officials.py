@@ -1,4 +1,5 @@
-"""thurn-ai officials: the ablation study of the four officials (thurn_ai/officials_study.py)."""
+"""thurn-ai officials: the officials study (thurn_ai/officials_study.py): the ablation of the four officials
+and their value at the moment of choice."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,14 +7,23 @@ from pathlib import Path
 import click
 
 from .. import officials_study as study
-from ..officials import OFFICIALS
 from ..fileio import atomic_write_text
-from .options import GAMES, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
+from ..officials import OFFICIALS
+from .options import GAMES, ITERATIONS, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
+
+PARTS = ("ablation", "choice", "all")
 
 
 @click.command("officials")
 @click.option("--bot", default="heuristic", show_default=True,
-              help="The full bot's spec; each official is forbidden for it in turn (e.g. mcts(iterations=300)).")
+              help="The full bot's spec; each official is forbidden for it in turn (e.g. mcts(iterations=300)). "
+                   "mcts plays the strongest measured configuration for each player count.")
+@click.option("--budget", default=None,
+              help="Iterations per decision of a search bot by player count, e.g. 2=1000,3=1000,4=3000 (or one "
+                   "number for every count); replaces the spec's budget.")
+@click.option("--part", type=click.Choice(PARTS), default="ablation", show_default=True,
+              help="ablation: control and one tournament per official forbidden; choice: rate, in the control "
+                   "games, every decision where an official is on offer (needs --out); all: both.")
 @click.option("--games", type=GAMES, default=100, show_default=True,
               help="Games per tournament (the control and one per official), rounded up to a multiple of the "
                    "player count so the restricted bot plays every seat equally often.")
@@ -21,51 +31,93 @@ from .options import GAMES, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
               help="Player counts, comma-separated (each 2, 3 or 4).")
 @click.option("--officials", "officials_text", default=",".join(OFFICIALS), show_default=True,
               help="Which officials to forbid, comma-separated.")
+@click.option("--choice-games", type=GAMES, default=10, show_default=True,
+              help="Control games rated per player count by the choice part (the first ones).")
+@click.option("--choice-iterations", type=ITERATIONS, default=None,
+              help="Iterations of each search of the choice part (default: an mcts bot's own budget, else "
+                   "the budget of `thurn-ai hint`).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Base seed; tournament seed = seed + 100*players + k (k = 0 control, 1-4 the officials).")
+              help="Base seed; tournament seed = seed + 100*players + k (k = 0 control, 1-4 the officials); "
+                   "also the base seed of the choice part's searches.")
 @click.option("--jobs", type=JOBS, default=None, help="Worker processes (default: every core).")
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Write games.parquet, tables (CSV), plots (PNG) and report.md here; the tournaments are "
-                   "kept in OUT/raw and a rerun resumes them.")
+              help="Write games.parquet, tables (CSV), plots (PNG), example positions and report.md here; the "
+                   "tournaments and rated decisions are kept in OUT/raw and a rerun resumes them.")
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None,
-              help="Re-analyse saved study data (a games.parquet or CSV) instead of playing.")
+              help="Re-analyse saved study data (a games.parquet or CSV) instead of playing (--part ablation).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def command(bot, games, players, officials_text, seed, jobs, board, variant, board_file, english_tile,
-            out_dir, from_path, quiet):
+def command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, seed, jobs, board,
+            variant, board_file, english_tile, out_dir, from_path, quiet):
     """The full bot against the same bot with one official forbidden, for each official and player count,
     seats rotated: how often each official is used and when, the change in win rate and mean score without
-    it (95% CIs), and the seat advantage per player count next to the WBC record.
+    it (95% CIs), and the seat advantage per player count next to the WBC record. --part choice rates, in the
+    control games, the best move with and without the official at every decision where it is on offer.
 
-    Example: thurn-ai officials --bot mcts --games 200 --players 2,3,4 --out officials-study"""
+    Example: thurn-ai officials --bot mcts --budget 2=1000,3=1000,4=3000 --part all --games 200 --out study"""
+    log = None if quiet else (lambda s: click.echo(s, err=True))
     if from_path:
+        if part != "ablation":
+            raise study.StudyError("--from re-analyses saved ablation games: use it with --part ablation")
         df = study.load_study(from_path)
         name = df.loc[~df.restricted, "bot"].iloc[0]  # the full bot's spec
+        _finish({name: study.analyse(df)}, {name: df}, None, out_dir, name, meta_extra={})
+        return
+    if part != "ablation" and not out_dir:
+        raise study.StudyError(f"--part {part} needs --out: the games' records and the rated decisions are kept there")
+    counts = study.parse_players(players)
+    officials = study.parse_officials(officials_text)
+    rules = rules_from(counts[0], board, variant, board_file, english_tile)
+    if rules.resolved_variant == "horses" and "cartwright" in officials:
+        if officials_text != ",".join(OFFICIALS):
+            raise study.StudyError("the horses variant has no Cartwright; leave it out of --officials")
+        officials = tuple(o for o in officials if o != "cartwright")
+    bots = study.study_bots(bot, counts, budget)          # checks the spec and the budget before any game
+    for spec in bots.values():
+        study.with_forbid(spec, officials[0])
+    searchers = study.choice_bots(bots, choice_iterations)
+    rules_kwargs = {"board": board_file or board, "variant": variant,
+                    "all_provinces_tile": "english" if english_tile else "german"}
+    raw = Path(out_dir) / "raw" if out_dir else None
+    name = bot if len(set(bots.values())) > 1 else next(iter(bots.values()))
+    analyses, frames = {}, {}
+    if part in ("ablation", "all"):
+        df = study.run_ablation(bots, counts, games, seed, officials, jobs=jobs, rules_kwargs=rules_kwargs,
+                                out_dir=raw, resume=bool(out_dir), progress=not quiet, log=log)
+        analyses[name], frames[name] = study.analyse(df), df
+    choice = None
+    if part in ("choice", "all"):
+        cdf = study.run_choice_study(bots, counts, games, choice_games, searchers, seed=seed, choice_seed=seed,
+                                     jobs=jobs, rules_kwargs=rules_kwargs, out_dir=raw, progress=not quiet, log=log)
+        click.echo(study.format_choice_text(study.choice_table(cdf)))
+        records = study.study_records(raw, cdf, study.study_board_file(rules_kwargs))
+        choice = {name: {**study.save_choice(cdf, out_dir, records, title=name),
+                         "search": searchers,
+                         "games": {n: int(cdf[cdf.players == n].game.nunique()) for n in counts}}}
+    command_line = (f"thurn-ai officials --bot '{bot}'" + (f" --budget {budget}" if budget else "")
+                    + f" --part {part} --games {games} --players {players} --officials {officials_text}"
+                    + (f" --choice-games {choice_games}" if part != "ablation" else "")
+                    + (f" --choice-iterations {choice_iterations}" if choice_iterations else "")
+                    + f" --seed {seed} --out {out_dir}")
+    _finish(analyses, frames, choice, out_dir, name,
+            meta_extra={"command": command_line, "studies": {name: {"bot": "; ".join(
+                f"{n} players `{s}`" for n, s in bots.items()) if len(set(bots.values())) > 1 else bot,
+                "games": games, "seed": seed}}})
+
+
+def _finish(analyses: dict, frames: dict, choice, out_dir, name: str, meta_extra: dict) -> None:
+    """Print the ablation's text and write the report (and the ablation's files) to out_dir, if given."""
+    for a in analyses.values():
+        click.echo(study.format_text(a))
+    if not out_dir:
+        return
+    meta = {"title": f"What the officials are worth: {name}", "plots": {}, "main_study": name, **meta_extra}
+    for key, a in analyses.items():
+        meta["plots"][key] = study.save_study(frames[key], a, out_dir, title=key)
+    if analyses:
+        text = study.build_report(analyses, meta, choice)
     else:
-        counts = study.parse_players(players)
-        officials = study.parse_officials(officials_text)
-        rules = rules_from(counts[0], board, variant, board_file, english_tile)
-        if rules.resolved_variant == "horses" and "cartwright" in officials:
-            if officials_text != ",".join(OFFICIALS):
-                raise study.StudyError("the horses variant has no Cartwright; leave it out of --officials")
-            officials = tuple(o for o in officials if o != "cartwright")
-        study.with_forbid(bot, officials[0])  # checks the spec before any game is played
-        rules_kwargs = {"board": board_file or board, "variant": variant,
-                        "all_provinces_tile": "english" if english_tile else "german"}
-        df = study.run_ablation(bot, counts, games, seed, officials, jobs=jobs, rules_kwargs=rules_kwargs,
-                                out_dir=Path(out_dir) / "raw" if out_dir else None, resume=bool(out_dir),
-                                progress=not quiet, log=None if quiet else lambda s: click.echo(s, err=True))
-        name = bot
-    a = study.analyse(df)
-    click.echo(study.format_text(a))
-    if out_dir:
-        plots = study.save_study(df, a, out_dir, title=name)
-        meta = {"title": f"What the officials are worth: {name}",
-                "studies": {name: {"bot": None if from_path else bot, "games": None if from_path else games,
-                                   "seed": None if from_path else seed}},
-                "plots": {name: plots}}
-        if not from_path:
-            meta["command"] = (f"thurn-ai officials --bot '{bot}' --games {games} --players {players} "
-                               f"--officials {officials_text} --seed {seed} --out {out_dir}")
-        atomic_write_text(Path(out_dir) / "report.md", study.build_report({name: a}, meta))
-        click.echo(f"wrote {out_dir}/report.md, games.parquet, tables and plots")
+        text = study.choice_report(choice, meta)
+    atomic_write_text(Path(out_dir) / "report.md", text)
+    click.echo(f"wrote {out_dir}/report.md" + (", games.parquet, tables and plots" if analyses else "")
+               + (", choices.parquet, choice table, plots and example positions" if choice else ""))
