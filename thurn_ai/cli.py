@@ -27,6 +27,7 @@ COMMANDS = {
     "tournament": "Play many games between bots and print statistics.",
     "report": "Re-analyse saved tournament results and write plots.",
     "officials": "Measure what each official is worth (ablation study).",
+    "serve": "Open the board in a browser: play, replay, set up a position, ask for a hint.",
 }
 
 # Exceptions that bad input can raise deep inside a loader or a computation; reported in one line.

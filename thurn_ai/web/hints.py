@@ -1,0 +1,173 @@
+"""Hints in the background: a search of one position (thurn_ai.analysis.analyse, what `thurn-ai hint`
+prints) runs in a thread while the page polls its progress, so the server keeps answering.
+
+The compiled search releases the GIL, so a thread is enough: the server's other requests run on.
+analyse() searches from the view of the player to move only (it re-deals what that player cannot see),
+whatever state it is given.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..analysis import analyse, bot_spec
+from ..bots.spec import make_bot
+from ..bots.search_options import MAX_ITERATIONS
+from ..errors import ThurnError
+from ..fileio import short_repr
+from ..game import GameState
+from ..notation import CITY_KINDS, move_city, move_kind
+
+log = logging.getLogger("thurn_ai.web")
+
+DEFAULT_SECONDS = 2.0       # a laptop answers in a few seconds; the page can ask for more
+MAX_SECONDS = 120.0         # one search from the page: long enough for a deep look, short enough to wait for
+MAX_RUNNING = 2             # searches at once (a search takes a core)
+KEEP_JOBS = 100             # finished jobs kept for the page to read
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search budget: seconds, or iterations (exactly one is set)."""
+    seconds: float | None = None
+    iterations: int | None = None
+
+    @classmethod
+    def from_request(cls, data: dict, default_seconds: float = DEFAULT_SECONDS) -> "Budget":
+        """The budget a request asks for ({"seconds": 2} or {"iterations": 500}; neither: the default);
+        ThurnError for anything else."""
+        seconds, iterations = data.get("seconds"), data.get("iterations")
+        if seconds is not None and iterations is not None:
+            raise ThurnError("give seconds or iterations for a hint, not both")
+        if iterations is not None:
+            if isinstance(iterations, bool) or not isinstance(iterations, int) \
+                    or not 1 <= iterations <= MAX_ITERATIONS:
+                raise ThurnError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, "
+                                 f"not {short_repr(iterations)}")
+            return cls(iterations=iterations)
+        if seconds is None:
+            seconds = default_seconds
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+                or not 0 < seconds <= MAX_SECONDS:
+            raise ThurnError(f"seconds must be a number above 0 and at most {MAX_SECONDS:g}, "
+                             f"not {short_repr(seconds)}")
+        return cls(seconds=float(seconds))
+
+
+def hint_result(state: GameState, analysis) -> dict:
+    """The analysis as the page uses it: analyse()'s JSON form, with the city of each option and of each
+    move of the recommended turn (to mark them on the board)."""
+    d = analysis.to_dict()
+
+    def city(code):
+        return state.board.cities[move_city(code)] if move_kind(code) in CITY_KINDS else None
+
+    for row, option in zip(d["options"], analysis.options):
+        row["city"] = city(option.move)
+        row["kind"] = move_kind(option.move)
+    d["recommended_turn"]["cities"] = [city(c) for c in analysis.recommended_turn.codes]
+    return d
+
+
+def check_searcher(bot: str, budget: Budget, players: int) -> None:
+    """ThurnError now, not in the search thread, for a spec that cannot search with this budget."""
+    if not callable(getattr(make_bot(bot), "analyse", None)):
+        raise ThurnError(f"bot {short_repr(bot)} cannot analyse a position; use a search bot such as mcts or pimc")
+    make_bot(bot_spec(bot, budget.iterations, budget.seconds, players))
+
+
+class HintJob:
+    """One search running (or run) in a thread."""
+
+    def __init__(self, state: GameState, budget: Budget, seed: int, bot: str):
+        self.id = secrets.token_hex(8)
+        self.budget = budget
+        self.player = state.current_player
+        self.status = "running"
+        self.result: dict | None = None
+        self.error: str | None = None
+        self.started = time.monotonic()
+        self.finished: float | None = None
+        self._state = state.clone()        # the caller's state may move on meanwhile
+        self._seed = seed
+        self._bot = bot
+        self.thread = threading.Thread(target=self._run, name=f"hint-{self.id}", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            a = analyse(self._state, bot=self._bot, iterations=self.budget.iterations,
+                        seconds=self.budget.seconds, seed=self._seed)
+            self.result = hint_result(self._state, a)
+            self.status = "done"
+        except ThurnError as e:
+            self.error = str(e)
+            self.status = "error"
+        except Exception as e:       # a bug: the page gets one line, the server log the traceback
+            log.exception("hint search failed")
+            self.error = f"the search failed ({type(e).__name__}: {e})"
+            self.status = "error"
+        finally:
+            self.finished = time.monotonic()
+
+    def snapshot(self) -> dict:
+        """What the page polls: status, elapsed seconds, progress (0-1 for a time budget, None when the
+        budget is in iterations and the end cannot be foreseen), and the result or the error."""
+        end = self.finished if self.finished is not None else time.monotonic()
+        elapsed = end - self.started
+        if self.status != "running":
+            progress = 1.0
+        elif self.budget.seconds:
+            progress = min(elapsed / self.budget.seconds, 0.99)
+        else:
+            progress = None
+        return {"id": self.id, "status": self.status, "player": self.player, "elapsed": round(elapsed, 2),
+                "progress": progress, "seconds": self.budget.seconds, "iterations": self.budget.iterations,
+                "result": self.result, "error": self.error}
+
+
+class HintJobs:
+    """The hint searches of one server: at most MAX_RUNNING at once, the last KEEP_JOBS kept."""
+
+    def __init__(self, max_running: int = MAX_RUNNING, keep: int = KEEP_JOBS):
+        self.max_running = max_running
+        self.keep = keep
+        self._jobs: OrderedDict[str, HintJob] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def running(self) -> int:
+        return sum(j.status == "running" for j in self._jobs.values())
+
+    def start(self, state: GameState, budget: Budget, seed: int = 0, bot: str = "mcts") -> HintJob:
+        """Start a search of `state` for the player to move; ThurnError when the game is over, and
+        BusyError when MAX_RUNNING searches are running already."""
+        if state.is_terminal():
+            raise ThurnError("the game is over: there is no move to hint")
+        check_searcher(bot, budget, state.n_players)
+        with self._lock:
+            if self.running() >= self.max_running:
+                raise BusyError(f"{self.running()} searches are running already; wait for one to finish")
+            job = HintJob(state, budget, seed, bot)
+            self._jobs[job.id] = job
+            finished = [k for k, j in self._jobs.items() if j.status != "running"]
+            for k in itertools.islice(finished, max(0, len(self._jobs) - self.keep)):
+                del self._jobs[k]
+        job.thread.start()
+        return job
+
+    def get(self, job_id: str) -> HintJob | None:
+        return self._jobs.get(job_id)
+
+    def wait_all(self, timeout: float = 10.0) -> None:
+        """Wait for running searches (tests, shutdown)."""
+        for job in list(self._jobs.values()):
+            job.thread.join(timeout)
+
+
+class BusyError(ThurnError):
+    """Too many searches at once (the page is asked to wait: HTTP 429)."""

@@ -1,0 +1,101 @@
+"""Running the web app with uvicorn: on a socket bound here first (so a free port is known and printed
+before the server starts), in the foreground (`thurn-ai serve`) or in a thread (tests, screenshots).
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+
+from ..errors import ThurnError
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` reaches only this machine (localhost, 127.x.x.x, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening TCP socket on host:port (port 0: a free port the system chooses); ThurnError with the
+    reason when it cannot be had (port in use, unknown host, no permission)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise ThurnError(f"cannot listen on {host}: {getattr(e, 'strerror', None) or e}") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise ThurnError(f"cannot listen on {host} port {port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def allowed_hosts_for(host: str) -> list[str] | None:
+    """The Host names a server bound to `host` answers: the loopback names when bound to loopback (so a
+    web page elsewhere cannot reach it under a name of its own); any when another interface was asked for."""
+    if not is_loopback(host):
+        return None
+    return ["localhost", "127.0.0.1", "[::1]", host]
+
+
+def _uvicorn_server(app, log_level: str):
+    import uvicorn
+    config = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False)
+    return uvicorn.Server(config)
+
+
+def run(app, sock: socket.socket, log_level: str = "warning") -> None:
+    """Serve `app` on `sock` until interrupted (Ctrl+C)."""
+    _uvicorn_server(app, log_level).run(sockets=[sock])
+
+
+class BackgroundServer:
+    """The app served in a thread on a loopback port, for tests and scripts:
+
+        with BackgroundServer(create_app()) as url: ...     # url: http://127.0.0.1:PORT/
+    """
+
+    def __init__(self, app, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning"):
+        self.sock = bind(host, port)
+        self.url = url_of(self.sock)
+        self.server = _uvicorn_server(app, log_level)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       name="thurn-ai-web", daemon=True)
+
+    def start(self, timeout: float = 20.0) -> str:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise ThurnError("the web server did not start")
+            time.sleep(0.02)
+        return self.url
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,291 @@
+"""The server's games and replays, kept in memory: a game being played (seats, bots, the state, the
+moves so far) and a game record being replayed (the state after every move).
+
+Every method that can be given bad input raises a ThurnError with one message; the server turns it into
+a 4xx answer. A session has a lock, so two requests for one game never move it at once.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections import OrderedDict
+
+from ..bots.base import Observation
+from ..bots.spec import make_bot, parse_spec, split_specs
+from ..errors import PositionError, ThurnError
+from ..fileio import short_repr
+from ..game import CloseLog, GameState, new_game
+from ..match import GameRecord, derive_seed, score_details
+from ..notation import illegal_move_error
+from ..officials import OFFICIALS, game_phase, official_of
+from ..position import position_from_dict, position_viewer
+from ..rules import Rules
+from .views import move_row, state_view
+
+HUMAN = "human"
+MAX_SESSIONS = 64          # games and replays kept; the oldest is dropped first
+MAX_RECORD_BYTES = 32 * 2 ** 20
+
+
+class SessionError(ThurnError):
+    """A request that does not fit the session's state now (HTTP 409): a move when a bot is to move, a
+    bot step on a person's turn, a move after the end."""
+
+
+def is_human(spec: str) -> bool:
+    return parse_spec(spec)[0] == HUMAN
+
+
+def log_entry(state: GameState, index: int, seat: int, move: int, who: str) -> dict:
+    """One line of the game's log, before the move is applied: its index, turn, seat, move, official."""
+    row = move_row(state, move)
+    return {"i": index, "turn": state.turn, "seat": seat, "by": who, "move": row["move"],
+            "city": row["city"], "kind": row["kind"], "official": row["official"],
+            "official_label": row["official_label"]}
+
+
+class GameSession:
+    """A game played from the page: `seats` are bot specs, `human` for a person clicking moves."""
+
+    kind = "game"
+
+    def __init__(self, seats: list[str], rules: Rules | None = None, seed: int | None = None,
+                 position: dict | None = None):
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise ThurnError(f"seats must be a list of bot specs (use 'human' for a person), not {short_repr(seats)}")
+        if not 2 <= len(seats) <= 4:
+            raise ThurnError(f"a game has 2 to 4 seats, not {len(seats)}")
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        self.id = secrets.token_hex(8)
+        self.seed = seed
+        self.seats = [s.strip() for s in seats]
+        self.humans = [i for i, s in enumerate(self.seats) if is_human(s)]
+        self.bots = [None if i in self.humans else make_bot(s, derive_seed("bot", seed, i))
+                     for i, s in enumerate(self.seats)]
+        if position is not None:
+            self.state = position_from_dict(position, seed)
+            self.from_position = True
+            viewer = position_viewer(position)
+            if viewer is not None and viewer not in self.humans:
+                raise ThurnError(f"the position is seat {viewer}'s view: seat {viewer} must be played by "
+                                 f"'{HUMAN}' (the other hands were dealt at random)")
+        else:
+            self.state = new_game(rules=rules or Rules(players=len(seats)), seed=seed)
+            self.from_position = False
+        if self.state.n_players != len(self.seats):
+            raise ThurnError(f"the game has {self.state.n_players} players but {len(self.seats)} seats were given")
+        self.rules = self.state.rules
+        self.moves: list[str] = []
+        self.log: list[dict] = []
+        self.closes = CloseLog()
+        self.uses = [{o: {"early": 0, "middle": 0, "late": 0} for o in OFFICIALS} for _ in self.seats]
+        self._obs_rng = random.Random(derive_seed("observations", seed))
+        self.lock = threading.Lock()
+
+    # ---- who sees what
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose view the page shows: the person to move, else the first person; everything when nobody
+        plays in person or the game is over."""
+        if not self.humans or self.state.is_terminal():
+            return None
+        p = self.state.current_player
+        return p if p in self.humans else self.humans[0]
+
+    def view(self) -> dict:
+        viewer = self.viewer
+        mover_is_person = not self.state.is_terminal() and self.state.current_player in self.humans
+        v = state_view(self.state, viewer, legal=mover_is_person)
+        v.update(kind=self.kind, id=self.id, seats=self.seats, humans=self.humans, seed=self.seed,
+                 from_position=self.from_position, log=self.log, waiting_for=self.waiting_for())
+        return v
+
+    def waiting_for(self) -> str:
+        """'person', 'bot' or 'nobody' (the game is over): what the page does next."""
+        if self.state.is_terminal():
+            return "nobody"
+        return "person" if self.state.current_player in self.humans else "bot"
+
+    # ---- moving
+
+    def _apply(self, move: int, who: str) -> dict:
+        s = self.state
+        p = s.current_player
+        entry = log_entry(s, len(self.moves), p, move, who)
+        off = official_of(s, move)
+        if off:
+            self.uses[p][off][game_phase(s)] += 1
+        self.moves.append(entry["move"])
+        self.closes.before(s, move)
+        s.apply(move)
+        award = self.closes.after(s)
+        if award is not None:
+            entry["close"] = award.to_dict()
+        self.log.append(entry)
+        return entry
+
+    def play(self, text) -> dict:
+        """A person's move, in notation; IllegalMoveError (saying why and what is possible) if it is not
+        legal, SessionError if it is not a person's turn."""
+        with self.lock:
+            s = self.state
+            if s.is_terminal():
+                raise SessionError("the game is over")
+            p = s.current_player
+            if p not in self.humans:
+                raise SessionError(f"seat {p} ({self.seats[p]}) is to move, not a person: ask it to step")
+            if not isinstance(text, str):
+                raise ThurnError(f"a move is given in notation, e.g. 'draw deck', not {short_repr(text)}")
+            move = s.parse_move(text)
+            if not s.is_legal(move):
+                raise illegal_move_error(s, move)
+            return self._apply(move, HUMAN)
+
+    def step(self) -> dict:
+        """One move of the bot to move; SessionError on a person's turn or after the end."""
+        with self.lock:
+            s = self.state
+            if s.is_terminal():
+                raise SessionError("the game is over")
+            p = s.current_player
+            bot = self.bots[p]
+            if bot is None:
+                raise SessionError(f"seat {p} is played by a person: waiting for their move")
+            move = bot.choose(Observation(s, p, self._obs_rng.getrandbits(64)))
+            if not s.is_legal(move):
+                raise ThurnError(f"bot {self.seats[p]} chose an illegal move {s.move_str(move)!r}")
+            return self._apply(move, self.seats[p])
+
+    # ---- the game as data
+
+    def record(self) -> GameRecord:
+        """The game record so far (JSON line form with to_json()); replayable with `thurn-ai replay`."""
+        if self.from_position:
+            raise SessionError("a game set up from a position has no game record (a record replays from "
+                               "the first move of a new game); export the position instead")
+        s = self.state
+        rec = GameRecord(seed=self.seed, rules=self.rules, bots=list(self.seats), moves=list(self.moves),
+                         turns=s.turn, official_uses=self.uses, closes=list(self.closes.awards))
+        if s.is_terminal():
+            rec.scores, rec.ranking, rec.winner = s.scores(), s.ranking(), s.winner()
+            rec.truncated = bool(s.export()["truncated"])
+            rec.details = score_details(s)
+        return rec
+
+
+class ReplaySession:
+    """A game record opened in the page: the state after each move, for stepping and scrubbing."""
+
+    kind = "replay"
+
+    def __init__(self, text: str, game: int = 1, source: str = "record"):
+        if not isinstance(text, str):
+            raise PositionError("a game record is text: one JSON object a line")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+            raise PositionError(f"the {source} is larger than {MAX_RECORD_BYTES // 2 ** 20} MB")
+        lines = [(i + 1, ln) for i, ln in enumerate(text.lstrip("\ufeff").split("\n")) if ln.strip()]
+        if not lines:
+            raise PositionError(f"the {source} holds no game record (one JSON object a line)")
+        if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= len(lines):
+            n = len(lines)
+            raise PositionError(f"the {source} holds {n} game{'s' if n != 1 else ''}; game "
+                                f"{short_repr(game)} is out of range (1-{n})")
+        line_no, line = lines[game - 1]
+        try:
+            rec = GameRecord.from_json(line)
+        except PositionError as e:
+            raise PositionError(f"{source} line {line_no}: {e}") from None
+        self.id = secrets.token_hex(8)
+        self.record = rec
+        self.games = len(lines)
+        self.game = game
+        self.source = source
+        state = new_game(rules=rec.rules, seed=rec.seed)
+        self.states = [state.clone()]
+        self.log: list[dict] = []
+        closes = CloseLog()
+        for i, text_move in enumerate(rec.moves):
+            try:
+                move = state.parse_move(text_move)
+                if not state.is_legal(move):
+                    raise illegal_move_error(state, move)
+            except ThurnError as e:
+                raise PositionError(f"{source} line {line_no}: move {i + 1} ({short_repr(text_move)}) does "
+                                    f"not replay: {e}") from None
+            p = state.current_player
+            entry = log_entry(state, i, p, move, rec.bots[p])
+            closes.before(state, move)
+            state.apply(move)
+            award = closes.after(state)
+            if award is not None:
+                entry["close"] = award.to_dict()
+            self.log.append(entry)
+            self.states.append(state.clone())
+        self.lock = threading.Lock()
+
+    @property
+    def n_moves(self) -> int:
+        return len(self.record.moves)
+
+    def state_at(self, at) -> GameState:
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= self.n_moves:
+            raise ThurnError(f"a replay position is a move number from 0 to {self.n_moves}, not {short_repr(at)}")
+        return self.states[at]
+
+    def view(self, at: int, viewer: int | None = None) -> dict:
+        state = self.state_at(at)
+        if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                                   or not 0 <= viewer < state.n_players):
+            raise ThurnError(f"viewer must be a seat from 0 to {state.n_players - 1} (or none), not "
+                             f"{short_repr(viewer)}")
+        v = state_view(state, viewer)
+        v.update(kind=self.kind, id=self.id, at=at, n_moves=self.n_moves, seats=self.record.bots,
+                 seed=self.record.seed, game=self.game, games=self.games,
+                 next_move=self.log[at] if at < self.n_moves else None)
+        return v
+
+    def summary(self) -> dict:
+        rec = self.record
+        return {"id": self.id, "kind": self.kind, "bots": rec.bots, "seed": rec.seed, "n_moves": self.n_moves,
+                "game": self.game, "games": self.games, "rules": rec.rules.to_dict(), "log": self.log,
+                "scores": rec.scores, "winner": rec.winner, "source": self.source}
+
+
+class Sessions:
+    """Games and replays by id, at most MAX_SESSIONS (the oldest dropped first)."""
+
+    def __init__(self, limit: int = MAX_SESSIONS):
+        self.limit = limit
+        self._items: OrderedDict[str, object] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, session):
+        with self._lock:
+            self._items[session.id] = session
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return session
+
+    def get(self, session_id: str, kind: str):
+        s = self._items.get(session_id)
+        if s is None or s.kind != kind:
+            raise NotFound(f"no {kind} {short_repr(session_id)} on this server (it may have been "
+                           "dropped after many newer ones, or the server was restarted)")
+        return s
+
+
+class NotFound(ThurnError):
+    """An id the server does not know (HTTP 404)."""
+
+
+def seats_from(value) -> list[str]:
+    """Seats as a list of specs, from a list or a comma-separated text ('human,mcts(iterations=500)')."""
+    if isinstance(value, str):
+        return split_specs(value)
+    return value
+
+
+__all__ = ["GameSession", "ReplaySession", "Sessions", "SessionError", "NotFound", "HUMAN", "seats_from"]

@@ -1,0 +1,45 @@
+// The page: three views (Play, Replay, Set up) around one board. No build step: plain ES modules.
+import { $, api, clearError, nav, showError } from "./common.js";
+import { initHint } from "./hint.js";
+import { initPlay, showPlay } from "./play.js";
+import { initReplay, showRecord, showReplay } from "./replay.js";
+import { initSetup, showSetup } from "./setup.js";
+
+const SHOW = { play: showPlay, replay: showReplay, setup: showSetup };
+
+function switchTab(name) {
+  nav.current = name;
+  for (const b of document.querySelectorAll("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  for (const v of ["play", "replay", "setup"]) $(`#view-${v}`).hidden = v !== name;
+  $("#chooser").hidden = true;
+  document.body.dataset.view = name;
+  SHOW[name]();
+}
+
+async function main() {
+  nav.switchTab = switchTab;
+  $("#error-close").addEventListener("click", clearError);
+  for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => switchTab(b.dataset.tab));
+  let startup;
+  try {
+    startup = await api("GET", "/api/startup");
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  initHint(startup.hint_seconds);
+  initPlay(startup);
+  initReplay();
+  await initSetup(startup);
+  if (startup.replay) {
+    switchTab("replay");
+    await showRecord(startup.replay);
+  } else if (startup.position) {
+    switchTab("setup");
+  } else {
+    switchTab("play");
+  }
+  document.body.dataset.ready = "yes";     // the page is set up (tests wait for this)
+}
+
+main().catch((e) => showError(`the page failed to start: ${e.message}`));

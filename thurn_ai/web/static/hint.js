@@ -1,0 +1,123 @@
+// The hint panel: starts a search on the server, polls its progress, shows the ranked options and marks
+// the recommended turn on the board. The search runs in the server's background; the page stays usable.
+import { $, api, ApiError } from "./common.js";
+import { el, officialLabel } from "./board.js";
+
+const state = {
+  target: null,      // () => {url, body, key} for the position shown, or {error: "why not"}
+  shown: null,       // {key, result}: the hint of the position with that key
+  running: null,     // key of the position being searched
+  onChange: () => {},
+};
+
+export function initHint(defaultSeconds) {
+  $("#hint-budget").value = defaultSeconds;
+  $("#hint-unit").addEventListener("change", () => {
+    $("#hint-budget").value = $("#hint-unit").value === "seconds" ? defaultSeconds : 1000;
+  });
+  $("#hint-button").addEventListener("click", () => runHint());
+}
+
+// target: a function giving what to search; onChange: called when a hint appears or goes (redraw).
+export function useHint(target, onChange) {
+  state.target = target;
+  state.onChange = onChange || (() => {});
+  refreshHint();
+}
+
+// The hint for the position with this key, or null.
+export function hintFor(key) {
+  return state.shown && state.shown.key === key ? state.shown.result : null;
+}
+
+// {city: [step, ...]} for the board: the cities of the recommended turn, numbered in order.
+export function hintSteps(key) {
+  const r = hintFor(key);
+  if (!r) return null;
+  const steps = {};
+  r.recommended_turn.cities.forEach((c, i) => { if (c) (steps[c] = steps[c] || []).push(i + 1); });
+  return steps;
+}
+
+export function recommendedMoves(key) {
+  const r = hintFor(key);
+  return r ? r.recommended_turn.moves : [];
+}
+
+function budget() {
+  const unit = $("#hint-unit").value;
+  const v = Number($("#hint-budget").value);
+  if (!Number.isFinite(v) || v <= 0) throw new ApiError(`the search budget must be a number above 0, not "${$("#hint-budget").value}"`);
+  return unit === "seconds" ? { seconds: v } : { iterations: Math.round(v) };
+}
+
+async function runHint() {
+  $("#hint-error").textContent = "";
+  const t = state.target ? state.target() : { error: "nothing to search" };
+  if (t.error) { $("#hint-error").textContent = t.error; return; }
+  let job;
+  try {
+    job = await api("POST", t.url, { ...t.body, ...budget() });
+  } catch (e) {
+    $("#hint-error").textContent = e.message;
+    return;
+  }
+  state.running = t.key;
+  $("#hint-button").disabled = true;
+  $("#hint-running").hidden = false;
+  try {
+    for (;;) {
+      showProgress(job);
+      if (job.status !== "running") break;
+      await new Promise((r) => setTimeout(r, 200));
+      job = await api("GET", `/api/hints/${job.id}`);
+    }
+    if (job.status === "error") {
+      $("#hint-error").textContent = job.error;
+    } else {
+      state.shown = { key: t.key, result: job.result };
+    }
+  } catch (e) {
+    $("#hint-error").textContent = e.message;
+  } finally {
+    state.running = null;
+    $("#hint-button").disabled = false;
+    $("#hint-running").hidden = true;
+    refreshHint();
+    state.onChange();
+  }
+}
+
+function showProgress(job) {
+  const bar = $("#hint-progress");
+  if (job.progress === null || job.progress === undefined) bar.removeAttribute("value");   // indeterminate
+  else bar.value = job.progress;
+  $("#hint-elapsed").textContent = `searching… ${job.elapsed.toFixed(1)} s` +
+    (job.seconds ? ` of ${job.seconds} s` : ` (${job.iterations} iterations)`);
+}
+
+const pct = (x) => `${(100 * x).toFixed(0)}%`;
+
+// Show the hint of the position now shown (or nothing, if it is another position's).
+export function refreshHint() {
+  const t = state.target ? state.target() : null;
+  const key = t && !t.error ? t.key : null;
+  const r = key ? hintFor(key) : null;
+  const table = $("#hint-options");
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  table.hidden = !r;
+  $("#hint-turn").textContent = "";
+  if (!r) return;
+  $("#hint-caption").textContent = `seat ${r.player} · ${r.bot} · ${r.iterations} visits at the root`;
+  r.options.slice(0, 12).forEach((o, i) => {
+    body.append(el("tr", { class: i === 0 ? "best" : "", "data-move": o.move },
+      el("td", {}, String(i + 1)),
+      el("td", {}, o.move + (o.official ? ` [${officialLabel(o.official)}]` : "")),
+      el("td", {}, pct(o.share)), el("td", {}, pct(o.win_prob)), el("td", {}, o.mean_score.toFixed(1))));
+  });
+  const turn = r.recommended_turn;
+  const steps = turn.moves.map((m, i) => m + (turn.officials[i] ? ` [${officialLabel(turn.officials[i])}]` : ""));
+  $("#hint-turn").replaceChildren(el("strong", {}, "Recommended: "), `${steps.join(", ")}; ${turn.then}. `,
+    `Expected: win ${pct(r.best.win_prob)}, score ${r.best.mean_score.toFixed(1)}.`);
+}

@@ -1,0 +1,66 @@
+"""What the page shows of a game state, as JSON-ready data: the position as one seat may know it (or
+all of it), the scores, and the legal moves in the project's notation.
+
+Hidden information is removed by the position format itself (thurn_ai.position.position_to_dict with a
+viewer), so the page never receives an opponent's unknown cards or the deck's order.
+"""
+from __future__ import annotations
+
+from ..game import GameState
+from ..notation import CITY_KINDS, move_city, move_kind
+from ..officials import OFFICIAL_LABEL, official_of
+from ..position import describe, position_to_dict
+
+# What the player to move is asked to do, by phase (shown above the moves).
+PHASE_HELP = {
+    "draw": "take a card: one from the display or the top of the deck",
+    "play": "play a card to your route (or draw a second card with the Postmaster)",
+    "after_play": "play a second card (Postal Carrier), close the route, or stop",
+    "houses": "place houses in the cities of the route being closed, then done",
+    "cartwright": "take the next carriage with the Cartwright, or not",
+    "discard": "discard down to 3 cards",
+    "over": "the game is over",
+}
+
+
+def move_row(state: GameState, move: int) -> dict:
+    """One move for the page: its notation, kind, city (None for moves without one) and official."""
+    kind = move_kind(move)
+    official = official_of(state, move)
+    return {"move": state.move_str(move), "kind": kind,
+            "city": state.board.cities[move_city(move)] if kind in CITY_KINDS else None,
+            "official": official, "official_label": OFFICIAL_LABEL.get(official) if official else None}
+
+
+def legal_rows(state: GameState) -> list[dict]:
+    """The legal moves of the player to move (empty when the game is over)."""
+    if state.is_terminal():
+        return []
+    return [move_row(state, m) for m in state.legal_moves()]
+
+
+def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dict:
+    """The page's data of `state` as `viewer` may know it (None: everything). With `legal`, the legal
+    moves of the player to move are included (only ever for the seat that is to move, or for a spectator
+    who sees everything)."""
+    over = state.is_terminal()
+    position = position_to_dict(state, viewer)
+    view = {
+        "position": position,
+        "viewer": viewer,
+        "board": state.board.name,
+        "variant": state.rules.resolved_variant,
+        "players": state.n_players,
+        "turn": state.turn,
+        "to_move": None if over else state.current_player,
+        "phase": state.phase,
+        "phase_help": PHASE_HELP.get(state.phase, state.phase),
+        "official_used": position["turn_state"]["official_used"],
+        "scores": state.scores(),          # public: carriage, tiles and houses left are all face up
+        "over": over,
+        "winner": state.winner() if over else None,
+        "ranking": state.ranking() if over else None,
+        "summary": describe(state, viewer),
+        "legal": legal_rows(state) if legal else [],
+    }
+    return view
