@@ -1,13 +1,27 @@
 """What each official is worth, to whom and when, and the first-seat advantage: reproduces results/officials/.
 
-    python experiments/officials.py             # the full study (defaults = what produced results/officials/)
-    python experiments/officials.py --quick     # a tiny smoke run into a temporary folder
-    python experiments/officials.py --report-only   # rebuild report, tables and plots from the saved games
+    python experiments/officials.py                   # everything (resumes an interrupted run)
+    python experiments/officials.py --part ablation   # only the ablation tournaments of every study
+    python experiments/officials.py --part choice     # only the value at the moment of choice
+    python experiments/officials.py --part report     # rebuild report, tables, plots from the saved data
+    python experiments/officials.py --quick --allow-dirty   # a tiny smoke run into a temporary folder
+    python experiments/officials.py --budget 2=1000,3=1000,4=3000 --games 2=200,3=201,4=200
 
-Each study plays, per player count, a control tournament (the full bot in every seat) and one tournament
-per official (one rotating seat with that official forbidden against full bots); see thurn_ai/officials_study.py
-and docs/officials.md. Tournaments are appended game by game under OUT/raw/ (not committed), so an
-interrupted run continues where it stopped when started again with the same settings.
+Two studies (docs/officials.md):
+  heuristic  the rule-based bot: per player count a control tournament (every seat the bot) and one per
+             official (one rotating seat with it forbidden); its first control games are also rated by the
+             search (value at the moment of choice in the heuristic bot's positions);
+  search     the strongest mcts (thurn_ai.bots.mcts.STRONGEST for each player count, as `thurn-ai hint`)
+             at a budget where it beats the heuristic bot (results/strength/players/README.md), the same
+             tournaments, and its control games rated by the same search.
+The report compares them (usage, timing, what the heuristic bot's choices give away) and their seats.
+
+Results must come from committed code: the script refuses to run when the package, the core, the
+experiments or the build files have uncommitted changes (tracked or new files), unless --allow-dirty,
+which marks the report as not reproducible. The report names the commit it was built at and runs.json
+the commits the games were played with. Tournaments and rated decisions are appended as they finish under
+OUT/raw/ (not committed), so an interrupted run continues where it stopped when started again with the
+same settings.
 """
 from __future__ import annotations
 
@@ -17,16 +31,29 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from thurn_ai import officials_study as study
-from thurn_ai.bots.officials import OFFICIALS
-from thurn_ai.fileio import atomic_write_text
+from thurn_ai.fileio import atomic_to_csv, atomic_write_text
+from thurn_ai.officials import OFFICIALS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
 SEED = 1
+#: the code whose changes make a result irreproducible: the package, the compiled core, the scripts, the build
+CODE_PATHS = ("thurn_ai", "cext", "experiments", "setup.py", "pyproject.toml")
+
+#: iterations per decision of the strong search by player count: where mcts beats the heuristic bot
+#: (results/strength/players/README.md: 2 players already at 300-1000, 3 players about 1000, 4 players 3000)
+SEARCH_BUDGET = {2: 1000, 3: 1000, 4: 3000}
+#: games per tournament of the strong study (each is rounded up to a multiple of the player count)
+SEARCH_GAMES = {2: 200, 3: 201, 4: 200}
+#: control games whose decisions are rated, per player count
+SEARCH_CHOICE_GAMES = {2: 100, 3: 100, 4: 100}
+HEURISTIC_CHOICE_GAMES = {2: 50, 3: 50, 4: 50}
 
 
 @dataclass(frozen=True)
@@ -34,77 +61,87 @@ class Study:
     name: str
     bot: str
     players: tuple[int, ...]
-    games: dict  # per tournament (control and each official), by player count
-    budget: str
+    games: dict                      # per tournament (control and each official), by player count
+    budget_text: str                 # the budget in words, for the report
+    budget: dict | None = None       # iterations per decision by player count (a search bot)
+    choice_games: dict = field(default_factory=dict)   # control games rated, by player count
     officials: tuple[str, ...] = OFFICIALS
 
+    def bots(self) -> dict[int, str]:
+        return study.study_bots(self.bot, self.players, self.budget)
 
-# The large sample comes from the rule-based bot (fast, plays every official). ISMCTS gets a smaller 2-player
-# run: does a search bot value the officials the same way?
-STUDIES = [
-    Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 180, 4: 180},
-          "rule-based heuristic bot, no search (deterministic given the cards)"),
-    Study("mcts", "mcts(iterations=300)", (2,), {2: 80},
-          "ISMCTS, 300 iterations per decision, heuristic playouts, one thread"),
+
+def studies(budget: dict, games: dict, choice_games: dict | None) -> list[Study]:
+    return [
+        Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 180, 4: 180},
+              "rule-based heuristic bot, no search (deterministic given the cards)",
+              choice_games=HEURISTIC_CHOICE_GAMES),
+        Study("search", "mcts", (2, 3, 4), games,
+              "the strongest mcts configuration for each player count, iterations per decision "
+              + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items())) + "; one thread",
+              budget=budget, choice_games=choice_games or SEARCH_CHOICE_GAMES),
+    ]
+
+
+QUICK = [
+    Study("heuristic", "heuristic", (2,), {2: 4}, "rule-based heuristic bot (smoke run)", choice_games={2: 1}),
+    Study("search", "mcts", (2,), {2: 2}, "mcts, 30 iterations (smoke run)", budget={2: 30}, choice_games={2: 1}),
 ]
 NOTES = [
-    "An official's worth is measured for a bot: what that bot makes of it. A positive Δ means the bot does "
-    "better without the official, i.e. its way of using it does harm - a finding about the bot, not the game.",
-    "The ISMCTS run is small (2 players, 80 games per tournament), and at 300 iterations a decision ISMCTS is "
-    "much weaker than the heuristic bot (see the strength check below), so it says what the officials are "
-    "worth to a weaker, search-based player.",
+    "An official's worth is measured for a player: what that player makes of it. A positive Δ means the player "
+    "does better without the official, i.e. its way of using it does harm - a finding about the player, not "
+    "the game.",
+    "The search study's bot beats the heuristic bot at these budgets (results/strength/players/README.md), so "
+    "it is the stronger player of the two; the value at the moment of choice is that search's own estimate.",
 ]
-QUICK = [Study("quick", "heuristic", (2, 3), {2: 6, 3: 6}, "rule-based heuristic bot (smoke run)")]
 
 
-# How strong the two studied bots are relative to each other (a note in the report).
-STRENGTH_CHECK = {"specs": ["mcts(iterations=300)", "heuristic"], "players": 2, "games": 20}
+# ------------------------------------------------------------------------------------------- the code
+
+def git(*args, cwd=ROOT) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
 
 
-def strength_check(out: Path, jobs) -> str:
-    """A sentence on the two bots' relative strength; played into OUT/raw/strength_check (or resumed there),
-    or, without that folder, taken from OUT/runs.json where the last result is kept."""
-    from thurn_ai.tournament import run_tournament
-
-    c = STRENGTH_CHECK
-    folder = out / "raw" / "strength_check"
-    saved = log_run(out, "").get("strength_check")
-    if saved and not folder.exists():
-        return saved
-    df = run_tournament(c["specs"], players=c["players"], games=c["games"], seed=SEED, jobs=jobs,
-                        out_dir=folder, resume="auto", progress=False)
-    per_bot = df.groupby("spec").agg(wins=("win", "sum"), score=("score", "mean"))
-    parts = [f"`{spec}` won {int(r.wins)} (mean score {r.score:.1f})" for spec, r in per_bot.iterrows()]
-    sentence = (f"Strength check: in {c['games']} {c['players']}-player games (seed {SEED}, seats alternating) "
-                + " and ".join(parts) + ".")
-    runs = log_run(out, "")
-    runs["strength_check"] = sentence
-    atomic_write_text(out / "runs.json", json.dumps(runs, indent=1) + "\n")
-    return sentence
-
-
-def commit() -> str:
+def commit(root=ROOT) -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, check=True).stdout.strip()
+        return git("rev-parse", "--short", "HEAD", cwd=root).strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
 
-def code_state() -> str:
-    """The commit the games are played with, and any uncommitted changes to the package or the core."""
+def uncommitted(root=ROOT) -> list[str]:
+    """Files under CODE_PATHS that differ from the commit: changed, staged, deleted or new (not ignored).
+    ['(not a git checkout)'] when git cannot tell."""
     try:
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "thurn_ai", "cext"],
-                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\n")
+        out = git("status", "--porcelain", "--untracked-files=all", "--", *CODE_PATHS, cwd=root)
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    changed = sorted(line[3:] for line in dirty if line.strip())
-    return commit() + (f" with uncommitted changes to {', '.join(changed)}" if changed else "")
+        return ["(not a git checkout)"]
+    return sorted(line[3:] for line in out.splitlines() if line.strip())
+
+
+def code_state(root=ROOT) -> str:
+    """The commit the games are played with, and any uncommitted changes to the code."""
+    changed = uncommitted(root)
+    return commit(root) + (f" with uncommitted changes to {', '.join(changed)}" if changed else "")
+
+
+class DirtyTree(Exception):
+    pass
+
+
+def check_clean(root=ROOT, allow_dirty: bool = False) -> list[str]:
+    """The uncommitted code files; DirtyTree if there are any and allow_dirty is not set."""
+    changed = uncommitted(root)
+    if changed and not allow_dirty:
+        shown = ", ".join(changed[:8]) + (f" and {len(changed) - 8} more" if len(changed) > 8 else "")
+        raise DirtyTree(f"uncommitted changes to {shown}: results must come from committed code. Commit them, "
+                        "or pass --allow-dirty (the report is then marked as not reproducible)")
+    return changed
 
 
 def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None = None) -> dict:
-    """OUT/runs.json (committed with the results): per study the wall time over all its runs and the code
-    each run played with. Re-read before every write, as two studies may run in two processes."""
+    """OUT/runs.json (committed with the results): per study and part the wall time over all its runs and
+    the code each run played with. Re-read before every write, as two studies may run in two processes."""
     path = out / "runs.json"
     runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     if name:
@@ -116,20 +153,32 @@ def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None 
     return runs
 
 
-def run_study(s: Study, out: Path, jobs) -> None:
-    """Play (or resume) one study into OUT/raw/<name>/."""
+# ------------------------------------------------------------------------------------------- the parts
+
+def run_ablation(s: Study, out: Path, jobs) -> None:
+    """Play (or resume) one study's tournaments into OUT/raw/<name>/."""
     log_run(out, s.name, played_with=code_state())
     t0 = time.time()
-    study.run_ablation(s.bot, s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
+    study.run_ablation(s.bots(), s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
                        resume=True, progress=False, log=lambda m: print(m, flush=True))
     log_run(out, s.name, seconds=time.time() - t0)
 
 
+def run_choice(s: Study, searchers: dict, out: Path, jobs) -> None:
+    """Rate (or resume rating) the decisions of one study's first control games into OUT/raw/<name>/."""
+    key = f"{s.name}_choice"
+    log_run(out, key, played_with=code_state())
+    t0 = time.time()
+    study.run_choice_study(s.bots(), s.players, s.games, s.choice_games, searchers, seed=SEED, choice_seed=SEED,
+                           jobs=jobs, out_dir=out / "raw" / s.name, log=lambda m: print(m, flush=True))
+    log_run(out, key, seconds=time.time() - t0)
+
+
 def study_games(s: Study, out: Path):
-    """The study's games: from its tournaments in OUT/raw if they are there, else from the committed
+    """The study's games: from its tournaments in OUT/raw if they are all there, else from the committed
     OUT/<name>_games.parquet; None if neither exists."""
     if all((out / "raw" / s.name / c.name).is_dir() for c in study.plan(s.players, s.officials)):
-        df = study.load_ablation(out / "raw" / s.name, s.bot, s.players, s.officials)
+        df = study.load_ablation(out / "raw" / s.name, s.bots(), s.players, s.officials)
         planned = sum(study.rotation_games(s.games, n) for n in s.players) * (1 + len(s.officials))
         if df.groupby(["players", "official"]).game.nunique().sum() < planned:
             print(f"note: {s.name} is unfinished; the report covers the games played so far", flush=True)
@@ -138,51 +187,141 @@ def study_games(s: Study, out: Path):
     return study.load_study(saved) if saved.exists() else None
 
 
-def report(studies: list[Study], out: Path, command: str, notes: list[str]) -> None:
+def study_choices(s: Study, out: Path):
+    """(rated decisions, their games' records or None): from OUT/raw if rated there, else from the
+    committed OUT/<name>_choices.parquet (the example positions saved with it are linked); None if neither."""
+    raw = out / "raw" / s.name
+    try:
+        df = study.load_choice_study(raw, s.players)
+    except study.StudyError:
+        saved = out / f"{s.name}_choices.parquet"
+        return (pd.read_parquet(saved), None) if saved.exists() else None
+    return df, study.study_records(raw, df)
+
+
+def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str]) -> None:
     runs = log_run(out, "")
-    analyses, meta = {}, {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes}
-    for s in studies:
+    analyses, choice = {}, {}
+    meta = {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes,
+            "main_study": "search", "compare": ["heuristic", "search"]}
+    if dirty:
+        meta["dirty"] = ", ".join(dirty[:8]) + (f" and {len(dirty) - 8} more" if len(dirty) > 8 else "")
+    frames, rows = {}, {}
+    for s in chosen:
         df = study_games(s, out)
-        if df is None:
-            continue
-        a = study.analyse(df)
-        analyses[s.name] = a
-        meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_",
-                                                 title=f"{s.bot}: what each official is worth")
-        run = runs.get(s.name, {})
-        meta["studies"][s.name] = {"bot": s.bot, "games": s.games, "seed": SEED, "budget": s.budget,
-                                   "wall_minutes": run.get("seconds", 0) / 60,
-                                   "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
-                                   "game_length": study.control_facts(df)}
-        print(f"== {s.name}: {s.bot}\n{study.format_text(a)}\n", flush=True)
-    atomic_write_text(out / "report.md", study.build_report(analyses, meta))
+        if df is not None:
+            a = study.analyse(df)
+            analyses[s.name], frames[s.name] = a, df
+            meta["plots"][s.name] = study.save_study(df, a, out, prefix=f"{s.name}_",
+                                                     title=f"{s.name}: what each official is worth")
+            run = runs.get(s.name, {})
+            bots = s.bots()
+            meta["studies"][s.name] = {"bot": next(iter(bots.values())) if len(set(bots.values())) == 1 else
+                                       "; ".join(f"{n} players {b}" for n, b in bots.items()),
+                                       "games": s.games, "seed": SEED, "budget": s.budget_text,
+                                       "wall_minutes": run.get("seconds", 0) / 60,
+                                       "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
+                                       "game_length": study.control_facts(df)}
+            print(f"== {s.name}\n{study.format_text(a)}\n", flush=True)
+        got = study_choices(s, out)
+        if got is not None:
+            cdf, records = got
+            rows[s.name] = cdf
+            choice[s.name] = {**study.save_choice(cdf, out, records, prefix=f"{s.name}_", title=s.name),
+                              "search": {n: searchers[n] for n in sorted(cdf.players.unique())},
+                              "games": {int(n): int(g.game.nunique()) for n, g in cdf.groupby("players")}}
+            print(f"== {s.name}: value at the moment of choice\n"
+                  f"{study.format_choice_text(choice[s.name]['table'])}\n", flush=True)
+    if not analyses:
+        print("nothing to report yet: run the ablation part first", file=sys.stderr)
+        return
+    comparison = seats = None
+    if {"heuristic", "search"} <= set(analyses):
+        pair = ("heuristic", "search")
+        comparison = study.bot_comparison({k: analyses[k].usage for k in pair},
+                                          {k: analyses[k].ablation for k in pair},
+                                          {k: rows[k] for k in pair if k in rows})
+        seats = study.seat_comparison({k: analyses[k] for k in pair})
+        atomic_to_csv(comparison, out / "heuristic_vs_search.csv", index=False, float_format="%.6g")
+        atomic_to_csv(seats, out / "seats_compared.csv", index=False, float_format="%.6g")
+        meta["comparison_plots"] = study.write_comparison_plot(comparison, ["heuristic", "search"], out)
+    atomic_write_text(out / "report.md", study.build_report(analyses, meta, choice or None, comparison, seats))
     print(f"wrote {out / 'report.md'}")
+
+
+def per_count(text: str | None, what: str) -> dict | None:
+    """'2=200,3=201,4=200' (or one number for 2, 3 and 4 players) as {players: n}; None for None."""
+    if text is None:
+        return None
+    try:
+        parts = [p for p in text.split(",") if p.strip()]
+        if len(parts) == 1 and "=" not in parts[0]:
+            out = {n: int(parts[0]) for n in (2, 3, 4)}
+        else:
+            out = {int(k): int(v) for k, v in (p.split("=") for p in parts)}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} {text!r}: expected e.g. 2=200,3=201,4=200") from None
+    if not out or any(n not in (2, 3, 4) or v < 1 for n, v in out.items()):
+        raise argparse.ArgumentTypeError(f"{what} {text!r}: player counts 2, 3, 4 and positive numbers")
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--part", choices=("ablation", "choice", "report", "all"), default="all",
+                    help="which part to run (default: all, then the report)")
     ap.add_argument("--quick", action="store_true", help="a tiny smoke run (into a temporary folder)")
-    ap.add_argument("--out", type=Path, default=None, help=f"output folder (default {OUT.relative_to(ROOT)})")
-    ap.add_argument("--only", default=None, help="run only these studies (comma-separated names)")
+    ap.add_argument("--out", type=Path, default=None, help="output folder (default results/officials)")
+    ap.add_argument("--only", default=None, help="run only these studies (comma-separated: heuristic, search)")
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
-    ap.add_argument("--report-only", action="store_true", help="rebuild the report from the saved games")
+    ap.add_argument("--budget", type=lambda t: per_count(t, "budget"), default=None,
+                    help="iterations per decision of the search study by player count "
+                         f"(default {','.join(f'{k}={v}' for k, v in SEARCH_BUDGET.items())})")
+    ap.add_argument("--games", type=lambda t: per_count(t, "games"), default=None,
+                    help="games per tournament of the search study by player count "
+                         f"(default {','.join(f'{k}={v}' for k, v in SEARCH_GAMES.items())})")
+    ap.add_argument("--choice-games", type=lambda t: per_count(t, "choice games"), default=None,
+                    help="control games of the search study whose decisions are rated, by player count "
+                         f"(default {','.join(f'{k}={v}' for k, v in SEARCH_CHOICE_GAMES.items())})")
+    ap.add_argument("--choice-iterations", type=lambda t: per_count(t, "choice iterations"), default=None,
+                    help="iterations of each rating search by player count (default: the search study's budget)")
+    ap.add_argument("--allow-dirty", action="store_true",
+                    help="run with uncommitted code changes (the report says it is not reproducible)")
+    ap.add_argument("--report-only", action="store_true", help="the same as --part report")
     args = ap.parse_args(argv)
 
-    studies = QUICK if args.quick else STUDIES
-    out = args.out or (Path(tempfile.gettempdir()) / "thurn-officials-quick" if args.quick else OUT)
+    try:
+        dirty = check_clean(ROOT, args.allow_dirty)
+    except DirtyTree as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    part = "report" if args.report_only else args.part
+    if args.quick:
+        chosen_all = QUICK
+        out = args.out or Path(tempfile.gettempdir()) / "thurn-officials-quick"
+    else:
+        chosen_all = studies(args.budget or SEARCH_BUDGET, args.games or SEARCH_GAMES, args.choice_games)
+        out = args.out or OUT
+    search = next(s for s in chosen_all if s.name == "search")
+    searchers = study.choice_bots(search.bots(), args.choice_iterations)
+    chosen = chosen_all
     if args.only:
         names = set(args.only.split(","))
-        unknown = names - {s.name for s in studies}
+        unknown = names - {s.name for s in chosen_all}
         if unknown:
-            ap.error(f"unknown study {', '.join(sorted(unknown))}; have {', '.join(s.name for s in studies)}")
-        studies = [s for s in studies if s.name in names]
+            ap.error(f"unknown study {', '.join(sorted(unknown))}; have {', '.join(s.name for s in chosen_all)}")
+        chosen = [s for s in chosen_all if s.name in names]
     out.mkdir(parents=True, exist_ok=True)
-    if not args.report_only:
-        for s in studies:
-            run_study(s, out, args.jobs)
-    command = "python experiments/officials.py" + (" --quick" if args.quick else "")
-    notes = [] if args.quick else NOTES + [strength_check(out, args.jobs)]
-    report(QUICK if args.quick else STUDIES, out, command, notes)
+    if part in ("ablation", "all"):
+        for s in chosen:
+            run_ablation(s, out, args.jobs)
+    if part in ("choice", "all"):
+        for s in chosen:
+            run_choice(s, {n: searchers[n] for n in s.players}, out, args.jobs)
+    command = "python experiments/officials.py" + (" --quick" if args.quick else "") + "".join(
+        f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
+        for k in ("budget", "games", "choice_games", "choice_iterations") if getattr(args, k))
+    report(chosen_all, searchers, out, command, [] if args.quick else NOTES, dirty)
     return 0
 
 

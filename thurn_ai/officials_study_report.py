@@ -434,8 +434,9 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
          f"late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
          f"offer in each player's own games, how often it took the official, how often the search rates "
          f"taking it right, how often the player agreed with the search, and the search's Δ win the player "
-         f"gave away per game by its choices (a lower bound: the player may also pick a worse move within a "
-         f"side; estimates of a search, not measured wins).", ""]
+         f"gave away per game by its choices (summed over the decisions where the search rates the other "
+         f"side better by more than two standard errors; a lower bound, as the player may also pick a worse "
+         f"move within a side; estimates of a search, not measured wins).", ""]
     for img in plots:
         L += [f"![{Path(img).stem}]({img})", ""]
 

@@ -203,10 +203,13 @@ def write_tables(a: Analysis, out_dir, prefix: str = "") -> list[str]:
 # ---------------------------------------------------------------- two players of the officials side by side
 
 def _regret(c: pd.DataFrame) -> pd.Series:
-    """Per rated decision: the search's Δ win the player gave away by its choice (0 when it chose the side
-    the search rates higher): a lower bound, as the player may also pick a worse move within the side."""
+    """Per rated decision: the search's Δ win the player gave away by its choice, counted only where the
+    search rates the other side higher by more than two standard errors (so noise in the many close
+    decisions does not add up); a lower bound, as the player may also pick a worse move within a side."""
     r = c[c.d_win.notna()]
-    return r.d_win.clip(lower=0).where(~r.used, (-r.d_win).clip(lower=0))
+    clear = r.d_win.abs() > 2 * r.se_win
+    wrong = clear & ((r.used & (r.d_win < 0)) | (~r.used & (r.d_win > 0)))
+    return r.d_win.abs().where(wrong, 0.0)
 
 
 def bot_comparison(usage: dict, ablation: dict, choices: dict | None = None) -> pd.DataFrame:
@@ -215,7 +218,7 @@ def bot_comparison(usage: dict, ablation: dict, choices: dict | None = None) -> 
     forbidden (ablation tables), and from its rated decisions (choices, optional): how often the official
     was on offer per game, how often the player took it then, how often the search rates taking it right
     in the same positions, how often the player's choice agreed with the search, and what its choices
-    gave away in the search's estimate (Δ win summed per game, a lower bound)."""
+    gave away in the search's estimate (Δ win summed per game where the search is clear, see _regret)."""
     choices = choices or {}
     keys = sorted({(int(n), o) for u in usage.values() for n, o in zip(u.players, u.official)})
     rows = []

@@ -1,0 +1,261 @@
+"""Value at the moment of choice (thurn_ai/officials_study_choice.py), the strong study's tooling
+(experiments/officials.py) and the CLI's --part choice, on tiny budgets."""
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from thurn_ai import officials_study as S
+from thurn_ai.cli import main
+from thurn_ai.officials import OFFICIALS
+from thurn_ai.officials_study_choice import (META_FILE, ROWS_FILE, ChoiceSettings, load_choice, position_at,
+                                             rate_decision, read_game_records, run_choice)
+from thurn_ai.position import load_position, position_from_dict
+from thurn_ai.tournament import run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ChoiceSettings(bot="mcts(iterations=30)", seed=5, samples=2)
+
+
+def official_by_text(phase: str, text: str):
+    """The official a move uses, read from its text and the decision phase (independently of official_of)."""
+    word = text.split()[0]
+    if text in ("administrator", "cartwright"):
+        return text
+    if phase == "play" and word == "draw":
+        return "postmaster"
+    if phase == "after_play" and word in ("left", "right", "new", "horse"):
+        return "postal_carrier"
+    return None
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """Two 2-player games of the heuristic bot, their records, and every decision rated uninterrupted."""
+    base = tmp_path_factory.mktemp("choice")
+    run_tournament(["heuristic", "heuristic"], players=2, games=2, seed=3, jobs=1, out_dir=base / "t",
+                   progress=False)
+    records = base / "t" / "records.jsonl"
+    rows = run_choice(records, base / "full", TINY, games=2, source="2p_none")
+    return {"base": base, "records": records, "rows": rows,
+            "recs": {g: rec for g, (_line, rec) in read_game_records(records).items()}}
+
+
+def test_a_row_exactly_where_an_official_is_on_offer(games):
+    expected = set()
+    for g, rec in games["recs"].items():
+        state = position_at(rec, 0)
+        for i, text in enumerate(rec.moves):
+            used = {official_by_text(state.phase, state.move_str(m)) for m in state.legal_moves()}
+            for o in used - {None}:
+                if len(used) > 1:                  # a move without this official exists too
+                    expected.add((g, i, o))
+            state.apply(text)
+    got = set(zip(games["rows"].game, games["rows"].move, games["rows"].official))
+    assert got == expected
+    assert {o for _g, _i, o in expected} >= {"postmaster", "administrator", "postal_carrier"}
+
+
+def test_best_with_uses_the_official_and_best_without_does_not(games):
+    rows = games["rows"]
+    checked = 0
+    for r in rows.itertuples():
+        state = position_at(games["recs"][r.game], r.move)
+        assert state.current_player == r.seat
+        for side, uses in (("with", True), ("without", False)):
+            text = getattr(r, f"{side}_move")
+            if getattr(r, f"{side}_method") == "none":
+                assert text is None or (isinstance(text, float) and math.isnan(text))
+                continue
+            m = state.parse_move(text)
+            assert state.is_legal(m)
+            assert (official_by_text(state.phase, state.move_str(m)) == r.official) is uses, (r.official, side, text)
+            checked += 1
+        # the move the game went on with, and whether it used the official
+        assert r.played == games["recs"][r.game].moves[r.move]
+        assert r.used == (official_by_text(state.phase, r.played) == r.official)
+    assert checked > len(rows)                       # most rows have both sides rated
+    rated = rows[rows.d_win.notna()]
+    assert (rated.d_win == rated.with_win - rated.without_win).all()
+    assert set(rows.with_method) <= {"search", "child", "none"} and "child" in set(rows.with_method)
+
+
+def test_no_information_leak_hidden_cards_do_not_change_the_rating(games):
+    # a decision at which the opponent holds cards the player to move has not seen: complete positions
+    # consistent with that player's view, dealt with other seeds, give the opponent other cards
+    for row in games["rows"][games["rows"].official == "postmaster"].itertuples():
+        state = position_at(games["recs"][row.game], row.move)
+        p = state.current_player
+        view = state.to_dict(viewer=p)
+        other = [position_from_dict(view, seed=s) for s in (11, 12)]
+        hands = [json.dumps(g.hand(1 - p), sort_keys=True) for g in (state, *other)]
+        if len(set(hands)) == 3:
+            break
+    else:
+        pytest.fail("no decision with hidden opponent cards")
+    ratings = [rate_decision(g, TINY, seed=77) for g in (state, *other)]
+    assert ratings[0] == ratings[1] == ratings[2]
+    # ... while another seed of the search gives another rating (the comparison can fail)
+    assert rate_decision(state, TINY, seed=78) != ratings[0]
+
+
+def test_resume_gives_the_same_rows_as_an_uninterrupted_run(games, tmp_path):
+    out = tmp_path / "resumed"
+    first = run_choice(games["records"], out, TINY, games=1, source="2p_none")
+    assert set(first.game) == {1}
+    # a kill while game 2 was being written: some of its rows, no 'done' line, a cut last line
+    part = games["rows"][games["rows"].game == 2].head(3)
+    with open(out / ROWS_FILE, "a", encoding="utf-8") as f:
+        for r in part.to_dict("records"):
+            f.write(json.dumps({"row": {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                                        for k, v in r.items()}}, default=int) + "\n")
+        f.write('{"row": {"players": 2, "ga')
+    again = run_choice(games["records"], out, TINY, games=2, source="2p_none", resume=True)
+    pd.testing.assert_frame_equal(again, games["rows"])
+    assert (out / ROWS_FILE).read_text(encoding="utf-8").endswith('"rows": %d}\n' % (games["rows"].game == 2).sum())
+    pd.testing.assert_frame_equal(load_choice(out), games["rows"])     # read back without rating anything
+    # other settings in the same folder are refused, and so is a second run without resume
+    with pytest.raises(S.StudyError, match="other settings"):
+        run_choice(games["records"], out, ChoiceSettings(bot="mcts(iterations=31)"), games=2, source="2p_none",
+                   resume=True)
+    with pytest.raises(S.StudyError, match="already holds"):
+        run_choice(games["records"], out, TINY, games=2, source="2p_none")
+
+
+def test_example_positions_open_in_hint(games, tmp_path, capsys):
+    saved = S.save_choice(games["rows"], tmp_path, {(2, "2p_none"): games["recs"]}, prefix="t_")
+    ex = saved["examples"]
+    assert len(ex) >= 3 and set(ex.official) <= set(OFFICIALS)
+    assert (ex.groupby("official").size() <= 3).all()
+    for r in ex.itertuples():
+        path = tmp_path / r.file
+        state, viewer = load_position(path)
+        assert viewer == r.seat == state.current_player        # the view of the player to move
+        assert r.with_move in [state.move_str(m) for m in state.legal_moves()]
+    with pytest.raises(SystemExit) as e:
+        main(["hint", str(tmp_path / ex.file.iloc[0]), "--iterations", "20"])
+    assert e.value.code == 0
+    assert f"seat {ex.seat.iloc[0]}'s view" in capsys.readouterr().out
+    md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"main_study": "toy"},
+                        {"toy": {**saved, "search": {2: "mcts(iterations=30)"}, "games": {2: 2}}})
+    assert "## Value at the moment of choice" in md and "## For players" in md
+    assert f"]({ex.file.iloc[0]})" in md
+    assert "too small" in md          # two games: some cells are too small to rely on, and the report says so
+    assert saved["plots"] and all((tmp_path / p).stat().st_size > 1000 for p in saved["plots"])
+
+
+def _tiny_ablation():
+    rows = []
+    for off in ("none", *OFFICIALS):
+        for g in (1, 2):
+            for seat in (0, 1):
+                r = {"players": 2, "official": off, "game": g, "seed": g, "seat": seat,
+                     "bot": "x" if off == "none" or seat != g - 1 else f"x(forbid={off})",
+                     "restricted": off != "none" and seat == g - 1, "score": 20.0 + seat + g,
+                     "win": int(seat == g - 1), "rank": 1 if seat == g - 1 else 2, "turns": 40}
+                r.update({S.use_column(o, ph): 1 for o in OFFICIALS for ph in S.PHASES})
+                rows.append(r)
+    return pd.DataFrame(rows)
+
+
+def test_given_away_counts_only_clear_wrong_choices():
+    base = {"source": "s", "players": 2, "phase": "early"}
+    rows = pd.DataFrame([
+        {**base, "game": 1, "official": "postmaster", "used": False, "d_win": 0.30, "se_win": 0.05},   # clear miss
+        {**base, "game": 1, "official": "postmaster", "used": True, "d_win": -0.20, "se_win": 0.05},   # clear misuse
+        {**base, "game": 1, "official": "postmaster", "used": False, "d_win": 0.05, "se_win": 0.05},   # noise
+        {**base, "game": 1, "official": "postmaster", "used": True, "d_win": 0.40, "se_win": 0.05},    # right
+        {**base, "game": 1, "official": "postmaster", "used": True, "d_win": math.nan, "se_win": math.nan},
+    ])
+    usage = pd.DataFrame([{"players": 2, "official": "postmaster", "total": 3.0, "share_of_turns": 0.5}])
+    t = S.bot_comparison({"h": usage}, {}, {"h": rows}).iloc[0]
+    assert t.h_given_away == pytest.approx((0.30 + 0.20) / 2)     # per player-game: 1 game x 2 players
+    assert t.h_offered == pytest.approx(5 / 2) and t.h_rated == 4
+    assert t.h_agree == pytest.approx(1 / 4) and t.h_taken == pytest.approx(3 / 5)   # only the last agrees
+
+
+# ------------------------------------------------------------------ the CLI
+
+def test_cli_part_choice_smoke(tmp_path, capsys):
+    out = tmp_path / "study"
+    with pytest.raises(SystemExit) as e:
+        main(["officials", "--bot", "heuristic", "--part", "choice", "--games", "2", "--players", "2",
+              "--choice-games", "1", "--choice-iterations", "20", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert e.value.code == 0, capsys.readouterr().err
+    text = capsys.readouterr().out
+    assert "value at the moment of choice" in text and "Postmaster" in text
+    rows = pd.read_parquet(out / "choices.parquet")
+    assert set(rows.game) == {1} and (rows.iterations <= 20).all()
+    assert "iterations=20" in rows.search.iloc[0]
+    assert json.loads((out / "raw" / "choice_2p" / META_FILE).read_text())["settings"]["bot"].startswith("mcts(")
+    md = (out / "report.md").read_text()
+    assert "## Value at the moment of choice" in md and "## For players" in md
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--part", "choice"], "needs --out"),
+    (["--part", "bogus", "--out", "x"], "bogus"),
+    (["--budget", "300"], "for a search bot"),
+    (["--bot", "mcts", "--budget", "5=300"], "2, 3 or 4"),
+    (["--bot", "mcts", "--budget", "2=lots"], "expected iterations"),
+    (["--choice-iterations", "0", "--part", "choice", "--out", "x"], "0"),
+    (["--from", "x.parquet", "--part", "choice"], "--part ablation"),
+])
+def test_cli_bad_choice_input_is_one_error_line(capsys, args, message):
+    with pytest.raises(SystemExit) as e:
+        main(["officials", "--games", "2", "--players", "2", *args])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and message in err and "Traceback" not in err
+
+
+def test_study_specs_per_player_count():
+    bots = S.study_bots("mcts", (2, 4), "2=1000,4=3000")
+    assert "iterations=1000" in bots[2] and "iterations=3000" in bots[4] and "prior=" in bots[2]
+    assert S.with_forbid(bots[4], "cartwright").endswith(",forbid=cartwright)")
+    assert S.study_bots("heuristic", (3,)) == {3: "heuristic"}
+    assert S.choice_bots({3: "heuristic"}, None)[3].startswith("mcts(")
+    assert "iterations=77" in S.choice_bots(bots, 77)[2]
+
+
+# ------------------------------------------------------------------ the experiment script
+
+def _experiment():
+    spec = importlib.util.spec_from_file_location("officials_experiment", ROOT / "experiments" / "officials.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod            # its dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
+    exp = _experiment()
+    repo = tmp_path / "repo"
+    (repo / "thurn_ai").mkdir(parents=True)
+    (repo / "thurn_ai" / "x.py").write_text("A = 1\n")
+    (repo / "results").mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "x"], cwd=repo, check=True)
+    assert exp.check_clean(repo) == []
+    (repo / "results" / "data.csv").write_text("not code\n")       # results are not code
+    assert exp.check_clean(repo) == []
+    (repo / "thurn_ai" / "x.py").write_text("A = 2\n")
+    (repo / "thurn_ai" / "new.py").write_text("B = 1\n")
+    with pytest.raises(exp.DirtyTree, match="thurn_ai/new.py, thurn_ai/x.py"):
+        exp.check_clean(repo)
+    assert exp.check_clean(repo, allow_dirty=True) == ["thurn_ai/new.py", "thurn_ai/x.py"]
+    monkeypatch.setattr(exp, "ROOT", repo)
+    assert exp.main(["--part", "report", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: uncommitted changes") and "--allow-dirty" in err
+    assert not (tmp_path / "out").exists()
+    # with --allow-dirty the report says it is not reproducible
+    md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"dirty": "thurn_ai/x.py", "commit": "abc"})
+    assert "Not a reproducible result" in md and "thurn_ai/x.py" in md
