@@ -27,6 +27,7 @@ export function initPlay(startup) {
     }
   };
   $("#play-players").addEventListener("change", build);
+  $("#play-board").addEventListener("change", () => { if (!game) showPlay(); });
   build();
   $("#new-game-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
   $("#step-bot").addEventListener("click", () => stepOnce());
@@ -84,17 +85,17 @@ export function showPlay() {
   $("#hint-panel").hidden = !game;
   useHint(hintTarget, () => showPlay());
   if (!game) {
-    $("#board").replaceChildren();
-    $("#players").replaceChildren();
-    $("#log").replaceChildren();
-    $("#tile-stacks").replaceChildren();
-    $("#legend").replaceChildren();
-    $("#board-title").textContent = "Start a game: choose the seats and press New game.";
+    // before the first game: the chosen board, empty
+    geometry($("#play-board").value).then((g) => {
+      if (game || nav.current !== "play") return;
+      drawPosition(g, { players: [], display: [] }, { title: `${g.title} · choose the seats and press New game` });
+    }).catch((e) => showError(e.message));
     return;
   }
   const pos = game.position;
   const byCity = movesByCity();
   // for scripts and tests: whose turn it is, and how many moves were made
+  $("#game").dataset.id = game.id;
   $("#game").dataset.waiting = game.waiting_for;
   $("#game").dataset.moves = String(game.log.length);
   const hinted = new Set(recommendedMoves(key()));
