@@ -109,7 +109,7 @@ def test_the_page_draws_the_board_with_labels_and_a_legend(page):
     cities = thurn_ai.Rules().load_board().cities
     page.wait_for_selector("#board .city")
     assert page.locator("#board .city").count() == len(cities)
-    assert page.locator("#board .city .name").all_text_contents() == list(cities)
+    assert page.locator("#board .labels .name").all_text_contents() == list(cities)
     # every city says its province in text, and the legend names every province
     assert all(t.strip() for t in page.locator("#board .city .code").all_text_contents())
     legend = page.inner_text("#legend")

@@ -119,6 +119,8 @@ export function drawBoard(svg, geo, pos, opts = {}) {
   svg.append(routes);
 
   const cities = svgEl("g", { class: "cities" });
+  // the names go on top of everything (rings, houses, routes), their white halo keeps them readable
+  const labels = svgEl("g", { class: "labels" });
   for (const c of geo.cities) {
     const extra = opts.cityClass ? opts.cityClass(c.name) : "";
     const g = svgEl("g", {
@@ -132,11 +134,12 @@ export function drawBoard(svg, geo, pos, opts = {}) {
     if (c.province < 0) g.append(svgEl("rect", { x: -17, y: -17, width: 34, height: 34, fill, class: "dot free" }));
     else g.append(svgEl("circle", { r: 18, fill, class: "dot" }));
     g.append(svgEl("text", { class: "code", y: 4, text: c.code }));
-    g.append(svgEl("text", { class: "name", y: 36, text: c.name + (pos && pos.rules && pos.rules.variant === "horses" && c.horses ? ` (${c.horses}🐎)` : "") }));
+    labels.append(svgEl("text", { class: "name", x: c.x, y: c.y + 36, "data-city": c.name,
+      text: c.name + (pos && pos.rules && pos.rules.variant === "horses" && c.horses ? ` (${c.horses} horses)` : "") }));
     const steps = opts.hintSteps && opts.hintSteps[c.name];
     if (steps) {
       g.append(svgEl("circle", { r: 29, class: "hint-ring" }));
-      g.append(svgEl("g", { class: "hint-badge", transform: "translate(20,-24)" },
+      g.append(svgEl("g", { class: "hint-badge", transform: "translate(0,-33)" },   // above: houses sit at the corners
         svgEl("circle", { r: 10 }), svgEl("text", { y: 4, text: steps.join(",") })));
     }
     if (opts.moved && canonical(geo, opts.moved) === c.name) g.append(svgEl("circle", { r: 26, class: "moved-ring" }));
@@ -163,7 +166,7 @@ export function drawBoard(svg, geo, pos, opts = {}) {
         svgEl("title", { text: `house of seat ${seat} in ${c.name}` })));
     }
   });
-  svg.append(houses);
+  svg.append(houses, labels);
 }
 
 export function drawLegend(box, geo, players) {

@@ -49,6 +49,7 @@ export async function newGame(body) {
     setStatus("starting a game…");
     const view = await api("POST", "/api/games", req);
     moved = null;
+    $("#new-game-box").open = false;     // room for the game; the form opens again with a click
     await setGame(view);
     setStatus("");
     advance();

@@ -1,0 +1,85 @@
+"""The screenshot of `thurn-ai serve` in the README: a game against mcts in the middle, with a hint shown.
+
+    python experiments/serve_screenshot.py [--out docs/img/serve.png] [--seed 7]
+
+Runs the web app on a loopback port in a thread and drives Debian's Chromium (apt-get install chromium)
+with Playwright: seat 0 plays a simple route-building game by clicking until it has closed a route and
+has a card to play, then asks for a hint. The picture is written atomically.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+import thurn_ai  # noqa: E402
+from thurn_ai.fileio import atomic_write_bytes  # noqa: E402
+from thurn_ai.web import BackgroundServer, create_app  # noqa: E402
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def next_move(view, board) -> str:
+    """A simple player: build one route, close it at three cards or more, place every house it may."""
+    moves = [m["move"] for m in view["legal"]]
+    route = view["position"]["players"][view["to_move"]]["route"]
+    ends = {board.city_index(route[0]), board.city_index(route[-1])} if route else set()
+    for wanted in (["close"], [m for m in moves if m.startswith("house ")], ["done"], ["cartwright"],
+                   [m for m in moves if m.split()[0] in ("left", "right")]):
+        hit = [m for m in wanted if m in moves]
+        if hit:
+            return hit[0]
+    if view["phase"] == "after_play":
+        return "stop"
+    if not route and any(m.startswith("new ") for m in moves):
+        return next(m for m in moves if m.startswith("new "))
+    fits = [m for m in moves if m.startswith("draw ") and m != "draw deck"
+            and any(board.adjacent(board.city_index(m[5:]), e) for e in ends)]
+    return fits[0] if fits else ("draw deck" if "draw deck" in moves else moves[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "docs/img/serve.png"))
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    args = ap.parse_args()
+    board = thurn_ai.Rules().load_board()
+    with BackgroundServer(create_app()) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 1000}, base_url=url)
+        page.set_default_timeout(30_000)
+        page.goto("/")
+        page.wait_for_selector("body[data-ready=yes]")
+        page.fill("#seat-1", "mcts")
+        page.fill("#play-seed", str(args.seed))
+        page.select_option("#bot-speed", "0")
+        page.click("#new-game")
+        page.wait_for_selector("#game[data-waiting=person]")
+        game_id = page.get_attribute("#game", "data-id")
+        for _ in range(200):
+            view = page.request.get(f"/api/games/{game_id}").json()
+            me = view["position"]["players"][0]
+            if me["closes"] >= 2 and view["phase"] == "play" and me["route"]:
+                break
+            move = next_move(view, board)
+            n = page.get_attribute("#game", "data-moves")
+            page.locator(f'#moves button[data-move="{move}"]').click()
+            page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
+        page.select_option("#hint-unit", "iterations")
+        page.fill("#hint-budget", "3000")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
+        atomic_write_bytes(args.out, page.screenshot())
+        browser.close()
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
