@@ -10,12 +10,10 @@ Needs the optional extra: pip install "thurn-ai[openspiel]". docs/openspiel.md d
 the action ids, the observation tensor, the returns and what is hidden.
 
 A move in OpenSpiel is one decision of the engine (draw, play a card, each house, each discard, ...), so
-the game has the engine's turn structure. Chance is *sampled*: every card drawn from the deck is chosen
-inside the move by the state's own seeded generator, as in the engine, so there are no chance nodes. The
-engine draws from the deck inside moves that also do other things (a close refills nothing, but a face-up
-draw refills the display and may reshuffle the discard pile), and it holds no order for the deck to
-expose; surfacing each draw as a chance node would add rules to the adapter. The adapter adds none: it
-maps action ids to engine moves and reads the engine's own view of a player.
+the game has the engine's turn structure. Chance is *sampled*: a card drawn from the deck is chosen inside
+the move by the state's own seeded generator, as in the engine, so there are no chance nodes (the engine
+draws inside moves that do other things too, and keeps the deck as counts with no order to expose). The
+adapter adds no rules: it maps action ids to engine moves and reads the engine's own view of a player.
 """
 from __future__ import annotations
 
@@ -23,8 +21,12 @@ import random
 import secrets
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import mcts
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+except ImportError as e:        # the optional extra is missing: say how to get it
+    raise ImportError(f"thurn_ai.openspiel needs OpenSpiel ({e}): pip install \"thurn-ai[openspiel]\"") from e
 
 from .board import BUILTIN_BOARDS
 from .bots.base import Observation

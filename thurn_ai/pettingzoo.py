@@ -14,11 +14,15 @@ that player may know it. The environment adds no rules: it maps actions to engin
 """
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as e:        # the optional extra is missing: say how to get it
+    raise ImportError(f"thurn_ai.pettingzoo needs PettingZoo ({e}): pip install \"thurn-ai[pettingzoo]\"") from e
 
 from .bots.human import render_view
 from .errors import RulesError
