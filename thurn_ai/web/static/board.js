@@ -92,6 +92,7 @@ export function drawBoard(svg, geo, pos, opts = {}) {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", opts.title || `${geo.title}: map`);
   const P = (name) => geo.byName[canonical(geo, name)];
+  const horses = isHorses(geo, pos);
 
   const roads = svgEl("g", { class: "roads" });
   for (const [a, b] of geo.roads) {
@@ -133,9 +134,13 @@ export function drawBoard(svg, geo, pos, opts = {}) {
     g.append(svgEl("title", { text: label }));
     if (c.province < 0) g.append(svgEl("rect", { x: -17, y: -17, width: 34, height: 34, fill, class: "dot free" }));
     else g.append(svgEl("circle", { r: 18, fill, class: "dot" }));
-    g.append(svgEl("text", { class: "code", y: 4, text: c.code }));
-    labels.append(svgEl("text", { class: "name", x: c.x, y: c.y + 36, "data-city": c.name,
-      text: c.name + (pos && pos.rules && pos.rules.variant === "horses" && c.horses ? ` (${c.horses} horses)` : "") }));
+    if (horses && c.horses) {
+      g.append(svgEl("text", { class: "code", y: -1, text: c.code }));
+      g.append(svgEl("text", { class: "horses", y: 11, text: `${c.horses}h` }));
+    } else {
+      g.append(svgEl("text", { class: "code", y: 4, text: c.code }));
+    }
+    labels.append(svgEl("text", { class: "name", x: c.x, y: c.y + 36, "data-city": c.name, text: c.name }));
     const steps = opts.hintSteps && opts.hintSteps[c.name];
     if (steps) {
       g.append(svgEl("circle", { r: 29, class: "hint-ring" }));
@@ -169,7 +174,13 @@ export function drawBoard(svg, geo, pos, opts = {}) {
   svg.append(houses, labels);
 }
 
-export function drawLegend(box, geo, players) {
+// The horses variant: the rules say so, or (a position being set up without them) the board's default.
+export function isHorses(geo, pos) {
+  const variant = pos && pos.rules && pos.rules.variant;
+  return (variant || geo.default_variant) === "horses";
+}
+
+export function drawLegend(box, geo, players, horses = false) {
   box.replaceChildren();
   const prov = el("ul", { class: "legend-provinces", "aria-label": "provinces" });
   for (const p of geo.provinces) {
@@ -178,6 +189,7 @@ export function drawLegend(box, geo, players) {
   if (geo.cities.some((c) => c.province < 0)) {
     prov.append(el("li", {}, el("span", { class: "swatch free" }, "free"), " free city"));
   }
+  if (horses) prov.append(el("li", {}, el("strong", {}, "2h"), " 2 horses on the city's cards"));
   const seats = el("ul", { class: "legend-seats", "aria-label": "seats" });
   for (let s = 0; s < players; s++) {
     const line = el("svg:svg", { width: 44, height: 10, "aria-hidden": "true" },
@@ -216,7 +228,7 @@ export function tilesText(tiles) {
 export function drawPlayers(box, geo, pos, opts = {}) {
   box.replaceChildren();
   const scores = opts.scores || [];
-  const horses = pos.rules && pos.rules.variant === "horses";
+  const horses = isHorses(geo, pos);
   pos.players.forEach((pl, seat) => {
     const toMove = pos.phase !== "over" && pos.to_move === seat;
     const who = opts.seatLabels ? opts.seatLabels[seat] : "";

@@ -1,5 +1,5 @@
 // What the views share: the API, error messages, the board geometry, the panels beside the board.
-import { drawBoard, drawLegend, drawPlayers, drawTileStacks, el, prepareGeometry, SEAT_COLORS, officialLabel } from "./board.js";
+import { drawBoard, drawLegend, drawPlayers, drawTileStacks, el, isHorses, prepareGeometry, SEAT_COLORS, officialLabel } from "./board.js";
 
 export const $ = (sel) => document.querySelector(sel);
 
@@ -61,7 +61,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // (entries of the moves so far), logCurrent (index to mark), onLog(index).
 export function drawPosition(geo, pos, opts = {}) {
   drawBoard($("#board"), geo, pos, opts);
-  drawLegend($("#legend"), geo, pos.players.length);
+  drawLegend($("#legend"), geo, pos.players.length, isHorses(geo, pos));
   $("#board-title").textContent = opts.title || geo.title;
   drawPlayers($("#players"), geo, pos, opts);
   drawTileStacks($("#tile-stacks"), geo, pos);

@@ -1,7 +1,7 @@
 // The Set-up view: build a position by clicking, checked on every change by the server with the checks
 // of `thurn-ai validate`; export and import it as JSON (docs/position-format.md).
 import { $, api, clearError, drawPosition, geometry, nav, setStatus, showError } from "./common.js";
-import { canonical, cardEl, cardList, el, SEAT_COLORS, tilesText } from "./board.js";
+import { canonical, cardEl, cardList, el, isHorses, SEAT_COLORS, tilesText } from "./board.js";
 
 let pos = null;          // the position being set up, in the position format
 let geo = null;
@@ -95,6 +95,7 @@ function validTarget(t) {
   if (s >= pos.players.length) return false;
   if (m[2] === "hand") return visible(s);
   if (m[2] === "known") return !visible(s);
+  if (m[2] === "horse_cards") return isHorses(geo, pos);
   return true;
 }
 
@@ -140,7 +141,6 @@ function changed() {
 
 async function check() {
   const mine = ++ticket;
-  $("#setup-status").textContent = "checking…";
   try {
     const r = await api("POST", "/api/positions/check", { position: pos });
     if (mine !== ticket) return null;
@@ -149,8 +149,18 @@ async function check() {
     if (mine !== ticket) return null;
     checked = { ok: false, problems: [{ field: "position", message: e.message }] };
   }
-  if (nav.current === "setup") showSetup();
+  showChecked();
   return checked;
+}
+
+// The check of the position as it is now (waiting for one under way, or starting one).
+async function settled() {
+  clearTimeout(timer);
+  for (;;) {
+    if (checked) return checked;
+    const r = await check();
+    if (r) return r;
+  }
 }
 
 // ---------------------------------------------------------------- clicks on the map
@@ -215,7 +225,11 @@ function seatFieldset(s) {
     chips(pl.route, (i) => pl.route.splice(i, 1), `seat ${s} route`), problemsBox(`${f}.route`)));
   box.append(el("div", { class: "field", "data-field": `${f}.houses` }, el("h3", {}, "houses"),
     chips(pl.houses, (i) => { pl.houses.splice(i, 1); delete pl.houses_left; }, `seat ${s} houses`), problemsBox(`${f}.houses`)));
-  if (pos.rules.variant !== "horses" && geo.carriages.length) {
+  if (isHorses(geo, pos)) {
+    box.append(el("div", { class: "field", "data-field": `${f}.horse_cards` }, el("h3", {}, "horse cards"),
+      chips(cardList(pl.horse_cards), (i) => { pl.horse_cards = cardList(pl.horse_cards); pl.horse_cards.splice(i, 1); }, `seat ${s} horse cards`),
+      problemsBox(`${f}.horse_cards`)));
+  } else if (geo.carriages.length) {
     const sel = el("select", { id: `setup-carriage-${s}`, onchange: (ev) => { pl.carriage = ev.target.value === "" ? null : Number(ev.target.value); changed(); } },
       el("option", { value: "" }, "none"), geo.carriages.map((c) => el("option", { value: c.size, selected: pl.carriage === c.size }, `${c.size} (${c.points} points)`)));
     box.append(el("div", { class: "field", "data-field": `${f}.carriage` }, el("label", {}, "carriage ", sel), problemsBox(`${f}.carriage`)));
@@ -247,6 +261,7 @@ function targets() {
   pos.players.forEach((pl, s) => {
     out.push(visible(s) ? [`seat${s}.hand`, `seat ${s} hand`] : [`seat${s}.known`, `seat ${s} known cards`]);
     out.push([`seat${s}.route`, `seat ${s} route`], [`seat${s}.houses`, `seat ${s} houses`]);
+    if (isHorses(geo, pos)) out.push([`seat${s}.horse_cards`, `seat ${s} horse cards`]);
   });
   return out;
 }
@@ -284,7 +299,13 @@ export function showSetup() {
     deck.textContent = "The deck: every card not placed here (hidden hands are dealt from them at random).";
   }
   $("#setup-seats").replaceChildren(...pos.players.map((_, s) => seatFieldset(s)));
+  showChecked();
+}
 
+// What the check says (problems, status) and the board. Only this is redrawn when an answer arrives,
+// so a field being typed in is never replaced under the typing.
+function showChecked() {
+  if (!pos || !geo || nav.current !== "setup") return;
   // problems next to their fields; any other in the general list
   const boxes = {};
   for (const b of document.querySelectorAll("#view-setup [data-problems-for]")) {
@@ -296,6 +317,9 @@ export function showSetup() {
     for (const p of checked.problems) (boxes[p.field] || boxes.position).append(el("p", { class: "problem" }, p.message));
     status.textContent = checked.ok ? `✓ valid: ${checked.view.summary}` : `${checked.problems.length} problem${checked.problems.length === 1 ? "" : "s"}`;
     status.className = checked.ok ? "ok" : "bad";
+  } else {
+    status.textContent = "checking…";
+    status.className = "";
   }
   $("#setup-export").disabled = !(checked && checked.ok);
   $("#setup-play").disabled = !(checked && checked.ok);
@@ -311,9 +335,8 @@ export function showSetup() {
 // ---------------------------------------------------------------- export, import, play
 
 async function exportPosition() {
-  clearTimeout(timer);
-  const r = checked || await check();
-  if (!r || !r.ok) { $("#setup-status").textContent = "fix the problems before exporting"; return; }
+  const r = await settled();
+  if (!r.ok) { $("#setup-status").textContent = "fix the problems before exporting"; return; }
   $("#setup-json").value = r.text;
   const link = $("#setup-download");
   if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
@@ -334,8 +357,8 @@ async function importText(text) {
 }
 
 async function playFromHere() {
-  const r = checked || await check();
-  if (!r || !r.ok) return;
+  const r = await settled();
+  if (!r.ok) return;
   const opponents = $("#setup-opponents").value.trim() || "mcts";
   const person = pos.viewer === null ? pos.to_move : pos.viewer;
   const seats = pos.players.map((_, s) => (s === person ? "human" : opponents));
