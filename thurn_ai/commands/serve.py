@@ -8,9 +8,12 @@ import click
 from ..errors import PositionError, ThurnError
 from ..fileio import read_text
 from ..position import read_position_file
-from .options import GAME_INDEX, SECONDS, BoundedInt
+from .options import GAME_INDEX, BoundedFloat, BoundedInt
 
 PORT = BoundedInt(0, 65535)
+# a hint from the page searches at most this long (thurn_ai/web/hints.py MAX_SECONDS, without importing
+# the web package before --help needs it)
+HINT_SECONDS = BoundedFloat(0, 120)
 
 
 def _need_extra() -> None:
@@ -31,7 +34,7 @@ def _need_extra() -> None:
               help="Which game of the record file (1 = first line).")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="A position file to open in the set-up view.")
-@click.option("--hint-time", type=SECONDS, default=None,
+@click.option("--hint-time", type=HINT_SECONDS, default=None,
               help="Default search time of a hint, in seconds (the page can change it) [default: 2].")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 def command(host, port, record_file, game_index, position_file, hint_time, open_browser):
@@ -41,11 +44,9 @@ def command(host, port, record_file, game_index, position_file, hint_time, open_
     Example: thurn-ai serve --record game.jsonl"""
     _need_extra()
     from ..web.app import create_app
-    from ..web.hints import DEFAULT_SECONDS, MAX_SECONDS
+    from ..web.hints import DEFAULT_SECONDS
     from ..web.server import allowed_hosts_for, bind, is_loopback, run, url_of
 
-    if hint_time is not None and hint_time > MAX_SECONDS:
-        raise click.BadParameter(f"at most {MAX_SECONDS:g} seconds", param_hint="--hint-time")
     record_text = read_text(record_file, "record file", PositionError) if record_file else None
     position = read_position_file(position_file) if position_file else None
     if position is not None and not isinstance(position, dict):

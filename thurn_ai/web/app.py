@@ -185,13 +185,11 @@ class WebApp:
         data = await read_json(request)
         if "move" not in data:
             raise ThurnError('give the move in notation: {"move": "draw deck"}')
-        entry = await run_in_threadpool(game.play, data["move"])
-        return JSONResponse({"moved": entry, "view": game.view()})
+        return JSONResponse(await run_in_threadpool(game.play, data["move"]))
 
     async def step(self, request: Request) -> Response:
         game = self.game(request)
-        entry = await run_in_threadpool(game.step)
-        return JSONResponse({"moved": entry, "view": game.view()})
+        return JSONResponse(await run_in_threadpool(game.step))
 
     async def game_hint(self, request: Request) -> Response:
         game = self.game(request)
@@ -223,7 +221,9 @@ class WebApp:
     async def new_replay(self, request: Request) -> Response:
         data = await read_json(request)
         game = int_field(data, "game", 1)
-        replay = await run_in_threadpool(ReplaySession, data.get("text"), game, data.get("name") or "record")
+        name = data.get("name")
+        name = name[:200] if isinstance(name, str) and name.strip() else "record"
+        replay = await run_in_threadpool(ReplaySession, data.get("text"), game, name)
         self.sessions.add(replay)
         return JSONResponse(replay.summary(), status_code=201)
 

@@ -82,7 +82,7 @@ class GameSession:
         self.closes = CloseLog()
         self.uses = [{o: {"early": 0, "middle": 0, "late": 0} for o in OFFICIALS} for _ in self.seats]
         self._obs_rng = random.Random(derive_seed("observations", seed))
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()      # view() is also taken inside play() and step()
 
     # ---- who sees what
 
@@ -96,12 +96,13 @@ class GameSession:
         return p if p in self.humans else self.humans[0]
 
     def view(self) -> dict:
-        viewer = self.viewer
-        mover_is_person = not self.state.is_terminal() and self.state.current_player in self.humans
-        v = state_view(self.state, viewer, legal=mover_is_person)
-        v.update(kind=self.kind, id=self.id, seats=self.seats, humans=self.humans, seed=self.seed,
-                 from_position=self.from_position, log=self.log, waiting_for=self.waiting_for())
-        return v
+        with self.lock:
+            viewer = self.viewer
+            mover_is_person = not self.state.is_terminal() and self.state.current_player in self.humans
+            v = state_view(self.state, viewer, legal=mover_is_person)
+            v.update(kind=self.kind, id=self.id, seats=self.seats, humans=self.humans, seed=self.seed,
+                     from_position=self.from_position, log=list(self.log), waiting_for=self.waiting_for())
+            return v
 
     def waiting_for(self) -> str:
         """'person', 'bot' or 'nobody' (the game is over): what the page does next."""
@@ -128,7 +129,7 @@ class GameSession:
         return entry
 
     def play(self, text) -> dict:
-        """A person's move, in notation; IllegalMoveError (saying why and what is possible) if it is not
+        """A person's move, in notation: {"moved": its log entry, "view": the view after it}; IllegalMoveError (saying why and what is possible) if it is not
         legal, SessionError if it is not a person's turn."""
         with self.lock:
             s = self.state
@@ -142,10 +143,10 @@ class GameSession:
             move = s.parse_move(text)
             if not s.is_legal(move):
                 raise illegal_move_error(s, move)
-            return self._apply(move, HUMAN)
+            return {"moved": self._apply(move, HUMAN), "view": self.view()}
 
     def step(self) -> dict:
-        """One move of the bot to move; SessionError on a person's turn or after the end."""
+        """One move of the bot to move ({"moved", "view"} as play()); SessionError on a person's turn or after the end."""
         with self.lock:
             s = self.state
             if s.is_terminal():
@@ -157,7 +158,7 @@ class GameSession:
             move = bot.choose(Observation(s, p, self._obs_rng.getrandbits(64)))
             if not s.is_legal(move):
                 raise ThurnError(f"bot {self.seats[p]} chose an illegal move {s.move_str(move)!r}")
-            return self._apply(move, self.seats[p])
+            return {"moved": self._apply(move, self.seats[p]), "view": self.view()}
 
     # ---- the game as data
 

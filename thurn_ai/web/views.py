@@ -6,21 +6,14 @@ viewer), so the page never receives an opponent's unknown cards or the deck's or
 """
 from __future__ import annotations
 
+from ..bots.human import PHASE_HELP as HUMAN_PHASE_HELP
 from ..game import GameState
 from ..notation import CITY_KINDS, move_city, move_kind
 from ..officials import OFFICIAL_LABEL, official_of
 from ..position import describe, position_to_dict
 
-# What the player to move is asked to do, by phase (shown above the moves).
-PHASE_HELP = {
-    "draw": "take a card: one from the display or the top of the deck",
-    "play": "play a card to your route (or draw a second card with the Postmaster)",
-    "after_play": "play a second card (Postal Carrier), close the route, or stop",
-    "houses": "place houses in the cities of the route being closed, then done",
-    "cartwright": "take the next carriage with the Cartwright, or not",
-    "discard": "discard down to 3 cards",
-    "over": "the game is over",
-}
+# What the player to move is asked to do, by phase (shown above the moves): the terminal's words.
+PHASE_HELP = {**HUMAN_PHASE_HELP, "over": "the game is over"}
 
 
 def move_row(state: GameState, move: int) -> dict:
