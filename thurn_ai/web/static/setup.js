@@ -165,7 +165,14 @@ async function settled() {
 
 // ---------------------------------------------------------------- clicks on the map
 
+// The deck's size follows from the cards placed (when the deck is not given card by card, or from the
+// deck when it is): a size given by an imported position would contradict every change.
+function cardsMoved() {
+  delete pos.deck_size;
+}
+
 function onCity(name) {
+  cardsMoved();
   const m = /^seat(\d+)\.(\w+)$/.exec(target);
   if (!m) {
     pos[target] = cardList(pos[target]);
@@ -198,7 +205,7 @@ function chips(list, onRemove, label) {
   if (!list.length) box.append(el("span", { class: "help" }, "none"));
   list.forEach((c, i) => box.append(el("span", { class: "chip" },
     cardEl(geo, c, { class: "mini", disabled: true }),
-    el("button", { type: "button", class: "remove", "aria-label": `remove ${c} from ${label}`, onclick: () => { onRemove(i); changed(); } }, "×"))));
+    el("button", { type: "button", class: "remove", "aria-label": `remove ${c} from ${label}`, onclick: () => { onRemove(i); cardsMoved(); changed(); } }, "×"))));
   return box;
 }
 
@@ -216,7 +223,7 @@ function seatFieldset(s) {
       chips(cardList(pl.hand), (i) => { pl.hand = cardList(pl.hand); pl.hand.splice(i, 1); }, `seat ${s} hand`), problemsBox(`${f}.hand`)));
   } else {
     const size = el("input", { type: "number", min: 0, value: pl.hand_size ?? 0, size: 4, id: `setup-hand-size-${s}`,
-      onchange: (ev) => { const v = Number(ev.target.value); pl.hand_size = Number.isInteger(v) ? v : ev.target.value; changed(); } });
+      onchange: (ev) => { const v = Number(ev.target.value); pl.hand_size = Number.isInteger(v) ? v : ev.target.value; cardsMoved(); changed(); } });
     box.append(el("div", { class: "field", "data-field": `${f}.hand` }, el("label", {}, "cards in hand ", size), problemsBox(`${f}.hand`)));
     box.append(el("div", { class: "field", "data-field": `${f}.known` }, el("h3", {}, "known in that hand ", el("span", { class: "sub" }, "(taken face up)")),
       chips(cardList(pl.known), (i) => { pl.known = cardList(pl.known); pl.known.splice(i, 1); }, `seat ${s} known cards`), problemsBox(`${f}.known`)));
@@ -281,6 +288,11 @@ export function showSetup() {
   toMove.value = String(pos.to_move);
   $("#setup-phase").value = pos.phase;
   $("#setup-turn").value = String(pos.turn);
+  // an imported position may carry the turn's bookkeeping, which the fields here do not edit
+  $("#setup-turn-state").replaceChildren(...(pos.turn_state === undefined ? [] : [
+    `The turn's bookkeeping is given (${Object.entries(pos.turn_state || {}).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ")}). `,
+    el("button", { type: "button", id: "setup-forget-turn-state", onclick: () => { delete pos.turn_state; changed(); } },
+      "Take the phase's defaults instead")]));
 
   const fs = $("#setup-target");
   fs.replaceChildren(el("legend", {}, "a click on the map adds to"));
