@@ -97,6 +97,8 @@ BOUNDS = {
     "--seed": (INT, 0, 2**64 - 1), "--iterations": (INT, 1, 10_000_000), "--time": (FLOAT, 0.0, 3600.0),
     "--top": (INT, 1, 1000), "--game": (INT, 1, 1_000_000_000), "--games": (INT, 1, 1_000_000),
     "--players": (INT, 2, 4), "--jobs": (INT, 1, 256), "--playouts": (INT, 1, 10_000_000),
+    "--choice-games": (INT, 1, 1_000_000), "--choice-iterations": (INT, 1, 10_000_000),
+    "--port": (INT, 0, 65535), "--hint-time": (FLOAT, 0.0, 120.0),
 }
 # (command, option, arguments that stop the command quickly after a valid number, what that error says)
 NUMERIC = [
@@ -115,7 +117,12 @@ NUMERIC = [
     ("officials", "--seed", ["--bot", "nosuchbot"], "unknown bot"),
     ("officials", "--games", ["--bot", "nosuchbot"], "unknown bot"),
     ("officials", "--jobs", ["--bot", "nosuchbot"], "unknown bot"),
+    ("officials", "--choice-games", ["--bot", "nosuchbot"], "unknown bot"),
+    ("officials", "--choice-iterations", ["--bot", "nosuchbot"], "unknown bot"),
     ("bench", "--playouts", ["--board", "atlantis"], "unknown board"),
+    ("serve", "--port", ["--record", MISSING], "cannot read"),
+    ("serve", "--game", ["--record", MISSING], "cannot read"),
+    ("serve", "--hint-time", ["--record", MISSING], "cannot read"),
 ]
 IDS = [f"{c} {o}" for c, o, _, _ in NUMERIC]
 
