@@ -289,18 +289,8 @@ def _results(tasks, jobs: int):
         for t in tasks:
             yield _game_task(t)
         return
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    from .tournament import _init_worker      # workers end with this process, Ctrl-C stops them
-
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_init_worker,
-                               initargs=(os.getpid(),))
-    try:
-        futures = [pool.submit(_game_task, t) for t in tasks]
-        for f in as_completed(futures):
-            yield f.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    from .tournament import in_processes
+    yield from in_processes(_game_task, tasks, min(jobs, len(tasks)))
 
 
 def _read_done(path: Path) -> tuple[dict[int, list[dict]], bool]:

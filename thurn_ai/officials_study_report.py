@@ -74,6 +74,22 @@ def findings(a: Analysis) -> list[str]:
     return out
 
 
+def report_head(meta: dict, summary: list[str]) -> list[str]:
+    """The report's first lines: title, the dirty-tree warning, the summary for players, how to reproduce
+    it and the commit."""
+    L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
+    if meta.get("dirty"):
+        L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
+              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
+    if summary:
+        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
+    if meta.get("command"):
+        L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
+    if meta.get("commit"):
+        L += [f"Report built at commit `{meta['commit']}`.", ""]
+    return L
+
+
 def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice: dict | None = None,
                  comparison: pd.DataFrame | None = None, seats: pd.DataFrame | None = None) -> str:
     """The markdown report: a summary for players, one section per study (bot), the WBC comparison, the
@@ -90,17 +106,7 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
         raise StudyError("no study results to report")
     meta = meta or {}
     smeta = meta.get("studies", {})
-    L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
-    if meta.get("dirty"):
-        L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
-              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
-    summary = player_summary(analyses, meta.get("main_study"), choice)
-    if summary:
-        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
-    if meta.get("command"):
-        L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
-    if meta.get("commit"):
-        L += [f"Report built at commit `{meta['commit']}`.", ""]
+    L = report_head(meta, player_summary(analyses, meta.get("main_study"), choice))
     L += ["Method: per player count, a control tournament (all seats the full bot) and, per official, a "
           "tournament of one seat with that official forbidden against full bots, the restricted seat "
           "rotating through all seats. Δ win rate = restricted bot's win rate − 1/n (exact baseline; 95% "
@@ -338,17 +344,7 @@ def choice_report(choice: dict, meta: dict | None = None) -> str:
     if not choice:
         raise StudyError("no choice results to report")
     meta = meta or {}
-    L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
-    if meta.get("dirty"):
-        L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
-              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
-    summary = player_summary({}, meta.get("main_study"), choice)
-    if summary:
-        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
-    if meta.get("command"):
-        L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
-    if meta.get("commit"):
-        L += [f"Report built at commit `{meta['commit']}`.", ""]
+    L = report_head(meta, player_summary({}, meta.get("main_study"), choice))
     L += choice_section(choice)
     return "\n".join(L).rstrip() + "\n"
 

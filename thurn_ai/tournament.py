@@ -262,11 +262,13 @@ def _run_serial(tasks):
         yield play_task(t)
 
 
-def _run_processes(tasks, jobs: int):
+def in_processes(fn, tasks, jobs: int):
+    """Yield fn(task) for every task as they finish, in a pool of `jobs` worker processes that end with this
+    process (Ctrl-C stops them; see _init_worker). `fn` must be picklable (a module-level function)."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),))
     try:
-        futures = [pool.submit(play_task, t) for t in tasks]
+        futures = [pool.submit(fn, t) for t in tasks]
         for f in as_completed(futures):
             yield f.result()
     finally:
@@ -309,7 +311,7 @@ def execute(tasks: list[GameTask], jobs: int = 1, client=None):
     if client is not None:
         return _run_dask(tasks, client)
     if jobs > 1 and len(tasks) > 1:
-        return _run_processes(tasks, min(jobs, len(tasks)))
+        return in_processes(play_task, tasks, min(jobs, len(tasks)))
     return _run_serial(tasks)
 
 
