@@ -14,34 +14,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))     # browser_driver: shared with the browser tests
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import thurn_ai  # noqa: E402
 from thurn_ai.fileio import atomic_write_bytes  # noqa: E402
 from thurn_ai.web import BackgroundServer, create_app  # noqa: E402
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def next_move(view, board) -> str:
-    """A simple player: build one route, close it at three cards or more, place every house it may."""
-    moves = [m["move"] for m in view["legal"]]
-    route = view["position"]["players"][view["to_move"]]["route"]
-    ends = {board.city_index(route[0]), board.city_index(route[-1])} if route else set()
-    for wanted in (["close"], [m for m in moves if m.startswith("house ")], ["done"], ["cartwright"],
-                   [m for m in moves if m.split()[0] in ("left", "right")]):
-        hit = [m for m in wanted if m in moves]
-        if hit:
-            return hit[0]
-    if view["phase"] == "after_play":
-        return "stop"
-    if not route and any(m.startswith("new ") for m in moves):
-        return next(m for m in moves if m.startswith("new "))
-    fits = [m for m in moves if m.startswith("draw ") and m != "draw deck"
-            and any(board.adjacent(board.city_index(m[5:]), e) for e in ends)]
-    return fits[0] if fits else ("draw deck" if "draw deck" in moves else moves[-1])
+from browser_driver import CHROMIUM_ARGS, choose_like_a_beginner  # noqa: E402
 
 
 def main() -> None:
@@ -68,7 +48,7 @@ def main() -> None:
             me = view["position"]["players"][0]
             if me["closes"] >= 2 and view["phase"] == "play" and me["route"]:
                 break
-            move = next_move(view, board)
+            move = choose_like_a_beginner(view, board)
             n = page.get_attribute("#game", "data-moves")
             page.locator(f'#moves button[data-move="{move}"]').click()
             page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
