@@ -26,6 +26,7 @@ import numpy as np
 
 from ._core import KINDS, OFFICIALS, PHASES, SHIFT
 from .game import GameState
+from .notation import move_to_str
 from .rules import HOUSES, Rules
 
 # The action-id table (see the module docstring). Never reorder these: ids are a published contract.
@@ -80,9 +81,7 @@ class Encoding:
         self.code_to_id = [-1] * ((max(KINDS.values()) + 1) << SHIFT)
         for i, code in enumerate(self.id_to_code):
             self.code_to_id[code] = i
-        names = {v: k for k, v in KINDS.items()}
-        self.action_names = tuple(_notation(names[code >> SHIFT], b.cities[code & ((1 << SHIFT) - 1)])
-                                  for code in self.id_to_code)
+        self.action_names = tuple(move_to_str(b, code) for code in self.id_to_code)
 
         # returns: the extreme scores (every tile and the best carriage; no carriage, no tile and every
         # house unplaced) bound the margin
@@ -326,14 +325,6 @@ _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))    # made on
 def view_string(view: dict) -> str:
     """A view as one line of JSON: a position in the format of docs/position-format.md."""
     return _JSON.encode(view)
-
-
-def _notation(kind: str, city: str) -> str:
-    if kind == "deck":
-        return "draw deck"
-    if kind == "no_cartwright":
-        return "no cartwright"
-    return f"{kind} {city}" if kind in CITY_KINDS else kind
 
 
 @lru_cache(maxsize=64)
