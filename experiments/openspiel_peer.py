@@ -2,6 +2,10 @@
 
     python experiments/openspiel_peer.py                          # every cell, 200 games each (hours)
     python experiments/openspiel_peer.py --games 2 --iterations 20 --time 0.02 --out /tmp/peer   # a smoke run
+
+The defaults (100 iterations, 0.03 s) are set by cost: OpenSpiel's ISMCTS plays uniform random rollouts,
+and a uniform random game from the opening lasts ~1,760 turns (~0.9 ms compiled), so an iteration costs
+~1.3 ms early in a game; 200 games a cell at these budgets take ~2 h of one core for the four cells.
     python experiments/openspiel_peer.py --restart                # start again with other settings
 
 Two parts, both on the same game: OpenSpiel's Python ISMCTSBot (open_spiel.python.algorithms.ismcts)
@@ -364,8 +368,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
     ap.add_argument("--players", default="2,3", help="player counts, comma-separated (default 2,3)")
-    ap.add_argument("--iterations", type=int, default=300, help="iterations a decision in the equal-iterations cells")
-    ap.add_argument("--time", type=float, default=0.1, help="seconds a decision in the equal-time cells")
+    ap.add_argument("--iterations", type=int, default=100, help="iterations a decision in the equal-iterations cells")
+    ap.add_argument("--time", type=float, default=0.03, help="seconds a decision in the equal-time cells")
     ap.add_argument("--uct-c", type=float, default=1.4, help="OpenSpiel ISMCTS's exploration constant")
     ap.add_argument("--mcts-options", default="", help="extra mcts options, e.g. " + VANILLA)
     ap.add_argument("--seed", type=int, default=SEED)
