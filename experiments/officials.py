@@ -71,15 +71,17 @@ class Study:
         return study.study_bots(self.bot, self.players, self.budget)
 
 
-def studies(budget: dict, games: dict, choice_games: dict | None) -> list[Study]:
+def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3, 4)) -> list[Study]:
+    """The two studies. `players`: the counts the search study plays and both studies' decisions are rated
+    at (the heuristic study's ablation always has 2, 3 and 4: it is cheap)."""
     return [
         Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 180, 4: 180},
               "rule-based heuristic bot, no search (deterministic given the cards)",
-              choice_games=HEURISTIC_CHOICE_GAMES),
-        Study("search", "mcts", (2, 3, 4), games,
+              choice_games={n: HEURISTIC_CHOICE_GAMES[n] for n in players}),
+        Study("search", "mcts", tuple(players), games,
               "the strongest mcts configuration for each player count, iterations per decision "
-              + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items())) + "; one thread",
-              budget=budget, choice_games=choice_games or SEARCH_CHOICE_GAMES),
+              + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items()) if n in players) + "; one thread",
+              budget=budget, choice_games={n: (choice_games or SEARCH_CHOICE_GAMES)[n] for n in players}),
     ]
 
 
@@ -169,7 +171,8 @@ def run_choice(s: Study, searchers: dict, out: Path, jobs) -> None:
     key = f"{s.name}_choice"
     log_run(out, key, played_with=code_state())
     t0 = time.time()
-    study.run_choice_study(s.bots(), s.players, s.games, s.choice_games, searchers, seed=SEED, choice_seed=SEED,
+    players = tuple(n for n in s.players if n in s.choice_games)
+    study.run_choice_study(s.bots(), players, s.games, s.choice_games, searchers, seed=SEED, choice_seed=SEED,
                            jobs=jobs, out_dir=out / "raw" / s.name, log=lambda m: print(m, flush=True))
     log_run(out, key, seconds=time.time() - t0)
 
@@ -285,6 +288,9 @@ def main(argv=None) -> int:
                          f"(default {','.join(f'{k}={v}' for k, v in SEARCH_CHOICE_GAMES.items())})")
     ap.add_argument("--choice-iterations", type=lambda t: per_count(t, "choice iterations"), default=None,
                     help="iterations of each rating search by player count (default: the search study's budget)")
+    ap.add_argument("--players", default="2,3,4",
+                    help="player counts of the search study and of the rated decisions (default 2,3,4; the "
+                         "heuristic study's ablation always has all three)")
     ap.add_argument("--allow-dirty", action="store_true",
                     help="run with uncommitted code changes (the report says it is not reproducible)")
     ap.add_argument("--report-only", action="store_true", help="the same as --part report")
@@ -300,7 +306,13 @@ def main(argv=None) -> int:
         chosen_all = QUICK
         out = args.out or Path(tempfile.gettempdir()) / "thurn-officials-quick"
     else:
-        chosen_all = studies(args.budget or SEARCH_BUDGET, args.games or SEARCH_GAMES, args.choice_games)
+        try:
+            players = tuple(sorted({int(x) for x in args.players.split(",")}))
+        except ValueError:
+            ap.error(f"--players takes counts such as 2,3, not {args.players!r}")
+        if not players or not set(players) <= {2, 3, 4}:
+            ap.error(f"--players takes counts from 2 to 4, not {args.players!r}")
+        chosen_all = studies(args.budget or SEARCH_BUDGET, args.games or SEARCH_GAMES, args.choice_games, players)
         out = args.out or OUT
     search = next(s for s in chosen_all if s.name == "search")
     searchers = study.choice_bots(search.bots(), args.choice_iterations)
@@ -317,8 +329,9 @@ def main(argv=None) -> int:
             run_ablation(s, out, args.jobs)
     if part in ("choice", "all"):
         for s in chosen:
-            run_choice(s, {n: searchers[n] for n in s.players}, out, args.jobs)
-    command = "python experiments/officials.py" + (" --quick" if args.quick else "") + "".join(
+            run_choice(s, {n: searchers[n] for n in s.choice_games}, out, args.jobs)
+    command = "python experiments/officials.py" + (" --quick" if args.quick else "") + (
+        f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
         for k in ("budget", "games", "choice_games", "choice_iterations") if getattr(args, k))
     report(chosen_all, searchers, out, command, [] if args.quick else NOTES, dirty)

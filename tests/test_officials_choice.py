@@ -19,7 +19,7 @@ from thurn_ai.position import load_position, position_from_dict
 from thurn_ai.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = ChoiceSettings(bot="mcts(iterations=30)", seed=5, samples=2)
+TINY = ChoiceSettings(bot="mcts(iterations=30)", seed=5)
 
 
 def official_by_text(phase: str, text: str):
@@ -69,20 +69,24 @@ def test_best_with_uses_the_official_and_best_without_does_not(games):
         assert state.current_player == r.seat
         for side, uses in (("with", True), ("without", False)):
             text = getattr(r, f"{side}_move")
-            if getattr(r, f"{side}_method") == "none":
-                assert text is None or (isinstance(text, float) and math.isnan(text))
-                continue
             m = state.parse_move(text)
             assert state.is_legal(m)
             assert (official_by_text(state.phase, state.move_str(m)) == r.official) is uses, (r.official, side, text)
+            # the side's whole budget went to its own moves (a restricted search, not a share of one)
+            assert 0 < getattr(r, f"{side}_visits") <= 30
             checked += 1
         # the move the game went on with, and whether it used the official
         assert r.played == games["recs"][r.game].moves[r.move]
         assert r.used == (official_by_text(state.phase, r.played) == r.official)
-    assert checked > len(rows)                       # most rows have both sides rated
-    rated = rows[rows.d_win.notna()]
-    assert (rated.d_win == rated.with_win - rated.without_win).all()
-    assert set(rows.with_method) <= {"search", "child", "none"} and "child" in set(rows.with_method)
+        assert r.iterations == 30                     # each side searched with the whole budget
+        assert r.best_uses == ((r.with_win, r.with_score) > (r.without_win, r.without_score))
+        assert r.best == (r.with_move if r.best_uses else r.without_move)
+    assert checked == 2 * len(rows)                  # every row has both sides rated
+    assert rows.d_win.notna().all()
+    assert (rows.d_win == rows.with_win - rows.without_win).all()
+    # the Administrator is rated though an unrestricted search hardly tries it
+    adm = rows[rows.official == "administrator"]
+    assert len(adm) and (adm.with_move == "administrator").all() and (adm.with_visits == 30).all()
 
 
 def test_no_information_leak_hidden_cards_do_not_change_the_rating(games):
@@ -259,3 +263,17 @@ def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
     # with --allow-dirty the report says it is not reproducible
     md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"dirty": "thurn_ai/x.py", "commit": "abc"})
     assert "Not a reproducible result" in md and "thurn_ai/x.py" in md
+
+
+def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
+    exp = _experiment()
+    heuristic, search = exp.studies(exp.SEARCH_BUDGET, exp.SEARCH_GAMES, None, players=(2, 3))
+    assert search.players == (2, 3) and set(search.choice_games) == {2, 3} and set(search.bots()) == {2, 3}
+    assert "4 players" not in search.budget_text
+    assert heuristic.players == (2, 3, 4) and set(heuristic.choice_games) == {2, 3}
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    for bad in ("5", "2,x", ""):
+        with pytest.raises(SystemExit) as e:
+            exp.main(["--players", bad, "--part", "report"])
+        assert e.value.code == 2
+        assert "--players" in capsys.readouterr().err

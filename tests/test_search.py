@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 import thurn_ai
 from thurn_ai import _search
 from thurn_ai.bots import Observation, make_bot
+from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.bots.officials import official_of
 from thurn_ai.errors import BotSpecError
 from thurn_ai.match import play_game
@@ -220,6 +221,71 @@ def test_forbid_keeps_postmaster_out_of_the_analysis():
     banned = make_bot("mcts(iterations=300,forbid=postmaster)", seed=1).analyse(obs)
     assert any(official_of(g, r["move"]) == "postmaster" for r in free)
     assert not any(official_of(g, r["move"]) == "postmaster" for r in banned)
+
+
+def _first_decision_with(official, players=3, seed=4):
+    g = thurn_ai.new_game(players=players, seed=seed)
+    while not (any(official_of(g, m) == official for m in g.legal_moves())
+               and any(official_of(g, m) != official for m in g.legal_moves())):
+        g.apply(_search.policy_choice(g, g.turn, 0, 0.0))
+    return g
+
+
+@pytest.mark.parametrize("official", ["postmaster", "administrator", "postal_carrier"])
+@pytest.mark.parametrize("spec", ["mcts(iterations=300)", "pimc(iterations=300)"])
+def test_a_root_restricted_search_spends_its_budget_on_one_side(official, spec):
+    g = _first_decision_with(official)
+    obs = Observation(g, g.current_player, seed=1)
+    sides = {}
+    for using in (True, False):
+        bot = make_bot(spec, seed=1)
+        bot.restrict_root(official, using)
+        rows = bot.analyse(obs)
+        assert sum(r["visits"] for r in rows) == 300
+        assert all((official_of(g, r["move"]) == official) is using for r in rows)
+        sides[using] = rows
+    # the unrestricted search covers both sides; lifting the restriction gives it back exactly
+    bot = make_bot(spec, seed=1)
+    bot.restrict_root(official, True)
+    bot.restrict_root(None)
+    assert bot.analyse(obs) == make_bot(spec, seed=1).analyse(obs)
+
+
+def test_root_restriction_binds_the_root_only():
+    # the "without" side may still use the Postmaster later in the turn: the tree below the root is free
+    g = _first_decision_with("postmaster")
+    tree = _search.Tree(g, 3, root_avoids=_search.official_mask(["postmaster"]), **SearchOptions().tree_args())
+    tree.run(2000)
+    root = {m for m, *_ in tree.root_children()}
+    assert root and not any(official_of(g, m) == "postmaster" for m in root)
+    assert tree.n_nodes > len(root) + 1
+
+
+def test_bad_root_restrictions_are_refused(monkeypatch):
+    g = _first_decision_with("postmaster")
+    args = SearchOptions().tree_args()
+    pm = _search.official_mask(["postmaster"])
+    with pytest.raises(ValueError, match="disjoint"):
+        _search.Tree(g, 1, root_uses=pm, root_avoids=pm, **args)
+    with pytest.raises(ValueError, match="disjoint"):
+        _search.Tree(g, 1, root_uses=64, **args)
+    with pytest.raises(ValueError, match="no move of the root decision"):
+        _search.Tree(g, 1, root_uses=_search.official_mask(["cartwright"]), **args)
+    with pytest.raises(BotSpecError, match="no official 'mayor'"):
+        make_bot("mcts(iterations=10)", seed=1).restrict_root("mayor")
+    from thurn_ai.analysis import analyse
+    from thurn_ai.errors import PositionError
+    with pytest.raises(PositionError, match="no legal move uses the cartwright"):
+        analyse(g, bot="mcts(iterations=10)", official="cartwright")
+    with pytest.raises(BotSpecError, match="cannot analyse"):
+        analyse(g, bot="heuristic", official="postmaster")
+
+    class AnalysesOnly:                      # an analysing bot that cannot restrict its root
+        def analyse(self, obs):
+            return []
+    monkeypatch.setattr("thurn_ai.analysis.make_bot", lambda spec, seed: AnalysesOnly())
+    with pytest.raises(BotSpecError, match="cannot restrict"):
+        analyse(g, bot="mcts(iterations=10)", official="postmaster")
 
 
 @pytest.mark.parametrize("spec", ["mcts(iterations=200)", "mcts(iterations=200,workers=2)",

@@ -127,13 +127,16 @@ def bot_spec(bot: str = DEFAULT_BOT, iterations: int | None = None, seconds: flo
 
 
 def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
-            iterations: int | None = None, seconds: float | None = None, seed: int = 0) -> Analysis:
+            iterations: int | None = None, seconds: float | None = None, seed: int = 0,
+            official: str | None = None, using: bool = True) -> Analysis:
     """Search `state` for the player to move and rank the options of the decision at hand.
 
     player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
     the player to move). bot: a spec of a bot that can analyse (mcts, pimc, with options);
     iterations / seconds: the budget (see bot_spec()). seed: the search's seed and the seed of
-    re-dealing what the player cannot see. The same arguments give the same Analysis."""
+    re-dealing what the player cannot see. official: rank only the options that use this official
+    (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
+    decision; later decisions are not restricted. The same arguments give the same Analysis."""
     if state.is_terminal():
         raise PositionError("the game is over: there is no move to analyse")
     to_move = state.current_player
@@ -147,6 +150,13 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     if not callable(getattr(searcher, "analyse", None)):
         raise BotSpecError(f"bot {spec!r} cannot analyse a position (it has no analyse()); "
                            "use a search bot such as mcts or pimc")
+    if official is not None:
+        if not callable(getattr(searcher, "restrict_root", None)):
+            raise BotSpecError(f"bot {spec!r} cannot restrict its search to the moves with or without an official")
+        if not any((official_of(state, m) == official) == using for m in state.legal_moves()):
+            raise PositionError(f"no legal move {'uses' if using else 'avoids'} the {official.replace('_', ' ')} "
+                                "at this decision")
+        searcher.restrict_root(official, using)
     obs = Observation(state, player, derive_seed("hint-observation", seed))
     rows = searcher.analyse(obs)
     if not rows:

@@ -11,17 +11,16 @@ How a decision is rated (docs/officials.md, "Value at the moment of choice"):
 * The search is the analysis `thurn-ai hint` runs (thurn_ai.analysis.analyse): it sees only what the player
   to move may know (hidden cards re-dealt at random from a seed derived from the game and the move), with
   the spec and budget of the settings.
-* The root options are split into the moves that use the official ("with") and the rest ("without"); each
-  side's best move is its most visited one, rated by the search's estimated win probability and score.
-* The search's prior rarely tries some moves (the Administrator almost never): a side whose best move got
-  fewer than `min_visits` root visits is rated again by **child searches**: each of its moves is applied to
-  determinizations of the position (seen from the player; `samples` of them for a move with a chance
-  outcome, one otherwise) and the position after it is analysed the same way; the move's value is the mean
-  of its best follow-ups. This works when the same player decides next; a side with a move that passes the
-  turn cannot be rated so and the row is left without a Δ (method `none`).
+* Each side of the decision gets a search of its own: one whose root may use only the moves that use the
+  official ("with"), one whose root may use only the others ("without"); later decisions in the search are
+  free. Each side's best move is its most visited one, rated by the search's estimated win probability and
+  score; both searches have the same budget and seed (common random numbers: they start from the same
+  re-dealt worlds, which narrows the difference). A side is rated as well as the other however rarely an
+  unrestricted search would try it (an unrestricted search hardly tries the Administrator).
 * Δ win = with − without (the official's value at this decision, in the search's estimate), Δ score alike.
-  `se_win` approximates the standard error of Δ win: a rating from v visits gets sqrt(p(1−p)/v) (the most a
-  value in [0, 1] can vary), a rating from several chance samples at least their spread / sqrt(samples).
+  `se_win` approximates the standard error of Δ win: each side's rating from v visits gets sqrt(p(1−p)/v)
+  (the most a value in [0, 1] can vary), combined as if independent (the common seed makes it smaller).
+* The better side by win probability (then score) is the search's choice (`best`, `best_uses`).
 
 Rows are appended to OUT/rows.jsonl as each game is finished (a game's rows, then a line marking it done),
 so an interrupted run continues with the games not yet done; the settings live in OUT/choice.json and a
@@ -43,7 +42,6 @@ from .errors import ThurnError
 from .fileio import atomic_write_text, loads_json
 from .game import new_game
 from .match import GameRecord, derive_seed
-from .notation import move_kind
 from .officials import OFFICIALS, PHASES, game_phase, official_of
 from .officials_study_plan import StudyError
 from .position import save_position
@@ -57,11 +55,6 @@ __all__ = ["ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "choice.json"
-#: moves whose outcome depends on a card not yet seen (a draw refills the display, the deck, the
-#: Administrator's new display): a child search rates them over several determinizations
-CHANCE_KINDS = frozenset({"draw", "deck", "administrator"})
-#: the fewest iterations a child search gets, however many moves share a side's budget
-MIN_CHILD_ITERATIONS = 50
 #: fewer rated decisions than this in a cell: the report says the sample is too small
 SMALL_SAMPLE = 30
 
@@ -69,30 +62,22 @@ CHOICE_COLUMNS = (
     "players", "source", "game", "game_seed", "move", "turn", "seat", "bot", "official", "phase", "decision",
     "houses_placed", "own_houses_placed", "route_len", "hand_size", "hand", "score", "played", "used",
     "search", "iterations", "best", "best_uses",
-    "with_move", "with_win", "with_score", "with_visits", "with_method",
-    "without_move", "without_win", "without_score", "without_visits", "without_method",
+    "with_move", "with_win", "with_score", "with_visits",
+    "without_move", "without_win", "without_score", "without_visits",
     "d_win", "d_score", "se_win", "seed")
 
 
 @dataclass(frozen=True)
 class ChoiceSettings:
     """How the decisions are rated: the searching bot's spec (`mcts` gets the strongest measured options
-    for the player count, as in `thurn-ai hint`), its iterations per search (None: the spec's own or
-    hint's default), the base seed, the fewest root visits a side's best move needs to be read off the
-    search (else child searches rate it), and the determinizations a child search averages over for a
-    move with a chance outcome."""
+    for the player count, as in `thurn-ai hint`), its iterations per search -- each side of a decision
+    gets a search of this budget (None: the spec's own or hint's default) -- and the base seed."""
 
     bot: str = "mcts"
     iterations: int | None = None
     seed: int = 0
-    min_visits: int = 20
-    samples: int = 4
 
     def __post_init__(self):
-        for key, low in (("min_visits", 1), ("samples", 1)):
-            v = getattr(self, key)
-            if isinstance(v, bool) or not isinstance(v, int) or v < low:
-                raise StudyError(f"choice {key} must be a whole number of at least {low}, not {v!r}")
         if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
                                             or self.iterations < 1):
             raise StudyError(f"choice iterations must be a positive whole number, not {self.iterations!r}")
@@ -120,78 +105,33 @@ def _binomial_se(p: float, n: int) -> float:
     return math.sqrt(p * (1 - p) / n) if n > 0 else math.nan
 
 
-def _rating(move: str | None, win: float, score: float, visits: int, method: str, se: float) -> dict:
-    return {"move": move, "win": win, "score": score, "visits": visits, "method": method, "se": se}
-
-
-_UNRATED = _rating(None, math.nan, math.nan, 0, "none", math.nan)
-
-
-def _child_rating(state, player: int, moves: list[int], spec: str, budget: int, samples: int,
-                  seed: int) -> dict:
-    """Each of `moves` applied to determinizations of `state` seen from `player`, and the position after it
-    searched; a move's value is the mean over all that search's playouts (what a node of the search tree
-    holds), averaged over the determinizations. The best move by that value; _UNRATED if a move passes the
-    turn to another player (the search rates only the player to move)."""
-    best = None
-    for m in moves:
-        k = samples if move_kind(m) in CHANCE_KINDS else 1
-        iters = max(MIN_CHILD_ITERATIONS, budget // (len(moves) * k))
-        wins, scores, visits = [], [], 0
-        for j in range(k):
-            d = state.determinize(player, derive_seed("choice-child-deal", seed, m, j) & 0xFFFFFFFFFFFFFFFF)
-            d.apply(m)
-            if d.is_terminal():
-                wins.append(1.0 if d.winner() == player else 0.0)
-                scores.append(float(d.score(player)))
-                visits += iters           # an exact outcome: weigh it like a search of the same budget
-                continue
-            if d.current_player != player:
-                return _UNRATED
-            a = analyse(d, player, bot=spec, iterations=iters, seed=derive_seed("choice-child-search", seed, m, j))
-            n = sum(o.visits for o in a.options) or 1
-            wins.append(sum(o.win_prob * o.visits for o in a.options) / n)
-            scores.append(sum(o.mean_score * o.visits for o in a.options) / n)
-            visits += n
-        win, score = sum(wins) / k, sum(scores) / k
-        se = _binomial_se(win, visits)
-        if k > 1:
-            spread = math.sqrt(sum((w - win) ** 2 for w in wins) / (k - 1))
-            se = max(se, spread / math.sqrt(k))
-        if best is None or win > best["win"]:
-            best = _rating(state.move_str(m), win, score, visits, "child", se)
-    return best
-
-
-def _side_rating(state, a, official: str, using: bool, settings: ChoiceSettings, spec: str, seed: int) -> dict:
-    """The best move on one side of the decision (using `official` or not): read off the search when it
-    visited that move at least min_visits times; else rated by child searches; else, when the turn would
-    pass, read off the search however few its visits (its standard error says how little that is)."""
-    mine = [x for x in a.options if (x.official == official) == using]
-    top = max(mine, key=lambda x: x.visits, default=None)     # ties: the search's order
-    if top is not None and top.visits >= settings.min_visits:
-        return _rating(top.notation, top.win_prob, top.mean_score, top.visits, "search",
-                       _binomial_se(top.win_prob, top.visits))
-    moves = [m for m in state.legal_moves() if (official_of(state, m) == official) == using]
-    rated = _child_rating(state, state.current_player, moves, spec, a.iterations, settings.samples,
-                          derive_seed("choice-child", seed, official, using))
-    if rated["method"] == "none" and top is not None and top.visits > 0:
-        return _rating(top.notation, top.win_prob, top.mean_score, top.visits, "search",
-                       _binomial_se(top.win_prob, top.visits))
-    return rated
+def _side_rating(state, official: str, using: bool, settings: ChoiceSettings, spec: str, seed: int) -> dict:
+    """The best move on one side of the decision (using `official` or not), from a search restricted to
+    that side at the root: its most visited move, with that move's win probability, score and visits."""
+    a = analyse(state, state.current_player, bot=spec, iterations=settings.iterations, seed=seed,
+                official=official, using=using)
+    top = max(a.options, key=lambda x: x.visits)        # ties: the search's order
+    return {"move": top.notation, "win": top.win_prob, "score": top.mean_score, "visits": top.visits,
+            "se": _binomial_se(top.win_prob, top.visits), "iterations": a.iterations, "search": a.bot}
 
 
 def rate_decision(state, settings: ChoiceSettings, seed: int, officials=None) -> dict:
     """The ratings of one decision, from the view of the player to move only: {'search', 'iterations',
     'best', 'best_official', 'ratings': {official: (with, without)}} where each rating is a dict with
-    move (notation), win, score, visits, method ('search', 'child' or 'none') and se."""
+    move (notation), win, score, visits and se; 'best' is the better side's move (by win, then score)
+    of the first official on offer, 'iterations' the iterations of one side's search."""
     spec = settings.spec(state.n_players)
     officials = choice_officials(state) if officials is None else officials
-    a = analyse(state, state.current_player, bot=spec, seed=seed)
-    out = {o: (_side_rating(state, a, o, True, settings, spec, seed),
-               _side_rating(state, a, o, False, settings, spec, seed)) for o in officials}
-    return {"search": a.bot, "iterations": a.iterations, "best": a.best.notation,
-            "best_official": a.best.official, "ratings": out}
+    out = {o: (_side_rating(state, o, True, settings, spec, seed), _side_rating(state, o, False, settings, spec, seed))
+           for o in officials}
+    best, best_official, search = None, None, spec
+    for o, (w, wo) in out.items():
+        search = w["search"]
+        if best is None:
+            uses = (w["win"], w["score"]) > (wo["win"], wo["score"])
+            best, best_official = (w["move"], o) if uses else (wo["move"], None)
+    return {"search": search, "iterations": max(x["iterations"] for side in out.values() for x in side),
+            "best": best, "best_official": best_official, "ratings": out}
 
 
 def _hand_text(state, player: int) -> str:
@@ -217,7 +157,7 @@ def decision_rows(state, played: int, settings: ChoiceSettings, seed: int, base:
         row = {**common, "official": o, "used": official_of(state, played) == o,
                "best_uses": r["best_official"] == o}
         for side, rating in (("with", w), ("without", wo)):
-            for k in ("move", "win", "score", "visits", "method"):
+            for k in ("move", "win", "score", "visits"):
                 row[f"{side}_{k}"] = rating[k]
         row["d_win"] = w["win"] - wo["win"]
         row["d_score"] = w["score"] - wo["score"]
@@ -430,8 +370,6 @@ def choice_table(df: pd.DataFrame) -> pd.DataFrame:
                 "se_win_median": r.se_win.median(),
                 "used": float(c.used.mean()) if len(c) else math.nan,
                 "search_uses": float(c.best_uses.mean()) if len(c) else math.nan,
-                "child_rated": float(((r.with_method == "child") | (r.without_method == "child")).mean())
-                if m else math.nan,
                 "small_sample": m < SMALL_SAMPLE})
     return pd.DataFrame(rows)
 
@@ -484,7 +422,7 @@ def choice_folder(out_dir, players: int) -> Path:
 
 
 def run_choice_study(bot, players=(2, 3, 4), games=100, choice_games=None, choice_bot="mcts",
-                     seed: int = 0, choice_seed: int = 0, min_visits: int = 20, samples: int = 4, jobs=None,
+                     seed: int = 0, choice_seed: int = 0, iterations: int | None = None, jobs=None,
                      rules_kwargs=None, out_dir=None, progress: bool = False, log=print) -> pd.DataFrame:
     """Value at the moment of choice in a study's control games (every seat the full bot `bot`, one spec
     or {players: spec}): the control tournaments are played (or resumed) in out_dir/<n>p_none exactly as
@@ -508,8 +446,7 @@ def run_choice_study(bot, players=(2, 3, 4), games=100, choice_games=None, choic
                        rules_kwargs=rules_kwargs, out_dir=str(folder), resume="auto", progress=progress)
         want = None if choice_games is None else (choice_games.get(n) if isinstance(choice_games, dict)
                                                   else choice_games)
-        settings = ChoiceSettings(bot=bot_for(choice_bot, n), seed=choice_seed, min_visits=min_visits,
-                                  samples=samples)
+        settings = ChoiceSettings(bot=bot_for(choice_bot, n), iterations=iterations, seed=choice_seed)
         frames.append(run_choice(folder / "records.jsonl", choice_folder(out_dir, n), settings, games=want,
                                  jobs=jobs, resume=True, source=cond.name, board_file=board_file,
                                  progress=progress, log=log))

@@ -22,6 +22,7 @@ cdef struct HouseValues:
 
 cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil
 cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil
+cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil
 cdef int tree_moves(const StateData* s, const ConfigData* c, int* moves, int n, HouseValues* values) noexcept nogil
 cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n, int forbid,
                       uint64_t* rng, HouseValues* values) noexcept nogil

@@ -69,6 +69,20 @@ cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexc
     return k
 
 
+
+cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil:
+    """Keep, in place, the moves that use an official of the bit set `uses` (if it is not 0) and none of
+    `avoids`; may leave none (unlike drop_forbidden: a search restricted to one side of a decision must
+    not silently search the other side)."""
+    cdef int i, k = 0, m, bit
+    for i in range(n):
+        m = moves[i]
+        bit = official_bit(s, m)
+        if (uses == 0 or bit & uses) and bit & avoids == 0:
+            moves[k] = m
+            k += 1
+    return k
+
 # ---------------------------------------------------------------- heuristic playout policy
 
 cdef inline uint32_t hand_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:

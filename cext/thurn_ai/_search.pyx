@@ -30,7 +30,7 @@ from thurn_ai._core cimport (
     MAXP, MAXMOVES, PH_OVER,
 )
 from thurn_ai._policy cimport (
-    HouseValues, reset_values, drop_forbidden, tree_moves, order_moves, move_priors, plan_choice, playout,
+    HouseValues, reset_values, drop_forbidden, keep_officials, tree_moves, order_moves, move_priors, plan_choice, playout,
     evaluate, rewards, PLAYOUT_PLAN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
 )
 from thurn_ai._random cimport next_u64
@@ -88,6 +88,8 @@ cdef class Tree:
     cdef HouseValues values
     cdef bint redeterminize
     cdef int forbid[MAXP]
+    cdef int root_uses
+    cdef int root_avoids
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
@@ -103,14 +105,18 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 bint house_tiles=True):
+                 bint house_tiles=True, int root_uses=0, int root_avoids=0):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives
         these arguments (numbers, and enum codes: playout 0 random / 1 heuristic / 2 plan, reward 0 win /
         1 margin / 2 mixed, select 0 ucb / 1 puct, evaluation 0 simple / 1 plan). ismcts=True re-deals
         what the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
-        the observer never uses, in the tree and in playouts."""
+        the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
+        root decision only (later decisions are free): to moves using an official of the set
+        root_uses, and to moves using none of root_avoids -- so two searches rate one side of a
+        decision each ("the best move with the Postmaster" and "the best without it", the officials
+        study's value at the moment of choice)."""
         # the tree checks its numbers again itself: nothing out of range can reach the compiled loop
         for key, val, low, high in (("c", c, 0.0, 100.0), ("eps", eps, 0.0, 1.0), ("widen", widen, 0.0, 1000.0),
                                     ("prior_temp", prior_temp, 1e-9, 1000.0), ("horizon", horizon, 0, 1000),
@@ -122,6 +128,9 @@ cdef class Tree:
                 raise ValueError(f"{key} must be from {low} to {high}, not {val!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
+        if not (0 <= root_uses < 32 and 0 <= root_avoids < 32) or root_uses & root_avoids:
+            raise ValueError(f"root_uses and root_avoids must be disjoint sets of official bits (0-31), "
+                             f"not {root_uses!r} and {root_avoids!r}")
         if not -1 <= observer < state.cfg.c.n_players:
             raise ValueError(f"observer must be a player of this game, not {observer!r}")
         if state.s.phase == PH_OVER:
@@ -146,6 +155,10 @@ cdef class Tree:
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
+        self.root_uses = root_uses
+        self.root_avoids = root_avoids
+        if (root_uses or root_avoids) and self.root_options() == 0:
+            raise ValueError("no move of the root decision is left by root_uses / root_avoids")
         memset(self.slot, 0, sizeof(self.slot))
         self.iterations = 0
         self.playout_moves = 0
@@ -181,6 +194,14 @@ cdef class Tree:
             self.nodes[parent].child = k
         return k
 
+    cdef int root_options(self) noexcept nogil:
+        # the root's moves left by the restriction (the observer's own decision: the same in every
+        # determinization)
+        cdef int moves[MAXMOVES]
+        cdef StateData s = self.root
+        cdef int n = gen_moves(&s, &self.cfg.c, moves)
+        return keep_officials(&s, moves, n, self.root_uses, self.root_avoids)
+
     cdef bint iterate(self) noexcept nogil:
         """One iteration: a determinization, selection and expansion, a playout, the backup."""
         cdef StateData s = self.root
@@ -206,6 +227,8 @@ cdef class Tree:
         cdef int mover = s.current, n, i
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, self.forbid[mover])
+        if node == 0 and (self.root_uses | self.root_avoids):
+            n = keep_officials(s, moves, n, self.root_uses, self.root_avoids)
         n = tree_moves(s, c, moves, n, &self.values)
         if self.select == SELECT_PUCT:
             if n > 1:

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from .. import _search
 from ..errors import BotSpecError, ThurnError
 from ..notation import move_city, move_kind
+from ..officials import OFFICIALS
 from .base import Bot, Observation
 from .search_options import SearchOptions
 
@@ -57,6 +58,7 @@ class SearchBot(Bot):
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
+        self.root_uses = self.root_avoids = 0     # see restrict_root
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
 
     # ---- what subclasses provide
@@ -74,7 +76,20 @@ class SearchBot(Bot):
 
     def _tree(self, state, seed: int, ismcts: bool):
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
-                            observer=state.current_player, **self.options.tree_args())
+                            observer=state.current_player, root_uses=self.root_uses,
+                            root_avoids=self.root_avoids, **self.options.tree_args())
+
+    def restrict_root(self, official: str | None, using: bool = True) -> None:
+        """Make the next searches consider, at the decision at hand only, the moves that use `official`
+        (using=True) or the moves that do not (using=False); None lifts the restriction. Later
+        decisions in the tree and the playouts are not restricted. It rates one side of a decision
+        with a search of its own (the officials study's value at the moment of choice); a side with
+        no legal move is an error when the search starts."""
+        if official is not None and official not in OFFICIALS:
+            raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
+        mask = _search.official_mask([official]) if official else 0
+        self.root_uses, self.root_avoids = (mask, 0) if using else (0, mask)
+        self._last = None
 
     # ---- searching
 
