@@ -98,6 +98,17 @@ NOTES = [
 ]
 
 
+def missing_counts_note(players) -> list[str]:
+    """A note naming the player counts the search study does not cover yet, and how to add them."""
+    missing = [n for n in (2, 3, 4) if n not in players]
+    if not missing:
+        return []
+    counts = " and ".join(f"{n}" for n in missing)
+    return [f"Not run yet: the search study at {counts} players (at {', '.join(str(SEARCH_BUDGET[n]) for n in missing)} "
+            "iterations a decision; docs/officials.md says what it costs). `python experiments/officials.py "
+            "--part ablation --only search`, then `--part choice`, then `--part report` add it; every part resumes."]
+
+
 # ------------------------------------------------------------------------------------------- the code
 
 def git(*args, cwd=ROOT) -> str:
@@ -334,7 +345,8 @@ def main(argv=None) -> int:
         f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
         for k in ("budget", "games", "choice_games", "choice_iterations") if getattr(args, k))
-    report(chosen_all, searchers, out, command, [] if args.quick else NOTES, dirty)
+    notes = [] if args.quick else NOTES + missing_counts_note(players)
+    report(chosen_all, searchers, out, command, notes, dirty)
     return 0
 
 

@@ -271,6 +271,9 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     assert search.players == (2, 3) and set(search.choice_games) == {2, 3} and set(search.bots()) == {2, 3}
     assert "4 players" not in search.budget_text
     assert heuristic.players == (2, 3, 4) and set(heuristic.choice_games) == {2, 3}
+    assert exp.missing_counts_note((2, 3, 4)) == []
+    note, = exp.missing_counts_note((2, 3))
+    assert "at 4 players (at 3000 iterations" in note and "--only search" in note
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
         with pytest.raises(SystemExit) as e:
