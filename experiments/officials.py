@@ -213,6 +213,19 @@ def study_choices(s: Study, out: Path):
     return df, study.study_records(raw, df)
 
 
+def replay_note(games, at: str) -> str:
+    """The heuristic bot does not search: its games must replay identically with committed code. Checks a
+    sample (experiments/officials_replay.py) and says what it found, for games played with uncommitted code."""
+    from officials_replay import replay
+
+    same, differ, _ = replay(games, 15)
+    verdict = ("all gave the same scores and game lengths" if not differ
+               else f"{differ} differ, so these results do not reproduce from committed code")
+    return (f"The heuristic study's games were played with uncommitted changes (see its line below). "
+            f"`python experiments/officials_replay.py` replays every 15th game of each of its tournaments with "
+            f"the code of commit {at}: {same + differ} games, {verdict}.")
+
+
 def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str]) -> None:
     runs = log_run(out, "")
     analyses, choice = {}, {}
@@ -237,6 +250,8 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
                                        "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
                                        "game_length": study.control_facts(df)}
             print(f"== {s.name}\n{study.format_text(a)}\n", flush=True)
+            if s.bot == "heuristic" and "uncommitted" in meta["studies"][s.name]["played_with"]:
+                meta["notes"] = meta["notes"] + [replay_note(df, commit())]
         got = study_choices(s, out)
         if got is not None:
             cdf, records = got

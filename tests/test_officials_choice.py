@@ -280,3 +280,32 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
             exp.main(["--players", bad, "--part", "report"])
         assert e.value.code == 2
         assert "--players" in capsys.readouterr().err
+
+
+def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
+    spec = importlib.util.spec_from_file_location("officials_replay", ROOT / "experiments" / "officials_replay.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from thurn_ai.bots import make_bot
+    from thurn_ai.match import play_game
+    from thurn_ai.rules import Rules
+    rows = []
+    for game, seed in ((1, 11), (2, 12)):
+        rec = play_game(Rules(players=2), [make_bot("heuristic(forbid=cartwright)", seed=0), make_bot("heuristic", seed=0)],
+                        seed=seed)
+        rows += [{"players": 2, "official": "cartwright", "game": game, "seed": seed, "seat": k,
+                  "restricted": k == 0, "score": rec.scores[k], "turns": rec.turns} for k in range(2)]
+    df = pd.DataFrame(rows)
+    assert mod.replay(df, 1)[:2] == (2, 0)
+    df.loc[3, "score"] += 1                              # game 2, seat 1: recorded one point more
+    same, differ, notes = mod.replay(df, 1)
+    assert (same, differ) == (1, 1) and "game 2" in notes[0]
+    assert mod.replay(df, 2)[:2] == (1, 0)               # every 2nd game: only game 1
+    # the report's note says what the check found
+    exp = _experiment()
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+    monkeypatch.setattr(mod, "replay", lambda games, every: (1, 1, []))
+    monkeypatch.setitem(sys.modules, "officials_replay", mod)
+    assert "2 games, 1 differ, so these results do not reproduce" in exp.replay_note(df, "abc1234")
+    monkeypatch.setattr(mod, "replay", lambda games, every: (2, 0, []))
+    assert "commit abc1234: 2 games, all gave the same scores" in exp.replay_note(df, "abc1234")
