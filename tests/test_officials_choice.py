@@ -309,3 +309,16 @@ def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
     assert "2 games, 1 differ, so these results do not reproduce" in exp.replay_note(df, "abc1234")
     monkeypatch.setattr(mod, "replay", lambda games, every: (2, 0, []))
     assert "commit abc1234: 2 games, all gave the same scores" in exp.replay_note(df, "abc1234")
+
+
+def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phase():
+    from thurn_ai.officials_study_report import _choice_sentences
+    rows = []
+    for phase, d in (("early", -0.01), ("middle", -0.03), ("late", -0.02), ("all", -0.02)):
+        rows.append({"players": 2, "official": "postmaster", "phase": phase, "rated": 100, "decisions": 100,
+                     "right": 0.4, "d_win_mean": d})
+        rows.append({"players": 2, "official": "cartwright", "phase": phase, "rated": 100, "decisions": 100,
+                     "right": 0.9, "d_win_mean": -d})
+    text = " ".join(_choice_sentences(pd.DataFrame(rows)))
+    assert "costs win chance in every phase, least in the early game (Δ win -1.0 pp" in text
+    assert "worth most in the middle game (Δ win +3.0 pp" in text

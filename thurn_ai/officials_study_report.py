@@ -318,7 +318,11 @@ def _choice_sentences(t: pd.DataFrame) -> list[str]:
         if len(ph):
             by_phase = {p: (g.d_win_mean * g.rated).sum() / g.rated.sum() for p, g in ph.groupby("phase")}
             top = max(by_phase, key=by_phase.get)
-            s += f"; it is worth most in the {top} game (Δ win {100 * by_phase[top]:+.1f} pp on average there)"
+            if by_phase[top] > 0:
+                s += f"; it is worth most in the {top} game (Δ win {100 * by_phase[top]:+.1f} pp on average there)"
+            else:       # on average using it now is worse than keeping it for later in every phase
+                s += (f"; on average using it now costs win chance in every phase, least in the {top} game "
+                      f"(Δ win {100 * by_phase[top]:+.1f} pp on average there)")
         out.append(s + _sample_note(rated) + ".")
     return out
 
