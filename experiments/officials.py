@@ -333,11 +333,9 @@ def main(argv=None) -> int:
         out = args.out or Path(tempfile.gettempdir()) / "thurn-officials-quick"
     else:
         try:
-            players = tuple(sorted({int(x) for x in args.players.split(",")}))
-        except ValueError:
-            ap.error(f"--players takes counts such as 2,3, not {args.players!r}")
-        if not players or not set(players) <= {2, 3, 4}:
-            ap.error(f"--players takes counts from 2 to 4, not {args.players!r}")
+            players = tuple(sorted(study.parse_players(args.players)))
+        except study.StudyError as e:
+            ap.error(f"--players: {e}")
         chosen_all = studies(args.budget or SEARCH_BUDGET, args.games or SEARCH_GAMES, args.choice_games, players)
         out = args.out or OUT
     search = next(s for s in chosen_all if s.name == "search")

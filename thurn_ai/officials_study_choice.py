@@ -105,14 +105,13 @@ def _binomial_se(p: float, n: int) -> float:
     return math.sqrt(p * (1 - p) / n) if n > 0 else math.nan
 
 
-def _side_rating(state, official: str, using: bool, settings: ChoiceSettings, spec: str, seed: int) -> dict:
+def _side_rating(state, official: str, using: bool, spec: str, seed: int) -> dict:
     """The best move on one side of the decision (using `official` or not), from a search restricted to
     that side at the root: its most visited move, with that move's win probability, score and visits."""
-    a = analyse(state, state.current_player, bot=spec, iterations=settings.iterations, seed=seed,
-                official=official, using=using)
+    a = analyse(state, state.current_player, bot=spec, seed=seed, official=official, using=using)
     top = max(a.options, key=lambda x: x.visits)        # ties: the search's order
     return {"move": top.notation, "win": top.win_prob, "score": top.mean_score, "visits": top.visits,
-            "se": _binomial_se(top.win_prob, top.visits), "iterations": a.iterations, "search": a.bot}
+            "se": _binomial_se(top.win_prob, top.visits), "iterations": a.iterations}
 
 
 def rate_decision(state, settings: ChoiceSettings, seed: int, officials=None) -> dict:
@@ -122,15 +121,14 @@ def rate_decision(state, settings: ChoiceSettings, seed: int, officials=None) ->
     of the first official on offer, 'iterations' the iterations of one side's search."""
     spec = settings.spec(state.n_players)
     officials = choice_officials(state) if officials is None else officials
-    out = {o: (_side_rating(state, o, True, settings, spec, seed), _side_rating(state, o, False, settings, spec, seed))
+    out = {o: (_side_rating(state, o, True, spec, seed), _side_rating(state, o, False, spec, seed))
            for o in officials}
-    best, best_official, search = None, None, spec
-    for o, (w, wo) in out.items():
-        search = w["search"]
-        if best is None:
-            uses = (w["win"], w["score"]) > (wo["win"], wo["score"])
-            best, best_official = (w["move"], o) if uses else (wo["move"], None)
-    return {"search": search, "iterations": max(x["iterations"] for side in out.values() for x in side),
+    best = best_official = None
+    if out:
+        o, (w, wo) = next(iter(out.items()))
+        uses = (w["win"], w["score"]) > (wo["win"], wo["score"])
+        best, best_official = (w["move"], o) if uses else (wo["move"], None)
+    return {"search": spec, "iterations": max((x["iterations"] for side in out.values() for x in side), default=0),
             "best": best, "best_official": best_official, "ratings": out}
 
 

@@ -69,7 +69,6 @@ cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexc
     return k
 
 
-
 cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil:
     """Keep, in place, the moves that use an official of the bit set `uses` (if it is not 0) and none of
     `avoids`; may leave none (unlike drop_forbidden: a search restricted to one side of a decision must
@@ -82,6 +81,7 @@ cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avo
             moves[k] = m
             k += 1
     return k
+
 
 # ---------------------------------------------------------------- heuristic playout policy
 
