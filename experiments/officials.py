@@ -98,15 +98,35 @@ NOTES = [
 ]
 
 
-def missing_counts_note(players) -> list[str]:
-    """A note naming the player counts the search study does not cover yet, and how to add them."""
-    missing = [n for n in (2, 3, 4) if n not in players]
-    if not missing:
+def unfinished_note(played: dict, rated: dict) -> list[str]:
+    """A note naming what the search study still lacks against its design, and the command that adds it.
+
+    played: {players: the fewest games any of the search study's tournaments has} (a count it did not play:
+    0 or absent); rated: {"search" / "heuristic": {players: control games whose decisions are rated}}.
+    The design: SEARCH_GAMES games a tournament, SEARCH_CHOICE_GAMES and HEURISTIC_CHOICE_GAMES rated games."""
+    gaps = []
+    for n in (2, 3, 4):
+        lacks = []
+        want = study.rotation_games(SEARCH_GAMES, n)
+        have = played.get(n, 0)
+        if have == 0:
+            lacks.append(f"the ablation is not played yet ({want} games a tournament, "
+                         f"{SEARCH_BUDGET[n]} iterations a decision)")
+        elif have < want:
+            lacks.append(f"the ablation has {have} of its {want} games a tournament so far (its intervals are "
+                         "wider than they will be)")
+        short = [f"{have_r} of {want_r} {who} control games" for who, want_r, have_r in
+                 (("search", SEARCH_CHOICE_GAMES[n], rated.get("search", {}).get(n, 0)),
+                  ("heuristic", HEURISTIC_CHOICE_GAMES[n], rated.get("heuristic", {}).get(n, 0)))
+                 if have_r < want_r]
+        if short:
+            lacks.append("the value at the moment of choice has rated " + " and ".join(short))
+        if lacks:
+            gaps.append(f"at {n} players " + "; ".join(lacks))
+    if not gaps:
         return []
-    counts = " and ".join(f"{n}" for n in missing)
-    return [f"Not run yet: the search study at {counts} players (at {', '.join(str(SEARCH_BUDGET[n]) for n in missing)} "
-            "iterations a decision; docs/officials.md says what it costs). `python experiments/officials.py "
-            "--part ablation --only search`, then `--part choice`, then `--part report` add it; every part resumes."]
+    return ["Not finished yet: " + "; ".join(gaps) + ". `python experiments/officials.py` adds the rest (every "
+            "part resumes where it stopped; docs/officials.md says what it costs), then rebuilds this report."]
 
 
 # ------------------------------------------------------------------------------------------- the code
@@ -213,6 +233,15 @@ def study_choices(s: Study, out: Path):
     return df, study.study_records(raw, df)
 
 
+def played_per_tournament(games) -> dict:
+    """{players: the fewest games of any tournament (control or an official) of the study} of its games."""
+    if games is None or games.empty:
+        return {}
+    per = games.groupby(["players", "official"]).game.nunique()
+    conditions = 1 + len(OFFICIALS)
+    return {int(n): int(g.min()) if len(g) == conditions else 0 for n, g in per.groupby(level="players")}
+
+
 def replay_note(games, at: str) -> str:
     """The heuristic bot does not search: its games must replay identically with committed code. Checks a
     sample (experiments/officials_replay.py) and says what it found, for games played with uncommitted code."""
@@ -226,7 +255,10 @@ def replay_note(games, at: str) -> str:
             f"the code of commit {at}: {same + differ} games, {verdict}.")
 
 
-def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str]) -> None:
+def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str],
+           against_design: bool = True) -> None:
+    """Build OUT/report.md and its tables and plots from the saved data; against_design: add a note on
+    what the search study still lacks (unfinished_note)."""
     runs = log_run(out, "")
     analyses, choice = {}, {}
     meta = {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes,
@@ -264,6 +296,9 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     if not analyses:
         print("nothing to report yet: run the ablation part first", file=sys.stderr)
         return
+    if against_design:
+        meta["notes"] = meta["notes"] + unfinished_note(
+            played_per_tournament(frames.get("search")), {k: c["games"] for k, c in choice.items()})
     comparison = seats = None
     if {"heuristic", "search"} <= set(analyses):
         pair = ("heuristic", "search")
@@ -358,8 +393,7 @@ def main(argv=None) -> int:
         f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
         for k in ("budget", "games", "choice_games", "choice_iterations") if getattr(args, k))
-    notes = [] if args.quick else NOTES + missing_counts_note(players)
-    report(chosen_all, searchers, out, command, notes, dirty)
+    report(chosen_all, searchers, out, command, [] if args.quick else NOTES, dirty, against_design=not args.quick)
     return 0
 
 

@@ -271,15 +271,38 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     assert search.players == (2, 3) and set(search.choice_games) == {2, 3} and set(search.bots()) == {2, 3}
     assert "4 players" not in search.budget_text
     assert heuristic.players == (2, 3, 4) and set(heuristic.choice_games) == {2, 3}
-    assert exp.missing_counts_note((2, 3, 4)) == []
-    note, = exp.missing_counts_note((2, 3))
-    assert "at 4 players (at 3000 iterations" in note and "--only search" in note
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
         with pytest.raises(SystemExit) as e:
             exp.main(["--players", bad, "--part", "report"])
         assert e.value.code == 2
         assert "--players" in capsys.readouterr().err
+
+
+def test_the_report_names_what_the_search_study_still_lacks():
+    exp = _experiment()
+    done = {"search": dict(exp.SEARCH_CHOICE_GAMES), "heuristic": dict(exp.HEURISTIC_CHOICE_GAMES)}
+    full = {n: exp.study.rotation_games(exp.SEARCH_GAMES, n) for n in (2, 3, 4)}
+    assert exp.unfinished_note(full, done) == []
+    # 4 players: half the ablation, no rated decisions; 3 players: one heuristic game short
+    short = {**done, "search": {2: 100, 3: 100}, "heuristic": {2: 50, 3: 49}}
+    note, = exp.unfinished_note({**full, 4: 100}, short)
+    assert "at 4 players the ablation has 100 of its 200 games a tournament" in note
+    assert "rated 0 of 100 search control games and 0 of 50 heuristic control games" in note
+    assert "at 3 players the value at the moment of choice has rated 49 of 50 heuristic" in note
+    assert "at 2 players" not in note and "python experiments/officials.py" in note
+    note, = exp.unfinished_note({2: 200, 3: 201}, done)
+    assert "at 4 players the ablation is not played yet (200 games a tournament, 3000 iterations" in note
+
+
+def test_played_per_tournament_counts_only_complete_designs():
+    exp = _experiment()
+    rows = [{"players": 4, "official": o, "game": g} for o in ("none",) + exp.OFFICIALS for g in range(1, 4)]
+    rows = [r for r in rows if not (r["official"] == "cartwright" and r["game"] == 3)]
+    rows += [{"players": 2, "official": "none", "game": 1}]          # 2 players: only the control so far
+    got = exp.played_per_tournament(pd.DataFrame(rows))
+    assert got == {4: 2, 2: 0}
+    assert exp.played_per_tournament(None) == {}
 
 
 def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
