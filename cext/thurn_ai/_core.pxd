@@ -128,6 +128,27 @@ cdef struct StateData:
     uint64_t rng        # chance: deck draws
     uint64_t prng       # random move choice in playouts (kept apart so chance stays reproducible)
 
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
+
+cdef inline uint32_t nonzero_mask(const uint8_t* a, int n) noexcept nogil:
+    """The cities x < n with a[x] != 0 (a: MAXC counts, a hand or the display) as a set: eight counts at a
+    time without a branch each (the count-by-count loop was a third of the move generator's time in a
+    profile of the search). Each count's "not zero" lands in the top bit of its byte, and one multiply
+    gathers the eight top bits into the low byte order of the cities."""
+    cdef uint32_t out = 0
+    cdef uint64_t w
+    cdef int k
+    for k in range(0, n, 8):
+        w = (<uint64_t>a[k] | <uint64_t>a[k + 1] << 8 | <uint64_t>a[k + 2] << 16 | <uint64_t>a[k + 3] << 24 |
+             <uint64_t>a[k + 4] << 32 | <uint64_t>a[k + 5] << 40 | <uint64_t>a[k + 6] << 48 |
+             <uint64_t>a[k + 7] << 56)
+        w = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
+        out |= (<uint32_t>((w * 0x0002040810204081ULL) >> 56)) << k
+    return out if n >= 32 else out & ((<uint32_t>1 << n) - 1)
+
+
 cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil
 cdef void apply_move(StateData* s, const ConfigData* c, int m) noexcept nogil
 cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t seed) noexcept nogil

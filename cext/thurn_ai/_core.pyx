@@ -315,13 +315,16 @@ cdef void settle(StateData* s, const ConfigData* c) noexcept nogil:
 
 cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil:
     cdef int n = 0, x, p = s.current, L
+    cdef uint32_t cities
     cdef bint second
     if s.phase == PH_DRAW or (s.phase == PH_PLAY and s.draws == 1 and s.official == OFF_NONE
                               and not s.forced_pm):
-        for x in range(c.n_cities):
-            if s.display[x]:
-                out[n] = MV_DRAW << MOVE_SHIFT | x
-                n += 1
+        cities = nonzero_mask(s.display, c.n_cities)
+        while cities:                   # in city order, lowest first
+            x = __builtin_ctz(cities)
+            cities &= cities - 1
+            out[n] = MV_DRAW << MOVE_SHIFT | x
+            n += 1
         if s.deck_n + s.discard_n > 0:
             out[n] = MV_DECK << MOVE_SHIFT
             n += 1
@@ -334,9 +337,10 @@ cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept n
             pass
         else:
             L = s.route_len[p]
-            for x in range(c.n_cities):
-                if s.hand[p][x] == 0:
-                    continue
+            cities = nonzero_mask(s.hand[p], c.n_cities)
+            while cities:
+                x = __builtin_ctz(cities)
+                cities &= cities - 1
                 if not second or L == 0:
                     out[n] = MV_NEW << MOVE_SHIFT | x
                     n += 1

@@ -17,8 +17,8 @@ from libc.math cimport sqrt, log, tanh, exp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 
 from thurn_ai._core cimport (
-    StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of,
-    MAXC, MAXP, MAXMOVES, MOVE_SHIFT,
+    StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of, nonzero_mask,
+    MAXC, MAXP, MAXT, MAXMOVES, MOVE_SHIFT,
     PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
     MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,
     MV_DONE, MV_CART, MV_NOCART, MV_DISCARD,
@@ -86,12 +86,7 @@ cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avo
 # ---------------------------------------------------------------- heuristic playout policy
 
 cdef inline uint32_t hand_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
-    cdef uint32_t h = 0
-    cdef int x
-    for x in range(c.n_cities):
-        if s.hand[p][x]:
-            h |= (<uint32_t>1) << x
-    return h
+    return nonzero_mask(s.hand[p], c.n_cities)
 
 
 cdef inline uint32_t fit_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
@@ -144,37 +139,48 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
     a point) plus the progress it makes toward the tiles p can still take (see tile_potential), the
     whole top value for the house that completes a group, and a free city's round tile. Recomputed only
     when p's houses or the tile stacks have changed since the last call."""
-    cdef int t, x, q, key = 0, have, need, i, top
-    cdef uint32_t h = s.houses[p], bit
-    cdef double v
+    cdef int t, x, i, key = 0, top
+    cdef uint32_t h = s.houses[p], counts, open_provinces
+    cdef double gain
+    cdef double* v = hv.v[p]
     for t in range(c.n_stacks):
         key += s.stack_pos[t]
     if hv.stacks[p] == key and hv.houses[p] == h:
-        return hv.v[p]
+        return v
     hv.stacks[p] = key
     hv.houses[p] = h
     for x in range(c.n_cities):
-        bit = (<uint32_t>1) << x
-        if h & bit:
-            hv.v[p][x] = 0.0
+        v[x] = 0.0 if (h >> x) & 1 else 1.0
+    if not hv.tiles:
+        return v
+    # stack by stack (a profile of the 4-player search spent a fifth of its time here when this went city by
+    # city): each stack's gain once, added to the cities it counts for; every city still gets its gains in
+    # stack order, so the sums are the same numbers as before, bit for bit.
+    for t in range(c.n_stacks):
+        if s.stack_pos[t] >= c.stack_nvals[t] or s.tiles_n[p][t] > 0:
             continue
-        v = 1.0
-        if hv.tiles:
-            q = c.province[x]
-            for t in range(c.n_stacks):
-                if s.stack_pos[t] >= c.stack_nvals[t] or s.tiles_n[p][t] > 0:
-                    continue
-                top = c.stack_vals[t][s.stack_pos[t]]
-                if c.stack_kind[t] == TK_ALL and (c.stack_mask[t] & bit):
-                    v += progress_gain(top, __builtin_popcount(h & c.stack_mask[t]),
-                                       __builtin_popcount(c.stack_mask[t]))
-                elif c.stack_kind[t] == TK_EACH and q >= 0 and ((c.stack_provs[t] >> q) & 1) and \
-                        (h & c.province_mask[q]) == 0:
-                    v += progress_gain(top, provinces_held(c, t, h), __builtin_popcount(c.stack_provs[t]))
-                elif c.stack_kind[t] == TK_FREE and (c.stack_mask[t] & bit):
-                    v += top
-        hv.v[p][x] = v
-    return hv.v[p]
+        top = c.stack_vals[t][s.stack_pos[t]]
+        if c.stack_kind[t] == TK_ALL:
+            gain = progress_gain(top, __builtin_popcount(h & c.stack_mask[t]), __builtin_popcount(c.stack_mask[t]))
+            counts = c.stack_mask[t]
+        elif c.stack_kind[t] == TK_EACH:     # a house in a province of the stack where p has none yet
+            gain = progress_gain(top, provinces_held(c, t, h), __builtin_popcount(c.stack_provs[t]))
+            open_provinces = 0
+            for i in range(c.n_provinces):
+                if (c.stack_provs[t] >> i) & 1 and (h & c.province_mask[i]) == 0:
+                    open_provinces |= c.province_mask[i]
+            counts = open_provinces
+        elif c.stack_kind[t] == TK_FREE:
+            gain = top
+            counts = c.stack_mask[t]
+        else:
+            continue
+        counts &= ~h
+        while counts:
+            x = __builtin_ctz(counts)
+            v[x] += gain
+            counts &= counts - 1
+    return v
 
 
 cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil:
@@ -327,10 +333,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
     fit_hand = fm & hm
     fit_disp = 0
     if s.phase == PH_DRAW or s.phase == PH_PLAY:
-        for x in range(c.n_cities):
-            if s.display[x]:
-                fit_disp |= (<uint32_t>1) << x
-        fit_disp &= fm
+        fit_disp = nonzero_mask(s.display, c.n_cities) & fm
     if horses:
         need_horses = c.base_horses + s.horse_total[p] < L + 1
     if s.phase == PH_AFTER:
