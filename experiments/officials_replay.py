@@ -2,15 +2,22 @@
 
     python experiments/officials_replay.py                       # every 15th game of each heuristic tournament
     python experiments/officials_replay.py --every 1             # all 3,600
+    python experiments/officials_replay.py --tournament results/officials/raw/search/4p_none --every 10
 
 The heuristic study in results/officials/ was played at an earlier commit with uncommitted changes to
 search files (runs.json says which). The heuristic bot does not search and decides the same way given the
 cards, so the same seeds must give the same games with committed code; this checks it game by game
 (every seat's score and the game's length). Exit status 1 if any game differs.
+
+--tournament replays the saved games of tournament folders (any bots, search included: each game is
+played again from its seeds, as the tournament played it) and compares every move, for games whose
+tournament was continued with other code than it was started with (a speed change that must not change
+a single decision).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -42,13 +49,54 @@ def replay(games: pd.DataFrame, every: int):
     return same, differ, notes
 
 
+def replay_tournament(folder: Path, every: int):
+    """(same, different) counts over game 1, 1 + every, ... of the games saved in a tournament folder, each
+    played again with this checkout's code and compared move by move, and the first few differences."""
+    from thurn_ai.tournament import plan_tournament, play_task, read_meta
+
+    meta = read_meta(folder / "tournament.json")
+    plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],
+                           rules=Rules.from_dict(meta["rules"]))
+    same, differ, notes = 0, 0, []
+    with open(folder / "records.jsonl", encoding="utf-8") as f:
+        saved = {r["game"]: r for r in map(json.loads, f) if "game" in r}
+    for game in sorted(saved):
+        if (game - 1) % every:
+            continue
+        now = json.loads(play_task(plan.task(game))[2])
+        was = saved[game]
+        if now["moves"] == was["moves"] and now.get("scores") == was.get("scores"):
+            same += 1
+            continue
+        differ += 1
+        if len(notes) < 5:
+            k = next((i for i, (a, b) in enumerate(zip(now["moves"], was["moves"])) if a != b),
+                     min(len(now["moves"]), len(was["moves"])))
+            notes.append(f"{folder.name}, game {game}: first differs at move {k + 1} "
+                         f"(now {now['moves'][k:k + 1]}, saved {was['moves'][k:k + 1]})")
+    return same, differ, notes
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=Path, default=ROOT / "results" / "officials" / "heuristic_games.parquet")
     ap.add_argument("--every", type=int, default=15, help="replay game 1, 1+k, 1+2k, ... of each tournament")
+    ap.add_argument("--tournament", type=Path, nargs="+", default=None,
+                    help="tournament folders (as run_tournament saves them) to replay move by move instead")
     a = ap.parse_args(argv)
     if a.every < 1:
         ap.error("--every must be at least 1")
+    if a.tournament:
+        total = [0, 0]
+        for folder in a.tournament:
+            if not (folder / "tournament.json").exists() or not (folder / "records.jsonl").exists():
+                ap.error(f"{folder}: not a tournament folder (no tournament.json and records.jsonl)")
+            same, differ, notes = replay_tournament(folder, a.every)
+            total[0] += same
+            total[1] += differ
+            print(f"{folder}: {same} of {same + differ} sampled games replay move by move"
+                  + "".join(f"\n  {x}" for x in notes), flush=True)
+        return 1 if total[1] else 0
     df = pd.read_parquet(a.games)
     if not all(b.startswith("heuristic") for b in set(df.bot)):
         ap.error(f"{a.games}: only the heuristic study replays without search budgets; bots here: {sorted(set(df.bot))}")

@@ -345,3 +345,27 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
     text = " ".join(_choice_sentences(pd.DataFrame(rows)))
     assert "costs win chance in every phase, least in the early game (Δ win -1.0 pp" in text
     assert "worth most in the middle game (Δ win +3.0 pp" in text
+
+
+def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("officials_replay", ROOT / "experiments" / "officials_replay.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from thurn_ai.tournament import run_tournament
+    folder = tmp_path / "t"
+    run_tournament(["mcts(iterations=15)", "heuristic"], players=2, games=4, seed=3, jobs=1, out_dir=str(folder),
+                   progress=False)
+    assert mod.replay_tournament(folder, 1)[:2] == (4, 0)
+    assert mod.replay_tournament(folder, 3)[:2] == (2, 0)          # games 1 and 4
+    lines = (folder / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[1])
+    rec["moves"][5] = "draw deck" if rec["moves"][5] != "draw deck" else "close"
+    lines[1] = json.dumps(rec)
+    (folder / "records.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    same, differ, notes = mod.replay_tournament(folder, 1)
+    assert (same, differ) == (3, 1) and f"game {rec['game']}: first differs at move 6" in notes[0]
+    assert mod.main(["--tournament", str(folder), "--every", "1"]) == 1
+    assert "3 of 4 sampled games replay move by move" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        mod.main(["--tournament", str(tmp_path)])              # not a tournament folder
+    assert "not a tournament folder" in capsys.readouterr().err
