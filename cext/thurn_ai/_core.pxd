@@ -132,6 +132,15 @@ cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
 
 
+cdef inline int count_bits(uint32_t x) noexcept nogil:
+    """The number of cities in a set: the branch-free bit count, inline (without a popcount instruction,
+    which a portable build cannot assume, __builtin_popcount is a library call: 5% of the search's time)."""
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu
+    return <int>((x * 0x01010101u) >> 24)
+
+
 cdef inline uint32_t nonzero_mask(const uint8_t* a, int n) noexcept nogil:
     """The cities x < n with a[x] != 0 (a: MAXC counts, a hand or the display) as a set: eight counts at a
     time without a branch each (the count-by-count loop was a third of the move generator's time in a

@@ -24,11 +24,7 @@ import numpy as np
 
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    return count_bits(x)
 
 
 # ---------------------------------------------------------------- piles

@@ -17,7 +17,7 @@ from libc.math cimport sqrt, log, tanh, exp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 
 from thurn_ai._core cimport (
-    StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of, nonzero_mask,
+    StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of, nonzero_mask, count_bits,
     MAXC, MAXP, MAXT, MAXMOVES, MOVE_SHIFT,
     PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
     MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,
@@ -27,7 +27,6 @@ from thurn_ai._core cimport (
 from thurn_ai._random cimport next_u64, below, unit
 
 cdef extern from *:
-    int __builtin_popcount(unsigned int x) nogil
     int __builtin_ctz(unsigned int x) nogil
 
 DEF EVAL_SHARE = 0.8    # an evaluated (unfinished) playout's reward lies in [0.1, 0.9], a finished one's in [0, 1]
@@ -161,10 +160,10 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
             continue
         top = c.stack_vals[t][s.stack_pos[t]]
         if c.stack_kind[t] == TK_ALL:
-            gain = progress_gain(top, __builtin_popcount(h & c.stack_mask[t]), __builtin_popcount(c.stack_mask[t]))
+            gain = progress_gain(top, count_bits(h & c.stack_mask[t]), count_bits(c.stack_mask[t]))
             counts = c.stack_mask[t]
         elif c.stack_kind[t] == TK_EACH:     # a house in a province of the stack where p has none yet
-            gain = progress_gain(top, provinces_held(c, t, h), __builtin_popcount(c.stack_provs[t]))
+            gain = progress_gain(top, provinces_held(c, t, h), count_bits(c.stack_provs[t]))
             open_provinces = 0
             for i in range(c.n_provinces):
                 if (c.stack_provs[t] >> i) & 1 and (h & c.province_mask[i]) == 0:
@@ -245,7 +244,7 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p, const 
     cdef uint32_t best = placed, t, a, pm
     cdef double best_v = set_value(placed, hv), v
     cdef int i, left = s.houses_left[p]
-    cdef bint a_ok = __builtin_popcount(placed & c.free_mask) <= 1
+    cdef bint a_ok = count_bits(placed & c.free_mask) <= 1
     # option B: every route city of one province
     for i in range(c.n_provinces):
         pm = c.province_mask[i]
@@ -258,7 +257,7 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p, const 
     # option A: the best city of each province, plus the best free city
     if a_ok:
         for i in range(c.n_provinces):
-            if __builtin_popcount(placed & c.province_mask[i]) > 1:
+            if count_bits(placed & c.province_mask[i]) > 1:
                 a_ok = False
     if a_ok:
         t = placed | option_a_best(placed, avail, c, hv)
@@ -266,7 +265,7 @@ cdef uint32_t best_houses(const StateData* s, const ConfigData* c, int p, const 
         if v > best_v:
             best, best_v = t, v
     # never plan more houses than the supply holds: drop the least valuable
-    while __builtin_popcount(best & ~placed) > left:
+    while count_bits(best & ~placed) > left:
         t = best & ~placed
         a = t
         pm = lowest_bit(t)
@@ -288,12 +287,12 @@ cdef uint32_t house_starts(const StateData* s, const ConfigData* c, int p, const
     cdef uint32_t avail = s.route_mask[p] & ~s.houses[p] & ~placed & above
     cdef uint32_t out = 0, t, a, pm
     cdef int i
-    cdef bint a_ok = __builtin_popcount(placed & c.free_mask) <= 1
+    cdef bint a_ok = count_bits(placed & c.free_mask) <= 1
     for i in range(c.n_provinces):
         pm = c.province_mask[i]
         if (placed & ~pm) == 0 and (avail & pm):
             out |= lowest_bit(avail & pm)
-        if __builtin_popcount(placed & pm) > 1:
+        if count_bits(placed & pm) > 1:
             a_ok = False
     if a_ok:
         t = option_a_best(placed, avail, c, hv)
@@ -350,7 +349,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
             if fm & bit:
                 v = 10.0 + (5.0 if fit_hand == 0 else 0.0)
             else:
-                v = __builtin_popcount(c.adj[x] & hm & ~bit)
+                v = count_bits(c.adj[x] & hm & ~bit)
             v += 2.0 * hv[x]
             if s.phase == PH_PLAY:       # Postmaster: only worth it when nothing in hand fits
                 v = (v + 8.0) if (fit_hand == 0 and L > 0 and (fm & bit)) else -5.0
@@ -362,13 +361,13 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
             v = -20.0
         elif kind == MV_LEFT or kind == MV_RIGHT:
             v = 20.0 + 3.0 * hv[x]
-            v += __builtin_popcount(c.adj[x] & hm & ~bit & ~s.route_mask[p])   # keeps the route going
+            v += count_bits(c.adj[x] & hm & ~bit & ~s.route_mask[p])   # keeps the route going
             if s.phase == PH_AFTER:        # Postal Carrier: extend while short of a long route
                 v = 32.0 if L < 7 else 8.0
             elif need_horses and (hm & ~fm & ~bit):
                 v = 10.0                   # the horse move below is better now
         elif kind == MV_NEW:
-            v = 6.0 + __builtin_popcount(c.adj[x] & hm & ~bit) + 2.0 * hv[x]
+            v = 6.0 + count_bits(c.adj[x] & hm & ~bit) + 2.0 * hv[x]
             if L > 0:
                 v -= 3.0 * L               # abandoning a route throws its cards away
         elif kind == MV_HORSE:
@@ -395,7 +394,7 @@ cdef void score_moves(const StateData* s, const ConfigData* c, const int* moves,
         elif kind == MV_NOCART:
             v = 0.0
         elif kind == MV_DISCARD:           # discard the card least connected to the rest of the hand
-            v = -(__builtin_popcount(c.adj[x] & hm & ~bit) + 2.0 * hv[x])
+            v = -(count_bits(c.adj[x] & hm & ~bit) + 2.0 * hv[x])
             if s.hand[p][x] > 1:
                 v += 1.5                   # a second copy can never join the same route
         out[i] = v
@@ -416,7 +415,7 @@ cdef double best_house_value(const ConfigData* c, uint32_t open_cities, int left
             v = set_value(a, hv)
             if v > vb:
                 vb = v
-                nb = __builtin_popcount(a)
+                nb = count_bits(a)
     a = open_cities & c.free_mask
     if a:
         va += hv[__builtin_ctz(best_of(a, hv))]
@@ -495,11 +494,11 @@ cdef double tile_potential(const StateData* s, const ConfigData* c, int p) noexc
         if s.stack_pos[t] >= c.stack_nvals[t] or s.tiles_n[p][t] > 0:
             continue
         if c.stack_kind[t] == TK_ALL:
-            have = __builtin_popcount(h & c.stack_mask[t])
-            need = __builtin_popcount(c.stack_mask[t])
+            have = count_bits(h & c.stack_mask[t])
+            need = count_bits(c.stack_mask[t])
         elif c.stack_kind[t] == TK_EACH:
             have = provinces_held(c, t, h)
-            need = __builtin_popcount(c.stack_provs[t])
+            need = count_bits(c.stack_provs[t])
         else:
             continue
         if need > 0:
@@ -826,7 +825,7 @@ cdef void plan_setup(PlanCtx* x, const StateData* s, const ConfigData* c, int fo
     for i in range(c.n_cities):
         x.hv[i] = hv[i]
         q = c.province[i]
-        if hv[i] > 0 and q >= 0 and __builtin_popcount(c.province_mask[q]) == 1:
+        if hv[i] > 0 and q >= 0 and count_bits(c.province_mask[q]) == 1:
             x.hv[i] += PLAN_SCARCE
     x.turns_left = turns_left_of(s, c)
     x.next_weight = 0.0 if s.end_triggered else PLAN_NEXT * min(1.0, x.turns_left / 4.0)
