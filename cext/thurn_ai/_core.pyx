@@ -157,6 +157,15 @@ cdef inline bint fits(const StateData* s, const ConfigData* c, int p, int x) noe
     return ((c.adj[s.route[p][0]] >> x) & 1) or ((c.adj[s.route[p][n - 1]] >> x) & 1)
 
 
+cdef inline uint32_t route_ends_adj(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """The cities that fit p's route (next to one of its ends, not on it); 0 without a route: the set of
+    x with fits(s, c, p, x)."""
+    cdef int n = s.route_len[p]
+    if n == 0:
+        return 0
+    return (c.adj[s.route[p][0]] | c.adj[s.route[p][n - 1]]) & ~s.route_mask[p]
+
+
 cdef inline bint can_close(const StateData* s, const ConfigData* c, int p) noexcept nogil:
     if s.route_len[p] < c.min_close:
         return False
@@ -173,10 +182,7 @@ cdef bint can_second_play(const StateData* s, const ConfigData* c, int p) noexce
         return True
     if s.route_len[p] == 0:
         return True
-    for x in range(c.n_cities):
-        if s.hand[p][x] and fits(s, c, p, x):
-            return True
-    return False
+    return (nonzero_mask(s.hand[p], c.n_cities) & route_ends_adj(s, c, p)) != 0
 
 
 cdef inline bint houses_valid(const ConfigData* c, uint32_t S) noexcept nogil:
@@ -201,6 +207,15 @@ cdef inline bint house_ok(const StateData* s, const ConfigData* c, int p, int x)
     cdef uint32_t b = (<uint32_t>1) << x
     return (x > s.last_house and (s.route_mask[p] & b) and not (s.houses[p] & b)
             and s.houses_left[p] > 0 and houses_valid(c, s.placed_now | b))
+
+
+cdef inline uint32_t house_candidates(const StateData* s, int p) noexcept nogil:
+    """The cities house_ok may allow (after the last house placed, on the route, without p's house, with a
+    house left), so the loops over cities test houses_valid only for these."""
+    cdef uint32_t after = 0xFFFFFFFFu if s.last_house < 0 else ~(((<uint32_t>2) << s.last_house) - 1)
+    if s.houses_left[p] <= 0:
+        return 0
+    return after & s.route_mask[p] & ~s.houses[p]
 
 
 cdef void start_turn(StateData* s, const ConfigData* c) noexcept nogil:
@@ -273,6 +288,7 @@ cdef void settle(StateData* s, const ConfigData* c) noexcept nogil:
     """Run the automatic steps until a real decision (two or more options, or a forced draw) is due."""
     cdef int p, x
     cdef bint any_house
+    cdef uint32_t cities
     while True:
         p = s.current
         if s.phase == PH_DRAW:
@@ -292,8 +308,11 @@ cdef void settle(StateData* s, const ConfigData* c) noexcept nogil:
             end_turn(s, c)
         elif s.phase == PH_HOUSES:
             any_house = False
-            for x in range(c.n_cities):
-                if house_ok(s, c, p, x):
+            cities = house_candidates(s, p)
+            while cities:
+                x = __builtin_ctz(cities)
+                cities &= cities - 1
+                if houses_valid(c, s.placed_now | ((<uint32_t>1) << x)):
                     any_house = True
                     break
             if any_house:
@@ -357,8 +376,11 @@ cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept n
             out[n] = MV_STOP << MOVE_SHIFT
             n += 1
     elif s.phase == PH_HOUSES:
-        for x in range(c.n_cities):
-            if house_ok(s, c, p, x):
+        cities = house_candidates(s, p)
+        while cities:
+            x = __builtin_ctz(cities)
+            cities &= cities - 1
+            if houses_valid(c, s.placed_now | ((<uint32_t>1) << x)):
                 out[n] = MV_HOUSE << MOVE_SHIFT | x
                 n += 1
         out[n] = MV_DONE << MOVE_SHIFT

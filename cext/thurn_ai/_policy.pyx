@@ -149,7 +149,7 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
     hv.stacks[p] = key
     hv.houses[p] = h
     for x in range(c.n_cities):
-        v[x] = 0.0 if (h >> x) & 1 else 1.0
+        v[x] = <double>(1 - ((h >> x) & 1))      # 0 with an own house, else 1 (no branch to mispredict)
     if not hv.tiles:
         return v
     # stack by stack (a profile of the 4-player search spent a fifth of its time here when this went city by
