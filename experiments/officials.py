@@ -255,6 +255,30 @@ def replay_note(games, at: str) -> str:
             f"the code of commit {at}: {same + differ} games, {verdict}.")
 
 
+def search_replay_note(raw: Path, at: str) -> str | None:
+    """The search study's games come from several commits (runs.json; the compiled search was made faster
+    in between without changing a decision, results/bench/README.md): replay two games of each of its
+    tournaments in raw/ (the first and the middle one) with this code, move by move, and say what it found.
+    None without saved tournaments."""
+    from officials_replay import replay_tournament
+
+    folders = sorted(f for f in raw.glob("*p_*") if (f / "tournament.json").exists() and (f / "records.jsonl").exists())
+    if not folders:
+        return None
+    same = differ = 0
+    for folder in folders:
+        with open(folder / "records.jsonl", encoding="utf-8") as f:
+            saved = sum(1 for line in f if line.strip())
+        a, b, _ = replay_tournament(folder, max(1, (saved + 1) // 2))
+        same, differ = same + a, differ + b
+    verdict = ("all gave the same games, move by move" if not differ
+               else f"{differ} differ, so these results do not reproduce from this commit's code")
+    return (f"The search study's games were played with the commits runs.json lists. `python "
+            f"experiments/officials_replay.py --tournament FOLDER --every K` replays saved games move by move: "
+            f"two of each of its tournaments (the first and the middle game), replayed with the code of commit "
+            f"{at}: {same + differ} games, {verdict}.")
+
+
 def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str],
            against_design: bool = True) -> None:
     """Build OUT/report.md and its tables and plots from the saved data; against_design: add a note on
@@ -284,6 +308,9 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
             print(f"== {s.name}\n{study.format_text(a)}\n", flush=True)
             if s.bot == "heuristic" and "uncommitted" in meta["studies"][s.name]["played_with"]:
                 meta["notes"] = meta["notes"] + [replay_note(df, commit())]
+            if s.name == "search" and against_design:
+                note = search_replay_note(out / "raw" / s.name, commit())
+                meta["notes"] = meta["notes"] + ([note] if note else [])
         got = study_choices(s, out)
         if got is not None:
             cdf, records = got

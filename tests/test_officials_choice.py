@@ -369,3 +369,21 @@ def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp
     with pytest.raises(SystemExit):
         mod.main(["--tournament", str(tmp_path)])              # not a tournament folder
     assert "not a tournament folder" in capsys.readouterr().err
+
+
+def test_the_report_replays_two_games_of_each_search_tournament(tmp_path, monkeypatch):
+    exp = _experiment()
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+    from thurn_ai.tournament import run_tournament
+    assert exp.search_replay_note(tmp_path, "abc1234") is None           # nothing saved: no note
+    for name, games in (("2p_none", 4), ("2p_cartwright", 3)):
+        run_tournament(["mcts(iterations=10)", "mcts(iterations=10,forbid=cartwright)"], players=2, games=games,
+                       seed=len(name), jobs=1, out_dir=str(tmp_path / name), progress=False)
+    note = exp.search_replay_note(tmp_path, "abc1234")
+    assert "commit abc1234: 4 games, all gave the same games" in note     # games 1 and 3, games 1 and 3
+    path = tmp_path / "2p_cartwright" / "records.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[0])
+    rec["moves"][3] = "draw deck" if rec["moves"][3] != "draw deck" else "close"
+    path.write_text("\n".join([json.dumps(rec)] + lines[1:]) + "\n", encoding="utf-8")
+    assert "4 games, 1 differ, so these results do not reproduce" in exp.search_replay_note(tmp_path, "abc1234")
