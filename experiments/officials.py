@@ -197,6 +197,14 @@ def run_ablation(s: Study, out: Path, jobs) -> None:
     log_run(out, s.name, seconds=time.time() - t0)
 
 
+def rating_searches(search: Study, iterations=None, every_count: bool = True) -> dict[int, str]:
+    """{players: spec} of the searches that rate decisions: the search study's bot at its budget, for every
+    player count (every_count; the report names the rating search of each count it shows, also of counts
+    rated by an earlier run with other --players) or only the study's own."""
+    counts = (2, 3, 4) if every_count else search.players
+    return study.choice_bots(study.study_bots(search.bot, counts, search.budget), iterations)
+
+
 def run_choice(s: Study, searchers: dict, out: Path, jobs) -> None:
     """Rate (or resume rating) the decisions of one study's first control games into OUT/raw/<name>/."""
     key = f"{s.name}_choice"
@@ -398,10 +406,11 @@ def main(argv=None) -> int:
             players = tuple(sorted(study.parse_players(args.players)))
         except study.StudyError as e:
             ap.error(f"--players: {e}")
-        chosen_all = studies(args.budget or SEARCH_BUDGET, args.games or SEARCH_GAMES, args.choice_games, players)
+        chosen_all = studies({**SEARCH_BUDGET, **(args.budget or {})}, {**SEARCH_GAMES, **(args.games or {})},
+                             args.choice_games, players)
         out = args.out or OUT
     search = next(s for s in chosen_all if s.name == "search")
-    searchers = study.choice_bots(search.bots(), args.choice_iterations)
+    searchers = rating_searches(search, args.choice_iterations, every_count=not args.quick)
     chosen = chosen_all
     if args.only:
         names = set(args.only.split(","))

@@ -271,6 +271,11 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     assert search.players == (2, 3) and set(search.choice_games) == {2, 3} and set(search.bots()) == {2, 3}
     assert "4 players" not in search.budget_text
     assert heuristic.players == (2, 3, 4) and set(heuristic.choice_games) == {2, 3}
+    # the report shows rated decisions of every count saved, so it needs each count's rating search
+    only4 = exp.studies(exp.SEARCH_BUDGET, exp.SEARCH_GAMES, None, players=(4,))[1]
+    rating = exp.rating_searches(only4)
+    assert set(rating) == {2, 3, 4} and "iterations=3000" in rating[4] and "iterations=1000" in rating[2]
+    assert set(exp.rating_searches(only4, every_count=False)) == {4}
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
         with pytest.raises(SystemExit) as e:
