@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from thurn_ai.bots.officials import OFFICIALS
-from thurn_ai.stats import (StatsError, format_summary, mean_interval, summarize, summary_to_json,
-                            wilson_interval)
+from thurn_ai.stats import (StatsError, clustered_proportion_interval, format_summary, mean_interval,
+                            summarize, summary_to_json, wilson_interval)
 from thurn_ai.tournament import PHASES
 
 Z95 = 1.959963984540054
@@ -200,3 +200,29 @@ def test_interval_edge_cases():
     assert all(math.isnan(x) for x in mean_interval([3.0]))
     low, high = mean_interval(np.array([1.0, 3.0]))
     assert low < 2 < high
+
+
+def test_clustered_interval_widens_when_games_decide_alike():
+    """200 decisions in 20 games of 10: spread evenly over the games the clustered interval is the Wilson
+    one; when each game's decisions all agree (10 games all right, 10 all wrong) only 20 independent
+    answers remain, and the interval must be clearly wider."""
+    even = clustered_proportion_interval([5] * 20, [10] * 20)
+    lumped = clustered_proportion_interval([10] * 10 + [0] * 10, [10] * 20)
+    wilson = wilson_interval(100, 200)
+    assert even == pytest.approx(wilson, abs=0.02)
+    assert lumped[0] < wilson[0] - 0.08 and lumped[1] > wilson[1] + 0.08
+    assert lumped[0] < 0.5 < lumped[1]
+    assert clustered_proportion_interval([10] * 10 + [0] * 10, [10] * 20) == lumped     # seeded: reproducible
+
+
+@given(st.lists(st.integers(0, 12).flatmap(lambda m: st.tuples(st.integers(0, m), st.just(m))),
+                min_size=1, max_size=30))
+def test_clustered_interval_holds_the_pooled_share_and_the_wilson_interval(games):
+    k = [a for a, _ in games]
+    m = [b for _, b in games]
+    if sum(m) == 0:
+        assert all(math.isnan(x) for x in clustered_proportion_interval(k, m))
+        return
+    low, high = clustered_proportion_interval(k, m)
+    w_low, w_high = wilson_interval(sum(k), sum(m))
+    assert 0 <= low <= w_low <= sum(k) / sum(m) <= w_high <= high <= 1

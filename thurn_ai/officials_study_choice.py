@@ -46,7 +46,7 @@ from .officials import OFFICIALS, PHASES, game_phase, official_of
 from .officials_study_plan import StudyError
 from .position import save_position
 from .rules import HOUSES
-from .stats import wilson_interval
+from .stats import clustered_proportion_interval
 
 __all__ = ["ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
            "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data", "choice_table",
@@ -345,7 +345,8 @@ def _rated(df: pd.DataFrame) -> pd.DataFrame:
 def choice_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per player count, official and phase (and 'all' phases): decisions with the official on offer,
     how many the search could rate on both sides, Δ win and Δ score (mean, median, quartiles), the share
-    where using it is right (Δ win > 0, Wilson CI over decisions), clearly right / wrong (Δ beyond two
+    where using it is right (Δ win > 0; its interval resamples whole games, as a game's decisions are
+    not independent), clearly right / wrong (Δ beyond two
     standard errors), how often the player who played the game used it, and how often the search's own
     top move did."""
     check_choice_data(df)
@@ -355,7 +356,8 @@ def choice_table(df: pd.DataFrame) -> pd.DataFrame:
             c = g if ph == "all" else g[g.phase == ph]
             r = _rated(c)
             k, m = int((r.d_win > 0).sum()), len(r)
-            lo, hi = wilson_interval(k, m) if m else (math.nan, math.nan)
+            per_game = (r.d_win > 0).groupby([r.source, r.game]).agg(["sum", "size"])
+            lo, hi = clustered_proportion_interval(per_game["sum"], per_game["size"]) if m else (math.nan, math.nan)
             rows.append({
                 "players": n, "official": o, "phase": ph, "decisions": len(c), "rated": m,
                 "games": c.groupby(["source", "game"]).ngroups,

@@ -408,7 +408,8 @@ def choice_section(choice: dict) -> list[str]:
                          + f" | {pct(r.clearly_right)} / {pct(r.clearly_wrong)} ")
             L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.phase} | {r.decisions} | {r.rated} | "
                      f"{cells}| {pct(r.used)} | {pct(r.search_uses)} |")
-        L += ["", "Decisions are not independent (many come from one game), so the intervals are optimistic; "
+        L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
+              "games (bootstrap, widened to cover the Wilson interval over decisions); "
               "\"rated\" counts decisions with both sides rated.", ""]
         if ex is not None and len(ex):
             L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "

@@ -50,6 +50,30 @@ def wilson_interval(successes: float, n: int, confidence: float = CONFIDENCE) ->
     return (float(low), float(high))
 
 
+def clustered_proportion_interval(successes, sizes, confidence: float = CONFIDENCE, resamples: int = 1999,
+                                  seed: int = 0) -> tuple[float, float]:
+    """The interval of a proportion pooled over clusters whose members are not independent (the decisions
+    of one game): k_i successes out of m_i per cluster, the proportion sum(k) / sum(m). A percentile
+    bootstrap that resamples whole clusters (scipy.stats.bootstrap, fixed seed) carries the correlation
+    within a cluster; the result is widened to cover the Wilson interval over all members, which keeps an
+    honest width at 0% or 100% where every resample agrees. Fewer than two clusters: the Wilson interval."""
+    k = np.asarray(successes, dtype=float)
+    m = np.asarray(sizes, dtype=float)
+    keep = m > 0
+    k, m = k[keep], m[keep]
+    low, high = wilson_interval(k.sum(), int(m.sum()), confidence)
+    if len(m) < 2 or math.isnan(low):
+        return (low, high)
+
+    def pooled(k_, m_, axis=-1):
+        return k_.sum(axis=axis) / m_.sum(axis=axis)
+
+    res = sps.bootstrap((k, m), pooled, paired=True, vectorized=True, n_resamples=resamples,
+                        confidence_level=confidence, method="percentile", random_state=seed)
+    b_low, b_high = res.confidence_interval
+    return (float(min(low, b_low)), float(max(high, b_high)))
+
+
 def mean_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Student's t interval of a mean (scipy.stats.t); a single value has none."""
     x = np.asarray(values, dtype=float)
