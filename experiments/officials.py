@@ -188,9 +188,10 @@ def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None 
 
 # ------------------------------------------------------------------------------------------- the parts
 
-def run_ablation(s: Study, out: Path, jobs) -> None:
-    """Play (or resume) one study's tournaments into OUT/raw/<name>/."""
-    log_run(out, s.name, played_with=code_state())
+def run_ablation(s: Study, out: Path, jobs, played_with: str) -> None:
+    """Play (or resume) one study's tournaments into OUT/raw/<name>/; played_with: the code this process
+    loaded (code_state() when it started: the tree may change while a long run goes on)."""
+    log_run(out, s.name, played_with=played_with)
     t0 = time.time()
     study.run_ablation(s.bots(), s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
                        resume=True, progress=False, log=lambda m: print(m, flush=True))
@@ -205,10 +206,11 @@ def rating_searches(search: Study, iterations=None, every_count: bool = True) ->
     return study.choice_bots(study.study_bots(search.bot, counts, search.budget), iterations)
 
 
-def run_choice(s: Study, searchers: dict, out: Path, jobs) -> None:
-    """Rate (or resume rating) the decisions of one study's first control games into OUT/raw/<name>/."""
+def run_choice(s: Study, searchers: dict, out: Path, jobs, played_with: str) -> None:
+    """Rate (or resume rating) the decisions of one study's first control games into OUT/raw/<name>/;
+    played_with as for run_ablation."""
     key = f"{s.name}_choice"
-    log_run(out, key, played_with=code_state())
+    log_run(out, key, played_with=played_with)
     t0 = time.time()
     players = tuple(n for n in s.players if n in s.choice_games)
     study.run_choice_study(s.bots(), players, s.games, s.choice_games, searchers, seed=SEED, choice_seed=SEED,
@@ -397,6 +399,9 @@ def main(argv=None) -> int:
     except DirtyTree as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    # What this process plays with is the code as it is now: its modules are loaded (and its workers forked)
+    # from it, whatever is edited or committed while the run goes on.
+    played_with = code_state(ROOT)
     part = "report" if args.report_only else args.part
     if args.quick:
         chosen_all = QUICK
@@ -421,10 +426,10 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     if part in ("ablation", "all"):
         for s in chosen:
-            run_ablation(s, out, args.jobs)
+            run_ablation(s, out, args.jobs, played_with)
     if part in ("choice", "all"):
         for s in chosen:
-            run_choice(s, {n: searchers[n] for n in s.choice_games}, out, args.jobs)
+            run_choice(s, {n: searchers[n] for n in s.choice_games}, out, args.jobs, played_with)
     command = "python experiments/officials.py" + (" --quick" if args.quick else "") + (
         f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))

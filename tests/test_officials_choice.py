@@ -284,6 +284,22 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
         assert "--players" in capsys.readouterr().err
 
 
+def test_every_part_of_a_run_records_the_code_it_started_with(monkeypatch, tmp_path):
+    """A long run loads its code once; a commit or an edit made while it goes on must not be written into
+    runs.json as the code a later part played with."""
+    exp = _experiment()
+    states = iter(["abc1234", "def5678 with uncommitted changes to thurn_ai/stats.py"])
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    monkeypatch.setattr(exp, "code_state", lambda root=exp.ROOT: next(states))
+    seen = []
+    monkeypatch.setattr(exp, "run_ablation", lambda s, out, jobs, played_with: seen.append(("ablation", played_with)))
+    monkeypatch.setattr(exp, "run_choice", lambda s, sr, out, jobs, played_with: seen.append(("choice", played_with)))
+    monkeypatch.setattr(exp, "report", lambda *a, **k: None)
+    assert exp.main(["--out", str(tmp_path), "--players", "2"]) == 0
+    assert [p for p, _ in seen] == ["ablation"] * 2 + ["choice"] * 2
+    assert {w for _, w in seen} == {"abc1234"}
+
+
 def test_the_report_names_what_the_search_study_still_lacks():
     exp = _experiment()
     done = {"search": dict(exp.SEARCH_CHOICE_GAMES), "heuristic": dict(exp.HEURISTIC_CHOICE_GAMES)}

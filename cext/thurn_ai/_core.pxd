@@ -158,6 +158,13 @@ cdef inline uint32_t nonzero_mask(const uint8_t* a, int n) noexcept nogil:
     return out if n >= 32 else out & ((<uint32_t>1 << n) - 1)
 
 
+cdef inline uint32_t fit_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """The cities that fit p's route: next to one of its ends and not on it (0 without a route)."""
+    cdef int n = s.route_len[p]
+    if n == 0:
+        return 0
+    return (c.adj[s.route[p][0]] | c.adj[s.route[p][n - 1]]) & ~s.route_mask[p]
+
 cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil
 cdef void apply_move(StateData* s, const ConfigData* c, int m) noexcept nogil
 cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t seed) noexcept nogil

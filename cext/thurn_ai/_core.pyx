@@ -150,22 +150,6 @@ cdef inline bint can_draw(const StateData* s) noexcept nogil:
     return s.display_n + s.deck_n + s.discard_n > 0
 
 
-cdef inline bint fits(const StateData* s, const ConfigData* c, int p, int x) noexcept nogil:
-    cdef int n = s.route_len[p]
-    if n == 0 or (s.route_mask[p] >> x) & 1:
-        return False
-    return ((c.adj[s.route[p][0]] >> x) & 1) or ((c.adj[s.route[p][n - 1]] >> x) & 1)
-
-
-cdef inline uint32_t route_ends_adj(const StateData* s, const ConfigData* c, int p) noexcept nogil:
-    """The cities that fit p's route (next to one of its ends, not on it); 0 without a route: the set of
-    x with fits(s, c, p, x)."""
-    cdef int n = s.route_len[p]
-    if n == 0:
-        return 0
-    return (c.adj[s.route[p][0]] | c.adj[s.route[p][n - 1]]) & ~s.route_mask[p]
-
-
 cdef inline bint can_close(const StateData* s, const ConfigData* c, int p) noexcept nogil:
     if s.route_len[p] < c.min_close:
         return False
@@ -182,7 +166,7 @@ cdef bint can_second_play(const StateData* s, const ConfigData* c, int p) noexce
         return True
     if s.route_len[p] == 0:
         return True
-    return (nonzero_mask(s.hand[p], c.n_cities) & route_ends_adj(s, c, p)) != 0
+    return (nonzero_mask(s.hand[p], c.n_cities) & fit_mask(s, c, p)) != 0
 
 
 cdef inline bint houses_valid(const ConfigData* c, uint32_t S) noexcept nogil:
@@ -203,15 +187,10 @@ cdef inline bint houses_valid(const ConfigData* c, uint32_t S) noexcept nogil:
     return False
 
 
-cdef inline bint house_ok(const StateData* s, const ConfigData* c, int p, int x) noexcept nogil:
-    cdef uint32_t b = (<uint32_t>1) << x
-    return (x > s.last_house and (s.route_mask[p] & b) and not (s.houses[p] & b)
-            and s.houses_left[p] > 0 and houses_valid(c, s.placed_now | b))
-
-
 cdef inline uint32_t house_candidates(const StateData* s, int p) noexcept nogil:
-    """The cities house_ok may allow (after the last house placed, on the route, without p's house, with a
-    house left), so the loops over cities test houses_valid only for these."""
+    """The cities where p may still place a house before the province rule is checked: after the last
+    house placed this turn, on p's route, without p's house, and only while p has a house left. The
+    loops over cities test houses_valid only for these."""
     cdef uint32_t after = 0xFFFFFFFFu if s.last_house < 0 else ~(((<uint32_t>2) << s.last_house) - 1)
     if s.houses_left[p] <= 0:
         return 0

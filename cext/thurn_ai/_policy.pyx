@@ -17,7 +17,7 @@ from libc.math cimport sqrt, log, tanh, exp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 
 from thurn_ai._core cimport (
-    StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of, nonzero_mask, count_bits,
+    StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of, nonzero_mask, count_bits, fit_mask,
     MAXC, MAXP, MAXT, MAXMOVES, MOVE_SHIFT,
     PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
     MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,
@@ -86,14 +86,6 @@ cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avo
 
 cdef inline uint32_t hand_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
     return nonzero_mask(s.hand[p], c.n_cities)
-
-
-cdef inline uint32_t fit_mask(const StateData* s, const ConfigData* c, int p) noexcept nogil:
-    """Cities that could extend the route at one of its ends (0 without a route)."""
-    cdef int L = s.route_len[p]
-    if L == 0:
-        return 0
-    return (c.adj[s.route[p][0]] | c.adj[s.route[p][L - 1]]) & ~s.route_mask[p]
 
 
 cdef inline int close_target(const StateData* s, const ConfigData* c, int p, int forbid) noexcept nogil:
