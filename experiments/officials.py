@@ -51,7 +51,7 @@ CODE_PATHS = ("thurn_ai", "cext", "experiments", "setup.py", "pyproject.toml")
 SEARCH_BUDGET = {2: 1000, 3: 1000, 4: 3000}
 #: games per tournament of the strong study (each is rounded up to a multiple of the player count): at least
 #: 200 a cell; 402 at 3 players, where 201 left the Cartwright's interval touching zero and the games are
-#: cheap (4.5 CPU s; at 4 players the same would cost ~4 hours of 2 cores)
+#: cheap (about 4 CPU s a game; doubling the 4-player cells, 16 CPU s a game, would take 2.2 more hours of 2 cores)
 SEARCH_GAMES = {2: 200, 3: 402, 4: 200}
 #: control games whose decisions are rated, per player count
 SEARCH_CHOICE_GAMES = {2: 100, 3: 100, 4: 100}
