@@ -346,9 +346,8 @@ def choice_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per player count, official and phase (and 'all' phases): decisions with the official on offer,
     how many the search could rate on both sides, Δ win and Δ score (mean, median, quartiles), the share
     where using it is right (Δ win > 0; its interval resamples whole games, as a game's decisions are
-    not independent), clearly right / wrong (Δ beyond two
-    standard errors), how often the player who played the game used it, and how often the search's own
-    top move did."""
+    not independent), clearly right / wrong (Δ beyond two standard errors), how often the player who
+    played the game used it, and how often the search's own top move did."""
     check_choice_data(df)
     rows = []
     for (n, o), g in df.groupby(["players", "official"], sort=True):
