@@ -1,4 +1,4 @@
-"""Position-building helpers for the rules tests.
+"""Helpers for the tests: building positions for the rules tests, and loading a script of experiments/.
 
 A position is built through the public API only: `new_game()`, `export()`, edit the fields, `load()`.
 Every card of the 66 stays accounted for: cards named for hands, routes, the display and the discard
@@ -9,7 +9,10 @@ pile are taken from the full set, and the rest go to the deck (or to another pil
 """
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections import Counter
+from pathlib import Path
 
 import thurn_ai
 from thurn_ai._core import OFFICIALS, PHASES
@@ -215,6 +218,17 @@ def finish_turn(g):
     return g
 
 
+def experiment(name: str):
+    """The script experiments/<name>.py as a module (the scripts are not part of the package). It is
+    registered in sys.modules first: dataclasses look their module up there."""
+    path = Path(__file__).resolve().parent.parent / "experiments" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"experiments_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
 __all__ = ["build", "legal", "legal_of_kind", "play", "cities", "names_of", "stack", "route_names",
            "house_names", "total_cards", "reachable_house_sets", "downward_closure", "finish_turn",
-           "HOUSES"]
+           "HOUSES", "experiment"]

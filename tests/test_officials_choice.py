@@ -1,6 +1,5 @@
 """Value at the moment of choice (thurn_ai/officials_study_choice.py), the strong study's tooling
 (experiments/officials.py) and the CLI's --part choice, on tiny budgets."""
-import importlib.util
 import json
 import math
 import subprocess
@@ -17,6 +16,8 @@ from thurn_ai.officials_study_choice import (META_FILE, ROWS_FILE, ChoiceSetting
                                              rate_decision, read_game_records, run_choice)
 from thurn_ai.position import load_position, position_from_dict
 from thurn_ai.tournament import run_tournament
+
+from helpers import experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ChoiceSettings(bot="mcts(iterations=30)", seed=5)
@@ -230,11 +231,7 @@ def test_study_specs_per_player_count():
 # ------------------------------------------------------------------ the experiment script
 
 def _experiment():
-    spec = importlib.util.spec_from_file_location("officials_experiment", ROOT / "experiments" / "officials.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod            # its dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
+    return experiment("officials")
 
 
 def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
@@ -327,9 +324,7 @@ def test_played_per_tournament_counts_only_complete_designs():
 
 
 def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
-    spec = importlib.util.spec_from_file_location("officials_replay", ROOT / "experiments" / "officials_replay.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = experiment("officials_replay")
     from thurn_ai.bots import make_bot
     from thurn_ai.match import play_game
     from thurn_ai.rules import Rules
@@ -369,9 +364,7 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
 
 
 def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("officials_replay", ROOT / "experiments" / "officials_replay.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = experiment("officials_replay")
     from thurn_ai.tournament import run_tournament
     folder = tmp_path / "t"
     run_tournament(["mcts(iterations=15)", "heuristic"], players=2, games=4, seed=3, jobs=1, out_dir=str(folder),

@@ -1,23 +1,15 @@
 """experiments/search_speed_compare.py: the comparison's bookkeeping (best round per checkout, the ratio, the
 verdict on the fingerprints, the exit status, bad input). The searches themselves run in child processes
 that take a minute or more, so here `child` is replaced by recorded answers."""
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import experiment
 
 
 def _script():
-    path = ROOT / "experiments" / "search_speed_compare.py"
-    spec = importlib.util.spec_from_file_location("search_speed_compare", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return experiment("search_speed_compare")
 
 
 def _checkouts(tmp_path):
