@@ -12,6 +12,13 @@ cdef enum:
     REWARD_MIXED = 2
     SELECT_UCB = 0
     SELECT_PUCT = 1
+    EVAL_SIMPLE = 0
+    EVAL_PLAN = 1
+    EVAL_LEARNED = 2
+    # the learned evaluation (thurn_ai/learned/): features per player, and weights per feature at the
+    # start of the game and their change to its end (a weight is w0 + progress * w1)
+    VALUE_FEATURES = 12
+    VALUE_WEIGHTS = 24
 
 cdef struct HouseValues:
     # What a house in each city is worth to each player (cached; see house_values)
@@ -19,6 +26,12 @@ cdef struct HouseValues:
     uint32_t houses[MAXP]       # the houses the cached values were computed for
     int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
     bint tiles                  # count tile progress (else every open city is worth 1)
+
+cdef struct ValueWeights:
+    # one player count's learned model: win chance softmax(sum_k win[k] x[k]) over the players, expected
+    # final score score[0] + score[1] progress + sum_k score[2 + k] x[k], where x is value_terms()
+    double win[VALUE_WEIGHTS]
+    double score[VALUE_WEIGHTS + 2]
 
 cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil
 cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil
@@ -36,3 +49,9 @@ cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc
                   double scale, HouseValues* values, bint use_plan=*, const int* forbid=*) noexcept nogil
 cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc,
                   double scale) noexcept nogil
+cdef double game_progress(const StateData* s, const ConfigData* c) noexcept nogil
+cdef void value_features(const StateData* s, const ConfigData* c, int p, HouseValues* values,
+                         double* f) noexcept nogil
+cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,
+                           double scale, HouseValues* values, double* r, double* sc, double* win) noexcept nogil
+cdef int fill_weights(ValueWeights* w, win, score) except -1

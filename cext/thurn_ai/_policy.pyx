@@ -1135,6 +1135,89 @@ cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, 
                 r[p] = 0.5 * r[p] + (0.5 if p == w else 0.0)
 
 
+# ---------------------------------------------------------------- learned evaluation
+#
+# A model fitted to how games really ended (thurn_ai/learned/): for each player a few numbers about the
+# position (value_features), weighted by weights that move linearly from the start of the game to its
+# end (game_progress), give the players' win chances as a softmax and their expected final scores as a
+# linear map. The numpy twin of evaluate_learned is thurn_ai.learned.model.ValueModel.predict; a test
+# holds the two to the same numbers.
+
+cdef double game_progress(const StateData* s, const ConfigData* c) noexcept nogil:
+    """How far the game is toward its end, 0 to 1: the furthest player's share of houses placed or of
+    the carriages (the game ends when one places them all or takes the last carriage); 1 once the end
+    is triggered."""
+    cdef double best = 0.0, a
+    cdef int p
+    if s.end_triggered:
+        return 1.0
+    for p in range(c.n_players):
+        a = <double>(c.houses - s.houses_left[p]) / c.houses if c.houses > 0 else 0.0
+        if a > best:
+            best = a
+        if c.n_carriages > 0 and c.carriage_ends_game:
+            a = <double>(s.carriage[p] + 1) / c.n_carriages
+            if a > best:
+                best = a
+    return best if best < 1.0 else 1.0
+
+
+cdef void value_features(const StateData* s, const ConfigData* c, int p, HouseValues* values,
+                         double* f) noexcept nogil:
+    """The learned evaluation's VALUE_FEATURES numbers for player p (documented in
+    thurn_ai/learned/features.py, FEATURES, in this order)."""
+    cdef double score = score_of(s, c, p)
+    f[0] = score
+    f[1] = position_value(s, c, p, 0.0, values) - score
+    f[2] = plan_position_value(s, c, p, 0, values) - score
+    f[3] = tile_potential(s, c, p)
+    f[4] = s.route_len[p]
+    f[5] = s.hand_n[p]
+    f[6] = s.houses_left[p]
+    f[7] = s.carriage[p] + 1
+    f[8] = 1.0 if p == s.current else 0.0
+    f[9] = 1.0 if p > s.current else 0.0
+    f[10] = 1.0 if s.end_triggered and p < s.current else 0.0
+    f[11] = s.horse_total[p] if c.horses_variant else 0.0
+
+
+cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,
+                           double scale, HouseValues* values, double* r, double* sc, double* win) noexcept nogil:
+    """The learned model at a position where a playout stopped: win chances (win), expected final scores
+    (sc) and the rewards (r) the search backs up -- like a finished game's rewards with the win replaced by
+    its chance and the margin by the expected one."""
+    cdef double f[VALUE_FEATURES]
+    cdef double u[MAXP]
+    cdef double t = game_progress(s, c), top = -1e300, total = 0.0, other, a
+    cdef int p, q, k
+    for p in range(c.n_players):
+        value_features(s, c, p, values, f)
+        u[p] = 0.0
+        sc[p] = w.score[0] + t * w.score[1]
+        for k in range(VALUE_FEATURES):
+            a = f[k] * (1.0 - t)
+            u[p] += w.win[2 * k] * a + w.win[2 * k + 1] * f[k] * t
+            sc[p] += w.score[2 + 2 * k] * a + w.score[3 + 2 * k] * f[k] * t
+        if u[p] > top:
+            top = u[p]
+    for p in range(c.n_players):
+        u[p] = exp(u[p] - top)
+        total += u[p]
+    for p in range(c.n_players):
+        win[p] = u[p] / total
+        other = -1e9
+        for q in range(c.n_players):
+            if q != p and sc[q] > other:
+                other = sc[q]
+        a = 0.5 + 0.5 * tanh((sc[p] - other) / scale)
+        if reward == REWARD_WIN:
+            r[p] = win[p]
+        elif reward == REWARD_MARGIN:
+            r[p] = a
+        else:
+            r[p] = 0.5 * a + 0.5 * win[p]
+
+
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
 
 def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, bint house_tiles=True):
@@ -1186,3 +1269,44 @@ def plan_policy_choice(GameState state, int forbid=0, bint house_tiles=True):
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
     return moves[plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)]
+
+
+def value_features_of(GameState state):
+    """(progress, [[feature, ...] per player]): the learned evaluation's inputs for a position (see
+    thurn_ai/learned/features.py)."""
+    cdef double f[VALUE_FEATURES]
+    cdef HouseValues values
+    cdef int p, k
+    reset_values(&values, True)
+    rows = []
+    for p in range(state.cfg.c.n_players):
+        value_features(&state.s, &state.cfg.c, p, &values, f)
+        rows.append([f[k] for k in range(VALUE_FEATURES)])
+    return game_progress(&state.s, &state.cfg.c), rows
+
+
+cdef int fill_weights(ValueWeights* w, win, score) except -1:
+    cdef int k
+    if len(win) != VALUE_WEIGHTS or len(score) != VALUE_WEIGHTS + 2:
+        raise ValueError(f"a value model has {VALUE_WEIGHTS} win and {VALUE_WEIGHTS + 2} score weights, "
+                         f"not {len(win)} and {len(score)}")
+    for k in range(VALUE_WEIGHTS):
+        w.win[k] = win[k]
+    for k in range(VALUE_WEIGHTS + 2):
+        w.score[k] = score[k]
+    return 0
+
+
+def learned_value(GameState state, win_weights, score_weights, int reward=REWARD_MIXED, double scale=8.0):
+    """The compiled learned evaluation of a position: (win chances, expected final scores, rewards), each
+    a list over the players (for tests against the numpy model)."""
+    cdef ValueWeights w
+    cdef HouseValues values
+    cdef double r[MAXP]
+    cdef double sc[MAXP]
+    cdef double win[MAXP]
+    cdef int p, n = state.cfg.c.n_players
+    fill_weights(&w, win_weights, score_weights)
+    reset_values(&values, True)
+    evaluate_learned(&state.s, &state.cfg.c, &w, reward, scale, &values, r, sc, win)
+    return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]

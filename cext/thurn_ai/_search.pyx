@@ -31,7 +31,8 @@ from thurn_ai._core cimport (
 )
 from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, tree_moves, order_moves, move_priors, plan_choice, playout,
-    evaluate, rewards, PLAYOUT_PLAN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
+    evaluate, rewards, evaluate_learned, fill_weights, ValueWeights,
+    PLAYOUT_PLAN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT, EVAL_PLAN, EVAL_LEARNED,
 )
 from thurn_ai._random cimport next_u64
 
@@ -83,7 +84,8 @@ cdef class Tree:
     cdef int horizon
     cdef double tile_weight
     cdef double scale
-    cdef bint eval_plan
+    cdef int evaluation
+    cdef ValueWeights value_weights
     cdef double plan_prior
     cdef HouseValues values
     cdef bint redeterminize
@@ -105,11 +107,12 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 bint house_tiles=True, int root_uses=0, int root_avoids=0):
+                 bint house_tiles=True, int root_uses=0, int root_avoids=0, value_weights=None):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives
         these arguments (numbers, and enum codes: playout 0 random / 1 heuristic / 2 plan, reward 0 win /
-        1 margin / 2 mixed, select 0 ucb / 1 puct, evaluation 0 simple / 1 plan). ismcts=True re-deals
+        1 margin / 2 mixed, select 0 ucb / 1 puct, evaluation 0 simple / 1 plan / 2 learned;
+        value_weights: the learned model's (win, score) weights for this player count, needed by evaluation 2). ismcts=True re-deals
         what the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
         information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
         the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
@@ -123,7 +126,7 @@ cdef class Tree:
                                     ("tile_weight", tile_weight, 0.0, 100.0), ("scale", scale, 1e-9, 1000.0),
                                     ("plan_prior", plan_prior, 0.0, 1.0), ("select", select, 0, SELECT_PUCT),
                                     ("playout", playout, 0, PLAYOUT_PLAN), ("reward", reward, 0, REWARD_MIXED),
-                                    ("evaluation", evaluation, 0, 1)):
+                                    ("evaluation", evaluation, 0, EVAL_LEARNED)):
             if not (low <= val <= high):      # also false for NaN
                 raise ValueError(f"{key} must be from {low} to {high}, not {val!r}")
         if not 0 <= forbid < 32:
@@ -148,7 +151,11 @@ cdef class Tree:
         self.prior_temp = prior_temp
         self.horizon = horizon
         self.tile_weight = tile_weight
-        self.eval_plan = evaluation == 1
+        self.evaluation = evaluation
+        if evaluation == EVAL_LEARNED:
+            if value_weights is None:
+                raise ValueError("the learned evaluation needs value_weights (win, score)")
+            fill_weights(&self.value_weights, value_weights[0], value_weights[1])
         self.plan_prior = plan_prior
         self.scale = scale
         reset_values(&self.values, house_tiles)
@@ -336,8 +343,11 @@ cdef class Tree:
             w = winner_of(s, c)
             for i in range(c.n_players):
                 win[i] = 1.0 if i == w else 0.0
+        elif self.evaluation == EVAL_LEARNED:
+            evaluate_learned(s, c, &self.value_weights, self.reward, self.scale, &self.values, r, sc, win)
         else:
-            evaluate(s, c, r, sc, self.tile_weight, self.scale, &self.values, self.eval_plan, self.forbid)
+            evaluate(s, c, r, sc, self.tile_weight, self.scale, &self.values, self.evaluation == EVAL_PLAN,
+                     self.forbid)
             for i in range(c.n_players):
                 win[i] = r[i]
 

@@ -1,0 +1,97 @@
+"""The learned evaluation from scratch: games -> positions and outcomes -> fitted model -> calibration report.
+
+    python experiments/learned_value.py                  # everything (resumes an interrupted data run)
+    python experiments/learned_value.py --part data      # only play the games (resumes)
+    python experiments/learned_value.py --part fit       # fit the model to the saved data, write the weights
+    python experiments/learned_value.py --part report    # calibration of the shipped model on held-out games
+    python experiments/learned_value.py --scheduler tcp://host:8786 --games 5000   # on a Dask cluster
+
+Data: results/learned/data/ (one Parquet file per 10 games; thurn_ai/learned/data.py says which games),
+seed 1, 400 games per player count by default. Games whose number is a multiple of 5 are held out: the fit
+never sees them, the calibration report is computed on them only. The fit (thurn_ai/learned/fit.py) is
+cross-validated over the other games (5 folds by game) and writes the package's weights file,
+thurn_ai/learned/value_model.json. The report writes results/learned/calibration.csv, reliability.png and
+report.md.
+
+Results must come from committed code (the script refuses uncommitted changes to the package, the core,
+the experiments or the build files, unless --allow-dirty, which the outputs then say).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from officials import DirtyTree, check_clean, code_state  # noqa: E402  (the experiments' shared git checks)
+
+from thurn_ai.fileio import atomic_write_text  # noqa: E402
+from thurn_ai.learned import data as D  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "learned"
+SEED = 1
+GAMES = 400
+HOLDOUT = 5          # games whose number is a multiple of this are held out
+
+
+def log_run(out: Path, part: str, seconds: float, code: str, **info) -> None:
+    """out/runs.json: each part's runs (the code they ran, the wall time, settings)."""
+    path = out / "runs.json"
+    runs = json.loads(path.read_text()) if path.exists() else []
+    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
+    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
+
+
+def part_data(args, code: str) -> None:
+    chunks = D.plan_chunks(players=args.players, games=args.games, seed=args.seed, search=args.search,
+                           strong=args.strong)
+    client = None
+    if args.scheduler:
+        from thurn_ai.tournament import connect
+        client = connect(args.scheduler)
+    folder = args.out / "data"
+    total = len(chunks)
+    missing = [c for c in chunks if not (folder / c.name).exists()]
+    print(f"data: {total - len(missing)} of {total} chunks of {D.CHUNK} games already in {folder}; "
+          f"playing {len(missing)}", flush=True)
+    start = time.time()
+    done = D.generate(folder, chunks, jobs=args.jobs, client=client,
+                      progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))
+    log_run(args.out, "data", time.time() - start, code, chunks=done, games=args.games, seed=args.seed,
+            search=args.search, strong=args.strong, players=list(args.players))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--part", choices=("all", "data", "fit", "report"), default="all")
+    ap.add_argument("--players", default="2,3,4", type=lambda s: tuple(int(x) for x in s.split(",")))
+    ap.add_argument("--games", type=int, default=GAMES, help="games per player count")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--search", default=D.DEFAULT_SEARCH, help="the bot of the self-play games")
+    ap.add_argument("--strong", default=D.DEFAULT_STRONG, help="the bot against heuristic in every 4th game")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scheduler", help="a Dask scheduler's address (as `thurn-ai tournament --scheduler`)")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--allow-dirty", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        check_clean(ROOT, args.allow_dirty)
+    except DirtyTree as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    code = code_state(ROOT)
+    if args.part in ("all", "data"):
+        part_data(args, code)
+    if args.part in ("all", "fit"):
+        part_fit(args, code)
+    if args.part in ("all", "report"):
+        part_report(args, code)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""Positions and how their games ended: the learned evaluation's data, from games of the shipped bots.
+
+A data set is a folder of chunks, one Parquet file per `CHUNK` games of one player count, each written
+atomically when its games are done, so an interrupted run loses at most the chunks in progress and
+`generate(..., resume)` plays only what is missing. Every game's seed derives from the data set's seed,
+its player count and its number, so a chunk is the same on any machine.
+
+Which games: for each player count, game g is played on the North board with horses when g % 5 == 4
+(else South), and by `search` in every seat, except every fourth game (g % 4 == 3), where one seat
+(rotating) plays `strong` and the others the rule-based `heuristic` bot -- the search's own games and
+games against the yardstick.
+
+One row per player per position, at the start of every turn (where the search's truncated playouts stop
+and the model is asked): the features (features.FEATURES), progress, and the game's end for that player
+(won, rank, final score, margin = final score minus the best other). For the player to move, when its
+bot searched, also what the search said: `search_win` (its reported win %, as a share) and
+`search_score`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..bots import make_bot
+from ..bots.base import Observation
+from ..errors import ThurnError
+from ..fileio import atomic_to_parquet, atomic_write_text, load_json
+from ..game import new_game
+from ..match import derive_seed
+from ..rules import Rules
+from .features import FEATURES, position_features
+
+CHUNK = 10                       #: games a file
+DEFAULT_SEARCH = "mcts(iterations=300)"
+DEFAULT_STRONG = "mcts"
+META = "data.json"
+
+
+class DataError(ThurnError):
+    """A data folder that does not match the run asked for."""
+
+
+@dataclass(frozen=True)
+class DataChunk:
+    """Games first .. first + count - 1 of one player count."""
+    players: int
+    first: int
+    count: int
+    seed: int
+    search: str
+    strong: str
+
+    @property
+    def name(self) -> str:
+        return f"p{self.players}-{self.first:05d}.parquet"
+
+
+def game_setup(players: int, game: int, seed: int, search: str, strong: str) -> tuple[Rules, list[str], int]:
+    """(rules, bot specs by seat, game seed) of game `game` of a data set."""
+    north = game % 5 == 4
+    rules = Rules(players=players, board="north" if north else "south", variant="horses" if north else None)
+    if game % 4 == 3:
+        seat = (game // 4) % players
+        specs = ["heuristic"] * players
+        specs[seat] = strong
+    else:
+        specs = [search] * players
+    return rules, specs, derive_seed("learned-data", seed, players, game)
+
+
+def play_data_game(players: int, game: int, seed: int, search: str = DEFAULT_SEARCH,
+                   strong: str = DEFAULT_STRONG) -> pd.DataFrame:
+    """Play one game of a data set; its rows (see the module docstring)."""
+    rules, specs, game_seed = game_setup(players, game, seed, search, strong)
+    bots = [make_bot(s, derive_seed("bot", game_seed, i)) for i, s in enumerate(specs)]
+    state = new_game(rules=rules, seed=game_seed)
+    obs_seed = np.random.default_rng(derive_seed("observations", game_seed))
+    positions, said = [], []
+    last_turn = -1
+    while not state.is_terminal():
+        p = state.current_player
+        obs = Observation(state, p, int(obs_seed.integers(2 ** 63)))
+        at_start = state.turn != last_turn
+        if at_start:
+            last_turn = state.turn
+            positions.append((state.turn, p) + position_features(state))
+        move = bots[p].choose(obs)
+        if at_start:
+            said.append(_said(bots[p], obs))
+        state.apply(move)
+    scores = np.asarray(state.scores(), dtype=float)
+    ranking = state.ranking()
+    rank = np.empty(players, dtype=int)
+    rank[ranking] = np.arange(1, players + 1)
+    winner = state.winner()
+    margin = np.array([scores[i] - np.max(np.delete(scores, i)) for i in range(players)])
+    rows = []
+    for (turn, mover, progress, feats), (sw, ss) in zip(positions, said):
+        for i in range(players):
+            row = {"game": game, "players": players, "board": rules.board, "variant": rules.resolved_variant,
+                   "turn": turn, "progress": progress, "player": i, "mover": i == mover, "bot": specs[i]}
+            row.update({f"f_{name}": feats[i, k] for k, name in enumerate(FEATURES)})
+            row.update(won=int(i == winner), rank=int(rank[i]), final_score=scores[i], margin=margin[i],
+                       search_win=sw if i == mover else np.nan, search_score=ss if i == mover else np.nan)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _said(bot, obs) -> tuple[float, float]:
+    """The searching bot's reported win share and mean score for its chosen move at obs (NaN if it did
+    not search: not a search bot, or a single legal move)."""
+    last = getattr(bot, "_last", None)
+    if last is None or last[0] is not obs or not last[1]["analysis"]:
+        return np.nan, np.nan
+    best = last[1]["analysis"][0]
+    return float(best["win_prob"]), float(best["mean_score"])
+
+
+def play_chunk(chunk: DataChunk) -> tuple[DataChunk, pd.DataFrame]:
+    frames = [play_data_game(chunk.players, g, chunk.seed, chunk.search, chunk.strong)
+              for g in range(chunk.first, chunk.first + chunk.count)]
+    return chunk, pd.concat(frames, ignore_index=True)
+
+
+def plan_chunks(players=(2, 3, 4), games: int = 500, seed: int = 0, search: str = DEFAULT_SEARCH,
+                strong: str = DEFAULT_STRONG, first_game: int = 0) -> list[DataChunk]:
+    """The chunks of `games` games (from game number first_game) for each player count, interleaved so
+    an interrupted run has some of every count."""
+    for spec in {search, strong, "heuristic"}:
+        make_bot(spec, 0)          # a bad spec fails here, before any game
+    per = {n: [DataChunk(n, g, min(CHUNK, first_game + games - g), seed, search, strong)
+               for g in range(first_game, first_game + games, CHUNK)] for n in players}
+    out = []
+    for k in range(max(len(v) for v in per.values())):
+        out += [per[n][k] for n in players if k < len(per[n])]
+    return out
+
+
+def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progress=None) -> int:
+    """Play the chunks not yet in out_dir and write each as it finishes; returns the chunks played.
+    `client`: a dask.distributed Client (the tournament's --scheduler); else `jobs` local processes."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_meta(out, chunks)
+    todo = [c for c in chunks if not (out / c.name).exists()]
+    done = 0
+    for chunk, frame in _run(todo, jobs, client):
+        atomic_to_parquet(frame, out / chunk.name, index=False)
+        done += 1
+        if progress:
+            progress(chunk)
+    return done
+
+
+def _check_meta(out: Path, chunks: list[DataChunk]) -> None:
+    """A folder keeps one data set: the same seed and bots (more games may be added)."""
+    if not chunks:
+        return
+    meta = {"seed": chunks[0].seed, "search": chunks[0].search, "strong": chunks[0].strong, "chunk": CHUNK}
+    path = out / META
+    if path.exists():
+        old = load_json(path, "data set description", DataError)
+        if {k: old.get(k) for k in meta} != meta:
+            raise DataError(f"{out} holds another data set ({json.dumps(old)}); use another folder")
+    else:
+        atomic_write_text(path, json.dumps(meta, indent=1) + "\n")
+
+
+def _run(chunks, jobs: int, client):
+    if client is not None:
+        from distributed import as_completed
+        futures = client.map(play_chunk, chunks, pure=False)
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        finally:
+            client.cancel(futures)
+    elif jobs > 1 and len(chunks) > 1:
+        from ..tournament import in_processes
+        yield from in_processes(play_chunk, chunks, min(jobs, len(chunks)))
+    else:
+        for c in chunks:
+            yield play_chunk(c)
+
+
+def load(out_dir, players=None) -> pd.DataFrame:
+    """Every chunk of a data folder (of some player counts) as one frame."""
+    files = sorted(Path(out_dir).glob("p*-*.parquet"))
+    if players is not None:
+        files = [f for f in files if int(f.name[1:f.name.index("-")]) in set(players)]
+    if not files:
+        raise DataError(f"no data in {out_dir}")
+    return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+
