@@ -10,6 +10,9 @@ Which games: for each player count, game g is played on the North board with hor
 (rotating) plays `strong` and the others the rule-based `heuristic` bot -- the search's own games and
 games against the yardstick.
 
+Beside each chunk, its games' records (`.jsonl`, the game records of thurn_ai.match), from which any
+position can be set up again (`position_at`).
+
 One row per player per position, at the start of every turn (where the search's truncated playouts stop
 and the model is asked): the features (features.FEATURES), progress, and the game's end for that player
 (won, rank, final score, margin = final score minus the best other). For the player to move, when its
@@ -30,7 +33,7 @@ from ..bots.base import Observation
 from ..errors import ThurnError
 from ..fileio import atomic_to_parquet, atomic_write_text, load_json
 from ..game import new_game
-from ..match import derive_seed
+from ..match import GameRecord, derive_seed, read_records
 from ..rules import Rules
 from .features import FEATURES, position_features
 
@@ -58,6 +61,10 @@ class DataChunk:
     def name(self) -> str:
         return f"p{self.players}-{self.first:05d}.parquet"
 
+    @property
+    def records_name(self) -> str:
+        return f"p{self.players}-{self.first:05d}.jsonl"
+
 
 def game_setup(players: int, game: int, seed: int, search: str, strong: str) -> tuple[Rules, list[str], int]:
     """(rules, bot specs by seat, game seed) of game `game` of a data set."""
@@ -73,12 +80,14 @@ def game_setup(players: int, game: int, seed: int, search: str, strong: str) -> 
 
 
 def play_data_game(players: int, game: int, seed: int, search: str = DEFAULT_SEARCH,
-                   strong: str = DEFAULT_STRONG) -> pd.DataFrame:
-    """Play one game of a data set; its rows (see the module docstring)."""
+                   strong: str = DEFAULT_STRONG) -> tuple[pd.DataFrame, GameRecord]:
+    """Play one game of a data set: its rows (see the module docstring; `move` is the number of moves
+    played before the position) and its record."""
     rules, specs, game_seed = game_setup(players, game, seed, search, strong)
     bots = [make_bot(s, derive_seed("bot", game_seed, i)) for i, s in enumerate(specs)]
     state = new_game(rules=rules, seed=game_seed)
     obs_seed = np.random.default_rng(derive_seed("observations", game_seed))
+    record = GameRecord(seed=game_seed, rules=rules, bots=specs)
     positions, said = [], []
     last_turn = -1
     while not state.is_terminal():
@@ -87,10 +96,11 @@ def play_data_game(players: int, game: int, seed: int, search: str = DEFAULT_SEA
         at_start = state.turn != last_turn
         if at_start:
             last_turn = state.turn
-            positions.append((state.turn, p) + position_features(state))
+            positions.append((state.turn, len(record.moves), p) + position_features(state))
         move = bots[p].choose(obs)
         if at_start:
             said.append(_said(bots[p], obs))
+        record.moves.append(state.move_str(move))
         state.apply(move)
     scores = np.asarray(state.scores(), dtype=float)
     ranking = state.ranking()
@@ -99,15 +109,16 @@ def play_data_game(players: int, game: int, seed: int, search: str = DEFAULT_SEA
     winner = state.winner()
     margin = np.array([scores[i] - np.max(np.delete(scores, i)) for i in range(players)])
     rows = []
-    for (turn, mover, progress, feats), (sw, ss) in zip(positions, said):
+    for (turn, move, mover, progress, feats), (sw, ss) in zip(positions, said):
         for i in range(players):
             row = {"game": game, "players": players, "board": rules.board, "variant": rules.resolved_variant,
-                   "turn": turn, "progress": progress, "player": i, "mover": i == mover, "bot": specs[i]}
+                   "turn": turn, "move": move, "progress": progress, "player": i, "mover": i == mover, "bot": specs[i]}
             row.update({f"f_{name}": feats[i, k] for k, name in enumerate(FEATURES)})
             row.update(won=int(i == winner), rank=int(rank[i]), final_score=scores[i], margin=margin[i],
                        search_win=sw if i == mover else np.nan, search_score=ss if i == mover else np.nan)
             rows.append(row)
-    return pd.DataFrame(rows)
+    record.scores, record.ranking, record.winner, record.turns = list(map(int, scores)), ranking, winner, state.turn
+    return pd.DataFrame(rows), record
 
 
 def _said(bot, obs) -> tuple[float, float]:
@@ -120,10 +131,12 @@ def _said(bot, obs) -> tuple[float, float]:
     return float(best["win_prob"]), float(best["mean_score"])
 
 
-def play_chunk(chunk: DataChunk) -> tuple[DataChunk, pd.DataFrame]:
-    frames = [play_data_game(chunk.players, g, chunk.seed, chunk.search, chunk.strong)
-              for g in range(chunk.first, chunk.first + chunk.count)]
-    return chunk, pd.concat(frames, ignore_index=True)
+def play_chunk(chunk: DataChunk) -> tuple[DataChunk, pd.DataFrame, str]:
+    """(chunk, its rows, its games' records as JSON lines)."""
+    games = [play_data_game(chunk.players, g, chunk.seed, chunk.search, chunk.strong)
+             for g in range(chunk.first, chunk.first + chunk.count)]
+    return (chunk, pd.concat([f for f, _ in games], ignore_index=True),
+            "".join(r.to_json() + "\n" for _, r in games))
 
 
 def plan_chunks(players=(2, 3, 4), games: int = 500, seed: int = 0, search: str = DEFAULT_SEARCH,
@@ -148,7 +161,9 @@ def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progr
     _check_meta(out, chunks)
     todo = [c for c in chunks if not (out / c.name).exists()]
     done = 0
-    for chunk, frame in _run(todo, jobs, client):
+    for chunk, frame, records in _run(todo, jobs, client):
+        # the records first: a chunk counts as done once its positions are there
+        atomic_write_text(out / chunk.records_name, records)
         atomic_to_parquet(frame, out / chunk.name, index=False)
         done += 1
         if progress:
@@ -196,3 +211,22 @@ def load(out_dir, players=None) -> pd.DataFrame:
         raise DataError(f"no data in {out_dir}")
     return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
+
+
+def records(out_dir, players: int, games) -> dict:
+    """{game number: GameRecord} for these games of one player count (from the chunks' record files)."""
+    out, want = {}, set(int(g) for g in games)
+    for first in sorted({g - g % CHUNK for g in want}):
+        path = Path(out_dir) / f"p{players}-{first:05d}.jsonl"
+        for k, rec in enumerate(read_records(path)):
+            if first + k in want:
+                out[first + k] = rec
+    return out
+
+
+def position_at(record: GameRecord, move: int):
+    """The complete position of a recorded game after its first `move` moves."""
+    state = new_game(rules=record.rules, seed=record.seed)
+    for text in record.moves[:move]:
+        state.apply(state.parse_move(text))
+    return state

@@ -1,0 +1,79 @@
+"""How well said win chances match what happened: reliability, expected calibration error, Brier scores.
+
+A said chance p for an outcome y (1 won, 0 not): the Brier score is the mean of (p - y)^2; the base rate
+always says 1/n (n players); the expected calibration error (ECE) sorts the chances into equal-width bins
+and averages |mean said - share won| weighted by the bin's size. Positions of one game are not
+independent: intervals here resample whole games (`game_bootstrap`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..officials import PHASES
+
+BINS = 10
+
+
+def brier(p, y) -> float:
+    p, y = np.asarray(p, float), np.asarray(y, float)
+    return float(((p - y) ** 2).mean())
+
+
+def reliability(p, y, bins: int = BINS) -> pd.DataFrame:
+    """Per bin of said chance (equal width over [0, 1]): its edges, count, mean said chance, share won."""
+    p, y = np.asarray(p, float), np.asarray(y, float)
+    k = np.clip((p * bins).astype(int), 0, bins - 1)
+    rows = []
+    for b in range(bins):
+        m = k == b
+        rows.append({"low": b / bins, "high": (b + 1) / bins, "n": int(m.sum()),
+                     "said": float(p[m].mean()) if m.any() else np.nan,
+                     "won": float(y[m].mean()) if m.any() else np.nan})
+    return pd.DataFrame(rows)
+
+
+def ece(p, y, bins: int = BINS) -> float:
+    r = reliability(p, y, bins)
+    r = r[r["n"] > 0]
+    return float((r["n"] * (r["said"] - r["won"]).abs()).sum() / r["n"].sum())
+
+
+def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) -> tuple[float, float]:
+    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column)."""
+    rng = np.random.default_rng(seed)
+    groups = [g for _, g in frame.groupby("game")]
+    vals = []
+    for _ in range(reps):
+        pick = rng.integers(len(groups), size=len(groups))
+        vals.append(stat(pd.concat([groups[i] for i in pick], ignore_index=True)))
+    lo, hi = np.percentile(vals, [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def phase_of(frame: pd.DataFrame) -> pd.Series:
+    """early / middle / late of each row's position, by the houses the furthest player has placed (a
+    third of the supply each, as thurn_ai.officials.game_phase)."""
+    from ..rules import HOUSES
+    placed = HOUSES - frame.groupby(["game", "turn"])["f_houses_left"].transform("min")
+    return pd.Series(np.where(3 * placed < HOUSES, PHASES[0], np.where(3 * placed < 2 * HOUSES, PHASES[1],
+                                                                         PHASES[2])), index=frame.index)
+
+
+def calibration_table(movers: pd.DataFrame, said: str = "said") -> pd.DataFrame:
+    """Per player count and phase (and `all`): positions, games, mean said chance of the player to move,
+    share won, ECE, Brier score of the said chance and of the base rate 1/n, and the Brier skill
+    (1 - Brier / base Brier). `movers`: one row per position (the player to move) with players, phase,
+    game, won and the column `said`."""
+    rows = []
+    for n, part in movers.groupby("players"):
+        for phase in ("all",) + tuple(PHASES):
+            m = part if phase == "all" else part[part["phase"] == phase]
+            if m.empty:
+                continue
+            b, base = brier(m[said], m["won"]), brier(np.full(len(m), 1 / n), m["won"])
+            rows.append({"players": int(n), "phase": phase, "positions": len(m), "games": m["game"].nunique(),
+                         "mean_said": float(m[said].mean()), "share_won": float(m["won"].mean()),
+                         "ece": ece(m[said], m["won"]), "brier": b, "brier_base": base,
+                         "brier_skill": 1 - b / base if base > 0 else np.nan})
+    return pd.DataFrame(rows)
