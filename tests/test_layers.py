@@ -36,8 +36,10 @@ FLOORS = {
     "core": ["thurn_ai._core", "thurn_ai._policy", "thurn_ai._search"],
     "game": ["thurn_ai", "thurn_ai.notation", "thurn_ai.position", "thurn_ai.position_*", "thurn_ai.game",
              "thurn_ai.officials"],
+    # the learned evaluation's model: what the search reads at a leaf (its data and fit are library)
+    "evaluation": ["thurn_ai.learned", "thurn_ai.learned.features", "thurn_ai.learned.model"],
     "bots": ["thurn_ai.bots", "thurn_ai.bots.*"],
-    "library": ["thurn_ai.match", "thurn_ai.tournament", "thurn_ai.stats", "thurn_ai.plots", "thurn_ai.draw",
+    "library": ["thurn_ai.learned.data", "thurn_ai.learned.fit", "thurn_ai.learned.calibration", "thurn_ai.match", "thurn_ai.tournament", "thurn_ai.stats", "thurn_ai.plots", "thurn_ai.draw",
                 "thurn_ai.officials_study", "thurn_ai.officials_study_*", "thurn_ai.analysis", "thurn_ai.bench",
                 "thurn_ai.bench_search"],
     # adapters to other frameworks (OpenSpiel, PettingZoo) and the web app: users of the library
@@ -51,6 +53,7 @@ FORBIDDEN = {
     "base": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
     "boards": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
     "game": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
+    "evaluation": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
     "bots": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli", "thurn_ai.match",
              "thurn_ai.tournament"],
     "library": ["thurn_ai.commands", "thurn_ai.commands.*", "thurn_ai.cli"],
@@ -257,6 +260,8 @@ def test_docs_architecture_shows_the_same_floors():
             need = f"{floor}/"
         elif m == "thurn_ai.web" or m.startswith("thurn_ai.web."):
             need = "web/"            # a package of its own, placed as a whole
+        elif m == "thurn_ai.learned":
+            need = "learned/"
         elif m in COMPILED:
             need = m.rsplit(".", 1)[1] + ".pyx"
         elif m == "thurn_ai":

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .. import _search
 from ..errors import BotSpecError, ThurnError
+from ..learned.model import default_model
 from ..notation import move_city, move_kind
 from ..officials import OFFICIALS
 from .base import Bot, Observation
@@ -75,9 +76,12 @@ class SearchBot(Bot):
         raise AttributeError(name)
 
     def _tree(self, state, seed: int, ismcts: bool):
+        weights = None
+        if self.options.eval == "learned":
+            weights = default_model().weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, root_uses=self.root_uses,
-                            root_avoids=self.root_avoids, **self.options.tree_args())
+                            root_avoids=self.root_avoids, value_weights=weights, **self.options.tree_args())
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`

@@ -12,7 +12,7 @@ from ..errors import BotSpecError
 PLAYOUTS = ("random", "heuristic", "plan")
 REWARDS = ("win", "margin", "mixed")
 SELECTS = ("ucb", "puct")
-EVALUATIONS = ("simple", "plan")
+EVALUATIONS = ("simple", "plan", "learned")
 
 MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
 MAX_SECONDS = 3600.0            # per decision
@@ -48,7 +48,7 @@ class SearchOptions:
     playout: str = "heuristic"      #: playout policy
     eps: float = 0.05               #: chance of a random move in a playout
     horizon: int = 3                #: playout turns of each player, then the evaluation (0: to the end)
-    eval: str = "simple"            #: evaluation of a stopped playout
+    eval: str = "simple"            #: evaluation of a stopped playout (learned: thurn_ai/learned)
     tiles: float = 1.0              #: weight of province-tile progress in the simple evaluation
     scale: float = 8.0              #: points of margin that make tanh(margin / scale) = 0.76
     reward: str = "mixed"           #: reward of a finished game

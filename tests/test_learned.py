@@ -1,0 +1,245 @@
+"""The learned evaluation: its features, the compiled inference against numpy, the fit, the calibration
+measures, the data generator, and the search that uses it."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from helpers import build
+
+import thurn_ai
+from thurn_ai import _policy
+from thurn_ai.bots import make_bot
+from thurn_ai.learned import FEATURES, ValueModel, position_features
+from thurn_ai.learned import calibration as C
+from thurn_ai.learned import data as D
+from thurn_ai.learned import fit as F
+from thurn_ai.learned.features import N_FEATURES, N_TERMS, terms
+from thurn_ai.learned.model import ModelError
+from thurn_ai.match import play_game
+
+
+def random_model(seed: int, players=(2, 3, 4)) -> ValueModel:
+    rng = np.random.default_rng(seed)
+    return ValueModel(win={n: rng.normal(0, 0.2, N_TERMS) for n in players},
+                      score={n: rng.normal(0, 0.5, N_TERMS + 2) for n in players})
+
+
+def played(players: int, seed: int, moves: int):
+    g = thurn_ai.new_game(players=players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if g.is_terminal():
+            break
+        legal = g.legal_moves()
+        g.apply(legal[int(rng.integers(len(legal)))])
+    return g
+
+
+# ---------------------------------------------------------------- features
+
+
+def test_features_of_a_hand_computed_position():
+    # seat 0: carriage of size 4 (3 points), houses in Carlsruhe and Freiburg (18 left), route
+    # Stuttgart-Ulm, three cards; seat 1 to move
+    kw = dict(players=3, current=1, phase="play", hands={0: ["Augsburg", "Linz", "Basel"], 1: ["Passau"]},
+              routes={0: ["Stuttgart", "Ulm"]}, houses={0: ["Carlsruhe", "Freiburg"]}, houses_left={0: 18},
+              carriage={0: 1})
+    progress, f = position_features(build(**kw))
+    row = dict(zip(FEATURES, f[0]))
+    assert row["score"] == 3 - 18
+    assert row["route_promise"] == pytest.approx(0.2 * 2)          # a route too short to close: 0.2 a card
+    # Baden (3 cities, top tile 3): 2 of 3 held; outside Baiern (8 provinces, top 6): 1 province held
+    assert row["tile_potential"] == pytest.approx(3 * (2 / 3) ** 2 + 6 * (1 / 8) ** 2)
+    assert (row["route_length"], row["hand"], row["houses_left"], row["carriages"]) == (2, 3, 18, 2)
+    assert row["plan_promise"] > 0                                  # cards that extend the route
+    assert [list(r[8:11]) for r in f] == [[0, 0, 0], [1, 0, 0], [0, 1, 0]]   # to move, yet to move, done
+    assert f[1][0] == f[2][0] == -20 and f[2][2] == 0               # nothing placed, no cards
+    # progress: the furthest player's share of the houses (2/20) or of the carriages (2 of 5)
+    assert progress == pytest.approx(2 / 5)
+    # the final round (seat 2 ended the game): seat 0 has had its last turn; progress is 1
+    progress, f = position_features(build(**kw, end_player=2))
+    assert progress == 1.0 and [r[10] for r in f] == [1, 0, 0]
+
+
+def test_terms_interleave_start_and_end_weights():
+    f = np.arange(2 * N_FEATURES, dtype=float).reshape(2, N_FEATURES)
+    z = terms(f, 0.25)
+    assert z.shape == (2, N_TERMS)
+    assert np.allclose(z[:, 0::2], 0.75 * f) and np.allclose(z[:, 1::2], 0.25 * f)
+
+
+# ---------------------------------------------------------------- the model
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_inference_matches_numpy(players):
+    model = random_model(players)
+    w, s = model.weights_for(players)
+    for seed in range(6):
+        g = played(players, seed, 40 * seed)
+        if g.is_terminal():
+            continue
+        win_c, score_c, reward = _policy.learned_value(g, w, s, 2, 8.0)
+        win_n, score_n = model.predict(g)
+        assert np.allclose(win_c, win_n, atol=1e-12) and np.allclose(score_c, score_n, atol=1e-9)
+        assert sum(win_c) == pytest.approx(1.0)
+        # the search's reward: half the win chance, half 0.5 + 0.5 tanh(expected margin / 8)
+        for p in range(players):
+            margin = score_n[p] - max(np.delete(score_n, p))
+            assert reward[p] == pytest.approx(0.5 * win_n[p] + 0.5 * (0.5 + 0.5 * np.tanh(margin / 8)))
+
+
+def test_the_model_file_round_trips_and_bad_files_are_refused(tmp_path):
+    model = random_model(1)
+    path = tmp_path / "m.json"
+    model.save(path)
+    back = ValueModel.load(path)
+    assert all(np.array_equal(back.win[n], model.win[n]) and np.array_equal(back.score[n], model.score[n])
+               for n in (2, 3, 4))
+    d = json.loads(path.read_text())
+    cases = {
+        "not a thurn-ai value model": {"format": "other"},
+        "other features": {**d, "features": list(FEATURES)[:-1]},
+        "needs 24 win": {**d, "models": {"2": {"win": [0.0] * 3, "score": [0.0] * 26}}},
+        "NaN": {**d, "models": {"2": {"win": [float("nan")] * 24, "score": [0.0] * 26}}},
+        "malformed weights": {**d, "models": {"2": {"win": "x"}}},
+        "holds no weights": {**d, "models": {}},
+    }
+    for message, bad in cases.items():
+        path.write_text(json.dumps(bad, allow_nan=True))
+        with pytest.raises(ModelError, match=message):
+            ValueModel.load(path)
+    with pytest.raises(ModelError, match="finite"):
+        ValueModel.from_dict({**d, "models": {"2": {"win": [float("inf")] * 24, "score": [0.0] * 26}}})
+    with pytest.raises(ModelError, match="no weights for 4 players"):
+        random_model(1, players=(2,)).weights_for(4)
+    with pytest.raises(ModelError, match="cannot read"):
+        ValueModel.load(tmp_path / "missing.json")
+
+
+def test_the_shipped_model_loads_for_every_player_count():
+    model = thurn_ai.learned.default_model()
+    for n in (2, 3, 4):
+        win, score = model.predict(thurn_ai.new_game(players=n, seed=3))
+        assert win.sum() == pytest.approx(1.0) and np.all((win > 0) & (win < 1))
+        assert np.all(np.isfinite(score))
+
+
+# ---------------------------------------------------------------- the fit
+
+
+def synthetic(players: int, positions: int, w: np.ndarray, seed: int) -> pd.DataFrame:
+    """Positions in data.py's form whose winner is drawn from the conditional logit with weights w, and
+    whose final scores are a known linear map of the terms plus noise."""
+    rng = np.random.default_rng(seed)
+    f = rng.normal(0, 1, (positions, players, N_FEATURES))
+    t = rng.uniform(0, 1, positions)
+    p = F.predict_win(w, terms(f, t))
+    winner = np.array([rng.choice(players, p=row) for row in p])
+    final = 20 + 3 * t[:, None] + terms(f, t) @ (w * 4) + rng.normal(0, 0.1, (positions, players))
+    rows = []
+    for k in range(positions):
+        for i in range(players):
+            rows.append({"game": k // 10, "turn": k % 10, "player": i, "players": players, "progress": t[k],
+                         "won": int(i == winner[k]), "final_score": final[k, i],
+                         **{f"f_{name}": f[k, i, j] for j, name in enumerate(FEATURES)}})
+    return pd.DataFrame(rows)
+
+
+def test_the_fit_recovers_a_known_model():
+    w = np.random.default_rng(7).normal(0, 0.6, N_TERMS)
+    frame = synthetic(3, 6000, w, seed=1)
+    model, cv = F.fit_model(frame, penalties=(1e-4, 1e-1), folds=3)
+    assert set(cv["players"]) == {3} and cv["chosen"].sum() == 1
+    assert cv.loc[cv["chosen"], "penalty"].item() == 1e-4          # little data noise: the weak penalty
+    test = synthetic(3, 500, w, seed=2)
+    data = F.positions(test)
+    said = F.predict_win(model.win[3], data.z)
+    assert np.abs(said - F.predict_win(w, data.z)).mean() < 0.03
+    s = model.score[3]
+    assert s[0] == pytest.approx(20, abs=0.2) and np.allclose(s[2:], 4 * w, atol=0.05)
+
+
+def test_positions_must_be_of_one_player_count():
+    frame = pd.concat([synthetic(2, 10, np.zeros(N_TERMS), 1), synthetic(3, 10, np.zeros(N_TERMS), 1)])
+    with pytest.raises(ValueError, match="one player count"):
+        F.positions(frame)
+
+
+def test_folds_keep_a_game_together():
+    games = np.repeat(np.arange(20), 7)
+    fold = F.folds_of(games, 5)
+    assert all(len(set(fold[games == g])) == 1 for g in range(20))
+    assert sorted(np.bincount(fold)) == [28] * 5
+
+
+# ---------------------------------------------------------------- calibration measures
+
+
+def test_calibration_measures():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0, 1, 20000)
+    y = rng.uniform(0, 1, 20000) < p
+    assert C.ece(p, y) < 0.02                         # chances that match the outcomes
+    assert C.ece(np.full(1000, 0.9), np.zeros(1000)) == pytest.approx(0.9)
+    assert C.brier([1, 0, 0.5], [1, 1, 0]) == pytest.approx((0 + 1 + 0.25) / 3)
+    r = C.reliability(p, y)
+    assert r["n"].sum() == 20000 and len(r) == C.BINS
+    movers = pd.DataFrame({"players": 2, "phase": np.where(p < 0.5, "early", "late"), "game": np.arange(20000) // 20,
+                           "won": y.astype(int), "said": p})
+    t = C.calibration_table(movers)
+    row = t[t["phase"] == "all"].iloc[0]
+    assert row["brier_skill"] > 0.3 and row["positions"] == 20000 and row["brier_base"] == pytest.approx(0.25)
+    lo, hi = C.game_bootstrap(movers.head(2000), lambda f: f["won"].mean(), reps=50)
+    assert lo < movers.head(2000)["won"].mean() < hi
+
+
+# ---------------------------------------------------------------- the data generator
+
+
+def test_the_data_generator_is_seeded_and_resumes(tmp_path):
+    chunks = D.plan_chunks(players=(2,), games=2, seed=5, search="mcts(iterations=4)", strong="mcts(iterations=4)")
+    assert [(c.players, c.first, c.count) for c in chunks] == [(2, 0, 2)]
+    assert D.generate(tmp_path / "a", chunks) == 1
+    assert D.generate(tmp_path / "a", chunks) == 0                   # resumed: nothing left to play
+    D.generate(tmp_path / "b", chunks)
+    a, b = D.load(tmp_path / "a"), D.load(tmp_path / "b")
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["game"]) == {0, 1} and (a.groupby(["game", "turn"])["won"].sum() == 1).all()
+    # every row's features are those of the position its record sets up again
+    recs = D.records(tmp_path / "a", 2, [0, 1])
+    for row in a.sample(8, random_state=0).itertuples():
+        _, f = position_features(D.position_at(recs[row.game], row.move))
+        assert np.allclose(f[row.player], [getattr(row, f"f_{x}") for x in FEATURES])
+    with pytest.raises(D.DataError, match="another data set"):
+        D.generate(tmp_path / "a", D.plan_chunks(players=(2,), games=2, seed=6, search="mcts(iterations=4)",
+                                                 strong="mcts(iterations=4)"))
+
+
+def test_a_bad_bot_spec_fails_before_any_game():
+    with pytest.raises(thurn_ai.errors.BotSpecError):
+        D.plan_chunks(players=(2,), games=2, search="mcts(nonsense=1)")
+
+
+# ---------------------------------------------------------------- the search with it
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_search_with_the_learned_evaluation_plays_legal_reproducible_games(players):
+    rules = thurn_ai.Rules(players=players)
+    spec = "mcts(iterations=40,eval=learned)"
+    recs = [play_game(rules, [make_bot(spec, 10 + i) for i in range(players)], seed=4) for _ in range(2)]
+    assert recs[0].moves == recs[1].moves and not recs[0].truncated   # play_game refuses an illegal move
+
+
+def test_the_learned_search_reports_model_chances():
+    bot = make_bot("mcts(iterations=300,eval=learned,horizon=1)", 1)
+    g = thurn_ai.new_game(players=4, seed=2)
+    from thurn_ai.bots.base import Observation
+    rows = bot.analyse(Observation(g, 0, 5))
+    # every playout stops at the horizon and is scored by the model: shares, near an even 1/4 at the start
+    assert all(0 < r["win_prob"] < 1 for r in rows)
+    assert 0.1 < rows[0]["win_prob"] < 0.45
