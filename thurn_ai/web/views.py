@@ -85,6 +85,8 @@ def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dic
         "phase": state.phase,
         "phase_help": PHASE_HELP.get(state.phase, state.phase),
         "official_used": position["turn_state"]["official_used"],
+        # an empty hand at the start of a turn: the rules give the Postmaster's two draws
+        "forced_postmaster": bool(state.export()["forced_pm"]) and not over,
         "scores": state.scores(),          # public: carriage, tiles and houses left are all face up
         "over": over,
         "winner": state.winner() if over else None,

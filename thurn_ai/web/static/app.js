@@ -1,7 +1,7 @@
 // The page: three views (Play, Replay, Set up) around one board. No build step: plain ES modules.
 import { $, api, clearError, nav, showError } from "./common.js";
 import { initHint } from "./hint.js";
-import { initPlay, showPlay } from "./play.js";
+import { gameInAddress, initPlay, resumeGame, showPlay } from "./play.js";
 import { initReplay, showRecord, showReplay } from "./replay.js";
 import { initSetup, showSetup } from "./setup.js";
 
@@ -31,7 +31,11 @@ async function main() {
   initPlay(startup);
   initReplay();
   await initSetup(startup);
-  if (startup.replay) {
+  const resume = gameInAddress();
+  if (resume) {
+    switchTab("play");
+    await resumeGame(resume);
+  } else if (startup.replay) {
     switchTab("replay");
     await showRecord(startup.replay);
   } else if (startup.position) {
