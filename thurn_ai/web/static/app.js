@@ -12,6 +12,8 @@ function switchTab(name) {
   for (const b of document.querySelectorAll("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
   for (const v of ["play", "replay", "setup"]) $(`#view-${v}`).hidden = v !== name;
   $("#chooser").hidden = true;
+  const slot = $(`#view-${name} .hint-slot`);      // the hint panel sits under the view's own controls
+  if (slot) slot.append($("#hint-panel"));
   document.body.dataset.view = name;
   SHOW[name]();
 }

@@ -93,7 +93,8 @@ export function prepareGeometry(geo) {
 export function drawBoard(svg, geo, pos, opts = {}) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${geo.width} ${geo.height}`);
-  svg.setAttribute("role", "img");
+  // a picture, or (when its cities can be clicked) a group of buttons: an image may hold no controls
+  svg.setAttribute("role", opts.onCity ? "group" : "img");
   svg.setAttribute("aria-label", opts.title || `${geo.title}: map`);
   const P = (name) => geo.byName[canonical(geo, name)];
   const horses = isHorses(geo, pos);

@@ -63,7 +63,8 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export function drawPosition(geo, pos, opts = {}) {
   drawBoard($("#board"), geo, pos, opts);
   drawLegend($("#legend"), geo, pos.players.length, isHorses(geo, pos));
-  $("#board-title").textContent = opts.title || geo.title;
+  $("#board-title").textContent = geo.title;
+  $("#board-title").title = opts.title || geo.title;
   drawPlayers($("#players"), geo, pos, opts);
   drawStrip($("#strip"), geo, pos, opts);
   drawTileStacks($("#tile-stacks"), geo, pos);

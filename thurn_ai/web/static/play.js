@@ -88,6 +88,7 @@ export async function newGame(body) {
     $("#new-game-box").open = false;     // room for the game; the form opens again with a click
     await setGame(view);
     setStatus("");
+    document.activeElement.blur();     // the form's button is folded away: the moves take the keyboard
     advance();
   } catch (e) {
     setStatus("");
@@ -144,7 +145,7 @@ function spends(m) {
 
 function moveLabel(m) {
   const d = destroys(m);
-  return moveText(m) + (d ? ` — discards your route of ${myRoute().length}` : "");
+  return moveText(m) + (d ? ` ✗ discards route of ${myRoute().length}` : "");
 }
 
 // ---------------------------------------------------------------- drawing
@@ -252,12 +253,14 @@ export function showPlay() {
   refreshHint();
 }
 
-// One line per turn of the other seats since the person's last move (all turns of a bots-only game: the last few).
+// One line per turn of the other seats since the person's previous turn (a bots-only game: the last few).
 function showBotSummary() {
   const box = $("#bot-summary");
   box.replaceChildren();
   let from = game.log.length;
-  while (from > 0 && !game.humans.includes(game.log[from - 1].seat)) from--;
+  const mine = (e) => game.humans.includes(e.seat);
+  while (from > 0 && mine(game.log[from - 1]) && game.log[from - 1].turn === game.turn) from--;    // this turn's own moves
+  while (from > 0 && !mine(game.log[from - 1])) from--;
   if (!game.humans.length) from = Math.max(0, game.log.length - 12);
   const turns = turnSummaries(game.log.slice(from), geo).slice(-4);
   for (const t of turns) {
@@ -324,7 +327,8 @@ function choose(moves, ev, opts = {}) {
   const w = box.offsetWidth, h = box.offsetHeight;
   box.style.left = `${Math.max(0, Math.min(x + 8, window.innerWidth - w - 8) - area.left)}px`;
   box.style.top = `${Math.max(0, Math.min(y + 8, window.innerHeight - h - 8) - area.top)}px`;
-  box.querySelector("button").focus();        // the safe choice first; Enter takes it, Escape cancels
+  // the focus on the first safe choice, else on Cancel: Enter never throws a route away by itself
+  (box.querySelector("button.move:not(.destructive)") || box.querySelector("button.cancel")).focus();
   if (ev) ev.stopPropagation();
 }
 
