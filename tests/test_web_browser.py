@@ -80,6 +80,7 @@ def page(browser, server_url):
 
 
 def start_game(page, seats, seed):
+    page.select_option("#play-players", str(len(seats)))
     for i, spec in enumerate(seats):
         page.fill(f"#seat-{i}", spec)
     page.fill("#play-seed", str(seed))
