@@ -101,6 +101,7 @@ async function setGame(view) {
   geo = await geometry(view.board);
   $("#game").hidden = false;
   $("#game-links").hidden = false;
+  $("#view-play").classList.add("playing");      // the New game form moves to the end of the column
   putGameInAddress(view.id);
   if (nav.current === "play") showPlay();
 }
@@ -230,7 +231,7 @@ export function showPlay() {
         title: ms.map((m) => moveLabel(m)).join(" / ") || null, move: ms.length === 1 ? ms[0].move : null,
         extra: breaks ? "new route" : null, label: ms.length ? `${c}${what ? `: ${what}` : ""}` : null }));
     });
-    if (someFit || someNot) $("#hand-info").textContent = someNot ? "bold border: fits the route · dashed: would start a new route" : "bold border: fits the route";
+    if (someFit || someNot) $("#hand-info").textContent = someNot ? "bold: fits your route · dashed: new route" : "bold: fits your route";
   }
 
   // every legal move as a button (the same moves as the clicks above); the hint's steps numbered
@@ -257,12 +258,13 @@ export function showPlay() {
 function showBotSummary() {
   const box = $("#bot-summary");
   box.replaceChildren();
-  let from = game.log.length;
+  let end = game.log.length;
   const mine = (e) => game.humans.includes(e.seat);
-  while (from > 0 && mine(game.log[from - 1]) && game.log[from - 1].turn === game.turn) from--;    // this turn's own moves
+  while (end > 0 && mine(game.log[end - 1]) && game.log[end - 1].turn === game.turn) end--;    // this turn's own moves
+  let from = end;
   while (from > 0 && !mine(game.log[from - 1])) from--;
-  if (!game.humans.length) from = Math.max(0, game.log.length - 12);
-  const turns = turnSummaries(game.log.slice(from), geo).slice(-4);
+  if (!game.humans.length) from = Math.max(0, end - 12);
+  const turns = turnSummaries(game.log.slice(from, end), geo).slice(-4);
   for (const t of turns) {
     box.append(el("li", { "data-seat": t.seat }, el("strong", {}, `seat ${t.seat} (${t.by})`), `: ${t.text || "no move yet"}`));
   }
