@@ -7,7 +7,7 @@ scrolling: the players' strip, the board, the turn, the display, the hand, the m
 Runs the web app on a loopback port in a thread and drives Debian's Chromium (apt-get install chromium)
 with Playwright: seat 0 plays a simple route-building game by clicking until it has closed two routes
 and has a card to play, then asks for a hint (3000 iterations, seed 0: the same picture each run). The
-pictures are written atomically as serve-<width>x<height>.png; serve.png (the README's) is the 1440x900 one.
+pictures are written atomically: serve.png (1440x900, the README's), serve-1024x768.png, serve-1920x1080.png.
 """
 from __future__ import annotations
 
@@ -69,11 +69,9 @@ def main() -> None:
             page.set_viewport_size({"width": w, "height": h})
             page.mouse.move(0, 0)
             page.wait_for_timeout(300)
-            shot = page.screenshot()
-            atomic_write_bytes(out / f"serve-{w}x{h}.png", shot)
-            if (w, h) == (1440, 900):
-                atomic_write_bytes(out / "serve.png", shot)
-            print(f"wrote {out / f'serve-{w}x{h}.png'}")
+            name = "serve.png" if (w, h) == (1440, 900) else f"serve-{w}x{h}.png"     # serve.png: the README's
+            atomic_write_bytes(out / name, page.screenshot())
+            print(f"wrote {out / name}")
         browser.close()
 
 
