@@ -1,10 +1,13 @@
-"""The screenshot of `thurn-ai serve` in the README: a game against mcts in the middle, with a hint shown.
+"""The screenshots of `thurn-ai serve` in docs/serve.md: a game against mcts in the middle, with a hint
+shown, at three window sizes (1024x768, 1440x900, 1920x1080), each showing what a turn needs without
+scrolling: the players' strip, the board, the turn, the display, the hand, the moves and the hint.
 
-    python experiments/serve_screenshot.py [--out docs/img/serve.png] [--seed 7]
+    python experiments/serve_screenshot.py [--out-dir docs/img] [--seed 7]
 
 Runs the web app on a loopback port in a thread and drives Debian's Chromium (apt-get install chromium)
-with Playwright: seat 0 plays a simple route-building game by clicking until it has closed a route and
-has a card to play, then asks for a hint. The picture is written atomically.
+with Playwright: seat 0 plays a simple route-building game by clicking until it has closed two routes
+and has a card to play, then asks for a hint (3000 iterations, seed 0: the same picture each run). The
+pictures are written atomically: serve.png (1440x900, the README's), serve-1024x768.png, serve-1920x1080.png.
 """
 from __future__ import annotations
 
@@ -23,21 +26,24 @@ from thurn_ai.fileio import atomic_write_bytes  # noqa: E402
 from thurn_ai.web import BackgroundServer, create_app  # noqa: E402
 from browser_driver import CHROMIUM_ARGS, choose_like_a_beginner  # noqa: E402
 
+SIZES = [(1024, 768), (1440, 900), (1920, 1080)]
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=str(ROOT / "docs/img/serve.png"))
+    ap.add_argument("--out-dir", default=str(ROOT / "docs/img"))
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args()
+    out = Path(args.out_dir)
     board = thurn_ai.Rules().load_board()
     with BackgroundServer(create_app()) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 1000}, base_url=url)
+        page = browser.new_page(viewport={"width": 1440, "height": 900}, base_url=url)
         page.set_default_timeout(30_000)
         page.goto("/")
         page.wait_for_selector("body[data-ready=yes]")
-        page.fill("#seat-1", "mcts")
+        page.fill("#seat-1", "mcts(iterations=300)")
         page.fill("#play-seed", str(args.seed))
         page.select_option("#bot-speed", "0")
         page.click("#new-game")
@@ -51,14 +57,22 @@ def main() -> None:
             move = choose_like_a_beginner(view, board)
             n = page.get_attribute("#game", "data-moves")
             page.locator(f'#moves button[data-move="{move}"]').click()
+            chooser = page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]')
+            if chooser.count():
+                chooser.click()
             page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
         page.select_option("#hint-unit", "iterations")
         page.fill("#hint-budget", "3000")
         page.click("#hint-button")
         page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
-        atomic_write_bytes(args.out, page.screenshot())
+        for w, h in SIZES:
+            page.set_viewport_size({"width": w, "height": h})
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(300)
+            name = "serve.png" if (w, h) == (1440, 900) else f"serve-{w}x{h}.png"     # serve.png: the README's
+            atomic_write_bytes(out / name, page.screenshot())
+            print(f"wrote {out / name}")
         browser.close()
-    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +80,7 @@ def page(browser, server_url):
 
 
 def start_game(page, seats, seed):
+    page.select_option("#play-players", str(len(seats)))
     for i, spec in enumerate(seats):
         page.fill(f"#seat-{i}", spec)
     page.fill("#play-seed", str(seed))
@@ -125,8 +127,12 @@ def test_play_against_random_by_clicking_until_a_close(page):
             break
         view = page.request.get(f"/api/games/{game_id}").json()
         offered_now = offered(page)
-        # exactly the legal moves are offered, and hand cards that cannot be played are not clickable
-        assert offered_now == [m["move"] for m in view["legal"]]
+        # exactly the legal moves are offered (a new route that throws one away last), and hand cards that
+        # cannot be played are not clickable
+        assert sorted(offered_now) == sorted(m["move"] for m in view["legal"])
+        if view["position"]["players"][0]["route"]:
+            kinds = [m.split()[0] for m in offered_now]
+            assert kinds == sorted(kinds, key=lambda k: k == "new")
         if not any(m["kind"] in ("left", "right", "new", "discard", "horse") for m in view["legal"]):
             assert page.locator("#hand .card:not([disabled])").count() == 0
         move = choose_like_a_beginner(view, board)
@@ -236,3 +242,373 @@ def test_set_up_a_position_by_clicking_and_export_it(page):
     page.click("#setup-import")
     page.wait_for_selector("#error:not([hidden])")
     assert "not valid JSON" in page.inner_text("#error")
+
+
+# ---------------------------------------------------------------- issue 24: a board for players
+
+AXE = Path(__file__).parent / "data" / "axe-core" / "axe.min.js"
+
+
+def wait_person(page, n_before):
+    page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n_before}"]), #game[data-waiting=nobody]')
+
+
+def play_by_clicks(page, until, policy, limit=120):
+    """Click moves under Moves (confirming in the menu when it asks) until until(view) holds; the view."""
+    game_id = page.get_attribute("#game", "data-id")
+    for _ in range(limit):
+        view = page.request.get(f"/api/games/{game_id}").json()
+        if until(view):
+            return view
+        move = policy(view)
+        n = page.get_attribute("#game", "data-moves")
+        page.click(f'#moves button[data-move="{move}"]')
+        confirm = page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]')
+        if confirm.count():
+            confirm.click()
+        wait_person(page, n)
+    raise AssertionError("the game never reached the position wanted")
+
+
+def fitting_first(view) -> str:
+    """Draw from the deck; play a card that fits, else start a route; stop; done."""
+    legal = [m["move"] for m in view["legal"]]
+    for kinds in (("left", "right"), ("close",), ("house",), ("done",), ("stop",), ("no",)):
+        hit = [m for m in legal if m.split()[0] in kinds]
+        if hit:
+            return hit[0]
+    if "draw deck" in legal:
+        return "draw deck"
+    return next((m for m in legal if m.startswith("new ")), legal[0])
+
+
+def api_view(page):
+    return page.request.get(f"/api/games/{page.get_attribute('#game', 'data-id')}").json()
+
+
+def test_a_card_that_does_not_fit_asks_before_the_route_is_discarded(page):
+    start_game(page, ["human", "heuristic"], seed=20)
+
+    def no_fit(view):
+        me = view["position"]["players"][0]
+        kinds = {m["kind"] for m in view["legal"]}
+        return view["phase"] == "play" and me["route"] and "new" in kinds and not kinds & {"left", "right"}
+    view = play_by_clicks(page, no_fit, fitting_first)
+    route = view["position"]["players"][0]["route"]
+    card = next(m["city"] for m in view["legal"] if m["kind"] == "new")
+    n = page.get_attribute("#game", "data-moves")
+    # the card is styled apart from cards that fit, and says what it would do
+    locator = page.locator(f'#hand .card.nofit[data-city="{card}"]').first
+    assert "new route" in locator.inner_text()
+    locator.click()
+    chooser = page.locator("#chooser:not([hidden])")
+    chooser.wait_for()
+    assert f"discards your route of {len(route)}" in chooser.inner_text()
+    assert " – ".join(route) in chooser.inner_text()
+    # the menu has the keyboard, on Cancel (Enter alone never discards a route); Escape cancels
+    assert page.evaluate("document.activeElement.className") == "cancel"
+    page.keyboard.press("Escape")
+    assert page.locator("#chooser").is_hidden()
+    assert page.get_attribute("#game", "data-moves") == n
+    assert api_view(page)["position"]["players"][0]["route"] == route       # nothing was played
+    # the destructive move is listed last under Moves, and asks there too
+    last = page.locator("#moves button[data-move]").last
+    assert last.get_attribute("data-move").startswith("new ") and "discards route" in last.inner_text()
+    # asked and confirmed: now it is played
+    locator.click()
+    page.click(f'#chooser button[data-move="new {card}"]')
+    wait_person(page, n)
+    assert any(e["move"] == f"new {card}" for e in api_view(page)["log"])
+
+
+def test_a_postmaster_draw_from_the_display_in_the_play_phase_asks_first(page):
+    start_game(page, ["human", "heuristic"], seed=20)
+    view = play_by_clicks(page, lambda v: v["phase"] == "play" and v["turn"] > 0 and
+                          any(m["kind"] == "draw" for m in v["legal"]), fitting_first)
+    draw = next(m for m in view["legal"] if m["kind"] == "draw")
+    n = page.get_attribute("#game", "data-moves")
+    page.locator(f'#display .card[data-move="{draw["move"]}"]').first.click()
+    page.wait_for_selector("#chooser:not([hidden])")
+    assert "uses your Postmaster" in page.inner_text("#chooser")
+    page.click("#chooser button.cancel")
+    assert page.get_attribute("#game", "data-moves") == n
+
+
+def test_undo_takes_back_the_turns_decisions_to_its_start_but_not_a_draw(page):
+    start_game(page, ["human", "heuristic"], seed=5)
+
+    def can_close_after_a_card(view):
+        me = view["position"]["players"][0]
+        return view["phase"] == "play" and len(me["route"]) >= 2 and \
+            any(m["kind"] in ("left", "right") for m in view["legal"])
+    start = play_by_clicks(page, can_close_after_a_card, fitting_first)
+    assert page.is_disabled("#undo")             # after the draw: a card was shown, no taking back
+    card = next(m["move"] for m in start["legal"] if m["kind"] in ("left", "right"))
+    n = page.get_attribute("#game", "data-moves")
+    page.click(f'#moves button[data-move="{card}"]')
+    wait_person(page, n)
+    view = play_by_clicks(page, lambda v: v["phase"] == "after_play" and "close" not in
+                          [m["move"] for m in v["legal"]] or v["phase"] == "houses" and
+                          any(m["kind"] == "house" for m in v["legal"]) and v["undo"] >= 2 or
+                          v["to_move"] != 0, lambda v: "close" if any(m["move"] == "close" for m in v["legal"]) else
+                          next(m["move"] for m in v["legal"] if m["kind"] == "house"), limit=5)
+    assert view["to_move"] == 0 and view["undo"] >= 1
+    steps = view["undo"]
+    for k in range(steps):
+        n = page.get_attribute("#game", "data-moves")
+        page.click("#undo")
+        page.wait_for_selector(f'#game:not([data-moves="{n}"])')
+        assert "Taken back" in page.inner_text("#undo-note")
+    assert page.is_disabled("#undo")
+    back = api_view(page)
+    for k in ("position", "phase", "turn", "log", "legal", "scores"):
+        assert back[k] == start[k], k
+    assert page.locator(f'#hand .card[data-move="{card}"], #hand .card.fits').count() >= 1
+
+
+def test_export_and_play_from_here_take_the_first_click_after_a_number_is_edited(page, server_url):
+    game = page.request.post("/api/games", data={"seats": "human,random", "seed": 3}).json()
+    text = page.request.get(f"/api/games/{game['id']}/position").text()
+    page.click("#tab-setup")
+    page.fill("#setup-json", text)
+    page.click("#setup-import")
+    page.wait_for_selector("#setup-status.ok")
+    assert page.input_value("#setup-turn") == "1"            # turns are counted from 1, as on the board
+    page.fill("#setup-turn", "3")                            # typed, not yet committed
+    box = page.locator("#setup-export").bounding_box()
+    # one real click: the field's change event fires on mouse-down (blur), the click on mouse-up
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("document.querySelector('#setup-json').value.includes('\"turn\": 2')", timeout=5000)
+    assert json.loads(page.input_value("#setup-json"))["turn"] == 2
+    link = page.locator("#setup-download")
+    assert link.is_visible() and link.get_attribute("download").endswith(".json")
+    with page.expect_download() as dl:
+        link.click()
+    assert dl.value.suggested_filename == link.get_attribute("download") != "download"
+    # the position turns invalid: the export of the old one is withdrawn
+    page.fill("#setup-turn", "0")
+    page.dispatch_event("#setup-turn", "change")
+    page.wait_for_selector("#setup-status.bad")
+    assert link.is_hidden() and page.input_value("#setup-json") == ""
+    # Play from here, likewise on the first click
+    page.fill("#setup-turn", "2")
+    box = page.locator("#setup-play").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#game[data-waiting=person]", timeout=5000)
+
+
+def test_the_hints_steps_are_numbered_in_the_recommended_turns_order(page):
+    reversed_seen = False
+    for seed in (2, 5):                          # seeds whose first hint recommends two draws against the list order
+        if page.locator("#new-game-box:not([open])").count():
+            page.click("#new-game-box summary")
+        start_game(page, ["human", "random"], seed=seed)
+        page.select_option("#hint-unit", "iterations")
+        page.fill("#hint-budget", "300")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
+        turn = [li.get_attribute("data-move") for li in page.locator("#hint-turn li").all()]
+        listed = [b.get_attribute("data-move") for b in page.locator("#moves button[data-move]").all()]
+        starred = {b.get_attribute("data-move"): b for b in page.locator("#moves button.hinted").all()}
+        legal_steps = [(i + 1, m) for i, m in enumerate(turn) if m in listed]
+        assert legal_steps and set(starred) == {m for _, m in legal_steps}
+        for step, move in legal_steps:
+            button = starred[move]
+            assert str(step) in button.get_attribute("data-hint-step").split(",")
+            assert button.inner_text().startswith(f"★{button.get_attribute('data-hint-step')} ")
+            city = move.split(" ", 1)[1]
+            assert str(step) in page.locator(f'#board .city[data-city="{city}"] .hint-badge').text_content()
+        draws = [m for _, m in legal_steps]
+        reversed_seen |= len(draws) >= 2 and listed.index(draws[0]) > listed.index(draws[1])
+    assert reversed_seen, "no seed tried recommends a turn against the list's order: choose other seeds"
+
+
+def test_a_dotted_route_has_gaps_and_rings_of_routes_through_one_city_differ(page):
+    import io
+    Image = pytest.importorskip("PIL.Image", reason="Pillow (matplotlib's dependency) reads the screenshot")
+    start_game(page, ["human", "heuristic", "heuristic"], seed=11)
+    play_by_clicks(page, lambda v: len(v["position"]["players"][2]["route"]) >= 2 and
+                   len(v["position"]["players"][1]["route"]) >= 2, fitting_first)
+    page.mouse.move(0, 0)
+    rings = page.evaluate("""() => [...document.querySelectorAll('#board .route-ring')].map(
+        (c) => [Number(c.dataset.seat), Number(c.getAttribute('r'))])""")
+    radius = {}
+    for seat, r in rings:
+        radius.setdefault(seat, set()).add(r)
+    assert all(len(v) == 1 for v in radius.values()) and len({min(v) for v in radius.values()}) == len(radius)
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    colours = {1: (0xD5, 0x5E, 0x00), 2: (0x00, 0x9E, 0x73)}
+    for seat in (1, 2):
+        # the middle half of the route's longest segment, in page pixels
+        a, b = page.evaluate(f"""() => {{
+            const pl = document.querySelector('#board .route.seat{seat}');
+            const m = pl.getScreenCTM(), pts = [...pl.points].map((p) => [p.x * m.a + m.e, p.y * m.d + m.f]);
+            let best = null;
+            for (let i = 1; i < pts.length; i++) {{
+              const d = Math.hypot(pts[i][0] - pts[i-1][0], pts[i][1] - pts[i-1][1]);
+              if (!best || d > best[0]) best = [d, pts[i-1], pts[i]];
+            }}
+            return [best[1], best[2]];
+        }}""")
+        target = colours[seat]
+        samples = []
+        for k in range(200):
+            t = 0.3 + 0.4 * k / 199
+            px = shot.getpixel((round(a[0] + t * (b[0] - a[0])), round(a[1] + t * (b[1] - a[1]))))
+            samples.append(sum(abs(c - w) for c, w in zip(px, target)) < 90)     # the seat's colour (85 % opaque)
+        runs = sum(1 for x, y in zip(samples, samples[1:]) if x != y)
+        share = sum(samples) / len(samples)
+        assert 0.2 < share < 0.85 and runs >= 4, (seat, share, runs)     # dashes and gaps, not a solid line
+
+
+def test_a_reload_resumes_the_game(page):
+    start_game(page, ["human", "random"], seed=6)
+    click_and_wait(page, page.locator('#display [data-move="draw deck"]'))
+    game_id, n = page.get_attribute("#game", "data-id"), page.get_attribute("#game", "data-moves")
+    assert f"game={game_id}" in page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready=yes]")
+    page.wait_for_selector("#game[data-waiting=person]")
+    assert page.get_attribute("#game", "data-id") == game_id and page.get_attribute("#game", "data-moves") == n
+    # an address naming a game the server does not know: one message, and a new game can be started
+    page.goto("/?game=0123456789abcdef")
+    page.wait_for_selector("body[data-ready=yes]")
+    assert "cannot resume" in page.inner_text("#error") and "game=" not in page.url
+
+
+def test_a_whole_turn_by_keyboard_alone(page):
+    start_game(page, ["human", "random"], seed=9)
+    focused = "document.activeElement && document.activeElement.dataset.move || null"
+    played = []
+    while True:
+        page.wait_for_function(f"({focused}) !== null")          # after every move the keyboard is on a move
+        move = page.evaluate(focused)
+        n = page.get_attribute("#game", "data-moves")
+        page.keyboard.press("Enter")
+        if page.locator("#chooser:not([hidden])").count():        # a menu: announced, focused, chosen by keys
+            assert page.evaluate("document.activeElement.closest('#chooser') !== null")
+            page.keyboard.press("Enter")
+        wait_person(page, n)
+        played.append(move)
+        if api_view(page)["turn"] > 0:
+            break
+        assert len(played) < 6
+    log = api_view(page)["log"]
+    mine = [e["move"] for e in log if e["seat"] == 0]
+    assert mine == played and mine[-1].startswith("new ")          # two draws (the Postmaster), one card
+    page.wait_for_function(f"({focused}) !== null")
+
+
+def test_the_players_turn_and_moves_are_in_view_without_scrolling(page):
+    start_game(page, ["human", "mcts(iterations=50)"], seed=7)
+    play_by_clicks(page, lambda v: v["turn"] >= 6 and v["phase"] == "play", fitting_first)
+    for w, h in ((1024, 768), (1440, 900), (1920, 1080)):
+        page.set_viewport_size({"width": w, "height": h})
+        for sel in ("#strip", "#turn-info", "#undo", "#display", "#hand", "#moves", "#board", "#bot-summary",
+                    "#hint-button"):
+            box = page.locator(sel).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= h + 1 and box["x"] + box["width"] <= w + 1, (w, h, sel, box)
+        if w >= 1440:
+            for sel in ("#players-box", "#log-box"):
+                box = page.locator(sel).bounding_box()
+                assert box["y"] < h - 100, (w, h, sel, box)
+        strip = page.inner_text("#strip")
+        assert "pts" in strip and "houses left" in strip and "in hand" in strip and "carriage" in strip
+        assert page.evaluate("window.scrollY") == 0
+    assert "houses not placed" in page.get_attribute("#strip .strip-seat", "title")
+    assert page.locator("#bot-summary li").count() >= 1
+
+
+def test_the_end_shows_a_scoring_table(page):
+    rec = play_game(thurn_ai.Rules(players=2), [make_bot("greedy", 1), make_bot("greedy", 2)], seed=3)
+    from thurn_ai.match import replay as replay_record
+    from thurn_ai.position import position_to_dict
+    state = replay_record(rec)
+    r = page.request.post("/api/games", data={"seats": ["random", "random"], "position": position_to_dict(state)})
+    assert r.status == 201, r.text()
+    page.goto(f"/?game={r.json()['id']}")
+    page.wait_for_selector("#final:not([hidden]) #final-table tbody tr")
+    rows = page.locator("#final-table tbody tr").all()
+    assert [int(row.get_attribute("data-seat")) for row in rows] == list(state.ranking())
+    details = rec.details or thurn_ai.match.score_details(state)
+    for row in rows:
+        seat = int(row.get_attribute("data-seat"))
+        cells = row.inner_text()
+        assert str(details[seat]["score"]) in cells and f"−{details[seat]['houses_unplaced']}" in cells
+    assert "triggered the end" in page.inner_text("#final-end") or "turn limit" in page.inner_text("#final-end")
+
+
+def test_replay_keys_home_end_and_no_ring_on_a_discard(page, tmp_path):
+    rec = play_game(thurn_ai.Rules(players=2), [make_bot("greedy", 1), make_bot("random", 2)], seed=8)
+    page.click("#tab-replay")
+    page.fill("#replay-text", rec.to_json())
+    page.click("#replay-open")
+    page.wait_for_selector("#replay:not([hidden])")
+    n = len(rec.moves)
+    page.keyboard.press("End")
+    page.wait_for_selector(f"#replay-pos:text-matches('^after move {n} of {n} ')")
+    page.keyboard.press("Home")
+    page.wait_for_selector("#replay-pos:text-matches('^after move 0 of ')")
+    k = next(i for i, m in enumerate(rec.moves) if m.startswith("discard ")) + 1
+    page.locator("#replay-slider").evaluate(f"el => {{ el.value = {k}; el.dispatchEvent(new Event('input')); }}")
+    page.wait_for_selector(f"#replay-pos:text-matches('^after move {k} of ')")
+    assert page.locator("#board .moved-ring").count() == 0
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"#replay-pos:text-matches('^after move {k + 1} of ')")
+    kind = rec.moves[k].split()[0]
+    assert page.locator("#board .moved-ring").count() == (1 if kind in ("draw", "left", "right", "new", "house") else 0)
+
+
+def test_a_hint_that_finishes_after_the_move_is_not_dropped_silently(page):
+    start_game(page, ["human", "random"], seed=4)
+    page.select_option("#hint-unit", "seconds")
+    page.fill("#hint-budget", "1.5")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-running:not([hidden])")
+    click_and_wait(page, page.locator('#display [data-move="draw deck"]'))
+    page.wait_for_selector("#hint-note:text-matches('after the position changed')", timeout=15_000)
+    assert page.locator("#hint-options").is_hidden()
+
+
+def test_a_new_error_replaces_the_old_one_and_tile_stacks_have_names(page):
+    page.click("#tab-setup")
+    page.fill("#setup-json", "{ not json")
+    page.click("#setup-import")
+    page.wait_for_selector("#error:not([hidden])")
+    page.click('#board .city[data-city="Ulm"]')                   # a change: the old message goes
+    page.wait_for_selector("#error", state="hidden")
+    assert "every city of Baden" in page.inner_text("#tile-stacks")
+    assert "baden" not in page.inner_text("#tile-stacks").split()
+
+
+def run_axe(page) -> list:
+    if not AXE.exists():
+        pytest.skip(f"axe-core is not in {AXE} (see tests/data/axe-core/README.md)")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    }""")
+    return [v for v in result if v["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_accessibility_violation_on_play_replay_and_set_up(page):
+    start_game(page, ["human", "random"], seed=4)
+    click_and_wait(page, page.locator('#display [data-move="draw deck"]'))
+    page.select_option("#hint-unit", "iterations")
+    page.fill("#hint-budget", "100")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
+    assert run_axe(page) == []
+    rec = play_game(thurn_ai.Rules(players=2), [make_bot("greedy", 1), make_bot("random", 2)], seed=8)
+    page.click("#tab-replay")
+    page.fill("#replay-text", rec.to_json())
+    page.click("#replay-open")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-pos:text-matches('^after move 1 of ')")
+    assert run_axe(page) == []
+    page.click("#tab-setup")
+    page.wait_for_selector("#setup-status.bad, #setup-status.ok")
+    assert run_axe(page) == []

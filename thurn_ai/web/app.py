@@ -191,6 +191,11 @@ class WebApp:
         game = self.game(request)
         return JSONResponse(await run_in_threadpool(game.step))
 
+    async def undo(self, request: Request) -> Response:
+        game = self.game(request)
+        await read_json(request)          # a POST with a JSON body ({}), as every state-changing request
+        return JSONResponse(await run_in_threadpool(game.undo))
+
     async def game_hint(self, request: Request) -> Response:
         game = self.game(request)
         data = await read_json(request)
@@ -297,6 +302,7 @@ class WebApp:
             Route("/api/games/{id}", a(self.get_game)),
             Route("/api/games/{id}/move", a(self.move), methods=["POST"]),
             Route("/api/games/{id}/step", a(self.step), methods=["POST"]),
+            Route("/api/games/{id}/undo", a(self.undo), methods=["POST"]),
             Route("/api/games/{id}/hint", a(self.game_hint), methods=["POST"]),
             Route("/api/games/{id}/record", a(self.game_record)),
             Route("/api/games/{id}/position", a(self.game_position)),

@@ -32,6 +32,23 @@ def province_codes(board: Board) -> list[str]:
     return codes
 
 
+def tile_label(board: Board, stack) -> str:
+    """A tile stack in words, as a player names it ('every city of Baden', 'a route of 7 cities or more')."""
+    names = [board.provinces[k] for k in stack.provinces]
+    if stack.kind == "route":
+        return f"a route of {stack.length} cities or more"
+    if stack.kind == "each_province":
+        but = [board.provinces[k] for k in stack.excluded]
+        return "a house in every province" + (f" but {' and '.join(but)}" if but else "")
+    if stack.kind == "all_cities":
+        return f"every city of {' and '.join(names)}"
+    if stack.kind == "free_city":
+        return f"a house in {' and '.join(board.cities[c] for c in sorted(stack.cities))}"
+    if stack.kind == "game_end":
+        return "the game-end tile"
+    return stack.id
+
+
 @lru_cache(maxsize=8)
 def _geometry(board: Board) -> dict:
     pos = board_layout(board)
@@ -59,8 +76,8 @@ def _geometry(board: Board) -> dict:
         "provinces": [{"index": k, "name": p, "code": codes[k]} for k, p in enumerate(board.provinces)],
         "cities": cities,
         "roads": [[board.cities[a], board.cities[b]] for a, b in board.roads],
-        "tiles": [{"id": st.id, "kind": st.kind, "values": list(st.values), "length": st.length}
-                  for st in board.tiles],
+        "tiles": [{"id": st.id, "kind": st.kind, "values": list(st.values), "length": st.length,
+                   "label": tile_label(board, st)} for st in board.tiles],
         "carriages": [{"size": s, "points": p} for s, p in board.carriages],
     }
 

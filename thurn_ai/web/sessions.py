@@ -6,6 +6,7 @@ a 4xx answer. A session has a lock, so two requests for one game never move it a
 """
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 import threading
@@ -83,6 +84,7 @@ class GameSession:
         self.uses = [{o: {"early": 0, "middle": 0, "late": 0} for o in OFFICIALS} for _ in self.seats]
         self._obs_rng = random.Random(derive_seed("observations", seed))
         self.lock = threading.RLock()      # view() is also taken inside play() and step()
+        self._undo: list[tuple] = []       # the person's decisions this turn that can be taken back
 
     # ---- who sees what
 
@@ -102,6 +104,7 @@ class GameSession:
             v = state_view(self.state, viewer, legal=mover_is_person)
             v.update(kind=self.kind, id=self.id, seats=self.seats, humans=self.humans, seed=self.seed,
                      from_position=self.from_position, log=list(self.log), waiting_for=self.waiting_for())
+            v["undo"] = len(self._undo)
             return v
 
     def waiting_for(self) -> str:
@@ -143,6 +146,7 @@ class GameSession:
             move = s.parse_move(text)
             if not s.is_legal(move):
                 raise illegal_move_error(s, move)
+            self._remember_for_undo(move)
             return {"moved": self._apply(move, HUMAN), "view": self.view()}
 
     def step(self) -> dict:
@@ -155,10 +159,42 @@ class GameSession:
             bot = self.bots[p]
             if bot is None:
                 raise SessionError(f"seat {p} is played by a person: waiting for their move")
+            self._undo.clear()
             move = bot.choose(Observation(s, p, self._obs_rng.getrandbits(64)))
             if not s.is_legal(move):
                 raise ThurnError(f"bot {self.seats[p]} chose an illegal move {s.move_str(move)!r}")
             return {"moved": self._apply(move, self.seats[p]), "view": self.view()}
+
+    # ---- taking back the person's own decisions
+
+    def _remember_for_undo(self, move: int) -> None:
+        """Keep the game as it is before the person's `move`, unless the move shows a card that was hidden
+        (a draw refills the display from the deck; the deck and the Administrator deal new cards): taking
+        that back would let the person look at the deck and choose again. After such a move, and once the
+        turn passes to another seat, there is nothing to take back."""
+        s = self.state
+        after = s.clone()
+        after.apply(move)
+        if after.export()["deck_n"] != s.export()["deck_n"] or after.is_terminal() \
+                or after.current_player != s.current_player:
+            self._undo.clear()
+            return
+        self._undo.append((s.clone(), len(self.moves), len(self.log), copy.deepcopy(self.closes),
+                           copy.deepcopy(self.uses)))
+
+    def undo(self) -> dict:
+        """Take back the person's last decision of this turn: {"undone": its log entry, "view"};
+        SessionError when there is none (nothing played yet, a card was shown, or the turn passed)."""
+        with self.lock:
+            if not self._undo:
+                raise SessionError("there is no decision of this turn to take back (a draw shows cards "
+                                   "and cannot be taken back, nor a turn that has passed)")
+            state, n_moves, n_log, closes, uses = self._undo.pop()
+            undone = self.log[n_log] if n_log < len(self.log) else None
+            self.state, self.closes, self.uses = state, closes, uses
+            del self.moves[n_moves:]
+            del self.log[n_log:]
+            return {"undone": undone, "view": self.view()}
 
     # ---- the game as data
 

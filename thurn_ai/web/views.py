@@ -7,10 +7,13 @@ viewer), so the page never receives an opponent's unknown cards or the deck's or
 from __future__ import annotations
 
 from ..bots.human import PHASE_HELP as HUMAN_PHASE_HELP
-from ..game import GameState
+from ..game import CloseLog, GameState
+from ..match import score_details
 from ..notation import CITY_KINDS, move_city, move_kind
 from ..officials import OFFICIAL_LABEL, official_of
 from ..position import describe, position_to_dict
+
+MAX_PREVIEW_STATES = 4096   # a route of 12 cities has at most 2^12 ways of placing its houses
 
 # What the player to move is asked to do, by phase (shown above the moves): the terminal's words.
 PHASE_HELP = {**HUMAN_PHASE_HELP, "over": "the game is over"}
@@ -32,6 +35,39 @@ def legal_rows(state: GameState) -> list[dict]:
     return [move_row(state, m) for m in state.legal_moves()]
 
 
+def close_preview(state: GameState) -> dict | None:
+    """What closing the route now would earn at best (houses placed to score the most, the Cartwright
+    not used): a close award as the log shows it (route, houses, tiles, carriage, points), or None when
+    the player to move cannot close."""
+    if state.is_terminal() or not any(move_kind(m) == "close" for m in state.legal_moves()):
+        return None
+    p = state.current_player
+    best = [None, None]          # the score after the close, the moves that reach it
+    seen = [0]
+
+    def search(s: GameState, line: list) -> None:
+        seen[0] += 1
+        if s.is_terminal() or s.current_player != p or s.phase not in ("houses", "cartwright") or \
+                seen[0] > MAX_PREVIEW_STATES:
+            if best[0] is None or s.score(p) > best[0]:
+                best[:] = [s.score(p), line]
+            return
+        for m in s.legal_moves():
+            if official_of(s, m) is None:          # houses and done; 'no cartwright'
+                after = s.clone()
+                after.apply(m)
+                search(after, line + [m])
+
+    close = next(m for m in state.legal_moves() if move_kind(m) == "close")
+    start = state.clone()
+    start.apply(close)
+    search(start, [close])
+    log, s, award = CloseLog(), state.clone(), None
+    for m in best[1]:
+        award = log.apply(s, m) or award
+    return award.to_dict() if award is not None else None
+
+
 def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dict:
     """The page's data of `state` as `viewer` may know it (None: everything). With `legal`, the legal
     moves of the player to move are included (only ever for the seat that is to move, or for a spectator
@@ -49,11 +85,15 @@ def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dic
         "phase": state.phase,
         "phase_help": PHASE_HELP.get(state.phase, state.phase),
         "official_used": position["turn_state"]["official_used"],
+        # an empty hand at the start of a turn: the rules give the Postmaster's two draws
+        "forced_postmaster": bool(state.export()["forced_pm"]) and not over,
         "scores": state.scores(),          # public: carriage, tiles and houses left are all face up
         "over": over,
         "winner": state.winner() if over else None,
         "ranking": state.ranking() if over else None,
         "summary": describe(state, viewer),
         "legal": legal_rows(state) if legal else [],
+        "score_parts": score_details(state),   # carriage, tiles, unplaced houses: public, as the scores
+        "close_preview": close_preview(state) if legal else None,
     }
     return view

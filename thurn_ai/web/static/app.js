@@ -1,7 +1,7 @@
 // The page: three views (Play, Replay, Set up) around one board. No build step: plain ES modules.
 import { $, api, clearError, nav, showError } from "./common.js";
 import { initHint } from "./hint.js";
-import { initPlay, showPlay } from "./play.js";
+import { gameInAddress, initPlay, resumeGame, showPlay } from "./play.js";
 import { initReplay, showRecord, showReplay } from "./replay.js";
 import { initSetup, showSetup } from "./setup.js";
 
@@ -12,6 +12,8 @@ function switchTab(name) {
   for (const b of document.querySelectorAll("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
   for (const v of ["play", "replay", "setup"]) $(`#view-${v}`).hidden = v !== name;
   $("#chooser").hidden = true;
+  const slot = $(`#view-${name} .hint-slot`);      // the hint panel sits under the view's own controls
+  if (slot) slot.append($("#hint-panel"));
   document.body.dataset.view = name;
   SHOW[name]();
 }
@@ -31,7 +33,11 @@ async function main() {
   initPlay(startup);
   initReplay();
   await initSetup(startup);
-  if (startup.replay) {
+  const resume = gameInAddress();
+  if (resume) {
+    switchTab("play");
+    await resumeGame(resume);
+  } else if (startup.replay) {
     switchTab("replay");
     await showRecord(startup.replay);
   } else if (startup.position) {

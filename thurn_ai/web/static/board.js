@@ -10,7 +10,11 @@ const SVG = "http://www.w3.org/2000/svg";
 // for fills behind dark text), and each city carries its province's code as text.
 export const SEAT_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 export const SEAT_NAMES = ["blue", "vermillion", "green", "purple"];
-export const SEAT_DASH = ["", "16 7", "3 6", "16 5 3 5"];
+// Route patterns (solid, dashed, dotted, dash-dot), drawn with butt caps: a round cap would reach half the
+// line's width into each gap and fill it. ROUTE_RING: each seat's ring around its route's cities has its
+// own radius, so two routes through one city show both rings.
+export const SEAT_DASH = ["", "18 9", "6 8", "18 7 6 7"];
+const ROUTE_RING = [21, 25, 29, 33];
 export const PROVINCE_COLORS = ["#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99",
                                 "#BBCC33", "#AAAA00", "#DDDDDD", "#E8C8F0", "#C8E8C0", "#F4D8B0"];
 export const FREE_CITY_COLOR = "#FFFFFF";
@@ -89,7 +93,8 @@ export function prepareGeometry(geo) {
 export function drawBoard(svg, geo, pos, opts = {}) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${geo.width} ${geo.height}`);
-  svg.setAttribute("role", "img");
+  // a picture, or (when its cities can be clicked) a group of buttons: an image may hold no controls
+  svg.setAttribute("role", opts.onCity ? "group" : "img");
   svg.setAttribute("aria-label", opts.title || `${geo.title}: map`);
   const P = (name) => geo.byName[canonical(geo, name)];
   const horses = isHorses(geo, pos);
@@ -110,11 +115,12 @@ export function drawBoard(svg, geo, pos, opts = {}) {
     const off = (seat - (n - 1) / 2) * 5;
     const points = route.map((c) => `${c.x + off},${c.y + off}`).join(" ");
     routes.append(svgEl("polyline", {
-      points, class: `route seat${seat}`, stroke: SEAT_COLORS[seat], "stroke-dasharray": SEAT_DASH[seat] || null,
+      points, class: `route seat${seat} ${SEAT_DASH[seat] ? "dashed" : ""}`.trim(), stroke: SEAT_COLORS[seat], "stroke-dasharray": SEAT_DASH[seat] || null,
       "data-seat": seat,
     }, svgEl("title", { text: `seat ${seat} route: ${(pl.route || []).join(" – ")}` })));
     for (const c of route) {
-      routes.append(svgEl("circle", { cx: c.x, cy: c.y, r: 25, class: "route-ring", stroke: SEAT_COLORS[seat] }));
+      routes.append(svgEl("circle", { cx: c.x, cy: c.y, r: ROUTE_RING[seat], class: `route-ring seat${seat}`, stroke: SEAT_COLORS[seat],
+        "stroke-dasharray": seat ? SEAT_DASH[seat] : null, "data-seat": seat, "data-city": c.name }));
     }
   });
   svg.append(routes);
@@ -204,9 +210,12 @@ export function drawLegend(box, geo, players, horses = false) {
 
 export function cardEl(geo, name, attrs = {}) {
   const cname = canonical(geo, name);
+  const c = geo.byName[cname];
+  if (attrs.horses && c && c.horses && !attrs.extra) attrs = { ...attrs, extra: `${c.horses} horse${c.horses === 1 ? "" : "s"}` };
   return el("button", {
     type: "button", class: `card ${attrs.class || ""}`.trim(), "data-city": cname,
     style: `--card:${provinceColor(geo, cname)}`, disabled: attrs.disabled, title: attrs.title || null,
+    "aria-label": attrs.label || null,
     "data-move": attrs.move || null, onclick: attrs.onclick || null,
   }, el("span", { class: "card-code" }, cityCode(geo, cname)), el("span", { class: "card-name" }, cname),
   attrs.extra ? el("span", { class: "card-extra" }, attrs.extra) : null);
@@ -214,13 +223,39 @@ export function cardEl(geo, name, attrs = {}) {
 
 const OFFICIAL_LABEL = { postmaster: "Postmaster", administrator: "Administrator", postal_carrier: "Postal Carrier", cartwright: "Cartwright" };
 
-export function tilesText(tiles) {
+// A tile stack by its name in words ("every city of Baden"), from the board's data; the id otherwise.
+export function tileLabel(geo, id) {
+  const t = geo && geo.tiles.find((st) => st.id === id);
+  return t && t.label ? t.label : id;
+}
+
+export function tilesText(tiles, geo = null) {
   const parts = [];
   for (const [id, v] of Object.entries(tiles || {})) {
-    if (Array.isArray(v)) parts.push(`${id} ${v.join("+")}`);
-    else if (v && typeof v === "object") parts.push(`${id} ${v.count}× (${v.points})`);
+    if (Array.isArray(v)) parts.push(`${tileLabel(geo, id)}: ${v.join(" + ")}`);
+    else if (v && typeof v === "object") parts.push(`${tileLabel(geo, id)}: ${v.count}× (${v.points})`);
   }
-  return parts.join(", ") || "–";
+  return parts.join("; ") || "–";
+}
+
+// The horses at a carriage (horses variant): the cards' horses and the route they can close (2 + them).
+export function horseTotal(geo, cards) {
+  return cardList(cards).reduce((n, c) => n + ((geo.byName[canonical(geo, c)] || {}).horses || 0), 0);
+}
+
+export function horsesText(geo, pl) {
+  const h = horseTotal(geo, pl.horse_cards);
+  return `${2 + h} horses (2 + ${h} on cards): closes a route of up to ${2 + h} cards`;
+}
+
+// A score in its parts: carriage, tiles, unplaced houses (1 point off each, counted from the start).
+export function scoreText(parts) {
+  if (!parts) return "";
+  const bits = [];
+  if (parts.carriage_size) bits.push(`carriage ${parts.carriage_size}: +${parts.carriage}`);
+  if (parts.tiles) bits.push(`tiles +${parts.tiles}`);
+  bits.push(`${parts.houses_unplaced} houses not placed: −${parts.houses_unplaced}`);
+  return bits.join(", ");
 }
 
 // The players' table: score, carriage, houses left, hand (as the viewer may know it), route, tiles.
@@ -238,9 +273,13 @@ export function drawPlayers(box, geo, pos, opts = {}) {
       toMove ? el("span", { class: "to-move" }, " ◀ to move") : null);
     const rows = [];
     const add = (k, v) => rows.push(el("dt", {}, k), el("dd", {}, v));
-    if (scores.length) add("score", el("strong", { class: "score" }, String(scores[seat])));
+    const parts = opts.scoreParts ? opts.scoreParts[seat] : null;
+    if (scores.length) add("score", el("span", {}, el("strong", { class: "score" }, String(scores[seat])), parts ? el("span", { class: "sub" }, ` (${scoreText(parts)})`) : null));
     if (!horses) add("carriage", pl.carriage ? String(pl.carriage) : "none");
-    else add("horse cards", cardList(pl.horse_cards).join(", ") || "–");
+    else {
+      add("horse cards", cardList(pl.horse_cards).map((c) => `${c} (${(geo.byName[canonical(geo, c)] || {}).horses || 0})`).join(", ") || "–");
+      add("horses", horsesText(geo, pl));
+    }
     add("houses left", String(pl.houses_left ?? 20 - (pl.houses || []).length));
     let hand;
     if (pl.hand !== undefined) {
@@ -251,7 +290,7 @@ export function drawPlayers(box, geo, pos, opts = {}) {
       add("hand", `${pl.hand_size ?? 0} cards` + (known.length ? `, known: ${known.join(", ")}` : ""));
     }
     add("route", (pl.route || []).join(" – ") || "–");
-    add("tiles", tilesText(pl.tiles));
+    add("tiles", tilesText(pl.tiles, geo));
     const uses = pl.official_uses || {};
     const used = Object.entries(uses).filter(([, k]) => k).map(([o, k]) => `${OFFICIAL_LABEL[o] || o} ${k}`);
     if (used.length) add("officials used", used.join(", "));
@@ -266,11 +305,35 @@ export function drawTileStacks(box, geo, pos) {
   const list = el("ul", { class: "tile-stacks" });
   for (const st of geo.tiles) {
     const left = stacks[st.id] !== undefined ? stacks[st.id] : st.values;
-    list.append(el("li", {}, el("span", { class: "stack-id" }, st.id), " ", left.length ? left.join(" / ") : "empty"));
+    list.append(el("li", { "data-stack": st.id }, el("span", { class: "stack-id" }, st.label || st.id), ": ", left.length ? left.join(" / ") : "empty"));
   }
   box.append(list);
 }
 
 export function officialLabel(o) {
   return OFFICIAL_LABEL[o] || o;
+}
+
+// The players at a glance, above the board: score (explained in a tooltip and for screen readers),
+// carriage or horses, houses left, cards in hand. opts as drawPlayers.
+export function drawStrip(box, geo, pos, opts = {}) {
+  box.replaceChildren();
+  const horses = isHorses(geo, pos);
+  (pos.players || []).forEach((pl, seat) => {
+    const toMove = pos.phase !== "over" && pos.to_move === seat;
+    const parts = opts.scoreParts ? opts.scoreParts[seat] : null;
+    const who = opts.viewer === seat ? "you" : (opts.seatLabels ? opts.seatLabels[seat] : "");
+    const score = opts.scores && opts.scores.length ? opts.scores[seat] : null;
+    const hand = pl.hand !== undefined ? cardList(pl.hand).length : (pl.hand_size ?? 0);
+    const ride = horses ? `${2 + horseTotal(geo, pl.horse_cards)} horses` : (pl.carriage ? `carriage ${pl.carriage}` : "no carriage");
+    const left = pl.houses_left ?? 20 - (pl.houses || []).length;
+    box.append(el("div", { class: `strip-seat ${toMove ? "moving" : ""}`.trim(), "data-seat": seat, style: `--seat:${SEAT_COLORS[seat]}`,
+      title: parts ? `score ${score}: ${scoreText(parts)}` : null },
+      el("span", { class: "seat-swatch", style: `background:${SEAT_COLORS[seat]}` }, String(seat)),
+      el("span", { class: "strip-who" }, who || `seat ${seat}`),
+      score !== null ? el("strong", { class: "strip-score" }, `${score} pts`) : null,
+      parts ? el("span", { class: "visually-hidden" }, ` (${scoreText(parts)})`) : null,
+      el("span", {}, ride), el("span", {}, `${left} houses left`), el("span", {}, `${hand} in hand`),
+      toMove ? el("span", { class: "to-move" }, "◀ to move") : null));
+  });
 }

@@ -1,5 +1,5 @@
 // What the views share: the API, error messages, the board geometry, the panels beside the board.
-import { drawBoard, drawLegend, drawPlayers, drawTileStacks, el, isHorses, prepareGeometry, SEAT_COLORS, officialLabel } from "./board.js";
+import { drawBoard, drawLegend, drawPlayers, drawStrip, drawTileStacks, el, isHorses, prepareGeometry, SEAT_COLORS, officialLabel, tileLabel } from "./board.js";
 
 export const $ = (sel) => document.querySelector(sel);
 
@@ -35,6 +35,7 @@ export async function api(method, url, body) {
 }
 
 export function showError(message) {
+  $("#error").hidden = true;          // a new problem replaces the old one (and is announced again)
   $("#error-text").textContent = message;
   $("#error").hidden = false;
 }
@@ -62,27 +63,35 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export function drawPosition(geo, pos, opts = {}) {
   drawBoard($("#board"), geo, pos, opts);
   drawLegend($("#legend"), geo, pos.players.length, isHorses(geo, pos));
-  $("#board-title").textContent = opts.title || geo.title;
+  $("#board-title").textContent = geo.title;
+  $("#board-title").title = opts.title || geo.title;
   drawPlayers($("#players"), geo, pos, opts);
+  drawStrip($("#strip"), geo, pos, opts);
   drawTileStacks($("#tile-stacks"), geo, pos);
-  drawLog(opts.log || [], opts.logCurrent, opts.onLog);
+  drawLog(opts.log || [], opts.logCurrent, opts.onLog, geo);
+}
+
+// The city to ring as "just moved": a move that puts something on that city (a card on a route, a house,
+// a draw from the display); a discarded card leaves nothing there.
+export function movedCity(entry) {
+  return entry && entry.city && entry.kind !== "discard" ? entry.city : null;
 }
 
 export function moveText(entry) {
   return entry.move + (entry.official_label ? ` [${entry.official_label}]` : "");
 }
 
-export function closeText(c) {
-  const parts = [`closed ${c.route.join(" – ")}`];
-  if (c.houses.length) parts.push(`houses in ${c.houses.join(", ")}`);
-  if (c.tiles.length) parts.push(`tiles ${c.tiles.map((t) => `${t.stack} ${t.value}`).join(", ")}`);
+export function closeText(c, geo = null, verb = "closed") {
+  const parts = [`${verb} ${c.route.join(" – ")}`];
+  parts.push(c.houses.length ? `houses in ${c.houses.join(", ")}` : "no house");
+  if (c.tiles.length) parts.push(`tiles ${c.tiles.map((t) => `${tileLabel(geo, t.stack)} (${t.value})`).join(", ")}`);
   if (c.carriage) parts.push(`${c.carriage}-carriage${c.cartwright ? " (Cartwright)" : ""}`);
   parts.push(`${c.points >= 0 ? "+" : ""}${c.points} points`);
   if (c.ends_game) parts.push("the game ends after this round");
   return parts.join("; ");
 }
 
-function drawLog(log, current, onLog) {
+function drawLog(log, current, onLog, geo) {
   const box = $("#log");
   box.replaceChildren();
   const from = Math.max(0, log.length - 400);   // a long game: the latest moves
@@ -91,7 +100,7 @@ function drawLog(log, current, onLog) {
     const li = el("li", { value: e.i + 1, class: `seat${e.seat} ${e.close ? "close" : ""} ${current === i ? "current" : ""}`.trim(),
       "data-index": e.i, style: `--seat:${SEAT_COLORS[e.seat]}` },
       el("span", { class: "log-seat" }, `seat ${e.seat}`), " ", moveText(e));
-    if (e.close) li.append(el("div", { class: "close-award" }, `seat ${e.seat} ${closeText(e.close)}`));
+    if (e.close) li.append(el("div", { class: "close-award" }, `seat ${e.seat} ${closeText(e.close, geo)}`));
     if (onLog) {
       li.classList.add("clickable");
       li.addEventListener("click", () => onLog(e.i));
@@ -103,16 +112,48 @@ function drawLog(log, current, onLog) {
   if (cur) box.scrollTop = Math.max(0, cur.offsetTop - box.offsetTop - box.clientHeight / 2);
 }
 
+// Turns are counted from 1 everywhere on the page (the position format counts from 0).
 export function turnText(view, seatLabels) {
   if (view.over) {
     const order = view.ranking.map((s) => `seat ${s} ${view.scores[s]}`).join(", ");
-    return `Game over after ${view.turn} turns — winner: seat ${view.winner}` +
+    return `Game over in turn ${view.turn + 1} — winner: seat ${view.winner}` +
       (seatLabels ? ` (${seatLabels[view.winner]})` : "") + `. Ranking: ${order}.`;
   }
-  const official = view.official_used ? ` · official used this turn: ${officialLabel(view.official_used)}` : "";
+  // the first turn with an empty hand: the rules give the Postmaster's two draws (the terminal says so too)
+  const forced = view.official_used === "postmaster" && view.forced_postmaster;
+  const official = view.official_used ? ` · official used this turn: ${officialLabel(view.official_used)}` +
+    (forced ? " (your hand was empty: the Postmaster gives you two cards)" : "") : "";
   const who = seatLabels ? ` (${seatLabels[view.to_move]})` : "";
   return `Turn ${view.turn + 1} · seat ${view.to_move}${who} to move · ${view.phase}${official}`;
 }
 
 // Filled in by app.js: switching between the Play, Replay and Set-up views.
 export const nav = { current: "play", switchTab: (name) => {} };
+
+// One line per turn of the log entries given (consecutive entries of one seat in one turn): what the seat
+// did, in words. geo: for the tiles' names.
+export function turnSummaries(entries, geo) {
+  const turns = [];
+  for (const e of entries) {
+    const last = turns[turns.length - 1];
+    if (last && last.seat === e.seat && last.turn === e.turn) last.entries.push(e);
+    else turns.push({ seat: e.seat, turn: e.turn, by: e.by, entries: [e] });
+  }
+  return turns.map((t) => ({ ...t, text: t.entries.map((e) => entryText(e, geo)).filter(Boolean).join(", ") }));
+}
+
+function entryText(e, geo) {
+  const off = e.official_label ? ` (${e.official_label})` : "";
+  if (e.close) return closeText(e.close, geo) ;
+  switch (e.kind) {
+    case "draw": return `drew ${e.city}${off}`;
+    case "deck": return `drew from the deck${off}`;
+    case "left": case "right": return `played ${e.city}${off}`;
+    case "new": return `started a new route with ${e.city}${off}`;
+    case "horse": return `put ${e.city} at the carriage${off}`;
+    case "discard": return `discarded ${e.city}`;
+    case "administrator": return "replaced the display (Administrator)";
+    case "house": case "done": case "stop": case "no_cartwright": case "cartwright": case "close": return null;
+    default: return e.move + off;
+  }
+}

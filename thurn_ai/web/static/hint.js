@@ -39,9 +39,12 @@ export function hintSteps(key) {
   return steps;
 }
 
-export function recommendedMoves(key) {
+// {move: [step, ...]}: the moves of the recommended turn numbered in the turn's order (1 = first).
+export function hintStepsByMove(key) {
   const r = hintFor(key);
-  return r ? r.recommended_turn.moves : [];
+  const steps = {};
+  if (r) r.recommended_turn.moves.forEach((m, i) => (steps[m] = steps[m] || []).push(i + 1));
+  return steps;
 }
 
 function budget() {
@@ -53,6 +56,7 @@ function budget() {
 
 async function runHint() {
   $("#hint-error").textContent = "";
+  $("#hint-note").textContent = "";
   const t = state.target ? state.target() : { error: "nothing to search" };
   if (t.error) { $("#hint-error").textContent = t.error; return; }
   let job;
@@ -76,6 +80,11 @@ async function runHint() {
       $("#hint-error").textContent = job.error;
     } else {
       state.shown = { key: t.key, result: job.result };
+      // the position moved on while the search ran: say so rather than drop the answer silently
+      const now = state.target ? state.target() : null;
+      if (!now || now.key !== t.key) {
+        $("#hint-note").textContent = `The hint finished after the position changed: it was for ${t.what || "an earlier position"}. Ask again for this one.`;
+      }
     }
   } catch (e) {
     $("#hint-error").textContent = e.message;
@@ -109,7 +118,9 @@ export function refreshHint() {
   table.hidden = !r;
   $("#hint-turn").textContent = "";
   if (!r) return;
-  $("#hint-caption").textContent = `seat ${r.player} · ${r.bot} · ${r.iterations} visits at the root`;
+  $("#hint-caption").textContent = `Options for seat ${r.player}, best first`;
+  $("#hint-caption").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
+  $("#hint-options").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
   r.options.slice(0, 12).forEach((o, i) => {
     body.append(el("tr", { class: i === 0 ? "best" : "", "data-move": o.move },
       el("td", {}, String(i + 1)),
@@ -117,7 +128,8 @@ export function refreshHint() {
       el("td", {}, pct(o.share)), el("td", {}, pct(o.win_prob)), el("td", {}, o.mean_score.toFixed(1))));
   });
   const turn = r.recommended_turn;
-  const steps = turn.moves.map((m, i) => m + (turn.officials[i] ? ` [${officialLabel(turn.officials[i])}]` : ""));
-  $("#hint-turn").replaceChildren(el("strong", {}, "Recommended: "), `${steps.join(", ")}; ${turn.then}. `,
-    `Expected: win ${pct(r.best.win_prob)}, score ${r.best.mean_score.toFixed(1)}.`);
+  const list = el("ol", { class: "hint-steps" }, turn.moves.map((m, i) =>
+    el("li", { "data-move": m }, m + (turn.officials[i] ? ` [${officialLabel(turn.officials[i])}]` : ""))));
+  $("#hint-turn").replaceChildren(el("strong", {}, "Recommended turn, in order (★1, ★2, … on the board and the moves):"), list,
+    `then ${turn.then}. Win chance ${pct(r.best.win_prob)}, expected final score ${r.best.mean_score.toFixed(1)} points.`);
 }

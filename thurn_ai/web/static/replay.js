@@ -1,5 +1,5 @@
 // The Replay view: open a game record, step and scrub through it, ask for a hint at any move.
-import { $, api, clearError, drawPosition, geometry, nav, setStatus, sleep, turnText, moveText } from "./common.js";
+import { $, api, clearError, drawPosition, geometry, movedCity, nav, setStatus, sleep, turnText, moveText } from "./common.js";
 import { cardEl, cardList, el } from "./board.js";
 import { hintSteps, refreshHint, useHint } from "./hint.js";
 
@@ -27,8 +27,10 @@ export function initReplay() {
   $("#replay-play").addEventListener("click", () => togglePlay());
   document.addEventListener("keydown", (ev) => {
     if (nav.current !== "replay" || !replay || ev.target.closest("input, textarea, select")) return;
-    if (ev.key === "ArrowRight") goTo(at + 1);
-    if (ev.key === "ArrowLeft") goTo(at - 1);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: replay.n_moves }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    goTo(to);
   });
 }
 
@@ -73,7 +75,7 @@ const key = () => (replay ? `${replay.id}@${at}` : null);
 function hintTarget() {
   if (!replay) return { error: "open a record first" };
   if (view && view.over) return { error: "the game is over at this move: step back to ask for a hint" };
-  return { url: `/api/replays/${replay.id}/hint`, body: { at }, key: key() };
+  return { url: `/api/replays/${replay.id}/hint`, body: { at }, key: key(), what: `the position after move ${at}` };
 }
 
 export async function goTo(k) {
@@ -106,9 +108,9 @@ export function showReplay() {
   }
   const last = at > 0 ? replay.log[at - 1] : null;
   drawPosition(geo, view.position, {
-    scores: view.scores, seatLabels: replay.bots, viewer: view.viewer, log: replay.log, logCurrent: at - 1,
+    scores: view.scores, scoreParts: view.score_parts, seatLabels: replay.bots, viewer: view.viewer, log: replay.log, logCurrent: at - 1,
     onLog: (i) => goTo(i + 1), title: `${geo.title} · ${view.summary}`,
-    hintSteps: hintSteps(key()), moved: last ? last.city : null,
+    hintSteps: hintSteps(key()), moved: movedCity(last),
   });
   $("#replay-slider").value = String(at);
   $("#replay-pos").textContent = `after move ${at} of ${replay.n_moves}` + (last ? ` (seat ${last.seat}: ${moveText(last)})` : " (the start)") +

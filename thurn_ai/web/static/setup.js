@@ -7,6 +7,8 @@ let pos = null;          // the position being set up, in the position format
 let geo = null;
 let target = "display";  // where a click on the map goes: display, discard, seat<k>.hand|known|route|houses
 let checked = null;      // the server's answer for `pos` (null while a check is under way)
+let shown = null;        // the last answer shown: kept on screen while the next check runs (no jumps)
+let exported = null;     // the text last exported (taken out of the box when the position changes)
 let ticket = 0;
 let timer = null;
 
@@ -32,8 +34,9 @@ export async function initSetup(startup) {
   $("#setup-to-move").addEventListener("change", () => { pos.to_move = Number($("#setup-to-move").value); changed(); });
   $("#setup-phase").addEventListener("change", () => { pos.phase = $("#setup-phase").value; changed(); });
   $("#setup-turn").addEventListener("change", () => {
+    // the field counts turns from 1, as the rest of the page; the position format from 0
     const v = Number($("#setup-turn").value);
-    pos.turn = Number.isInteger(v) && v >= 0 ? v : $("#setup-turn").value;
+    pos.turn = Number.isInteger(v) && v >= 1 ? v - 1 : $("#setup-turn").value;
     changed();
   });
   $("#setup-export").addEventListener("click", () => exportPosition());
@@ -134,6 +137,8 @@ export async function loadIntoSetup(d) {
 
 function changed() {
   checked = null;
+  clearError();                 // an old message is about a position that is gone
+  forgetExport();
   if (nav.current === "setup") showSetup();
   clearTimeout(timer);
   timer = setTimeout(check, 120);
@@ -242,7 +247,7 @@ function seatFieldset(s) {
     box.append(el("div", { class: "field", "data-field": `${f}.carriage` }, el("label", {}, "carriage ", sel), problemsBox(`${f}.carriage`)));
   }
   // tiles: a stack and a value from it
-  const stack = el("select", { "aria-label": `seat ${s} tile stack` }, geo.tiles.map((t) => el("option", { value: t.id }, t.id)));
+  const stack = el("select", { "aria-label": `seat ${s} tile stack` }, geo.tiles.map((t) => el("option", { value: t.id }, t.label || t.id)));
   const value = el("select", { "aria-label": `seat ${s} tile value` });
   const fillValues = () => value.replaceChildren(...geo.tiles.find((t) => t.id === stack.value).values.map((v) => el("option", { value: v }, String(v))));
   stack.addEventListener("change", fillValues);
@@ -255,7 +260,7 @@ function seatFieldset(s) {
   } }, "add tile");
   const tileChips = el("div", { class: "chips" });
   for (const [id, v] of Object.entries(pl.tiles)) {
-    tileChips.append(el("span", { class: "chip" }, tilesText({ [id]: v }),
+    tileChips.append(el("span", { class: "chip" }, tilesText({ [id]: v }, geo),
       el("button", { type: "button", class: "remove", "aria-label": `remove tile ${id} of seat ${s}`, onclick: () => { delete pl.tiles[id]; delete pos.tile_stacks; changed(); } }, "×")));
   }
   box.append(el("div", { class: "field", "data-field": `${f}.tiles` }, el("h3", {}, "tiles"), tileChips,
@@ -287,7 +292,7 @@ export function showSetup() {
   toMove.replaceChildren(...pos.players.map((_, s) => el("option", { value: String(s) }, `seat ${s}`)));
   toMove.value = String(pos.to_move);
   $("#setup-phase").value = pos.phase;
-  $("#setup-turn").value = String(pos.turn);
+  $("#setup-turn").value = Number.isInteger(pos.turn) ? String(pos.turn + 1) : String(pos.turn);
   // an imported position may carry the turn's bookkeeping, which the fields here do not edit
   $("#setup-turn-state").replaceChildren(...(pos.turn_state === undefined ? [] : [
     `The turn's bookkeeping is given (${Object.entries(pos.turn_state || {}).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ")}). `,
@@ -324,17 +329,21 @@ function showChecked() {
     b.replaceChildren();
     boxes[b.dataset.problemsFor] = b;
   }
+  // while a check runs, the last answer stays on screen (marked as being checked): nothing moves under
+  // the pointer, and the buttons stay enabled (a click waits for the check, see settled())
   const status = $("#setup-status");
-  if (checked) {
-    for (const p of checked.problems) (boxes[p.field] || boxes.position).append(el("p", { class: "problem" }, p.message));
-    status.textContent = checked.ok ? `✓ valid: ${checked.view.summary}` : `${checked.problems.length} problem${checked.problems.length === 1 ? "" : "s"}`;
-    status.className = checked.ok ? "ok" : "bad";
+  if (checked) shown = checked;
+  const answer = checked || shown;
+  if (answer) {
+    for (const p of answer.problems) (boxes[p.field] || boxes.position).append(el("p", { class: "problem" }, p.message));
+    status.textContent = answer.ok ? `✓ valid: ${answer.view.summary}` : `${answer.problems.length} problem${answer.problems.length === 1 ? "" : "s"}`;
+    status.className = `${answer.ok ? "ok" : "bad"} ${checked ? "" : "checking"}`.trim();
   } else {
     status.textContent = "checking…";
-    status.className = "";
+    status.className = "checking";
   }
-  $("#setup-export").disabled = !(checked && checked.ok);
-  $("#setup-play").disabled = !(checked && checked.ok);
+  $("#setup-export").disabled = Boolean(checked && !checked.ok);
+  $("#setup-play").disabled = Boolean(checked && !checked.ok);
 
   const view = checked && checked.ok ? checked.view : null;
   drawPosition(geo, view ? view.position : pos, {
@@ -350,10 +359,29 @@ async function exportPosition() {
   const r = await settled();
   if (!r.ok) { $("#setup-status").textContent = "fix the problems before exporting"; return; }
   $("#setup-json").value = r.text;
+  exported = r.text;
   const link = $("#setup-download");
   if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
   link.href = URL.createObjectURL(new Blob([r.text], { type: "application/json" }));
+  link.download = downloadName();
+  link.textContent = `Download ${link.download}`;
   link.hidden = false;
+}
+
+// The file name of an export: the board, players and turn, so that several exports stay apart.
+function downloadName() {
+  const turn = Number.isInteger(pos.turn) ? `-turn${pos.turn + 1}` : "";
+  return `position-${pos.rules.board || "south"}-${pos.players.length}p${turn}.json`;
+}
+
+// The position changed: an export of the old one must not stay on offer.
+function forgetExport() {
+  const link = $("#setup-download");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.removeAttribute("href");
+  link.hidden = true;
+  if (exported !== null && $("#setup-json").value === exported) $("#setup-json").value = "";
+  exported = null;
 }
 
 async function importText(text) {
