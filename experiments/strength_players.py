@@ -79,11 +79,13 @@ def summarize(cell: str, players: int, spec: str, board: str, df, seconds: float
             "seconds": round(seconds)}
 
 
-def run_cell(cell, players, spec, games, board, out: Path, jobs: int) -> dict:
+def run_cell(cell, players, spec, games, board, out: Path, jobs: int, seed: int = SEED, others: str = "heuristic",
+             rules_kwargs: dict | None = None) -> dict:
+    """One cell: `spec` in one seat (rotated), `others` in every other seat."""
     start = time.time()
-    df = run_tournament([spec] + ["heuristic"] * (players - 1), players=players, games=games, seed=SEED,
+    df = run_tournament([spec] + [others] * (players - 1), players=players, games=games, seed=seed,
                         jobs=jobs, out_dir=out / "runs" / cell, resume="auto", progress=False,
-                        rules_kwargs={"board": board})
+                        rules_kwargs=rules_kwargs or {"board": board})
     return summarize(cell, players, spec, board, df, time.time() - start)
 
 

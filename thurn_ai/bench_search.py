@@ -15,9 +15,9 @@ BENCH_SEED = 5
 BENCH_TURNS = 40
 
 
-def bench_position(seed: int = BENCH_SEED, turns: int = BENCH_TURNS):
+def bench_position(seed: int = BENCH_SEED, turns: int = BENCH_TURNS, players: int = 2):
     """The benchmark position: `turns` turns of the heuristic policy (eps 0.05) from a seeded game."""
-    g = new_game(rules=Rules(players=2, board="south"), seed=seed)
+    g = new_game(rules=Rules(players=players, board="south"), seed=seed)
     i = 0
     while g.turn < turns and not g.is_terminal():
         g.apply(_search.policy_choice(g, seed * 1_000_003 + i, 0, 0.05))
@@ -47,12 +47,34 @@ def bench_search(iterations: int = 20_000, repeats: int = 3) -> dict:
     rate, moves = _rate(obs, iterations, repeats, **defaults.tree_args())
     full = dict(defaults.tree_args(), horizon=0)
     full_rate, full_moves = _rate(obs, max(iterations // 5, 1), repeats, **full)
+    learned = {n: learned_speed(n, iterations // 2, repeats) for n in (2, 3, 4)}
     return {
         "iterations_per_s": rate,
+        "learned_vs_handset": learned,
         "playout_moves": moves,
         "iterations_per_s_full_playouts": full_rate,
         "full_playout_moves": full_moves,
         "description": (f"ISMCTS, 2p South, seed {BENCH_SEED} after {BENCH_TURNS} turns, one core, "
                         f"horizon={defaults.horizon} ({moves:.0f} playout moves); "
-                        f"{full_rate:,.0f}/s with playouts to the end ({full_moves:.0f} moves)"),
+                        f"{full_rate:,.0f}/s with playouts to the end ({full_moves:.0f} moves); "
+                        "with eval=learned: " + ", ".join(f"{v['ratio']:.2f}x at {n} players"
+                                                        for n, v in learned.items()) + " the hand-set's rate"),
     }
+
+
+def learned_speed(players: int, iterations: int, repeats: int) -> dict:
+    """Iterations per second of the default search with the hand-set and with the learned evaluation at
+    the benchmark position of this player count, measured in turns (one, then the other, `repeats`
+    times; best of each), and their ratio."""
+    from .bots.search_options import SearchOptions
+    from .learned import default_model
+
+    g = bench_position(players=players)
+    obs = g.determinize(g.current_player, 99)
+    handset, learned = SearchOptions().tree_args(), SearchOptions(eval="learned").tree_args()
+    weights = default_model().weights_for(players)
+    best_h = best_l = 0.0
+    for r in range(repeats):
+        best_h = max(best_h, _rate(obs, iterations, 1, **handset)[0])
+        best_l = max(best_l, _rate(obs, iterations, 1, value_weights=weights, **learned)[0])
+    return {"handset": best_h, "learned": best_l, "ratio": best_l / best_h}

@@ -17,7 +17,7 @@ from scipy.optimize import minimize
 from .features import FEATURES, N_TERMS, terms
 from .model import ValueModel
 
-PENALTIES = (1e-4, 1e-3, 1e-2, 1e-1)     #: L2 strengths tried (per position, on standardised terms)
+PENALTIES = (1e-4, 1e-3, 1e-2)     #: L2 strengths tried (per position, on standardised terms)
 FOLDS = 5
 
 

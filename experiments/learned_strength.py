@@ -1,0 +1,112 @@
+"""The learned evaluation in play: mcts with it against the rule-based `heuristic` bot, and against mcts with
+the hand-set evaluation. Reproduces results/learned/strength/.
+
+    python experiments/learned_strength.py                    # every cell, in the order below (resumes)
+    python experiments/learned_strength.py --only L_p3_it1000 H_p3_it1000
+    python experiments/learned_strength.py --summarize        # the README from the games saved so far
+
+Cells, fixed before any was run (game counts included): one seat plays the cell's `mcts`, every other seat
+`heuristic` (L_*: eval=learned; H_*: the hand-set evaluation, today's default, on the same seeds and deals
+as L_* -- paired), or, in h2h_*, mcts with the learned evaluation in one seat against mcts with the
+hand-set one in every other seat at 0.1 s a decision. Seats rotated by the tournament, seed 2027 (a seed
+the project's earlier strength runs never used), 95% Wilson intervals, not corrected for the number of
+cells. Uses experiments/strength_players.py's cell runner and summary.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength_players import FIELDS, run_cell, summarize_saved  # noqa: E402
+from summary_csv import pct, read_summary, write_summary  # noqa: E402
+from summary_csv import write_readme as write_notes_readme  # noqa: E402
+
+from thurn_ai.bench import machine_info  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "learned" / "strength"
+SEED = 2027
+LEARNED = "eval=learned"
+
+# (cell, players, spec, games, board, other seats)
+CELLS = [
+    *[c for p, g in ((2, 200), (3, 201), (4, 200))
+      for c in ((f"L_p{p}_it1000", p, f"mcts(iterations=1000,{LEARNED})", g, "south", "heuristic"),
+                (f"H_p{p}_it1000", p, "mcts(iterations=1000)", g, "south", "heuristic"))],
+    *[(f"L_p{p}_it3000", p, f"mcts(iterations=3000,{LEARNED})", g, "south", "heuristic")
+      for p, g in ((2, 200), (3, 201), (4, 200))],
+    ("h2h_p2_t0.1", 2, f"mcts(time=0.1,{LEARNED})", 200, "south", "mcts(time=0.1)"),
+    *[(f"L_north_p{p}_it1000", p, f"mcts(iterations=1000,{LEARNED})", g, "north", "heuristic")
+      for p, g in ((2, 200), (3, 201), (4, 200))],
+    *[(f"L_p{p}_it{n}", p, f"mcts(iterations={n},{LEARNED})", g, "south", "heuristic")
+      for n in (100, 300) for p, g in ((2, 200), (3, 201), (4, 200))],
+]
+
+
+def rules_for(board: str) -> dict:
+    return {"board": board, "variant": "horses"} if board == "north" else {"board": board}
+
+
+def write_readme(out: Path, rows: dict, argv: list[str]) -> None:
+    m = machine_info()
+    lines = [
+        "# The learned evaluation in play",
+        "",
+        "Produced by `python experiments/learned_strength.py" + (" " + " ".join(argv) if argv else "") + "` "
+        f"(commit {m['commit']}, {m['cpu']}, 2 worker processes).",
+        "",
+        __doc__.split("\n\n", 2)[2].strip(),
+        "",
+        "| cell | board | players | bot | against | games | wins | win rate [95% CI] | fair | score "
+        "| others' scores | outscored | turns |",
+        "|---|---|---:|---|---|---:|---:|---|---:|---|---|---|---:|",
+    ]
+    order = [c[0] for c in CELLS]
+    against = {c[0]: c[5] for c in CELLS}
+    for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
+        r = rows[name]
+        lines.append(f"| {name} | {r['board']} | {r['players']} | `{r['mcts']}` | `{against.get(name, '?')}` | "
+                     f"{r['games']} | {r['wins']} | {pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}] "
+                     f"| {pct(r['fair'])} | {r['mcts_score']} ± {r['mcts_score_ci']} | {r['heuristic_scores']} | "
+                     f"{r['outscored']} | {r['mean_turns']} |")
+    missing = [c[0] for c in CELLS if c[0] not in rows]
+    if missing:
+        lines += ["", "Not run yet: " + ", ".join(missing) + " (run the script again to add them)."]
+    lines.append("")
+    write_notes_readme(out, lines)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", nargs="*", default=None, help="cell names to run")
+    ap.add_argument("--summarize", action="store_true", help="play nothing: summarize the saved games")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    summary_path = args.out / "summary.csv"
+    rows = read_summary(summary_path, "cell")
+    for cell, players, spec, games, board, others in CELLS:
+        if args.only and cell not in args.only:
+            continue
+        if args.summarize:
+            r = summarize_saved(cell, players, spec, board, args.out, rows.get(cell))
+            if r is None:
+                continue
+        else:
+            r = run_cell(cell, players, spec, games, board, args.out, args.jobs, seed=SEED, others=others,
+                         rules_kwargs=rules_for(board))
+        rows[cell] = r
+        print(f"{cell:18s} {spec}: {r['wins']}/{r['games']} = {pct(r['win_rate'])} "
+              f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  score {r['mcts_score']} vs {r['heuristic_scores']}",
+              flush=True)
+        write_summary(summary_path, rows, FIELDS, [c[0] for c in CELLS])
+        write_readme(args.out, rows, argv)
+
+
+if __name__ == "__main__":
+    main()
