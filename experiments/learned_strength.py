@@ -35,10 +35,10 @@ LEARNED = "eval=learned"
 CELLS = [
     *[c for p, g in ((2, 200), (3, 201), (4, 200))
       for c in ((f"L_p{p}_it1000", p, f"mcts(iterations=1000,{LEARNED})", g, "south", "heuristic"),
-                (f"H_p{p}_it1000", p, "mcts(iterations=1000)", g, "south", "heuristic"))],
+                (f"H_p{p}_it1000", p, "mcts(iterations=1000,eval=simple)", g, "south", "heuristic"))],
     *[(f"L_p{p}_it3000", p, f"mcts(iterations=3000,{LEARNED})", g, "south", "heuristic")
       for p, g in ((2, 200), (3, 201), (4, 200))],
-    ("h2h_p2_t0.1", 2, f"mcts(time=0.1,{LEARNED})", 200, "south", "mcts(time=0.1)"),
+    ("h2h_p2_t0.1", 2, f"mcts(time=0.1,{LEARNED})", 200, "south", "mcts(time=0.1,eval=simple)"),
     *[(f"L_north_p{p}_it1000", p, f"mcts(iterations=1000,{LEARNED})", g, "north", "heuristic")
       for p, g in ((2, 200), (3, 201), (4, 200))],
     *[(f"L_p{p}_it{n}", p, f"mcts(iterations={n},{LEARNED})", g, "south", "heuristic")
