@@ -17,6 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..analysis import analyse, bot_spec
+from ..bots.mcts import SearchBot
 from ..bots.spec import make_bot
 from ..bots.search_options import MAX_ITERATIONS
 from ..errors import ThurnError
@@ -29,6 +30,7 @@ log = logging.getLogger("thurn_ai.web")
 DEFAULT_SECONDS = 2.0       # a laptop answers in a few seconds; the page can ask for more
 MAX_SECONDS = 120.0         # one search from the page: long enough for a deep look, short enough to wait for
 MAX_RUNNING = 2             # searches at once (a search takes a core)
+MAX_WORKERS = 2             # threads of one search (a spec's workers=64 would start 64)
 KEEP_JOBS = 100             # finished jobs kept for the page to read
 
 
@@ -75,11 +77,25 @@ def hint_result(state: GameState, analysis) -> dict:
     return d
 
 
+def check_search_limits(bot) -> None:
+    """ThurnError for a bot whose searches would take more than the server gives one search: more than
+    MAX_SECONDS a decision or more than MAX_WORKERS threads (iterations are bounded by the search's own
+    MAX_ITERATIONS, pimc's worlds by its MAX_WORLDS). Bots that do not search pass."""
+    if not isinstance(bot, SearchBot):
+        return
+    if bot.time is not None and bot.time > MAX_SECONDS:
+        raise ThurnError(f"bot {short_repr(bot.spec)}: a search on this server takes at most {MAX_SECONDS:g} "
+                         f"seconds a move, not {bot.time:g}")
+    if bot.workers > MAX_WORKERS:
+        raise ThurnError(f"bot {short_repr(bot.spec)}: a search on this server uses at most {MAX_WORKERS} "
+                         f"threads (workers), not {bot.workers}")
+
+
 def check_searcher(bot: str, budget: Budget, players: int) -> None:
     """ThurnError now, not in the search thread, for a spec that cannot search with this budget."""
     if not callable(getattr(make_bot(bot), "analyse", None)):
         raise ThurnError(f"bot {short_repr(bot)} cannot analyse a position; use a search bot such as mcts or pimc")
-    make_bot(bot_spec(bot, budget.iterations, budget.seconds, players))
+    check_search_limits(make_bot(bot_spec(bot, budget.iterations, budget.seconds, players)))
 
 
 class HintJob:
