@@ -125,8 +125,8 @@ class BodyBudget:
     """The bytes of request bodies being read or parsed now, at most `limit` (BusyError beyond); used on
     the event loop only."""
 
-    def __init__(self, limit: int = MAX_BODIES):
-        self.limit, self.held = limit, 0
+    def __init__(self, limit: int | None = None):
+        self.limit, self.held = MAX_BODIES if limit is None else limit, 0
 
     def take(self, n: int) -> None:
         if self.held + n > self.limit:

@@ -56,9 +56,14 @@ def allowed_hosts_for(host: str) -> list[str] | None:
     return ["localhost", "127.0.0.1", "[::1]", host]
 
 
+#: Connections served at once; more get 503 from uvicorn at once (each holds a little memory and a task).
+MAX_CONNECTIONS = 256
+
+
 def _uvicorn_server(app, log_level: str):
     import uvicorn
-    config = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False)
+    config = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False,
+                            limit_concurrency=MAX_CONNECTIONS)
     return uvicorn.Server(config)
 
 
