@@ -12,6 +12,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 from itertools import accumulate
 from pathlib import Path
@@ -98,6 +99,57 @@ def atomic_to_csv(df, path, **kwargs) -> None:
         df.to_csv(f, **kwargs)
 
 
+def check_replaceable(path, what: str, error=ThurnError) -> None:
+    """One `error` unless `path` is missing or a regular file with one name. An atomic write replaces what
+    the path is: a symbolic link would become a file (its target never written), a hard link would be
+    split from its other names, a device or FIFO would be replaced by a file (as root: /dev/null)."""
+    shown = path_text(path)
+    if not str(path):
+        raise error(f"{what}: the file name is empty")
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as e:
+        raise error(f"cannot use {what} {shown}: {getattr(e, 'strerror', None) or e}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise error(f"{what} {shown} is a symbolic link; give the file it points to")
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"{what} {shown} is not a regular file (a folder, device, FIFO or socket)")
+    if st.st_nlink > 1:
+        raise error(f"{what} {shown} has {st.st_nlink} names (hard links); rewriting it would split them: "
+                    "give a file with one name")
+
+
+def read_existing(path, what: str, error=ThurnError, max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file about to be rewritten (check_replaceable first), b"" when it does not
+    exist; read without following a link and at most `max_bytes` (MAX_FILE_BYTES) bytes, else `error`."""
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    check_replaceable(path, what, error)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return b""
+    except OSError as e:
+        raise error(f"cannot read {what} {path_text(path)}: {e.strerror or e}") from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):      # replaced since the check
+            raise error(f"{what} {path_text(path)} is not a regular file")
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise error(f"{what} {path_text(path)} is larger than {_size(max_bytes)}; start a new file")
+    return data
+
+
+def path_text(path) -> str:
+    """A path as a message shows it: as is, or quoted when it holds a line break or another control
+    character (so an `error:` line stays one line)."""
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(path)
+    if isinstance(text, bytes):
+        text = text.decode(errors="replace")
+    return text if text.isprintable() else repr(text)
+
+
 def temp_files(folder, name: str) -> list[Path]:
     """Temporary files that atomic writes of `folder/name` left behind when the process was killed."""
     try:
@@ -135,20 +187,21 @@ def read_text(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES
     `max_bytes` bytes. Every problem is one `error` (a ThurnError class) naming `what` and the path:
     "cannot read position file p.json: No such file or directory", "board file b.json is not UTF-8 text
     (byte 3, line 1)", "record file r.jsonl is larger than 64 MB"."""
+    shown = path_text(path)
     try:
         with open(path, "rb") as f:
             data = f.read(max_bytes + 1)
     except OSError as e:
-        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+        raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
     except (ValueError, TypeError) as e:      # e.g. a path with a NUL byte
         raise error(f"cannot read {what} {path!r}: {e}") from None
     if len(data) > max_bytes:
-        raise error(f"{what} {path} is larger than {_size(max_bytes)}; it cannot be a {what}")
+        raise error(f"{what} {shown} is larger than {_size(max_bytes)}; it cannot be a {what}")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise error(f"{what} {path} is not UTF-8 text (byte {e.start + 1}, line {line})") from None
+        raise error(f"{what} {shown} is not UTF-8 text (byte {e.start + 1}, line {line})") from None
 
 
 def loads_json(text: str, source: str, error=ThurnError):
@@ -171,7 +224,7 @@ def loads_json(text: str, source: str, error=ThurnError):
 def load_json(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES):
     """The JSON data of a file a user gives: read_text() then loads_json(), so every problem is one
     `error` naming `what` and the path (see both). Used by every loader of positions, boards and records."""
-    return loads_json(read_text(path, what, error, max_bytes), f"{what} {path}", error)
+    return loads_json(read_text(path, what, error, max_bytes), f"{what} {path_text(path)}", error)
 
 
 def _size(n: int) -> str:
