@@ -43,7 +43,7 @@ from ..fileio import loads_json, short_repr
 from ..rules import Rules
 from .board_data import board_geometry
 from .guard import Guard
-from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs
+from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread
 from .position_editor import check_for_editor, parse_position_text
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
 
@@ -273,13 +273,10 @@ class WebApp:
 
     async def step(self, request: Request) -> Response:
         game = self.game(request)
-
-        def step():
-            if not game.is_search():
-                return game.step()
-            with self.steps:             # a search takes a core: at most MAX_STEPS at once
-                return game.step()
-        return JSONResponse(await run_in_threadpool(step))
+        if not await run_in_threadpool(game.is_search):
+            return JSONResponse(await run_in_threadpool(game.step))
+        # a search takes a core: at most MAX_STEPS at once, in threads of their own
+        return JSONResponse(await in_search_thread(game.step, self.steps))
 
     async def game_hint(self, request: Request) -> Response:
         game = self.game(request)
