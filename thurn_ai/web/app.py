@@ -52,7 +52,10 @@ MAX_BODY = 40 * 2 ** 20          # a record file of many games fits; anything la
 MAX_BODIES = 160 * 2 ** 20       # bytes of request bodies held at once (a body is read whole), else 429
 BODY_SECONDS = 15.0              # a body must arrive within this (a client sending slowly holds nothing long)
 MAX_STEPS = 2                    # searching bot steps at once (a search takes a core), else 429
-MAX_REPLAYS_BUILDING = 2         # records being replayed at once (a long one takes seconds), else 429
+MAX_REPLAYS_BUILDING = 1         # records being replayed at once (a long one takes seconds), else 429
+# Work that holds the GIL for long (parsing a large body, replaying a record) runs one at a time: with
+# several such threads the event loop waits its turn behind each of them for every step it takes.
+SMALL_BODY = 16 * 2 ** 10        # bodies up to this are parsed on the event loop (well under a millisecond)
 # The fields of POST /api/games: anything else is a mistake worth saying.
 GAME_FIELDS = {"seats", "seed", "position", "board", "variant", "all_provinces_tile"}
 log = logging.getLogger("thurn_ai.web")
@@ -127,6 +130,13 @@ class BodyBudget:
 
     def __init__(self, limit: int | None = None):
         self.limit, self.held = MAX_BODIES if limit is None else limit, 0
+        self._parsing = None
+
+    def parsing(self) -> anyio.CapacityLimiter:
+        """One large body parsed at a time (made in the event loop, where it is used)."""
+        if self._parsing is None:
+            self._parsing = anyio.CapacityLimiter(1)
+        return self._parsing
 
     def take(self, n: int) -> None:
         if self.held + n > self.limit:
@@ -139,8 +149,8 @@ class BodyBudget:
 
 async def read_json(request: Request, budget: BodyBudget | None = None) -> dict:
     """The request body as a JSON object ({} when empty); ThurnError/TooLarge/BodyTimeout/BusyError for
-    anything else. The body is read within BODY_SECONDS and parsed in a worker thread (the event loop
-    never waits on a client or a parse)."""
+    anything else. The body is read within BODY_SECONDS; a large one is parsed in a worker thread, one at
+    a time (the event loop never waits on a client or a long parse)."""
     budget = budget or BodyBudget()
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
@@ -158,7 +168,9 @@ async def read_json(request: Request, budget: BodyBudget | None = None) -> dict:
             raise BodyTimeout(f"the request body did not arrive within {BODY_SECONDS:g} seconds") from None
         if not body.strip():
             return {}
-        return await run_in_threadpool(parse_body, bytes(body))
+        if len(body) <= SMALL_BODY:
+            return parse_body(bytes(body))
+        return await anyio.to_thread.run_sync(parse_body, bytes(body), limiter=budget.parsing())
     finally:
         budget.give(len(body))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
 import threading
 import time
 
@@ -67,8 +68,14 @@ def _uvicorn_server(app, log_level: str):
     return uvicorn.Server(config)
 
 
+#: How often a thread holding the GIL hands it over (Python's default: 5 ms). The server's event loop takes
+#: the GIL many times a request; behind a thread that parses or replays, 1 ms keeps its answers quick.
+SWITCH_INTERVAL = 0.001
+
+
 def run(app, sock: socket.socket, log_level: str = "warning") -> None:
     """Serve `app` on `sock` until interrupted (Ctrl+C)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     _uvicorn_server(app, log_level).run(sockets=[sock])
 
 
