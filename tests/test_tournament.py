@@ -218,7 +218,7 @@ def test_a_dask_cluster_gives_identical_results(reference, tmp_path):
     ({"specs": ["random(depth=2)"]}, BotSpecError, "random"),
     ({"specs": []}, TournamentError, "non-empty"),
     ({"players": 5}, TournamentError, "2, 3 or 4 players"),
-    ({"games": 0}, TournamentError, "positive"),
+    ({"games": 0}, TournamentError, "whole number from 1"),
     ({"jobs": 0}, TournamentError, "jobs"),
     ({"rules_kwargs": {"variant": "nosuch"}}, RulesError, "variant"),
     ({"rules_kwargs": {"colour": "red"}}, TournamentError, "rules option"),

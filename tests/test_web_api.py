@@ -452,25 +452,28 @@ def test_a_position_of_the_wrong_shape_is_reported_not_crashed_on(client):
 
 # ---------------------------------------------------------------- bad requests
 
+JSON = {"content-type": "application/json"}
+
+
 def test_bad_requests_get_one_json_message_and_the_server_goes_on(client):
     cases = [
-        (client.post("/api/games", content=b"{bad"), 400),
-        (client.post("/api/games", content=b"[1]"), 400),
-        (client.post("/api/games", content=b"\xff\xfe"), 400),
+        (client.post("/api/games", content=b"{bad", headers=JSON), 400),
+        (client.post("/api/games", content=b"[1]", headers=JSON), 400),
+        (client.post("/api/games", content=b"\xff\xfe", headers=JSON), 400),
         (client.post("/api/games", json={"seats": ["human"]}), 400),
         (client.post("/api/games", json={"seats": "human,robot"}), 400),
         (client.post("/api/games", json={"seats": 7}), 400),
         (client.post("/api/games", json={"seats": "human,random", "board": "moon"}), 400),
         (client.post("/api/games", json={"seats": "human,random", "seed": -1}), 400),
         (client.post("/api/games", json={"seats": "human,random", "position": []}), 400),
-        (client.post("/api/games", content=b"[" * 100000), 400),
+        (client.post("/api/games", content=b"[" * 100000, headers=JSON), 400),
         (client.get("/api/games/nope"), 404),
         (client.post("/api/games/nope/move", json={"move": "close"}), 404),
         (client.get("/api/replays/nope"), 404),
         (client.get("/api/hints/nope"), 404),
         (client.get("/api/nothing/here"), 404),
         (client.get("/api/games"), 405),
-        (client.post("/api/games", content=b"x" * 10, headers={"content-length": str(2 ** 40)}), 413),
+        (client.post("/api/games", content=b"x" * 10, headers={**JSON, "content-length": str(2 ** 40)}), 413),
     ]
     for r, status in cases:
         assert_clean_error(r, status)

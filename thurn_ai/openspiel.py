@@ -31,7 +31,7 @@ except ImportError as e:        # the optional extra is missing: say how to get 
 from .board import BUILTIN_BOARDS
 from .bots.base import Observation
 from .bots.spec import make_bot
-from .errors import RulesError
+from .errors import NotationError, RulesError
 from .fileio import short_repr
 from .game import GameState, new_game
 from .openspiel_encoding import (PRIVATE_ALL, PRIVATE_NONE, PRIVATE_SINGLE, RETURNS, Encoding, encoding_for,
@@ -79,6 +79,9 @@ def _game_type(utility) -> pyspiel.GameType:
         provides_factored_observation_string=False)
 
 
+MAX_RNG_SEED = 2 ** 31 - 1
+
+
 def read_parameters(params: dict) -> tuple[Rules, str, int]:
     """(rules, returns, rng_seed) from OpenSpiel game parameters; RulesError naming the bad one."""
     unknown = sorted(set(params) - set(PARAMETERS))
@@ -96,9 +99,10 @@ def read_parameters(params: dict) -> tuple[Rules, str, int]:
                          f"not {short_repr(p['all_provinces_tile'])}")
     if returns not in RETURNS:
         raise RulesError(f"{GAME_NAME}: returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < -1:
-        raise RulesError(f"{GAME_NAME}: rng_seed must be a whole number from -1 (a fresh seed) up, "
-                         f"not {short_repr(seed)}")
+    # OpenSpiel keeps integer parameters in a C++ int: a larger seed would fail inside pybind11
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed <= MAX_RNG_SEED:
+        raise RulesError(f"{GAME_NAME}: rng_seed must be a whole number from -1 (a fresh seed) to "
+                         f"{MAX_RNG_SEED}, not {short_repr(seed)}")
     try:
         rules = Rules(players=p["players"], board=board, variant=None if variant == "default" else variant,
                       all_provinces_tile=p["all_provinces_tile"], max_turns=p["max_turns"])
@@ -259,7 +263,10 @@ class ThurnUndTaxisState(pyspiel.State):
         e.read.clear()
 
     def _action_to_string(self, player, action):
-        return self._t.enc.action_names[action]
+        names = self._t.enc.action_names
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(names):
+            raise NotationError(f"{GAME_NAME}: no action {short_repr(action)} (actions are 0 to {len(names) - 1})")
+        return names[action]
 
     def is_terminal(self):
         return self._e.get().is_terminal()

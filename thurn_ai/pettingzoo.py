@@ -94,7 +94,9 @@ class ThurnUndTaxisEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent):
-        seat = self._seat[agent]
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise KeyError(f"no agent {short_repr(agent)} in this game (agents: {', '.join(self.possible_agents)})")
         g = self.game
         obs = self.encoding.tensor(g, seat)
         if not g.is_terminal() and g.current_player == seat:

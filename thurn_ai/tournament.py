@@ -34,11 +34,13 @@ import functools
 import io
 import itertools
 import json
+import math
 import os
 import signal
 import sys
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,11 +50,13 @@ import pandas as pd
 from .bots import make_bot
 from .officials import OFFICIALS, PHASES
 from .errors import ThurnError
-from .fileio import atomic_open, atomic_write_text, load_json, loads_json, temp_files
+from .fileio import atomic_open, atomic_write_text, load_json, loads_json, short_repr, temp_files
 from .match import derive_seed, play_game
 from .rules import Rules
 
 DEFAULT_GAMES = 100  # rounded up to whole seating cycles when games is not given
+MAX_GAMES = 1_000_000  # the command line's bound (commands/options.py GAMES), for every caller and a resume
+MAX_CYCLE = 100_000    # games of one seating cycle (see seatings): more bots than that allows are refused
 FORMAT_VERSION = 1
 
 META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE, LOCK_FILE = (
@@ -116,6 +120,14 @@ def _write(f, text: str, point: str) -> None:
 
 # ---------------------------------------------------------------- seats
 
+def cycle_length(n_bots: int, players: int) -> int:
+    """len(seatings(n_bots, players)), counted: each choice of the bots with one seat more, times the
+    distinct arrangements of that mix."""
+    base, extra = divmod(players, n_bots)
+    same = math.factorial(base) ** (n_bots - extra) * math.factorial(base + 1) ** extra
+    return math.comb(n_bots, extra) * (math.factorial(players) // same)
+
+
 def seatings(n_bots: int, players: int) -> list[tuple[int, ...]]:
     """One cycle of seatings (a tuple of bot indices per seat) in which every bot plays every seat equally
     often and every bot plays equally many games.
@@ -131,6 +143,10 @@ def seatings(n_bots: int, players: int) -> list[tuple[int, ...]]:
         raise TournamentError("a tournament needs at least one bot")
     check_players(players)
     base, extra = divmod(players, n_bots)
+    size = cycle_length(n_bots, players)
+    if size > MAX_CYCLE:          # counted before it is built: 60 bots at 4 players would be 11.7 million
+        raise TournamentError(f"{n_bots} bots at {players} players need {size:,} games for every bot to play "
+                              f"every seat and mix equally often (at most {MAX_CYCLE:,}); use fewer bots")
     groups_by_mix = []
     for more in itertools.combinations(range(n_bots), extra):
         mix = [b for b in range(n_bots) for _ in range(base + (b in more))]
@@ -738,8 +754,9 @@ def plan_tournament(specs, players: int = 2, games: int | None = None, seed: int
     cycle = seatings(len(specs), players)
     if games is None:
         games = -(-DEFAULT_GAMES // len(cycle)) * len(cycle)
-    if not isinstance(games, int) or games < 1:
-        raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
+    if not _is_games(games):
+        raise TournamentError(f"the number of games must be a whole number from 1 to {MAX_GAMES:,}, "
+                              f"not {short_repr(games)}")
     return Plan(specs=specs, labels=bot_labels(specs), rules=rules, seed=seed, games=games, cycle=cycle)
 
 
@@ -773,8 +790,16 @@ def _saved_games(out_dir) -> int | None:
     path = Path(out_dir) / META_FILE
     if not path.exists():
         return None
-    games = read_meta(path).get("games")
-    return games if isinstance(games, int) and not isinstance(games, bool) and games >= 1 else None
+    meta = read_meta(path)
+    games = meta.get("games")
+    if not _is_games(games):       # damaged: refused, never replaced by the default (and rewritten so)
+        raise TournamentError(f"tournament file {path} is damaged: games is {short_repr(games)}, not a whole "
+                              f"number from 1 to {MAX_GAMES:,}; give --games to say how many were meant")
+    return games
+
+
+def _is_games(games) -> bool:
+    return isinstance(games, int) and not isinstance(games, bool) and 1 <= games <= MAX_GAMES
 
 
 def run_tournament(specs: list[str], players: int = 2, games: int | None = None, seed: int = 0,
@@ -848,12 +873,18 @@ def _play(plan: Plan, jobs: int, client, columns, store: ResultStore | None, fin
     with tqdm(total=plan.games, initial=len(finished), desc="games", unit="game", file=sys.stderr,
               disable=not progress, dynamic_ncols=True, smoothing=0.05) as bar:
         with closing(execute(todo, jobs, client)) as results:   # closing stops the workers on Ctrl-C
-            for _game, game_rows, record in results:
-                if store:
-                    store.append(game_rows, record)
-                else:
-                    rows.extend(game_rows)
-                bar.update(1)
+            try:
+                for _game, game_rows, record in results:
+                    if store:
+                        store.append(game_rows, record)
+                    else:
+                        rows.extend(game_rows)
+                    bar.update(1)
+            except BrokenProcessPool:
+                kept = (f"; the {len(store.read_saved())} games saved in {store.dir} are kept (continue with "
+                        "--resume)") if store else ""
+                raise TournamentError("a worker process died (killed, e.g. by the out-of-memory killer)"
+                                      + kept) from None
     if store:
         return store.finish(plan.games)
     return typed_frame(rows, columns)

@@ -111,6 +111,9 @@ class SearchBot(Bot):
                 done = list(pool.map(lambda j: j[0].run(j[1], j[2]), jobs))
         else:
             done = [tree.run(it, sec) for tree, it, sec in jobs]
+        # A time budget shorter than one iteration (time=1e-9, or a slow machine) would leave a tree
+        # without statistics and the search without a move: every tree searches at least once.
+        done = [n or tree.run(1, 0.0) for n, (tree, _, _) in zip(done, jobs)]
         trees = [j[0] for j in jobs]
         result = {"analysis": self._merge(obs, trees), "trees": trees, "iterations": sum(done)}
         self._last = (obs, result)

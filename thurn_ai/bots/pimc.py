@@ -15,14 +15,18 @@ from ..errors import BotSpecError
 from .base import Observation
 from .mcts import SearchBot
 
+#: Determinizations per decision: each is a tree and a state built before the search starts, so the count
+#: must be bounded (worlds=10**9 filled the memory at 0.7 GB/s); far more than is useful.
+MAX_WORLDS = 1000
+
 
 class PIMCBot(SearchBot):
     spec = "pimc"
 
     def __init__(self, seed: int = 0, worlds: int = 10, **kwargs):
         super().__init__(seed=seed, **kwargs)
-        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
-            raise BotSpecError(f"PIMCBot: worlds must be a positive whole number, not {worlds!r}")
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MAX_WORLDS:
+            raise BotSpecError(f"PIMCBot: worlds must be a whole number from 1 to {MAX_WORLDS}, not {worlds!r}")
         self.worlds = worlds
 
     def _jobs(self, obs: Observation, seed: int) -> list[tuple]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
+import threading
 
 from ..errors import BotSpecError
 from ..fileio import short_repr
@@ -16,6 +17,7 @@ from ..officials import OFFICIALS
 
 _REGISTRY: dict[str, object] = {}
 _BUILTIN_LOADED = False
+_LOADING = threading.RLock()      # re-entrant: importing the bots may parse a spec
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -26,12 +28,17 @@ def register(name: str, factory) -> None:
 def _load_builtin():
     # Built-in bots are imported on first use (keeps `import thurn_ai` light); a flag rather than an
     # empty-registry test, so a user's register() before first use does not hide them.
+    # Under a lock, the flag set only when they are registered: a second thread (the web server's) must
+    # not see the flag while the registry is still empty ("unknown bot 'mcts'; known bots: ").
     global _BUILTIN_LOADED
     if _BUILTIN_LOADED:
         return
-    _BUILTIN_LOADED = True
-    from ._builtin import register_builtin
-    register_builtin(lambda name, cls: _REGISTRY.setdefault(name, cls))
+    with _LOADING:
+        if _BUILTIN_LOADED:
+            return
+        from ._builtin import register_builtin
+        register_builtin(lambda name, cls: _REGISTRY.setdefault(name, cls))
+        _BUILTIN_LOADED = True
 
 
 # A spec is typed by a person: these limits only stop garbage (a pasted file, a 5000-digit number).

@@ -6,7 +6,8 @@ import click
 from ..bots import make_bot, split_specs
 from ..officials import OFFICIAL_LABEL, official_of
 from ..match import derive_seed, play_game
-from ..fileio import atomic_write_bytes
+from ..errors import ThurnError
+from ..fileio import atomic_write_bytes, read_existing
 from .options import SEED, check_output_file, game_options, rules_from
 
 
@@ -24,12 +25,10 @@ def describe_end(rec, board) -> list[str]:
 
 def append_record(path, line: str) -> None:
     """Append one JSON line to the record file atomically: the old lines and the new one are written to
-    a temporary file beside it and renamed into place, so an interruption never leaves half a line."""
-    try:
-        with open(path, "rb") as f:
-            old = f.read()
-    except FileNotFoundError:
-        old = b""
+    a temporary file beside it and renamed into place, so an interruption never leaves half a line.
+    Only a regular file with one name is rewritten so (a link, device or FIFO is refused, see
+    check_replaceable), and at most MAX_FILE_BYTES of it are read."""
+    old = read_existing(path, "record file", ThurnError)
     if old and not old.endswith(b"\n"):
         old += b"\n"
     atomic_write_bytes(path, old + line.encode("utf-8") + b"\n")
@@ -48,8 +47,9 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
     """Play one game between bots and print a readable log.
 
     Example: thurn-ai play --bots random,random --seed 7 --record game.jsonl"""
-    if record_path:
-        check_output_file(record_path, "--record")   # before the game is played, not after
+    if record_path is not None:                   # before the game is played, not after
+        read_existing(record_path, "record file", ThurnError)    # a regular file, readable, not huge
+        check_output_file(record_path, "--record")
     specs = split_specs(bots_text)
     if not 2 <= len(specs) <= 4:
         raise click.BadParameter(f"2 to 4 bots are needed, got {len(specs)}", param_hint="--bots")
@@ -68,12 +68,12 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
         click.echo(f"          {state.move_str(move)}{tag}")
 
     rec = play_game(rules, bots, seed, on_move=log)
-    if record_path:
+    if record_path is not None:
         append_record(record_path, rec.to_json())
     if as_json:
         click.echo(rec.to_json())
         return
     for line in describe_end(rec, rules.load_board()):
         click.echo(line)
-    if record_path:
+    if record_path is not None:
         click.echo(f"record appended to {record_path}")

@@ -5,26 +5,33 @@ Every answer of the API is JSON. Bad input (a move that is not legal, a broken r
 unknown id, a malformed request) is a 4xx answer {"error": "<one message>"} — never a traceback — and
 the server keeps running:
 
-    400  the input is wrong (the message says what and why)
+    400  the input is wrong (the message says what and why), or a Host name this server does not answer
+    403  a request that would change something comes from another site's page (thurn_ai/web/guard.py)
     404  an unknown game, replay or hint id, or an unknown address under /api/
+    408  the request body did not arrive within BODY_SECONDS
     409  the request does not fit the game now (a person's move on a bot's turn, a step after the end)
     413  the request body is too large
-    429  too many searches at once
+    415  a request body that is not JSON
+    429  too many searches, replays or request bodies at once
     500  a bug (the message names the exception; the server's log has the traceback)
 
-The endpoints are listed in docs/serve.md.
+No request blocks the event loop: whatever takes a lock, reads a state or parses a body runs in a worker
+thread; whatever can take long (a bot's search, a hint, replaying a record) is bounded in number
+(429 beyond) and in budget. Nothing a request names is opened as a path: boards are the packaged ones.
+The endpoints are listed in docs/serve.md, what the server defends against too.
 """
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -35,12 +42,22 @@ from ..errors import ThurnError
 from ..fileio import loads_json, short_repr
 from ..rules import Rules
 from .board_data import board_geometry
-from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs
+from .guard import Guard
+from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread
 from .position_editor import check_for_editor, parse_position_text
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 40 * 2 ** 20          # a record file of many games fits; anything larger is refused (413)
+MAX_BODIES = 160 * 2 ** 20       # bytes of request bodies held at once (a body is read whole), else 429
+BODY_SECONDS = 15.0              # a body must arrive within this (a client sending slowly holds nothing long)
+MAX_STEPS = 2                    # searching bot steps at once (a search takes a core), else 429
+MAX_REPLAYS_BUILDING = 1         # records being replayed at once (a long one takes seconds), else 429
+# Work that holds the GIL for long (parsing a large body, replaying a record) runs one at a time: with
+# several such threads the event loop waits its turn behind each of them for every step it takes.
+SMALL_BODY = 16 * 2 ** 10        # bodies up to this are parsed on the event loop (well under a millisecond)
+# The fields of POST /api/games: anything else is a mistake worth saying.
+GAME_FIELDS = {"seats", "seed", "position", "board", "variant", "all_provinces_tile"}
 log = logging.getLogger("thurn_ai.web")
 
 
@@ -48,7 +65,12 @@ class TooLarge(ThurnError):
     """A request body over MAX_BODY (HTTP 413)."""
 
 
-STATUS = ((NotFound, 404), (SessionError, 409), (TooLarge, 413), (BusyError, 429), (ThurnError, 400))
+class BodyTimeout(ThurnError):
+    """A request body that did not arrive within BODY_SECONDS (HTTP 408)."""
+
+
+STATUS = ((NotFound, 404), (BodyTimeout, 408), (SessionError, 409), (TooLarge, 413), (BusyError, 429),
+          (ThurnError, 400))
 # What bad input can raise deep inside a loader besides ThurnError (as the command line treats them).
 INPUT_ERRORS = (ValueError, OverflowError, RecursionError, UnicodeError)
 
@@ -75,24 +97,85 @@ def api(handler):
     async def endpoint(request: Request) -> Response:
         try:
             return await handler(request)
+        except ClientDisconnect:       # the client went away while sending: nobody reads an answer
+            return Response(status_code=400)
         except Exception as e:     # noqa: BLE001 - every error becomes a JSON answer, the server goes on
             return error_response(e)
     endpoint.__name__ = handler.__name__
     return endpoint
 
 
-async def read_json(request: Request) -> dict:
-    """The request body as a JSON object ({} when empty); ThurnError/TooLarge for anything else."""
+class Slots:
+    """At most `n` of something at once: `with slots:` or BusyError (HTTP 429) naming `what`."""
+
+    def __init__(self, n: int, what: str):
+        self.n, self.what, self.taken = n, what, 0
+        self._lock = threading.Lock()
+
+    def __enter__(self):
+        with self._lock:
+            if self.taken >= self.n:
+                raise BusyError(f"{self.taken} {self.what} at once already; try again in a moment")
+            self.taken += 1
+        return self
+
+    def __exit__(self, *exc):
+        with self._lock:
+            self.taken -= 1
+
+
+class BodyBudget:
+    """The bytes of request bodies being read or parsed now, at most `limit` (BusyError beyond); used on
+    the event loop only."""
+
+    def __init__(self, limit: int | None = None):
+        self.limit, self.held = MAX_BODIES if limit is None else limit, 0
+        self._parsing = None
+
+    def parsing(self) -> anyio.CapacityLimiter:
+        """One large body parsed at a time (made in the event loop, where it is used)."""
+        if self._parsing is None:
+            self._parsing = anyio.CapacityLimiter(1)
+        return self._parsing
+
+    def take(self, n: int) -> None:
+        if self.held + n > self.limit:
+            raise BusyError("the server is reading too many large requests at once; try again in a moment")
+        self.held += n
+
+    def give(self, n: int) -> None:
+        self.held -= n
+
+
+async def read_json(request: Request, budget: BodyBudget | None = None) -> dict:
+    """The request body as a JSON object ({} when empty); ThurnError/TooLarge/BodyTimeout/BusyError for
+    anything else. The body is read within BODY_SECONDS; a large one is parsed in a worker thread, one at
+    a time (the event loop never waits on a client or a long parse)."""
+    budget = budget or BodyBudget()
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
         raise TooLarge(f"the request is larger than {MAX_BODY // 2 ** 20} MB")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise TooLarge(f"the request is larger than {MAX_BODY // 2 ** 20} MB")
-    if not body.strip():
-        return {}
+    try:
+        try:
+            with anyio.fail_after(BODY_SECONDS):
+                async for chunk in request.stream():
+                    budget.take(len(chunk))
+                    body += chunk
+                    if len(body) > MAX_BODY:
+                        raise TooLarge(f"the request is larger than {MAX_BODY // 2 ** 20} MB")
+        except TimeoutError:
+            raise BodyTimeout(f"the request body did not arrive within {BODY_SECONDS:g} seconds") from None
+        if not body.strip():
+            return {}
+        if len(body) <= SMALL_BODY:
+            return parse_body(bytes(body))
+        return await anyio.to_thread.run_sync(parse_body, bytes(body), limiter=budget.parsing())
+    finally:
+        budget.give(len(body))
+
+
+def parse_body(body: bytes) -> dict:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
@@ -131,6 +214,9 @@ class WebApp:
                  max_searches: int = 2):
         self.sessions = Sessions()
         self.hints = HintJobs(max_running=max_searches)
+        self.steps = Slots(MAX_STEPS, "bots are searching")
+        self.replays_building = Slots(MAX_REPLAYS_BUILDING, "records are being replayed")
+        self.bodies = BodyBudget()
         self.hint_seconds = hint_seconds
         self.startup_replay = None
         if record_text is not None:
@@ -155,8 +241,16 @@ class WebApp:
 
     # ---- games
 
+    async def read_json(self, request: Request) -> dict:
+        return await read_json(request, self.bodies)
+
     async def new_game(self, request: Request) -> Response:
-        data = await read_json(request)
+        data = await self.read_json(request)
+        unknown = sorted(set(data) - GAME_FIELDS)
+        if unknown:
+            raise ThurnError(f"unknown field{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(short_repr(k) for k in unknown)} (a new game takes "
+                             f"{', '.join(sorted(GAME_FIELDS))})")
         seats = seats_from(data.get("seats", "human,random"))
         seed = int_field(data, "seed", lo=0, hi=2 ** 63 - 1)
         position = data.get("position")
@@ -167,8 +261,10 @@ class WebApp:
                     raise ThurnError("position must be a JSON object (a position as in docs/position-format.md)")
                 return GameSession(seats, seed=seed, position=position)
             n = len(seats) if isinstance(seats, list) else 0
-            rules = Rules(players=n, board=data.get("board", "south"), variant=data.get("variant"),
-                          all_provinces_tile=data.get("all_provinces_tile", "german")) if 2 <= n <= 4 else None
+            # a board is a packaged board's name, never a path (a request must not open files)
+            rules = Rules.from_dict({"players": n, "board": "south", **{k: data[k] for k in
+                                     ("board", "variant", "all_provinces_tile") if k in data}},
+                                    packaged_only=True) if 2 <= n <= 4 else None
             return GameSession(seats, rules=rules, seed=seed)
 
         game = self.sessions.add(await run_in_threadpool(make))
@@ -178,78 +274,92 @@ class WebApp:
         return self.sessions.get(request.path_params["id"], "game")
 
     async def get_game(self, request: Request) -> Response:
-        return JSONResponse(self.game(request).view())
+        return JSONResponse(await run_in_threadpool(self.game(request).view))
 
     async def move(self, request: Request) -> Response:
         game = self.game(request)
-        data = await read_json(request)
+        data = await self.read_json(request)
         if "move" not in data:
             raise ThurnError('give the move in notation: {"move": "draw deck"}')
         return JSONResponse(await run_in_threadpool(game.play, data["move"]))
 
     async def step(self, request: Request) -> Response:
         game = self.game(request)
-        return JSONResponse(await run_in_threadpool(game.step))
+        if not await run_in_threadpool(game.is_search):
+            return JSONResponse(await run_in_threadpool(game.step))
+        # a search takes a core: at most MAX_STEPS at once, in threads of their own
+        return JSONResponse(await in_search_thread(game.step, self.steps))
 
     async def undo(self, request: Request) -> Response:
         game = self.game(request)
-        await read_json(request)          # a POST with a JSON body ({}), as every state-changing request
+        await self.read_json(request)     # a POST with a JSON body ({}), as every state-changing request
         return JSONResponse(await run_in_threadpool(game.undo))
 
     async def game_hint(self, request: Request) -> Response:
         game = self.game(request)
-        data = await read_json(request)
+        data = await self.read_json(request)
         budget = Budget.from_request(data, self.hint_seconds)
-        with game.lock:
-            viewer = game.viewer
-            state = game.state
-            if not state.is_terminal() and viewer is not None and state.current_player != viewer:
-                raise SessionError(f"seat {state.current_player} ({game.seats[state.current_player]}) is to "
-                                   "move: a hint is for your own turn")
-            job = self.hints.start(state, budget, seed=int_field(data, "seed", 0, 0, 2 ** 63 - 1),
-                                   bot=self.hint_bot(data))
+        seed, bot = int_field(data, "seed", 0, 0, 2 ** 63 - 1), self.hint_bot(data)
+
+        def start():
+            with game.lock:
+                viewer = game.viewer
+                state = game.state
+                if not state.is_terminal() and viewer is not None and state.current_player != viewer:
+                    raise SessionError(f"seat {state.current_player} ({game.seats[state.current_player]}) is "
+                                       "to move: a hint is for your own turn")
+                return self.hints.start(state, budget, seed=seed, bot=bot)
+        job = await run_in_threadpool(start)
         return JSONResponse(job.snapshot(), status_code=202)
 
     async def game_record(self, request: Request) -> Response:
         game = self.game(request)
-        rec = game.record()
-        return Response(rec.to_json() + "\n", media_type="application/x-ndjson",
+        text = await run_in_threadpool(lambda: game.record().to_json())
+        return Response(text + "\n", media_type="application/x-ndjson",
                         headers={"content-disposition": f'attachment; filename="thurn-ai-{game.id}.jsonl"'})
 
     async def game_position(self, request: Request) -> Response:
         game = self.game(request)
-        with game.lock:
-            return JSONResponse(game.state.to_dict(viewer=game.viewer))
+
+        def position():
+            with game.lock:
+                return game.state.to_dict(viewer=game.viewer)
+        return JSONResponse(await run_in_threadpool(position))
 
     # ---- replays
 
     async def new_replay(self, request: Request) -> Response:
-        data = await read_json(request)
+        data = await self.read_json(request)
         game = int_field(data, "game", 1)
         name = data.get("name")
-        name = name[:200] if isinstance(name, str) and name.strip() else "record"
-        replay = await run_in_threadpool(ReplaySession, data.get("text"), game, name)
+        name = " ".join(name[:200].split()) if isinstance(name, str) and name.strip() else "record"
+
+        def build():
+            with self.replays_building:      # replaying a long record takes seconds of a core
+                replay = ReplaySession(data.get("text"), game, name)
+            return replay, replay.summary_json()
+        replay, summary = await run_in_threadpool(build)
         self.sessions.add(replay)
-        return JSONResponse(replay.summary(), status_code=201)
+        return Response(summary, status_code=201, media_type="application/json")
 
     def replay(self, request: Request) -> ReplaySession:
         return self.sessions.get(request.path_params["id"], "replay")
 
     async def get_replay(self, request: Request) -> Response:
-        return JSONResponse(self.replay(request).summary())
+        return Response(await run_in_threadpool(self.replay(request).summary_json), media_type="application/json")
 
     async def replay_at(self, request: Request) -> Response:
         replay = self.replay(request)
         at = query_int(request, "at") or 0
-        return JSONResponse(replay.view(at, query_int(request, "viewer")))
+        return JSONResponse(await run_in_threadpool(replay.view, at, query_int(request, "viewer")))
 
     async def replay_hint(self, request: Request) -> Response:
         replay = self.replay(request)
-        data = await read_json(request)
-        state = replay.state_at(int_field(data, "at", 0))
+        data = await self.read_json(request)
+        at = int_field(data, "at", 0)
         budget = Budget.from_request(data, self.hint_seconds)
-        job = self.hints.start(state, budget, seed=int_field(data, "seed", 0, 0, 2 ** 63 - 1),
-                               bot=self.hint_bot(data))
+        seed, bot = int_field(data, "seed", 0, 0, 2 ** 63 - 1), self.hint_bot(data)
+        job = await run_in_threadpool(lambda: self.hints.start(replay.state_at(at), budget, seed=seed, bot=bot))
         return JSONResponse(job.snapshot(), status_code=202)
 
     # ---- hints and positions
@@ -268,16 +378,16 @@ class WebApp:
         return JSONResponse(job.snapshot())
 
     async def check_position(self, request: Request) -> Response:
-        data = await read_json(request)
-        if "text" in data:
-            position = parse_position_text(data["text"])
-        elif "position" in data:
-            position = data["position"]
-        else:
+        data = await self.read_json(request)
+        if "text" not in data and "position" not in data:
             raise ThurnError('give {"position": {...}} or {"text": "<the JSON of a position>"}')
-        result = await run_in_threadpool(check_for_editor, position)
-        result["input"] = position
-        return JSONResponse(result)
+
+        def check():
+            position = parse_position_text(data["text"]) if "text" in data else data["position"]
+            result = check_for_editor(position)
+            result["input"] = position
+            return result
+        return JSONResponse(await run_in_threadpool(check))
 
     # ---- errors outside the endpoints (unknown address, wrong method)
 
@@ -324,7 +434,7 @@ def create_app(record_text: str | None = None, record_source: str = "record", ga
     allowed_hosts: the Host names the server answers (a page on another site that resolves its own name
     to this machine is refused); None answers any."""
     web = WebApp(record_text, record_source, game, position, hint_seconds, max_searches)
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware = [Middleware(Guard, allowed_hosts=allowed_hosts)]
     app = Starlette(routes=web.routes(), middleware=middleware,
                     exception_handlers={HTTPException: web.http_error, Exception: web.server_error})
     app.state.web = web

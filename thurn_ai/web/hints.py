@@ -7,9 +7,11 @@ whatever state it is given.
 """
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import math
+import os
 import secrets
 import threading
 import time
@@ -17,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..analysis import analyse, bot_spec
+from ..bots.mcts import SearchBot
 from ..bots.spec import make_bot
 from ..bots.search_options import MAX_ITERATIONS
 from ..errors import ThurnError
@@ -29,6 +32,8 @@ log = logging.getLogger("thurn_ai.web")
 DEFAULT_SECONDS = 2.0       # a laptop answers in a few seconds; the page can ask for more
 MAX_SECONDS = 120.0         # one search from the page: long enough for a deep look, short enough to wait for
 MAX_RUNNING = 2             # searches at once (a search takes a core)
+MAX_WORKERS = 2             # threads of one search (a spec's workers=64 would start 64)
+SEARCH_NICE = 10            # searches run this much nicer than the server, so requests get the cores first
 KEEP_JOBS = 100             # finished jobs kept for the page to read
 
 
@@ -75,11 +80,63 @@ def hint_result(state: GameState, analysis) -> dict:
     return d
 
 
+def lower_priority() -> None:
+    """Make the calling thread (a search) yield the cores to the server's requests: on Linux a nice value
+    is a thread's own, and threads it starts (a search's workers) inherit it. Elsewhere nothing changes."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + SEARCH_NICE))
+    except (AttributeError, OSError):
+        pass
+
+
+async def in_search_thread(fn, slots=None):
+    """fn() in a thread of its own at lower priority (lower_priority), awaited without holding a worker
+    of the server's pool; its exception is raised here. `slots` (a context manager that refuses when
+    full) is taken now and given back when fn ends, even if the request was given up meanwhile."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    if slots is not None:
+        slots.__enter__()
+
+    def settle(result, error):
+        if not done.done():          # the request may have been cancelled (the client went away)
+            done.set_exception(error) if error is not None else done.set_result(result)
+
+    def run():
+        lower_priority()
+        try:
+            result = fn()
+        except Exception as e:        # noqa: BLE001 - handed to the request, which answers with it
+            loop.call_soon_threadsafe(settle, None, e)
+        else:
+            loop.call_soon_threadsafe(settle, result, None)
+        finally:
+            if slots is not None:
+                slots.__exit__(None, None, None)
+    threading.Thread(target=run, name="bot-step", daemon=True).start()
+    return await done
+
+
+def check_search_limits(bot) -> None:
+    """ThurnError for a bot whose searches would take more than the server gives one search: more than
+    MAX_SECONDS a decision or more than MAX_WORKERS threads (iterations are bounded by the search's own
+    MAX_ITERATIONS, pimc's worlds by its MAX_WORLDS). Bots that do not search pass."""
+    if not isinstance(bot, SearchBot):
+        return
+    if bot.time is not None and bot.time > MAX_SECONDS:
+        raise ThurnError(f"bot {short_repr(bot.spec)}: a search on this server takes at most {MAX_SECONDS:g} "
+                         f"seconds a move, not {bot.time:g}")
+    if bot.workers > MAX_WORKERS:
+        raise ThurnError(f"bot {short_repr(bot.spec)}: a search on this server uses at most {MAX_WORKERS} "
+                         f"threads (workers), not {bot.workers}")
+
+
 def check_searcher(bot: str, budget: Budget, players: int) -> None:
     """ThurnError now, not in the search thread, for a spec that cannot search with this budget."""
     if not callable(getattr(make_bot(bot), "analyse", None)):
         raise ThurnError(f"bot {short_repr(bot)} cannot analyse a position; use a search bot such as mcts or pimc")
-    make_bot(bot_spec(bot, budget.iterations, budget.seconds, players))
+    check_search_limits(make_bot(bot_spec(bot, budget.iterations, budget.seconds, players)))
 
 
 class HintJob:
@@ -100,6 +157,7 @@ class HintJob:
         self.thread = threading.Thread(target=self._run, name=f"hint-{self.id}", daemon=True)
 
     def _run(self) -> None:
+        lower_priority()
         try:
             a = analyse(self._state, bot=self._bot, iterations=self.budget.iterations,
                         seconds=self.budget.seconds, seed=self._seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
 import threading
 import time
 
@@ -56,14 +57,25 @@ def allowed_hosts_for(host: str) -> list[str] | None:
     return ["localhost", "127.0.0.1", "[::1]", host]
 
 
+#: Connections served at once; more get 503 from uvicorn at once (each holds a little memory and a task).
+MAX_CONNECTIONS = 256
+
+
 def _uvicorn_server(app, log_level: str):
     import uvicorn
-    config = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False)
+    config = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False,
+                            limit_concurrency=MAX_CONNECTIONS)
     return uvicorn.Server(config)
+
+
+#: How often a thread holding the GIL hands it over (Python's default: 5 ms). The server's event loop takes
+#: the GIL many times a request; behind a thread that parses or replays, 1 ms keeps its answers quick.
+SWITCH_INTERVAL = 0.001
 
 
 def run(app, sock: socket.socket, log_level: str = "warning") -> None:
     """Serve `app` on `sock` until interrupted (Ctrl+C)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     _uvicorn_server(app, log_level).run(sockets=[sock])
 
 

@@ -2,11 +2,18 @@
 moves so far) and a game record being replayed (the state after every move).
 
 Every method that can be given bad input raises a ThurnError with one message; the server turns it into
-a 4xx answer. A session has a lock, so two requests for one game never move it at once.
+a 4xx answer. A session has a lock, so two requests for one game never move it at once; the lock is held
+only while the game is read or moved, never while a bot thinks (a search runs on a copy of what the bot
+may see, so the game can be shown meanwhile).
+
+Memory is bounded: at most MAX_SESSIONS games and replays; a replay keeps the state of every
+CHECKPOINT-th move and recomputes the others, holds at most MAX_REPLAY_MOVES moves, and the replays kept
+hold at most MAX_KEPT_REPLAY_MOVES moves together (the oldest replays are dropped first).
 """
 from __future__ import annotations
 
 import copy
+import json
 import random
 import secrets
 import threading
@@ -22,11 +29,18 @@ from ..notation import illegal_move_error
 from ..officials import OFFICIALS, game_phase, official_of
 from ..position import position_from_dict, position_viewer
 from ..rules import Rules
+from .hints import check_search_limits
 from .views import move_row, state_view
 
 HUMAN = "human"
 MAX_SESSIONS = 64          # games and replays kept; the oldest is dropped first
 MAX_RECORD_BYTES = 32 * 2 ** 20
+# A played game has a few hundred moves (random bots: ~6,000); the engine's max_turns safeguard allows
+# far more. A replay holds ~0.5 kB a move (its log line and the moves' text), plus a state every
+# CHECKPOINT moves (~1 kB each; a move is recomputed in ~0.1 ms).
+MAX_REPLAY_MOVES = 50_000
+MAX_KEPT_REPLAY_MOVES = 400_000
+CHECKPOINT = 64
 
 
 class SessionError(ThurnError):
@@ -35,7 +49,10 @@ class SessionError(ThurnError):
 
 
 def is_human(spec: str) -> bool:
-    return parse_spec(spec)[0] == HUMAN
+    name, options = parse_spec(spec)
+    if name == HUMAN and options:
+        raise ThurnError(f"seat {short_repr(spec)}: '{HUMAN}' takes no options (a person plays in the page)")
+    return name == HUMAN
 
 
 def log_entry(state: GameState, index: int, seat: int, move: int, who: str) -> dict:
@@ -65,6 +82,8 @@ class GameSession:
         self.humans = [i for i, s in enumerate(self.seats) if is_human(s)]
         self.bots = [None if i in self.humans else make_bot(s, derive_seed("bot", seed, i))
                      for i, s in enumerate(self.seats)]
+        for bot in self.bots:
+            check_search_limits(bot)
         if position is not None:
             self.state = position_from_dict(position, seed)
             self.from_position = True
@@ -85,6 +104,7 @@ class GameSession:
         self._obs_rng = random.Random(derive_seed("observations", seed))
         self.lock = threading.RLock()      # view() is also taken inside play() and step()
         self._undo: list[tuple] = []       # the person's decisions this turn that can be taken back
+        self.thinking = False              # a bot's step is searching (outside the lock)
 
     # ---- who sees what
 
@@ -149,8 +169,17 @@ class GameSession:
             self._remember_for_undo(move)
             return {"moved": self._apply(move, HUMAN), "view": self.view()}
 
+    def is_search(self) -> bool:
+        """Whether the seat to move is a bot that searches (its step takes a core for a while)."""
+        with self.lock:
+            s = self.state
+            return not s.is_terminal() and hasattr(self.bots[s.current_player], "search")
+
     def step(self) -> dict:
-        """One move of the bot to move ({"moved", "view"} as play()); SessionError on a person's turn or after the end."""
+        """One move of the bot to move ({"moved", "view"} as play()); SessionError on a person's turn,
+        after the end, or while this game's bot is already thinking. The bot thinks outside the lock, on
+        its own observation, so the game can be viewed meanwhile; nothing else can move the game then
+        (it is a bot's turn, and a second step is refused)."""
         with self.lock:
             s = self.state
             if s.is_terminal():
@@ -159,8 +188,20 @@ class GameSession:
             bot = self.bots[p]
             if bot is None:
                 raise SessionError(f"seat {p} is played by a person: waiting for their move")
+            if self.thinking:
+                raise SessionError(f"seat {p} ({self.seats[p]}) is thinking already: wait for its move")
             self._undo.clear()
-            move = bot.choose(Observation(s, p, self._obs_rng.getrandbits(64)))
+            self.thinking = True
+            turn = len(self.moves)
+            obs = Observation(s, p, self._obs_rng.getrandbits(64))
+        try:
+            move = bot.choose(obs)
+        finally:
+            with self.lock:
+                self.thinking = False
+        with self.lock:
+            if len(self.moves) != turn:      # cannot happen (see above); never apply a stale move
+                raise SessionError("the game moved on while the bot was thinking")
             if not s.is_legal(move):
                 raise ThurnError(f"bot {self.seats[p]} chose an illegal move {s.move_str(move)!r}")
             return {"moved": self._apply(move, self.seats[p]), "view": self.view()}
@@ -203,6 +244,10 @@ class GameSession:
         if self.from_position:
             raise SessionError("a game set up from a position has no game record (a record replays from "
                                "the first move of a new game); export the position instead")
+        with self.lock:
+            return self._record()
+
+    def _record(self) -> GameRecord:
         s = self.state
         rec = GameRecord(seed=self.seed, rules=self.rules, bots=list(self.seats), moves=list(self.moves),
                          turns=s.turn, official_uses=self.uses, closes=list(self.closes.awards))
@@ -214,7 +259,9 @@ class GameSession:
 
 
 class ReplaySession:
-    """A game record opened in the page: the state after each move, for stepping and scrubbing."""
+    """A game record opened in the page, for stepping and scrubbing: the state after every CHECKPOINT-th
+    move is kept, the others are recomputed from the one before (a state for every move cost 1.5 kB a
+    move: 300 MB for one long record)."""
 
     kind = "replay"
 
@@ -235,13 +282,17 @@ class ReplaySession:
             rec = GameRecord.from_json(line)
         except PositionError as e:
             raise PositionError(f"{source} line {line_no}: {e}") from None
+        if len(rec.moves) > MAX_REPLAY_MOVES:
+            raise PositionError(f"{source} line {line_no}: the game has {len(rec.moves):,} moves; the server "
+                                f"replays games of at most {MAX_REPLAY_MOVES:,} moves (use `thurn-ai replay`)")
         self.id = secrets.token_hex(8)
         self.record = rec
         self.games = len(lines)
         self.game = game
         self.source = source
         state = new_game(rules=rec.rules, seed=rec.seed)
-        self.states = [state.clone()]
+        self.checkpoints = [state.clone()]     # the state after move k * CHECKPOINT
+        self.codes: list[int] = []             # the moves as the engine's codes
         self.log: list[dict] = []
         closes = CloseLog()
         for i, text_move in enumerate(rec.moves):
@@ -260,17 +311,25 @@ class ReplaySession:
             if award is not None:
                 entry["close"] = award.to_dict()
             self.log.append(entry)
-            self.states.append(state.clone())
+            self.codes.append(move)
+            if (i + 1) % CHECKPOINT == 0:
+                self.checkpoints.append(state.clone())
         self.lock = threading.Lock()
+        self._summary_json: bytes | None = None
 
     @property
     def n_moves(self) -> int:
         return len(self.record.moves)
 
     def state_at(self, at) -> GameState:
+        """The state after `at` moves (a new object the caller may keep)."""
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= self.n_moves:
             raise ThurnError(f"a replay position is a move number from 0 to {self.n_moves}, not {short_repr(at)}")
-        return self.states[at]
+        k = at // CHECKPOINT
+        state = self.checkpoints[k].clone()
+        for move in self.codes[k * CHECKPOINT:at]:
+            state.apply(move)
+        return state
 
     def view(self, at: int, viewer: int | None = None) -> dict:
         state = self.state_at(at)
@@ -290,12 +349,21 @@ class ReplaySession:
                 "game": self.game, "games": self.games, "rules": rec.rules.to_dict(), "log": self.log,
                 "scores": rec.scores, "winner": rec.winner, "source": self.source}
 
+    def summary_json(self) -> bytes:
+        """summary() as JSON, made once: requests for a long replay share one copy."""
+        with self.lock:
+            if self._summary_json is None:
+                self._summary_json = json.dumps(self.summary(), separators=(",", ":")).encode()
+            return self._summary_json
+
 
 class Sessions:
-    """Games and replays by id, at most MAX_SESSIONS (the oldest dropped first)."""
+    """Games and replays by id, at most `limit` (the oldest dropped first), the replays holding at most
+    `replay_moves` moves together (the oldest replays dropped first)."""
 
-    def __init__(self, limit: int = MAX_SESSIONS):
+    def __init__(self, limit: int = MAX_SESSIONS, replay_moves: int = MAX_KEPT_REPLAY_MOVES):
         self.limit = limit
+        self.replay_moves = replay_moves
         self._items: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -304,6 +372,13 @@ class Sessions:
             self._items[session.id] = session
             while len(self._items) > self.limit:
                 self._items.popitem(last=False)
+            replays = [s for s in self._items.values() if s.kind == "replay"]
+            held = sum(r.n_moves for r in replays)
+            for old in replays[:-1]:
+                if held <= self.replay_moves:
+                    break
+                del self._items[old.id]
+                held -= old.n_moves
         return session
 
     def get(self, session_id: str, kind: str):
