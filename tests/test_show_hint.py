@@ -151,8 +151,19 @@ def test_hint_same_seed_same_answer_and_text_output(position_file, capsys):
     assert a == b
     code, out, _ = run(["hint", str(path), "--iterations", "200", "--top", "3"], capsys)
     assert code == 0
-    assert "recommended:" in out and "expected: win probability" in out
+    assert "recommended:" in out and "expected: win" in out
     assert out.count("%") >= 6
+
+
+@needs_mcts
+def test_hint_says_whether_its_win_chance_is_calibrated(position_file, capsys):
+    _, path = position_file
+    for spec, calibrated, words in (("mcts(eval=learned)", True, "expected: win chance"),
+                                    ("mcts(eval=simple)", False, "in evaluation units (not a probability")):
+        r = json.loads(run(["hint", str(path), "--iterations", "100", "--json", "--bot", spec], capsys)[1])
+        assert r["win_prob_calibrated"] is calibrated and f"eval={spec[10:-1]}" in r["bot"]
+        out = run(["hint", str(path), "--iterations", "100", "--bot", spec], capsys)[1]
+        assert words in out
 
 
 @needs_mcts

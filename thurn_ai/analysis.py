@@ -40,8 +40,10 @@ class Option:
 
     move: its code; notation: its text; official: the official it uses (None, 'postmaster',
     'administrator', 'postal_carrier', 'cartwright'); visits: root visits; share: visits / all root
-    visits; win_prob: the share of playouts through it that the player won; mean_score: their mean final
-    score (playouts cut short are scored by the evaluation, see docs/bots.md)."""
+    visits; win_prob: the player's chance of winning after it -- with the learned evaluation
+    (Analysis.calibrated) a probability calibrated on held-out games, otherwise the share of playouts
+    "won" in the hand-set evaluation's units (docs/learned.md); mean_score: the mean final score of its
+    playouts (those cut short: the evaluation's expected or estimated score)."""
     move: int
     notation: str
     official: str | None
@@ -86,6 +88,14 @@ class Analysis:
     def best(self) -> Option:
         return self.options[0]
 
+    @property
+    def calibrated(self) -> bool:
+        """Whether win_prob is a calibrated win chance: the search scored its stopped playouts with the
+        learned evaluation (eval=learned), whose chances match how held-out games ended
+        (results/learned/report.md); otherwise win_prob is in the hand-set evaluation's units."""
+        name, kwargs = parse_spec(self.bot)
+        return name in ("mcts", "pimc") and kwargs.get("eval") == "learned"
+
     def to_dict(self) -> dict:
         """JSON-ready data: player, bot, iterations, options, recommended_turn, principal_variation,
         best, seed."""
@@ -93,7 +103,7 @@ class Analysis:
                 "options": [o.to_dict() for o in self.options],
                 "recommended_turn": self.recommended_turn.to_dict(),
                 "principal_variation": list(self.principal_variation), "best": self.best.to_dict(),
-                "seed": self.seed}
+                "seed": self.seed, "win_prob_calibrated": self.calibrated}
 
 
 def _spec_text(name: str, kwargs: dict) -> str:

@@ -31,7 +31,7 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 # The strongest configuration measured for each player count (results/strength/players/README.md):
 # `thurn-ai hint` searches with it and names these options. Today one configuration is the best found at
 # every count: the SearchOptions defaults; a count tuned separately gets its own entry here.
-_NAMED = ("select", "prior", "c", "reward", "playout", "horizon")
+_NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval")
 STRONGEST = {players: {k: getattr(SearchOptions(), k) for k in _NAMED} for players in (2, 3, 4)}
 
 

@@ -19,7 +19,7 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
     a = analysis.to_dict()
     return {"position": describe(state, viewer), "player": a["player"], "bot": a["bot"],
             "iterations": a["iterations"], "options": a["options"], "recommended_turn": a["recommended_turn"],
-            "best": a["best"], "file": position_file}
+            "best": a["best"], "win_prob_calibrated": a["win_prob_calibrated"], "file": position_file}
 
 
 @click.command("hint")
@@ -70,5 +70,11 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     click.echo("")
     click.echo("recommended: " + ", ".join(steps) + f"; {turn.then}")
     best = analysis.best
-    click.echo(f"expected: win probability {best.win_prob:.0%}, score {best.mean_score:.1f} "
-               "(search estimate: playouts cut short are scored by the evaluation, see docs/bots.md)")
+    if analysis.calibrated:
+        click.echo(f"expected: win chance {best.win_prob:.0%} (a probability calibrated on held-out games, "
+                   f"if the rest of the game is played like the search and the heuristic bot; docs/learned.md), "
+                   f"final score {best.mean_score:.1f}")
+    else:
+        click.echo(f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
+                   f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "
+                   f"{best.mean_score:.1f}")
