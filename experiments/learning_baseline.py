@@ -22,7 +22,6 @@ Every game's seed comes from --seed: the same command on the same code gives the
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import json
 import sys
@@ -166,12 +165,10 @@ def evaluate(envs: dict, agent: Agent, games: int, seed: int) -> list[dict]:
 # ---------------------------------------------------------------- files
 
 def write_csv(path: Path, rows: list[dict], fields: list[str]) -> None:
-    from thurn_ai.fileio import atomic_write_text
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    atomic_write_text(path, buf.getvalue())
+    import pandas as pd
+
+    from thurn_ai.fileio import atomic_to_csv
+    atomic_to_csv(pd.DataFrame(rows, columns=fields), path, index=False)
 
 
 def plot_curve(path: Path, curve: list[dict]) -> None:

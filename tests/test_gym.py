@@ -112,7 +112,7 @@ def test_an_illegal_action_ends_the_episode_as_lost_and_changes_nothing():
     ({"opponents": "random,random,random,random"}, RulesError, "one to three bot specs"),
     ({"seat": 2}, RulesError, "seat must be None (a random seat each game) or 0 to 1"),
     ({"returns": "points"}, RulesError, "returns must be win, share, margin"),
-    ({"observation": "scaled"}, RulesError, "observation must be normalised or raw"),
+    ({"observation": "scaled"}, RulesError, "observation must be raw or normalised"),
     ({"render_mode": "human"}, RulesError, "render_mode must be ansi or None"),
     ({"board": "west"}, BoardError, "unknown board 'west'"),
 ])

@@ -29,11 +29,10 @@ from .bots.spec import make_bot, split_specs
 from .errors import RulesError
 from .fileio import short_repr
 from .game import GameState, new_game
-from .openspiel_encoding import RETURNS, encoding_for
+from .openspiel_encoding import check_env_options, encoding_for
 from .rules import Rules
 
 ENV_ID = "thurn_ai/ThurnUndTaxis-v0"
-OBSERVATIONS = ("normalised", "raw")
 
 
 class ThurnUndTaxisGymEnv(gymnasium.Env):
@@ -53,12 +52,7 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
             raise RulesError(f"opponents: one to three bot specs, not {short_repr(opponents)}")
         for spec in specs:
             make_bot(spec, 0)               # BotSpecError names a bad spec now, not at reset()
-        if returns not in RETURNS:
-            raise RulesError(f"returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
-        if observation not in OBSERVATIONS:
-            raise RulesError(f"observation must be {' or '.join(OBSERVATIONS)}, not {short_repr(observation)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be ansi or None, not {short_repr(render_mode)}")
+        check_env_options(returns, observation, render_mode, self.metadata["render_modes"])
         players = len(specs) + 1
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise RulesError(f"seat must be None (a random seat each game) or 0 to {players - 1}, "

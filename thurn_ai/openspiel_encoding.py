@@ -25,6 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from ._core import KINDS, OFFICIALS, PHASES, SHIFT
+from .errors import RulesError
+from .fileio import short_repr
 from .game import GameState
 from .notation import move_to_str
 from .rules import HOUSES, Rules
@@ -40,6 +42,7 @@ PRIVATE_NONE = "none"        # no hand (public information only)
 PRIVATE_KINDS = (PRIVATE_SINGLE, PRIVATE_ALL, PRIVATE_NONE)
 
 RETURNS = ("win", "share", "margin")
+OBSERVATIONS = ("raw", "normalised")     # the tensor as counts, or scaled into [0, 1]
 
 MAX_DRAWS = 2     # draws in one turn (a draw and the Postmaster's second)
 MAX_PLAYS = 2     # cards played in one turn (a card and the Postal Carrier's second)
@@ -350,6 +353,17 @@ _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))    # made on
 def view_string(view: dict) -> str:
     """A view as one line of JSON: a position in the format of docs/position-format.md."""
     return _JSON.encode(view)
+
+
+def check_env_options(returns: str, observation: str, render_mode, render_modes) -> None:
+    """RulesError naming a bad returns, observation or render_mode of the PettingZoo and Gymnasium
+    environments."""
+    if returns not in RETURNS:
+        raise RulesError(f"returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
+    if observation not in OBSERVATIONS:
+        raise RulesError(f"observation must be {' or '.join(OBSERVATIONS)}, not {short_repr(observation)}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise RulesError(f"render_mode must be {' or '.join(render_modes)} or None, not {short_repr(render_mode)}")
 
 
 @lru_cache(maxsize=64)

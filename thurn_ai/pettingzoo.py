@@ -28,11 +28,10 @@ from .bots.human import render_view
 from .errors import RulesError
 from .fileio import short_repr
 from .game import GameState, new_game
-from .openspiel_encoding import PRIVATE_ALL, RETURNS, encoding_for
+from .openspiel_encoding import PRIVATE_ALL, check_env_options, encoding_for
 from .rules import Rules
 
 ENV_NAME = "thurn_und_taxis_v0"
-OBSERVATIONS = ("raw", "normalised")
 
 
 class ThurnUndTaxisEnv(AECEnv):
@@ -49,12 +48,7 @@ class ThurnUndTaxisEnv(AECEnv):
                  all_provinces_tile: str = "german", max_turns: int = Rules.max_turns, returns: str = "win",
                  observation: str = "raw", render_mode: str | None = None):
         super().__init__()
-        if returns not in RETURNS:
-            raise RulesError(f"returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
-        if observation not in OBSERVATIONS:
-            raise RulesError(f"observation must be {' or '.join(OBSERVATIONS)}, not {short_repr(observation)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be ansi or None, not {short_repr(render_mode)}")
+        check_env_options(returns, observation, render_mode, self.metadata["render_modes"])
         self.rules = Rules(players=players, board=board, variant=variant,
                            all_provinces_tile=all_provinces_tile, max_turns=max_turns)
         self.returns_mode = returns
