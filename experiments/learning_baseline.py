@@ -200,7 +200,7 @@ def plot_curve(path: Path, curve: list[dict]) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=4000, help="training games (default 4000)")
-    ap.add_argument("--batch", type=int, default=16, help="games per update")
+    ap.add_argument("--batch", type=int, default=8, help="games per update")
     ap.add_argument("--train-opponents", default="random,greedy,greedy",
                     help="opponents drawn from, one per game (default random,greedy,greedy)")
     ap.add_argument("--hidden", type=int, default=64)
