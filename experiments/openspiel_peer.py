@@ -1,6 +1,7 @@
 """OpenSpiel's ISMCTS on thurn_und_taxis against thurn-ai's `mcts`, side by side. Writes results/openspiel/.
 
-    python experiments/openspiel_peer.py                          # every cell, 200 games each (hours)
+    python experiments/openspiel_peer.py                          # every cell, 200 games each (~4 h)
+    python experiments/openspiel_peer.py --players 2 --setups heuristic,plan --games 80 --replay 2   # results/openspiel
     python experiments/openspiel_peer.py --games 2 --iterations 20 --time 0.02 --out /tmp/peer   # a smoke run
 
 The defaults (100 iterations, 0.03 s) are set by cost: OpenSpiel's ISMCTS plays uniform random rollouts,
@@ -20,11 +21,14 @@ OpenSpiel's own RandomRolloutEvaluator; iterations per second of `mcts` (its def
 up like OpenSpiel's ISMCTS (UCB, uniform random playouts to the end, win/loss reward).
 
 Strength (games.csv, summary.csv): one OpenSpiel ISMCTS seat against `mcts` in every other seat, the
-OpenSpiel seat rotated game by game, 2 and 3 players, at equal iterations per decision (ISMCTS's
-max_simulations = mcts's iterations) and at equal time per decision (both search until a clock runs
-out; OpenSpiel's bot has no time budget, so TimedISMCTS below runs its search loop against a clock).
-OpenSpiel's ISMCTS uses the CompiledRolloutEvaluator: with its own evaluator a random rollout through
-Python takes tenths of a second and it would manage a handful of iterations a decision. Win rates take
+OpenSpiel seat rotated game by game, for each player count and OpenSpiel set-up (SETUPS below: random
+rollouts; thurn-ai's heuristic playouts; those and thurn-ai's planner as PUCT prior), at equal iterations
+per decision (ISMCTS's max_simulations = mcts's iterations) and at equal time per decision (both search
+until a clock runs out; OpenSpiel's bot has no time budget, so make_openspiel_bot runs its search loop
+against a clock). Rollouts are played in compiled code (thurn_ai.openspiel.Evaluator): with OpenSpiel's
+own evaluator a random rollout through Python takes tenths of a second. Every OpenSpiel bot draws all
+its randomness from seeded generators (thurn_ai.openspiel.ismcts_bot), so an equal-iterations game
+repeats; --replay K plays the first K games of each such cell again and reports whether they did. Win rates take
 ties on the top score as shared; 95% Wilson intervals (thurn_ai.stats).
 
 Games are written as they finish (games.csv is rewritten atomically after each), so a stopped run resumes
