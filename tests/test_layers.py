@@ -42,9 +42,9 @@ FLOORS = {
     "library": ["thurn_ai.learned.data", "thurn_ai.learned.fit", "thurn_ai.learned.calibration", "thurn_ai.match", "thurn_ai.tournament", "thurn_ai.stats", "thurn_ai.plots", "thurn_ai.draw",
                 "thurn_ai.officials_study", "thurn_ai.officials_study_*", "thurn_ai.analysis", "thurn_ai.bench",
                 "thurn_ai.bench_search"],
-    # adapters to other frameworks (OpenSpiel, PettingZoo) and the web app: users of the library
+    # adapters to other frameworks (OpenSpiel, PettingZoo, Gymnasium) and the web app: users of the library
     "adapters": ["thurn_ai.openspiel", "thurn_ai.openspiel_*", "thurn_ai.pettingzoo", "thurn_ai.pettingzoo_*",
-                 "thurn_ai.web", "thurn_ai.web.*"],
+                 "thurn_ai.gym", "thurn_ai.web", "thurn_ai.web.*"],
     "commands": ["thurn_ai.commands", "thurn_ai.commands.*"],
     "cli": ["thurn_ai.cli"],
 }

@@ -189,3 +189,30 @@ def test_the_spaces_match_the_openspiel_encoding():
     space = e.observation_space("player_0")
     assert space["observation"].shape == (enc.tensor_size,) and e.action_space("player_3").n == enc.num_actions
     assert e.observation_space("player_1") is e.observation_space("player_1")
+
+
+def test_an_unknown_agent_gets_a_clear_message():
+    e = env(players=2)
+    e.reset(seed=1)
+    for ask in (e.unwrapped.observe, e.observation_space, e.action_space):
+        with pytest.raises(RulesError, match=r"no agent 'player_9': the agents are player_0, player_1"):
+            ask("player_9")
+
+
+def test_the_normalised_observation_is_the_raw_one_scaled():
+    raw, scaled = raw_env(players=3), raw_env(players=3, observation="normalised")
+    enc = raw.encoding
+    rng = np.random.default_rng(4)
+    for e in (raw, scaled):
+        e.reset(seed=5)
+    for _ in range(400):
+        agent = raw.agent_selection
+        a, b = raw.observe(agent)["observation"], scaled.observe(agent)["observation"]
+        assert (b == enc.normalise(a)).all() and b.max() <= 1
+        assert scaled.observation_space(agent)["observation"].contains(b)
+        action = int(rng.choice(np.flatnonzero(raw.observe(agent)["action_mask"])))
+        raw.step(action)
+        scaled.step(action)
+    with pytest.raises(RulesError, match="observation must be raw or normalised"):
+        raw_env(observation="scaled")
+    api_test(env(players=2, observation="normalised"), num_cycles=300)

@@ -24,14 +24,15 @@ import numpy as np
 
 try:
     import pyspiel
-    from open_spiel.python.algorithms import mcts
+    from open_spiel.python.algorithms import ismcts, mcts
 except ImportError as e:        # the optional extra is missing: say how to get it
     raise ImportError(f"thurn_ai.openspiel needs OpenSpiel ({e}): pip install \"thurn-ai[openspiel]\"") from e
 
 from .board import BUILTIN_BOARDS
+from . import _search
 from .bots.base import Observation
 from .bots.spec import make_bot
-from .errors import NotationError, RulesError
+from .errors import RulesError
 from .fileio import short_repr
 from .game import GameState, new_game
 from .openspiel_encoding import (PRIVATE_ALL, PRIVATE_NONE, PRIVATE_SINGLE, RETURNS, Encoding, encoding_for,
@@ -51,8 +52,9 @@ PARAMETERS = {
     "all_provinces_tile": Rules.all_provinces_tile,
     "max_turns": Rules.max_turns,
     "returns": RETURNS[0],
-    "rng_seed": 0,                              # -1: a fresh seed from the operating system
+    "rng_seed": -1,                             # -1 (the default): a fresh seed from the operating system
 }
+MAX_RNG_SEED = (1 << 31) - 1                    # OpenSpiel's integer parameters are 32-bit
 
 # A bound on the decisions in one turn, for OpenSpiel's max_game_length: two draws and the Administrator,
 # two cards, close or stop, a house per city and done, the Cartwright, and at most every card discarded.
@@ -70,8 +72,10 @@ def _game_type(utility) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=MAX_PLAYERS,
         min_num_players=MIN_PLAYERS,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        # no perfect-recall information state: the observation is the view the engine's sampler keeps
+        # fixed (docs/openspiel.md, "What a player knows")
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=PARAMETERS,
@@ -99,7 +103,6 @@ def read_parameters(params: dict) -> tuple[Rules, str, int]:
                          f"not {short_repr(p['all_provinces_tile'])}")
     if returns not in RETURNS:
         raise RulesError(f"{GAME_NAME}: returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
-    # OpenSpiel keeps integer parameters in a C++ int: a larger seed would fail inside pybind11
     if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed <= MAX_RNG_SEED:
         raise RulesError(f"{GAME_NAME}: rng_seed must be a whole number from -1 (a fresh seed) to "
                          f"{MAX_RNG_SEED}, not {short_repr(seed)}")
@@ -132,8 +135,15 @@ class ThurnUndTaxisGame(pyspiel.Game):
         self.returns_mode = returns
         self.encoding: Encoding = enc
         self._tables = _Tables.of(rules, returns)
+        self._params = {**PARAMETERS, **dict(params or {})}
         self._rng_seed = secrets.randbits(63) if rng_seed == -1 else rng_seed
         self._dealt = 0
+
+    def __reduce__(self):
+        # pickled as its parameters: the unpickled game starts its sequence of deals again (with
+        # rng_seed=-1, a fresh one). OpenSpiel's own pickling asks for the generator of a sampled game
+        # (GetRNGState), which its bridge to Python games does not forward.
+        return (_load_game, (self._params,))
 
     def new_initial_state(self, seed=None):
         """A new game. Without `seed`, the deal is the next one of the game's sequence (rng_seed): the
@@ -263,10 +273,12 @@ class ThurnUndTaxisState(pyspiel.State):
         e.read.clear()
 
     def _action_to_string(self, player, action):
-        names = self._t.enc.action_names
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(names):
-            raise NotationError(f"{GAME_NAME}: no action {short_repr(action)} (actions are 0 to {len(names) - 1})")
-        return names[action]
+        self._t.enc.move_of(action)              # ValueError for a number that is no action id
+        return self._t.enc.action_names[action]
+
+    def __reduce__(self):
+        # pickled through OpenSpiel's own serialization (the history and the engine state, exactly)
+        return (_state_from_text, (self.get_game()._params, self.serialize()))
 
     def is_terminal(self):
         return self._e.get().is_terminal()
@@ -283,7 +295,10 @@ class ThurnUndTaxisState(pyspiel.State):
         return text
 
     def information_state_string(self, player=None):
-        return self._view_string(player, PRIVATE_SINGLE)
+        raise RulesError(_NO_PERFECT_RECALL)
+
+    def information_state_tensor(self, player=None):
+        raise RulesError(_NO_PERFECT_RECALL)
 
     def observation_string(self, player=None):
         return self._view_string(player, PRIVATE_SINGLE)
@@ -298,14 +313,20 @@ class ThurnUndTaxisState(pyspiel.State):
             text = e.read[key] = view_string(self._t.enc.view(g, p, private))
         return text
 
-    def _tensor(self, player, private) -> np.ndarray:
+    def normalised_observation_tensor(self, player=None) -> np.ndarray:
+        """observation_tensor(player) with every value in [0, 1]: each piece divided by its scale
+        (docs/openspiel.md, "Tensor layout"). A new array."""
+        return self._tensor(player, PRIVATE_SINGLE, normalised=True).copy()
+
+    def _tensor(self, player, private, normalised=False) -> np.ndarray:
         e = self._e
         g = e.get()
         p = _seat(g, player)
-        key = ("tensor", p, private)
+        key = ("tensor", p, private, normalised)
         x = e.read.get(key)
         if x is None:
-            x = e.read[key] = self._t.enc.tensor(g, p, private)
+            enc = self._t.enc
+            x = e.read[key] = enc.normalised_tensor(g, p, private) if normalised else enc.tensor(g, p, private)
         return x
 
     def resample_from_infostate(self, player_id, probability_sampler):
@@ -318,6 +339,12 @@ class ThurnUndTaxisState(pyspiel.State):
         other = self.clone()         # keeps the history (every action is public)
         other._e = _Engine(g.determinize(p, seed))
         return other
+
+
+_NO_PERFECT_RECALL = (
+    f"{GAME_NAME}: no perfect-recall information state is provided (the game's view of a player is the "
+    "position as that player may know it, not the history of what the player saw): use observation_string "
+    "/ observation_tensor, and ISMCTSBot(..., use_observation_string=True) or thurn_ai.openspiel.ismcts_bot")
 
 
 def _seat(g: GameState, player) -> int:
@@ -338,10 +365,15 @@ class Observer:
     private_info picks what is seen of the hands: the player's own (the default), all of them, none."""
 
     def __init__(self, tables: _Tables, iig_obs_type=None, params=None):
-        if params:
-            raise RulesError(f"{GAME_NAME}: observers take no parameters, got {short_repr(dict(params))}")
+        params = dict(params or {})
+        normalised = params.pop("normalised", False)
+        if params or not isinstance(normalised, bool):
+            raise RulesError(f"{GAME_NAME}: an observer takes one parameter, normalised (True or False), "
+                             f"not {short_repr(dict(params or {'normalised': normalised}))}")
         private = PRIVATE_SINGLE
         if iig_obs_type is not None:
+            if iig_obs_type.perfect_recall:
+                raise RulesError(_NO_PERFECT_RECALL)
             if not iig_obs_type.public_info:
                 raise RulesError(f"{GAME_NAME}: an observation without the public information is not "
                                  "supported (every observation holds the public part of the position)")
@@ -350,26 +382,50 @@ class Observer:
                      pyspiel.PrivateInfoType.NONE: PRIVATE_NONE}
             private = kinds[iig_obs_type.private_info]
         self.private = private
+        self.normalised = normalised
         self._enc = tables.enc
         self.tensor = np.zeros(self._enc.tensor_size, np.float32)
         self.dict = self._enc.split(self.tensor)
 
     def set_from(self, state: ThurnUndTaxisState, player: int) -> None:
-        self.tensor[:] = state._tensor(player, self.private)     # copied: the state's own stays unchanged
+        # copied: the state's own stays unchanged
+        self.tensor[:] = state._tensor(player, self.private, self.normalised)
 
     def string_from(self, state: ThurnUndTaxisState, player: int) -> str:
         return state._view_string(player, self.private)
 
 
-class CompiledRolloutEvaluator(mcts.Evaluator):
-    """OpenSpiel's random-rollout evaluation (uniform random moves to the end of the game, uniform
-    prior), with the rollout played by the engine in compiled code instead of move by move through
-    pyspiel. It reads the state it is given, which in ISMCTS is already a resampled one."""
+PLAYOUTS = ("heuristic", "random")
+PRIORS = ("plan", "uniform")
 
-    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None):
+
+class Evaluator(mcts.Evaluator):
+    """thurn-ai's playouts and planner as an OpenSpiel evaluator, for OpenSpiel's MCTSBot and ISMCTSBot.
+
+    evaluate(state): the returns (the game's `returns`) of `n_rollouts` games played to the end from the
+    state in compiled code, averaged: `playout="heuristic"` plays the policy of `mcts`'s playouts (the
+    heuristic rule of thumb, a random move with probability `eps`), `"random"` uniform random moves.
+    prior(state): `prior="plan"` puts `prior_mass` on the move of the planner that `mcts` uses as its PUCT
+    prior and spreads the rest evenly over every legal move; `"uniform"` spreads it all evenly.
+    What `mcts` does after its playouts (a 3-turn horizon, then a score evaluation) is not exposed:
+    these playouts run to the end of the game.
+
+    It reads the state it is given, which in ISMCTS is already a resampled one; its own generator
+    (`random_state`) picks the playouts' chance and moves."""
+
+    def __init__(self, playout: str = "heuristic", prior: str = "plan", prior_mass: float = 0.8,
+                 eps: float = 0.05, n_rollouts: int = 1, random_state: np.random.RandomState | None = None):
+        if playout not in PLAYOUTS:
+            raise RulesError(f"playout must be {' or '.join(PLAYOUTS)}, not {short_repr(playout)}")
+        if prior not in PRIORS:
+            raise RulesError(f"prior must be {' or '.join(PRIORS)}, not {short_repr(prior)}")
+        for name, x in (("prior_mass", prior_mass), ("eps", eps)):
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 1:
+                raise RulesError(f"{name} must be a number from 0 to 1, not {short_repr(x)}")
         if isinstance(n_rollouts, bool) or not isinstance(n_rollouts, int) or n_rollouts < 1:
             raise RulesError(f"n_rollouts must be a whole number from 1, not {short_repr(n_rollouts)}")
-        self.n_rollouts = n_rollouts
+        self.playout, self.prior_kind = playout, prior
+        self.prior_mass, self.eps, self.n_rollouts = float(prior_mass), float(eps), n_rollouts
         self._rng = random_state or np.random.RandomState()
 
     def evaluate(self, state: ThurnUndTaxisState):
@@ -377,15 +433,53 @@ class CompiledRolloutEvaluator(mcts.Evaluator):
         total = None
         for _ in range(self.n_rollouts):
             g = state.engine.clone()
-            g.reseed(int(self._rng.randint(0, 1 << 62)))      # its own chance and moves, not the state's
-            g.playout()
+            seed = int(self._rng.randint(0, 1 << 62))
+            g.reseed(seed)                  # its own chance and moves, not the state's
+            if self.playout == "heuristic":
+                _search.policy_playout(g, seed, self.eps)
+            else:
+                g.playout()
             r = np.array(returns_of_finished(g, mode))
             total = r if total is None else total + r
         return total / self.n_rollouts
 
     def prior(self, state: ThurnUndTaxisState):
         legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
+        even = 1.0 / len(legal)
+        if self.prior_kind == "uniform":
+            return [(a, even) for a in legal]
+        planned = state._t.enc.action_of(_search.plan_policy_choice(state.engine))
+        rest = (1.0 - self.prior_mass) * even
+        return [(a, rest + (self.prior_mass if a == planned else 0.0)) for a in legal]
+
+
+class CompiledRolloutEvaluator(Evaluator):
+    """OpenSpiel's RandomRolloutEvaluator (uniform random moves to the end of the game, a uniform prior),
+    with the rollout played by the engine in compiled code instead of move by move through pyspiel."""
+
+    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None):
+        super().__init__(playout="random", prior="uniform", n_rollouts=n_rollouts, random_state=random_state)
+
+
+def seeded_resampler(random_state: np.random.RandomState):
+    """A resampler for ISMCTSBot.set_resampler that draws its worlds from `random_state`. OpenSpiel's
+    ISMCTSBot otherwise resamples with a sampler seeded by the operating system on every call, so its
+    games never repeat."""
+    def resample(state, player):
+        return state.resample_from_infostate(player, random_state.uniform)
+    return resample
+
+
+def ismcts_bot(game, evaluator, uct_c: float, max_simulations: int, seed: int, **kwargs) -> ismcts.ISMCTSBot:
+    """OpenSpiel's ISMCTSBot set up for this game: keyed by observation strings (the game has no
+    perfect-recall information state) and with every random choice from one generator seeded by `seed`:
+    its own and its resampler's. With an evaluator seeded too, the same seed plays the same game.
+    kwargs go to ISMCTSBot (child_selection_policy=ismcts.ChildSelectionPolicy.PUCT, ...)."""
+    rng = np.random.RandomState(seed % (1 << 32))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations, random_state=rng,
+                           use_observation_string=True, **kwargs)
+    bot.set_resampler(seeded_resampler(rng))
+    return bot
 
 
 class ThurnBot(pyspiel.Bot):
@@ -416,7 +510,20 @@ class ThurnBot(pyspiel.Bot):
 
 def load_game(**params) -> ThurnUndTaxisGame:
     """pyspiel.load_game("thurn_und_taxis", params), with keyword parameters."""
+    return _load_game(params)
+
+
+def _load_game(params: dict) -> ThurnUndTaxisGame:
+    seed = params.get("rng_seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and not -1 <= seed <= MAX_RNG_SEED:
+        # OpenSpiel would refuse it first, with a message about C++ types
+        raise RulesError(f"{GAME_NAME}: rng_seed must be a whole number from -1 (a fresh seed) to "
+                         f"{MAX_RNG_SEED}, not {short_repr(seed)}")
     return pyspiel.load_game(GAME_NAME, params)
+
+
+def _state_from_text(params: dict, text: str) -> ThurnUndTaxisState:
+    return _load_game(params).deserialize_state(text)
 
 
 def _register() -> None:

@@ -25,6 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from ._core import KINDS, OFFICIALS, PHASES, SHIFT
+from .errors import RulesError
+from .fileio import short_repr
 from .game import GameState
 from .notation import move_to_str
 from .rules import HOUSES, Rules
@@ -40,18 +42,34 @@ PRIVATE_NONE = "none"        # no hand (public information only)
 PRIVATE_KINDS = (PRIVATE_SINGLE, PRIVATE_ALL, PRIVATE_NONE)
 
 RETURNS = ("win", "share", "margin")
+OBSERVATIONS = ("raw", "normalised")     # the tensor as counts, or scaled into [0, 1]
 
 MAX_DRAWS = 2     # draws in one turn (a draw and the Postmaster's second)
 MAX_PLAYS = 2     # cards played in one turn (a card and the Postal Carrier's second)
 
 
+# The normalised tensor divides each piece by a scale: its largest value where that is a small, reached
+# bound, else a practical one (a count with a loose safeguard bound such as max_turns), past which the
+# value is clipped to 1. These are the practical scales; docs/openspiel.md has the table.
+PRACTICAL_SCALES = {
+    "official_uses": 40,       # uses of one official by one player (a player has ~15-40 turns a game)
+    "closes": 10,              # routes closed by one player (heuristic games: ~3-7)
+    "turn": 200,               # turns of all players together (heuristic games: ~50 at 2 players, ~120 at 4)
+}
+
+
 @dataclass(frozen=True)
 class Piece:
-    """One named part of the observation tensor: its shape and the largest value it can hold."""
+    """One named part of the observation tensor: its shape, the largest value it can hold, and the value
+    the normalised tensor maps to 1 (`scale`: `high` unless a practical scale is set)."""
     name: str
     shape: tuple
     high: float
     meaning: str
+
+    @property
+    def scale(self) -> float:
+        return min(self.high, PRACTICAL_SCALES.get(self.name, self.high))
 
     @property
     def size(self) -> int:
@@ -139,6 +157,7 @@ class Encoding:
             "hand", "hand_size", "known", "route", "route_left", "route_right", "route_length", "horse_cards",
             "houses", "houses_left", "carriage", "tiles_count", "tiles_points", "official_uses", "closes"))
         self.high = np.concatenate([np.full(p.size, p.high, np.float32) for p in self.pieces])
+        self._inverse_scale = np.concatenate([np.full(p.size, 1 / p.scale, np.float32) for p in self.pieces])
 
     # ---- actions
 
@@ -277,6 +296,15 @@ class Encoding:
         """A new float32 observation tensor of `state` for `player`."""
         return self.encode(self.view(state, player, private), player, np.zeros(self.tensor_size, np.float32))
 
+    def normalise(self, tensor: np.ndarray) -> np.ndarray:
+        """A new normalised tensor from a raw one: each piece divided by its scale and clipped to [0, 1]
+        (every raw value is 0 or more)."""
+        return np.minimum(tensor * self._inverse_scale, np.float32(1.0))
+
+    def normalised_tensor(self, state: GameState, player: int, private: str = PRIVATE_SINGLE) -> np.ndarray:
+        """A new float32 normalised observation tensor (every value in [0, 1]; same layout as tensor())."""
+        return self.normalise(self.tensor(state, player, private))
+
     def split(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
         """The named pieces of a tensor, as views of it shaped as the layout says."""
         return self._split(tensor)
@@ -325,6 +353,17 @@ _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))    # made on
 def view_string(view: dict) -> str:
     """A view as one line of JSON: a position in the format of docs/position-format.md."""
     return _JSON.encode(view)
+
+
+def check_env_options(returns: str, observation: str, render_mode, render_modes) -> None:
+    """RulesError naming a bad returns, observation or render_mode of the PettingZoo and Gymnasium
+    environments."""
+    if returns not in RETURNS:
+        raise RulesError(f"returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
+    if observation not in OBSERVATIONS:
+        raise RulesError(f"observation must be {' or '.join(OBSERVATIONS)}, not {short_repr(observation)}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise RulesError(f"render_mode must be {' or '.join(render_modes)} or None, not {short_repr(render_mode)}")
 
 
 @lru_cache(maxsize=64)

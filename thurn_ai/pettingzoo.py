@@ -28,7 +28,7 @@ from .bots.human import render_view
 from .errors import RulesError
 from .fileio import short_repr
 from .game import GameState, new_game
-from .openspiel_encoding import PRIVATE_ALL, RETURNS, encoding_for
+from .openspiel_encoding import PRIVATE_ALL, check_env_options, encoding_for
 from .rules import Rules
 
 ENV_NAME = "thurn_und_taxis_v0"
@@ -46,20 +46,19 @@ class ThurnUndTaxisEnv(AECEnv):
 
     def __init__(self, players: int = 2, board: str = "south", variant: str | None = None,
                  all_provinces_tile: str = "german", max_turns: int = Rules.max_turns, returns: str = "win",
-                 render_mode: str | None = None):
+                 observation: str = "raw", render_mode: str | None = None):
         super().__init__()
-        if returns not in RETURNS:
-            raise RulesError(f"returns must be {', '.join(RETURNS)}, not {short_repr(returns)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be ansi or None, not {short_repr(render_mode)}")
+        check_env_options(returns, observation, render_mode, self.metadata["render_modes"])
         self.rules = Rules(players=players, board=board, variant=variant,
                            all_provinces_tile=all_provinces_tile, max_turns=max_turns)
         self.returns_mode = returns
+        self.normalised = observation == "normalised"
         self.render_mode = render_mode
         self.encoding = enc = encoding_for(self.rules)
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        tensor = spaces.Box(low=np.zeros(enc.tensor_size, np.float32), high=enc.high.copy(), dtype=np.float32)
+        high = np.ones(enc.tensor_size, np.float32) if self.normalised else enc.high.copy()
+        tensor = spaces.Box(low=np.zeros(enc.tensor_size, np.float32), high=high, dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(enc.num_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": tensor, "action_mask": mask})
                                    for a in self.possible_agents}
@@ -72,10 +71,15 @@ class ThurnUndTaxisEnv(AECEnv):
     # ---- spaces
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent) -> str:
+        if agent not in self._seat:
+            raise RulesError(f"no agent {short_repr(agent)}: the agents are {', '.join(self.possible_agents)}")
+        return agent
 
     # ---- the AEC API
 
@@ -94,11 +98,9 @@ class ThurnUndTaxisEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent):
-        seat = self._seat.get(agent) if isinstance(agent, str) else None
-        if seat is None:
-            raise KeyError(f"no agent {short_repr(agent)} in this game (agents: {', '.join(self.possible_agents)})")
+        seat = self._seat[self._agent(agent)]
         g = self.game
-        obs = self.encoding.tensor(g, seat)
+        obs = self.encoding.normalised_tensor(g, seat) if self.normalised else self.encoding.tensor(g, seat)
         if not g.is_terminal() and g.current_player == seat:
             mask = self.encoding.action_mask(g)
         else:
