@@ -75,6 +75,49 @@ def test_hostile_json_is_refused_in_linear_time(text):
     assert time.monotonic() - t0 < 20        # guards against a hang; the timing is experiments/json_depth_bench.py
 
 
+def whole_text_depth_ok(text: str) -> bool:
+    """The depth check on the whole text at once (the rule the sliced check must keep)."""
+    from itertools import accumulate
+    from thurn_ai import fileio
+    brackets = fileio._NOT_BRACKET.sub("", fileio._STRING.sub("", fileio._ESCAPE.sub("", text)))
+    return max(accumulate(map(fileio._STEP.__getitem__, brackets)), default=0) <= MAX_JSON_DEPTH
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet='[]{}"\\a', max_size=300), prefix=st.integers(0, 70), size=st.integers(1, 7))
+def test_the_depth_check_in_slices_decides_as_on_the_whole_text(text, prefix, size):
+    # slices of a few characters put every boundary case (a backslash, a quote, a string) on a slice's end
+    from thurn_ai import fileio
+    text = "[" * prefix + text
+    try:
+        fileio._check_depth(text, size)
+        sliced_ok = True
+    except fileio._Refused:
+        sliced_ok = False
+    assert sliced_ok == whole_text_depth_ok(text)
+
+
+@pytest.mark.parametrize("text", ["[" * 1_000_000, "[" * 65 + '"' + '\\"' * 500_000], ids=["deep", "escaped quotes"])
+def test_no_pass_of_the_depth_check_covers_more_than_a_slice(monkeypatch, text):
+    # a regex pass is one C call that holds Python's lock: over a whole 1 MB body it froze the web
+    # server's event loop for ~0.1 s per hostile request (experiments/web_load.py, measured with py-spy)
+    from thurn_ai import fileio
+    seen = []
+
+    class Watched:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def sub(self, repl, s):
+            seen.append(len(s))
+            return self.pattern.sub(repl, s)
+    for name in ("_ESCAPE", "_STRING", "_NOT_BRACKET"):
+        monkeypatch.setattr(fileio, name, Watched(getattr(fileio, name)))
+    with pytest.raises(ThurnError, match="nested more than"):
+        loads_json(text, "t")
+    assert seen and max(seen) <= fileio.JSON_SLICE
+
+
 def test_validate_refuses_the_issues_file_with_one_line(tmp_path):
     evil = tmp_path / "evil.json"
     evil.write_text("[" * 65 + '"' + '\\"' * 100_000)
