@@ -263,3 +263,22 @@ def test_a_killed_worker_ends_the_tournament_with_the_resume_line(tmp_path, monk
     df = run_tournament(["random", "greedy"], seed=1, jobs=1, out_dir=out, resume=True, progress=False)
     assert sorted(df.game.unique()) == list(range(1, 9))
     assert df.equals(run_tournament(["random", "greedy"], games=8, seed=1, jobs=1, progress=False))
+
+
+# ---------------------------------------------------------------- item 11: checked before anything starts
+
+def test_serve_refuses_a_broken_position_before_the_server_starts(tmp_path, monkeypatch):
+    pytest.importorskip("starlette")
+    import thurn_ai.web.server as web_server
+    from thurn_ai.position import position_to_dict, save_position
+
+    def refuse(*a, **k):
+        raise AssertionError("the server started with a broken position")
+    monkeypatch.setattr(web_server, "bind", refuse)
+    good = tmp_path / "good.json"
+    save_position(thurn_ai.new_game(2, seed=1), good)
+    data = json.loads(good.read_text())
+    data["display"][0] = "Atlantis"          # valid JSON, a position object, a city that is not on the board
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert_one_error(invoke(["serve", "--position", bad]), "Atlantis")
