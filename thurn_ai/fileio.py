@@ -255,9 +255,10 @@ def _check_depth(text: str, slice_size: int | None = None) -> None:
     backslash waiting for its pair, a string still open, the depth): a regex pass over a whole large text
     is one C call that holds Python's lock for tens of milliseconds, during which no other thread runs (in
     the web server, not the event loop either); between slices other threads get their turn."""
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
-        return
     size = slice_size or JSON_SLICE
+    if sum(text.count("[", i, i + size) + text.count("{", i, i + size) for i in range(0, len(text), size)) \
+            <= MAX_JSON_DEPTH:
+        return
     depth, skip_first, in_string = 0, False, False
     for start in range(0, len(text), size):
         part = text[start + skip_first:start + size]
