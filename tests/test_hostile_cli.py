@@ -282,3 +282,28 @@ def test_serve_refuses_a_broken_position_before_the_server_starts(tmp_path, monk
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     assert_one_error(invoke(["serve", "--position", bad]), "Atlantis")
+
+
+def test_a_budget_giving_a_player_count_twice_is_refused():
+    from thurn_ai.officials_study_plan import StudyError, parse_budget
+    with pytest.raises(StudyError, match="2 players given twice"):
+        parse_budget("2=100,2=200")
+    assert parse_budget("2=100,3=200") == {2: 100, 3: 200}
+
+
+def test_a_results_file_whose_rows_disagree_with_players_is_refused(tmp_path):
+    from thurn_ai.tournament import load_results
+    out = tmp_path / "t"
+    run_tournament(["random", "greedy"], games=4, seed=3, out_dir=out, progress=False, jobs=1)
+    (out / "results.parquet").unlink()
+    lines = (out / "results.csv").read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    k = header.index("players")
+    cut = lines[:-1] + [lines[-1][:20]]                       # a partly written last game: dropped, as before
+    (out / "results.csv").write_text("".join(cut))
+    assert sorted(load_results(out)["game"].unique()) == [1, 2, 3]
+    row = lines[3].rstrip("\n").split(",")                    # game 2, seat 0 says 3 players
+    row[k] = "3"
+    (out / "results.csv").write_text("".join(lines[:3] + [",".join(row) + "\n"] + lines[4:]))
+    with pytest.raises(TournamentError, match="game 2 has 2 rows but players is"):
+        load_results(out)
