@@ -307,3 +307,13 @@ def test_a_results_file_whose_rows_disagree_with_players_is_refused(tmp_path):
     (out / "results.csv").write_text("".join(lines[:3] + [",".join(row) + "\n"] + lines[4:]))
     with pytest.raises(TournamentError, match="game 2 has 2 rows but players is"):
         load_results(out)
+
+
+def test_ctrl_c_in_a_tournament_prints_one_line(tmp_path, monkeypatch):
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(tournament, "run_plan", interrupted)
+    result = invoke(["tournament", "--bots", "random,greedy", "--games", "2", "--out", tmp_path / "t"])
+    assert result.exit_code == 130
+    after_start = [line for line in result.stderr.splitlines() if not line.startswith("tournament:")]
+    assert after_start == [f"interrupted: finished games are saved; continue with --out {tmp_path / 't'} --resume"]
