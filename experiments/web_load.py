@@ -119,6 +119,9 @@ def attacks(fifo: str, record: str):
     return {
         "quadratic JSON 1 MB": lambda c: c.post("/api/games", content=evil, headers=js),
         "deep JSON 1 MB": lambda c: c.post("/api/positions/check", content=deep, headers=js),
+        # the record upload is the one route that reads bodies this large: there they are checked
+        "quadratic JSON 1 MB as a record": lambda c: c.post("/api/replays", content=evil, headers=js),
+        "deep JSON 1 MB as a record": lambda c: c.post("/api/replays", content=deep, headers=js),
         "board /dev/zero": lambda c: c.post("/api/games", json={"seats": "random,random", "board": "/dev/zero"}),
         "board /etc/hostname": lambda c: c.post("/api/games", json={"seats": "random,random", "board": "/etc/hostname"}),
         "board FIFO": lambda c: c.post("/api/games", json={"seats": "random,random", "board": fifo}),

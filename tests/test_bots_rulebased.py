@@ -203,7 +203,8 @@ def test_close_at_option_and_bad_options():
     g = position([{"hand": ["Linz", "Passau"], "route": ["Lodz", "Pilsen", "Budweis"]}, {"hand_size": 3}])
     assert choose("greedy(close_at=3)", g) in ("close", "right Linz")
     assert choose("heuristic(close_at=3)", g) == "close"
-    for bad in ("greedy(close_at=2)", "heuristic(turn_cost=-1)", "heuristic(colour=red)"):
+    for bad in ("greedy(close_at=2)", "heuristic(turn_cost=-1)", "heuristic(colour=red)",
+                "heuristic(turn_cost=1e308)", "heuristic(partial=inf)", "heuristic(close_at=1000)"):
         with pytest.raises(BotSpecError):
             make_bot(bad)
 

@@ -75,6 +75,49 @@ def test_hostile_json_is_refused_in_linear_time(text):
     assert time.monotonic() - t0 < 20        # guards against a hang; the timing is experiments/json_depth_bench.py
 
 
+def whole_text_depth_ok(text: str) -> bool:
+    """The depth check on the whole text at once (the rule the sliced check must keep)."""
+    from itertools import accumulate
+    from thurn_ai import fileio
+    brackets = fileio._NOT_BRACKET.sub("", fileio._STRING.sub("", fileio._ESCAPE.sub("", text)))
+    return max(accumulate(map(fileio._STEP.__getitem__, brackets)), default=0) <= MAX_JSON_DEPTH
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet='[]{}"\\a', max_size=300), prefix=st.integers(0, 70), size=st.integers(1, 7))
+def test_the_depth_check_in_slices_decides_as_on_the_whole_text(text, prefix, size):
+    # slices of a few characters put every boundary case (a backslash, a quote, a string) on a slice's end
+    from thurn_ai import fileio
+    text = "[" * prefix + text
+    try:
+        fileio._check_depth(text, size)
+        sliced_ok = True
+    except fileio._Refused:
+        sliced_ok = False
+    assert sliced_ok == whole_text_depth_ok(text)
+
+
+@pytest.mark.parametrize("text", ["[" * 1_000_000, "[" * 65 + '"' + '\\"' * 500_000], ids=["deep", "escaped quotes"])
+def test_no_pass_of_the_depth_check_covers_more_than_a_slice(monkeypatch, text):
+    # a regex pass is one C call that holds Python's lock: over a whole 1 MB body it froze the web
+    # server's event loop for ~0.1 s per hostile request (experiments/web_load.py, measured with py-spy)
+    from thurn_ai import fileio
+    seen = []
+
+    class Watched:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def sub(self, repl, s):
+            seen.append(len(s))
+            return self.pattern.sub(repl, s)
+    for name in ("_ESCAPE", "_STRING", "_NOT_BRACKET"):
+        monkeypatch.setattr(fileio, name, Watched(getattr(fileio, name)))
+    with pytest.raises(ThurnError, match="nested more than"):
+        loads_json(text, "t")
+    assert seen and max(seen) <= fileio.JSON_SLICE
+
+
 def test_validate_refuses_the_issues_file_with_one_line(tmp_path):
     evil = tmp_path / "evil.json"
     evil.write_text("[" * 65 + '"' + '\\"' * 100_000)
@@ -220,3 +263,57 @@ def test_a_killed_worker_ends_the_tournament_with_the_resume_line(tmp_path, monk
     df = run_tournament(["random", "greedy"], seed=1, jobs=1, out_dir=out, resume=True, progress=False)
     assert sorted(df.game.unique()) == list(range(1, 9))
     assert df.equals(run_tournament(["random", "greedy"], games=8, seed=1, jobs=1, progress=False))
+
+
+# ---------------------------------------------------------------- item 11: checked before anything starts
+
+def test_serve_refuses_a_broken_position_before_the_server_starts(tmp_path, monkeypatch):
+    pytest.importorskip("starlette")
+    import thurn_ai.web.server as web_server
+    from thurn_ai.position import position_to_dict, save_position
+
+    def refuse(*a, **k):
+        raise AssertionError("the server started with a broken position")
+    monkeypatch.setattr(web_server, "bind", refuse)
+    good = tmp_path / "good.json"
+    save_position(thurn_ai.new_game(2, seed=1), good)
+    data = json.loads(good.read_text())
+    data["display"][0] = "Atlantis"          # valid JSON, a position object, a city that is not on the board
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert_one_error(invoke(["serve", "--position", bad]), "Atlantis")
+
+
+def test_a_budget_giving_a_player_count_twice_is_refused():
+    from thurn_ai.officials_study_plan import StudyError, parse_budget
+    with pytest.raises(StudyError, match="2 players given twice"):
+        parse_budget("2=100,2=200")
+    assert parse_budget("2=100,3=200") == {2: 100, 3: 200}
+
+
+def test_a_results_file_whose_rows_disagree_with_players_is_refused(tmp_path):
+    from thurn_ai.tournament import load_results
+    out = tmp_path / "t"
+    run_tournament(["random", "greedy"], games=4, seed=3, out_dir=out, progress=False, jobs=1)
+    (out / "results.parquet").unlink()
+    lines = (out / "results.csv").read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    k = header.index("players")
+    cut = lines[:-1] + [lines[-1][:20]]                       # a partly written last game: dropped, as before
+    (out / "results.csv").write_text("".join(cut))
+    assert sorted(load_results(out)["game"].unique()) == [1, 2, 3]
+    row = lines[3].rstrip("\n").split(",")                    # game 2, seat 0 says 3 players
+    row[k] = "3"
+    (out / "results.csv").write_text("".join(lines[:3] + [",".join(row) + "\n"] + lines[4:]))
+    with pytest.raises(TournamentError, match="game 2 has 2 rows but players is"):
+        load_results(out)
+
+
+def test_ctrl_c_in_a_tournament_prints_one_line(tmp_path, monkeypatch):
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(tournament, "run_plan", interrupted)
+    result = invoke(["tournament", "--bots", "random,greedy", "--games", "2", "--out", tmp_path / "t"])
+    assert result.exit_code == 130
+    after_start = [line for line in result.stderr.splitlines() if not line.startswith("tournament:")]
+    assert after_start == [f"interrupted: finished games are saved; continue with --out {tmp_path / 't'} --resume"]

@@ -314,7 +314,9 @@ def test_replays_being_built_at_once_are_bounded(client, monkeypatch):
 def test_a_hostile_json_body_is_refused_without_freezing_the_server(client):
     body = ("[" * 65 + '"' + '\\"' * 200_000).encode()   # before: minutes of the event loop
     t0 = time.monotonic()
-    assert "nested" in clean_error(client.post("/api/games", content=body, headers=JSON), 400)
+    assert "nested" in clean_error(client.post("/api/replays", content=body, headers=JSON), 400)
+    small = ("[" * 65 + '"' + '\\"' * 100_000).encode()   # under the cap of the other routes
+    assert "nested" in clean_error(client.post("/api/games", content=small, headers=JSON), 400)
     assert time.monotonic() - t0 < 20            # a guard against a hang, not a benchmark
 
 
@@ -351,6 +353,29 @@ def test_a_body_that_never_arrives_is_answered_408_and_the_connection_closed(mon
         answer = raw_request(url, head, b'{"seats":', wait=10)
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     assert b'"error"' in answer and b"did not arrive" in answer
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/positions/check", "/api/games/{id}/move", "/api/games/{id}/hint"])
+def test_a_body_larger_than_a_request_needs_is_refused_before_it_is_read(monkeypatch, path):
+    # only a record upload may be large: elsewhere a large body is refused by its Content-Length at once,
+    # without waiting for the body (before: read whole, then parsed, up to 40 MB)
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 30)
+    with BackgroundServer(create_app()) as url:
+        path = path.format(id=httpx.post(url + "api/games", json={"seats": "human,random"}).json()["id"])
+        head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {web_app.MAX_SMALL_BODY + 1}\r\n\r\n").encode()
+        answer = raw_request(url, head, b'{"seats":', wait=10)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"larger than 256 kB" in answer
+
+
+def test_a_record_upload_may_be_larger_than_other_requests(client):
+    rec = play_game(thurn_ai.Rules(players=2), [make_bot("random", k) for k in range(2)], seed=3)
+    text = (rec.to_json() + "\n") * (web_app.MAX_SMALL_BODY // len(rec.to_json()) + 2)
+    assert len(text) > web_app.MAX_SMALL_BODY
+    assert client.post("/api/replays", json={"text": text, "game": 2}).status_code == 201
+    big = {"position": {"board": "south", "pad": "x" * web_app.MAX_SMALL_BODY}}
+    assert "larger than 256 kB" in clean_error(client.post("/api/positions/check", json=big), 413)
 
 
 def test_a_client_that_disconnects_mid_body_leaves_no_traceback(caplog):

@@ -258,6 +258,8 @@ BAD_POSITIONS = {
     "play phase before a draw": ({"turn_state": {"draws": 0}}, ["play phase", "draws 1 or 2"]),
     "draws out of range": ({"turn_state": {"draws": 5}}, ["turn_state draws must be from 0 to 2, not 5"]),
     "unsupported version": ({"version": 7}, ["version 7 is not supported"]),
+    "version true": ({"version": True}, ["version True is not supported"]),     # True == 1 in Python
+    "version 1.0": ({"version": 1.0}, ["version 1.0 is not supported"]),
     "bad generator": ({"rng": {"chance": "zz"}}, ["rng.chance", "64-bit"]),
     "truncated game not over": ({"truncated": True}, ["truncated", "finished game"]),
     "not an object": ({"players.1.tiles": [3]}, ["seat 1 tiles must be an object"]),

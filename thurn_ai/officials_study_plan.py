@@ -96,6 +96,8 @@ def parse_budget(text) -> dict[int, int] | None:
         if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 10_000_000:
             raise StudyError(f"budget {str(text)[:40]!r}: iterations are a whole number from 1 to 10,000,000, "
                              f"not {it!r}")
+        if n in out:
+            raise StudyError(f"budget {str(text)[:40]!r}: {n} players given twice")
         out[n] = it
     return out
 

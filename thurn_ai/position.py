@@ -21,13 +21,14 @@ from __future__ import annotations
 from .position_build import MAX_DEALS, check_position, position_from_dict
 from .position_check import (BASE_HORSES, DISPLAY_SIZE, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE,
                              SINGLE_TILE_KINDS, _valid_placement)  # noqa: F401 (notation.py uses it)
-from .position_files import WIDTH, describe, dumps_position, load_position, read_position_file, save_position
+from .position_files import (WIDTH, describe, dumps_position, load_position, position_of_file, read_position_file,
+                             save_position)
 from .position_read import (FORMAT, HOUSES, PLAYER_FIELDS, RULES_FIELDS, SECOND_GENERATOR, TOP_FIELDS,
                             TURN_FIELDS, VERSION, plural, position_error, position_viewer)
 from .position_write import position_to_dict
 
 __all__ = ["position_to_dict", "position_from_dict", "check_position", "position_viewer", "position_error",
-           "dumps_position", "save_position", "read_position_file", "load_position", "describe", "plural",
+           "dumps_position", "save_position", "read_position_file", "load_position", "position_of_file", "describe", "plural",
            "FORMAT", "VERSION", "SECOND_GENERATOR", "TOP_FIELDS", "PLAYER_FIELDS", "TURN_FIELDS",
            "RULES_FIELDS", "SINGLE_TILE_KINDS", "HOUSES", "HAND_LIMIT", "MIN_CLOSE", "BASE_HORSES",
            "MAX_HORSE_CARDS", "DISPLAY_SIZE", "MAX_DEALS", "WIDTH"]

@@ -57,11 +57,16 @@ def load_position(path, seed: int | None = None, board_file=None) -> tuple[GameS
     """A position file as (state, viewer): viewer is the seat whose view the file is, None if complete.
     The file names a packaged board; `board_file` (a path the user gave) replaces it."""
     data = read_position_file(path)
+    return position_of_file(data, path, seed, board_file), position_viewer(data)
+
+
+def position_of_file(data, path, seed: int | None = None, board_file=None) -> GameState:
+    """The state of a position file's data (read_position_file), every problem in one PositionError
+    naming the file."""
     try:
-        state = position_from_dict(data, seed, board_file)
+        return position_from_dict(data, seed, board_file)
     except PositionError as e:
         raise position_error(getattr(e, "problems", [str(e)]), str(path)) from None
-    return state, position_viewer(data)
 
 
 def describe(state: GameState, viewer: int | None = None) -> str:

@@ -156,7 +156,8 @@ class Reader:
         self.unknown_fields(data, TOP_FIELDS, "")
         if "format" in data and data["format"] != FORMAT:
             self.bad(f"format must be {short_repr(FORMAT)}, not {short_repr(data['format'])}")
-        if "version" in data and data["version"] != VERSION:
+        # `type(...) is int`: True == 1 and 1.0 == 1 in Python, but neither is a version number
+        if "version" in data and (type(data["version"]) is not int or data["version"] != VERSION):
             self.bad(f"version {short_repr(data['version'])} is not supported (this is version {VERSION})")
         players_in = data.get("players")
         if not isinstance(players_in, list) or not all(isinstance(p, dict) for p in players_in):

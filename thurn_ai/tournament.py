@@ -690,14 +690,30 @@ def _load_file(p: Path) -> pd.DataFrame:
     lacking = sorted(needed - set(df.columns))
     if lacking:
         raise TournamentError(f"{p} is not a tournament result file (no column {', '.join(lacking[:5])})")
-    if p.suffix != ".parquet" and len(df):   # drop a partly written last game of an interrupted run
-        complete = df.groupby("game")["seat"].transform("count") == df["players"]
-        df = df[complete]
+    if p.suffix != ".parquet" and len(df):
+        df = _whole_games(df, p)
     columns = [c for c in df.columns if c in needed or c.startswith("tile_")]
     try:
         return typed_frame(df, columns)
     except (ValueError, TypeError) as e:
         raise TournamentError(f"{p} holds malformed values: {e}") from None
+
+
+def _whole_games(df: pd.DataFrame, p: Path) -> pd.DataFrame:
+    """The rows of whole games: a partly written last game (an interrupted run) is dropped; a game whose
+    rows disagree with their `players` anywhere else is a damaged file, refused rather than dropped
+    silently (a report would count fewer games than were played)."""
+    players = pd.to_numeric(df["players"], errors="coerce")
+    rows = df.groupby("game")["seat"].transform("count")
+    whole = rows == players
+    last = df["game"].iloc[-1]
+    damaged = ~whole & ~((df["game"] == last) & (rows < players))
+    if damaged.any():
+        k = damaged.to_numpy().argmax()
+        raise TournamentError(f"{p}: game {df['game'].iloc[k]} has {rows.iloc[k]} rows but players is "
+                              f"{short_repr(df['players'].iloc[k])}; the file is damaged (a tournament run "
+                              "again with --resume into its folder repairs it)")
+    return df[whole]
 
 
 # ---------------------------------------------------------------- the tournament

@@ -44,6 +44,11 @@ from .features import View, bits, popcount
 NEG = float("-inf")
 PLAY_KINDS = ("left", "right", "new", "horse")
 PLAN_TURNS = 4          # how many turns ahead a plan may play cards from hand
+# The bounds of the options (a spec out of them is refused): the weights are points per card or turn, so
+# beyond 1000 they only overflow the plans' sums (1e308 gave inf and NaN comparisons); no route is
+# longer than 100 cards.
+WEIGHT_BOUNDS = (0.0, 1000.0)
+CLOSE_AT_BOUNDS = (3, 100)
 
 
 class HeuristicBot(Bot):
@@ -53,12 +58,15 @@ class HeuristicBot(Bot):
                  turn_cost: float = 0.5, next_weight: float = 0.4, partial: float = 0.5,
                  scarce_bonus: float = 0.3, postmaster_margin: float = 0.1):
         super().__init__(seed, forbid)
-        if close_at is not None and (not isinstance(close_at, int) or close_at < 3):
-            raise ValueError("close_at must be a whole number of at least 3")
+        lo, hi = CLOSE_AT_BOUNDS
+        if close_at is not None and (not isinstance(close_at, int) or isinstance(close_at, bool)
+                                     or not lo <= close_at <= hi):
+            raise ValueError(f"close_at must be a whole number from {lo} to {hi}, not {close_at!r}")
         for name, val in (("turn_cost", turn_cost), ("next_weight", next_weight), ("partial", partial),
                           ("scarce_bonus", scarce_bonus), ("postmaster_margin", postmaster_margin)):
-            if not isinstance(val, (int, float)) or isinstance(val, bool) or val < 0:
-                raise ValueError(f"{name} must be a number >= 0")
+            lo, hi = WEIGHT_BOUNDS
+            if not isinstance(val, (int, float)) or isinstance(val, bool) or not lo <= val <= hi:
+                raise ValueError(f"{name} must be a number from {lo:g} to {hi:g}, not {val!r}")
         self.close_at = close_at
         self.turn_cost = float(turn_cost)
         self.next_weight = float(next_weight)

@@ -7,7 +7,7 @@ import click
 
 from ..errors import PositionError, ThurnError
 from ..fileio import read_text
-from ..position import read_position_file
+from ..position import position_of_file, read_position_file
 from .options import GAME_INDEX, BoundedFloat, BoundedInt
 
 PORT = BoundedInt(0, 65535)
@@ -48,9 +48,11 @@ def command(host, port, record_file, game_index, position_file, hint_time, open_
     from ..web.server import allowed_hosts_for, bind, is_loopback, run, url_of
 
     record_text = read_text(record_file, "record file", PositionError) if record_file else None
-    position = read_position_file(position_file) if position_file else None
-    if position is not None and not isinstance(position, dict):
-        raise PositionError(f"position file {position_file}: a position is a JSON object")
+    position = None
+    if position_file:
+        position = read_position_file(position_file)
+        # checked as `thurn-ai validate` checks it: a broken position is an error before the server starts
+        position_of_file(position, position_file, seed=0)
     # the record is read and replayed here, so that a broken file is one error line before the server starts
     app = create_app(record_text=record_text, record_source=str(record_file) if record_file else "record",
                      game=game_index, position=position, hint_seconds=hint_time or DEFAULT_SECONDS,

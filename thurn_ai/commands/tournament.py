@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import click
@@ -55,7 +56,7 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
         df = run_plan(plan, jobs=jobs, out_dir=out_dir, resume=resume, scheduler=scheduler, progress=progress)
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished games are saved; continue with --out {out_dir} --resume", err=True)
-        raise
+        sys.exit(130)       # not re-raised: the command line would add its own "interrupted" line
     summary = summarize(df)
     if as_json:
         click.echo(json.dumps({"out": out_dir, "specs": specs, "seed": seed, "rules": rules.to_dict(),

@@ -22,6 +22,7 @@ The endpoints are listed in docs/serve.md, what the server defends against too.
 """
 from __future__ import annotations
 
+import codecs
 import logging
 import threading
 from pathlib import Path
@@ -39,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 from ..board import BUILTIN_BOARDS
 from ..bots.spec import known_bots
 from ..errors import ThurnError
-from ..fileio import loads_json, short_repr
+from ..fileio import JSON_SLICE, loads_json, short_repr
 from ..rules import Rules
 from .board_data import board_geometry
 from .guard import Guard
@@ -48,7 +49,10 @@ from .position_editor import check_for_editor, parse_position_text
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 40 * 2 ** 20          # a record file of many games fits; anything larger is refused (413)
+MAX_BODY = 40 * 2 ** 20          # a record file of many games fits (POST /api/replays); larger is refused (413)
+# Every other request is a move, a budget, a position or a new game: a few kB. The smaller cap refuses a
+# large body by its Content-Length before it is read, so it costs the event loop nothing.
+MAX_SMALL_BODY = 256 * 2 ** 10
 MAX_BODIES = 160 * 2 ** 20       # bytes of request bodies held at once (a body is read whole), else 429
 BODY_SECONDS = 15.0              # a body must arrive within this (a client sending slowly holds nothing long)
 MAX_STEPS = 2                    # searching bot steps at once (a search takes a core), else 429
@@ -82,7 +86,9 @@ def error_response(e: BaseException) -> JSONResponse:
             body = {"error": str(e)}
             if problems:
                 body["problems"] = list(problems)
-            return JSONResponse(body, status_code=status)
+            # a body left unread (too large, too slow) would hold the connection until keep-alive ends
+            headers = {"connection": "close"} if isinstance(e, (TooLarge, BodyTimeout)) else None
+            return JSONResponse(body, status_code=status, headers=headers)
     if isinstance(e, RecursionError):
         return JSONResponse({"error": "the input is nested too deeply"}, status_code=400)
     if isinstance(e, INPUT_ERRORS):
@@ -147,14 +153,20 @@ class BodyBudget:
         self.held -= n
 
 
-async def read_json(request: Request, budget: BodyBudget | None = None) -> dict:
+def _size_text(n: int) -> str:
+    return f"{n // 2 ** 20} MB" if n >= 2 ** 20 else f"{n // 2 ** 10} kB"
+
+
+async def read_json(request: Request, budget: BodyBudget | None = None, max_bytes: int = MAX_SMALL_BODY) -> dict:
     """The request body as a JSON object ({} when empty); ThurnError/TooLarge/BodyTimeout/BusyError for
-    anything else. The body is read within BODY_SECONDS; a large one is parsed in a worker thread, one at
-    a time (the event loop never waits on a client or a long parse)."""
+    anything else. A body over `max_bytes` is refused (by its Content-Length before it is read). The body
+    is read within BODY_SECONDS; a large one is parsed in a worker thread, one at a time (the event loop
+    never waits on a client or a long parse)."""
     budget = budget or BodyBudget()
+    too_large = f"the request is larger than {_size_text(max_bytes)}"
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise TooLarge(f"the request is larger than {MAX_BODY // 2 ** 20} MB")
+    if length.isdigit() and int(length) > max_bytes:
+        raise TooLarge(too_large)
     body = bytearray()
     try:
         try:
@@ -162,8 +174,8 @@ async def read_json(request: Request, budget: BodyBudget | None = None) -> dict:
                 async for chunk in request.stream():
                     budget.take(len(chunk))
                     body += chunk
-                    if len(body) > MAX_BODY:
-                        raise TooLarge(f"the request is larger than {MAX_BODY // 2 ** 20} MB")
+                    if len(body) > max_bytes:
+                        raise TooLarge(too_large)
         except TimeoutError:
             raise BodyTimeout(f"the request body did not arrive within {BODY_SECONDS:g} seconds") from None
         if not body.strip():
@@ -177,7 +189,10 @@ async def read_json(request: Request, budget: BodyBudget | None = None) -> dict:
 
 def parse_body(body: bytes) -> dict:
     try:
-        text = body.decode("utf-8")
+        # decoded in slices: decoding 20 MB at once is one C call that holds Python's lock ~30 ms
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        text = "".join([decoder.decode(body[i:i + JSON_SLICE]) for i in range(0, len(body), JSON_SLICE)]
+                       + [decoder.decode(b"", final=True)])
     except UnicodeDecodeError:
         raise ThurnError("the request body is not UTF-8 text") from None
     data = loads_json(text, "the request body", ThurnError)
@@ -241,8 +256,8 @@ class WebApp:
 
     # ---- games
 
-    async def read_json(self, request: Request) -> dict:
-        return await read_json(request, self.bodies)
+    async def read_json(self, request: Request, max_bytes: int = MAX_SMALL_BODY) -> dict:
+        return await read_json(request, self.bodies, max_bytes)
 
     async def new_game(self, request: Request) -> Response:
         data = await self.read_json(request)
@@ -329,16 +344,19 @@ class WebApp:
     # ---- replays
 
     async def new_replay(self, request: Request) -> Response:
-        data = await self.read_json(request)
-        game = int_field(data, "game", 1)
-        name = data.get("name")
-        name = " ".join(name[:200].split()) if isinstance(name, str) and name.strip() else "record"
+        # replaying a long record takes seconds of a core: at most MAX_REPLAYS_BUILDING at once, refused
+        # (429) before the body is read; the replay runs in turn with the large bodies' parsing, since each
+        # such thread takes Python's lock from the event loop and the other requests' threads in turn
+        with self.replays_building:
+            data = await self.read_json(request, MAX_BODY)     # the only route that takes a large body
+            game = int_field(data, "game", 1)
+            name = data.get("name")
+            name = " ".join(name[:200].split()) if isinstance(name, str) and name.strip() else "record"
 
-        def build():
-            with self.replays_building:      # replaying a long record takes seconds of a core
+            def build():
                 replay = ReplaySession(data.get("text"), game, name)
-            return replay, replay.summary_json()
-        replay, summary = await run_in_threadpool(build)
+                return replay, replay.summary_json()
+            replay, summary = await anyio.to_thread.run_sync(build, limiter=self.bodies.parsing())
         self.sessions.add(replay)
         return Response(summary, status_code=201, media_type="application/json")
 
