@@ -34,9 +34,11 @@ def reliability(p, y, bins: int = BINS) -> pd.DataFrame:
 
 
 def ece(p, y, bins: int = BINS) -> float:
-    r = reliability(p, y, bins)
-    r = r[r["n"] > 0]
-    return float((r["n"] * (r["said"] - r["won"]).abs()).sum() / r["n"].sum())
+    p, y = np.asarray(p, float), np.asarray(y, float)
+    k = np.clip((p * bins).astype(int), 0, bins - 1)
+    n = np.bincount(k, minlength=bins)
+    gap = np.abs(np.bincount(k, p, minlength=bins) - np.bincount(k, y, minlength=bins))   # n * |said - won|
+    return float(gap.sum() / n.sum())
 
 
 def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) -> tuple[float, float]:
