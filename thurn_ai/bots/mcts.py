@@ -30,9 +30,12 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 
 # The strongest configuration measured for each player count (results/strength/players/README.md):
 # `thurn-ai hint` searches with it and names these options. Today one configuration is the best found at
-# every count: the SearchOptions defaults; a count tuned separately gets its own entry here.
+# every count: the SearchOptions defaults, with the learned evaluation -- it plays as strongly as the
+# hand-set one within the intervals (results/learned/strength/) and its win chances are calibrated
+# (results/learned/report.md), which is what a hint reports. A count tuned separately gets its own entry.
 _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval")
-STRONGEST = {players: {k: getattr(SearchOptions(), k) for k in _NAMED} for players in (2, 3, 4)}
+STRONGEST = {players: {**{k: getattr(SearchOptions(), k) for k in _NAMED}, "eval": "learned"}
+             for players in (2, 3, 4)}
 
 
 def strongest_options(players: int) -> dict:
