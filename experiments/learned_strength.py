@@ -72,11 +72,53 @@ def write_readme(out: Path, rows: dict, argv: list[str]) -> None:
                      f"{r['games']} | {r['wins']} | {pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}] "
                      f"| {pct(r['fair'])} | {r['mcts_score']} ± {r['mcts_score_ci']} | {r['heuristic_scores']} | "
                      f"{r['outscored']} | {r['mean_turns']} |")
+    lines += paired_lines(out)
     missing = [c[0] for c in CELLS if c[0] not in rows]
     if missing:
         lines += ["", "Not run yet: " + ", ".join(missing) + " (run the script again to add them)."]
     lines.append("")
     write_notes_readme(out, lines)
+
+
+def paired(out: Path, learned: str, handset: str) -> dict | None:
+    """The paired difference L - H of the searching seat's win share and score over the games both cells
+    played (same seed: the same deals and seats), with 95% normal intervals of the per-game differences."""
+    import numpy as np
+    from thurn_ai.tournament import load_results
+
+    frames = []
+    for cell in (learned, handset):
+        path = out / "runs" / cell / "results.csv"
+        if not path.exists():
+            return None
+        df = load_results(path)
+        frames.append(df[df["spec"].str.startswith("mcts")].set_index("game")[["win_share", "score", "game_seed"]])
+    a = frames[0].join(frames[1], lsuffix="_l", rsuffix="_h", how="inner")
+    if not (a["game_seed_l"] == a["game_seed_h"]).all():
+        raise SystemExit(f"error: {learned} and {handset} are not paired (their games' seeds differ)")
+    out_row = {"games": len(a)}
+    for key in ("win_share", "score"):
+        d = (a[f"{key}_l"] - a[f"{key}_h"]).to_numpy(float)
+        half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+        out_row[key] = (float(d.mean()), float(d.mean() - half), float(d.mean() + half))
+    return out_row
+
+
+def paired_lines(out: Path) -> list[str]:
+    lines = []
+    for p in (2, 3, 4):
+        r = paired(out, f"L_p{p}_it1000", f"H_p{p}_it1000")
+        if r is None:
+            continue
+        if not lines:
+            lines = ["", "Paired (L - H at 1000 iterations, the same games: deals and seats), the searching seat's "
+                     "win share and score, mean difference [95% normal interval over games, not corrected for "
+                     "the three comparisons]:", "",
+                     "| players | games | win share L - H | score L - H |", "|---:|---:|---|---|"]
+        w, s = r["win_share"], r["score"]
+        lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "
+                     f"{s[0]:+.2f} [{s[1]:+.2f}, {s[2]:+.2f}] |")
+    return lines
 
 
 def main(argv=None):
