@@ -84,14 +84,14 @@ def paired(out: Path, learned: str, handset: str) -> dict | None:
     """The paired difference L - H of the searching seat's win share and score over the games both cells
     played (same seed: the same deals and seats), with 95% normal intervals of the per-game differences."""
     import numpy as np
-    from thurn_ai.tournament import load_results
+    import pandas as pd
 
     frames = []
     for cell in (learned, handset):
         path = out / "runs" / cell / "results.csv"
         if not path.exists():
             return None
-        df = load_results(path)
+        df = pd.read_csv(path)
         frames.append(df[df["spec"].str.startswith("mcts")].set_index("game")[["win_share", "score", "game_seed"]])
     a = frames[0].join(frames[1], lsuffix="_l", rsuffix="_h", how="inner")
     if not (a["game_seed_l"] == a["game_seed_h"]).all():

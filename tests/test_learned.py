@@ -243,3 +243,34 @@ def test_the_learned_search_reports_model_chances():
     # every playout stops at the horizon and is scored by the model: shares, near an even 1/4 at the start
     assert all(0 < r["win_prob"] < 1 for r in rows)
     assert 0.1 < rows[0]["win_prob"] < 0.45
+
+
+# ---------------------------------------------------------------- the experiment scripts
+
+
+def test_held_out_games_are_every_fifth_and_every_tenth_north_game():
+    from helpers import experiment
+    held = experiment("learned_value").held_out(np.arange(30))
+    assert list(np.flatnonzero(held)) == [0, 5, 9, 10, 15, 19, 20, 25, 29]
+    # the North games (number % 5 == 4) held out are those ending in 9
+    assert all(D.game_setup(2, g, 1, "a", "b")[0].board == "north" for g in (9, 19, 29))
+
+
+def test_the_paired_strength_difference(tmp_path):
+    from helpers import experiment
+    mod = experiment("learned_strength")
+    for cell, wins in (("L_p2_it1000", [1, 1, 0, 1]), ("H_p2_it1000", [0, 1, 0, 0])):
+        folder = tmp_path / "runs" / cell
+        folder.mkdir(parents=True)
+        rows = []
+        for g, w in enumerate(wins):
+            for seat, spec in enumerate(("mcts(iterations=1000)", "heuristic")):
+                me = spec.startswith("mcts")
+                rows.append({"game": g, "game_seed": 100 + g, "seat": seat, "bot": spec, "spec": spec,
+                             "players": 2, "score": 20 + (w if me else 1 - w), "rank": 1, "win": int(w == me),
+                             "win_share": float(w == me), "turns": 40, "truncated": False})
+        pd.DataFrame(rows).to_csv(folder / "results.csv", index=False)
+    r = mod.paired(tmp_path, "L_p2_it1000", "H_p2_it1000")
+    assert r["games"] == 4 and r["win_share"][0] == pytest.approx(0.5) and r["score"][0] == pytest.approx(0.5)
+    assert r["win_share"][1] < 0.5 < r["win_share"][2]
+    assert any("+50.0 pp" in line for line in mod.paired_lines(tmp_path))
