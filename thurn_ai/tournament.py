@@ -21,7 +21,7 @@ Durability: a finished game is appended (its record, then its rows); every file 
 written to a temporary file in the folder and renamed into place (thurn_ai.fileio), so a kill at any moment
 leaves each file either old or new. A game counts as saved only when all its rows and its record are on
 disk; anything less (a cut last line, a game's rows without its record) is dropped and the game is played
-again by --resume. Pool workers end with the tournament process (see _init_worker).
+again by --resume. Pool workers end with the tournament process (see workers.init_worker).
 
 Test hook: the environment variable THURN_AI_FAULT=POINT[@N] makes this process kill itself (SIGKILL) the
 N-th time (default: the first) it reaches the named point (see the _fault calls), so tests can stop a run
@@ -38,7 +38,6 @@ import math
 import os
 import signal
 import sys
-import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
@@ -53,6 +52,7 @@ from .errors import ThurnError
 from .fileio import atomic_open, atomic_write_text, load_json, loads_json, path_text, short_repr, temp_files
 from .match import derive_seed, play_game
 from .rules import Rules
+from .workers import NO_PDEATHSIG_ENV, init_worker  # noqa: F401  (tests name NO_PDEATHSIG_ENV here)
 
 DEFAULT_GAMES = 100  # rounded up to whole seating cycles when games is not given
 MAX_GAMES = 1_000_000  # the command line's bound (commands/options.py GAMES), for every caller and a resume
@@ -232,47 +232,6 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
 
 # ---------------------------------------------------------------- backends
 
-PR_SET_PDEATHSIG = 1
-NO_PDEATHSIG_ENV = "THURN_AI_TEST_NO_PDEATHSIG"   # tests: rely on the portable watcher alone
-PARENT_POLL_SECONDS = 0.5
-
-
-def _init_worker(parent_pid: int):
-    """Pool worker set-up. Ctrl-C goes to the whole process group; only the parent handles it (and stops
-    the pool). And a worker must not outlive the tournament process: if that is killed (SIGKILL gives it
-    no chance to stop its pool), the worker ends too -- at once on Linux (PR_SET_PDEATHSIG), and elsewhere
-    within PARENT_POLL_SECONDS (a thread watches for the worker being handed to another parent)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux") and not os.environ.get(NO_PDEATHSIG_ENV):
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    ppid = os.getppid()
-    if ppid != parent_pid and not _alive(parent_pid):
-        os._exit(1)              # the tournament died before this worker started
-
-    def watch():
-        while True:
-            time.sleep(PARENT_POLL_SECONDS)
-            if os.getppid() != ppid:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def _run_serial(tasks):
     for t in tasks:
         yield play_task(t)
@@ -280,9 +239,9 @@ def _run_serial(tasks):
 
 def in_processes(fn, tasks, jobs: int):
     """Yield fn(task) for every task as they finish, in a pool of `jobs` worker processes that end with this
-    process (Ctrl-C stops them; see _init_worker). `fn` must be picklable (a module-level function)."""
+    process (Ctrl-C stops them; see workers.init_worker). `fn` must be picklable (a module-level function)."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(fn, t) for t in tasks]
         for f in as_completed(futures):
