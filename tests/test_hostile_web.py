@@ -281,14 +281,42 @@ def test_the_replays_kept_are_bounded_in_moves(monkeypatch):
     assert kept.get(game.id, "game") is game           # games are not dropped for replays' sake
 
 
-def test_a_record_too_long_for_the_server_is_refused(client, monkeypatch):
+@pytest.fixture
+def thread_client():
+    """Record uploads replayed in a thread of the test's process, where a test can patch the replay."""
+    with TestClient(create_app(replay_process=False), raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_record_uploads_are_replayed_in_another_process(client, monkeypatch):
+    # the replay holds Python's lock for as long as it runs: in the server's process every request would
+    # wait behind it (results/web_load/); in the worker it costs the server only the finished replay
+    built = []
+    original = sessions.ReplaySession.__init__
+
+    def counted(self, *a, **k):
+        built.append(1)
+        original(self, *a, **k)
+    monkeypatch.setattr(sessions.ReplaySession, "__init__", counted)
+    rec = long_record()
+    r = client.post("/api/replays", json={"text": rec.to_json()})
+    assert r.status_code == 201 and r.json()["n_moves"] == len(rec.moves), r.text
+    assert built == []                                     # not built here
+    view = client.get(f"/api/replays/{r.json()['id']}/view", params={"at": len(rec.moves) - 1}).json()
+    assert view["next_move"]["move"] and view["at"] == len(rec.moves) - 1
+    assert "not a game record" in clean_error(client.post("/api/replays", json={"text": "{"}), 400)  # from there
+
+
+def test_a_record_too_long_for_the_server_is_refused(thread_client, monkeypatch):
+    client = thread_client
     rec = long_record()
     monkeypatch.setattr(sessions, "MAX_REPLAY_MOVES", len(rec.moves) - 1)
     message = clean_error(client.post("/api/replays", json={"text": rec.to_json()}), 400)
     assert f"{len(rec.moves):,} moves" in message and "thurn-ai replay" in message
 
 
-def test_replays_being_built_at_once_are_bounded(client, monkeypatch):
+def test_replays_being_built_at_once_are_bounded(thread_client, monkeypatch):
+    client = thread_client
     release, started = threading.Event(), threading.Semaphore(0)
     original = sessions.ReplaySession.__init__
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import BoardError, NotationError
-from .fileio import load_json, short_repr
+from .fileio import load_json, path_text, short_repr
 
 BOARD_DIR = Path(__file__).parent / "boards"
 BUILTIN_BOARDS = ("south", "north")
@@ -141,7 +141,7 @@ class _Parser:
                       "tile counts": [], "carriages": []}
 
     def err(self, msg: str) -> BoardError:
-        return BoardError(f"board file {self.path}: {msg}")
+        return BoardError(f"board file {path_text(self.path)}: {msg}")
 
     def entry(self, e, what: str, allowed: set, required=()) -> dict:
         if not isinstance(e, dict):
@@ -456,7 +456,7 @@ def load_board(name_or_path: str | Board = "south") -> Board:
             exists = False
         if not exists:
             if os.sep in name or name.endswith(".json"):
-                raise BoardError(f"board file {name} does not exist")
+                raise BoardError(f"board file {path_text(name)} does not exist")
             raise BoardError(f"unknown board {short_repr(name)}: use south, north or the path of a board file")
         board = _load_path(str(path), mtime)
     for listener in _load_listeners:

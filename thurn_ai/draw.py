@@ -28,6 +28,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from .board import BOARD_DIR, Board, fold  # noqa: E402
 from .errors import ThurnError  # noqa: E402
+from .fileio import path_text  # noqa: E402
 
 PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 PLAYER_NAMES = ("red", "blue", "green", "orange")
@@ -213,6 +214,6 @@ def save_png(state, path, viewer: int | None = None, title: str | None = None) -
     try:
         fig.savefig(Path(path), format="png")
     except OSError as e:
-        raise ThurnError(f"cannot write {path}: {e.strerror}") from None
+        raise ThurnError(f"cannot write {path_text(path)}: {e.strerror}") from None
     finally:
         plt.close(fig)

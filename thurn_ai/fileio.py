@@ -150,6 +150,31 @@ def path_text(path) -> str:
     return text if text.isprintable() else repr(text)
 
 
+def claim_folder(folder, marker: str, option: str, error=ThurnError) -> Path:
+    """The folder a command writes its many files into (`option` names it in messages), made safe for a
+    user's files: used when it is new or empty (it is then marked with the empty file `marker`) or holds
+    `marker` (the command made it, and rewrites its own files there); any other folder is refused, so
+    nothing a user put there is ever overwritten."""
+    folder = Path(folder)
+    shown = path_text(folder)
+    try:
+        names = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    except OSError as e:
+        raise error(f"cannot read {option} folder {shown}: {e.strerror or e}") from None
+    if marker in names:
+        return folder
+    if names:
+        listed = ", ".join(path_text(n) for n in names[:3]) + (", ..." if len(names) > 3 else "")
+        raise error(f"{option} folder {shown} holds files ({listed}) but no {marker}, so it was not made "
+                    f"by this command and nothing in it is overwritten; choose a new or empty folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(folder / marker, "")
+    except OSError as e:
+        raise error(f"cannot write to {option} folder {shown}: {e.strerror or e}") from None
+    return folder
+
+
 def temp_files(folder, name: str) -> list[Path]:
     """Temporary files that atomic writes of `folder/name` left behind when the process was killed."""
     try:

@@ -13,7 +13,7 @@ from ._core import GameState
 from .bots.base import Bot, Observation
 from .bots.officials import OFFICIALS, official_of
 from .errors import PositionError, ThurnError
-from .fileio import loads_json, read_text, short_repr
+from .fileio import loads_json, path_text, read_text, short_repr
 from .game import CloseAward, CloseLog, new_game
 from .officials import game_phase
 from .rules import Rules
@@ -218,7 +218,7 @@ def read_records(path, board_file=None) -> list[GameRecord]:
         try:
             out.append(GameRecord.from_json(ln, board_file))
         except PositionError as e:
-            raise PositionError(f"{path} line {i + 1}: {e}") from None
+            raise PositionError(f"{path_text(path)} line {i + 1}: {e}") from None
     if not out:
-        raise PositionError(f"{path} holds no game record")
+        raise PositionError(f"{path_text(path)} holds no game record")
     return out

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .fileio import atomic_to_csv, atomic_to_parquet
+from .fileio import atomic_to_csv, atomic_to_parquet, path_text
 from .officials import OFFICIALS, PHASES
 from .officials_study_choice import (ChoiceSettings, choice_examples, choice_table, example_names, load_choice_study,
                                      run_choice, run_choice_study, save_example_positions, study_records)
@@ -84,12 +84,15 @@ def load_study(path) -> pd.DataFrame:
     """Study rows saved by save_study (Parquet) or as CSV; StudyError if unreadable or not study data."""
     p = Path(path)
     if not p.is_file():
-        raise StudyError(f"{path}: no such file")
+        raise StudyError(f"{path_text(path)}: no such file")
     try:
         df = pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p)
     except Exception as e:  # pyarrow and the CSV reader raise many kinds; all mean "not readable"
-        raise StudyError(f"cannot read study data from {path}: {e}") from None
-    check_study_data(df)
+        raise StudyError(f"cannot read study data from {path_text(path)}: {e}") from None
+    try:
+        check_study_data(df)
+    except StudyError as e:        # name the file
+        raise StudyError(f"{path_text(path)}: {e}") from None
     return df
 
 

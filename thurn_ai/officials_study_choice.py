@@ -39,7 +39,7 @@ import pandas as pd
 
 from .analysis import analyse, bot_spec
 from .errors import ThurnError
-from .fileio import atomic_write_text, loads_json
+from .fileio import atomic_write_text, loads_json, path_text
 from .game import new_game
 from .match import GameRecord, derive_seed
 from .officials import OFFICIALS, PHASES, game_phase, official_of
@@ -201,15 +201,15 @@ def read_game_records(path, board_file=None, games: int | None = None) -> dict[i
 
     p = Path(path)
     if not p.is_file():
-        raise StudyError(f"{path}: no such records file (play the games first)")
+        raise StudyError(f"{path_text(path)}: no such records file (play the games first)")
     out = {}
     for k, line in enumerate(filter(str.strip, complete_lines(p).splitlines()), 1):
-        data = loads_json(line, f"{path} line {k}", StudyError)
+        data = loads_json(line, f"{path_text(path)} line {k}", StudyError)
         game = data.get("game", k) if isinstance(data, dict) else k
         try:
             out[int(game)] = (line, GameRecord.from_json(line, board_file=board_file))
         except ThurnError as e:
-            raise StudyError(f"{path} line {k}: {e}") from None
+            raise StudyError(f"{path_text(path)} line {k}: {e}") from None
     numbers = sorted(out)
     if games is not None:
         numbers = numbers[:games]
@@ -243,14 +243,14 @@ def _read_done(path: Path) -> tuple[dict[int, list[dict]], bool]:
     rows: dict[int, list[dict]] = {}
     done: dict[int, list[dict]] = {}
     for k, line in enumerate(filter(str.strip, good.splitlines()), 1):
-        item = loads_json(line, f"{path} line {k}", StudyError)
+        item = loads_json(line, f"{path_text(path)} line {k}", StudyError)
         if "row" in item:
             rows.setdefault(item["row"]["game"], []).append(item["row"])
         elif "done" in item:
             g = item["done"]
             got = rows.pop(g, [])
             if len(got) != item["rows"]:
-                raise StudyError(f"{path} line {k}: game {g} is marked done with {item['rows']} rows, "
+                raise StudyError(f"{path_text(path)} line {k}: game {g} is marked done with {item['rows']} rows, "
                                  f"but {len(got)} precede it")
             done[g] = got
     return done, bool(rows) or text != good
@@ -284,10 +284,10 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
     meta_path, rows_path = out / META_FILE, out / ROWS_FILE
     if meta_path.exists():
         if not resume:
-            raise StudyError(f"{out} already holds choice rows: resume them, or choose another folder")
+            raise StudyError(f"{path_text(out)} already holds choice rows: resume them, or choose another folder")
         saved = loads_json(meta_path.read_text(encoding="utf-8"), str(meta_path), StudyError)
         if saved != meta:
-            raise StudyError(f"{out} was made with other settings ({json.dumps(saved)}); "
+            raise StudyError(f"{path_text(out)} was made with other settings ({json.dumps(saved)}); "
                              f"these are {json.dumps(meta)}: use another folder")
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(meta_path, json.dumps(meta, indent=1) + "\n")
@@ -325,7 +325,7 @@ def load_choice(out_dir) -> pd.DataFrame:
     """The rows of the finished games in a choice folder (without rating anything)."""
     path = Path(out_dir) / ROWS_FILE
     if not path.exists():
-        raise StudyError(f"{out_dir} holds no choice rows: run the choice part first")
+        raise StudyError(f"{path_text(out_dir)} holds no choice rows: run the choice part first")
     done, _ = _read_done(path)
     return _frame([r for g in sorted(done) for r in done[g]])
 
@@ -460,7 +460,7 @@ def load_choice_study(out_dir, players=(2, 3, 4)) -> pd.DataFrame:
     frames = [load_choice(choice_folder(out_dir, n)) for n in parse_players(players)
               if (choice_folder(out_dir, n) / ROWS_FILE).exists()]
     if not frames:
-        raise StudyError(f"{out_dir} holds no choice rows: run the choice part first")
+        raise StudyError(f"{path_text(out_dir)} holds no choice rows: run the choice part first")
     return pd.concat(frames, ignore_index=True)
 
 

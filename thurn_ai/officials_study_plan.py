@@ -14,6 +14,7 @@ import pandas as pd
 from .bots.search_options import SearchOptions
 from .bots.spec import parse_spec
 from .errors import ThurnError
+from .fileio import path_text
 from .officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, PHASES
 
 CONTROL = "none"
@@ -298,7 +299,7 @@ def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS, boa
     for cond in plan(players, officials):
         folder = Path(out_dir) / cond.name
         if not folder.is_dir():
-            raise StudyError(f"{folder} is missing: run the study first")
+            raise StudyError(f"{path_text(folder)} is missing: run the study first")
         frames.append(with_phase_turns(standardize(load_results(folder), cond), folder, board_file))
     return pd.concat(frames, ignore_index=True)
 

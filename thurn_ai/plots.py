@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .errors import ThurnError  # noqa: E402
-from .fileio import atomic_savefig  # noqa: E402
+from .fileio import atomic_savefig, path_text  # noqa: E402
 from .officials import OFFICIALS, PHASES  # noqa: E402
 
 
@@ -126,7 +126,7 @@ def write_plots(df: pd.DataFrame, summary: dict, out_dir) -> list[Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ThurnError(f"cannot create {out}: {e.strerror}") from None
+        raise ThurnError(f"cannot create {path_text(out)}: {e.strerror}") from None
     paths = [plot_win_rates(summary, out / "win_rates.png"),
              plot_scores(df, summary, out / "scores.png"),
              plot_seats(summary, out / "seats.png"),

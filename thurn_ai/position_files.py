@@ -7,7 +7,7 @@ import json
 
 from ._core import GameState
 from .errors import PositionError
-from .fileio import atomic_write_text, load_json
+from .fileio import atomic_write_text, load_json, path_text
 from .position_build import position_from_dict
 from .position_read import position_error, position_viewer
 from .position_write import position_to_dict
@@ -66,7 +66,7 @@ def position_of_file(data, path, seed: int | None = None, board_file=None) -> Ga
     try:
         return position_from_dict(data, seed, board_file)
     except PositionError as e:
-        raise position_error(getattr(e, "problems", [str(e)]), str(path)) from None
+        raise position_error(getattr(e, "problems", [str(e)]), path_text(path)) from None
 
 
 def describe(state: GameState, viewer: int | None = None) -> str:

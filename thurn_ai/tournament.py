@@ -21,7 +21,7 @@ Durability: a finished game is appended (its record, then its rows); every file 
 written to a temporary file in the folder and renamed into place (thurn_ai.fileio), so a kill at any moment
 leaves each file either old or new. A game counts as saved only when all its rows and its record are on
 disk; anything less (a cut last line, a game's rows without its record) is dropped and the game is played
-again by --resume. Pool workers end with the tournament process (see _init_worker).
+again by --resume. Pool workers end with the tournament process (see workers.init_worker).
 
 Test hook: the environment variable THURN_AI_FAULT=POINT[@N] makes this process kill itself (SIGKILL) the
 N-th time (default: the first) it reaches the named point (see the _fault calls), so tests can stop a run
@@ -38,7 +38,6 @@ import math
 import os
 import signal
 import sys
-import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
@@ -50,9 +49,10 @@ import pandas as pd
 from .bots import make_bot
 from .officials import OFFICIALS, PHASES
 from .errors import ThurnError
-from .fileio import atomic_open, atomic_write_text, load_json, loads_json, short_repr, temp_files
+from .fileio import atomic_open, atomic_write_text, load_json, loads_json, path_text, short_repr, temp_files
 from .match import derive_seed, play_game
 from .rules import Rules
+from .workers import NO_PDEATHSIG_ENV, init_worker  # noqa: F401  (tests name NO_PDEATHSIG_ENV here)
 
 DEFAULT_GAMES = 100  # rounded up to whole seating cycles when games is not given
 MAX_GAMES = 1_000_000  # the command line's bound (commands/options.py GAMES), for every caller and a resume
@@ -232,47 +232,6 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
 
 # ---------------------------------------------------------------- backends
 
-PR_SET_PDEATHSIG = 1
-NO_PDEATHSIG_ENV = "THURN_AI_TEST_NO_PDEATHSIG"   # tests: rely on the portable watcher alone
-PARENT_POLL_SECONDS = 0.5
-
-
-def _init_worker(parent_pid: int):
-    """Pool worker set-up. Ctrl-C goes to the whole process group; only the parent handles it (and stops
-    the pool). And a worker must not outlive the tournament process: if that is killed (SIGKILL gives it
-    no chance to stop its pool), the worker ends too -- at once on Linux (PR_SET_PDEATHSIG), and elsewhere
-    within PARENT_POLL_SECONDS (a thread watches for the worker being handed to another parent)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux") and not os.environ.get(NO_PDEATHSIG_ENV):
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    ppid = os.getppid()
-    if ppid != parent_pid and not _alive(parent_pid):
-        os._exit(1)              # the tournament died before this worker started
-
-    def watch():
-        while True:
-            time.sleep(PARENT_POLL_SECONDS)
-            if os.getppid() != ppid:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def _run_serial(tasks):
     for t in tasks:
         yield play_task(t)
@@ -280,9 +239,9 @@ def _run_serial(tasks):
 
 def in_processes(fn, tasks, jobs: int):
     """Yield fn(task) for every task as they finish, in a pool of `jobs` worker processes that end with this
-    process (Ctrl-C stops them; see _init_worker). `fn` must be picklable (a module-level function)."""
+    process (Ctrl-C stops them; see workers.init_worker). `fn` must be picklable (a module-level function)."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(fn, t) for t in tasks]
         for f in as_completed(futures):
@@ -345,7 +304,7 @@ def complete_lines(path: Path) -> str:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise TournamentError(f"cannot read {path}: {e}") from None
+        raise TournamentError(f"cannot read {path_text(path)}: {e}") from None
     return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
 
 
@@ -376,6 +335,35 @@ def _leftover(name: str) -> bool:
     return name == LOCK_FILE or (name.endswith(".tmp") and any(name.startswith(f".{n}.") for n in OWN_FILES))
 
 
+def check_out_folder(folder, resume) -> None:
+    """One TournamentError unless `folder` can take this run: new (not with --resume), or holding a
+    tournament (only with --resume), or empty but for what a killed run of ours leaves; nothing else is
+    overwritten. The run checks again under its lock; the command checks first, before any output."""
+    folder = Path(folder)
+    if not folder.exists():
+        if resume is True:
+            raise TournamentError(f"{path_text(folder)} does not exist, so there is no tournament to resume "
+                                  "(leave out --resume to start one)")
+        return
+    if not folder.is_dir():
+        raise TournamentError(f"{path_text(folder)} is a file, not a folder")
+    if (folder / META_FILE).exists():
+        if not resume:
+            raise TournamentError(f"{path_text(folder)} already holds a tournament; continue it with --resume "
+                                  "or choose another --out folder")
+        return
+    try:
+        foreign = sorted(path_text(p.name) for p in folder.iterdir() if not _leftover(p.name))
+    except OSError as e:
+        raise TournamentError(f"cannot read {path_text(folder)}: {e.strerror}") from None
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        what = ("there is no tournament to resume there; check the --out folder" if resume else
+                "it is not used for a new tournament (nothing is overwritten); choose a new or empty "
+                "--out folder")
+        raise TournamentError(f"{path_text(folder)} holds files ({shown}) but no {META_FILE}, so {what}")
+
+
 def _parse_row(row: dict, columns: list[str]) -> bool:
     """Whether a results.csv row holds a value of the right type in every column."""
     try:
@@ -404,7 +392,7 @@ def _writes(method):
         try:
             return method(self, *args, **kwargs)
         except OSError as e:
-            raise TournamentError(f"cannot write to {self.dir}: {e.strerror or e}; the games saved so far are "
+            raise TournamentError(f"cannot write to {self.shown}: {e.strerror or e}; the games saved so far are "
                                   "kept (continue with --resume)") from None
     return wrapper
 
@@ -427,6 +415,7 @@ class ResultStore:
 
     def __init__(self, out_dir, meta: dict, columns: list[str]):
         self.dir = Path(out_dir)
+        self.shown = path_text(self.dir)     # the folder as messages name it (one line)
         self.meta = meta
         self.columns = columns
         self._lock = None
@@ -445,7 +434,7 @@ class ResultStore:
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise TournamentError(f"cannot create {self.dir}: {e.strerror}") from None
+            raise TournamentError(f"cannot create {self.shown}: {e.strerror}") from None
         self._take_lock()
         _fault("open-start")
         self._check_folder(resume)        # again, under the lock
@@ -457,7 +446,7 @@ class ResultStore:
             self._check_meta()
             finished = self.read_saved()
             if finished and max(finished) > self.meta["games"]:
-                raise TournamentError(f"{self.dir} already holds {max(finished)} games, more than the "
+                raise TournamentError(f"{self.shown} already holds {max(finished)} games, more than the "
                                       f"{self.meta['games']} asked for")
             self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
             _fault("open-parquet-removed")
@@ -471,28 +460,7 @@ class ResultStore:
         return finished
 
     def _check_folder(self, resume):
-        if not self.dir.exists():
-            if resume is True:
-                raise TournamentError(f"{self.dir} does not exist, so there is no tournament to resume "
-                                      "(leave out --resume to start one)")
-            return
-        if not self.dir.is_dir():
-            raise TournamentError(f"{self.dir} is a file, not a folder")
-        if self.path(META_FILE).exists():
-            if not resume:
-                raise TournamentError(f"{self.dir} already holds a tournament; continue it with --resume "
-                                      "or choose another --out folder")
-            return
-        try:
-            foreign = sorted(p.name for p in self.dir.iterdir() if not _leftover(p.name))
-        except OSError as e:
-            raise TournamentError(f"cannot read {self.dir}: {e.strerror}") from None
-        if foreign:
-            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
-            what = ("there is no tournament to resume there; check the --out folder" if resume else
-                    "it is not used for a new tournament (nothing is overwritten); choose a new or empty "
-                    "--out folder")
-            raise TournamentError(f"{self.dir} holds files ({shown}) but no {META_FILE}, so {what}")
+        check_out_folder(self.dir, resume)
 
     def _take_lock(self):
         """Two runs appending to one folder would corrupt it: the second is refused. The lock is an OS
@@ -504,13 +472,13 @@ class ResultStore:
         try:
             self._lock = open(self.path(LOCK_FILE), "w")
         except OSError as e:
-            raise TournamentError(f"cannot write to {self.dir}: {e.strerror}") from None
+            raise TournamentError(f"cannot write to {self.shown}: {e.strerror}") from None
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._lock.close()
             self._lock = None
-            raise TournamentError(f"another run is writing to {self.dir}; wait for it or stop it first") from None
+            raise TournamentError(f"another run is writing to {self.shown}; wait for it or stop it first") from None
         _held_locks.add(self._lock)
 
     def close(self):
@@ -523,7 +491,7 @@ class ResultStore:
         old = read_meta(self.path(META_FILE))
         for key in ("specs", "players", "seed", "rules", "columns"):
             if old.get(key) != self.meta[key]:
-                raise TournamentError(f"{self.dir} holds a different tournament ({key}: {old.get(key)!r}, "
+                raise TournamentError(f"{self.shown} holds a different tournament ({key}: {old.get(key)!r}, "
                                       f"now {self.meta[key]!r}); resume it with the same settings")
 
     def read_saved(self) -> dict[int, SavedGame]:
@@ -638,7 +606,7 @@ class ResultStore:
         saved = self.read_saved()
         missing = [g for g in range(1, games + 1) if g not in saved]
         if missing:
-            raise TournamentError(f"games {missing[:10]} are missing from {self.dir}; --resume plays them again")
+            raise TournamentError(f"games {missing[:10]} are missing from {self.shown}; --resume plays them again")
         self._rewrite({g: saved[g] for g in range(1, games + 1)}, "finish")
         df = typed_frame(pd.read_csv(self.path(CSV_FILE), keep_default_na=False), self.columns)
         self._write_parquet(df)
@@ -668,9 +636,9 @@ def load_results(path, note=None) -> pd.DataFrame:
                 (note or _note)(f"{e}; reading {csv_path} instead")
         if csv_path.exists():
             return _load_file(csv_path)
-        raise TournamentError(f"{path} holds no tournament results ({PARQUET_FILE} or {CSV_FILE})")
+        raise TournamentError(f"{path_text(path)} holds no tournament results ({PARQUET_FILE} or {CSV_FILE})")
     if not p.exists():
-        raise TournamentError(f"{path} does not exist")
+        raise TournamentError(f"{path_text(path)} does not exist")
     return _load_file(p)
 
 
@@ -685,18 +653,18 @@ def _load_file(p: Path) -> pd.DataFrame:
         else:
             df = pd.read_csv(io.StringIO(complete_lines(p)), keep_default_na=False)
     except Exception as e:   # pyarrow and the CSV parser raise many kinds; all mean "unreadable"
-        raise TournamentError(f"cannot read tournament results from {p}: {e}") from None
+        raise TournamentError(f"cannot read tournament results from {path_text(p)}: {e}") from None
     needed = set(ID_COLUMNS + RESULT_COLUMNS + AFTER_TILES + USE_COLUMNS)
     lacking = sorted(needed - set(df.columns))
     if lacking:
-        raise TournamentError(f"{p} is not a tournament result file (no column {', '.join(lacking[:5])})")
+        raise TournamentError(f"{path_text(p)} is not a tournament result file (no column {', '.join(lacking[:5])})")
     if p.suffix != ".parquet" and len(df):
         df = _whole_games(df, p)
     columns = [c for c in df.columns if c in needed or c.startswith("tile_")]
     try:
         return typed_frame(df, columns)
     except (ValueError, TypeError) as e:
-        raise TournamentError(f"{p} holds malformed values: {e}") from None
+        raise TournamentError(f"{path_text(p)} holds malformed values: {e}") from None
 
 
 def _whole_games(df: pd.DataFrame, p: Path) -> pd.DataFrame:
@@ -710,7 +678,7 @@ def _whole_games(df: pd.DataFrame, p: Path) -> pd.DataFrame:
     damaged = ~whole & ~((df["game"] == last) & (rows < players))
     if damaged.any():
         k = damaged.to_numpy().argmax()
-        raise TournamentError(f"{p}: game {df['game'].iloc[k]} has {rows.iloc[k]} rows but players is "
+        raise TournamentError(f"{path_text(p)}: game {df['game'].iloc[k]} has {rows.iloc[k]} rows but players is "
                               f"{short_repr(df['players'].iloc[k])}; the file is damaged (a tournament run "
                               "again with --resume into its folder repairs it)")
     return df[whole]
@@ -796,7 +764,7 @@ def read_meta(path) -> dict:
     is not JSON (see fileio.load_json) or is not a JSON object."""
     meta = load_json(path, "tournament file", TournamentError)
     if not isinstance(meta, dict):
-        raise TournamentError(f"tournament file {path} is not a JSON object")
+        raise TournamentError(f"tournament file {path_text(path)} is not a JSON object")
     return meta
 
 
@@ -809,8 +777,8 @@ def _saved_games(out_dir) -> int | None:
     meta = read_meta(path)
     games = meta.get("games")
     if not _is_games(games):       # damaged: refused, never replaced by the default (and rewritten so)
-        raise TournamentError(f"tournament file {path} is damaged: games is {short_repr(games)}, not a whole "
-                              f"number from 1 to {MAX_GAMES:,}; give --games to say how many were meant")
+        raise TournamentError(f"tournament file {path_text(path)} is damaged: games is {short_repr(games)}, not a "
+                              f"whole number from 1 to {MAX_GAMES:,}; give --games to say how many were meant")
     return games
 
 

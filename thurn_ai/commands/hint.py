@@ -9,6 +9,7 @@ import click
 from ..analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..bots.spec import parse_spec
 from ..errors import PositionError
+from ..fileio import path_text
 from ..officials import OFFICIAL_LABEL
 from ..position import describe, load_position
 from .options import ITERATIONS, SECONDS, SEED, TOP, data_board_file_option
@@ -43,10 +44,10 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     Example: thurn-ai hint position.json --iterations 5000"""
     state, viewer = load_position(position_file, seed=seed, board_file=board_file)
     if state.is_terminal():
-        raise PositionError(f"{position_file}: the game is over, there is no move to hint")
+        raise PositionError(f"{path_text(position_file)}: the game is over, there is no move to hint")
     player = state.current_player
     if viewer is not None and viewer != player:
-        raise PositionError(f"{position_file} is seat {viewer}'s view, but seat {player} is to move: a hint "
+        raise PositionError(f"{path_text(position_file)} is seat {viewer}'s view, but seat {player} is to move: a hint "
                             "needs the view of the player to move (or a complete position)")
     analysis = analyse(state, player, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
     result = hint_json(state, analysis, viewer, position_file)

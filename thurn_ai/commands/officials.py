@@ -7,11 +7,13 @@ from pathlib import Path
 import click
 
 from .. import officials_study as study
-from ..fileio import atomic_write_text
+from ..fileio import atomic_write_text, claim_folder
 from ..officials import OFFICIALS
 from .options import GAMES, ITERATIONS, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
 
 PARTS = ("ablation", "choice", "all")
+#: The empty file that marks an --out folder as made by this command (which then may rewrite its files).
+OUT_MARK = ".thurn-ai-officials"
 
 
 @click.command("officials")
@@ -43,7 +45,9 @@ PARTS = ("ablation", "choice", "all")
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write games.parquet, tables (CSV), plots (PNG), example positions and report.md here; the "
-                   "tournaments and rated decisions are kept in OUT/raw and a rerun resumes them.")
+                   "tournaments and rated decisions are kept in OUT/raw and a rerun resumes them. OUT must be "
+                   f"new, empty or made by this command (it is marked with a {OUT_MARK} file): a folder "
+                   "holding other files is refused, so nothing of yours is overwritten.")
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None,
               help="Re-analyse saved study data (a games.parquet or CSV) instead of playing (--part ablation).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
@@ -56,6 +60,8 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
 
     Example: thurn-ai officials --bot mcts --budget 2=1000,3=1000,4=3000 --part all --games 200 --out study"""
     log = None if quiet else (lambda s: click.echo(s, err=True))
+    if out_dir:
+        claim_folder(out_dir, OUT_MARK, "--out", study.StudyError)     # before any game is played
     if from_path:
         if part != "ablation":
             raise study.StudyError("--from re-analyses saved ablation games: use it with --part ablation")

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ..board import Board
+from ..fileio import path_text
 from ..bots.search_options import MAX_ITERATIONS, MAX_SECONDS
 from ..rules import Rules
 
@@ -147,9 +148,10 @@ def check_output_file(path, option: str) -> None:
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
-        raise click.BadParameter(f"{path} is a folder, not a file", param_hint=option)
+        raise click.BadParameter(f"{path_text(path)} is a folder, not a file", param_hint=option)
     if not folder.is_dir():
-        raise click.BadParameter(f"the folder {str(folder)!r} of {path} does not exist", param_hint=option)
+        raise click.BadParameter(f"the folder {path_text(folder)} of {path_text(path)} does not exist",
+                                 param_hint=option)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".check", dir=folder)
         os.close(fd)

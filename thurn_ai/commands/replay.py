@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import PositionError
+from ..fileio import path_text
 from ..match import read_records, replay, score_details
 from .play import OFFICIAL_LABEL, describe_end
 from ..officials import official_of
@@ -22,7 +23,7 @@ def command(record_file, game_index, board_file, step, quiet):
     records = read_records(record_file, board_file=board_file)
     if not 1 <= game_index <= len(records):
         n = len(records)
-        raise PositionError(f"{record_file} holds {n} game{'s' if n != 1 else ''}; "
+        raise PositionError(f"{path_text(record_file)} holds {n} game{'s' if n != 1 else ''}; "
                             f"--game {game_index} is out of range (1-{n})")
     rec = records[game_index - 1]
     last = [-1]
@@ -41,7 +42,7 @@ def command(record_file, game_index, board_file, step, quiet):
     try:
         final = replay(rec, on_move=log)
     except PositionError as e:
-        raise PositionError(f"{record_file} game {game_index}: {e}") from None
+        raise PositionError(f"{path_text(record_file)} game {game_index}: {e}") from None
     if rec.scores and final.scores() != rec.scores:
         raise PositionError(f"replay ends with scores {final.scores()}, the record says {rec.scores}")
     rec.ranking, rec.winner, rec.turns = final.ranking(), final.winner(), final.turn

@@ -7,6 +7,10 @@ from pathlib import Path
 import click
 
 from ..errors import ThurnError
+from ..fileio import claim_folder
+
+#: The empty file that marks a plots folder as made by this command (which then may rewrite its PNGs).
+PLOTS_MARK = ".thurn-ai-plots"
 
 
 def _title(folder: Path, results_dir) -> str:
@@ -24,7 +28,9 @@ def _title(folder: Path, results_dir) -> str:
 @click.command("report")
 @click.argument("results_dir", type=click.Path())
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder for the PNGs [default: RESULTS_DIR/plots].")
+              help="Folder for the PNGs [default: RESULTS_DIR/plots]. It must be new, empty or made by this "
+                   f"command (it is marked with a {PLOTS_MARK} file): a folder holding other files is refused, "
+                   "so nothing of yours is overwritten.")
 @click.option("--no-plots", is_flag=True, help="Only print the statistics.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def command(results_dir, plots_dir, no_plots, as_json):
@@ -39,7 +45,7 @@ def command(results_dir, plots_dir, no_plots, as_json):
     paths = []
     if not no_plots:
         from ..plots import write_plots
-        paths = write_plots(df, summary, plots_dir or folder / "plots")
+        paths = write_plots(df, summary, claim_folder(plots_dir or folder / "plots", PLOTS_MARK, "plots"))
     if as_json:
         click.echo(json.dumps({"results": str(results_dir), "plots": [str(p) for p in paths],
                                "summary": summary_to_json(summary)}, indent=2, ensure_ascii=False))

@@ -6,7 +6,7 @@ import importlib.util
 import click
 
 from ..errors import PositionError, ThurnError
-from ..fileio import read_text
+from ..fileio import path_text, read_text
 from ..position import position_of_file, read_position_file
 from .options import GAME_INDEX, BoundedFloat, BoundedInt
 
@@ -54,7 +54,7 @@ def command(host, port, record_file, game_index, position_file, hint_time, open_
         # checked as `thurn-ai validate` checks it: a broken position is an error before the server starts
         position_of_file(position, position_file, seed=0)
     # the record is read and replayed here, so that a broken file is one error line before the server starts
-    app = create_app(record_text=record_text, record_source=str(record_file) if record_file else "record",
+    app = create_app(record_text=record_text, record_source=path_text(record_file) if record_file else "record",
                      game=game_index, position=position, hint_seconds=hint_time or DEFAULT_SECONDS,
                      allowed_hosts=allowed_hosts_for(host))
     sock = bind(host, port)

@@ -9,6 +9,7 @@ import click
 
 from ..bots import split_specs
 from ..errors import ThurnError
+from ..fileio import path_text
 from .options import GAMES, JOBS, PLAYERS, SEED, game_options, rules_from
 
 
@@ -37,7 +38,7 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
 
     Example: thurn-ai tournament --bots "mcts(iterations=300),greedy" --games 20 --seed 1"""
     from ..stats import format_summary, summarize, summary_to_json
-    from ..tournament import check_jobs, check_players, games_to_play, plan_tournament, run_plan
+    from ..tournament import check_jobs, check_out_folder, check_players, games_to_play, plan_tournament, run_plan
 
     specs = split_specs(bots_text)
     if resume and out_dir is None:
@@ -49,13 +50,15 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
     rules = rules_from(players, board, variant, board_file, english_tile)
     # every bad setting fails here, before any output; the plan is then played as it is
     plan = plan_tournament(specs, players, games_to_play(games, out_dir, resume), seed, rules=rules)
+    check_out_folder(out_dir, resume)
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{jobs} local process(es)"
-    click.echo(f"tournament: {', '.join(specs)}; {players} players; results in {out_dir} "
-               f"(continue with --out {out_dir} --resume); games on {where}", err=True)
+    click.echo(f"tournament: {', '.join(specs)}; {players} players; results in {path_text(out_dir)} "
+               f"(continue with --out {path_text(out_dir)} --resume); games on {where}", err=True)
     try:
         df = run_plan(plan, jobs=jobs, out_dir=out_dir, resume=resume, scheduler=scheduler, progress=progress)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: finished games are saved; continue with --out {out_dir} --resume", err=True)
+        click.echo(f"interrupted: finished games are saved; continue with --out {path_text(out_dir)} --resume",
+                   err=True)
         sys.exit(130)       # not re-raised: the command line would add its own "interrupted" line
     summary = summarize(df)
     if as_json:

@@ -105,6 +105,9 @@ class BackgroundServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+        web = getattr(getattr(self.server.config.app, "state", None), "web", None)
+        if web is not None and web.replay_worker is not None:
+            web.replay_worker.close()
 
     def __enter__(self) -> str:
         return self.start()

@@ -287,13 +287,16 @@ class ReplaySession:
                                 f"replays games of at most {MAX_REPLAY_MOVES:,} moves (use `thurn-ai replay`)")
         self.id = secrets.token_hex(8)
         self.record = rec
+        self.bots, self.seed = rec.bots, rec.seed
         self.games = len(lines)
         self.game = game
         self.source = source
         state = new_game(rules=rec.rules, seed=rec.seed)
         self.checkpoints = [state.clone()]     # the state after move k * CHECKPOINT
         self.codes: list[int] = []             # the moves as the engine's codes
-        self.log: list[dict] = []
+        # each move's log entry as JSON text: a long replay comes back from the worker process as a few
+        # large objects, whose unpickling holds Python's lock a short time (a dict per move: ~35 ms)
+        self.log: list[str] = []
         closes = CloseLog()
         for i, text_move in enumerate(rec.moves):
             try:
@@ -310,16 +313,25 @@ class ReplaySession:
             award = closes.after(state)
             if award is not None:
                 entry["close"] = award.to_dict()
-            self.log.append(entry)
+            self.log.append(json.dumps(entry, separators=(",", ":")))
             self.codes.append(move)
             if (i + 1) % CHECKPOINT == 0:
                 self.checkpoints.append(state.clone())
         self.lock = threading.Lock()
         self._summary_json: bytes | None = None
 
+    def __getstate__(self) -> dict:
+        """What a worker process sends back (app.replay_upload): the checkpoints, moves, log and summary;
+        not the record (its rules hold the board, which does not pickle) nor the lock."""
+        self.summary_json()
+        return {k: v for k, v in self.__dict__.items() if k not in ("record", "lock")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, record=None, lock=threading.Lock())
+
     @property
     def n_moves(self) -> int:
-        return len(self.record.moves)
+        return len(self.codes)
 
     def state_at(self, at) -> GameState:
         """The state after `at` moves (a new object the caller may keep)."""
@@ -338,15 +350,15 @@ class ReplaySession:
             raise ThurnError(f"viewer must be a seat from 0 to {state.n_players - 1} (or none), not "
                              f"{short_repr(viewer)}")
         v = state_view(state, viewer)
-        v.update(kind=self.kind, id=self.id, at=at, n_moves=self.n_moves, seats=self.record.bots,
-                 seed=self.record.seed, game=self.game, games=self.games,
-                 next_move=self.log[at] if at < self.n_moves else None)
+        v.update(kind=self.kind, id=self.id, at=at, n_moves=self.n_moves, seats=self.bots,
+                 seed=self.seed, game=self.game, games=self.games,
+                 next_move=json.loads(self.log[at]) if at < self.n_moves else None)
         return v
 
     def summary(self) -> dict:
         rec = self.record
         return {"id": self.id, "kind": self.kind, "bots": rec.bots, "seed": rec.seed, "n_moves": self.n_moves,
-                "game": self.game, "games": self.games, "rules": rec.rules.to_dict(), "log": self.log,
+                "game": self.game, "games": self.games, "rules": rec.rules.to_dict(), "log": [json.loads(e) for e in self.log],
                 "scores": rec.scores, "winner": rec.winner, "source": self.source}
 
     def summary_json(self) -> bytes:
