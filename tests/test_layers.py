@@ -31,7 +31,7 @@ COMPILED = ("thurn_ai._core", "thurn_ai._policy", "thurn_ai._search")
 # The floors, lowest first: a module may import its own floor and the floors below it (rule d).
 # Patterns are fnmatch patterns over dotted module names. Same as docs/architecture.md.
 FLOORS = {
-    "base": ["thurn_ai.errors", "thurn_ai.fileio"],
+    "base": ["thurn_ai.errors", "thurn_ai.fileio", "thurn_ai.workers"],
     "boards": ["thurn_ai.board", "thurn_ai.rules"],
     "core": ["thurn_ai._core", "thurn_ai._policy", "thurn_ai._search"],
     "game": ["thurn_ai", "thurn_ai.notation", "thurn_ai.position", "thurn_ai.position_*", "thurn_ai.game",
