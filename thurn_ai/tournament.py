@@ -232,11 +232,6 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
 
 # ---------------------------------------------------------------- backends
 
-def _run_serial(tasks):
-    for t in tasks:
-        yield play_task(t)
-
-
 def in_processes(fn, tasks, jobs: int):
     """Yield fn(task) for every task as they finish, in a pool of `jobs` worker processes that end with this
     process (Ctrl-C stops them; see workers.init_worker). `fn` must be picklable (a module-level function)."""
@@ -270,9 +265,9 @@ def connect(address: str):
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
-def _run_dask(tasks, client):
+def _run_dask(fn, tasks, client):
     from distributed import as_completed
-    futures = client.map(play_task, tasks, pure=False)
+    futures = client.map(fn, tasks, pure=False)
     try:
         for f in as_completed(futures):
             yield f.result()
@@ -280,14 +275,19 @@ def _run_dask(tasks, client):
         client.cancel(futures)
 
 
-def execute(tasks: list[GameTask], jobs: int = 1, client=None):
-    """Yield play_task results as games finish: on a Dask cluster (a distributed.Client), in a local process
-    pool (jobs > 1), or in this process."""
+def run_each(fn, tasks: list, jobs: int = 1, client=None):
+    """Yield fn(task) for every task as they finish: on a Dask cluster (a distributed.Client), in a local
+    process pool (jobs > 1), or in this process. `fn` must be picklable (a module-level function)."""
     if client is not None:
-        return _run_dask(tasks, client)
+        return _run_dask(fn, tasks, client)
     if jobs > 1 and len(tasks) > 1:
-        return in_processes(play_task, tasks, min(jobs, len(tasks)))
-    return _run_serial(tasks)
+        return in_processes(fn, tasks, min(jobs, len(tasks)))
+    return (fn(t) for t in tasks)
+
+
+def execute(tasks: list[GameTask], jobs: int = 1, client=None):
+    """Yield play_task results as games finish (see run_each)."""
+    return run_each(play_task, tasks, jobs, client)
 
 
 def default_jobs() -> int:

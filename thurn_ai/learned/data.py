@@ -35,6 +35,7 @@ from ..fileio import atomic_to_parquet, atomic_write_text, load_json
 from ..game import new_game
 from ..match import GameRecord, derive_seed, read_records
 from ..rules import Rules
+from ..tournament import run_each
 from .features import FEATURES, position_features
 
 CHUNK = 10                       #: games a file
@@ -161,7 +162,7 @@ def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progr
     _check_meta(out, chunks)
     todo = [c for c in chunks if not (out / c.name).exists()]
     done = 0
-    for chunk, frame, records in _run(todo, jobs, client):
+    for chunk, frame, records in run_each(play_chunk, todo, jobs, client):
         # the records first: a chunk counts as done once its positions are there
         atomic_write_text(out / chunk.records_name, records)
         atomic_to_parquet(frame, out / chunk.name, index=False)
@@ -183,23 +184,6 @@ def _check_meta(out: Path, chunks: list[DataChunk]) -> None:
             raise DataError(f"{out} holds another data set ({json.dumps(old)}); use another folder")
     else:
         atomic_write_text(path, json.dumps(meta, indent=1) + "\n")
-
-
-def _run(chunks, jobs: int, client):
-    if client is not None:
-        from distributed import as_completed
-        futures = client.map(play_chunk, chunks, pure=False)
-        try:
-            for f in as_completed(futures):
-                yield f.result()
-        finally:
-            client.cancel(futures)
-    elif jobs > 1 and len(chunks) > 1:
-        from ..tournament import in_processes
-        yield from in_processes(play_chunk, chunks, min(jobs, len(chunks)))
-    else:
-        for c in chunks:
-            yield play_chunk(c)
 
 
 def load(out_dir, players=None) -> pd.DataFrame:
