@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import thurn_ai
+from thurn_ai.learned import default_model
 from thurn_ai import _search
 from thurn_ai.bots import Observation, make_bot
 from thurn_ai.bots.officials import official_of
@@ -131,11 +132,14 @@ def test_the_compiled_tree_has_no_defaults_of_its_own():
 def test_option_names_match_the_compiled_codes():
     """SearchOptions names the compiled enums by position: the tree accepts exactly those codes."""
     g = thurn_ai.new_game(players=2, seed=1)
+    weights = default_model().weights_for(2)      # the learned evaluation's model
     for key, names in (("playout", PLAYOUTS), ("reward", REWARDS), ("select", SELECTS), ("evaluation", EVALUATIONS)):
         for code in range(len(names)):
-            tree(g, 1, **{key: code})
+            tree(g, 1, **{key: code}, value_weights=weights)
         with pytest.raises(ValueError):
-            tree(g, 1, **{key: len(names)})
+            tree(g, 1, **{key: len(names)}, value_weights=weights)
+    with pytest.raises(ValueError, match="needs value_weights"):
+        tree(g, 1, evaluation=EVALUATIONS.index("learned"))
 
 
 @pytest.mark.parametrize("args", [(0, math.nan), (0, math.inf), (0, -1.0), (10**9, 0.0), (0, 0.0)])
