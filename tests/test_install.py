@@ -147,6 +147,10 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         assert p.returncode == 0, p.stderr
         r = run([exe, "replay", rec, "--quiet"], outside, env)
         assert r.returncode == 0, r.stderr
+        # the learned evaluation's weights are packaged: the search that reads them plays
+        lp = run([exe, "play", "--bots", "mcts(iterations=20,eval=learned),random", "--quiet", "--seed", "3"],
+                 outside, env)
+        assert lp.returncode == 0 and "Traceback" not in lp.stderr, lp.stderr
         bad = run([exe, "play", "--seed", "nan"], outside, env)
         assert bad.returncode == 2 and bad.stderr.startswith("error:") and len(bad.stderr.splitlines()) == 1
     finally:
