@@ -93,7 +93,7 @@ def paired(out: Path, learned: str, handset: str) -> dict | None:
             return None
         df = pd.read_csv(path)
         frames.append(df[df["spec"].str.startswith("mcts")].set_index("game")[["win_share", "score", "game_seed"]])
-    a = frames[0].join(frames[1], lsuffix="_l", rsuffix="_h", how="inner")
+    a = frames[0].merge(frames[1], left_index=True, right_index=True, suffixes=("_l", "_h"))
     if not (a["game_seed_l"] == a["game_seed_h"]).all():
         raise SystemExit(f"error: {learned} and {handset} are not paired (their games' seeds differ)")
     out_row = {"games": len(a)}
