@@ -244,13 +244,14 @@ def test_play_record_in_a_missing_folder_fails_before_playing(tmp_path, monkeypa
 
 def test_play_record_appends_whole_lines(tmp_path):
     rec = tmp_path / "g.jsonl"
-    rec.write_text('{"cut": ', encoding="utf-8")     # a line cut short by an earlier crash stays apart
-    for seed in (1, 2):
+    first = invoke(["play", "--quiet", "--seed", 1, "--json"]).stdout.strip()
+    rec.write_text(first, encoding="utf-8")     # a last record without its line break stays apart
+    for seed in (2, 3):
         r = invoke(["play", "--quiet", "--seed", seed, "--record", rec])
         assert r.exit_code == 0, r.output
     lines = rec.read_text(encoding="utf-8").splitlines()
-    assert lines[0] == '{"cut": ' and len(lines) == 3
-    assert [json.loads(x)["seed"] for x in lines[1:]] == [1, 2]
+    assert lines[0] == first and len(lines) == 3
+    assert [json.loads(x)["seed"] for x in lines] == [1, 2, 3]
     assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]      # no temporary file left behind
 
 

@@ -190,6 +190,37 @@ def test_play_record_still_appends_to_a_regular_file(tmp_path):
     assert [json.loads(x)["seed"] for x in rec.read_text().splitlines()] == [1, 2]
 
 
+@pytest.mark.parametrize("content", [
+    b"my notes\n",                                         # a text file
+    b'{"version": 1, "board": "south", "players": 2}\n',  # JSON, not a game record
+    b'{"cut": ',                                            # a line cut short
+    b"\xff\xfe\x00garbage",                                # not UTF-8
+])
+def test_play_record_refuses_a_file_that_holds_no_game_records(tmp_path, no_game, content):
+    rec = tmp_path / "notes.jsonl"
+    rec.write_bytes(content)
+    msg = assert_one_error(invoke(["play", "--record", rec]), "file of game records")
+    assert "notes.jsonl" in msg
+    assert rec.read_bytes() == content        # before: the record was appended to it
+
+
+def test_play_record_refuses_other_lines_after_records(tmp_path, no_game):
+    rec = tmp_path / "g.jsonl"
+    good = json.dumps({"seed": 1, "rules": {"players": 2}, "bots": ["random", "random"], "moves": []})
+    rec.write_text(good + "\n" + "a line of text\n")
+    assert_one_error(invoke(["play", "--record", rec]), "line 2")
+
+
+def test_play_record_appends_to_an_empty_file_and_to_records(tmp_path):
+    rec = tmp_path / "g.jsonl"
+    rec.write_bytes(b"")
+    for seed in (1, 2):
+        assert invoke(["play", "--quiet", "--seed", seed, "--record", rec]).exit_code == 0
+    rec.write_text(rec.read_text() + "\n")    # a blank line between records is fine
+    assert invoke(["play", "--quiet", "--seed", 3, "--record", rec]).exit_code == 0
+    assert [json.loads(x)["seed"] for x in rec.read_text().splitlines() if x] == [1, 2, 3]
+
+
 # ---------------------------------------------------------------- search budgets and bounds in the CLI
 
 def test_play_with_a_budget_too_short_for_one_iteration_plays_the_game():

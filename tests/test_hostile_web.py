@@ -32,6 +32,7 @@ from thurn_ai.match import play_game
 from thurn_ai.web import BackgroundServer, create_app
 from thurn_ai.web import app as web_app
 from thurn_ai.web import sessions
+from thurn_ai.web.guard import Guard, RefusalPacer
 from thurn_ai.web.server import allowed_hosts_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -141,6 +142,38 @@ def test_the_host_refusal_is_json():
         assert c.get("/api/startup", headers={"host": "[::1]:8123"}).status_code == 200
         assert "host names" in clean_error(c.get("/api/startup", headers={"host": "attacker.example"}), 400)
         assert "host names" in clean_error(c.get("/", headers={"host": "127.0.0.1.evil.example"}), 400)
+
+
+# ---------------------------------------------------------------- refusals beyond a rate are answered late
+
+def test_the_refusal_pacer_is_a_token_bucket_with_a_bounded_wait():
+    now = [0.0]
+    pacer = RefusalPacer(rate=10, burst=2, max_delay=1.0, clock=lambda: now[0])
+    assert [pacer.delay() for _ in range(4)] == pytest.approx([0, 0, 0.1, 0.2])   # the 3rd waits its turn
+    assert max(pacer.delay() for _ in range(100)) == pytest.approx(1.0)          # never past max_delay
+    now[0] += 1.0 + 0.3          # the debt of 1 s is paid back, and 3 tokens more (at most the burst)
+    assert [pacer.delay() for _ in range(3)] == pytest.approx([0, 0, 0.1])
+
+
+def test_create_app_paces_refusals():
+    [guard] = [m for m in create_app().user_middleware if m.cls is Guard]
+    assert isinstance(guard.kwargs["pacer"], RefusalPacer)
+
+
+def test_refusals_beyond_the_rate_are_late_and_close_their_connection():
+    # the clock stands still: 2 refusals within the burst, then each waits 1 ms more than the one before
+    pacer = RefusalPacer(rate=1000, burst=2, clock=lambda: 0.0)
+    app = Guard(create_app(pace_refusals=False), pacer=pacer)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        game = c.post("/api/games", json={"seats": "human,random", "seed": 1}).json()
+        for _ in range(5):        # answers that are not refusals take no token
+            assert c.get(f"/api/games/{game['id']}").status_code == 200
+            assert c.get("/api/games/nosuchgame").status_code == 404
+        bad = [c.post("/api/games", json={"seats": "nosuchbot,random"}) for _ in range(4)]
+        assert "unknown" in clean_error(bad[2], 400).lower()          # the same answer, late
+        assert [r.headers.get("connection") for r in bad] == [None, None, "close", "close"]
+        assert pacer.tokens == pytest.approx(-2)
+        assert c.get(f"/api/games/{game['id']}").status_code == 200
 
 
 # ---------------------------------------------------------------- a thinking bot does not freeze the server

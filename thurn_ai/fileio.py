@@ -224,11 +224,17 @@ def read_text(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES
         raise error(f"cannot read {what} {path!r}: {e}") from None
     if len(data) > max_bytes:
         raise error(f"{what} {shown} is larger than {_size(max_bytes)}; it cannot be a {what}")
+    return decode_text(data, f"{what} {shown}", error)
+
+
+def decode_text(data: bytes, source: str, error=ThurnError) -> str:
+    """A file's bytes as text (UTF-8, a byte-order mark dropped), else one `error` "<source> is not UTF-8
+    text (byte 3, line 1)"."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise error(f"{what} {shown} is not UTF-8 text (byte {e.start + 1}, line {line})") from None
+        raise error(f"{source} is not UTF-8 text (byte {e.start + 1}, line {line})") from None
 
 
 def loads_json(text: str, source: str, error=ThurnError):

@@ -210,7 +210,15 @@ def read_records(path, board_file=None) -> list[GameRecord]:
     """The game records of a JSON-lines file (blank lines are skipped). Every problem is one
     PositionError naming the file and the line. A record names only a packaged board; `board_file` (a
     path the user gave) replaces it."""
-    text = read_text(path, "record file", PositionError)
+    out = parse_records(read_text(path, "record file", PositionError), path_text(path), board_file)
+    if not out:
+        raise PositionError(f"{path_text(path)} holds no game record")
+    return out
+
+
+def parse_records(text: str, source: str, board_file=None) -> list[GameRecord]:
+    """The game records of JSON-lines text (blank lines skipped; none: []); a line that is not one is a
+    PositionError "<source> line <n>: <problem>"."""
     out = []
     for i, ln in enumerate(text.split("\n")):
         if not ln.strip():
@@ -218,7 +226,5 @@ def read_records(path, board_file=None) -> list[GameRecord]:
         try:
             out.append(GameRecord.from_json(ln, board_file))
         except PositionError as e:
-            raise PositionError(f"{path_text(path)} line {i + 1}: {e}") from None
-    if not out:
-        raise PositionError(f"{path_text(path)} holds no game record")
+            raise PositionError(f"{source} line {i + 1}: {e}") from None
     return out

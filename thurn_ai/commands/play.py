@@ -5,9 +5,9 @@ import click
 
 from ..bots import make_bot, split_specs
 from ..officials import OFFICIAL_LABEL, official_of
-from ..match import derive_seed, play_game
+from ..match import derive_seed, parse_records, play_game
 from ..errors import ThurnError
-from ..fileio import atomic_write_bytes, read_existing
+from ..fileio import atomic_write_bytes, decode_text, path_text, read_existing
 from .options import SEED, check_output_file, game_options, rules_from
 
 
@@ -34,6 +34,16 @@ def append_record(path, line: str) -> None:
     atomic_write_bytes(path, old + line.encode("utf-8") + b"\n")
 
 
+def check_record_file(old: bytes, path, board_file) -> None:
+    """--record appends only to a file of game records (or an empty or new one): any other file of the
+    user's is refused, so a mistyped path never grows a document or a position by a line."""
+    source = f"--record file {path_text(path)}"
+    try:
+        parse_records(decode_text(old, source), source, board_file)
+    except ThurnError as e:
+        raise ThurnError(f"{e}; --record appends only to a file of game records (or a new or empty one)") from None
+
+
 @click.command("play")
 @click.option("--bots", "bots_text", default="random,random", show_default=True,
               help="Comma-separated bot specs, one per seat in play order, e.g. human,mcts(iterations=2000).")
@@ -48,8 +58,9 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
 
     Example: thurn-ai play --bots random,random --seed 7 --record game.jsonl"""
     if record_path is not None:                   # before the game is played, not after
-        read_existing(record_path, "record file", ThurnError)    # a regular file, readable, not huge
+        old = read_existing(record_path, "record file", ThurnError)    # a regular file, readable, not huge
         check_output_file(record_path, "--record")
+        check_record_file(old, record_path, board_file)
     specs = split_specs(bots_text)
     if not 2 <= len(specs) <= 4:
         raise click.BadParameter(f"2 to 4 bots are needed, got {len(specs)}", param_hint="--bots")

@@ -50,7 +50,7 @@ from ..fileio import JSON_SLICE, loads_json, short_repr
 from ..rules import Rules
 from ..workers import init_worker
 from .board_data import board_geometry
-from .guard import Guard
+from .guard import Guard, RefusalPacer
 from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread
 from .position_editor import check_for_editor, parse_position_text
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
@@ -494,14 +494,16 @@ class WebApp:
 def create_app(record_text: str | None = None, record_source: str = "record", game: int = 1,
                position: dict | None = None, hint_seconds: float = DEFAULT_SECONDS,
                allowed_hosts: list[str] | None = None, max_searches: int = 2,
-               replay_process: bool = True) -> Starlette:
+               replay_process: bool = True, pace_refusals: bool = True) -> Starlette:
     """The Starlette app. record_text/game: a game record (JSON lines) opened in the replay view at start;
     position: a position dict opened in the set-up view; hint_seconds: the default search time of a hint;
     allowed_hosts: the Host names the server answers (a page on another site that resolves its own name
     to this machine is refused); None answers any. replay_process: record uploads parsed and replayed in a
-    worker process (False: in a thread of this one)."""
+    worker process (False: in a thread of this one). pace_refusals: refusals beyond a rate are answered
+    late (guard.RefusalPacer)."""
     web = WebApp(record_text, record_source, game, position, hint_seconds, max_searches, replay_process)
-    middleware = [Middleware(Guard, allowed_hosts=allowed_hosts)]
+    pacer = RefusalPacer() if pace_refusals else None
+    middleware = [Middleware(Guard, allowed_hosts=allowed_hosts, pacer=pacer)]
     app = Starlette(routes=web.routes(), middleware=middleware,
                     exception_handlers={HTTPException: web.http_error, Exception: web.server_error})
     app.state.web = web
