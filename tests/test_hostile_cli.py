@@ -348,3 +348,15 @@ def test_ctrl_c_in_a_tournament_prints_one_line(tmp_path, monkeypatch):
     assert result.exit_code == 130
     after_start = [line for line in result.stderr.splitlines() if not line.startswith("tournament:")]
     assert after_start == [f"interrupted: finished games are saved; continue with --out {tmp_path / 't'} --resume"]
+
+
+def test_ctrl_c_in_any_command_prints_one_line(monkeypatch):
+    # click itself would print an empty line and "Aborted!" before the command line's own line
+    import thurn_ai.commands.play as play_command
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(play_command, "play_game", interrupted)
+    result = invoke(["play", "--bots", "random,random", "--quiet"])
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == ["interrupted"]

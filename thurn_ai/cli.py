@@ -59,7 +59,17 @@ def input_error_line(e: BaseException) -> str:
     return f"error: {one_line(e) or type(e).__name__}"
 
 
+class _Interrupted(Exception):
+    """Ctrl-C inside a command, carried past click (which would print an empty line and 'Aborted')."""
+
+
 class LazyGroup(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+
     def list_commands(self, ctx):
         return [n for n in COMMANDS if _available(n)]
 
@@ -92,7 +102,7 @@ class LazyGroup(click.Group):
         except ThurnError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Interrupted):
             click.echo("interrupted", err=True)
             sys.exit(130)
         except BrokenPipeError:
