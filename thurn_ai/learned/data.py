@@ -2,7 +2,7 @@
 
 A data set is a folder of chunks, one Parquet file per `CHUNK` games of one player count, each written
 atomically when its games are done, so an interrupted run loses at most the chunks in progress and
-`generate(..., resume)` plays only what is missing. Every game's seed derives from the data set's seed,
+`generate()` run again plays only what is missing. Every game's seed derives from the data set's seed,
 its player count and its number, so a chunk is the same on any machine.
 
 Which games: for each player count, game g is played on the North board with horses when g % 5 == 4
