@@ -25,7 +25,7 @@ from thurn_ai.bots.base import Observation
 from thurn_ai.fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.learned import data as D
 from thurn_ai.learned.calibration import calibration_table, game_bootstrap, ece, phase_of, reliability
-from thurn_ai.learned.features import FEATURES
+from thurn_ai.learned.fit import feature_arrays
 from thurn_ai.learned.model import ValueModel
 from thurn_ai.stats import wilson_interval
 
@@ -35,11 +35,8 @@ SAYERS = {"model": "the model", "hint": "the hint's search (learned)", "handset"
 def model_said(frame: pd.DataFrame, model: ValueModel) -> pd.Series:
     """The model's win chance for every row (player) of the frame."""
     out = pd.Series(np.nan, index=frame.index)
-    for n, part in frame.groupby("players"):
-        part = part.sort_values(["game", "turn", "player"], kind="stable")
-        k = len(part) // n
-        f = part[[f"f_{x}" for x in FEATURES]].to_numpy(float).reshape(k, n, len(FEATURES))
-        t = part["progress"].to_numpy(float).reshape(k, n)[:, 0]
+    for _, part in frame.groupby("players"):
+        part, f, t = feature_arrays(part)
         win, _ = model.predict_features(t, f)
         out.loc[part.index] = win.reshape(-1)
     return out

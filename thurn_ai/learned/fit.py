@@ -35,15 +35,22 @@ class Positions:
         return Positions(self.z[mask], self.t[mask], self.winner[mask], self.final[mask], self.game[mask])
 
 
-def positions(frame: pd.DataFrame) -> Positions:
-    """The rows of one player count (data.py's long form: a row per player per position) as arrays."""
+def feature_arrays(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """The rows of one player count (data.py's long form: a row per player per position), sorted by
+    position and player, with their features (positions, players, N_FEATURES) and progress (positions,)."""
     n = int(frame["players"].iloc[0])
     if (frame["players"] != n).any():
-        raise ValueError("positions() takes the rows of one player count")
+        raise ValueError("the positions must be the rows of one player count")
     df = frame.sort_values(["game", "turn", "player"], kind="stable")
     k = len(df) // n
     f = df[[f"f_{name}" for name in FEATURES]].to_numpy(float).reshape(k, n, len(FEATURES))
-    t = df["progress"].to_numpy(float).reshape(k, n)[:, 0]
+    return df, f, df["progress"].to_numpy(float).reshape(k, n)[:, 0]
+
+
+def positions(frame: pd.DataFrame) -> Positions:
+    """The rows of one player count as arrays (see feature_arrays)."""
+    df, f, t = feature_arrays(frame)
+    k, n = f.shape[:2]
     won = df["won"].to_numpy(int).reshape(k, n)
     return Positions(terms(f, t), t, won.argmax(axis=1), df["final_score"].to_numpy(float).reshape(k, n),
                      df["game"].to_numpy(int).reshape(k, n)[:, 0])
