@@ -43,6 +43,10 @@ CELLS = [
       for p, g in ((2, 200), (3, 201), (4, 200))],
     *[(f"L_p{p}_it{n}", p, f"mcts(iterations={n},{LEARNED})", g, "south", "heuristic")
       for n in (100, 300) for p, g in ((2, 200), (3, 201), (4, 200))],
+    # the top of the budget curve, added before any was played; 2 players first (where the hand-set
+    # evaluation's curve fell at 10,000), then 4 and 3
+    *[(f"L_p{p}_it10000", p, f"mcts(iterations=10000,{LEARNED})", g, "south", "heuristic")
+      for p, g in ((2, 200), (4, 200), (3, 201))],
 ]
 
 
