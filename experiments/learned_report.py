@@ -4,7 +4,7 @@ On the held-out games of the data set (never used in fitting), at the start of e
 move: the win chance said by
   * the model                 (thurn_ai.learned, the shipped weights),
   * the hint's search          (mcts with the learned evaluation, as `thurn-ai hint` searches: its best
-                               move's win share; every other South position),
+                               move's win share; every held-out position, both boards),
   * the hand-set search        (what the data's own searching bots reported with the hand-set evaluation,
                                where the player to move was such a bot: the number the hint showed before),
 against whether that player won. Writes OUT/calibration.csv, OUT/reliability.csv, OUT/reliability.png,
@@ -43,7 +43,7 @@ def model_said(frame: pd.DataFrame, model: ValueModel) -> pd.Series:
 
 
 def hint_said(out: Path, movers: pd.DataFrame, iterations: int, spec_of) -> pd.DataFrame:
-    """The hint's search at every given position (South movers): its best move's win share. Resumes from
+    """The hint's search at every given position (movers): its best move's win share. Resumes from
     OUT/hint_said.parquet; saved every 200 positions."""
     path = out / "hint_said.parquet"
     done = pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=["players", "game", "move", "hint"])
@@ -118,9 +118,8 @@ def build(out: Path, held_out, code: str, model_path=None, iterations: int = 200
     test = frame[held_out(frame["game"])]
     movers = test[test["mover"]].copy()
     spec = f"mcts(iterations={iterations},eval=learned)"
-    # the hint's search at every other held-out South position (half the cost; the mover alternates)
-    sample = movers[(movers["board"] == "south") & ((movers["game"] + movers["turn"]) % 2 == 0)]
-    hint = hint_said(out, sample, iterations, lambda n: spec)
+    # the hint's search at every held-out position (both boards)
+    hint = hint_said(out, movers, iterations, lambda n: spec)
     movers = movers.merge(hint, on=["players", "game", "move"], how="left")
     movers["handset"] = movers["search_win"]
     tables, rel = [], []
@@ -181,8 +180,8 @@ def report_text(cal, start, model, code, iterations, frame, test) -> str:
         "the number of comparisons.",
         "",
         f"Sayers: **model** -- the fitted model alone; **hint** -- `thurn-ai hint`'s search "
-        f"(`mcts(iterations={iterations},eval=learned)`: the best move's win share, at every other South "
-        "position -- those where game number + turn is even); "
+        f"(`mcts(iterations={iterations},eval=learned)`: the best move's win share, at every held-out "
+        "position of both boards); "
         "**hand-set** -- what the data's own searching bots reported, with the hand-set evaluation (the "
         "number the hint showed before).",
         "",
