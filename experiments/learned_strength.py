@@ -5,6 +5,9 @@ the hand-set evaluation. Reproduces results/learned/strength/.
     python experiments/learned_strength.py --only L_p3_it1000 H_p3_it1000
     python experiments/learned_strength.py --summarize        # the README from the games saved so far
 
+Cells summary.csv already holds in full are skipped (their game records are not committed, so a fresh
+clone would otherwise play them again); --replay-complete plays them anyway.
+
 Cells, fixed before any was run (game counts included): one seat plays the cell's `mcts`, every other seat
 `heuristic` (L_*: eval=learned; H_*: the hand-set evaluation, today's default, on the same seeds and deals
 as L_* -- paired), or, in h2h_*, mcts with the learned evaluation in one seat against mcts with the
@@ -125,6 +128,11 @@ def paired_lines(out: Path) -> list[str]:
     return lines
 
 
+def complete(row: dict | None, games: int) -> bool:
+    """Whether summary.csv already holds all of a cell's games."""
+    return row is not None and int(float(row.get("games") or 0)) >= games
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -132,6 +140,8 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", nargs="*", default=None, help="cell names to run")
     ap.add_argument("--summarize", action="store_true", help="play nothing: summarize the saved games")
+    ap.add_argument("--replay-complete", action="store_true",
+                    help="play again the cells summary.csv already has in full")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     summary_path = args.out / "summary.csv"
@@ -143,6 +153,8 @@ def main(argv=None):
             r = summarize_saved(cell, players, spec, board, args.out, rows.get(cell))
             if r is None:
                 continue
+        elif complete(rows.get(cell), games) and not args.replay_complete:
+            continue          # a fresh clone has its summary row but not its ignored game records
         else:
             r = run_cell(cell, players, spec, games, board, args.out, args.jobs, seed=SEED, others=others,
                          rules_kwargs=rules_for(board))

@@ -274,3 +274,20 @@ def test_the_paired_strength_difference(tmp_path):
     assert r["games"] == 4 and r["win_share"][0] == pytest.approx(0.5) and r["score"][0] == pytest.approx(0.5)
     assert r["win_share"][1] < 0.5 < r["win_share"][2]
     assert any("+50.0 pp" in line for line in mod.paired_lines(tmp_path))
+
+
+def test_a_cell_the_summary_holds_in_full_is_not_played_again(tmp_path, monkeypatch):
+    from helpers import experiment
+    mod = experiment("learned_strength")
+    played = []
+    row = dict.fromkeys(("wins", "games", "win_rate", "ci_low", "ci_high", "mcts_score", "heuristic_scores"), 0)
+    monkeypatch.setattr(mod, "run_cell", lambda cell, *a, **k: played.append(cell) or row)
+    monkeypatch.setattr(mod, "CELLS", [("A", 2, "mcts", 4, "south", "heuristic"),
+                                       ("B", 2, "mcts", 4, "south", "heuristic")])
+    monkeypatch.setattr(mod, "write_summary", lambda *a, **k: None)
+    monkeypatch.setattr(mod, "write_readme", lambda *a, **k: None)
+    monkeypatch.setattr(mod, "pct", lambda v: "")
+    (tmp_path / "summary.csv").write_text("cell,games\nA,4\nB,2\n")
+    mod.main(["--out", str(tmp_path)])
+    assert played == ["B"]
+    assert not mod.complete(None, 4) and mod.complete({"games": "201"}, 201)
