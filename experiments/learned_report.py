@@ -5,6 +5,8 @@ move: the win chance said by
   * the model                 (thurn_ai.learned, the shipped weights),
   * the hint's search          (mcts with the learned evaluation, as `thurn-ai hint` searches: its best
                                move's win share; every held-out position, both boards),
+  * the hint, mapped           (that share through the win map, thurn_ai.learned.win_map: what the hint
+                               shows; measured out of fold, 5 folds by game),
   * the hand-set search        (what the data's own searching bots reported with the hand-set evaluation,
                                where the player to move was such a bot: the number the hint showed before),
 against whether that player won. Writes OUT/calibration.csv, OUT/reliability.csv, OUT/reliability.png,
@@ -27,9 +29,11 @@ from thurn_ai.learned import data as D
 from thurn_ai.learned.calibration import calibration_table, game_bootstrap, ece, phase_of, reliability
 from thurn_ai.learned.fit import feature_arrays
 from thurn_ai.learned.model import ValueModel
+from thurn_ai.learned.win_map import WinMap
 from thurn_ai.stats import wilson_interval
 
-SAYERS = {"model": "the model", "hint": "the hint's search (learned)", "handset": "the hand-set search"}
+SAYERS = {"model": "the model", "hint": "the hint's search (learned), raw",
+          "mapped": "the hint (learned, mapped): what it shows", "handset": "the hand-set search"}
 
 
 def model_said(frame: pd.DataFrame, model: ValueModel) -> pd.Series:
@@ -94,7 +98,7 @@ def plot(rel: pd.DataFrame, path: Path) -> None:
     fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 4.2), squeeze=False)
     for ax, n in zip(axes[0], counts):
         ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--", label="perfect")
-        for who, style in (("model", "o-"), ("hint", "s-"), ("handset", "^:")):
+        for who, style in (("model", "o-"), ("hint", "s:"), ("mapped", "D-"), ("handset", "^:")):
             r = rel[(rel["players"] == n) & (rel["said_by"] == who) & (rel["n"] >= 20)]
             if len(r):
                 ax.plot(r["said"], r["won"], style, label=SAYERS[who], ms=4)
@@ -110,17 +114,66 @@ def plot(rel: pd.DataFrame, path: Path) -> None:
     plt.close(fig)
 
 
-def build(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=(2, 3, 4)) -> None:
-    model = ValueModel.load(model_path)
+def hint_spec(iterations: int) -> str:
+    return f"mcts(iterations={iterations},eval=learned)"
+
+
+def held_out_positions(out: Path, held_out, model: ValueModel, iterations: int, players):
+    """(every position of the data, the held-out ones, the held-out movers with the hint's search's win
+    share in column `hint`); the hint's searches resume from OUT/hint_said.parquet."""
     frame = D.load(out / "data", players)
     frame["model"] = model_said(frame, model).to_numpy()
     frame["phase"] = phase_of(frame).to_numpy()
     test = frame[held_out(frame["game"])]
     movers = test[test["mover"]].copy()
-    spec = f"mcts(iterations={iterations},eval=learned)"
+    spec = hint_spec(iterations)
     # the hint's search at every held-out position (both boards)
     hint = hint_said(out, movers, iterations, lambda n: spec)
     movers = movers.merge(hint, on=["players", "game", "move"], how="left")
+    return frame, test, movers
+
+
+def fit_win_map(movers: pd.DataFrame, meta: dict | None = None) -> WinMap:
+    """The win map (the hint's win share -> a win chance) fitted on the movers that were searched."""
+    m = movers.dropna(subset=["hint"])
+    return WinMap.fit(m["hint"], m["won"], m["progress"], m["players"], meta)
+
+
+def out_of_fold(movers: pd.DataFrame, folds: int = 5) -> pd.Series:
+    """The mapped hint at every position by a map fitted on the other folds' games (folds by game), so
+    that the report measures the map on games its fit did not see."""
+    m = movers.dropna(subset=["hint"])
+    fold = (m.groupby("players")["game"].rank(method="dense").astype(int) - 1) % folds
+    out = pd.Series(np.nan, index=movers.index)
+    for k in range(folds):
+        win_map = fit_win_map(m[fold != k])
+        for n, part in m[fold == k].groupby("players"):
+            out.loc[part.index] = win_map.chance(part["hint"].to_numpy(), part["progress"].to_numpy(), int(n))
+    return out
+
+
+def calibrate(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=(2, 3, 4),
+              path=None) -> WinMap:
+    """Part `calibrate`: the win map fitted on every held-out position the hint searched, written to the
+    package (or `path`)."""
+    model = ValueModel.load(model_path)
+    _, _, movers = held_out_positions(out, held_out, model, iterations, players)
+    searched = movers.dropna(subset=["hint"])
+    win_map = fit_win_map(movers, meta={
+        "spec": hint_spec(iterations), "code": code, "model": model.meta.get("code"),
+        "positions": {str(n): len(g) for n, g in searched.groupby("players")},
+        "games": {str(n): int(g["game"].nunique()) for n, g in searched.groupby("players")},
+        "data": "results/learned/data, the held-out games (never used to fit the model)"})
+    win_map.save(path)
+    for n, p in sorted(win_map.params.items()):
+        print(f"win map, {n} players: a={p[0]:+.3f} b0={p[1]:.3f} b1={p[2]:+.3f}")
+    return win_map
+
+
+def build(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=(2, 3, 4)) -> None:
+    model = ValueModel.load(model_path)
+    frame, test, movers = held_out_positions(out, held_out, model, iterations, players)
+    movers["mapped"] = out_of_fold(movers)
     movers["handset"] = movers["search_win"]
     tables, rel = [], []
     for who in SAYERS:
@@ -181,7 +234,11 @@ def report_text(cal, start, model, code, iterations, frame, test) -> str:
         "",
         f"Sayers: **model** -- the fitted model alone; **hint** -- `thurn-ai hint`'s search "
         f"(`mcts(iterations={iterations},eval=learned)`: the best move's win share, at every held-out "
-        "position of both boards); "
+        "position of both boards), and **mapped** -- the same through the win map, the number the hint "
+        "shows (thurn_ai/learned/win_map.json: logit(chance) = a + (b0 + b1 t) logit(share), t the game's "
+        "progress, one (a, b0, b1) per player count; measured out of fold: each position's map was fitted "
+        "on the other four fifths of the held-out games, by game; the shipped map is fitted on all of "
+        "them by `python experiments/learned_value.py --part calibrate`); "
         "**hand-set** -- what the data's own searching bots reported, with the hand-set evaluation (the "
         "number the hint showed before).",
         "",

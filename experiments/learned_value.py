@@ -3,6 +3,7 @@
     python experiments/learned_value.py                  # everything (resumes an interrupted data run)
     python experiments/learned_value.py --part data      # only play the games (resumes)
     python experiments/learned_value.py --part fit       # fit the model to the saved data, write the weights
+    python experiments/learned_value.py --part calibrate # the hint's searches on held-out games -> the win map
     python experiments/learned_value.py --part report    # calibration of the shipped model on held-out games
     python experiments/learned_value.py --scheduler tcp://host:8786 --games 5000   # on a Dask cluster
 
@@ -11,7 +12,9 @@ seed 1, 300 games per player count by default. Games whose number is a multiple 
 never sees them, nor every North game whose number ends in 9; the calibration report is computed on
 them only. The fit (thurn_ai/learned/fit.py) is
 cross-validated over the other games (5 folds by game) and writes the package's weights file,
-thurn_ai/learned/value_model.json. The report writes results/learned/calibration.csv, reliability.png and
+thurn_ai/learned/value_model.json. `calibrate` runs the hint's search at every held-out position and fits
+the map from its win share to a win chance (thurn_ai/learned/win_map.json, what `thurn-ai hint` shows).
+The report writes results/learned/calibration.csv, reliability.png and
 report.md.
 
 Results must come from committed code (the script refuses uncommitted changes to the package, the core,
@@ -89,6 +92,15 @@ def part_fit(args, code: str) -> None:
     log_run(args.out, "fit", time.time() - start, code, model=str(Path(path).name))
 
 
+def part_calibrate(args, code: str) -> None:
+    import learned_report as report_learned
+    start = time.time()
+    report_learned.calibrate(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
+                             players=args.players, path=args.win_map)
+    log_run(args.out, "calibrate", time.time() - start, code, iterations=args.iterations,
+            win_map=str(Path(args.win_map).name) if args.win_map else "win_map.json")
+
+
 def part_report(args, code: str) -> None:
     import learned_report as report_learned
     report_learned.build(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
@@ -97,7 +109,7 @@ def part_report(args, code: str) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=("all", "data", "fit", "report"), default="all")
+    ap.add_argument("--part", choices=("all", "data", "fit", "calibrate", "report"), default="all")
     ap.add_argument("--players", default="2,3,4", type=lambda s: tuple(int(x) for x in s.split(",")))
     ap.add_argument("--games", type=int, default=GAMES, help="games per player count")
     ap.add_argument("--seed", type=int, default=SEED)
@@ -108,7 +120,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--model", type=Path, help="the weights file to write (fit) or read (report); default: "
                     "the package's")
-    ap.add_argument("--iterations", type=int, default=2000, help="the hint's search budget in the report")
+    ap.add_argument("--iterations", type=int, default=2000, help="the hint's search budget (calibrate, report)")
+    ap.add_argument("--win-map", type=Path, help="the win map to write (calibrate); default: the package's")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -121,6 +134,8 @@ def main(argv=None) -> int:
         part_data(args, code)
     if args.part in ("all", "fit"):
         part_fit(args, code)
+    if args.part in ("all", "calibrate"):
+        part_calibrate(args, code)
     if args.part in ("all", "report"):
         part_report(args, code)
     return 0

@@ -37,7 +37,8 @@ FLOORS = {
     "game": ["thurn_ai", "thurn_ai.notation", "thurn_ai.position", "thurn_ai.position_*", "thurn_ai.game",
              "thurn_ai.officials"],
     # the learned evaluation's model: what the search reads at a leaf (its data and fit are library)
-    "evaluation": ["thurn_ai.learned", "thurn_ai.learned.features", "thurn_ai.learned.model"],
+    "evaluation": ["thurn_ai.learned", "thurn_ai.learned.features", "thurn_ai.learned.model",
+                   "thurn_ai.learned.win_map"],
     "bots": ["thurn_ai.bots", "thurn_ai.bots.*"],
     "library": ["thurn_ai.learned.data", "thurn_ai.learned.fit", "thurn_ai.learned.calibration", "thurn_ai.match", "thurn_ai.tournament", "thurn_ai.stats", "thurn_ai.plots", "thurn_ai.draw",
                 "thurn_ai.officials_study", "thurn_ai.officials_study_*", "thurn_ai.analysis", "thurn_ai.bench",

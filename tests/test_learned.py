@@ -291,3 +291,71 @@ def test_a_cell_the_summary_holds_in_full_is_not_played_again(tmp_path, monkeypa
     mod.main(["--out", str(tmp_path)])
     assert played == ["B"]
     assert not mod.complete(None, 4) and mod.complete({"games": "201"}, 201)
+
+
+# ---------------------------------------------------------------- the win map (the hint's number)
+
+def test_the_win_map_fit_recovers_a_known_map():
+    from thurn_ai.learned.win_map import WinMap
+    rng = np.random.default_rng(5)
+    n = 40000
+    share, t = rng.uniform(0.05, 0.95, n), rng.uniform(0, 1, n)
+    truth = WinMap(params={3: (-0.3, 0.7, 0.8)})
+    won = rng.random(n) < truth.chance(share, t, 3)
+    got = WinMap.fit(share, won, t, np.full(n, 3))
+    assert np.allclose(got.params[3], truth.params[3], atol=0.08)
+    # monotone in the share, and a logit of 0 at a = 0, b = 1 is the identity
+    assert WinMap(params={2: (0.0, 1.0, 0.0)}).chance(0.3, 0.5, 2) == pytest.approx(0.3)
+    assert np.all(np.diff(got.chance(np.linspace(0.01, 0.99, 50), 0.5, 3)) > 0)
+
+
+def test_the_win_map_file_round_trips_and_bad_files_are_refused(tmp_path):
+    from thurn_ai.learned.win_map import WinMap, WinMapError
+    m = WinMap(params={2: (0.1, 0.9, 0.2), 4: (-0.2, 1.1, 0.0)}, meta={"spec": "mcts"})
+    m.save(tmp_path / "m.json")
+    back = WinMap.load(tmp_path / "m.json")
+    assert back.params == m.params and back.meta == m.meta
+    for bad in ({"format": "x"}, {"format": "thurn-ai win map", "params": {}},
+                {"format": "thurn-ai win map", "params": {"2": [1, 2]}},
+                {"format": "thurn-ai win map", "params": {"2": ["a", 1, 2]}}):
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        with pytest.raises(WinMapError):
+            WinMap.load(tmp_path / "bad.json")
+    with pytest.raises(WinMapError, match="3 players"):
+        m.chance(0.5, 0.5, 3)
+
+
+def test_analyse_shows_the_mapped_win_share_only_for_the_learned_evaluation(monkeypatch):
+    from thurn_ai import analysis as A
+    from thurn_ai.learned.win_map import WinMap
+    win_map = WinMap(params={3: (-0.5, 0.5, 0.0)})       # far from the identity: the map must show
+    monkeypatch.setattr(A, "default_win_map", lambda: win_map)
+    g = thurn_ai.new_game(players=3, seed=4)
+    a = A.analyse(g, bot="mcts(eval=learned)", iterations=200, seed=1)
+    assert a.calibrated and a.to_dict()["win_prob_calibrated"] is True
+    t = position_features(g)[0]
+    for o in a.options:
+        assert o.win_prob == pytest.approx(win_map.chance(o.search_win, t, 3))
+    raw = A.analyse(g, bot="mcts(eval=simple)", iterations=200, seed=1)
+    assert not raw.calibrated and all(o.win_prob == o.search_win for o in raw.options)
+    # a player count the map was not fitted for is reported raw, and said to be
+    four = A.analyse(thurn_ai.new_game(players=4, seed=4), bot="mcts(eval=learned)", iterations=100, seed=1)
+    assert not four.calibrated and all(o.win_prob == o.search_win for o in four.options)
+
+
+def test_the_report_measures_the_win_map_out_of_fold(monkeypatch):
+    from helpers import experiment
+    mod = experiment("learned_report")
+    rng = np.random.default_rng(0)
+    movers = pd.DataFrame({"players": 2, "game": np.repeat(np.arange(0, 100, 5), 10),
+                           "hint": rng.uniform(0.1, 0.9, 200), "progress": rng.uniform(0, 1, 200)})
+    movers["won"] = (rng.random(200) < movers["hint"]).astype(int)
+    movers.loc[3, "hint"] = np.nan                      # a position with one legal move: not searched
+    fitted_on = []
+    real_fit = mod.fit_win_map
+    monkeypatch.setattr(mod, "fit_win_map", lambda m, meta=None: fitted_on.append(set(m["game"])) or real_fit(m))
+    mapped = mod.out_of_fold(movers, folds=5)
+    assert len(fitted_on) == 5 and np.isnan(mapped[3]) and mapped.drop(3).notna().all()
+    # every game is mapped by a fit that did not see it, and each fit saw the four other folds
+    seen_by = {g: sum(g in s for s in fitted_on) for g in movers["game"].unique()}
+    assert set(seen_by.values()) == {4}

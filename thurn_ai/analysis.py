@@ -23,6 +23,8 @@ from .bots.mcts import strongest_options
 from .bots.spec import parse_spec
 from .errors import BotSpecError, PositionError
 from .game import GameState
+from .learned.features import position_features
+from .learned.win_map import WinMap, default_win_map
 from .match import derive_seed
 from .notation import move_kind
 from .officials import official_of
@@ -41,9 +43,11 @@ class Option:
     move: its code; notation: its text; official: the official it uses (None, 'postmaster',
     'administrator', 'postal_carrier', 'cartwright'); visits: root visits; share: visits / all root
     visits; win_prob: the player's chance of winning after it -- with the learned evaluation
-    (Analysis.calibrated) a probability calibrated on held-out games, otherwise the share of playouts
-    "won" in the hand-set evaluation's units (docs/learned.md); mean_score: the mean final score of its
-    playouts (those cut short: the evaluation's expected or estimated score)."""
+    (Analysis.calibrated) the search's win share mapped to a probability calibrated on held-out games
+    (thurn_ai.learned.win_map), otherwise the share of playouts "won" in the hand-set evaluation's units
+    (docs/learned.md); mean_score: the mean final score of its playouts (those cut short: the
+    evaluation's expected or estimated score); search_win: the search's own win share (evaluation
+    units, before any map)."""
     move: int
     notation: str
     official: str | None
@@ -51,11 +55,13 @@ class Option:
     share: float
     win_prob: float
     mean_score: float
+    search_win: float | None = None
 
     def to_dict(self) -> dict:
         """JSON form: `move` is the notation (as `thurn-ai hint --json` prints it)."""
         return {"move": self.notation, "official": self.official, "visits": self.visits,
-                "share": self.share, "win_prob": self.win_prob, "mean_score": self.mean_score}
+                "share": self.share, "win_prob": self.win_prob, "mean_score": self.mean_score,
+                "search_win": self.search_win}
 
 
 @dataclass(frozen=True)
@@ -83,18 +89,14 @@ class Analysis:
     recommended_turn: Turn
     principal_variation: tuple
     seed: int
+    #: whether win_prob is a calibrated win chance: the search scored its stopped playouts with the
+    #: learned evaluation (eval=learned) and its win share went through the shipped win map, fitted to how
+    #: held-out games ended (results/learned/report.md); otherwise win_prob is in evaluation units
+    calibrated: bool = False
 
     @property
     def best(self) -> Option:
         return self.options[0]
-
-    @property
-    def calibrated(self) -> bool:
-        """Whether win_prob is a calibrated win chance: the search scored its stopped playouts with the
-        learned evaluation (eval=learned), whose chances match how held-out games ended
-        (results/learned/report.md); otherwise win_prob is in the hand-set evaluation's units."""
-        name, kwargs = parse_spec(self.bot)
-        return name in ("mcts", "pimc") and kwargs.get("eval") == "learned"
 
     def to_dict(self) -> dict:
         """JSON-ready data: player, bot, iterations, options, recommended_turn, principal_variation,
@@ -171,10 +173,18 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     rows = searcher.analyse(obs)
     if not rows:
         raise PositionError("the search found no move to rank")
+    win_map = _win_map_for(spec, state.n_players)
+    progress = position_features(state)[0] if win_map else 0.0
+
+    def chance(share: float) -> float:
+        return win_map.chance(share, progress, state.n_players) if win_map else share
+
     options = tuple(Option(move=r["move"], notation=state.move_str(r["move"]),
                            official=official_of(state, r["move"]), visits=int(r.get("visits", 0)),
-                           share=float(r.get("share", 0.0)), win_prob=float(r.get("win_prob", 0.0)),
-                           mean_score=float(r.get("mean_score", 0.0))) for r in rows)
+                           share=float(r.get("share", 0.0)),
+                           win_prob=chance(float(r.get("win_prob", 0.0))),
+                           mean_score=float(r.get("mean_score", 0.0)),
+                           search_win=float(r.get("win_prob", 0.0))) for r in rows)
     line = [rows[0]["move"]]
     pv = getattr(searcher, "principal_variation", None)
     got = list(pv(obs)) if callable(pv) else []
@@ -182,7 +192,18 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
         line = got
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
-                    principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed)
+                    principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed,
+                    calibrated=win_map is not None)
+
+
+def _win_map_for(spec: str, players: int) -> WinMap | None:
+    """The shipped win map when the search's win share can be read through it: a search with the learned
+    evaluation at a player count the map was fitted for."""
+    name, kwargs = parse_spec(spec)
+    if name not in ("mcts", "pimc") or kwargs.get("eval") != "learned":
+        return None
+    m = default_win_map()
+    return m if m is not None and m.has(players) else None
 
 
 def describe_turn(state: GameState, line: list[int]) -> Turn:

@@ -1,0 +1,124 @@
+"""The map from a search's win share to a calibrated win chance: the number the hint shows.
+
+A search with the learned evaluation reports, for each move, the mean of its iterations' outcomes (a
+playout cut at the horizon counts the model's win chance). For the best move that mean is not yet a
+probability: the best move is the one the search liked most, so its mean is biased upwards, and a few
+thousand iterations blur a sharp position. The hint therefore shows
+    logit(chance) = a + (b0 + b1 * t) * logit(share)
+with t the game's progress (0 at the start, 1 at the end) and one (a, b0, b1) per player count, fitted by
+maximum likelihood to how held-out games ended (`python experiments/learned_value.py --part calibrate`;
+results/learned/report.md measures the map out of fold). The map is fitted to the hint's own search
+(`meta["spec"]`); another budget gets the same map, which was not measured there.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ThurnError
+from ..fileio import atomic_write_text, load_json
+
+#: the map shipped with the package
+DEFAULT_PATH = Path(__file__).with_name("win_map.json")
+FORMAT = "thurn-ai win map"
+_EDGE = 1e-4          # shares of exactly 0 or 1 (a decided game) have no logit
+
+
+class WinMapError(ThurnError):
+    """A win-map file that cannot be used."""
+
+
+def _logit(p) -> np.ndarray:
+    p = np.clip(np.asarray(p, dtype=float), _EDGE, 1 - _EDGE)
+    return np.log(p / (1 - p))
+
+
+def _design(share, progress) -> np.ndarray:
+    """Columns (1, logit(share), t * logit(share)): the map is linear in (a, b0, b1) on them."""
+    x = _logit(share)
+    t = np.asarray(progress, dtype=float)
+    return np.stack([np.ones_like(x), x, t * x], axis=-1)
+
+
+@dataclass(frozen=True)
+class WinMap:
+    params: dict                     # players -> (a, b0, b1)
+    meta: dict = field(default_factory=dict)
+
+    def has(self, players: int) -> bool:
+        return players in self.params
+
+    def chance(self, share, progress, players: int):
+        """The calibrated win chance for a search's win share (scalars or arrays) at a game progress."""
+        if players not in self.params:
+            raise WinMapError(f"the win map has no parameters for {players} players")
+        z = _design(share, progress) @ np.asarray(self.params[players])
+        out = 1 / (1 + np.exp(-z))
+        return float(out) if np.ndim(out) == 0 else out
+
+    @classmethod
+    def fit(cls, share, won, progress, players, meta: dict | None = None) -> "WinMap":
+        """Maximum-likelihood (a, b0, b1) for each player count in `players` (arrays of one length)."""
+        from scipy.optimize import minimize
+
+        share, won = np.asarray(share, float), np.asarray(won, float)
+        progress, players = np.asarray(progress, float), np.asarray(players)
+        params = {}
+        for n in np.unique(players):
+            m = players == n
+            x, y = _design(share[m], progress[m]), won[m]
+
+            def loss(w, x=x, y=y):
+                z = x @ w
+                # log(1 + e^z) - y z, and its gradient, stable for large |z|
+                return float((np.logaddexp(0, z) - y * z).mean()), x.T @ (1 / (1 + np.exp(-z)) - y) / len(y)
+
+            res = minimize(loss, np.array([0.0, 1.0, 0.0]), jac=True, method="L-BFGS-B")
+            params[int(n)] = tuple(float(v) for v in res.x)
+        return cls(params=params, meta=dict(meta or {}))
+
+    # ---- file
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": 1, "form": "logit(chance) = a + (b0 + b1 t) logit(share)",
+                "params": {str(n): list(p) for n, p in sorted(self.params.items())}, "meta": self.meta}
+
+    def save(self, path=None) -> None:
+        atomic_write_text(Path(path) if path is not None else DEFAULT_PATH,
+                          json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def from_dict(cls, d) -> "WinMap":
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise WinMapError("not a thurn-ai win map")
+        params = {}
+        for key, p in (d.get("params") or {}).items():
+            try:
+                n, p = int(key), tuple(float(v) for v in p)
+            except (TypeError, ValueError):
+                raise WinMapError(f"win map for {key!r} players: malformed parameters") from None
+            if len(p) != 3 or not np.isfinite(p).all():
+                raise WinMapError(f"win map for {n} players: needs three finite numbers (a, b0, b1)")
+            params[n] = p
+        if not params:
+            raise WinMapError("the win map holds no parameters")
+        return cls(params=params, meta=dict(d.get("meta") or {}))
+
+    @classmethod
+    def load(cls, path=None) -> "WinMap":
+        """The map in a file (default: the one shipped with the package)."""
+        return cls.from_dict(load_json(Path(path) if path is not None else DEFAULT_PATH, "win map", WinMapError))
+
+
+_default: WinMap | None = None
+
+
+def default_win_map() -> WinMap | None:
+    """The shipped map, read once; None before one has been fitted."""
+    global _default
+    if _default is None and DEFAULT_PATH.exists():
+        _default = WinMap.load()
+    return _default
