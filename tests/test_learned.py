@@ -18,7 +18,7 @@ from thurn_ai.learned import data as D
 from thurn_ai.learned import fit as F
 from thurn_ai.learned.features import N_FEATURES, N_TERMS, terms
 from thurn_ai.learned.model import ModelError
-from thurn_ai.match import play_game
+from thurn_ai.play.match import play_game
 
 
 def random_model(seed: int, players=(2, 3, 4)) -> ValueModel:
