@@ -9,9 +9,9 @@ import json
 import sys
 from pathlib import Path
 
-from thurn_ai.bench import bench_rules, machine_info
+from thurn_ai.play.bench import bench_rules, machine_info
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.rules import Rules
+from thurn_ai.game.rules import Rules
 
 
 def main(out_dir: str = "results/bench") -> None:
@@ -20,7 +20,7 @@ def main(out_dir: str = "results/bench") -> None:
     info = machine_info()
     out = {"machine": info, "engine": rows}
     try:
-        from thurn_ai.bench_search import bench_search
+        from thurn_ai.play.bench import bench_search
         out["search"] = bench_search()
     except ImportError:
         pass

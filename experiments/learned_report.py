@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from thurn_ai.bench import machine_info
+from thurn_ai.play.bench import machine_info
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
@@ -30,7 +30,7 @@ from thurn_ai.learned.calibration import calibration_table, game_bootstrap, ece,
 from thurn_ai.learned.fit import feature_arrays
 from thurn_ai.learned.model import ValueModel
 from thurn_ai.learned.win_map import WinMap
-from thurn_ai.stats import wilson_interval
+from thurn_ai.stats.summary import wilson_interval
 
 SAYERS = {"model": "the model", "hint": "the hint's search (learned), raw",
           "mapped": "the hint (learned, mapped): what it shows", "handset": "the hand-set search"}

@@ -27,7 +27,7 @@ from strength_players import FIELDS, run_cell, summarize_saved  # noqa: E402
 from summary_csv import pct, read_summary, write_summary  # noqa: E402
 from summary_csv import write_readme as write_notes_readme  # noqa: E402
 
-from thurn_ai.bench import machine_info  # noqa: E402
+from thurn_ai.play.bench import machine_info  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "learned" / "strength"

@@ -1,4 +1,4 @@
-"""A learning baseline on the Gymnasium environment (thurn_ai.gym): a masked actor-critic in numpy, its
+"""A learning baseline on the Gymnasium environment (thurn_ai.adapters.gym): a masked actor-critic in numpy, its
 learning curve against `random`, `greedy` and `heuristic`. Writes results/learning/.
 
     python experiments/learning_baseline.py                        # the published run (~20 min of one core)
@@ -149,8 +149,8 @@ def returns_to_go(rewards: list[float], gamma: float) -> np.ndarray:
 
 
 def evaluate(envs: dict, agent: Agent, games: int, seed: int) -> list[dict]:
-    from thurn_ai.match import derive_seed
-    from thurn_ai.stats import wilson_interval
+    from thurn_ai.play.match import derive_seed
+    from thurn_ai.stats.summary import wilson_interval
     rows = []
     for name, env in envs.items():
         results = [play(env, agent, derive_seed(seed, "eval", name, k), None) for k in range(games)]
@@ -222,13 +222,13 @@ def main(argv=None) -> int:
     if any(x not in OPPONENTS for x in train_names):
         ap.error(f"--train-opponents: each one of {', '.join(OPPONENTS)}, not {a.train_opponents!r}")
     try:
-        from thurn_ai.gym import env as make_env
+        from thurn_ai.adapters.gym import env as make_env
     except ImportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from thurn_ai.bench import machine_info
+    from thurn_ai.play.bench import machine_info
     from thurn_ai.fileio import atomic_write_bytes, atomic_write_text
-    from thurn_ai.match import derive_seed
+    from thurn_ai.play.match import derive_seed
 
     out = a.out
     out.mkdir(parents=True, exist_ok=True)

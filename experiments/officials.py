@@ -36,9 +36,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai import officials_study as study
+from thurn_ai.studies import officials as study
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
-from thurn_ai.officials import OFFICIALS
+from thurn_ai.game.officials import OFFICIALS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"

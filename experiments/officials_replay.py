@@ -24,8 +24,8 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.bots import make_bot
-from thurn_ai.match import play_game
-from thurn_ai.rules import Rules
+from thurn_ai.play.match import play_game
+from thurn_ai.game.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +52,7 @@ def replay(games: pd.DataFrame, every: int):
 def replay_tournament(folder: Path, every: int):
     """(same, different) counts over game 1, 1 + every, ... of the games saved in a tournament folder, each
     played again with this checkout's code and compared move by move, and the first few differences."""
-    from thurn_ai.tournament import plan_tournament, play_task, read_meta
+    from thurn_ai.play.tournament import plan_tournament, play_task, read_meta
 
     meta = read_meta(folder / "tournament.json")
     plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],

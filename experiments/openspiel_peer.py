@@ -10,7 +10,7 @@ and a uniform random game from the opening lasts ~1,760 turns (~0.9 ms compiled)
     python experiments/openspiel_peer.py --restart                # start again with other settings
 
 Two parts, both on the same game: OpenSpiel's Python ISMCTSBot (open_spiel.python.algorithms.ismcts)
-plays through the adapter (thurn_ai.openspiel); thurn-ai's `mcts` is the compiled search.
+plays through the adapter (thurn_ai.adapters.openspiel); thurn-ai's `mcts` is the compiled search.
 
 Speed (speed.csv): measured in one run, alternating, in CPU seconds of the process, from the same mid-game
 positions: random playouts
@@ -25,11 +25,11 @@ OpenSpiel seat rotated game by game, for each player count and OpenSpiel set-up 
 rollouts; thurn-ai's heuristic playouts; those and thurn-ai's planner as PUCT prior), at equal iterations
 per decision (ISMCTS's max_simulations = mcts's iterations) and at equal time per decision (both search
 until a clock runs out; OpenSpiel's bot has no time budget, so make_openspiel_bot runs its search loop
-against a clock). Rollouts are played in compiled code (thurn_ai.openspiel.Evaluator): with OpenSpiel's
+against a clock). Rollouts are played in compiled code (thurn_ai.adapters.openspiel.Evaluator): with OpenSpiel's
 own evaluator a random rollout through Python takes tenths of a second. Every OpenSpiel bot draws all
-its randomness from seeded generators (thurn_ai.openspiel.ismcts_bot), so an equal-iterations game
+its randomness from seeded generators (thurn_ai.adapters.openspiel.ismcts_bot), so an equal-iterations game
 repeats; --replay K plays the first K games of each such cell again and reports whether they did. Win rates take
-ties on the top score as shared; 95% Wilson intervals (thurn_ai.stats).
+ties on the top score as shared; 95% Wilson intervals (thurn_ai.stats.summary).
 
 Games are written as they finish (games.csv is rewritten atomically after each), so a stopped run resumes
 where it stopped when the same command is run again; run.json holds the settings and a run with other
@@ -68,11 +68,11 @@ def _openspiel_modules():
     import pyspiel  # noqa: F401
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import thurn_ai.openspiel as tos
+    import thurn_ai.adapters.openspiel as tos
     return pyspiel, ismcts, mcts, tos
 
 
-# What OpenSpiel's ISMCTS searches with, by name: (the thurn_ai.openspiel.Evaluator's arguments, the
+# What OpenSpiel's ISMCTS searches with, by name: (the thurn_ai.adapters.openspiel.Evaluator's arguments, the
 # selection rule, its constant). "random" is OpenSpiel's own set-up (uniform random rollouts, UCT);
 # "heuristic" gives it the playouts of `mcts` (heuristic policy, eps 0.05, to the end of the game);
 # "plan" adds the planner `mcts` uses as its PUCT prior, with `mcts`'s prior mass (0.8) and c (1.0).
@@ -306,7 +306,7 @@ def _write_csv(path: Path, rows: list[dict], fields: list[str]) -> None:
 
 
 def summarize(rows: list[dict]) -> list[dict]:
-    from thurn_ai.stats import wilson_interval
+    from thurn_ai.stats.summary import wilson_interval
     out = []
     for cell in dict.fromkeys(r["cell"] for r in rows):
         mine = [r for r in rows if r["cell"] == cell]
@@ -444,9 +444,9 @@ def main(argv=None) -> int:
     except ImportError as e:
         print(f"error: OpenSpiel is missing ({e}); pip install 'thurn-ai[openspiel]'", file=sys.stderr)
         return 2
-    from thurn_ai.bench import machine_info
+    from thurn_ai.play.bench import machine_info
     from thurn_ai.fileio import atomic_write_text
-    from thurn_ai.match import derive_seed
+    from thurn_ai.play.match import derive_seed
 
     out = a.out
     out.mkdir(parents=True, exist_ok=True)

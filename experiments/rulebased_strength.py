@@ -5,7 +5,7 @@
     python experiments/rulebased_strength.py --pair "heuristic(turn_cost=0.5)" heuristic --games 100 \
         --out /tmp/tune                                      # any two specs, head to head
 
-Two-player games with thurn_ai.match.play_game, seat-swapped: every game seed is played twice, once with
+Two-player games with thurn_ai.play.match.play_game, seat-swapped: every game seed is played twice, once with
 each bot in the first seat, so both bots see the same cards from both seats. Per pair and board the script
 writes the win rate of the first bot (rules' winner, tie-break included) with its 95% Wilson interval, the
 mean scores and the mean game length, to strength.csv; every game is in games.csv.
@@ -22,9 +22,9 @@ from pathlib import Path
 
 from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_open
-from thurn_ai.match import derive_seed, play_game
-from thurn_ai.rules import Rules
-from thurn_ai.stats import wilson_interval
+from thurn_ai.play.match import derive_seed, play_game
+from thurn_ai.game.rules import Rules
+from thurn_ai.stats.summary import wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "rulebased"

@@ -37,8 +37,8 @@ import thurn_ai
 assert thurn_ai.__file__.startswith(sys.argv[1]), thurn_ai.__file__
 from thurn_ai import _search
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.game import new_game
-from thurn_ai.rules import Rules
+from thurn_ai.game.state import new_game
+from thurn_ai.game.rules import Rules
 
 
 def positions(players, board="south", variant="classic", seeds=(5, 6, 7, 8), stops=(5, 20, 35, 50, 65)):

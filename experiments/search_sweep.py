@@ -25,8 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from thurn_ai import _search
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Bot
-from thurn_ai.match import play_game
-from thurn_ai.rules import Rules
+from thurn_ai.play.match import play_game
+from thurn_ai.game.rules import Rules
 
 FIRST_SEED = 1000
 

@@ -6,7 +6,7 @@
 
 Configurations: South (classic), North (horses) and North (classic) for 2, 3 and 4 players, each with
   * random games stepped in Python (`apply_random`), and
-  * bot games played by thurn_ai.match.play_game, the seats drawn from random, greedy, heuristic and
+  * bot games played by thurn_ai.play.match.play_game, the seats drawn from random, greedy, heuristic and
     mcts(iterations=50); the record must round-trip through JSON and replay to the same scores.
 Checked before every move and at the end, with the test suite's own checks (imported, not copied:
 tests/test_north.py's check_invariants for every board — cards, houses and tiles conserved, routes,
@@ -37,7 +37,7 @@ import thurn_ai  # noqa: E402
 from test_north import check_invariants  # noqa: E402
 from test_properties import Tracker  # noqa: E402
 from thurn_ai.bots import make_bot  # noqa: E402
-from thurn_ai.match import GameRecord, derive_seed, play_game, replay  # noqa: E402
+from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay  # noqa: E402
 from thurn_ai.position import dumps_position, position_from_dict  # noqa: E402
 
 GAMES = [("south", "classic"), ("north", "horses"), ("north", "classic")]

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.bench import machine_info
+from thurn_ai.play.bench import machine_info
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.tournament import default_jobs, run_tournament
+from thurn_ai.play.tournament import default_jobs, run_tournament
 
 WORKLOADS = {
     "search": {"specs": ["mcts", "greedy"], "games": 24},

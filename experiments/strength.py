@@ -5,7 +5,7 @@
     python experiments/strength.py --only greedy_3000 pimc_300        # some matchups only
 
 Two-player games (South board with classic rules; a few on the North board with its default, the horses
-variant) with thurn_ai.tournament.run_tournament: seats alternate game by game (game g has its own seed,
+variant) with thurn_ai.play.tournament.run_tournament: seats alternate game by game (game g has its own seed,
 derived from SEED and g), both cores. Each matchup's games are kept in OUT/runs/<matchup>/ (results.csv,
 one row per seat and game; the game records in records.jsonl are not committed). An interrupted run
 resumes where it stopped; a matchup whose results.csv is complete is only summarized again. The win rate
@@ -24,10 +24,10 @@ import pandas as pd
 
 from summary_csv import pct, read_summary, write_summary
 from summary_csv import write_readme as write_notes_readme
-from thurn_ai.bench import machine_info
+from thurn_ai.play.bench import machine_info
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.stats import wilson_interval
-from thurn_ai.tournament import load_results, run_tournament
+from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.play.tournament import load_results, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength"
@@ -106,7 +106,7 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         f"(commit {m['commit']}, {m['cpu']}, 2 worker processes).",
         "",
         f"Two-player games (South board: classic rules; North board: horses variant) via "
-        f"`thurn_ai.tournament.run_tournament` with seed "
+        f"`thurn_ai.play.tournament.run_tournament` with seed "
         f"{SEED}: seats alternate game by game and every game has its own seed (derived from {SEED} and the "
         "game number, so each matchup replays exactly). A's win rate counts the rules' winner (tie-break "
         "included); the interval is the 95% Wilson score interval. Per-game rows: `runs/<matchup>/results.csv`.",

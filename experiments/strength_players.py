@@ -5,7 +5,7 @@
     python experiments/strength_players.py --games 20 --out /tmp/sp   # a quick run elsewhere
 
 One `mcts` seat against `heuristic` in every other seat, seats rotated game by game by the tournament
-(thurn_ai.tournament.run_tournament, seed SEED; every game has its own seed derived from it), both cores.
+(thurn_ai.play.tournament.run_tournament, seed SEED; every game has its own seed derived from it), both cores.
 A cell's games are kept in OUT/runs/<cell>/ (results.csv; records.jsonl is not committed) and resume where
 they stopped: run the script again to add games or finish a cell. summary.csv has one line per cell; the
 README is written from it: mcts's win rate with its 95% Wilson interval, the fair share (1/players), mean
@@ -22,10 +22,10 @@ from pathlib import Path
 
 from summary_csv import pct, read_summary, write_summary
 from summary_csv import write_readme as write_notes_readme
-from thurn_ai.bench import machine_info
+from thurn_ai.play.bench import machine_info
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.stats import wilson_interval
-from thurn_ai.tournament import load_results, run_tournament
+from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.play.tournament import load_results, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength" / "players"

@@ -57,7 +57,7 @@ def long_record() -> str:
     """A legal record of a long game (random bots: thousands of moves), as the page would upload it."""
     import thurn_ai
     from thurn_ai.bots import make_bot
-    from thurn_ai.match import play_game
+    from thurn_ai.play.match import play_game
     rec = play_game(thurn_ai.Rules(players=4), [make_bot("random", k) for k in range(4)], seed=7)
     return rec.to_json()
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import thurn_ai
 from thurn_ai._core import OFFICIALS, PHASES
-from thurn_ai.notation import move_city, move_kind
-from thurn_ai.rules import DISPLAY_SIZE, HOUSES
+from thurn_ai.game.notation import move_city, move_kind
+from thurn_ai.game.rules import DISPLAY_SIZE, HOUSES
 # official codes in the engine's state (index 0 = none), by name
 OFFICIAL_CODE = {name: i + 1 for i, name in enumerate(OFFICIALS)}
 OFFICIAL_CODE[None] = 0

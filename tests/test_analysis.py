@@ -1,4 +1,4 @@
-"""The library API for analysis (issue 11, item 5): thurn_ai.analysis (what `hint` prints, as data), the
+"""The library API for analysis (issue 11, item 5): thurn_ai.play.analysis (what `hint` prints, as data), the
 typed accessors of GameState, the log of what each close awarded (also in game records), `left X` on a
 one-card route, and illegal-move errors that say why."""
 from __future__ import annotations
@@ -12,14 +12,14 @@ import pytest
 import thurn_ai
 from helpers import build, legal, play
 from thurn_ai import IllegalMoveError, PositionError, Rules
-from thurn_ai.analysis import Analysis, analyse, bot_spec
+from thurn_ai.play.analysis import Analysis, analyse, bot_spec
 from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.bots.mcts import strongest_options
 from thurn_ai.bots.spec import parse_spec
 from thurn_ai.cli import main
-from thurn_ai.game import CloseAward, CloseLog, Tile
-from thurn_ai.match import GameRecord, play_game, replay_closes
+from thurn_ai.game.state import CloseAward, CloseLog, Tile
+from thurn_ai.play.match import GameRecord, play_game, replay_closes
 from thurn_ai.position import save_position
 
 CONFIGS = [Rules(players=2), Rules(players=3), Rules(players=4), Rules(players=3, board="north"),
@@ -215,7 +215,7 @@ def test_illegal_moves_say_why(setup, move, message):
     assert g.export() == before
 
 
-# ---------------------------------------------------------------- thurn_ai.analysis
+# ---------------------------------------------------------------- thurn_ai.play.analysis
 
 @pytest.fixture(scope="module")
 def position(tmp_path_factory):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import thurn_ai
 from thurn_ai import BoardError, Rules, RulesError
-from thurn_ai.board import BOARD_DIR, parse_board
+from thurn_ai.game.board import BOARD_DIR, parse_board
 
 DATA = Path(__file__).parent / "data"
 MINI = DATA / "mini.json"

@@ -7,12 +7,13 @@ from click.testing import CliRunner
 import thurn_ai
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
-from thurn_ai.bots.human import HumanBot, render_view
+from thurn_ai.bots.human import HumanBot
+from thurn_ai.render.text import render_view
 from thurn_ai.cli import cli
 from thurn_ai.errors import BotSpecError
-from thurn_ai.match import derive_seed, play_game
+from thurn_ai.play.match import derive_seed, play_game
 from thurn_ai.position import position_from_dict
-from thurn_ai.rules import Rules
+from thurn_ai.game.rules import Rules
 
 RULE_BOTS = ("greedy", "heuristic")
 OTHER_DISPLAY = ["Würzburg", "Würzburg", "Carlsruhe", "Mannheim", "Ulm", "Kempten"]

@@ -2,7 +2,7 @@
 
 Runs are real processes: forked children of the test process running run_tournament (cheap, so many kill
 points can be tried), and a few `python -m thurn_ai.cli tournament` subprocesses. Exact moments come from
-the test hook THURN_AI_FAULT=POINT[@N] in thurn_ai/tournament.py, which makes the process SIGKILL itself
+the test hook THURN_AI_FAULT=POINT[@N] in thurn_ai/play/tournament.py, which makes the process SIGKILL itself
 there; other kills come at random times from outside. Bots are random and greedy (8 games in ~0.15 s)."""
 import os
 import random
@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from thurn_ai import cli
-from thurn_ai import tournament as tm
-from thurn_ai.tournament import TournamentError, load_results, run_tournament
+from thurn_ai.play import tournament as tm
+from thurn_ai.play.tournament import TournamentError, load_results, run_tournament
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills real processes (POSIX)")
 
@@ -380,8 +380,8 @@ def test_report_falls_back_to_results_csv_when_the_parquet_is_damaged(reference,
 
 
 def test_plots_are_written_atomically(reference, tmp_path):
-    from thurn_ai.plots import write_plots
-    from thurn_ai.stats import summarize
+    from thurn_ai.stats.plots import write_plots
+    from thurn_ai.stats.summary import summarize
     paths = write_plots(reference[1], summarize(reference[1]), tmp_path / "plots")
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
     assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == sorted(p.name for p in paths)

@@ -25,14 +25,14 @@ from hypothesis import strategies as st
 
 import thurn_ai
 import thurn_ai.position
-from thurn_ai.board import BOARD_DIR
+from thurn_ai.game.board import BOARD_DIR
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.spec import parse_spec, split_specs
 from thurn_ai.cli import main
 from thurn_ai.errors import ThurnError
-from thurn_ai.match import play_game, read_records, replay
+from thurn_ai.play.match import play_game, read_records, replay
 from thurn_ai.position import load_position, position_from_dict
-from thurn_ai.rules import Rules
+from thurn_ai.game.rules import Rules
 
 DATA = Path(__file__).parent / "data"
 TRIED: Counter = Counter()

@@ -1,4 +1,4 @@
-"""The Gymnasium environment (thurn_ai.gym): Gymnasium's check_env, seeds, opponents, rewards, illegal
+"""The Gymnasium environment (thurn_ai.adapters.gym): Gymnasium's check_env, seeds, opponents, rewards, illegal
 actions, bad arguments, and the example of docs/gym.md."""
 import re
 import warnings
@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import thurn_ai  # noqa: E402
 from thurn_ai.errors import BoardError, BotSpecError, RulesError  # noqa: E402
-from thurn_ai.gym import ENV_ID, env  # noqa: E402
+from thurn_ai.adapters.gym import ENV_ID, env  # noqa: E402
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "gym.md"
 

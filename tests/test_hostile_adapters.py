@@ -7,10 +7,10 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
-import thurn_ai.openspiel  # noqa: E402,F401  (registers the game)
+import thurn_ai.adapters.openspiel  # noqa: E402,F401  (registers the game)
 from thurn_ai.errors import RulesError  # noqa: E402
-from thurn_ai.openspiel import MAX_RNG_SEED, ThurnUndTaxisGame  # noqa: E402
-from thurn_ai.pettingzoo import raw_env  # noqa: E402
+from thurn_ai.adapters.openspiel import MAX_RNG_SEED, ThurnUndTaxisGame  # noqa: E402
+from thurn_ai.adapters.pettingzoo import raw_env  # noqa: E402
 
 
 @pytest.mark.parametrize("seed", [2 ** 31, 2 ** 63, -2])

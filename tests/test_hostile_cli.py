@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thurn_ai
-import thurn_ai.tournament as tournament
+import thurn_ai.play.tournament as tournament
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import MAX_JSON_DEPTH, loads_json, path_text, read_existing
-from thurn_ai.tournament import TournamentError, cycle_length, run_tournament, seatings
+from thurn_ai.play.tournament import TournamentError, cycle_length, run_tournament, seatings
 
 from test_cli_edges import assert_one_error, invoke
 
@@ -316,14 +316,14 @@ def test_serve_refuses_a_broken_position_before_the_server_starts(tmp_path, monk
 
 
 def test_a_budget_giving_a_player_count_twice_is_refused():
-    from thurn_ai.officials_study_plan import StudyError, parse_budget
+    from thurn_ai.studies.officials.plan import StudyError, parse_budget
     with pytest.raises(StudyError, match="2 players given twice"):
         parse_budget("2=100,2=200")
     assert parse_budget("2=100,3=200") == {2: 100, 3: 200}
 
 
 def test_a_results_file_whose_rows_disagree_with_players_is_refused(tmp_path):
-    from thurn_ai.tournament import load_results
+    from thurn_ai.play.tournament import load_results
     out = tmp_path / "t"
     run_tournament(["random", "greedy"], games=4, seed=3, out_dir=out, progress=False, jobs=1)
     (out / "results.parquet").unlink()

@@ -28,7 +28,7 @@ import thurn_ai
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.mcts import SearchBot
 from thurn_ai.errors import BotSpecError
-from thurn_ai.match import play_game
+from thurn_ai.play.match import play_game
 from thurn_ai.web import BackgroundServer, create_app
 from thurn_ai.web import app as web_app
 from thurn_ai.web import sessions
@@ -76,7 +76,7 @@ def opened():
 
 
 @pytest.mark.parametrize("board", ["/etc/hostname", "/dev/zero", "/nonexistent/b.json", "south.json",
-                                   "../boards/south", "thurn_ai/boards/south.json", ["south"], {"a": 1}, 7])
+                                   "../boards/south", "thurn_ai/boards/south.json", "thurn_ai/game/boards/south.json", ["south"], {"a": 1}, 7])
 def test_a_new_game_names_only_a_packaged_board_and_opens_no_path(client, opened, board):
     r = client.post("/api/games", json={"seats": "random,random", "board": board})
     message = clean_error(r, 400)

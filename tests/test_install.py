@@ -188,10 +188,18 @@ def test_cli_runs_without_the_import_side_effects_of_an_editable_install(tmp_pat
 def test_an_unbuilt_checkout_says_how_to_build_it(tmp_path):
     src = copy_source(tmp_path / "src")
     assert not list((src / "thurn_ai").glob("_core*"))
-    for code in ("import thurn_ai", "import thurn_ai.cli", "from thurn_ai.game import new_game"):
+    for code in ("import thurn_ai", "import thurn_ai.cli", "from thurn_ai.game.state import new_game"):
         out = bare_python(code, tmp_path, [str(src)] + site_dirs())
         assert out.returncode != 0
         last = out.stderr.strip().splitlines()[-1]
         assert last.startswith("ImportError:") and "not built" in last, out.stderr
         assert "pip install -e ." in last and "python setup.py build_ext --inplace" in last, last
         assert "No module named" not in out.stderr, out.stderr
+
+
+def test_every_package_of_the_source_tree_is_listed_for_installing():
+    """A folder of thurn_ai/ missing from pyproject.toml's packages is left out of a non-editable install."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "thurn_ai").rglob("__init__.py")}
+    assert found - listed == set()

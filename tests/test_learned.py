@@ -18,7 +18,7 @@ from thurn_ai.learned import data as D
 from thurn_ai.learned import fit as F
 from thurn_ai.learned.features import N_FEATURES, N_TERMS, terms
 from thurn_ai.learned.model import ModelError
-from thurn_ai.match import play_game
+from thurn_ai.play.match import play_game
 
 
 def random_model(seed: int, players=(2, 3, 4)) -> ValueModel:
@@ -326,7 +326,7 @@ def test_the_win_map_file_round_trips_and_bad_files_are_refused(tmp_path):
 
 
 def test_analyse_shows_the_mapped_win_share_only_for_the_learned_evaluation(monkeypatch):
-    from thurn_ai import analysis as A
+    from thurn_ai.play import analysis as A
     from thurn_ai.learned.win_map import WinMap
     win_map = WinMap(params={3: (-0.5, 0.5, 0.0)})       # far from the identity: the map must show
     monkeypatch.setattr(A, "default_win_map", lambda: win_map)

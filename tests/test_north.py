@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import thurn_ai
 from thurn_ai import IllegalMoveError, Rules
 from thurn_ai._core import PHASES
-from thurn_ai.notation import move_city, move_kind
+from thurn_ai.game.notation import move_city, move_kind
 
 DATA = Path(__file__).parent / "data"
 MINI = str(DATA / "mini.json")
@@ -204,7 +204,7 @@ def test_every_part_of_the_north_board_carries_its_provenance():
     assert set(rec["tile values"]) == {t.id for t in b.tiles if t.kind != "free_city"}
     assert b.reconstructed and b.notice
     # and every entry says so explicitly in the file, not by the format's default
-    raw = json.loads((thurn_ai.board.BOARD_DIR / "north.json").read_text(encoding="utf-8"))
+    raw = json.loads((thurn_ai.game.board.BOARD_DIR / "north.json").read_text(encoding="utf-8"))
     for part in ("provinces", "cities", "roads", "tiles", "carriages"):
         assert all("provenance" in e for e in raw[part]), part
     assert all("horses_provenance" in c for c in raw["cities"])
@@ -679,7 +679,7 @@ def test_random_game_on_a_synthetic_board_keeps_every_invariant():
 @pytest.mark.parametrize("variant", ["horses", "classic"])
 def test_records_replay_on_the_north_board(variant):
     from thurn_ai.bots import make_bot
-    from thurn_ai.match import GameRecord, play_game, replay
+    from thurn_ai.play.match import GameRecord, play_game, replay
     rules = north(2, variant)
     rec = play_game(rules, [make_bot("random", 1), make_bot("random", 2)], seed=5)
     back = GameRecord.from_json(rec.to_json())

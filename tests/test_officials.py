@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 
 import thurn_ai
-from thurn_ai import officials_study as S
+from thurn_ai.studies import officials as S
 from thurn_ai.bots import make_bot, parse_spec
 from thurn_ai.bots.officials import OFFICIALS
 from thurn_ai.cli import main
-from thurn_ai.match import play_game, replay
-from thurn_ai.rules import Rules
+from thurn_ai.play.match import play_game, replay
+from thurn_ai.game.rules import Rules
 
 
 # ------------------------------------------------------------------ what each official looks like as a move

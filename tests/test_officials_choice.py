@@ -1,4 +1,4 @@
-"""Value at the moment of choice (thurn_ai/officials_study_choice.py), the strong study's tooling
+"""Value at the moment of choice (thurn_ai/studies/officials/choice.py), the strong study's tooling
 (experiments/officials.py) and the CLI's --part choice, on tiny budgets."""
 import json
 import math
@@ -9,13 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from thurn_ai import officials_study as S
+from thurn_ai.studies import officials as S
 from thurn_ai.cli import main
-from thurn_ai.officials import OFFICIALS
-from thurn_ai.officials_study_choice import (META_FILE, ROWS_FILE, ChoiceSettings, load_choice, position_at,
+from thurn_ai.game.officials import OFFICIALS
+from thurn_ai.studies.officials.choice import (META_FILE, ROWS_FILE, ChoiceSettings, load_choice, position_at,
                                              rate_decision, read_game_records, run_choice)
 from thurn_ai.position import load_position, position_from_dict
-from thurn_ai.tournament import run_tournament
+from thurn_ai.play.tournament import run_tournament
 
 from helpers import experiment
 
@@ -326,8 +326,8 @@ def test_played_per_tournament_counts_only_complete_designs():
 def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
     mod = experiment("officials_replay")
     from thurn_ai.bots import make_bot
-    from thurn_ai.match import play_game
-    from thurn_ai.rules import Rules
+    from thurn_ai.play.match import play_game
+    from thurn_ai.game.rules import Rules
     rows = []
     for game, seed in ((1, 11), (2, 12)):
         rec = play_game(Rules(players=2), [make_bot("heuristic(forbid=cartwright)", seed=0), make_bot("heuristic", seed=0)],
@@ -351,7 +351,7 @@ def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
 
 
 def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phase():
-    from thurn_ai.officials_study_report import _choice_sentences
+    from thurn_ai.studies.officials.report import _choice_sentences
     rows = []
     for phase, d in (("early", -0.01), ("middle", -0.03), ("late", -0.02), ("all", -0.02)):
         rows.append({"players": 2, "official": "postmaster", "phase": phase, "rated": 100, "decisions": 100,
@@ -365,7 +365,7 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
 
 def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp_path, capsys):
     mod = experiment("officials_replay")
-    from thurn_ai.tournament import run_tournament
+    from thurn_ai.play.tournament import run_tournament
     folder = tmp_path / "t"
     run_tournament(["mcts(iterations=15)", "heuristic"], players=2, games=4, seed=3, jobs=1, out_dir=str(folder),
                    progress=False)
@@ -388,7 +388,7 @@ def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp
 def test_the_report_replays_two_games_of_each_search_tournament(tmp_path, monkeypatch):
     exp = _experiment()
     monkeypatch.syspath_prepend(str(ROOT / "experiments"))
-    from thurn_ai.tournament import run_tournament
+    from thurn_ai.play.tournament import run_tournament
     assert exp.search_replay_note(tmp_path, "abc1234") is None           # nothing saved: no note
     for name, games in (("2p_none", 4), ("2p_cartwright", 3)):
         run_tournament(["mcts(iterations=10)", "mcts(iterations=10,forbid=cartwright)"], players=2, games=games,

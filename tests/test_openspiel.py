@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (thurn_ai.openspiel): registration, OpenSpiel's own checks, action ids, what a
+"""The OpenSpiel adapter (thurn_ai.adapters.openspiel): registration, OpenSpiel's own checks, action ids, what a
 player's information state shows, resampling, ISMCTS and evaluate_bots, and the page docs/openspiel.md."""
 import json
 import re
@@ -10,9 +10,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is an optional extra: pip install 'thurn-ai[openspiel]'")
 
 import thurn_ai  # noqa: E402
-import thurn_ai.openspiel as tos  # noqa: E402
+import thurn_ai.adapters.openspiel as tos  # noqa: E402
 from thurn_ai.errors import IllegalMoveError, RulesError  # noqa: E402
-from thurn_ai.openspiel_encoding import CITY_KINDS, NON_CITY_KINDS, encoding_for  # noqa: E402
+from thurn_ai.adapters.encoding import CITY_KINDS, NON_CITY_KINDS, encoding_for  # noqa: E402
 from thurn_ai.position import position_from_dict  # noqa: E402
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "openspiel.md"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from thurn_ai import officials_study as S
+from thurn_ai.studies import officials as S
 from thurn_ai.cli import main
-from thurn_ai.tournament import run_tournament
+from thurn_ai.play.tournament import run_tournament
 
 OFFICIALS_MARK = ".thurn-ai-officials"
 PLOTS_MARK = ".thurn-ai-plots"

@@ -1,4 +1,4 @@
-"""The PettingZoo adapter (thurn_ai.pettingzoo): PettingZoo's API and seed tests, masks, rewards, what an
+"""The PettingZoo adapter (thurn_ai.adapters.pettingzoo): PettingZoo's API and seed tests, masks, rewards, what an
 agent observes, bad arguments, and the example of docs/pettingzoo.md."""
 import re
 import warnings
@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import thurn_ai  # noqa: E402
 from thurn_ai.errors import IllegalMoveError, RulesError  # noqa: E402
-from thurn_ai.openspiel_encoding import encoding_for  # noqa: E402
-from thurn_ai.pettingzoo import env, raw_env  # noqa: E402
+from thurn_ai.adapters.encoding import encoding_for  # noqa: E402
+from thurn_ai.adapters.pettingzoo import env, raw_env  # noqa: E402
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "pettingzoo.md"
 

@@ -22,7 +22,7 @@ of the compiled modules; the same values held at a182b1b and in the working tree
                    compiled `playout()` from the position.
   game/...         sha256 over the moves and final scores/ranking/winner of whole games: uniform random
                    games (`apply_random()`, and a `random.Random(seed)` choice among `legal_moves()` with
-                   the notation of every move), and bot games through `thurn_ai.match.play_game` with
+                   the notation of every move), and bot games through `thurn_ai.play.match.play_game` with
                    `make_bot(spec, seed=i)` (random, greedy, mcts(iterations=50), pimc(iterations=50,
                    worlds=2), search options away from the defaults, a mixed table) on South 2/3/4 and North.
                    The heuristic bot's self-play is pinned in tests/test_yardstick.py, not here.
@@ -56,9 +56,9 @@ import pytest
 import thurn_ai
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
-from thurn_ai.match import play_game
+from thurn_ai.play.match import play_game
 from thurn_ai.position import position_from_dict
-from thurn_ai.rules import Rules
+from thurn_ai.game.rules import Rules
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pinned")
 PINNED_FILE = os.path.join(DATA, "pinned.json")

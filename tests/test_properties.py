@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import thurn_ai
 from helpers import build, total_cards
-from thurn_ai.notation import move_city, move_kind
+from thurn_ai.game.notation import move_city, move_kind
 
 PLAYERS = st.sampled_from([2, 3, 4])
 SEEDS = st.integers(0, 2**63 - 1)

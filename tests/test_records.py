@@ -7,8 +7,8 @@ import pytest
 from thurn_ai.bots import make_bot
 from thurn_ai.cli import main
 from thurn_ai.errors import PositionError
-from thurn_ai.match import GameRecord, play_game, read_records, replay
-from thurn_ai.rules import Rules
+from thurn_ai.play.match import GameRecord, play_game, read_records, replay
+from thurn_ai.game.rules import Rules
 
 
 def play_and_keep_state(rules, seed):

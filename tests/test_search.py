@@ -9,9 +9,9 @@ from thurn_ai.bots import Observation, make_bot
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.bots.officials import official_of
 from thurn_ai.errors import BotSpecError
-from thurn_ai.match import play_game
-from thurn_ai.notation import move_kind
-from thurn_ai.rules import Rules
+from thurn_ai.play.match import play_game
+from thurn_ai.game.notation import move_kind
+from thurn_ai.game.rules import Rules
 
 
 def city(g, name):
@@ -273,7 +273,7 @@ def test_bad_root_restrictions_are_refused(monkeypatch):
         _search.Tree(g, 1, root_uses=_search.official_mask(["cartwright"]), **args)
     with pytest.raises(BotSpecError, match="no official 'mayor'"):
         make_bot("mcts(iterations=10)", seed=1).restrict_root("mayor")
-    from thurn_ai.analysis import analyse
+    from thurn_ai.play.analysis import analyse
     from thurn_ai.errors import PositionError
     with pytest.raises(PositionError, match="no legal move uses the cartwright"):
         analyse(g, bot="mcts(iterations=10)", official="cartwright")
@@ -283,7 +283,7 @@ def test_bad_root_restrictions_are_refused(monkeypatch):
     class AnalysesOnly:                      # an analysing bot that cannot restrict its root
         def analyse(self, obs):
             return []
-    monkeypatch.setattr("thurn_ai.analysis.make_bot", lambda spec, seed: AnalysesOnly())
+    monkeypatch.setattr("thurn_ai.play.analysis.make_bot", lambda spec, seed: AnalysesOnly())
     with pytest.raises(BotSpecError, match="cannot restrict"):
         analyse(g, bot="mcts(iterations=10)", official="postmaster")
 

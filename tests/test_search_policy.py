@@ -14,8 +14,8 @@ from thurn_ai.bots import Observation, make_bot
 from thurn_ai.bots.officials import official_of
 from thurn_ai.bots.search_options import EVALUATIONS, PLAYOUTS, REWARDS, SELECTS, SearchOptions
 from thurn_ai.errors import BotSpecError
-from thurn_ai.match import play_game
-from thurn_ai.rules import HOUSES, Rules
+from thurn_ai.play.match import play_game
+from thurn_ai.game.rules import HOUSES, Rules
 
 from test_search import RULES, closing_position, played_position
 
@@ -164,7 +164,7 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
 def test_hint_searches_with_the_strongest_configuration_and_names_it(players):
     from thurn_ai.bots.mcts import strongest_options
     from thurn_ai.bots.spec import parse_spec
-    from thurn_ai.analysis import bot_spec as search_spec
+    from thurn_ai.play.analysis import bot_spec as search_spec
     name, kwargs = parse_spec(search_spec("mcts", 300, None, players))
     assert name == "mcts" and kwargs.pop("iterations") == 300
     assert kwargs == strongest_options(players)

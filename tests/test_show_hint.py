@@ -10,9 +10,9 @@ import thurn_ai
 from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.cli import main
-from thurn_ai.draw import board_layout, draw_position, spring_layout
+from thurn_ai.render.board import board_layout, draw_position, spring_layout
 from thurn_ai.position import position_from_dict, save_position
-from thurn_ai.rules import Rules
+from thurn_ai.game.rules import Rules
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

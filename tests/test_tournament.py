@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 from thurn_ai import cli
-from thurn_ai import tournament as tm
+from thurn_ai.play import tournament as tm
 from thurn_ai.bots import make_bot
 from thurn_ai.errors import BotSpecError, RulesError, ThurnError
-from thurn_ai.match import derive_seed, play_game, read_records, replay
-from thurn_ai.rules import Rules
-from thurn_ai.tournament import TournamentError, load_results, run_tournament, seatings
+from thurn_ai.play.match import derive_seed, play_game, read_records, replay
+from thurn_ai.game.rules import Rules
+from thurn_ai.play.tournament import TournamentError, load_results, run_tournament, seatings
 
 BOTS = ["random", "random(forbid=postmaster)"]
 

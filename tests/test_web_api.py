@@ -24,10 +24,10 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import thurn_ai
-from thurn_ai.analysis import analyse
+from thurn_ai.play.analysis import analyse
 from thurn_ai.bots import make_bot
-from thurn_ai.draw import board_layout
-from thurn_ai.match import GameRecord, derive_seed, play_game, replay
+from thurn_ai.render.board import board_layout
+from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay
 from thurn_ai.position import check_position, describe, position_from_dict
 from thurn_ai.web import create_app
 from thurn_ai.web.board_data import board_geometry, province_codes

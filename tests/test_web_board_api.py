@@ -15,8 +15,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import thurn_ai
-from thurn_ai.game import CloseLog, new_game
-from thurn_ai.match import score_details
+from thurn_ai.game.state import CloseLog, new_game
+from thurn_ai.play.match import score_details
 from thurn_ai.web import create_app
 from thurn_ai.web.board_data import board_geometry
 from thurn_ai.web.views import close_preview
@@ -74,7 +74,7 @@ def test_undo_takes_back_a_close_and_its_houses_to_the_card_played(client):
         assert view[k] == start[k], k
     # the record is the game as now played: the taken-back moves are not in it
     rec = client.get(f"/api/games/{view['id']}/record").text
-    assert len(thurn_ai.match.GameRecord.from_json(rec).moves) == len(view["log"])
+    assert len(thurn_ai.play.match.GameRecord.from_json(rec).moves) == len(view["log"])
 
 
 def test_a_draw_and_a_passed_turn_cannot_be_taken_back(client):

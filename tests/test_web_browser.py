@@ -21,7 +21,7 @@ pytest.importorskip("starlette")
 
 import thurn_ai
 from thurn_ai.bots import make_bot
-from thurn_ai.match import play_game
+from thurn_ai.play.match import play_game
 from thurn_ai.position import check_position, position_from_dict
 from thurn_ai.web import BackgroundServer, create_app
 
@@ -521,7 +521,7 @@ def test_the_players_turn_and_moves_are_in_view_without_scrolling(page):
 
 def test_the_end_shows_a_scoring_table(page):
     rec = play_game(thurn_ai.Rules(players=2), [make_bot("greedy", 1), make_bot("greedy", 2)], seed=3)
-    from thurn_ai.match import replay as replay_record
+    from thurn_ai.play.match import replay as replay_record
     from thurn_ai.position import position_to_dict
     state = replay_record(rec)
     r = page.request.post("/api/games", data={"seats": ["random", "random"], "position": position_to_dict(state)})
@@ -530,7 +530,7 @@ def test_the_end_shows_a_scoring_table(page):
     page.wait_for_selector("#final:not([hidden]) #final-table tbody tr")
     rows = page.locator("#final-table tbody tr").all()
     assert [int(row.get_attribute("data-seat")) for row in rows] == list(state.ranking())
-    details = rec.details or thurn_ai.match.score_details(state)
+    details = rec.details or thurn_ai.play.match.score_details(state)
     for row in rows:
         seat = int(row.get_attribute("data-seat"))
         cells = row.inner_text()

@@ -7,8 +7,8 @@ void -- make a new bot under a new name instead."""
 import hashlib
 
 from thurn_ai.bots import make_bot
-from thurn_ai.match import play_game
-from thurn_ai.rules import Rules
+from thurn_ai.play.match import play_game
+from thurn_ai.game.rules import Rules
 
 FINGERPRINT_52C3683 = "0b85d1f9d37fc9f01b53ab1bc0b271a0aa27d81f87af4bd9344bcb965877e579"
 

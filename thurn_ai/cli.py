@@ -133,7 +133,7 @@ def _available(name: str) -> bool:
 @click.version_option(package_name="thurn-ai")
 def cli():
     """thurn-ai: engine, bots and experiments for Thurn und Taxis (and Glanz und Gloria)."""
-    from .board import on_load
+    from .game.board import on_load
     from .commands.options import announce_board
     on_load(announce_board)   # any command using the North board says once that it is partly reconstructed
 

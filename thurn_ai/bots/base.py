@@ -50,7 +50,7 @@ class Bot:
         moves = state.legal_moves()
         if not self.forbid:
             return moves
-        from ..officials import official_of
+        from ..game.officials import official_of
         ok = [m for m in moves if official_of(state, m) not in self.forbid]
         return ok or moves
 

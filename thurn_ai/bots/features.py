@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..notation import make_move
-from ..rules import BASE_HORSES, MIN_CLOSE, Rules
+from ..game.notation import make_move
+from ..game.rules import BASE_HORSES, MIN_CLOSE, Rules
 
 
 def bits(mask: int):

@@ -19,7 +19,7 @@ Ties go to the lowest city index, so the bot is deterministic; the seed is unuse
 """
 from __future__ import annotations
 
-from ..notation import make_move, move_city, move_kind
+from ..game.notation import make_move, move_city, move_kind
 from .base import Bot, Observation
 from .features import View, bits, popcount
 

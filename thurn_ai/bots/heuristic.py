@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..notation import make_move, move_city, move_kind
-from ..rules import MAX_HORSE_CARDS
+from ..game.notation import make_move, move_city, move_kind
+from ..game.rules import MAX_HORSE_CARDS
 from .base import Bot, Observation
 from .features import View, bits, popcount
 

@@ -14,73 +14,7 @@ import click
 
 from ..errors import ThurnError
 from .base import Bot, Observation
-from ..officials import OFFICIAL_LABEL, official_of
-
-PHASE_HELP = {
-    "draw": "take a card (face up or from the deck)",
-    "play": "play a card to your route (or draw a second card with the Postmaster)",
-    "after_play": "play a second card (Postal Carrier), close the route, or stop",
-    "houses": "place houses in the cities of the closed route, then done",
-    "cartwright": "take the next carriage with the Cartwright or not",
-    "discard": "discard down to 3 cards",
-}
-
-
-def _cards(board, counts) -> str:
-    names = [board.cities[x] + (f" x{k}" if k > 1 else "") for x, k in enumerate(counts) if k]
-    return ", ".join(names) if names else "-"
-
-
-def render_view(state, viewer: int | None = None) -> str:
-    """The position as `viewer` may know it (all of it when viewer is None), as lines of text.
-
-    Reads only what the viewer may know: their own hand, and of the others the hand size and the cards
-    known to be in it (taken face up) — so it is safe on a determinized state."""
-    d = state.export()
-    b = state.board
-    n = state.n_players
-    horses = state.rules.resolved_variant == "horses"
-    lines = [f"{b.title} ({state.rules.resolved_variant}), {n} players, turn {d['turn'] + 1}, "
-             f"seat {d['current']} to move ({state.phase})"]
-    lines.append(f"display: {_cards(b, d['display'])}    deck: {_n(d['deck_n'], 'card')}    "
-                 f"discard pile: {_n(d['discard_n'], 'card')}")
-    scores = state.scores()
-    for p in range(n):
-        me = viewer is None or viewer == p
-        tag = " (you)" if viewer == p else ""
-        lines.append(f"seat {p}{tag}: score {scores[p]}, houses left {d['houses_left'][p]}"
-                     + ("" if horses else f", carriage {_carriage(b, d['carriage'][p])}")
-                     + (f", tiles {_tiles(b, d, p)}" if any(d['tiles_n'][p]) else ""))
-        if me:
-            lines.append(f"    hand: {_cards(b, d['hand'][p])}")
-        else:
-            known = _cards(b, d["known"][p])
-            lines.append(f"    hand: {_n(sum(d['hand'][p]), 'card')}" + (f" (known: {known})" if known != "-" else ""))
-        route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
-        lines.append(f"    route: {route}")
-        if horses:
-            cap = 2 + sum(k * b.horses[x] for x, k in enumerate(d["horse_cards"][p]))
-            lines.append(f"    horses: {cap} (horse cards: {_cards(b, d['horse_cards'][p])})")
-        houses = [b.cities[x] for x in d["houses"][p]]
-        lines.append(f"    houses: {', '.join(houses) if houses else '-'}")
-    left = [f"{st.id} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
-            for t, st in enumerate(b.tiles) if d["stack_pos"][t] < len(st.values)]
-    lines.append("tiles left: " + ("; ".join(left) if left else "-"))
-    if d["end_triggered"]:
-        lines.append(f"the game ends after this round (triggered by seat {d['end_player']})")
-    return "\n".join(lines)
-
-
-def _n(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")
-
-
-def _carriage(board, k: int) -> str:
-    return f"{board.carriages[k][0]} ({board.carriages[k][1]} points)" if k >= 0 else "none"
-
-
-def _tiles(board, d, p) -> str:
-    return ", ".join(f"{st.id} {d['tiles_pts'][p][t]}" for t, st in enumerate(board.tiles) if d["tiles_n"][p][t])
+from ..render.text import PHASE_HELP, cards, move_line, render_view
 
 
 def _default_read(prompt: str) -> str:
@@ -110,7 +44,7 @@ class HumanBot(Bot):
             d = state.export()
             b = state.board
             route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
-            self.write(f"hand: {_cards(b, d['hand'][p])}    route: {route}    display: {_cards(b, d['display'])}")
+            self.write(f"hand: {cards(b, d['hand'][p])}    route: {route}    display: {cards(b, d['display'])}")
         if len(moves) == 1:
             self.write(f"seat {p}: the only possible move is {state.move_str(moves[0])}")
             return moves[0]
@@ -119,9 +53,7 @@ class HumanBot(Bot):
             what += " (your hand was empty: the Postmaster gives you two)"
         self.write(f"seat {p}, your move: {what}")
         for i, m in enumerate(moves, 1):
-            off = official_of(state, m)
-            tag = f"   [{OFFICIAL_LABEL[off]}]" if off else ""
-            self.write(f"  {i:>2}. {state.move_str(m)}{tag}")
+            self.write(f"  {i:>2}. {move_line(state, m)}")
         while True:
             text = self.read("your move (number or notation; ? shows the position; quit)>").strip()
             if text.lower() in ("quit", "exit", "q"):

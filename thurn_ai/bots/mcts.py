@@ -20,8 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from .. import _search
 from ..errors import BotSpecError, ThurnError
 from ..learned.model import default_model
-from ..notation import move_city, move_kind
-from ..officials import OFFICIALS
+from ..game.notation import move_city, move_kind
+from ..game.officials import OFFICIALS
 from .base import Bot, Observation
 from .search_options import SearchOptions
 

@@ -13,7 +13,7 @@ import threading
 
 from ..errors import BotSpecError
 from ..fileio import short_repr
-from ..officials import OFFICIALS
+from ..game.officials import OFFICIALS
 
 _REGISTRY: dict[str, object] = {}
 _BUILTIN_LOADED = False

@@ -5,8 +5,8 @@ import json
 
 import click
 
-from ..bench import bench_rules, machine_info
-from ..rules import Rules
+from ..play.bench import bench_rules, machine_info
+from ..game.rules import Rules
 from .options import PLAYER_COUNTS, PLAYOUTS
 
 
@@ -30,7 +30,7 @@ def command(players, board, variant, playouts, search, as_json):
     extra = {}
     if search:
         try:
-            from ..bench_search import bench_search
+            from ..play.bench import bench_search
         except ImportError:
             bench_search = None
         if bench_search is not None:

@@ -1,16 +1,16 @@
 """thurn-ai hint: search a position and print the ranked options for the player to move (a thin layer
-over thurn_ai.analysis, which a program or notebook can use directly)."""
+over thurn_ai.play.analysis, which a program or notebook can use directly)."""
 from __future__ import annotations
 
 import json
 
 import click
 
-from ..analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
+from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..bots.spec import parse_spec
 from ..errors import PositionError
 from ..fileio import path_text
-from ..officials import OFFICIAL_LABEL
+from ..game.officials import OFFICIAL_LABEL
 from ..position import describe, load_position
 from .options import ITERATIONS, SECONDS, SEED, TOP, data_board_file_option
 

@@ -1,4 +1,4 @@
-"""thurn-ai officials: the officials study (thurn_ai/officials_study.py): the ablation of the four officials
+"""thurn-ai officials: the officials study (thurn_ai/studies/officials/): the ablation of the four officials
 and their value at the moment of choice."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from .. import officials_study as study
+from ..studies import officials as study
 from ..fileio import atomic_write_text, claim_folder
-from ..officials import OFFICIALS
+from ..game.officials import OFFICIALS
 from .options import GAMES, ITERATIONS, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
 
 PARTS = ("ablation", "choice", "all")

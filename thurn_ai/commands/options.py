@@ -11,10 +11,10 @@ from pathlib import Path
 
 import click
 
-from ..board import Board
+from ..game.board import Board
 from ..fileio import path_text
 from ..bots.search_options import MAX_ITERATIONS, MAX_SECONDS
-from ..rules import Rules
+from ..game.rules import Rules
 
 # Boards whose reconstruction notice was already printed by this process (one line per board, however
 # many Rules a command builds).

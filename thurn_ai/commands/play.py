@@ -4,23 +4,12 @@ from __future__ import annotations
 import click
 
 from ..bots import make_bot, split_specs
-from ..officials import OFFICIAL_LABEL, official_of
-from ..match import derive_seed, parse_records, play_game
+from ..play.match import derive_seed, parse_records, play_game
 from ..errors import ThurnError
 from ..fileio import atomic_write_bytes, decode_text, path_text, read_existing
+from ..render.text import describe_end, move_line
 from .options import SEED, check_output_file, game_options, rules_from
 
-
-
-def describe_end(rec, board) -> list[str]:
-    lines = ["", "final scores:"]
-    for place, p in enumerate(rec.ranking):
-        d = rec.details[p]
-        lines.append(f"  {place + 1}. seat {p} {rec.bots[p]:<24} {d['score']:>4}  (carriage {d['carriage']}, "
-                     f"tiles {d['tiles']}, unplaced houses -{d['houses_unplaced']})")
-    lines.append(f"winner: seat {rec.winner} ({rec.bots[rec.winner]}) after {rec.turns} turns"
-                 + ("  [stopped by the turn limit]" if rec.truncated else ""))
-    return lines
 
 
 def append_record(path, line: str) -> None:
@@ -74,9 +63,7 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
         if state.turn != last_turn[0]:
             last_turn[0] = state.turn
             click.echo(f"turn {state.turn + 1:>3}  seat {p} ({specs[p]})")
-        off = official_of(state, move)
-        tag = f"   [{OFFICIAL_LABEL[off]}]" if off else ""
-        click.echo(f"          {state.move_str(move)}{tag}")
+        click.echo(f"          {move_line(state, move)}")
 
     rec = play_game(rules, bots, seed, on_move=log)
     if record_path is not None:

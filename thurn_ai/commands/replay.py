@@ -5,9 +5,8 @@ import click
 
 from ..errors import PositionError
 from ..fileio import path_text
-from ..match import read_records, replay, score_details
-from .play import OFFICIAL_LABEL, describe_end
-from ..officials import official_of
+from ..play.match import read_records, replay, score_details
+from ..render.text import describe_end, move_line
 from .options import GAME_INDEX, data_board_file_option
 
 
@@ -36,8 +35,7 @@ def command(record_file, game_index, board_file, step, quiet):
                 click.prompt("", default="", show_default=False, prompt_suffix="")
             last[0] = state.turn
             click.echo(f"turn {state.turn + 1:>3}  seat {p} ({rec.bots[p]})")
-        off = official_of(state, move)
-        click.echo(f"          {state.move_str(move)}" + (f"   [{OFFICIAL_LABEL[off]}]" if off else ""))
+        click.echo(f"          {move_line(state, move)}")
 
     try:
         final = replay(rec, on_move=log)

@@ -15,7 +15,7 @@ PLOTS_MARK = ".thurn-ai-plots"
 
 def _title(folder: Path, results_dir) -> str:
     """Board, rules and seed from the folder's tournament.json, when there is one."""
-    from ..tournament import META_FILE, read_meta
+    from ..play.tournament import META_FILE, read_meta
     try:
         meta = read_meta(folder / META_FILE)      # the safe reader: a damaged file is one ThurnError
         rules = meta["rules"]
@@ -36,15 +36,15 @@ def _title(folder: Path, results_dir) -> str:
 def command(results_dir, plots_dir, no_plots, as_json):
     """Statistics and plots (win rates, score distributions, seat advantage, officials) of the tournament
     saved in RESULTS_DIR (a `thurn-ai tournament --out` folder, or its results.parquet / results.csv)."""
-    from ..stats import format_summary, summarize, summary_to_json
-    from ..tournament import load_results
+    from ..stats.summary import format_summary, summarize, summary_to_json
+    from ..play.tournament import load_results
 
     df = load_results(results_dir)
     summary = summarize(df)
     folder = Path(results_dir) if Path(results_dir).is_dir() else Path(results_dir).parent
     paths = []
     if not no_plots:
-        from ..plots import write_plots
+        from ..stats.plots import write_plots
         paths = write_plots(df, summary, claim_folder(plots_dir or folder / "plots", PLOTS_MARK, "plots"))
     if as_json:
         click.echo(json.dumps({"results": str(results_dir), "plots": [str(p) for p in paths],

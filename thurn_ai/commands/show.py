@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..bots.human import render_view
+from ..render.text import render_view
 from ..position import describe, load_position
 from .options import SEED, check_output_file, data_board_file_option
 
@@ -26,6 +26,6 @@ def command(position_file, png_path, seed, board_file):
     if png_path is None:
         click.echo(render_view(state, viewer))
         return
-    from ..draw import save_png      # matplotlib is imported only when drawing
+    from ..render.board import save_png      # matplotlib is imported only when drawing
     save_png(state, png_path, viewer)
     click.echo(f"{describe(state, viewer)}\nwrote {png_path}")

@@ -37,8 +37,8 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
     """Play a tournament between bots and print win rates, scores, seats and ratings.
 
     Example: thurn-ai tournament --bots "mcts(iterations=300),greedy" --games 20 --seed 1"""
-    from ..stats import format_summary, summarize, summary_to_json
-    from ..tournament import check_jobs, check_out_folder, check_players, games_to_play, plan_tournament, run_plan
+    from ..stats.summary import format_summary, summarize, summary_to_json
+    from ..play.tournament import check_jobs, check_out_folder, check_players, games_to_play, plan_tournament, run_plan
 
     specs = split_specs(bots_text)
     if resume and out_dir is None:

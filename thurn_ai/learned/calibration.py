@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..officials import PHASES
+from ..game.officials import PHASES
 
 BINS = 10
 
@@ -55,8 +55,8 @@ def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) ->
 
 def phase_of(frame: pd.DataFrame) -> pd.Series:
     """early / middle / late of each row's position, by the houses the furthest player has placed (a
-    third of the supply each, as thurn_ai.officials.game_phase)."""
-    from ..rules import HOUSES
+    third of the supply each, as thurn_ai.game.officials.game_phase)."""
+    from ..game.rules import HOUSES
     placed = HOUSES - frame.groupby(["game", "turn"])["f_houses_left"].transform("min")
     return pd.Series(np.where(3 * placed < HOUSES, PHASES[0], np.where(3 * placed < 2 * HOUSES, PHASES[1],
                                                                          PHASES[2])), index=frame.index)

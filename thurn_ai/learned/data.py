@@ -10,7 +10,7 @@ Which games: for each player count, game g is played on the North board with hor
 (rotating) plays `strong` and the others the rule-based `heuristic` bot -- the search's own games and
 games against the yardstick.
 
-Beside each chunk, its games' records (`.jsonl`, the game records of thurn_ai.match), from which any
+Beside each chunk, its games' records (`.jsonl`, the game records of thurn_ai.play.match), from which any
 position can be set up again (`position_at`).
 
 One row per player per position, at the start of every turn (where the search's truncated playouts stop
@@ -32,10 +32,10 @@ from ..bots import make_bot
 from ..bots.base import Observation
 from ..errors import ThurnError
 from ..fileio import atomic_to_parquet, atomic_write_text, load_json
-from ..game import new_game
-from ..match import GameRecord, derive_seed, read_records
-from ..rules import Rules
-from ..tournament import run_each
+from ..game.state import new_game
+from ..play.match import GameRecord, derive_seed, read_records
+from ..game.rules import Rules
+from ..play.tournament import run_each
 from .features import FEATURES, position_features
 
 CHUNK = 10                       #: games a file

@@ -9,7 +9,7 @@ The modules, by job:
     app             the Starlette app: the page and the JSON API (create_app)
     server          binding a socket and running uvicorn (foreground or in a thread)
     sessions        games being played and records being replayed, in memory
-    hints           searches (thurn_ai.analysis) in background threads, with progress
+    hints           searches (thurn_ai.play.analysis) in background threads, with progress
     position_editor the checks of `thurn-ai validate`, each problem tagged with its field
     views           a state as the page shows it (hidden cards removed), legal moves in notation
     board_data      the board's cities, provinces, roads and tiles with screen coordinates

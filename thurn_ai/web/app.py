@@ -43,12 +43,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..board import BUILTIN_BOARDS
+from ..game.board import BUILTIN_BOARDS
 from ..bots.spec import known_bots
 from ..errors import ThurnError
 from ..fileio import JSON_SLICE, loads_json, short_repr
-from ..rules import Rules
-from ..workers import init_worker
+from ..game.rules import Rules
+from ..play.workers import init_worker
 from .board_data import board_geometry
 from .guard import Guard, RefusalPacer
 from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread

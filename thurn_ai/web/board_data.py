@@ -1,15 +1,15 @@
 """The board as the page draws it: cities with screen coordinates, provinces, roads, tile stacks and
 carriages, as JSON-ready data.
 
-City positions come from the same place as the `--png` drawing (thurn_ai.draw.board_layout: the
+City positions come from the same place as the `--png` drawing (thurn_ai.render.board.board_layout: the
 board's layout file, or a layout computed from the roads), scaled into an SVG box with north up.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from ..board import Board, packaged_board
-from ..draw import board_layout
+from ..game.board import Board, packaged_board
+from ..render.board import board_layout
 
 WIDTH = 1000         # SVG units across; the height follows the board's shape
 MARGIN = 70          # room for labels at the edges

@@ -1,4 +1,4 @@
-"""Hints in the background: a search of one position (thurn_ai.analysis.analyse, what `thurn-ai hint`
+"""Hints in the background: a search of one position (thurn_ai.play.analysis.analyse, what `thurn-ai hint`
 prints) runs in a thread while the page polls its progress, so the server keeps answering.
 
 The compiled search releases the GIL, so a thread is enough: the server's other requests run on.
@@ -18,14 +18,14 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..analysis import analyse, bot_spec
+from ..play.analysis import analyse, bot_spec
 from ..bots.mcts import SearchBot
 from ..bots.spec import make_bot
 from ..bots.search_options import MAX_ITERATIONS
 from ..errors import ThurnError
 from ..fileio import short_repr
-from ..game import GameState
-from ..notation import CITY_KINDS, move_city, move_kind
+from ..game.state import GameState
+from ..game.notation import CITY_KINDS, move_city, move_kind
 
 log = logging.getLogger("thurn_ai.web")
 

@@ -9,14 +9,14 @@ import re
 from ..errors import PositionError, ThurnError
 from ..fileio import loads_json
 from ..position import dumps_position, position_from_dict, position_to_dict, position_viewer
-from ..position_build import check_position
+from ..position.build import check_position
 from .views import state_view
 
 MAX_POSITION_CHARS = 2 ** 20      # a position is a few kB
 
 # (pattern, field): the first pattern that matches a problem's message names its field. Seat fields are
-# "seat<N>.<part>"; the rest name a part of the editor. The messages come from thurn_ai/position_read.py
-# and thurn_ai/position_check.py, which start each with the field they are about.
+# "seat<N>.<part>"; the rest name a part of the editor. The messages come from thurn_ai/position/read.py
+# and thurn_ai/position/check.py, which start each with the field they are about.
 _SEAT_PART = re.compile(r"^seat (\d+)[: ]+(hand_size|hand|known|route|horse_cards|houses|tiles|carriage|"
                         r"official_uses|closes)\b")
 _FIELDS = [

@@ -23,12 +23,12 @@ from ..bots.base import Observation
 from ..bots.spec import make_bot, parse_spec, split_specs
 from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
-from ..game import CloseLog, GameState, new_game
-from ..match import GameRecord, derive_seed, score_details
-from ..notation import illegal_move_error
-from ..officials import OFFICIALS, game_phase, official_of
+from ..game.state import CloseLog, GameState, new_game
+from ..play.match import GameRecord, derive_seed, score_details
+from ..game.notation import illegal_move_error
+from ..game.officials import OFFICIALS, game_phase, official_of
 from ..position import position_from_dict, position_viewer
-from ..rules import Rules
+from ..game.rules import Rules
 from .hints import check_search_limits
 from .views import move_row, state_view
 

@@ -6,11 +6,11 @@ viewer), so the page never receives an opponent's unknown cards or the deck's or
 """
 from __future__ import annotations
 
-from ..bots.human import PHASE_HELP as HUMAN_PHASE_HELP
-from ..game import CloseLog, GameState
-from ..match import score_details
-from ..notation import CITY_KINDS, move_city, move_kind
-from ..officials import OFFICIAL_LABEL, official_of
+from ..render.text import PHASE_HELP as HUMAN_PHASE_HELP
+from ..game.state import CloseLog, GameState
+from ..play.match import score_details
+from ..game.notation import CITY_KINDS, move_city, move_kind
+from ..game.officials import OFFICIAL_LABEL, official_of
 from ..position import describe, position_to_dict
 
 MAX_PREVIEW_STATES = 4096   # a route of 12 cities has at most 2^12 ways of placing its houses

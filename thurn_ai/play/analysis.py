@@ -1,0 +1,230 @@
+"""Analysis of a position for a program or a notebook: what `thurn-ai hint` prints, as data.
+
+    >>> import thurn_ai
+    >>> from thurn_ai.play.analysis import analyse
+    >>> g = thurn_ai.new_game(players=3, seed=7)
+    >>> a = analyse(g, iterations=2000)        # the player to move; mcts in its strongest configuration
+    >>> a.best.notation, a.best.win_prob       # the most visited option
+    >>> [(o.notation, o.share) for o in a.options]
+    >>> a.recommended_turn.moves, a.recommended_turn.then
+    >>> a.principal_variation, a.bot           # the searched line; the exact bot spec used
+    >>> a.to_dict()                            # JSON-ready (the form `thurn-ai hint --json` prints)
+
+The search sees only what the player to move may know: hidden cards are re-dealt at random (seeded by
+`seed`), so a complete position and that player's view give the same answer. See docs/analysis.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..bots import make_bot
+from ..bots.base import Observation
+from ..bots.mcts import strongest_options
+from ..bots.spec import parse_spec
+from ..errors import BotSpecError, PositionError
+from ..game.state import GameState
+from ..learned.features import position_features
+from ..learned.win_map import WinMap, default_win_map
+from .match import derive_seed
+from ..game.notation import move_kind
+from ..game.officials import official_of
+
+__all__ = ["analyse", "Analysis", "Option", "Turn", "bot_spec", "describe_turn", "DEFAULT_BOT",
+           "DEFAULT_ITERATIONS"]
+
+DEFAULT_BOT = "mcts"
+DEFAULT_ITERATIONS = 2000
+
+
+@dataclass(frozen=True)
+class Option:
+    """One move of the decision at hand, as the search rated it.
+
+    move: its code; notation: its text; official: the official it uses (None, 'postmaster',
+    'administrator', 'postal_carrier', 'cartwright'); visits: root visits; share: visits / all root
+    visits; win_prob: the player's chance of winning after it -- with the learned evaluation
+    (Analysis.calibrated) the search's win share mapped to a probability calibrated on held-out games
+    (thurn_ai.learned.win_map), otherwise the share of playouts "won" in the hand-set evaluation's units
+    (docs/learned.md); mean_score: the mean final score of its playouts (those cut short: the
+    evaluation's expected or estimated score); search_win: the search's own win share (evaluation
+    units, before any map)."""
+    move: int
+    notation: str
+    official: str | None
+    visits: int
+    share: float
+    win_prob: float
+    mean_score: float
+    search_win: float | None = None
+
+    def to_dict(self) -> dict:
+        """JSON form: `move` is the notation (as `thurn-ai hint --json` prints it)."""
+        return {"move": self.notation, "official": self.official, "visits": self.visits,
+                "share": self.share, "win_prob": self.win_prob, "mean_score": self.mean_score,
+                "search_win": self.search_win}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The recommended rest of the turn: moves (notation) and codes, the official each uses, and what
+    comes after them (`then`: the turn ends, the game ends, a card from the deck decides the rest, or
+    another decision of the same player)."""
+    moves: tuple
+    codes: tuple
+    officials: tuple
+    then: str
+
+    def to_dict(self) -> dict:
+        return {"moves": list(self.moves), "officials": list(self.officials), "then": self.then}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result of analyse(): options best first, the recommended turn, the principal variation (the
+    searched line of the player's own decisions, notation), the bot spec used and its root visits."""
+    player: int
+    bot: str
+    iterations: int
+    options: tuple
+    recommended_turn: Turn
+    principal_variation: tuple
+    seed: int
+    #: whether win_prob is a calibrated win chance: the search scored its stopped playouts with the
+    #: learned evaluation (eval=learned) and its win share went through the shipped win map, fitted to how
+    #: held-out games ended (results/learned/report.md); otherwise win_prob is in evaluation units
+    calibrated: bool = False
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def to_dict(self) -> dict:
+        """JSON-ready data: player, bot, iterations, options, recommended_turn, principal_variation,
+        best, seed."""
+        return {"player": self.player, "bot": self.bot, "iterations": self.iterations,
+                "options": [o.to_dict() for o in self.options],
+                "recommended_turn": self.recommended_turn.to_dict(),
+                "principal_variation": list(self.principal_variation), "best": self.best.to_dict(),
+                "seed": self.seed, "win_prob_calibrated": self.calibrated}
+
+
+def _spec_text(name: str, kwargs: dict) -> str:
+    def text(v):
+        if isinstance(v, frozenset):
+            return "+".join(sorted(v)) or "none"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return str(v)
+    return name + ("(" + ",".join(f"{k}={text(v)}" for k, v in kwargs.items()) + ")" if kwargs else "")
+
+
+def bot_spec(bot: str = DEFAULT_BOT, iterations: int | None = None, seconds: float | None = None,
+             players: int = 2) -> str:
+    """The bot spec a search runs with: `iterations` / `seconds` override the spec's own budget; `mcts`
+    gets the strongest measured configuration for the player count (thurn_ai.bots.mcts.strongest_options)
+    under the options the spec sets itself, every option written out, and DEFAULT_ITERATIONS when no
+    budget is given at all."""
+    name, kwargs = parse_spec(bot)
+    if name == DEFAULT_BOT:
+        kwargs = {**strongest_options(players), **kwargs}
+    if iterations is not None:
+        kwargs["iterations"] = iterations
+        kwargs.pop("time", None)
+    if seconds is not None:
+        kwargs["time"] = seconds
+    if iterations is None and seconds is None and "iterations" not in kwargs and "time" not in kwargs \
+            and name == DEFAULT_BOT:
+        kwargs["iterations"] = DEFAULT_ITERATIONS
+    return _spec_text(name, kwargs)
+
+
+def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
+            iterations: int | None = None, seconds: float | None = None, seed: int = 0,
+            official: str | None = None, using: bool = True) -> Analysis:
+    """Search `state` for the player to move and rank the options of the decision at hand.
+
+    player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
+    the player to move). bot: a spec of a bot that can analyse (mcts, pimc, with options);
+    iterations / seconds: the budget (see bot_spec()). seed: the search's seed and the seed of
+    re-dealing what the player cannot see. official: rank only the options that use this official
+    (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
+    decision; later decisions are not restricted. The same arguments give the same Analysis."""
+    if state.is_terminal():
+        raise PositionError("the game is over: there is no move to analyse")
+    to_move = state.current_player
+    if player is None:
+        player = to_move
+    elif player != to_move:
+        raise PositionError(f"seat {to_move} is to move, not seat {player}: an analysis is for the player "
+                            "to move")
+    spec = bot_spec(bot, iterations, seconds, state.n_players)
+    searcher = make_bot(spec, derive_seed("hint-bot", seed))
+    if not callable(getattr(searcher, "analyse", None)):
+        raise BotSpecError(f"bot {spec!r} cannot analyse a position (it has no analyse()); "
+                           "use a search bot such as mcts or pimc")
+    if official is not None:
+        if not callable(getattr(searcher, "restrict_root", None)):
+            raise BotSpecError(f"bot {spec!r} cannot restrict its search to the moves with or without an official")
+        if not any((official_of(state, m) == official) == using for m in state.legal_moves()):
+            raise PositionError(f"no legal move {'uses' if using else 'avoids'} the {official.replace('_', ' ')} "
+                                "at this decision")
+        searcher.restrict_root(official, using)
+    obs = Observation(state, player, derive_seed("hint-observation", seed))
+    rows = searcher.analyse(obs)
+    if not rows:
+        raise PositionError("the search found no move to rank")
+    win_map = _win_map_for(spec, state.n_players)
+    progress = position_features(state)[0] if win_map else 0.0
+
+    def chance(share: float) -> float:
+        return win_map.chance(share, progress, state.n_players) if win_map else share
+
+    options = tuple(Option(move=r["move"], notation=state.move_str(r["move"]),
+                           official=official_of(state, r["move"]), visits=int(r.get("visits", 0)),
+                           share=float(r.get("share", 0.0)),
+                           win_prob=chance(float(r.get("win_prob", 0.0))),
+                           mean_score=float(r.get("mean_score", 0.0)),
+                           search_win=float(r.get("win_prob", 0.0))) for r in rows)
+    line = [rows[0]["move"]]
+    pv = getattr(searcher, "principal_variation", None)
+    got = list(pv(obs)) if callable(pv) else []
+    if got and got[0] == rows[0]["move"]:
+        line = got
+    return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
+                    recommended_turn=describe_turn(state, line),
+                    principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed,
+                    calibrated=win_map is not None)
+
+
+def _win_map_for(spec: str, players: int) -> WinMap | None:
+    """The shipped win map when the search's win share can be read through it: a search with the learned
+    evaluation at a player count the map was fitted for."""
+    name, kwargs = parse_spec(spec)
+    if name not in ("mcts", "pimc") or kwargs.get("eval") != "learned":
+        return None
+    m = default_win_map()
+    return m if m is not None and m.has(players) else None
+
+
+def describe_turn(state: GameState, line: list[int]) -> Turn:
+    """The moves of `line` (codes) the player to move can make now, in notation, and what they still
+    wait for (a card from the deck, the rest of the turn), by replaying them on a copy of `state`."""
+    s = state.clone()
+    p = s.current_player
+    moves, codes, officials = [], [], []
+    for m in line:
+        if s.is_terminal() or s.current_player != p or not s.is_legal(m):
+            break
+        officials.append(official_of(s, m))
+        moves.append(s.move_str(m))
+        codes.append(m)
+        s.apply(m)
+    if s.is_terminal():
+        then = "the game ends"
+    elif s.current_player != p:
+        then = "the turn ends"
+    elif codes and move_kind(codes[-1]) == "deck":
+        then = "the rest depends on the card drawn from the deck"
+    else:
+        then = f"then decide again ({s.phase})"
+    return Turn(moves=tuple(moves), codes=tuple(codes), officials=tuple(officials), then=then)

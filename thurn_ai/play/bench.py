@@ -1,0 +1,160 @@
+"""Speed measurements, the library side of `thurn-ai bench` and experiments/bench_engine.py: the engine
+(moves, playouts per second) and the search (ISMCTS iterations per second)."""
+from __future__ import annotations
+
+import platform
+import subprocess
+import time
+
+from .. import _core, _search
+from ..game.state import new_game
+from ..game.rules import Rules
+
+
+def _midgame(rules: Rules, seed: int, moves: int = 300):
+    g = new_game(rules=rules, seed=seed)
+    for _ in range(moves):
+        if g.is_terminal():
+            break
+        g.apply_random()
+    return g
+
+
+def _best_of(fn, repeats: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def bench_rules(rules: Rules, playouts: int = 300, seed: int = 1) -> dict:
+    """Speed numbers for one rule set. Times are the best of 3 repeats (the machine is shared)."""
+    start = new_game(rules=rules, seed=seed)
+    actions = _core.bench_playouts(start, playouts, seed)        # warm-up and action count
+    t = _best_of(lambda: _core.bench_playouts(start, playouts, seed))
+    mids = [_midgame(rules, seed + i) for i in range(20)]
+    n_clone, n_py, n_det = 200_000, 50_000, 100_000
+    g = mids[0]
+
+    def clones():
+        for _ in range(n_clone):
+            g.clone()
+
+    def gens():
+        for _ in range(n_py):
+            g.legal_moves()
+
+    def dets():
+        for i in range(n_det):
+            g.determinize(0, i)
+
+    t_clone = _best_of(clones)
+    n_gen = 200_000
+    t_gen_c = sum(_best_of(lambda m=m: _core.bench_legal_moves(m, n_gen // 20)) for m in mids)
+    t_gen_py = _best_of(gens)
+    t_det = _best_of(dets)
+    return {
+        "board": rules.load_board().name, "variant": rules.resolved_variant, "players": rules.players,
+        "playouts_per_s": playouts / t, "actions_per_s": actions / t,
+        "actions_per_playout": actions / playouts,
+        "clone_us": t_clone / n_clone * 1e6,
+        "legal_moves_compiled_us": t_gen_c / n_gen * 1e6,
+        "legal_moves_python_us": t_gen_py / n_py * 1e6,
+        "determinize_us": t_det / n_det * 1e6,
+    }
+
+
+def machine_info() -> dict:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                timeout=5).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        commit = None
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"commit": commit, "cpu": cpu, "python": platform.python_version(),
+            "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+# ---------------------------------------------------------------- search speed
+# Search speed (library side of the ISMCTS line of `thurn-ai bench`): ISMCTS iterations per second.
+#
+# The position is fixed: a 2-player South-board game (seed 5) after 40 turns of the heuristic playout
+# policy. One tree, one core, the MCTS bot's default settings; best of 3 repeats (the machine is shared).
+
+BENCH_SEED = 5
+BENCH_TURNS = 40
+
+
+def bench_position(seed: int = BENCH_SEED, turns: int = BENCH_TURNS, players: int = 2):
+    """The benchmark position: `turns` turns of the heuristic policy (eps 0.05) from a seeded game."""
+    g = new_game(rules=Rules(players=players, board="south"), seed=seed)
+    i = 0
+    while g.turn < turns and not g.is_terminal():
+        g.apply(_search.policy_choice(g, seed * 1_000_003 + i, 0, 0.05))
+        i += 1
+    return g
+
+
+def _rate(state, iterations: int, repeats: int, **tree_args) -> tuple[float, float]:
+    best, moves = float("inf"), 0.0
+    for r in range(repeats):
+        tree = _search.Tree(state, 1 + r, **tree_args)
+        t = time.perf_counter()
+        tree.run(iterations)
+        best = min(best, time.perf_counter() - t)
+        moves = tree.playout_moves / iterations
+    return iterations / best, moves
+
+
+def bench_search(iterations: int = 20_000, repeats: int = 3) -> dict:
+    """ISMCTS iterations per second from the benchmark position with the mcts bot's defaults, and with
+    playouts to the end of the game for comparison."""
+    from ..bots.search_options import SearchOptions
+
+    defaults = SearchOptions()
+    g = bench_position()
+    obs = g.determinize(g.current_player, 99)
+    rate, moves = _rate(obs, iterations, repeats, **defaults.tree_args())
+    full = dict(defaults.tree_args(), horizon=0)
+    full_rate, full_moves = _rate(obs, max(iterations // 5, 1), repeats, **full)
+    learned = {n: learned_speed(n, iterations // 2, repeats) for n in (2, 3, 4)}
+    return {
+        "iterations_per_s": rate,
+        "learned_vs_handset": learned,
+        "playout_moves": moves,
+        "iterations_per_s_full_playouts": full_rate,
+        "full_playout_moves": full_moves,
+        "description": (f"ISMCTS, 2p South, seed {BENCH_SEED} after {BENCH_TURNS} turns, one core, "
+                        f"horizon={defaults.horizon} ({moves:.0f} playout moves); "
+                        f"{full_rate:,.0f}/s with playouts to the end ({full_moves:.0f} moves); "
+                        "with eval=learned: " + ", ".join(f"{v['ratio']:.2f}x at {n} players"
+                                                        for n, v in learned.items()) + " the hand-set's rate"),
+    }
+
+
+def learned_speed(players: int, iterations: int, repeats: int) -> dict:
+    """Iterations per second of the default search with the hand-set and with the learned evaluation at
+    the benchmark position of this player count, measured in turns (one, then the other, `repeats`
+    times; best of each), and their ratio."""
+    from ..bots.search_options import SearchOptions
+    from ..learned import default_model
+
+    g = bench_position(players=players)
+    obs = g.determinize(g.current_player, 99)
+    handset, learned = SearchOptions().tree_args(), SearchOptions(eval="learned").tree_args()
+    weights = default_model().weights_for(players)
+    best_h = best_l = 0.0
+    for r in range(repeats):
+        best_h = max(best_h, _rate(obs, iterations, 1, **handset)[0])
+        best_l = max(best_l, _rate(obs, iterations, 1, value_weights=weights, **learned)[0])
+    return {"handset": best_h, "learned": best_l, "ratio": best_l / best_h}

@@ -1,0 +1,89 @@
+"""Text of the game for people: a player's view of a position, what each phase asks, one line per move
+of a game log, the end of a game. Used by the human bot, `thurn-ai play / replay / show`, the web app, the
+Gymnasium and PettingZoo adapters' text render, and the PNG board (render/board.py) for its panel."""
+from __future__ import annotations
+
+from ..game.officials import OFFICIAL_LABEL, official_of
+
+PHASE_HELP = {
+    "draw": "take a card (face up or from the deck)",
+    "play": "play a card to your route (or draw a second card with the Postmaster)",
+    "after_play": "play a second card (Postal Carrier), close the route, or stop",
+    "houses": "place houses in the cities of the closed route, then done",
+    "cartwright": "take the next carriage with the Cartwright or not",
+    "discard": "discard down to 3 cards",
+}
+
+
+def cards(board, counts) -> str:
+    names = [board.cities[x] + (f" x{k}" if k > 1 else "") for x, k in enumerate(counts) if k]
+    return ", ".join(names) if names else "-"
+
+
+def render_view(state, viewer: int | None = None) -> str:
+    """The position as `viewer` may know it (all of it when viewer is None), as lines of text.
+
+    Reads only what the viewer may know: their own hand, and of the others the hand size and the cards
+    known to be in it (taken face up) — so it is safe on a determinized state."""
+    d = state.export()
+    b = state.board
+    n = state.n_players
+    horses = state.rules.resolved_variant == "horses"
+    lines = [f"{b.title} ({state.rules.resolved_variant}), {n} players, turn {d['turn'] + 1}, "
+             f"seat {d['current']} to move ({state.phase})"]
+    lines.append(f"display: {cards(b, d['display'])}    deck: {count(d['deck_n'], 'card')}    "
+                 f"discard pile: {count(d['discard_n'], 'card')}")
+    scores = state.scores()
+    for p in range(n):
+        me = viewer is None or viewer == p
+        tag = " (you)" if viewer == p else ""
+        lines.append(f"seat {p}{tag}: score {scores[p]}, houses left {d['houses_left'][p]}"
+                     + ("" if horses else f", carriage {carriage(b, d['carriage'][p])}")
+                     + (f", tiles {tiles(b, d, p)}" if any(d['tiles_n'][p]) else ""))
+        if me:
+            lines.append(f"    hand: {cards(b, d['hand'][p])}")
+        else:
+            known = cards(b, d["known"][p])
+            lines.append(f"    hand: {count(sum(d['hand'][p]), 'card')}" + (f" (known: {known})" if known != "-" else ""))
+        route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
+        lines.append(f"    route: {route}")
+        if horses:
+            cap = 2 + sum(k * b.horses[x] for x, k in enumerate(d["horse_cards"][p]))
+            lines.append(f"    horses: {cap} (horse cards: {cards(b, d['horse_cards'][p])})")
+        houses = [b.cities[x] for x in d["houses"][p]]
+        lines.append(f"    houses: {', '.join(houses) if houses else '-'}")
+    left = [f"{st.id} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
+            for t, st in enumerate(b.tiles) if d["stack_pos"][t] < len(st.values)]
+    lines.append("tiles left: " + ("; ".join(left) if left else "-"))
+    if d["end_triggered"]:
+        lines.append(f"the game ends after this round (triggered by seat {d['end_player']})")
+    return "\n".join(lines)
+
+
+def count(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def carriage(board, k: int) -> str:
+    return f"{board.carriages[k][0]} ({board.carriages[k][1]} points)" if k >= 0 else "none"
+
+
+def tiles(board, d, p) -> str:
+    return ", ".join(f"{st.id} {d['tiles_pts'][p][t]}" for t, st in enumerate(board.tiles) if d["tiles_n"][p][t])
+
+
+def move_line(state, move: int) -> str:
+    """A move as the game logs print it: its notation, and the official it uses in brackets."""
+    off = official_of(state, move)
+    return state.move_str(move) + (f"   [{OFFICIAL_LABEL[off]}]" if off else "")
+
+
+def describe_end(rec, board) -> list[str]:
+    lines = ["", "final scores:"]
+    for place, p in enumerate(rec.ranking):
+        d = rec.details[p]
+        lines.append(f"  {place + 1}. seat {p} {rec.bots[p]:<24} {d['score']:>4}  (carriage {d['carriage']}, "
+                     f"tiles {d['tiles']}, unplaced houses -{d['houses_unplaced']})")
+    lines.append(f"winner: seat {rec.winner} ({rec.bots[rec.winner]}) after {rec.turns} turns"
+                 + ("  [stopped by the turn limit]" if rec.truncated else ""))
+    return lines

@@ -1,0 +1,1 @@
+"""Research studies built on the library: the officials study (studies/officials)."""

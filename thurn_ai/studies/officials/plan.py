@@ -1,0 +1,319 @@
+"""The officials study, its plan: the conditions (a control and one tournament per official for each player
+count), their seeds and games, and playing or loading them as the study's canonical DataFrame (one row per
+player per game). See thurn_ai/studies/officials/__init__.py for the design.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ...bots.search_options import SearchOptions
+from ...bots.spec import parse_spec
+from ...errors import ThurnError
+from ...fileio import path_text
+from ...game.officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, PHASES
+
+CONTROL = "none"
+OFFICIAL_LABEL = {**_LABELS, CONTROL: "(none)"}
+CANONICAL_COLUMNS = ("players", "official", "game", "seed", "seat", "bot", "restricted",
+                     "score", "win", "rank", "turns")
+
+
+class StudyError(ThurnError):
+    """Bad options for the officials study (unknown official, player count, empty data...)."""
+
+
+def use_column(official: str, phase: str) -> str:
+    return f"uses_{official}_{phase}"
+
+
+USE_COLUMNS = [use_column(o, ph) for o in OFFICIALS for ph in PHASES]
+
+
+def with_forbid(spec: str, official: str) -> str:
+    """The spec with `forbid=official` added: 'mcts(iterations=300)' -> 'mcts(iterations=300,forbid=...)'."""
+    name, kwargs = parse_spec(spec)  # validates the spec (BotSpecError names the problem)
+    if kwargs.get("forbid"):
+        raise StudyError(f"the full bot {spec!r} already forbids {'+'.join(sorted(kwargs['forbid']))}; "
+                         "give the study an unrestricted bot")
+    s = spec.strip()
+    if s.endswith(")"):
+        inner = s[s.index("(") + 1:-1].strip()
+        return f"{s[:s.index('(')]}({inner + ',' if inner else ''}forbid={official})"
+    return f"{s}(forbid={official})"
+
+
+SEARCH_BOTS = ("mcts", "pimc")
+
+
+def study_spec(bot: str, players: int, iterations: int | None = None) -> str:
+    """The spec a study plays `bot` with at this player count. `mcts` is the strongest measured
+    configuration for the count (thurn_ai.bots.mcts.STRONGEST, as `thurn-ai hint` searches), every option
+    written out so the data name it; `iterations` (a search bot only) replaces the spec's budget, and an
+    mcts spec without one gets the bot's default."""
+    from ...play.analysis import bot_spec
+
+    name, kwargs = parse_spec(bot)  # validates the spec (BotSpecError names the problem)
+    if name not in SEARCH_BOTS:
+        if iterations is not None:
+            raise StudyError(f"a budget in iterations is for a search bot ({', '.join(SEARCH_BOTS)}), "
+                             f"not {name}")
+        return bot.strip()
+    if name == "mcts" and iterations is None and "iterations" not in kwargs and "time" not in kwargs:
+        iterations = SearchOptions().iterations
+    return bot_spec(bot, iterations, players=players) if name == "mcts" or iterations is not None else bot.strip()
+
+
+def parse_budget(text) -> dict[int, int] | None:
+    """Iterations per decision by player count: '1000' (every count) or '2=1000,3=1000,4=3000' (counts
+    not named keep the spec's own budget); None for None or ''. StudyError for anything else."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return None
+    if isinstance(text, dict):
+        items = list(text.items())
+    elif isinstance(text, int) and not isinstance(text, bool):
+        items = [(n, text) for n in (2, 3, 4)]
+    else:
+        parts = [t.strip() for t in str(text).split(",") if t.strip()]
+        items = []
+        try:
+            if len(parts) == 1 and "=" not in parts[0]:
+                items = [(n, int(parts[0])) for n in (2, 3, 4)]
+            else:
+                for part in parts:
+                    n, _, it = part.partition("=")
+                    items.append((int(n), int(it)))
+        except ValueError:
+            raise StudyError(f"budget {str(text)[:40]!r}: expected iterations, e.g. 1000 or 2=1000,3=1000,4=3000") \
+                from None
+    out = {}
+    for n, it in items:
+        if isinstance(n, bool) or n not in (2, 3, 4):
+            raise StudyError(f"budget {str(text)[:40]!r}: player counts are 2, 3 or 4, not {n!r}")
+        if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 10_000_000:
+            raise StudyError(f"budget {str(text)[:40]!r}: iterations are a whole number from 1 to 10,000,000, "
+                             f"not {it!r}")
+        if n in out:
+            raise StudyError(f"budget {str(text)[:40]!r}: {n} players given twice")
+        out[n] = it
+    return out
+
+
+def study_bots(bot: str, players, budget=None) -> dict[int, str]:
+    """{players: spec} for a study of `bot` (study_spec) with a budget per player count (parse_budget)."""
+    budget = parse_budget(budget) or {}
+    return {n: study_spec(bot, n, budget.get(n)) for n in parse_players(players)}
+
+
+def bot_for(bot, players: int) -> str:
+    """The full bot's spec at this player count: `bot` itself, or bot[players] for a mapping."""
+    if isinstance(bot, dict):
+        if players not in bot:
+            raise StudyError(f"no bot given for {players} players")
+        return bot[players]
+    return bot
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One tournament of the study: `official` forbidden for one rotating seat, or CONTROL (none)."""
+
+    players: int
+    official: str
+    index: int  # 0 for the control, 1.. for the officials (fixes the seed)
+
+    @property
+    def name(self) -> str:
+        return f"{self.players}p_{self.official}"
+
+    def specs(self, bot: str) -> list[str]:
+        if self.official == CONTROL:
+            return [bot] * self.players
+        return [with_forbid(bot, self.official)] + [bot] * (self.players - 1)
+
+    def seed(self, base_seed: int) -> int:
+        """Each tournament its own seed, so the conditions are independent samples."""
+        return base_seed + 100 * self.players + self.index
+
+
+def parse_officials(text) -> tuple[str, ...]:
+    if text is None:
+        return OFFICIALS
+    names = [t.strip().lower().replace("-", "_") for t in (text.split(",") if isinstance(text, str) else text)]
+    names = [n for n in names if n]
+    bad = [n for n in names if n not in OFFICIALS]
+    if bad or not names:
+        raise StudyError(f"unknown official {', '.join(bad) or '(none given)'}; use {', '.join(OFFICIALS)}")
+    return tuple(dict.fromkeys(names))
+
+
+def parse_players(text) -> tuple[int, ...]:
+    try:
+        counts = [int(t) for t in (text.split(",") if isinstance(text, str) else text)]
+    except (TypeError, ValueError):
+        raise StudyError(f"player counts {text!r}: expected e.g. 2,3,4") from None
+    if not counts or any(not 2 <= n <= 4 for n in counts):
+        raise StudyError(f"player counts {text!r}: each must be 2, 3 or 4")
+    return tuple(dict.fromkeys(counts))
+
+
+def plan(players=(2, 3, 4), officials=OFFICIALS) -> list[Condition]:
+    players, officials = parse_players(players), parse_officials(officials)
+    out = []
+    for n in players:
+        out.append(Condition(n, CONTROL, 0))
+        out += [Condition(n, o, 1 + OFFICIALS.index(o)) for o in officials]
+    return out
+
+
+def rotation_games(games, players: int) -> int:
+    """Games rounded up to a multiple of the player count, so every seat gets every bot equally often.
+    `games` is one number for every player count or a mapping {players: games}."""
+    if isinstance(games, dict):
+        if players not in games:
+            raise StudyError(f"no number of games given for {players} players")
+        games = games[players]
+    if not isinstance(games, int) or games < 1:
+        raise StudyError(f"games must be positive, not {games}")
+    return -(-games // players) * players
+
+
+def turns_column(phase: str) -> str:
+    return f"turns_{phase}"
+
+
+def phase_turns(records_path, board_file=None) -> pd.DataFrame:
+    """Turns each seat began in each game phase, by replaying a tournament's records.jsonl: the
+    denominator that turns uses per phase into a rate (the phases differ in length).
+
+    A record names only a packaged board, so a study played on a board file passes that file (the
+    path the user gave, --board-file) as `board_file`."""
+    from ...play.match import GameRecord, replay
+    from ...game.officials import game_phase
+    from ...play.tournament import complete_lines
+
+    rows = []
+    # complete lines only: a tournament killed while appending a record leaves its last line cut
+    lines = complete_lines(Path(records_path)).splitlines()
+    for line in filter(str.strip, lines):
+        rec = GameRecord.from_json(line, board_file=board_file)
+        counts = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
+        last_turn = [-1]
+
+        def count(state, player, move):
+            if state.turn != last_turn[0]:  # the first decision of a turn
+                last_turn[0] = state.turn
+                counts[player][game_phase(state)] += 1
+
+        replay(rec, on_move=count)
+        game = json.loads(line)["game"]
+        rows += [{"game": game, "seat": seat, **{turns_column(ph): c[ph] for ph in PHASES}}
+                 for seat, c in enumerate(counts)]
+    return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, PHASES)])
+
+
+def with_phase_turns(df: pd.DataFrame, folder, board_file=None) -> pd.DataFrame:
+    """df (one tournament) with the turns_<phase> columns, if the tournament's records are saved
+    (`board_file`: the board file the games were played on, see phase_turns)."""
+    records = Path(folder) / "records.jsonl"
+    if not records.exists():
+        return df
+    return df.merge(phase_turns(records, board_file), on=["game", "seat"], how="left", validate="one_to_one")
+
+
+def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
+    """run_tournament's rows -> the canonical columns (see the module doc)."""
+    cols = {c.lower(): c for c in raw.columns}
+
+    def pick(*names):
+        for n in names:
+            if n in cols:
+                return raw[cols[n]]
+        raise StudyError(f"tournament results lack a column {names[0]!r} (have {', '.join(raw.columns)})")
+
+    bot = pick("spec", "bot").astype(str)  # 'spec' is the raw spec; 'bot' may be a label ('x #2')
+    out = pd.DataFrame({
+        "players": cond.players, "official": cond.official,
+        "game": pick("game").astype(int), "seed": pick("game_seed", "seed").astype("int64"),
+        "seat": pick("seat").astype(int), "bot": bot,
+        "restricted": [bool(parse_spec(s)[1].get("forbid")) for s in bot],
+        "score": pick("score").astype(float), "win": pick("win").astype(int),
+        "rank": pick("rank").astype(int), "turns": pick("turns").astype(int),
+    })
+    for o in OFFICIALS:
+        for ph in PHASES:
+            # accept 'uses_postmaster_early', 'postmaster_early', 'official_postmaster_early', ...
+            pat = re.compile(rf"(^|_){o}_{ph}$")
+            match = [c for c in raw.columns if pat.search(c.lower())]
+            if not match:
+                raise StudyError(f"tournament results lack the usage column for {o} / {ph}")
+            out[use_column(o, ph)] = raw[match[0]].fillna(0).astype(int).to_numpy()
+    return out
+
+
+def study_board_file(rules_kwargs):
+    """The board file a study's rules_kwargs name (the user's --board-file), or None on a packaged board."""
+    from ...game.board import is_packaged_board
+
+    board = (rules_kwargs or {}).get("board")
+    return None if board is None or is_packaged_board(board) else board
+
+
+def run_ablation(bot, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
+                 jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
+                 progress: bool = True, log=print) -> pd.DataFrame:
+    """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a
+    multiple of n). `bot`: one spec, or {players: spec} (e.g. study_bots(): a budget per player count).
+
+    With out_dir, each tournament keeps its own directory there and `resume` continues it."""
+    from ...play.tournament import run_tournament
+
+    board_file = study_board_file(rules_kwargs)
+    frames = []
+    for cond in plan(players, officials):
+        n_games = rotation_games(games, cond.players)
+        specs = cond.specs(bot_for(bot, cond.players))
+        if log:
+            log(f"[officials] {cond.name}: {n_games} games of {' vs '.join(specs[:2])}, "
+                f"seed {cond.seed(seed)}")
+        raw = run_tournament(specs, players=cond.players, games=n_games, seed=cond.seed(seed),
+                             jobs=jobs, rules_kwargs=rules_kwargs,
+                             out_dir=None if out_dir is None else str(Path(out_dir) / cond.name),
+                             resume="auto" if resume else False, progress=progress)
+        rows = standardize(raw, cond)
+        frames.append(rows if out_dir is None else with_phase_turns(rows, Path(out_dir) / cond.name, board_file))
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS, board_file=None) -> pd.DataFrame:
+    """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
+    contributes its complete games); StudyError if a tournament folder is missing. A study played on a
+    board file needs that file as `board_file` (the records name only packaged boards)."""
+    from ...play.tournament import load_results
+
+    frames = []
+    for cond in plan(players, officials):
+        folder = Path(out_dir) / cond.name
+        if not folder.is_dir():
+            raise StudyError(f"{path_text(folder)} is missing: run the study first")
+        frames.append(with_phase_turns(standardize(load_results(folder), cond), folder, board_file))
+    return pd.concat(frames, ignore_index=True)
+
+
+def choice_bots(bots: dict, iterations=None) -> dict[int, str]:
+    """{players: spec} of the search that rates the decisions of a study whose full bots are `bots`
+    ({players: spec}): an mcts study bot rates with itself (its options, its budget), any other with the
+    strongest mcts; `iterations` (one number or {players: n}, parse_budget) replaces the budget, else a
+    non-search study gets the budget `thurn-ai hint` uses."""
+    from ...play.analysis import bot_spec
+
+    budget = parse_budget(iterations) or {}
+    out = {}
+    for n, spec in bots.items():
+        name = parse_spec(spec)[0]
+        out[n] = bot_spec(spec if name == "mcts" else "mcts", budget.get(n), players=n)
+    return out

@@ -1,0 +1,224 @@
+"""The officials study, its plots: ablation effects, usage by phase, seat advantage, and a 2x2 summary (PNG)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ...fileio import atomic_savefig
+from ...game.officials import OFFICIALS, PHASES
+from .plan import OFFICIAL_LABEL
+from .tables import Analysis
+
+
+def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list[str]:
+    """PNG plots (ablation effects, usage by phase, seat advantage, and a 2x2 summary); returns names."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def save(fig, name):
+        fig.tight_layout()
+        try:
+            atomic_savefig(fig, out_dir / f"{prefix}{name}.png", dpi=110)
+        finally:
+            plt.close(fig)
+        written.append(f"{prefix}{name}.png")
+
+    def effect(ax, col, ylabel, scale=1.0):
+        counts = sorted(a.ablation.players.unique())
+        width = 0.8 / max(len(counts), 1)
+        for i, n in enumerate(counts):
+            g = a.ablation[a.ablation.players == n].set_index("official").reindex(OFFICIALS).dropna(subset=[col])
+            x = np.array([OFFICIALS.index(o) for o in g.index]) + (i - (len(counts) - 1) / 2) * width
+            y = g[col].to_numpy() * scale
+            err = np.vstack([y - g[col + "_lo"].to_numpy() * scale, g[col + "_hi"].to_numpy() * scale - y])
+            ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=f"{n} players")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(range(len(OFFICIALS)), [OFFICIAL_LABEL[o] for o in OFFICIALS])
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8)
+
+    rates = "early_share_of_turns" in a.usage
+
+    def usage(ax):
+        """Per official and player count: the share of turns on which it was used in each phase (bars side
+        by side), or, without turns per phase, the uses per game stacked by phase."""
+        counts = sorted(a.usage.players.unique())
+        width = 0.8 / max(len(counts), 1)
+        colors = {"early": "#9ecae1", "middle": "#4292c6", "late": "#08519c"}
+        for i, n in enumerate(counts):
+            g = a.usage[a.usage.players == n].set_index("official").reindex(OFFICIALS)
+            x = np.arange(len(OFFICIALS)) + (i - (len(counts) - 1) / 2) * width
+            bottom = np.zeros(len(OFFICIALS))
+            for k, ph in enumerate(PHASES):
+                if rates:
+                    y = 100 * g[f"{ph}_share_of_turns"].to_numpy()
+                    ax.bar(x + (k - 1) * width / 3, y, width / 3 * 0.95, color=colors[ph],
+                           label=ph if i == 0 else None)
+                    bottom = np.fmax(bottom, y)  # fmax: a phase no game reached is nan
+                else:
+                    ax.bar(x, g[ph].to_numpy(), width * 0.95, bottom=bottom, color=colors[ph],
+                           label=ph if i == 0 else None, edgecolor="white", lw=0.5)
+                    bottom += g[ph].to_numpy()
+            for xx, b in zip(x, bottom):
+                ax.text(xx, b, f"{n}p", ha="center", va="bottom", fontsize=7)
+        ax.set_xticks(range(len(OFFICIALS)), [OFFICIAL_LABEL[o] for o in OFFICIALS])
+        ax.set_ylabel("% of the player's turns in the phase" if rates else "uses per player per game")
+        ax.legend(fontsize=8, title="game phase", title_fontsize=8)
+
+    def seats(ax):
+        for n, g in a.seats.groupby("players"):
+            y = g.win_rate.to_numpy()
+            ax.errorbar(g.seat + (n - 3) * 0.08, y, yerr=[y - g.lo.to_numpy(), g.hi.to_numpy() - y], fmt="o-",
+                        capsize=3, label=f"{n} players")
+            ax.axhline(1 / n, color="grey", lw=0.6, ls=":")
+        w = a.wbc
+        lo, hi = w["wbc_ci"]
+        ax.errorbar([1 - 0.25], [w["wbc_rate"]], yerr=[[w["wbc_rate"] - lo], [hi - w["wbc_rate"]]], fmt="s",
+                    color="black", capsize=3, label="WBC 4p, 71/226")
+        ax.plot([1 - 0.35], [w["wbc_2024_rate"]], "D", color="dimgrey", label="WBC 2024 (34%)")
+        ax.set_xlabel("seat (1 = start player)")
+        ax.set_ylabel("win rate")
+        ax.set_xticks([1, 2, 3, 4])
+        ax.legend(fontsize=7)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    effect(ax, "d_win", "Δ win rate when forbidden (pp)", 100)
+    ax.set_title(f"{title} Δ win rate without one official (95% CI)".strip())
+    save(fig, "delta_win")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    effect(ax, "d_score", "Δ mean score when forbidden")
+    ax.set_title(f"{title} Δ mean score without one official (95% CI)".strip())
+    save(fig, "delta_score")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    usage(ax)
+    ax.set_title(f"{title} usage by game phase (full bot)".strip())
+    save(fig, "usage")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    seats(ax)
+    ax.set_title(f"{title} win rate by seat (95% CI)".strip())
+    save(fig, "seats")
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    effect(axes[0, 0], "d_win", "Δ win rate (pp)", 100)
+    axes[0, 0].set_title("Δ win rate without the official")
+    effect(axes[0, 1], "d_score", "Δ mean score")
+    axes[0, 1].set_title("Δ mean score without the official")
+    usage(axes[1, 0])
+    axes[1, 0].set_title("turns on which the full bot uses it, by phase" if rates
+                         else "uses per player per game, by phase")
+    seats(axes[1, 1])
+    axes[1, 1].set_title("win rate by seat vs WBC")
+    if title:
+        fig.suptitle(title)
+    save(fig, "summary")
+    return written
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save(plt, fig, out_dir: Path, name: str) -> str:
+    fig.tight_layout()
+    try:
+        atomic_savefig(fig, out_dir / name, dpi=110)
+    finally:
+        plt.close(fig)
+    return name
+
+
+def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") -> list[str]:
+    """Value at the moment of choice, two PNGs: the distribution of Δ win (with − without) per official and
+    game phase (boxes per player count), and the share of decisions where using it is right (Δ win > 0,
+    95% Wilson CI) next to how often the player took it. table: choice_table(df); df: the rated rows."""
+    plt = _pyplot()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    counts = sorted(df.players.unique()) if len(df) else []
+    width = 0.8 / max(len(counts), 1)
+    written = []
+
+    fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=True)
+    for ax, o in zip(axes, OFFICIALS):
+        rated = df[(df.official == o) & df.d_win.notna()] if len(df) else df
+        for i, n in enumerate(counts):
+            data = [100 * rated[(rated.players == n) & (rated.phase == ph)].d_win.to_numpy() for ph in PHASES]
+            pos = np.arange(len(PHASES)) + (i - (len(counts) - 1) / 2) * width
+            keep = [k for k, d in enumerate(data) if len(d)]
+            if keep:
+                b = ax.boxplot([data[k] for k in keep], positions=pos[keep], widths=width * 0.9, showfliers=False,
+                               patch_artist=True, manage_ticks=False)
+                for patch in b["boxes"]:
+                    patch.set_facecolor(f"C{i}")
+                    patch.set_alpha(0.6)
+            ax.plot([], [], "s", color=f"C{i}", label=f"{n} players")
+        if rated.empty:
+            ax.text(0.5, 0.5, "no rated decisions", ha="center", va="center", transform=ax.transAxes)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_title(OFFICIAL_LABEL[o])
+        if o == OFFICIALS[0]:
+            ax.set_ylabel("Δ win probability, with − without (pp)")
+            ax.legend(fontsize=7)
+    fig.suptitle(f"{title} value at the moment of choice (search estimate; boxes: quartiles)".strip())
+    written.append(_save(plt, fig, out_dir, f"{prefix}choice_delta.png"))
+
+    fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=True)
+    for ax, o in zip(axes, OFFICIALS):
+        t = table[(table.official == o) & (table.phase != "all")] if len(table) else table
+        for i, n in enumerate(counts):
+            g = t[t.players == n].set_index("phase").reindex(PHASES)
+            x = np.arange(len(PHASES)) + (i - (len(counts) - 1) / 2) * width
+            y = 100 * g.right.to_numpy(dtype=float)
+            err = np.vstack([y - 100 * g.right_lo.to_numpy(dtype=float), 100 * g.right_hi.to_numpy(dtype=float) - y])
+            ax.bar(x, np.nan_to_num(y), width * 0.9, color=f"C{i}", alpha=0.6, label=f"{n}p: using it is right")
+            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="none", ecolor="black", capsize=2, lw=0.8)
+            ax.plot(x, 100 * g.used.to_numpy(dtype=float), "k_", ms=12, mew=2,
+                    label="taken by the player" if i == 0 else None)
+        ax.axhline(50, color="grey", lw=0.6, ls=":")
+        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_ylim(0, 100)
+        ax.set_title(OFFICIAL_LABEL[o])
+        if o == OFFICIALS[0]:
+            ax.set_ylabel("% of decisions where it is on offer")
+            ax.legend(fontsize=7)
+    fig.suptitle(f"{title} how often using the official is right (Δ win > 0, 95% CI) and how often "
+                 "it was taken".strip())
+    written.append(_save(plt, fig, out_dir, f"{prefix}choice_right.png"))
+    return written
+
+
+def write_comparison_plot(comparison, names: list[str], out_dir, name: str = "heuristic_vs_search.png") -> list[str]:
+    """Share of its turns on which each player uses each official, by phase, for each named study (one
+    line per study and player count): where the players' timing differs."""
+    plt = _pyplot()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=False)
+    styles = ["-", "--", ":", "-."]
+    for ax, o in zip(axes, OFFICIALS):
+        c = comparison[comparison.official == o]
+        for k, study in enumerate(names):
+            cols = [f"{study}_share_{ph}" for ph in PHASES]
+            if not all(col in c for col in cols):
+                continue
+            for r in c.itertuples():
+                y = [100 * getattr(r, col) for col in cols]
+                ax.plot(range(len(PHASES)), y, styles[k % len(styles)], marker="o", color=f"C{r.players - 2}",
+                        label=f"{study}, {r.players}p")
+        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_title(OFFICIAL_LABEL[o])
+        if o == OFFICIALS[0]:
+            ax.set_ylabel("% of the player's turns in the phase")
+        ax.legend(fontsize=6)
+    fig.suptitle(" vs ".join(names) + ": when each official is used")
+    return [_save(plt, fig, out_dir, name)]

@@ -1,0 +1,487 @@
+"""The officials study, its report: the findings as sentences, the markdown report and the terminal text."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from ...game.officials import OFFICIALS, PHASES
+from .plan import CONTROL, OFFICIAL_LABEL, StudyError
+from .choice import SMALL_SAMPLE
+from .tables import Analysis
+
+
+def pct(x) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def pp(x, lo, hi) -> str:
+    """A difference of proportions in percentage points with its CI."""
+    return f"{100 * x:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def num(x, lo, hi, digits=2) -> str:
+    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def findings(a: Analysis) -> list[str]:
+    """Plain sentences: what forbidding each official does (where the CI excludes 0 and where it does not),
+    which pairs of officials the data separate, how often each is used, and the seat advantage."""
+    out = []
+    for n, g in a.ablation.groupby("players"):
+        worst = g.sort_values("d_win").iloc[0]
+        costs = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_hi < 0]
+        gains = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_lo > 0]
+        unclear = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_lo <= 0 <= r.d_win_hi]
+        s = (f"{n} players: taking away the {OFFICIAL_LABEL[worst.official]} costs the most "
+             f"({pp(worst.d_win, worst.d_win_lo, worst.d_win_hi)} win rate, "
+             f"{num(worst.d_score, worst.d_score_lo, worst.d_score_hi)} points). "
+             f"Win rate lower without: {', '.join(costs) or 'none'}")
+        if gains:
+            s += f"; higher without (this bot uses it to its harm): {', '.join(gains)}"
+        s += f"; no change the CIs can detect: {', '.join(unclear) or 'none'}."
+        out.append(s)
+        p = a.pairs[a.pairs.players == n]
+        if len(p):
+            sep = [f"{OFFICIAL_LABEL[r.a]} vs {OFFICIAL_LABEL[r.b]}" for r in p.itertuples()
+                   if r.win_separated or r.score_separated]
+            not_sep = [f"{OFFICIAL_LABEL[r.a]} vs {OFFICIAL_LABEL[r.b]}" for r in p.itertuples()
+                       if not (r.win_separated or r.score_separated)]
+            out.append(f"{n} players: pairs the CIs separate (win rate or score): {', '.join(sep) or 'none'}; "
+                       f"not separated: {', '.join(not_sep) or 'none'}.")
+    for n, g in a.usage.groupby("players"):
+        g = g.sort_values("total", ascending=False)
+        if "early_share_of_turns" in g:
+            uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} (on {pct(r.share_of_turns)} of its turns: "
+                             + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + ")"
+                             for r in g.itertuples())
+            out.append(f"{n} players: the full bot's uses per game (share of its turns early / middle / late): "
+                       f"{uses}.")
+        else:
+            uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} ({pct(r.share_of_turns)} of turns)"
+                             for r in g.itertuples())
+            out.append(f"{n} players: the full bot's uses per game: {uses}.")
+    for n, g in a.seats.groupby("players"):
+        f = g[g.seat == 1].iloc[0]
+        verdict = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
+        off_fair = [f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples()
+                    if r.lo > r.expected or r.hi < r.expected]
+        out.append(f"{n} players: the first seat wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
+                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)}; seats whose interval excludes "
+                   f"the fair share: {', '.join(off_fair) or 'none'} (all seats equal: chi-square "
+                   f"p = {f.p_equal_seats:.3g}).")
+    return out
+
+
+def report_head(meta: dict, summary: list[str]) -> list[str]:
+    """The report's first lines: title, the dirty-tree warning, the summary for players, how to reproduce
+    it and the commit."""
+    L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
+    if meta.get("dirty"):
+        L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
+              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
+    if summary:
+        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
+    if meta.get("command"):
+        L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
+    if meta.get("commit"):
+        L += [f"Report built at commit `{meta['commit']}`.", ""]
+    return L
+
+
+def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice: dict | None = None,
+                 comparison: pd.DataFrame | None = None, seats: pd.DataFrame | None = None) -> str:
+    """The markdown report: a summary for players, one section per study (bot), the WBC comparison, the
+    command and the seeds; with `choice` the section "Value at the moment of choice" (see choice_section),
+    with `comparison` (bot_comparison) the two players side by side, with `seats` (seat_comparison) the
+    seat advantage of every study side by side.
+
+    meta: {'title', 'command', 'commit', 'dirty': what was uncommitted, 'main_study': the study the summary
+    speaks of, 'compare': [two study names], 'comparison_plots': [paths], 'notes': [sentences],
+    'studies': {name: {'bot', 'games', 'seed', 'budget', 'wall_minutes', 'game_length': {players: (turns
+    per player, mean score)}}}, 'plots': {name: [relative paths]}} (every key optional; see control_facts
+    for game_length)."""
+    if not analyses:
+        raise StudyError("no study results to report")
+    meta = meta or {}
+    smeta = meta.get("studies", {})
+    L = report_head(meta, player_summary(analyses, meta.get("main_study"), choice))
+    L += ["Method: per player count, a control tournament (all seats the full bot) and, per official, a "
+          "tournament of one seat with that official forbidden against full bots, the restricted seat "
+          "rotating through all seats. Δ win rate = restricted bot's win rate − 1/n (exact baseline; 95% "
+          "Wilson CI). Δ score = restricted bot's mean score − the full bot's per-seat mean in the control "
+          "(95% Welch CI). Margin = restricted score − its full opponents' mean score in the same game. "
+          "Usage = uses per player per game in the control games (the forced Postmaster of an empty hand "
+          "is not counted), by game phase (early/middle/late = fewer than 7 / 14 / up to 20 houses placed "
+          "by the leading player). All intervals are 95% and not corrected for the number of comparisons.",
+          ""]
+    if meta.get("notes"):
+        L += [f"- {note}" for note in meta["notes"]] + [""]
+    for name, a in analyses.items():
+        m = smeta.get(name, {})
+        L += [f"## {name}" + (f": `{m['bot']}`" if m.get("bot") else ""), ""]
+        facts = []
+        if isinstance(m.get("games"), dict):
+            per = ", ".join(f"{g} with {n} players" for n, g in sorted(m["games"].items()))
+            facts.append(f"games per tournament (control and each official): {per}")
+        elif m.get("games"):
+            facts.append(f"{m['games']} games per tournament (rounded up to a multiple of the player count)")
+        if m.get("seed") is not None:
+            facts.append(f"base seed {m['seed']} (tournament seed = base + 100·players + k, k = 0 control, "
+                         f"1–4 Postmaster, Administrator, Postal Carrier, Cartwright)")
+        if m.get("budget"):
+            facts.append(f"bot budget: {m['budget']}")
+        if m.get("played_with"):
+            facts.append(f"games played with commit {m['played_with']}")
+        if m.get("wall_minutes"):
+            facts.append(f"wall time {m['wall_minutes']:.0f} min")
+        total = int(a.seats.groupby("players").games.first().sum()) if len(a.seats) else 0
+        facts.append(f"{total} games in all")
+        if "game_length" in m:
+            facts.append("full bot in the control games: " + ", ".join(
+                f"{n} players {t:.0f} turns each, mean score {sc:.1f}" for n, (t, sc) in sorted(m["game_length"].items())))
+        L += ["; ".join(facts) + ".", ""]
+        L += ["### Findings", ""] + [f"- {s}" for s in findings(a)] + [""]
+        plots = meta.get("plots", {}).get(name, [])
+        for img in [p for p in plots if Path(p).stem.endswith("summary")]:
+            L += [f"![{Path(img).stem}]({img})", ""]
+        others = [p for p in plots if not Path(p).stem.endswith("summary")]
+        if others:
+            L += ["Single plots: " + ", ".join(f"[{Path(p).stem}]({p})" for p in others) + ".", ""]
+        L += ["### Taking one official away", "",
+              "| players | official | games | restricted wins | Δ win rate [95% CI] | Δ mean score [95% CI] "
+              "| margin vs opponents [95% CI] |", "|---|---|---|---|---|---|---|"]
+        for r in a.ablation.itertuples():
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.games} | {pct(r.win_rate)} "
+                     f"(fair {pct(1 / r.players)}) | {pp(r.d_win, r.d_win_lo, r.d_win_hi)} "
+                     f"| {num(r.d_score, r.d_score_lo, r.d_score_hi)} | {num(r.margin, r.margin_lo, r.margin_hi)} |")
+        rates = "early_share_of_turns" in a.usage
+        L += ["", "### How often and when the full bot uses each official", "",
+              "Uses per player per game [95% CI] in each phase; share = fraction of the player's turns on "
+              "which it was used" + (" (overall, and within each phase: the phases differ in length)"
+                                     if rates else "") + ".", "",
+              "| players | official | early | middle | late | total | share of turns |"
+              + (" share early / middle / late |" if rates else ""),
+              "|---|---|---|---|---|---|---|" + ("---|" if rates else "")]
+        for r in a.usage.itertuples():
+            cells = [f"{getattr(r, ph):.2f} [{getattr(r, ph + '_lo'):.2f}, {getattr(r, ph + '_hi'):.2f}]"
+                     for ph in (*PHASES, "total")]
+            by_phase = (" " + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + " |"
+                        if rates else "")
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | " + " | ".join(cells)
+                     + f" | {pct(r.share_of_turns)} |" + by_phase)
+        L += ["", "What the bot does instead (uses per game of each official by the restricted seat; "
+              "first row per player count = the full bot):", "",
+              "| players | forbidden | " + " | ".join(OFFICIAL_LABEL[o] for o in OFFICIALS) + " |",
+              "|---|---|" + "---|" * len(OFFICIALS)]
+        for r in a.substitution.itertuples():
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.forbidden]} | "
+                     + " | ".join(f"{getattr(r, o):.2f}" for o in OFFICIALS) + " |")
+        if len(a.pairs):
+            L += ["", "Pairs of officials (restricted bot without A minus without B; separated = CI excludes 0):",
+                  "", "| players | A | B | Δ win rate [95% CI] | Δ score [95% CI] | separated |",
+                  "|---|---|---|---|---|---|"]
+            for r in a.pairs.itertuples():
+                sep = ", ".join(x for x, s in (("win", r.win_separated), ("score", r.score_separated)) if s)
+                L.append(f"| {r.players} | {OFFICIAL_LABEL[r.a]} | {OFFICIAL_LABEL[r.b]} | "
+                         f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {num(r.d_score, r.d_score_lo, r.d_score_hi)} "
+                         f"| {sep or 'no'} |")
+        L += ["", "### Seat advantage", "",
+              "All games of this study (seats rotate, so each seat meets the same mix of bots); the last "
+              "column uses only the control games (identical bots).", "",
+              "| players | seat | games | wins | win rate [95% CI] | fair | equal seats p | control only |",
+              "|---|---|---|---|---|---|---|---|"]
+        ctrl = a.seats_control.set_index(["players", "seat"])
+        for r in a.seats.itertuples():
+            c = ctrl.loc[(r.players, r.seat)] if (r.players, r.seat) in ctrl.index else None
+            cc = f"{pct(c.win_rate)} [{pct(c.lo)}, {pct(c.hi)}] of {int(c.games)}" if c is not None else "–"
+            L.append(f"| {r.players} | {r.seat} | {r.games} | {r.wins} | {pct(r.win_rate)} [{pct(r.lo)}, "
+                     f"{pct(r.hi)}] | {pct(r.expected)} | {r.p_equal_seats:.3g} | {cc} |")
+        L += ["", wbc_sentence(a.wbc), ""]
+    if choice:
+        L += choice_section(choice)
+    names = meta.get("compare") or list(analyses)
+    if comparison is not None:
+        L += comparison_section(comparison, names, meta.get("comparison_plots", ()))
+    if seats is not None and len(analyses) > 1:
+        main = meta.get("main_study") if meta.get("main_study") in analyses else list(analyses)[-1]
+        L += seats_section(seats, list(analyses), analyses[main].wbc)
+    return "\n".join(L).rstrip() + "\n"
+
+
+def control_facts(df: pd.DataFrame) -> dict:
+    """{players: (turns per player, mean score)} of the full bot in the control games: how the bot plays."""
+    c = df[df.official == CONTROL]
+    return {int(n): (float((g.turns / n).mean()), float(g.score.mean())) for n, g in c.groupby("players")}
+
+
+def wbc_sentence(w: dict) -> str:
+    lo, hi = w["wbc_ci"]
+    s = (f"**Against the real games:** at the World Boardgaming Championships the first seat won "
+         f"{w['wbc_wins']} of {w['wbc_games']} 4-player games up to 2013 = {pct(w['wbc_rate'])} "
+         f"[{pct(lo)}, {pct(hi)}] (binomial p = {w['wbc_p_vs_quarter']:.3g} against 25%), and "
+         f"{pct(w['wbc_2024_rate'])} in 2024.")
+    if "ours_rate" in w:
+        olo, ohi = w["ours_ci"]
+        dlo, dhi = w["diff_ci"]
+        same = "consistent with" if dlo <= 0 <= dhi else "different from"
+        s += (f" Here the first seat won {w['ours_wins']} of {w['ours_games']} 4-player games = "
+              f"{pct(w['ours_rate'])} [{pct(olo)}, {pct(ohi)}]; difference to the WBC "
+              f"{pp(w['ours_rate'] - w['wbc_rate'], dlo, dhi)}, i.e. {same} the WBC rate.")
+    return s
+
+
+def format_text(a: Analysis) -> str:
+    """A compact plain-text summary for the terminal."""
+    L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI)"]
+    for r in a.ablation.itertuples():
+        L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} games {r.games:>5}  win {pct(r.win_rate):>6}  "
+                 f"Δwin {pp(r.d_win, r.d_win_lo, r.d_win_hi):<26} Δscore {num(r.d_score, r.d_score_lo, r.d_score_hi)}")
+    L.append("usage by the full bot (uses per player per game: early / middle / late = total)")
+    for r in a.usage.itertuples():
+        L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} {r.early:5.2f} / {r.middle:5.2f} / "
+                 f"{r.late:5.2f} = {r.total:5.2f}  ({pct(r.share_of_turns)} of turns)")
+    L.append("seat advantage (all games; seat 1 starts)")
+    for n, g in a.seats.groupby("players"):
+        cells = "  ".join(f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples())
+        L.append(f"  {n}p ({int(g.games.iloc[0])} games, equal-seats p {g.p_equal_seats.iloc[0]:.3g}): {cells}")
+    L.append(wbc_sentence(a.wbc).replace("**", ""))
+    L += ["findings:"] + [f"  - {s}" for s in findings(a)]
+    return "\n".join(L)
+
+
+# ---------------------------------------------------------------- the strong study: summary and new sections
+
+#: a Δ win rate interval wider than this (half-width) is "too few games to tell" in the summary for players
+WIDE = 0.15
+
+
+def _sample_note(rated: int) -> str:
+    return f" (only {rated} rated decisions: the sample is too small to rely on)" if rated < SMALL_SAMPLE else ""
+
+
+def player_summary(analyses: dict, main: str | None = None, choice: dict | None = None) -> list[str]:
+    """A few plain sentences for players, from the data: what never using each official costs the main
+    study's player, when using it is right (value at the moment of choice), and the first seat. Says so
+    where the sample is too small."""
+    out = []
+    names = list(analyses) or list(choice or {})
+    if not names:
+        return out
+    main = main if main in names else names[-1]
+    a = analyses.get(main)
+    if a is not None:
+        out += _ablation_sentences(a)
+    if choice and main in choice:
+        out += _choice_sentences(choice[main]["table"])
+    if a is not None:
+        out += _seat_sentences(a)
+    return out
+
+
+def _ablation_sentences(a: Analysis) -> list[str]:
+    out = []
+    for o in OFFICIALS:
+        r = a.ablation[a.ablation.official == o].sort_values("players")
+        if r.empty:
+            continue
+        parts, wide = [], []
+        for x in r.itertuples():
+            if (x.d_win_hi - x.d_win_lo) / 2 > WIDE:
+                wide.append(f"{x.players}")
+                continue
+            verdict = ("loses" if x.d_win_hi < 0 else "gains" if x.d_win_lo > 0 else "changes nothing clear:")
+            parts.append(f"at {x.players} players it wins {pct(x.win_rate)} of its games instead of "
+                         f"{pct(1 / x.players)} ({verdict} {pp(x.d_win, x.d_win_lo, x.d_win_hi)})")
+        s = f"**{OFFICIAL_LABEL[o]}**: a player who never uses it, against players who do"
+        s += (": " + "; ".join(parts) if parts else "")
+        if wide:
+            s += (f"{'; ' if parts else ': '}at {', '.join(wide)} players too few games to tell "
+                  f"({int(r.games.min())}–{int(r.games.max())} a table)")
+        out.append(s + ".")
+    return out
+
+
+def _choice_sentences(t: pd.DataFrame) -> list[str]:
+    out = []
+    for o in OFFICIALS:
+        allp = t[(t.official == o) & (t.phase == "all")] if len(t) else t
+        rated = int(allp.rated.sum()) if len(allp) else 0
+        if not len(allp):
+            out.append(f"**{OFFICIAL_LABEL[o]}** at the moment of choice: never on offer in the games rated.")
+            continue
+        right = (allp.right.fillna(0) * allp.rated).sum() / rated if rated else math.nan
+        ph = t[(t.official == o) & (t.phase != "all") & (t.rated > 0)]
+        s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer: using it is the better move in {pct(right)} of the "
+             f"{rated} positions the search rated")
+        if len(ph):
+            by_phase = {p: (g.d_win_mean * g.rated).sum() / g.rated.sum() for p, g in ph.groupby("phase")}
+            top = max(by_phase, key=by_phase.get)
+            if by_phase[top] > 0:
+                s += f"; it is worth most in the {top} game (Δ win {100 * by_phase[top]:+.1f} pp on average there)"
+            else:       # on average using it now is worse than keeping it for later in every phase
+                s += (f"; on average using it now costs win chance in every phase, least in the {top} game "
+                      f"(Δ win {100 * by_phase[top]:+.1f} pp on average there)")
+        out.append(s + _sample_note(rated) + ".")
+    return out
+
+
+def _seat_sentences(a: Analysis) -> list[str]:
+    out = []
+    for n, g in a.seats.groupby("players"):
+        f = g[g.seat == 1].iloc[0]
+        if (f.hi - f.lo) / 2 > WIDE:
+            out.append(f"First seat at {n} players: too few games to tell ({int(f.games)}).")
+            continue
+        verdict = "more than" if f.lo > f.expected else "less than" if f.hi < f.expected else "about"
+        out.append(f"First seat at {n} players: wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
+                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)}"
+                   + (" (the World Boardgaming Championships: 31.4% of 226 4-player games)" if n == 4 else "")
+                   + ".")
+    return out
+
+
+def choice_report(choice: dict, meta: dict | None = None) -> str:
+    """A markdown report of the choice part alone (no ablation played): the summary for players, the
+    command and commit, and the section "Value at the moment of choice"."""
+    if not choice:
+        raise StudyError("no choice results to report")
+    meta = meta or {}
+    L = report_head(meta, player_summary({}, meta.get("main_study"), choice))
+    L += choice_section(choice)
+    return "\n".join(L).rstrip() + "\n"
+
+
+def format_choice_text(t: pd.DataFrame) -> str:
+    """The choice table in a few terminal lines: per player count and official, all phases."""
+    L = ["value at the moment of choice (search estimate; Δ win = best with − best without)"]
+    for r in t[t.phase == "all"].itertuples():
+        if r.rated == 0:
+            L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} on offer {r.decisions:>5}, none rated")
+            continue
+        L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} on offer {r.decisions:>5}  rated {r.rated:>5}  "
+                 f"Δwin {100 * r.d_win_mean:+5.1f} pp  right {pct(r.right):>6}  taken {pct(r.used):>6}"
+                 + ("  (small sample)" if r.small_sample else ""))
+    if len(t) == 0:
+        L.append("  no decision with an official on offer")
+    return "\n".join(L)
+
+
+def choice_section(choice: dict) -> list[str]:
+    """The markdown section "Value at the moment of choice". choice: {study: {'table': choice_table,
+    'examples': choice_examples with a 'file' column (relative link), 'plots': [names], 'search':
+    {players: spec}, 'games': {players: games rated}}}."""
+    L = ["## Value at the moment of choice", "",
+         "At every decision of the rated games where the player to move could use an official (and could also "
+         "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
+         "rates the best move that uses the official and the best that does not. Δ win = the first's estimated "
+         "win probability minus the second's (Δ score alike): what the official is worth *at that moment*. "
+         "Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of its approximate "
+         "standard errors (the search's own uncertainty: visits, and the spread over chance outcomes). A side "
+         "the search hardly visited is rated by searching the position after each of its moves (\"child\" "
+         "ratings); a side that passes the turn and was never visited stays unrated. These are a search's "
+         "estimates, not measured outcomes: read them next to the ablation above.", ""]
+    for name, c in choice.items():
+        t, ex = c["table"], c.get("examples")
+        L += [f"### {name}", ""]
+        if c.get("search"):
+            L += ["Search: " + "; ".join(f"{n} players `{s}`" for n, s in sorted(c["search"].items())) + ".", ""]
+        if c.get("games"):
+            L += ["Games rated: " + ", ".join(f"{g} with {n} players" for n, g in sorted(c["games"].items()))
+                  + ".", ""]
+        if t.empty:
+            L += ["No decision with an official on offer was rated yet.", ""]
+            continue
+        for img in c.get("plots", []):
+            L += [f"![{Path(img).stem}]({img})", ""]
+        L += ["| players | official | phase | on offer | rated | Δ win mean [q25, q75] | Δ score mean | using it right "
+              "[95% CI] | clearly right / wrong | taken by the player | search's top move |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in t.itertuples():
+            if r.rated == 0:
+                cells = "– | – | – | – "
+            else:
+                cells = (f"{100 * r.d_win_mean:+.1f} pp [{100 * r.d_win_q25:+.1f}, {100 * r.d_win_q75:+.1f}] | "
+                         f"{r.d_score_mean:+.2f} | {pct(r.right)} [{pct(r.right_lo)}, {pct(r.right_hi)}]"
+                         + (" (small sample)" if r.small_sample else "")
+                         + f" | {pct(r.clearly_right)} / {pct(r.clearly_wrong)} ")
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.phase} | {r.decisions} | {r.rated} | "
+                     f"{cells}| {pct(r.used)} | {pct(r.search_uses)} |")
+        L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
+              "games (bootstrap, widened to cover the Wilson interval over decisions); "
+              "\"rated\" counts decisions with both sides rated.", ""]
+        if ex is not None and len(ex):
+            L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
+                  "to move):", "",
+                  "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score | played |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+            for r in ex.itertuples():
+                link = f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None) else "–"
+                L.append(f"| {OFFICIAL_LABEL[r.official]} | {link} | {r.players} | {r.phase}, turn {r.turn + 1} | "
+                         f"`{r.with_move}` | `{r.without_move}` | {100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}] | "
+                         f"{r.d_score:+.2f} | `{r.played}` |")
+            L.append("")
+    return L
+
+
+def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> list[str]:
+    """The markdown section comparing two players of the officials (e.g. the heuristic bot and the search)."""
+    if comparison is None or comparison.empty or len(names) < 2:
+        return []
+    a, b = names[0], names[1]
+    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "",
+         f"Uses per game and the share of its turns on which each player used the official (early / middle / "
+         f"late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
+         f"offer in each player's own games, how often it took the official, how often the search rates "
+         f"taking it right, how often the player agreed with the search, and the search's Δ win the player "
+         f"gave away per game by its choices (summed over the decisions where the search rates the other "
+         f"side better by more than two standard errors; a lower bound, as the player may also pick a worse "
+         f"move within a side; estimates of a search, not measured wins).", ""]
+    for img in plots:
+        L += [f"![{Path(img).stem}]({img})", ""]
+
+    def cell(r, key, f=pct):
+        v = getattr(r, key, math.nan)
+        return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f(v)
+
+    L += ["| players | official | player | uses / game | share of turns (early / middle / late) | Δ win when "
+          "forbidden | on offer / game | taken when on offer | search: right to take | agrees with search "
+          "| given away / game |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in comparison.itertuples():
+        for name in (a, b):
+            shares = " / ".join(cell(r, f"{name}_share_{ph}") for ph in PHASES)
+            dwin = ("–" if math.isnan(getattr(r, f"{name}_d_win", math.nan)) else
+                    pp(getattr(r, f"{name}_d_win"), getattr(r, f"{name}_d_win_lo"), getattr(r, f"{name}_d_win_hi")))
+            rated = getattr(r, f"{name}_rated", math.nan)
+            note = " (small sample)" if not math.isnan(rated) and rated < SMALL_SAMPLE else ""
+            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {name} | "
+                     f"{cell(r, f'{name}_uses', lambda v: f'{v:.2f}')} | {cell(r, f'{name}_share')} ({shares}) | "
+                     f"{dwin} | {cell(r, f'{name}_offered', lambda v: f'{v:.1f}')} | {cell(r, f'{name}_taken')} | "
+                     f"{cell(r, f'{name}_right')}{note} | {cell(r, f'{name}_agree')} | "
+                     f"{cell(r, f'{name}_given_away', lambda v: f'{100 * v:.1f} pp')} |")
+    return L + [""]
+
+
+def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]:
+    """The markdown section: win rate per seat of each study side by side, and the WBC record."""
+    if seats is None or seats.empty:
+        return []
+    L = ["## Seat advantage: " + " and ".join(names), "",
+         "Win rate per seat (seat 1 starts) over all games of each study, with 95% Wilson intervals; in brackets "
+         "the control games alone (identical players in every seat).", "",
+         "| players | seat | fair | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
+    for r in seats.itertuples():
+        cells = []
+        for name in names:
+            if math.isnan(getattr(r, f"{name}_all_rate", math.nan)):
+                cells.append("–")
+                continue
+            s = (f"{pct(getattr(r, f'{name}_all_rate'))} [{pct(getattr(r, f'{name}_all_lo'))}, "
+                 f"{pct(getattr(r, f'{name}_all_hi'))}] of {getattr(r, f'{name}_all_games')}")
+            if not math.isnan(getattr(r, f"{name}_control_rate", math.nan)):
+                s += (f" (control {pct(getattr(r, f'{name}_control_rate'))} of "
+                      f"{getattr(r, f'{name}_control_games')})")
+            cells.append(s)
+        L.append(f"| {r.players} | {r.seat} | {pct(r.fair)} | " + " | ".join(cells) + " |")
+    return L + ["", wbc_sentence(wbc), ""]
