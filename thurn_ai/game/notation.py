@@ -19,6 +19,8 @@ from .._core import KINDS, SHIFT, valid_house_set
 from .board import Board
 from ..errors import IllegalMoveError, NotationError
 from ..fileio import short_repr
+from .officials import OFFICIAL_LABEL, OFFICIALS
+from .rules import BASE_HORSES, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
 
 NAMES = {v: k for k, v in KINDS.items()}
 CITY_KINDS = {"draw", "left", "right", "new", "horse", "house", "discard"}
@@ -130,8 +132,6 @@ def why_illegal(state, move: int) -> str | None:
     city = b.cities[x] if kind in CITY_KINDS else None
     p, phase = state.current_player, state.phase
     (_, _, _, official, draws, plays, forced_pm, placed_now, last_discard, *_) = state._scalars()
-    from .officials import OFFICIAL_LABEL, OFFICIALS      # (thurn_ai.game.officials imports this module)
-    from .rules import BASE_HORSES, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
     used = OFFICIAL_LABEL[OFFICIALS[official - 1]] if official else None
     now = PHASE_WORDS.get(phase, phase)
     route = state.route(p)

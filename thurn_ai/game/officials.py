@@ -2,13 +2,16 @@
 (bots, statistics, plots, the officials study and the CLI all read them from here)."""
 from __future__ import annotations
 
-from .._core import GameState
-from .notation import move_kind
+from .._core import KINDS, SHIFT, GameState
 from .rules import HOUSES
 
 OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")
 OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
                   "postal_carrier": "Postal Carrier", "cartwright": "Cartwright"}
+
+# move kind code -> name, the core's table (thurn_ai.game.notation imports this module for the officials'
+# labels, so it is not imported back)
+_KIND_NAME = {code: name for name, code in KINDS.items()}
 
 #: phases of a game by the houses the leading player has placed, a third of the supply each
 PHASES = ("early", "middle", "late")
@@ -18,7 +21,7 @@ def official_of(state: GameState, move: int) -> str | None:
     """'postmaster', 'administrator', 'postal_carrier', 'cartwright' or None for an ordinary move.
 
     The forced Postmaster (empty hand at the start of the turn) is not a choice and returns None."""
-    kind = move_kind(move)
+    kind = _KIND_NAME.get(move >> SHIFT)   # what notation.move_kind says
     phase = state.phase
     if kind == "administrator":
         return "administrator"
