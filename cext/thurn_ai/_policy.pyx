@@ -102,14 +102,6 @@ cdef inline int close_target(const StateData* s, const ConfigData* c, int p, int
     return 5
 
 
-cdef struct HouseValues:
-    # What a house in each city is worth to each player (cached; see house_values)
-    double v[MAXP][MAXC]
-    uint32_t houses[MAXP]       # the houses the cached values were computed for
-    int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
-    bint tiles                  # count tile progress (else every open city is worth 1)
-
-
 cdef inline double progress_gain(int top, int have, int need) noexcept nogil:
     """Gain in top * (have / need)^2 from one more city or province (the tile itself when complete)."""
     cdef double a = <double>have / need, b = <double>(have + 1) / need
@@ -142,8 +134,6 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
     hv.houses[p] = h
     for x in range(c.n_cities):
         v[x] = <double>(1 - ((h >> x) & 1))      # 0 with an own house, else 1 (no branch to mispredict)
-    if not hv.tiles:
-        return v
     # stack by stack (a profile of the 4-player search spent a fifth of its time here when this went city by
     # city): each stack's gain once, added to the cities it counts for; every city still gets its gains in
     # stack order, so the sums are the same numbers as before, bit for bit.
@@ -174,11 +164,10 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
     return v
 
 
-cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil:
+cdef void reset_values(HouseValues* hv) noexcept nogil:
     cdef int p
     for p in range(MAXP):
         hv.stacks[p] = -1
-    hv.tiles = tiles
 
 
 cdef inline uint32_t lowest_bit(uint32_t a) noexcept nogil:
@@ -522,7 +511,7 @@ cdef double position_value(const StateData* s, const ConfigData* c, int p, doubl
 
 
 cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
-                  double scale, HouseValues* values, bint use_plan=False, const int* forbid=NULL) noexcept nogil:
+                  double scale, HouseValues* values, bint use_plan, const int* forbid) noexcept nogil:
     """Rewards for a position where a playout stopped early: 0.5 + 0.5 EVAL_SHARE tanh(margin / scale)
     on position_value(); returns the player ahead. EVAL_SHARE < 1 keeps an unfinished game short of a
     finished one: a clear leader gains by ending the game (a win is 1), otherwise with a big lead every
@@ -1220,7 +1209,7 @@ cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueW
 
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
 
-def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, bint house_tiles=True):
+def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0):
     """The heuristic playout policy's move for the player to move (a legal move code)."""
     cdef int moves[MAXMOVES]
     cdef int n
@@ -1228,22 +1217,22 @@ def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, 
     cdef HouseValues values
     if state.s.phase == PH_OVER:
         raise ValueError("the game is over")
-    reset_values(&values, house_tiles)
+    reset_values(&values)
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
     return policy_move(&state.s, &state.cfg.c, moves, n, &rng, forbid, eps, &values)
 
 
-def policy_playout(GameState state, uint64_t seed, double eps=0.05, bint house_tiles=True):
+def policy_playout(GameState state, uint64_t seed, double eps=0.05):
     """Play the heuristic policy (all players) to the end of the game, in place; returns moves played."""
     cdef int forbid[MAXP]
     cdef uint64_t rng = seed
     cdef int n
     cdef HouseValues values
-    reset_values(&values, house_tiles)
+    reset_values(&values)
     memset(forbid, 0, sizeof(forbid))
     with nogil:
-        n = playout(&state.s, &state.cfg.c, PLAYOUT_HEURISTIC, &rng, forbid, eps, 1 << 30, &values)
+        n = playout(&state.s, &state.cfg.c, PLAYOUT_HEURISTIC, &rng, forbid, eps, NO_STOP_TURN, &values)
     return n
 
 
@@ -1258,14 +1247,14 @@ def official_mask(names):
     return out
 
 
-def plan_policy_choice(GameState state, int forbid=0, bint house_tiles=True):
+def plan_policy_choice(GameState state, int forbid=0):
     """The planning playout policy's move for the player to move (a legal move code; deterministic)."""
     cdef int moves[MAXMOVES]
     cdef int n
     cdef HouseValues values
     if state.s.phase == PH_OVER:
         raise ValueError("the game is over")
-    reset_values(&values, house_tiles)
+    reset_values(&values)
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
     return moves[plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)]
@@ -1277,7 +1266,7 @@ def value_features_of(GameState state):
     cdef double f[VALUE_FEATURES]
     cdef HouseValues values
     cdef int p, k
-    reset_values(&values, True)
+    reset_values(&values)
     rows = []
     for p in range(state.cfg.c.n_players):
         value_features(&state.s, &state.cfg.c, p, &values, f)
@@ -1307,6 +1296,6 @@ def learned_value(GameState state, win_weights, score_weights, int reward=REWARD
     cdef double win[MAXP]
     cdef int p, n = state.cfg.c.n_players
     fill_weights(&w, win_weights, score_weights)
-    reset_values(&values, True)
+    reset_values(&values)
     evaluate_learned(&state.s, &state.cfg.c, &w, reward, scale, &values, r, sc, win)
     return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]
