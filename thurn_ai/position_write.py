@@ -26,7 +26,8 @@ def position_to_dict(state: GameState, viewer: int | None = None) -> dict:
     cities = const.cities
     rules = const.rules
     out = {"format": FORMAT, "version": VERSION,
-           "rules": dict(rules) if const.flat_rules else state.rules.to_dict(), "viewer": viewer, "turn": t.turn, "to_move": current, "phase": PHASES[phase]}
+           "rules": dict(rules) if const.flat_rules else state.rules.to_dict(), "viewer": viewer, "turn": t.turn,
+           "to_move": current, "phase": PHASES[phase]}
     out["turn_state"] = {
         "official_used": OFFICIALS[t.official - 1] if t.official else None,
         "draws": t.draws, "plays": t.plays, "forced_postmaster": bool(t.forced_pm),

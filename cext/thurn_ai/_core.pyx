@@ -375,20 +375,19 @@ cdef inline int gen_houses(const StateData* s, const ConfigData* c, int p, int* 
 cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil:
     """The legal moves of the player to move, into out (MAXMOVES long); returns their number."""
     cdef int n = 0, x, p = s.current
-    cdef bint second
     if s.phase == PH_DRAW or (s.phase == PH_PLAY and s.draws == 1 and s.official == OFF_NONE
                               and not s.forced_pm):
         n = gen_draws(s, c, p, out, n)
-    if s.phase == PH_PLAY or s.phase == PH_AFTER:
-        second = s.phase == PH_AFTER
-        if not second or (s.official == OFF_NONE and s.plays == 1):
-            n = gen_plays(s, c, p, second, out, n)
-        if second:
-            if can_close(s, c, p):
-                out[n] = MV_CLOSE << MOVE_SHIFT
-                n += 1
-            out[n] = MV_STOP << MOVE_SHIFT
+    if s.phase == PH_PLAY:
+        n = gen_plays(s, c, p, False, out, n)
+    elif s.phase == PH_AFTER:
+        if s.official == OFF_NONE and s.plays == 1:     # a second card: the Postal Carrier
+            n = gen_plays(s, c, p, True, out, n)
+        if can_close(s, c, p):
+            out[n] = MV_CLOSE << MOVE_SHIFT
             n += 1
+        out[n] = MV_STOP << MOVE_SHIFT
+        n += 1
     elif s.phase == PH_HOUSES:
         n = gen_houses(s, c, p, out, n)
     elif s.phase == PH_CARTWRIGHT:

@@ -19,7 +19,7 @@ it (max^n), which works for 2-4 players.
 PIMC / determinized UCT is the same code with one fixed determinization per tree (every child is then
 available whenever its parent is visited, so the availability count equals the parent's visits: plain UCT).
 """
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memset
 from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
@@ -175,16 +175,15 @@ cdef class Tree:
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
                  int root_uses=0, int root_avoids=0, value_weights=None):
         """Search from `state` for `observer` (default: the player to move). The options are described,
-        defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives
-        these arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above;
-        value_weights: the learned model's (win, score) weights for this player count, needed by the
-        learned evaluation). ismcts=True re-deals what the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
-        information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
-        the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
-        root decision only (later decisions are free): to moves using an official of the set
-        root_uses, and to moves using none of root_avoids -- so two searches rate one side of a
-        decision each ("the best move with the Postmaster" and "the best without it", the officials
-        study's value at the moment of choice)."""
+        defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
+        arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
+        the learned model's (win, score) weights for this player count, needed by the learned evaluation).
+        ismcts=True re-deals what the observer cannot see every iteration; ismcts=False searches `state` as it
+        is (perfect information: pass a determinization). `forbid` is a bit set of officials (1 << official
+        code) the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
+        root decision only (later decisions are free): to moves using an official of the set root_uses, and to
+        moves using none of root_avoids -- so two searches rate one side of a decision each ("the best move with
+        the Postmaster" and "the best without it", the officials study's value at the moment of choice)."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
