@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -52,8 +53,11 @@ COUNTS = {"clone": 20000, "playout": 200, "legal_moves": 200000, "to_dict": 2000
 
 
 def instructions(checkout: Path, what: str) -> int:
+    # one hash seed for every run: Python's randomized string hashes change the instruction count of the
+    # import (the baseline) by a few percent of a clone's count
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                          "-c", CHILD, str(checkout), what], capture_output=True, text=True, check=True)
+                          "-c", CHILD, str(checkout), what], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0"))
     return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
 
 

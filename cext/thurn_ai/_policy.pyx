@@ -938,83 +938,89 @@ cdef int argmax_move(const int* moves, int n, const double* v) noexcept nogil:
     return best
 
 
-cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
-                     HouseValues* values) noexcept nogil:
-    """The planning policy's move (an index into moves)."""
-    cdef PlanCtx x
-    cdef double v[MAXMOVES]
-    cdef double base, gain, forgone, close_v
-    cdef int i, m, kind, p = s.current, L = s.route_len[p], best, after_plays, length
-    cdef bint cw_now, can_close = False, has_draw = False
-    if n == 1:
-        return 0
-    if s.phase == PH_HOUSES or s.phase == PH_DISCARD:
-        score_moves(s, c, moves, n, forbid, values, v)
-        return argmax_move(moves, n, v)
-    plan_setup(&x, s, c, forbid, values)
-    if s.phase == PH_DRAW:
-        for i in range(n):
-            if (moves[i] >> MOVE_SHIFT) == MV_ADMIN:
-                # six fresh cards beat one or two blind draws when only a fitting card saves the route
-                if route_in_danger(&x):
-                    return i
-        draw_values(&x, moves, n, v)
-        best = argmax_move(moves, n, v)
-        return best if best >= 0 else 0
-    if s.phase == PH_CARTWRIGHT:
-        for i in range(n):
-            m = moves[i] >> MOVE_SHIFT
-            if m == MV_NOCART and s.carriage[p] + 1 == c.n_carriages - 1 and not s.end_triggered:
-                # the last carriage ends the game: not while behind
-                base = score_of(s, c, p) + carriage_gain(s, c, p, c.carriage_size[c.n_carriages - 1], True) + 1
-                for kind in range(c.n_players):
-                    if kind != p and score_of(s, c, kind) > base:
-                        return i
-        for i in range(n):
-            if (moves[i] >> MOVE_SHIFT) == MV_CART:
+cdef inline int plan_draw(PlanCtx* x, const int* moves, int n, double* v) noexcept nogil:
+    """The draw phase: the Administrator when only a fitting card saves the route, else the best draw."""
+    cdef int i, best
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_ADMIN:
+            # six fresh cards beat one or two blind draws when only a fitting card saves the route
+            if route_in_danger(x):
                 return i
-        return 0
-    cw_now = s.official == 0 and s.plays == 0
-    after_plays = 1 if (s.plays == 0 and s.official == 0 and x.carrier_ok) else 0
-    if s.phase == PH_PLAY:
-        for i in range(n):
-            kind = moves[i] >> MOVE_SHIFT
-            if kind == MV_DRAW or kind == MV_DECK:
-                has_draw = True
-        if has_draw and not (forbid & (1 << OFF_POSTMASTER)):
-            draw_values(&x, moves, n, v)
-            best = argmax_move(moves, n, v)
-            if best >= 0:
-                base = current_plan(&x, s.hand[p], plays_left_now(&x), s.official == 0)
-                gain = v[best] - base
-                forgone = 0.0
-                if x.best_n >= 2 and x.carrier_ok:
-                    forgone += PLAN_COST
-                length = L + x.best_n
-                if x.cartwright_ok and x.best_n <= 1 and length >= 3 and c.n_carriages > 0 and \
-                        s.carriage[p] + 1 < c.n_carriages and \
-                        length < c.carriage_size[s.carriage[p] + 1] <= length + 2:
-                    forgone += carriage_gain(s, c, p, length, True)
-                if route_in_danger(&x) or not (fit_mask(s, c, p) & hand_mask(s, c, p)):
-                    forgone = 0.0
-                if gain > forgone + PLAN_PM_MARGIN:
-                    return best
-        for i in range(n):
-            kind = moves[i] >> MOVE_SHIFT
-            if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
-                v[i] = play_value(&x, moves[i], after_plays, cw_now)
-            else:
-                v[i] = NEG
+    draw_values(x, moves, n, v)
+    best = argmax_move(moves, n, v)
+    return best if best >= 0 else 0
+
+
+cdef inline int plan_cartwright(const StateData* s, const ConfigData* c, const int* moves, int n) noexcept nogil:
+    """The Cartwright, except for the game-ending last carriage while another player is ahead."""
+    cdef int i, q, p = s.current
+    cdef double base
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_NOCART and s.carriage[p] + 1 == c.n_carriages - 1 and not s.end_triggered:
+            # the last carriage ends the game: not while behind
+            base = score_of(s, c, p) + carriage_gain(s, c, p, c.carriage_size[c.n_carriages - 1], True) + 1
+            for q in range(c.n_players):
+                if q != p and score_of(s, c, q) > base:
+                    return i
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_CART:
+            return i
+    return 0
+
+
+cdef inline int plan_play(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                          double* v) noexcept nogil:
+    """The play phase: a second draw (the Postmaster) when it gains more than what it costs, else the
+    card of best plan value."""
+    cdef int i, kind, best, length, p = s.current, L = s.route_len[p]
+    cdef double base, gain, forgone
+    cdef bint cw_now = s.official == 0 and s.plays == 0, has_draw = False
+    cdef int after_plays = 1 if (s.plays == 0 and s.official == 0 and x.carrier_ok) else 0
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        if kind == MV_DRAW or kind == MV_DECK:
+            has_draw = True
+    if has_draw and not (forbid & (1 << OFF_POSTMASTER)):
+        draw_values(x, moves, n, v)
         best = argmax_move(moves, n, v)
-        return best if best >= 0 else 0
-    # PH_AFTER: a second card (Postal Carrier), close, or stop
+        if best >= 0:
+            base = current_plan(x, s.hand[p], plays_left_now(x), s.official == 0)
+            gain = v[best] - base
+            forgone = 0.0
+            if x.best_n >= 2 and x.carrier_ok:
+                forgone += PLAN_COST
+            length = L + x.best_n
+            if x.cartwright_ok and x.best_n <= 1 and length >= 3 and c.n_carriages > 0 and \
+                    s.carriage[p] + 1 < c.n_carriages and \
+                    length < c.carriage_size[s.carriage[p] + 1] <= length + 2:
+                forgone += carriage_gain(s, c, p, length, True)
+            if route_in_danger(x) or not (fit_mask(s, c, p) & hand_mask(s, c, p)):
+                forgone = 0.0
+            if gain > forgone + PLAN_PM_MARGIN:
+                return best
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
+            v[i] = play_value(x, moves[i], after_plays, cw_now)
+        else:
+            v[i] = NEG
+    best = argmax_move(moves, n, v)
+    return best if best >= 0 else 0
+
+
+cdef inline int plan_after(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n,
+                           double* v) noexcept nogil:
+    """After a card: a second card (the Postal Carrier), close, or stop, by plan value; near the end of
+    the game a close comes first (unless a card that extends the route is better)."""
+    cdef int i, kind, best, p = s.current, L = s.route_len[p]
+    cdef bint can_close = False
     for i in range(n):
         if (moves[i] >> MOVE_SHIFT) == MV_CLOSE:
             can_close = True
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_HORSE or (kind == MV_NEW and L == 0):
-            v[i] = play_value(&x, moves[i], 0, False) + PLAN_COST
+            v[i] = play_value(x, moves[i], 0, False) + PLAN_COST
         else:
             v[i] = NEG
     if can_close and (s.end_triggered or x.turns_left <= 1):
@@ -1028,10 +1034,10 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_CLOSE:
-            v[i] = (close_value(&x, s.route_mask[p], L, s.official == 0)
-                    + x.next_weight * next_route_value(&x, hand_mask(s, c, p)))
+            v[i] = (close_value(x, s.route_mask[p], L, s.official == 0)
+                    + x.next_weight * next_route_value(x, hand_mask(s, c, p)))
         elif kind == MV_STOP:
-            v[i] = stop_value(&x)
+            v[i] = stop_value(x)
     best = argmax_move(moves, n, v)
     if best < 0:
         for i in range(n):
@@ -1039,6 +1045,26 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
                 return i
         return 0
     return best
+
+
+cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                     HouseValues* values) noexcept nogil:
+    """The planning policy's move (an index into moves)."""
+    cdef PlanCtx x
+    cdef double v[MAXMOVES]
+    if n == 1:
+        return 0
+    if s.phase == PH_HOUSES or s.phase == PH_DISCARD:
+        score_moves(s, c, moves, n, forbid, values, v)
+        return argmax_move(moves, n, v)
+    plan_setup(&x, s, c, forbid, values)
+    if s.phase == PH_DRAW:
+        return plan_draw(&x, moves, n, v)
+    if s.phase == PH_CARTWRIGHT:
+        return plan_cartwright(s, c, moves, n)
+    if s.phase == PH_PLAY:
+        return plan_play(&x, s, c, moves, n, forbid, v)
+    return plan_after(&x, s, c, moves, n, v)
 
 
 cdef double plan_position_value(const StateData* s, const ConfigData* c, int p, int forbid,
