@@ -18,7 +18,7 @@ def played(players, seed, moves):
 def test_turn_state_reads_each_field_under_its_own_name(players, seed, moves):
     g = played(players, seed, moves)
     t = g.turn_state()
-    assert isinstance(t, TurnState) and t._fields == TURN_FIELDS
+    assert isinstance(t, TurnState) and t._fields == TURN_FIELDS and len(t) == len(TURN_FIELDS)
     assert (t.current, PHASES[t.phase], t.turn) == (g.current_player, g.phase, g.turn)
     assert t.display_n == len(g.display()) and t.deck_n == sum(g.to_dict()["deck"].values())
     used = g.to_dict()["turn_state"]["official_used"]

@@ -699,7 +699,6 @@ TURN_FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "l
                "end_triggered", "end_player", "truncated", "turn", "placed_now", "display_n", "deck_n",
                "discard_n", "rng", "prng")
 TurnState = namedtuple("TurnState", TURN_FIELDS)
-cdef Py_ssize_t N_TURN_FIELDS = len(TURN_FIELDS)
 TurnState.__doc__ = ("The scalar fields of a state, by name (codes: phase in PHASES, official in 1 + the "
                      "index in OFFICIALS, placed_now a bit set of cities, rng/prng the two generators).")
 
@@ -715,9 +714,9 @@ cdef object read_turn(const StateData* s):
         s.current, s.phase, s.official, s.forced_pm, s.draws, s.plays, s.last_house, s.last_discard,
         s.end_triggered, s.end_player, s.truncated, s.turn, s.placed_now, s.display_n, s.deck_n,
         s.discard_n, s.rng, s.prng)
-    cdef object t = PyType_GenericAlloc(<PyTypeObject*>TurnState, N_TURN_FIELDS)
-    cdef Py_ssize_t i
-    for i in range(N_TURN_FIELDS):
+    cdef Py_ssize_t i, n = len(values)       # (the test of TURN_FIELDS checks that this is its length)
+    cdef object t = PyType_GenericAlloc(<PyTypeObject*>TurnState, n)
+    for i in range(n):
         Py_INCREF(values[i])
         PyTuple_SET_ITEM(t, i, values[i])
     return t
