@@ -1,7 +1,6 @@
 """Build the compiled core: every cext/thurn_ai/*.pyx becomes an extension module inside thurn_ai."""
 from pathlib import Path
 
-import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -11,7 +10,6 @@ extensions = [
     Extension(
         f"thurn_ai.{src.stem}",
         [str(src.relative_to(HERE))],
-        include_dirs=[numpy.get_include()],
         extra_compile_args=["-O3"],
     )
     for src in sources

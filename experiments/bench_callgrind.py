@@ -1,17 +1,21 @@
-"""Engine speed before/after a change, in instructions (valgrind's callgrind): repeatable whatever else
-the shared machine is doing, unlike seconds.
+"""Engine and search speed before/after a change, in instructions (valgrind's callgrind): repeatable
+whatever else the shared machine is doing, unlike seconds.
 
     python experiments/bench_callgrind.py OLD_CHECKOUT NEW_CHECKOUT [--out results/bench/FILE.json]
 
 Each checkout must be built in place (python setup.py build_ext --inplace). For each, a Python process
-under callgrind imports that checkout's thurn_ai (not the installed one) and does nothing (the baseline),
-20,000 clones of a 3-player position, or 200 compiled random playouts from it (the same games in both,
-when the rules did not change); instructions per clone / per playout = (run - baseline) / count.
+under callgrind imports that checkout's thurn_ai (not the installed one), sets up a 3-player position (40
+random moves) and the search benchmark's position (thurn_ai.bench_search), and then does nothing (the
+baseline) or one of: 20,000 clones, 200 compiled random playouts (the same games in both, when the rules did
+not change), 200,000 compiled legal-move generations, 2,000 complete position dicts (to_dict), or 2,000
+iterations of the default mcts tree (SearchOptions defaults, one tree; the same search in both when its
+fingerprint did not change). Instructions per unit = (run - baseline) / count.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -24,21 +28,36 @@ sys.path.insert(0, sys.argv[1])
 import thurn_ai
 from thurn_ai import _core
 assert thurn_ai.__file__.startswith(sys.argv[1]), thurn_ai.__file__
+from thurn_ai import _search
+from thurn_ai.bench_search import bench_position
+from thurn_ai.bots.search_options import SearchOptions
 g = thurn_ai.new_game(players=3, seed=4)
 for _ in range(40):
     g.apply_random()
+s = bench_position()
+tree = _search.Tree(s.determinize(s.current_player, 99), 1, **SearchOptions().tree_args())
 if sys.argv[2] == "clone":
     for _ in range(20000):
         g.clone()
 elif sys.argv[2] == "playout":
     _core.bench_playouts(g, 200, 7)
+elif sys.argv[2] == "legal_moves":
+    _core.bench_legal_moves(g, 200000)
+elif sys.argv[2] == "to_dict":
+    for _ in range(2000):
+        g.to_dict()
+elif sys.argv[2] == "search_iteration":
+    tree.run(2000)
 '''
-COUNTS = {"clone": 20000, "playout": 200}
+COUNTS = {"clone": 20000, "playout": 200, "legal_moves": 200000, "to_dict": 2000, "search_iteration": 2000}
 
 
 def instructions(checkout: Path, what: str) -> int:
+    # one hash seed for every run: Python's randomized string hashes change the instruction count of the
+    # import (the baseline) by a few percent of a clone's count
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                          "-c", CHILD, str(checkout), what], capture_output=True, text=True, check=True)
+                          "-c", CHILD, str(checkout), what], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0"))
     return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
 
 

@@ -111,16 +111,32 @@ def tree(g, seed, **changes):
     return _search.Tree(g, seed, **dict(SearchOptions().tree_args(), **changes))
 
 
-@pytest.mark.parametrize("kwargs", [dict(c=math.nan), dict(c=-1.0), dict(widen=1e10), dict(widen=math.inf),
-                                    dict(eps=2.0), dict(prior_temp=math.nan), dict(prior_temp=0.0),
-                                    dict(horizon=-1), dict(scale=math.inf), dict(plan_prior=1.5),
-                                    dict(tile_weight=math.nan), dict(observer=4), dict(forbid=-1),
+@pytest.mark.parametrize("kwargs", [dict(observer=4), dict(observer=-2), dict(forbid=-1), dict(forbid=32),
                                     dict(playout=3), dict(playout=-1), dict(reward=3), dict(select=2),
-                                    dict(evaluation=2)])
-def test_the_compiled_tree_refuses_out_of_range_values_itself(kwargs):
+                                    dict(evaluation=3), dict(evaluation=2)])
+def test_the_compiled_tree_refuses_what_would_break_its_memory(kwargs):
+    """Codes and seats index the tree's arrays and tables: the tree refuses them itself (evaluation 2,
+    the learned one, without its weights too)."""
     g = thurn_ai.new_game(players=3, seed=1)
     with pytest.raises(ValueError):
         tree(g, 1, **kwargs)
+
+
+@pytest.mark.parametrize("select", SELECTS)
+@pytest.mark.parametrize("kwargs", [dict(c=math.nan), dict(c=-1.0), dict(widen=1e10), dict(widen=math.inf),
+                                    dict(eps=2.0), dict(prior_temp=math.nan), dict(prior_temp=0.0),
+                                    dict(horizon=-1), dict(horizon=2**31 - 1), dict(scale=0.0),
+                                    dict(scale=math.inf), dict(plan_prior=1.5), dict(tile_weight=math.nan)])
+def test_numbers_outside_the_options_bounds_make_a_bad_search_but_a_legal_one(kwargs, select):
+    """The bounds of the numbers have one home, SearchOptions (tested above); the compiled tree given a
+    NaN, an infinity or an absurd number still only ever plays legal moves (its selection always picks
+    a move, and the playout's stop turn does not overflow)."""
+    g = played_position(Rules(players=3), 2, 30)
+    t = tree(g, 3, **kwargs, select=_search.SELECTS[select])
+    assert t.run(200) == 200
+    children = t.root_children()
+    assert children and all(g.is_legal(r[0]) for r in children)
+    assert sum(r[1] for r in children) == 200
 
 
 def test_the_compiled_tree_has_no_defaults_of_its_own():
@@ -130,20 +146,24 @@ def test_the_compiled_tree_has_no_defaults_of_its_own():
 
 
 def test_option_names_match_the_compiled_codes():
-    """SearchOptions names the compiled enums by position: the tree accepts exactly those codes."""
+    """SearchOptions names the choices with the compiled tree's own tables: the tree accepts exactly the
+    codes tree_args() gives for them."""
     g = thurn_ai.new_game(players=2, seed=1)
     weights = default_model().weights_for(2)      # the learned evaluation's model
     for key, names in (("playout", PLAYOUTS), ("reward", REWARDS), ("select", SELECTS), ("evaluation", EVALUATIONS)):
-        for code in range(len(names)):
+        option = "eval" if key == "evaluation" else key
+        codes = {SearchOptions(**{option: name}).tree_args()[key] for name in names}
+        assert len(codes) == len(names)
+        for code in codes:
             tree(g, 1, **{key: code}, value_weights=weights)
         with pytest.raises(ValueError):
-            tree(g, 1, **{key: len(names)}, value_weights=weights)
+            tree(g, 1, **{key: max(codes) + 1}, value_weights=weights)
     with pytest.raises(ValueError, match="needs value_weights"):
-        tree(g, 1, evaluation=EVALUATIONS.index("learned"))
+        tree(g, 1, evaluation=_search.EVALUATIONS["learned"])
 
 
-@pytest.mark.parametrize("args", [(0, math.nan), (0, math.inf), (0, -1.0), (10**9, 0.0), (0, 0.0)])
-def test_tree_run_refuses_endless_or_huge_budgets(args):
+@pytest.mark.parametrize("args", [(0, math.nan), (0, math.inf), (0, -1.0), (-1, 0.0), (0, 0.0)])
+def test_tree_run_refuses_endless_or_empty_budgets(args):
     t = tree(thurn_ai.new_game(players=2, seed=1), 1)
     with pytest.raises((ValueError, OverflowError)):
         t.run(*args)
@@ -153,7 +173,7 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
     """widen=1e10 once overflowed the node's move count and read out of bounds; the largest value the
     tree accepts now simply considers every move."""
     g = played_position(Rules(players=3), 2, 50)
-    t = tree(g, 3, widen=1000.0, select=SELECTS.index("ucb"))
+    t = tree(g, 3, widen=1000.0, select=_search.SELECTS["ucb"])
     assert t.run(300) == 300
     assert all(g.is_legal(r[0]) for r in t.root_children())
 

@@ -65,7 +65,6 @@ cdef struct ConfigData:
     uint8_t horses[MAXC]
     int n_stacks
     int8_t stack_kind[MAXT]
-    int8_t stack_len[MAXT]
     uint32_t stack_mask[MAXT]
     uint32_t stack_provs[MAXT]
     int8_t stack_nvals[MAXT]

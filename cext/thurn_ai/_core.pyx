@@ -11,20 +11,26 @@ distribution as drawing from the top of a shuffled pile, and makes determinizati
 """
 from libc.string cimport memset, memmove
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_SET_ITEM
 
 from collections import namedtuple
 from itertools import combinations
 
 from thurn_ai._random cimport below
 
-import numpy as np
-
 
 # random numbers: splitmix64 from _random.pxd (inline; the search uses the same generator, apart)
 
+# The random-move generator (StateData.prng) is seeded with the chance seed xor this, so the two streams
+# differ while one seed decides both (a position file stores both; thurn_ai.position reads this value).
+cdef uint64_t SECOND_STREAM = 0x5DEECE66DULL
 
-cdef inline int popcount(uint32_t x) noexcept nogil:
-    return count_bits(x)
+
+cdef inline void seed_generators(StateData* s, uint64_t seed) noexcept nogil:
+    s.rng = seed
+    s.prng = seed ^ SECOND_STREAM
 
 
 # ---------------------------------------------------------------- piles
@@ -173,10 +179,10 @@ cdef inline bint houses_valid(const ConfigData* c, uint32_t S) noexcept nogil:
     """A set of cities is a legal placement: option A (at most one city per province, plus at most one
     free city) or option B (cities of a single province)."""
     cdef int i
-    cdef bint a = popcount(S & c.free_mask) <= 1
+    cdef bint a = count_bits(S & c.free_mask) <= 1
     if a:
         for i in range(c.n_provinces):
-            if popcount(S & c.province_mask[i]) > 1:
+            if count_bits(S & c.province_mask[i]) > 1:
                 a = False
                 break
     if a:
@@ -307,63 +313,86 @@ cdef void settle(StateData* s, const ConfigData* c) noexcept nogil:
 
 # ---------------------------------------------------------------- move generation
 
+cdef inline int add_cities(int* out, int n, int kind, uint32_t cities) noexcept nogil:
+    """Append the move `kind` for every city of a set, in city order (lowest first); returns the count."""
+    cdef int x
+    while cities:
+        x = __builtin_ctz(cities)
+        cities &= cities - 1
+        out[n] = kind << MOVE_SHIFT | x
+        n += 1
+    return n
+
+
+cdef inline int gen_draws(const StateData* s, const ConfigData* c, int p, int* out, int n) noexcept nogil:
+    """A face-up card, the deck, and before the first draw the Administrator."""
+    n = add_cities(out, n, MV_DRAW, nonzero_mask(s.display, c.n_cities))
+    if s.deck_n + s.discard_n > 0:
+        out[n] = MV_DECK << MOVE_SHIFT
+        n += 1
+    if s.phase == PH_DRAW and s.draws == 0 and s.official == OFF_NONE and s.hand_n[p] > 0:
+        out[n] = MV_ADMIN << MOVE_SHIFT
+        n += 1
+    return n
+
+
+cdef inline int gen_plays(const StateData* s, const ConfigData* c, int p, bint second, int* out,
+                          int n) noexcept nogil:
+    """Each card of the hand: a new route, either end of the route where it fits, a draught horse. A
+    second card (the Postal Carrier) cannot start a new route over an existing one."""
+    cdef int x, L = s.route_len[p]
+    cdef uint32_t cities = nonzero_mask(s.hand[p], c.n_cities)
+    while cities:
+        x = __builtin_ctz(cities)
+        cities &= cities - 1
+        if not second or L == 0:
+            out[n] = MV_NEW << MOVE_SHIFT | x
+            n += 1
+        if L > 0 and not ((s.route_mask[p] >> x) & 1):
+            if L > 1 and (c.adj[s.route[p][0]] >> x) & 1:
+                out[n] = MV_LEFT << MOVE_SHIFT | x
+                n += 1
+            if (c.adj[s.route[p][L - 1]] >> x) & 1:
+                out[n] = MV_RIGHT << MOVE_SHIFT | x
+                n += 1
+        if c.horses_variant and s.horse_n[p] < c.max_horse_cards:
+            out[n] = MV_HORSE << MOVE_SHIFT | x
+            n += 1
+    return n
+
+
+cdef inline int gen_houses(const StateData* s, const ConfigData* c, int p, int* out, int n) noexcept nogil:
+    """A house in each city that keeps the placement legal, then "done"."""
+    cdef int x
+    cdef uint32_t cities = house_candidates(s, p)
+    while cities:
+        x = __builtin_ctz(cities)
+        cities &= cities - 1
+        if houses_valid(c, s.placed_now | ((<uint32_t>1) << x)):
+            out[n] = MV_HOUSE << MOVE_SHIFT | x
+            n += 1
+    out[n] = MV_DONE << MOVE_SHIFT
+    return n + 1
+
+
 cdef int gen_moves(const StateData* s, const ConfigData* c, int* out) noexcept nogil:
-    cdef int n = 0, x, p = s.current, L
-    cdef uint32_t cities
-    cdef bint second
+    """The legal moves of the player to move, into out (MAXMOVES long); returns their number."""
+    cdef int n = 0, x, p = s.current
     if s.phase == PH_DRAW or (s.phase == PH_PLAY and s.draws == 1 and s.official == OFF_NONE
                               and not s.forced_pm):
-        cities = nonzero_mask(s.display, c.n_cities)
-        while cities:                   # in city order, lowest first
-            x = __builtin_ctz(cities)
-            cities &= cities - 1
-            out[n] = MV_DRAW << MOVE_SHIFT | x
+        n = gen_draws(s, c, p, out, n)
+    if s.phase == PH_PLAY:
+        n = gen_plays(s, c, p, False, out, n)
+    elif s.phase == PH_AFTER:
+        if s.official == OFF_NONE and s.plays == 1:     # a second card: the Postal Carrier
+            n = gen_plays(s, c, p, True, out, n)
+        if can_close(s, c, p):
+            out[n] = MV_CLOSE << MOVE_SHIFT
             n += 1
-        if s.deck_n + s.discard_n > 0:
-            out[n] = MV_DECK << MOVE_SHIFT
-            n += 1
-        if s.phase == PH_DRAW and s.draws == 0 and s.official == OFF_NONE and s.hand_n[p] > 0:
-            out[n] = MV_ADMIN << MOVE_SHIFT
-            n += 1
-    if s.phase == PH_PLAY or s.phase == PH_AFTER:
-        second = s.phase == PH_AFTER
-        if second and not (s.official == OFF_NONE and s.plays == 1):
-            pass
-        else:
-            L = s.route_len[p]
-            cities = nonzero_mask(s.hand[p], c.n_cities)
-            while cities:
-                x = __builtin_ctz(cities)
-                cities &= cities - 1
-                if not second or L == 0:
-                    out[n] = MV_NEW << MOVE_SHIFT | x
-                    n += 1
-                if L > 0 and not ((s.route_mask[p] >> x) & 1):
-                    if L > 1 and (c.adj[s.route[p][0]] >> x) & 1:
-                        out[n] = MV_LEFT << MOVE_SHIFT | x
-                        n += 1
-                    if (c.adj[s.route[p][L - 1]] >> x) & 1:
-                        out[n] = MV_RIGHT << MOVE_SHIFT | x
-                        n += 1
-                if c.horses_variant and s.horse_n[p] < c.max_horse_cards:
-                    out[n] = MV_HORSE << MOVE_SHIFT | x
-                    n += 1
-        if second:
-            if can_close(s, c, p):
-                out[n] = MV_CLOSE << MOVE_SHIFT
-                n += 1
-            out[n] = MV_STOP << MOVE_SHIFT
-            n += 1
-    elif s.phase == PH_HOUSES:
-        cities = house_candidates(s, p)
-        while cities:
-            x = __builtin_ctz(cities)
-            cities &= cities - 1
-            if houses_valid(c, s.placed_now | ((<uint32_t>1) << x)):
-                out[n] = MV_HOUSE << MOVE_SHIFT | x
-                n += 1
-        out[n] = MV_DONE << MOVE_SHIFT
+        out[n] = MV_STOP << MOVE_SHIFT
         n += 1
+    elif s.phase == PH_HOUSES:
+        n = gen_houses(s, c, p, out, n)
     elif s.phase == PH_CARTWRIGHT:
         out[n] = MV_CART << MOVE_SHIFT
         out[n + 1] = MV_NOCART << MOVE_SHIFT
@@ -465,8 +494,7 @@ cdef void determinize(StateData* s, const ConfigData* c, int observer, uint64_t 
     deck are pooled and dealt again at random; the chance generator is reseeded."""
     cdef uint8_t pool[MAXC]
     cdef int pool_n = 0, p, x, k, hidden
-    s.rng = seed
-    s.prng = seed ^ 0x5DEECE66DULL
+    seed_generators(s, seed)
     for x in range(c.n_cities):
         pool[x] = s.deck[x]
         pool_n += s.deck[x]
@@ -576,7 +604,6 @@ cdef class Config:
             for q in rules.tile_provinces(st):     # the rules apply the all-provinces tile's reading
                 c.stack_provs[t] |= (<uint32_t>1) << q
             if st.kind == "route":
-                c.stack_len[t] = st.length
                 c.route_stack[min(st.length, MAXC)] = t
                 c.min_route_tile = min(c.min_route_tile, st.length)
                 c.max_route_tile = max(c.max_route_tile, st.length)
@@ -663,14 +690,48 @@ def _move_code(move):
         raise _from_above("notation_error")(f"not a move: {move!r} (give a move code or its notation)") from None
 
 
-_FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_house", "last_discard",
-           "end_triggered", "end_player", "truncated", "turn", "placed_now", "display_n", "deck_n",
-           "discard_n", "rng", "prng")
+# ---------------------------------------------------------------- the turn's scalar fields, by name
+# The scalar fields of StateData (everything that is not a pile, a route or a per-player array), named
+# once: GameState.turn_state() reads them as a TurnState, export() and load() by these names.
+# read_turn / write_turn below are the only code that lists the struct fields, in this order.
+
+TURN_FIELDS = ("current", "phase", "official", "forced_pm", "draws", "plays", "last_house", "last_discard",
+               "end_triggered", "end_player", "truncated", "turn", "placed_now", "display_n", "deck_n",
+               "discard_n", "rng", "prng")
+TurnState = namedtuple("TurnState", TURN_FIELDS)
+TurnState.__doc__ = ("The scalar fields of a state, by name (codes: phase in PHASES, official in 1 + the "
+                     "index in OFFICIALS, placed_now a bit set of cities, rng/prng the two generators).")
+
+
+cdef extern from "Python.h":
+    object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t n)
+
+
+cdef object read_turn(const StateData* s):
+    # The TurnState is filled in place (every position dict reads one: the namedtuple's own __new__ would
+    # build a tuple and copy it, ~0.6 µs more a call).
+    cdef tuple values = (
+        s.current, s.phase, s.official, s.forced_pm, s.draws, s.plays, s.last_house, s.last_discard,
+        s.end_triggered, s.end_player, s.truncated, s.turn, s.placed_now, s.display_n, s.deck_n,
+        s.discard_n, s.rng, s.prng)
+    cdef Py_ssize_t i, n = len(values)       # (the test of TURN_FIELDS checks that this is its length)
+    cdef object t = PyType_GenericAlloc(<PyTypeObject*>TurnState, n)
+    for i in range(n):
+        Py_INCREF(values[i])
+        PyTuple_SET_ITEM(t, i, values[i])
+    return t
+
+
+cdef int write_turn(StateData* s, values) except -1:
+    (s.current, s.phase, s.official, s.forced_pm, s.draws, s.plays, s.last_house, s.last_discard,
+     s.end_triggered, s.end_player, s.truncated, s.turn, s.placed_now, s.display_n, s.deck_n,
+     s.discard_n, s.rng, s.prng) = values
+    return 0
 
 
 # ---------------------------------------------------------------- typed accessors (read-only)
 # GameState.hand(p), route(p), houses(p), tiles(p), ... read one field of the struct and name its cities,
-# without export(); the private _scalars/_cards/_player_parts/... give thurn_ai.position what a position
+# without export(); turn_state() and the private _cards/_player_parts/... give thurn_ai.position what a position
 # dict needs in a few calls (see docs/analysis.md).
 
 Tile = namedtuple("Tile", "stack value")
@@ -743,8 +804,7 @@ cdef class GameState:
         cdef ConfigData* c = &config.c
         cdef int p, x
         memset(s, 0, sizeof(StateData))
-        s.rng = seed
-        s.prng = seed ^ 0x5DEECE66DULL
+        seed_generators(s, seed)
         for x in range(c.n_cities):
             s.deck[x] = c.cards_per_city
         s.deck_n = c.n_cards
@@ -785,10 +845,6 @@ cdef class GameState:
     def current_player(self):
         """The seat to move (seats play clockwise from seat 0, the start player)."""
         return self.s.current
-
-    @property
-    def phase_code(self):
-        return self.s.phase
 
     @property
     def turn(self):
@@ -844,7 +900,7 @@ cdef class GameState:
     @property
     def phase(self):
         """The kind of decision due: draw, play, after_play, houses, cartwright, discard or over."""
-        return ("draw", "play", "after_play", "houses", "cartwright", "discard", "over")[self.s.phase]
+        return PHASES[self.s.phase]
 
     def to_dict(self, viewer=None):
         """The position as JSON-ready data (see docs/position-format.md); with `viewer`, only what that
@@ -859,9 +915,6 @@ cdef class GameState:
     def __repr__(self):
         return (f"<GameState {self.cfg.board.name} {self.cfg.c.n_players}p turn {self.s.turn} "
                 f"player {self.s.current} {self.phase}>")
-
-    def _apply_unchecked(self, int move):
-        apply_move(&self.s, &self.cfg.c, move)
 
     def apply_random(self):
         """Apply one uniformly random legal move (using the state's generator); returns it."""
@@ -888,8 +941,7 @@ cdef class GameState:
 
     def reseed(self, uint64_t seed):
         """Reseed chance (deck draws) and the random-move generator."""
-        self.s.rng = seed
-        self.s.prng = seed ^ 0x5DEECE66DULL
+        seed_generators(&self.s, seed)
 
     def score(self, int player):
         return score_of(&self.s, &self.cfg.c, player)
@@ -997,12 +1049,10 @@ cdef class GameState:
 
     # private, for thurn_ai.position (a position dict in a few calls)
 
-    def _scalars(self):
-        """(turn, current, phase, official, draws, plays, forced_pm, placed_now, last_discard, deck_n,
-        end_triggered, end_player, truncated, rng, prng)"""
-        cdef StateData* s = &self.s
-        return (s.turn, s.current, s.phase, s.official, s.draws, s.plays, s.forced_pm, s.placed_now,
-                s.last_discard, s.deck_n, s.end_triggered, s.end_player, s.truncated, s.rng, s.prng)
+    def turn_state(self):
+        """The scalar fields of the state as a TurnState (named fields, see TURN_FIELDS): whose turn, the
+        phase and what was done in it, the pile sizes, the end of the game, the generators."""
+        return read_turn(&self.s)
 
     def _cards(self, int which, int player=0):
         """A pile as a list of city names: 0 a hand, 1 its known cards, 2 horse cards, 3 the display."""
@@ -1055,7 +1105,7 @@ cdef class GameState:
         cdef StateData* s = &self.s
         cdef ConfigData* c = &self.cfg.c
         n, nc, nt = c.n_players, c.n_cities, c.n_stacks
-        d = {f: getattr(self, "_f_" + f) for f in _FIELDS}
+        d = read_turn(s)._asdict()
         d["hand"] = [[s.hand[p][x] for x in range(nc)] for p in range(n)]
         d["known"] = [[s.known[p][x] for x in range(nc)] for p in range(n)]
         d["display"] = [s.display[x] for x in range(nc)]
@@ -1080,8 +1130,7 @@ cdef class GameState:
         cdef int p, x, t, i
         n, nc, nt = c.n_players, c.n_cities, c.n_stacks
         memset(s, 0, sizeof(StateData))
-        for f in _FIELDS:
-            setattr(self, "_f_" + f, d[f])
+        write_turn(s, [d[f] for f in TURN_FIELDS])
         for p in range(MAXP):
             s.carriage[p] = -1
         for p in range(n):
@@ -1114,62 +1163,6 @@ cdef class GameState:
         for t in range(nt):
             s.stack_pos[t] = d["stack_pos"][t]
 
-    # scalar fields, by name, for export()/load()
-    property _f_current:
-        def __get__(self): return self.s.current
-        def __set__(self, v): self.s.current = v
-    property _f_phase:
-        def __get__(self): return self.s.phase
-        def __set__(self, v): self.s.phase = v
-    property _f_official:
-        def __get__(self): return self.s.official
-        def __set__(self, v): self.s.official = v
-    property _f_forced_pm:
-        def __get__(self): return self.s.forced_pm
-        def __set__(self, v): self.s.forced_pm = v
-    property _f_draws:
-        def __get__(self): return self.s.draws
-        def __set__(self, v): self.s.draws = v
-    property _f_plays:
-        def __get__(self): return self.s.plays
-        def __set__(self, v): self.s.plays = v
-    property _f_last_house:
-        def __get__(self): return self.s.last_house
-        def __set__(self, v): self.s.last_house = v
-    property _f_last_discard:
-        def __get__(self): return self.s.last_discard
-        def __set__(self, v): self.s.last_discard = v
-    property _f_end_triggered:
-        def __get__(self): return self.s.end_triggered
-        def __set__(self, v): self.s.end_triggered = v
-    property _f_end_player:
-        def __get__(self): return self.s.end_player
-        def __set__(self, v): self.s.end_player = v
-    property _f_truncated:
-        def __get__(self): return self.s.truncated
-        def __set__(self, v): self.s.truncated = v
-    property _f_turn:
-        def __get__(self): return self.s.turn
-        def __set__(self, v): self.s.turn = v
-    property _f_placed_now:
-        def __get__(self): return self.s.placed_now
-        def __set__(self, v): self.s.placed_now = v
-    property _f_display_n:
-        def __get__(self): return self.s.display_n
-        def __set__(self, v): self.s.display_n = v
-    property _f_deck_n:
-        def __get__(self): return self.s.deck_n
-        def __set__(self, v): self.s.deck_n = v
-    property _f_discard_n:
-        def __get__(self): return self.s.discard_n
-        def __set__(self, v): self.s.discard_n = v
-    property _f_prng:
-        def __get__(self): return self.s.prng
-        def __set__(self, v): self.s.prng = v
-    property _f_rng:
-        def __get__(self): return self.s.rng
-        def __set__(self, v): self.s.rng = v
-
     def settle(self):
         """Run automatic steps (used after load() of a position saved mid-decision)."""
         settle(&self.s, &self.cfg.c)
@@ -1184,8 +1177,7 @@ def bench_playouts(GameState state, int n, uint64_t seed):
     with nogil:
         for i in range(n):
             tmp = state.s
-            tmp.rng = seed + <uint64_t>i * 0x9E3779B97F4A7C15ULL
-            tmp.prng = tmp.rng ^ 0x5DEECE66DULL
+            seed_generators(&tmp, seed + <uint64_t>i * 0x9E3779B97F4A7C15ULL)
             total += random_playout(&tmp, &state.cfg.c)
     return total
 
@@ -1203,6 +1195,7 @@ def bench_legal_moves(GameState state, int n):
 
 # Constants for the Python layer (the enum values above, by name)
 SHIFT = MOVE_SHIFT
+SECOND_GENERATOR = SECOND_STREAM
 KINDS = {"draw": MV_DRAW, "deck": MV_DECK, "administrator": MV_ADMIN, "left": MV_LEFT,
          "right": MV_RIGHT, "new": MV_NEW, "horse": MV_HORSE, "close": MV_CLOSE, "stop": MV_STOP,
          "house": MV_HOUSE, "done": MV_DONE, "cartwright": MV_CART, "no_cartwright": MV_NOCART,

@@ -3,7 +3,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from thurn_ai._core cimport StateData, ConfigData, MAXC, MAXP
 
 cdef enum:
-    # option codes: the order of the names in thurn_ai/bots/search_options.py (PLAYOUTS, REWARDS, SELECTS)
+    # option codes, named for Python by thurn_ai._search (PLAYOUTS, REWARDS, SELECTS, EVALUATIONS)
     PLAYOUT_RANDOM = 0
     PLAYOUT_HEURISTIC = 1
     PLAYOUT_PLAN = 2
@@ -19,13 +19,14 @@ cdef enum:
     # start of the game and their change to its end (a weight is w0 + progress * w1)
     VALUE_FEATURES = 12
     VALUE_WEIGHTS = 24
+    # a playout's stop turn that no game reaches (play to the end): far above any max_turns * players
+    NO_STOP_TURN = 1 << 30
 
 cdef struct HouseValues:
     # What a house in each city is worth to each player (cached; see house_values)
     double v[MAXP][MAXC]
     uint32_t houses[MAXP]       # the houses the cached values were computed for
     int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
-    bint tiles                  # count tile progress (else every open city is worth 1)
 
 cdef struct ValueWeights:
     # one player count's learned model: win chance softmax(sum_k win[k] x[k]) over the players, expected
@@ -33,7 +34,7 @@ cdef struct ValueWeights:
     double win[VALUE_WEIGHTS]
     double score[VALUE_WEIGHTS + 2]
 
-cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil
+cdef void reset_values(HouseValues* hv) noexcept nogil
 cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil
 cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil
 cdef int tree_moves(const StateData* s, const ConfigData* c, int* moves, int n, HouseValues* values) noexcept nogil
@@ -46,7 +47,7 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
 cdef int playout(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
                  double eps, int stop_turn, HouseValues* values) noexcept nogil
 cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
-                  double scale, HouseValues* values, bint use_plan=*, const int* forbid=*) noexcept nogil
+                  double scale, HouseValues* values, bint use_plan, const int* forbid) noexcept nogil
 cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc,
                   double scale) noexcept nogil
 cdef double game_progress(const StateData* s, const ConfigData* c) noexcept nogil

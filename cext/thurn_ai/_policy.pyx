@@ -102,14 +102,6 @@ cdef inline int close_target(const StateData* s, const ConfigData* c, int p, int
     return 5
 
 
-cdef struct HouseValues:
-    # What a house in each city is worth to each player (cached; see house_values)
-    double v[MAXP][MAXC]
-    uint32_t houses[MAXP]       # the houses the cached values were computed for
-    int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
-    bint tiles                  # count tile progress (else every open city is worth 1)
-
-
 cdef inline double progress_gain(int top, int have, int need) noexcept nogil:
     """Gain in top * (have / need)^2 from one more city or province (the tile itself when complete)."""
     cdef double a = <double>have / need, b = <double>(have + 1) / need
@@ -142,8 +134,6 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
     hv.houses[p] = h
     for x in range(c.n_cities):
         v[x] = <double>(1 - ((h >> x) & 1))      # 0 with an own house, else 1 (no branch to mispredict)
-    if not hv.tiles:
-        return v
     # stack by stack (a profile of the 4-player search spent a fifth of its time here when this went city by
     # city): each stack's gain once, added to the cities it counts for; every city still gets its gains in
     # stack order, so the sums are the same numbers as before, bit for bit.
@@ -174,11 +164,10 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
     return v
 
 
-cdef void reset_values(HouseValues* hv, bint tiles) noexcept nogil:
+cdef void reset_values(HouseValues* hv) noexcept nogil:
     cdef int p
     for p in range(MAXP):
         hv.stacks[p] = -1
-    hv.tiles = tiles
 
 
 cdef inline uint32_t lowest_bit(uint32_t a) noexcept nogil:
@@ -522,7 +511,7 @@ cdef double position_value(const StateData* s, const ConfigData* c, int p, doubl
 
 
 cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
-                  double scale, HouseValues* values, bint use_plan=False, const int* forbid=NULL) noexcept nogil:
+                  double scale, HouseValues* values, bint use_plan, const int* forbid) noexcept nogil:
     """Rewards for a position where a playout stopped early: 0.5 + 0.5 EVAL_SHARE tanh(margin / scale)
     on position_value(); returns the player ahead. EVAL_SHARE < 1 keeps an unfinished game short of a
     finished one: a clear leader gains by ending the game (a win is 1), otherwise with a big lead every
@@ -949,83 +938,89 @@ cdef int argmax_move(const int* moves, int n, const double* v) noexcept nogil:
     return best
 
 
-cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
-                     HouseValues* values) noexcept nogil:
-    """The planning policy's move (an index into moves)."""
-    cdef PlanCtx x
-    cdef double v[MAXMOVES]
-    cdef double base, gain, forgone, close_v
-    cdef int i, m, kind, p = s.current, L = s.route_len[p], best, after_plays, length
-    cdef bint cw_now, can_close = False, has_draw = False
-    if n == 1:
-        return 0
-    if s.phase == PH_HOUSES or s.phase == PH_DISCARD:
-        score_moves(s, c, moves, n, forbid, values, v)
-        return argmax_move(moves, n, v)
-    plan_setup(&x, s, c, forbid, values)
-    if s.phase == PH_DRAW:
-        for i in range(n):
-            if (moves[i] >> MOVE_SHIFT) == MV_ADMIN:
-                # six fresh cards beat one or two blind draws when only a fitting card saves the route
-                if route_in_danger(&x):
-                    return i
-        draw_values(&x, moves, n, v)
-        best = argmax_move(moves, n, v)
-        return best if best >= 0 else 0
-    if s.phase == PH_CARTWRIGHT:
-        for i in range(n):
-            m = moves[i] >> MOVE_SHIFT
-            if m == MV_NOCART and s.carriage[p] + 1 == c.n_carriages - 1 and not s.end_triggered:
-                # the last carriage ends the game: not while behind
-                base = score_of(s, c, p) + carriage_gain(s, c, p, c.carriage_size[c.n_carriages - 1], True) + 1
-                for kind in range(c.n_players):
-                    if kind != p and score_of(s, c, kind) > base:
-                        return i
-        for i in range(n):
-            if (moves[i] >> MOVE_SHIFT) == MV_CART:
+cdef inline int plan_draw(PlanCtx* x, const int* moves, int n, double* v) noexcept nogil:
+    """The draw phase: the Administrator when only a fitting card saves the route, else the best draw."""
+    cdef int i, best
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_ADMIN:
+            # six fresh cards beat one or two blind draws when only a fitting card saves the route
+            if route_in_danger(x):
                 return i
-        return 0
-    cw_now = s.official == 0 and s.plays == 0
-    after_plays = 1 if (s.plays == 0 and s.official == 0 and x.carrier_ok) else 0
-    if s.phase == PH_PLAY:
-        for i in range(n):
-            kind = moves[i] >> MOVE_SHIFT
-            if kind == MV_DRAW or kind == MV_DECK:
-                has_draw = True
-        if has_draw and not (forbid & (1 << OFF_POSTMASTER)):
-            draw_values(&x, moves, n, v)
-            best = argmax_move(moves, n, v)
-            if best >= 0:
-                base = current_plan(&x, s.hand[p], plays_left_now(&x), s.official == 0)
-                gain = v[best] - base
-                forgone = 0.0
-                if x.best_n >= 2 and x.carrier_ok:
-                    forgone += PLAN_COST
-                length = L + x.best_n
-                if x.cartwright_ok and x.best_n <= 1 and length >= 3 and c.n_carriages > 0 and \
-                        s.carriage[p] + 1 < c.n_carriages and \
-                        length < c.carriage_size[s.carriage[p] + 1] <= length + 2:
-                    forgone += carriage_gain(s, c, p, length, True)
-                if route_in_danger(&x) or not (fit_mask(s, c, p) & hand_mask(s, c, p)):
-                    forgone = 0.0
-                if gain > forgone + PLAN_PM_MARGIN:
-                    return best
-        for i in range(n):
-            kind = moves[i] >> MOVE_SHIFT
-            if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
-                v[i] = play_value(&x, moves[i], after_plays, cw_now)
-            else:
-                v[i] = NEG
+    draw_values(x, moves, n, v)
+    best = argmax_move(moves, n, v)
+    return best if best >= 0 else 0
+
+
+cdef inline int plan_cartwright(const StateData* s, const ConfigData* c, const int* moves, int n) noexcept nogil:
+    """The Cartwright, except for the game-ending last carriage while another player is ahead."""
+    cdef int i, q, p = s.current
+    cdef double base
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_NOCART and s.carriage[p] + 1 == c.n_carriages - 1 and not s.end_triggered:
+            # the last carriage ends the game: not while behind
+            base = score_of(s, c, p) + carriage_gain(s, c, p, c.carriage_size[c.n_carriages - 1], True) + 1
+            for q in range(c.n_players):
+                if q != p and score_of(s, c, q) > base:
+                    return i
+    for i in range(n):
+        if (moves[i] >> MOVE_SHIFT) == MV_CART:
+            return i
+    return 0
+
+
+cdef inline int plan_play(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                          double* v) noexcept nogil:
+    """The play phase: a second draw (the Postmaster) when it gains more than what it costs, else the
+    card of best plan value."""
+    cdef int i, kind, best, length, p = s.current, L = s.route_len[p]
+    cdef double base, gain, forgone
+    cdef bint cw_now = s.official == 0 and s.plays == 0, has_draw = False
+    cdef int after_plays = 1 if (s.plays == 0 and s.official == 0 and x.carrier_ok) else 0
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        if kind == MV_DRAW or kind == MV_DECK:
+            has_draw = True
+    if has_draw and not (forbid & (1 << OFF_POSTMASTER)):
+        draw_values(x, moves, n, v)
         best = argmax_move(moves, n, v)
-        return best if best >= 0 else 0
-    # PH_AFTER: a second card (Postal Carrier), close, or stop
+        if best >= 0:
+            base = current_plan(x, s.hand[p], plays_left_now(x), s.official == 0)
+            gain = v[best] - base
+            forgone = 0.0
+            if x.best_n >= 2 and x.carrier_ok:
+                forgone += PLAN_COST
+            length = L + x.best_n
+            if x.cartwright_ok and x.best_n <= 1 and length >= 3 and c.n_carriages > 0 and \
+                    s.carriage[p] + 1 < c.n_carriages and \
+                    length < c.carriage_size[s.carriage[p] + 1] <= length + 2:
+                forgone += carriage_gain(s, c, p, length, True)
+            if route_in_danger(x) or not (fit_mask(s, c, p) & hand_mask(s, c, p)):
+                forgone = 0.0
+            if gain > forgone + PLAN_PM_MARGIN:
+                return best
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
+            v[i] = play_value(x, moves[i], after_plays, cw_now)
+        else:
+            v[i] = NEG
+    best = argmax_move(moves, n, v)
+    return best if best >= 0 else 0
+
+
+cdef inline int plan_after(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n,
+                           double* v) noexcept nogil:
+    """After a card: a second card (the Postal Carrier), close, or stop, by plan value; near the end of
+    the game a close comes first (unless a card that extends the route is better)."""
+    cdef int i, kind, best, p = s.current, L = s.route_len[p]
+    cdef bint can_close = False
     for i in range(n):
         if (moves[i] >> MOVE_SHIFT) == MV_CLOSE:
             can_close = True
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_HORSE or (kind == MV_NEW and L == 0):
-            v[i] = play_value(&x, moves[i], 0, False) + PLAN_COST
+            v[i] = play_value(x, moves[i], 0, False) + PLAN_COST
         else:
             v[i] = NEG
     if can_close and (s.end_triggered or x.turns_left <= 1):
@@ -1039,10 +1034,10 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_CLOSE:
-            v[i] = (close_value(&x, s.route_mask[p], L, s.official == 0)
-                    + x.next_weight * next_route_value(&x, hand_mask(s, c, p)))
+            v[i] = (close_value(x, s.route_mask[p], L, s.official == 0)
+                    + x.next_weight * next_route_value(x, hand_mask(s, c, p)))
         elif kind == MV_STOP:
-            v[i] = stop_value(&x)
+            v[i] = stop_value(x)
     best = argmax_move(moves, n, v)
     if best < 0:
         for i in range(n):
@@ -1050,6 +1045,26 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
                 return i
         return 0
     return best
+
+
+cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                     HouseValues* values) noexcept nogil:
+    """The planning policy's move (an index into moves)."""
+    cdef PlanCtx x
+    cdef double v[MAXMOVES]
+    if n == 1:
+        return 0
+    if s.phase == PH_HOUSES or s.phase == PH_DISCARD:
+        score_moves(s, c, moves, n, forbid, values, v)
+        return argmax_move(moves, n, v)
+    plan_setup(&x, s, c, forbid, values)
+    if s.phase == PH_DRAW:
+        return plan_draw(&x, moves, n, v)
+    if s.phase == PH_CARTWRIGHT:
+        return plan_cartwright(s, c, moves, n)
+    if s.phase == PH_PLAY:
+        return plan_play(&x, s, c, moves, n, forbid, v)
+    return plan_after(&x, s, c, moves, n, v)
 
 
 cdef double plan_position_value(const StateData* s, const ConfigData* c, int p, int forbid,
@@ -1220,7 +1235,7 @@ cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueW
 
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
 
-def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, bint house_tiles=True):
+def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0):
     """The heuristic playout policy's move for the player to move (a legal move code)."""
     cdef int moves[MAXMOVES]
     cdef int n
@@ -1228,22 +1243,22 @@ def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, 
     cdef HouseValues values
     if state.s.phase == PH_OVER:
         raise ValueError("the game is over")
-    reset_values(&values, house_tiles)
+    reset_values(&values)
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
     return policy_move(&state.s, &state.cfg.c, moves, n, &rng, forbid, eps, &values)
 
 
-def policy_playout(GameState state, uint64_t seed, double eps=0.05, bint house_tiles=True):
+def policy_playout(GameState state, uint64_t seed, double eps=0.05):
     """Play the heuristic policy (all players) to the end of the game, in place; returns moves played."""
     cdef int forbid[MAXP]
     cdef uint64_t rng = seed
     cdef int n
     cdef HouseValues values
-    reset_values(&values, house_tiles)
+    reset_values(&values)
     memset(forbid, 0, sizeof(forbid))
     with nogil:
-        n = playout(&state.s, &state.cfg.c, PLAYOUT_HEURISTIC, &rng, forbid, eps, 1 << 30, &values)
+        n = playout(&state.s, &state.cfg.c, PLAYOUT_HEURISTIC, &rng, forbid, eps, NO_STOP_TURN, &values)
     return n
 
 
@@ -1258,14 +1273,14 @@ def official_mask(names):
     return out
 
 
-def plan_policy_choice(GameState state, int forbid=0, bint house_tiles=True):
+def plan_policy_choice(GameState state, int forbid=0):
     """The planning playout policy's move for the player to move (a legal move code; deterministic)."""
     cdef int moves[MAXMOVES]
     cdef int n
     cdef HouseValues values
     if state.s.phase == PH_OVER:
         raise ValueError("the game is over")
-    reset_values(&values, house_tiles)
+    reset_values(&values)
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
     return moves[plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)]
@@ -1277,7 +1292,7 @@ def value_features_of(GameState state):
     cdef double f[VALUE_FEATURES]
     cdef HouseValues values
     cdef int p, k
-    reset_values(&values, True)
+    reset_values(&values)
     rows = []
     for p in range(state.cfg.c.n_players):
         value_features(&state.s, &state.cfg.c, p, &values, f)
@@ -1307,6 +1322,6 @@ def learned_value(GameState state, win_weights, score_weights, int reward=REWARD
     cdef double win[MAXP]
     cdef int p, n = state.cfg.c.n_players
     fill_weights(&w, win_weights, score_weights)
-    reset_values(&values, True)
+    reset_values(&values)
     evaluate_learned(&state.s, &state.cfg.c, &w, reward, scale, &values, r, sc, win)
     return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]

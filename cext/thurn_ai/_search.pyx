@@ -19,9 +19,9 @@ it (max^n), which works for 2-4 players.
 PIMC / determinized UCT is the same code with one fixed determinization per tree (every child is then
 available whenever its parent is visited, so the availability count equals the parent's visits: plain UCT).
 """
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memset
-from libc.math cimport sqrt, log
+from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -31,16 +31,33 @@ from thurn_ai._core cimport (
 )
 from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, tree_moves, order_moves, move_priors, plan_choice, playout,
-    evaluate, rewards, evaluate_learned, fill_weights, ValueWeights,
-    PLAYOUT_PLAN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT, EVAL_PLAN, EVAL_LEARNED,
+    evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
+    PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
+    EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED,
 )
 from thurn_ai._random cimport next_u64
 
 # the policies as Python functions (tests, the bots, benchmarks) keep their old home here too
 from thurn_ai._policy import official_mask, plan_policy_choice, policy_choice, policy_playout
 
+# The option codes by name, for thurn_ai.bots.search_options (which reads them from here)
+PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PLAYOUT_PLAN}
+REWARDS = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}
+SELECTS = {"ucb": SELECT_UCB, "puct": SELECT_PUCT}
+EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED}
+
 cdef enum:
     MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
+    FIRST_CAPACITY = 1024     # nodes allocated at first; the array doubles when full
+    # node indices are int32 (parent, child, sibling): the array stops growing here, well before they
+    # could overflow (an iteration that cannot add its node ends the search, as out of memory does)
+    MAX_NODES = 1 << 30
+    CLOCK_EVERY = 16          # a timed search reads the clock every 16 iterations (an iteration is ~10 µs+)
+
+# below every selection value, so the first move considered always becomes the best so far
+cdef double NO_VALUE = -1e300
+# the first-play urgency of PUCT before any sibling was tried: a reward halfway between loss and win
+cdef double FPU_UNTRIED = 0.5
 
 
 cdef inline double now_s() noexcept nogil:
@@ -63,6 +80,55 @@ cdef struct Node:
     double value         # sum of the mover's rewards
     double wins          # sum of the mover's wins (or estimated win chances, for playouts cut short)
     double score         # sum of the mover's final (or evaluated) values, for reporting
+
+
+# ---------------------------------------------------------------- the selection formulas
+
+cdef inline double puct_value(double q, double c, double prior, double sqrt_n, uint32_t visits) noexcept nogil:
+    """PUCT (as in AlphaZero): Q + c P sqrt(N) / (1 + n), N the parent's visits, n the child's."""
+    return q + c * prior * sqrt_n / (1 + visits)
+
+
+cdef inline double ucb_value(double value, uint32_t visits, uint32_t avail, double c) noexcept nogil:
+    """UCB1 with availability counts (ISMCTS): the mean reward + c sqrt(ln(avail) / n); avail replaces
+    the parent's visits, since a move is not available in every determinization."""
+    return value / visits + c * sqrt(log(<double>avail) / visits)
+
+
+cdef inline int puct_choice(const Node* nodes, int node, int n, const int* child_of, const double* prior,
+                            double c, double fpu) noexcept nogil:
+    """The move (index) of highest PUCT value; a child counts its availability as its parent's visits, a
+    move not tried yet counts with the first-play urgency `fpu` as its Q and the parent's visits."""
+    cdef int i, best = 0
+    cdef double u, best_u = NO_VALUE, sq = sqrt(<double>(nodes[node].visits + 1))
+    cdef const Node* nd
+    for i in range(n):
+        if child_of[i] >= 0:
+            nd = &nodes[child_of[i]]
+            u = puct_value(nd.value / nd.visits, c, prior[i], sqrt(<double>nd.avail), nd.visits)
+        else:
+            u = puct_value(fpu, c, prior[i], sq, 0)
+        if u > best_u:
+            best_u = u
+            best = i
+    return best
+
+
+cdef inline int ucb_choice(const Node* nodes, int n, const int* child_of, double c) noexcept nogil:
+    """The first move not tried yet (the moves come best first by the rule of thumb), else the move of
+    highest UCB value."""
+    cdef int i, best = 0
+    cdef double u, best_u = NO_VALUE
+    cdef const Node* nd
+    for i in range(n):
+        if child_of[i] < 0:
+            return i
+        nd = &nodes[child_of[i]]
+        u = ucb_value(nd.value, nd.visits, nd.avail, c)
+        if u > best_u:
+            best_u = u
+            best = i
+    return best
 
 
 cdef class Tree:
@@ -107,28 +173,25 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 bint house_tiles=True, int root_uses=0, int root_avoids=0, value_weights=None):
+                 int root_uses=0, int root_avoids=0, value_weights=None):
         """Search from `state` for `observer` (default: the player to move). The options are described,
-        defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives
-        these arguments (numbers, and enum codes: playout 0 random / 1 heuristic / 2 plan, reward 0 win /
-        1 margin / 2 mixed, select 0 ucb / 1 puct, evaluation 0 simple / 1 plan / 2 learned;
-        value_weights: the learned model's (win, score) weights for this player count, needed by evaluation 2). ismcts=True re-deals
-        what the observer cannot see every iteration; ismcts=False searches `state` as it is (perfect
-        information: pass a determinization). `forbid` is a bit set of officials (1 << official code)
-        the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
-        root decision only (later decisions are free): to moves using an official of the set
-        root_uses, and to moves using none of root_avoids -- so two searches rate one side of a
-        decision each ("the best move with the Postmaster" and "the best without it", the officials
-        study's value at the moment of choice)."""
-        # the tree checks its numbers again itself: nothing out of range can reach the compiled loop
-        for key, val, low, high in (("c", c, 0.0, 100.0), ("eps", eps, 0.0, 1.0), ("widen", widen, 0.0, 1000.0),
-                                    ("prior_temp", prior_temp, 1e-9, 1000.0), ("horizon", horizon, 0, 1000),
-                                    ("tile_weight", tile_weight, 0.0, 100.0), ("scale", scale, 1e-9, 1000.0),
-                                    ("plan_prior", plan_prior, 0.0, 1.0), ("select", select, 0, SELECT_PUCT),
-                                    ("playout", playout, 0, PLAYOUT_PLAN), ("reward", reward, 0, REWARD_MIXED),
-                                    ("evaluation", evaluation, 0, EVAL_LEARNED)):
-            if not (low <= val <= high):      # also false for NaN
-                raise ValueError(f"{key} must be from {low} to {high}, not {val!r}")
+        defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
+        arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
+        the learned model's (win, score) weights for this player count, needed by the learned evaluation).
+        ismcts=True re-deals what the observer cannot see every iteration; ismcts=False searches `state` as it
+        is (perfect information: pass a determinization). `forbid` is a bit set of officials (1 << official
+        code) the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
+        root decision only (later decisions are free): to moves using an official of the set root_uses, and to
+        moves using none of root_avoids -- so two searches rate one side of a decision each ("the best move with
+        the Postmaster" and "the best without it", the officials study's value at the moment of choice)."""
+        # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
+        # make it read or write outside its arrays: the option codes, the seats and the official bits,
+        # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
+        # below always picks some move.)
+        for key, code, table in (("select", select, SELECTS), ("playout", playout, PLAYOUTS),
+                                 ("reward", reward, REWARDS), ("evaluation", evaluation, EVALUATIONS)):
+            if code not in table.values():
+                raise ValueError(f"{key} must be one of the codes {sorted(table.values())}, not {code!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
         if not (0 <= root_uses < 32 and 0 <= root_avoids < 32) or root_uses & root_avoids:
@@ -149,7 +212,8 @@ cdef class Tree:
         self.widen = widen
         self.select = select
         self.prior_temp = prior_temp
-        self.horizon = horizon
+        # a horizon no game reaches is no horizon (and must not overflow the playout's stop turn)
+        self.horizon = horizon if horizon < NO_STOP_TURN // MAXP else 0
         self.tile_weight = tile_weight
         self.evaluation = evaluation
         if evaluation == EVAL_LEARNED:
@@ -158,7 +222,7 @@ cdef class Tree:
             fill_weights(&self.value_weights, value_weights[0], value_weights[1])
         self.plan_prior = plan_prior
         self.scale = scale
-        reset_values(&self.values, house_tiles)
+        reset_values(&self.values)
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
@@ -177,7 +241,9 @@ cdef class Tree:
         cdef Node* grown
         cdef int k
         if self.n_nodes == self.cap:
-            k = 1024 if self.cap == 0 else self.cap * 2
+            if self.cap >= MAX_NODES:
+                return -1
+            k = FIRST_CAPACITY if self.cap == 0 else self.cap * 2
             grown = <Node*>realloc(self.nodes, k * sizeof(Node))
             if grown == NULL:
                 return -1
@@ -267,66 +333,47 @@ cdef class Tree:
         cdef int moves[MAXMOVES]
         cdef int child_of[MAXMOVES]
         cdef double prior[MAXMOVES]
-        cdef int n, k, i, node = 0, ch, best, mover
-        cdef double u, best_u, q_sum, fpu, sq
-        cdef uint32_t q_n
-        cdef Node* nd
+        cdef int n, node = 0, ch, best, mover
+        cdef double fpu
         while s.phase != PH_OVER:
             mover = s.current
             n = self.tree_options(s, node, moves, prior)
-            # the children available in this determinization (slot = index in moves + 1)
-            for i in range(n):
-                self.slot[moves[i]] = <int16_t>(i + 1)
-                child_of[i] = -1
-            q_sum = 0.0
-            q_n = 0
-            ch = self.nodes[node].child
-            while ch >= 0:
-                nd = &self.nodes[ch]
-                k = self.slot[nd.move]
-                if k > 0:
-                    child_of[k - 1] = ch
-                    nd.avail += 1
-                    q_sum += nd.value
-                    q_n += nd.visits
-                ch = nd.sibling
-            for i in range(n):
-                self.slot[moves[i]] = 0
-            best = -1
-            best_u = -1e300
+            fpu = self.match_children(node, moves, n, child_of)
             if self.select == SELECT_PUCT:
-                # Q + c P sqrt(avail) / (1 + n); a move not tried yet counts with the mean value of its
-                # tried siblings (first-play urgency)
-                fpu = q_sum / q_n if q_n > 0 else 0.5
-                sq = sqrt(<double>(self.nodes[node].visits + 1))
-                for i in range(n):
-                    ch = child_of[i]
-                    if ch >= 0:
-                        nd = &self.nodes[ch]
-                        u = nd.value / nd.visits + self.c_explore * prior[i] * sqrt(<double>nd.avail) / (1 + nd.visits)
-                    else:
-                        u = fpu + self.c_explore * prior[i] * sq
-                    if u > best_u:
-                        best_u = u
-                        best = i
+                best = puct_choice(self.nodes, node, n, child_of, prior, self.c_explore, fpu)
             else:
-                # UCB1 with availability counts; untried moves first, best by the rule of thumb first
-                for i in range(n):
-                    ch = child_of[i]
-                    if ch < 0:
-                        best = i
-                        break
-                    nd = &self.nodes[ch]
-                    u = nd.value / nd.visits + self.c_explore * sqrt(log(<double>nd.avail) / nd.visits)
-                    if u > best_u:
-                        best_u = u
-                        best = i
+                best = ucb_choice(self.nodes, n, child_of, self.c_explore)
             ch = child_of[best]
             apply_move(s, c, moves[best])
             if ch < 0:
                 return self.add_node(node, moves[best], mover)    # expansion: one new node an iteration
             node = ch
         return node
+
+    cdef double match_children(self, int node, const int* moves, int n, int* child_of) noexcept nogil:
+        """child_of[i]: the child of `node` for moves[i] (-1 if not in the tree yet); counts each such
+        child as available once more. Returns the mean value of the tried children (PUCT's first-play
+        urgency), FPU_UNTRIED if none was tried."""
+        cdef int i, k, ch
+        cdef double q_sum = 0.0
+        cdef uint32_t q_n = 0
+        cdef Node* nd
+        for i in range(n):
+            self.slot[moves[i]] = <int16_t>(i + 1)      # slot = index in moves + 1
+            child_of[i] = -1
+        ch = self.nodes[node].child
+        while ch >= 0:
+            nd = &self.nodes[ch]
+            k = self.slot[nd.move]
+            if k > 0:
+                child_of[k - 1] = ch
+                nd.avail += 1
+                q_sum += nd.value
+                q_n += nd.visits
+            ch = nd.sibling
+        for i in range(n):
+            self.slot[moves[i]] = 0
+        return q_sum / q_n if q_n > 0 else FPU_UNTRIED
 
     cdef void play_out(self, StateData* s, double* r, double* sc, double* win) noexcept nogil:
         """Play on from s (to the end, or `horizon` turns of each player) and score it: r the rewards,
@@ -335,7 +382,7 @@ cdef class Tree:
         cdef const ConfigData* c = &self.cfg.c
         cdef int stop_turn, i, w
         if s.phase != PH_OVER:
-            stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else 1 << 30
+            stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else NO_STOP_TURN
             self.playout_moves += playout(s, c, self.playout, &self.rng, self.forbid, self.eps, stop_turn,
                                           &self.values)
         if s.phase == PH_OVER:
@@ -371,7 +418,7 @@ cdef class Tree:
         while True:
             if iterations > 0 and done >= iterations:
                 break
-            if seconds > 0 and (done & 15) == 0 and now_s() >= deadline:
+            if seconds > 0 and done % CLOCK_EVERY == 0 and now_s() >= deadline:
                 break
             if not self.iterate():
                 break
@@ -382,8 +429,9 @@ cdef class Tree:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached).
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done."""
         cdef long done
-        if not (0 <= iterations <= 100_000_000) or not (0.0 <= seconds <= 86400.0):   # NaN fails too
-            raise ValueError(f"iterations must be 0 to 100,000,000 and seconds 0 to 86,400, "
+        # (how much a user may ask is SearchOptions' business; here only a budget that could never end)
+        if iterations < 0 or not 0.0 <= seconds < INFINITY:   # NaN fails too
+            raise ValueError(f"iterations must be 0 or more and seconds a finite number, 0 or more, "
                              f"not {iterations!r} and {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")

@@ -1,18 +1,20 @@
 """The options of the compiled tree searches (mcts, pimc): described once, with their defaults, bounds and
-checks. The compiled tree (thurn_ai._search.Tree) takes only checked numbers: `tree_args()` turns named
-choices into the codes the tree's enums use (a name's position in its tuple below)."""
+checks: the one home of the bounds of what a user may ask. The compiled tree (thurn_ai._search.Tree)
+takes checked numbers and checks only what would break its memory; `tree_args()` turns the named choices
+into the codes of the tree's enums, which the compiled module names itself (_search.PLAYOUTS, ...)."""
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields
 
+from .. import _search
 from ..errors import BotSpecError
 
-# named choices, in the order of the compiled enums (cext/thurn_ai/_policy.pxd)
-PLAYOUTS = ("random", "heuristic", "plan")
-REWARDS = ("win", "margin", "mixed")
-SELECTS = ("ucb", "puct")
-EVALUATIONS = ("simple", "plan", "learned")
+# the named choices: the compiled tree's {name: code} tables
+PLAYOUTS = tuple(_search.PLAYOUTS)
+REWARDS = tuple(_search.REWARDS)
+SELECTS = tuple(_search.SELECTS)
+EVALUATIONS = tuple(_search.EVALUATIONS)
 
 MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
 MAX_SECONDS = 3600.0            # per decision
@@ -74,10 +76,10 @@ class SearchOptions:
 
     def tree_args(self) -> dict:
         """Keyword arguments for thurn_ai._search.Tree: checked numbers and enum codes."""
-        return dict(c=self.c, select=SELECTS.index(self.select), plan_prior=self.prior, prior_temp=self.temp,
-                    playout=PLAYOUTS.index(self.playout), eps=self.eps, horizon=self.horizon,
-                    evaluation=EVALUATIONS.index(self.eval), tile_weight=self.tiles, scale=self.scale,
-                    reward=REWARDS.index(self.reward), widen=self.widen)
+        return dict(c=self.c, select=_search.SELECTS[self.select], plan_prior=self.prior, prior_temp=self.temp,
+                    playout=_search.PLAYOUTS[self.playout], eps=self.eps, horizon=self.horizon,
+                    evaluation=_search.EVALUATIONS[self.eval], tile_weight=self.tiles, scale=self.scale,
+                    reward=_search.REWARDS[self.reward], widen=self.widen)
 
 
 def _number(key: str, value, low, high, whole: bool, above: bool):

@@ -131,7 +131,9 @@ def why_illegal(state, move: int) -> str | None:
         return "not a city of this board"
     city = b.cities[x] if kind in CITY_KINDS else None
     p, phase = state.current_player, state.phase
-    (_, _, _, official, draws, plays, forced_pm, placed_now, last_discard, *_) = state._scalars()
+    t = state.turn_state()
+    official, draws, plays, forced_pm, placed_now, last_discard = (
+        t.official, t.draws, t.plays, t.forced_pm, t.placed_now, t.last_discard)
     used = OFFICIAL_LABEL[OFFICIALS[official - 1]] if official else None
     now = PHASE_WORDS.get(phase, phase)
     route = state.route(p)

@@ -183,7 +183,7 @@ class CloseLog:
                           "route": tuple(state.route(p)), "houses": state.houses(p),
                           "tails": state._stack_tails(), "carriage": k,
                           "carriage_points": _carriage_points(state, k), "score": state.score(p),
-                          "closes": state.closes(p), "ended": state._scalars()[10], "cartwright": False}
+                          "closes": state.closes(p), "ended": state.turn_state().end_triggered, "cartwright": False}
         self._moves += 1
 
     def after(self, state: GameState) -> CloseAward | None:
@@ -209,7 +209,7 @@ class CloseLog:
             houses=tuple(c for c in b.cities if c in houses and c not in o["houses"]),
             tiles=tuple(tiles), carriage=k if k != o["carriage"] else None, cartwright=o["cartwright"],
             carriage_points=_carriage_points(state, k) - o["carriage_points"],
-            points=state.score(p) - o["score"], ends_game=bool(state._scalars()[10]) and not o["ended"])
+            points=state.score(p) - o["score"], ends_game=bool(state.turn_state().end_triggered) and not o["ended"])
         self.awards.append(award)
         return award
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._core import OFFICIALS, PHASES
+from .._core import OFFICIALS, PHASES, SECOND_GENERATOR  # the move generator: the chance seed xor this
 from ..game.board import Board
 from ..errors import NotationError, PositionError, ThurnError
 from ..fileio import short_repr
@@ -16,7 +16,6 @@ from ..game.rules import HOUSES, MAX_COUNTER, MAX_TURNS, Rules
 
 FORMAT = "thurn-ai position"
 VERSION = 1
-SECOND_GENERATOR = 0x5DEECE66D  # GameState.reseed(): the move generator is the chance seed xor this
 
 TOP_FIELDS = ("format", "version", "rules", "viewer", "turn", "to_move", "phase", "turn_state", "display",
               "discard", "deck", "deck_size", "players", "tile_stacks", "end_triggered_by", "truncated", "rng")

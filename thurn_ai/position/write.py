@@ -19,18 +19,19 @@ def position_to_dict(state: GameState, viewer: int | None = None) -> dict:
     n = state.n_players
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n):
         raise PositionError(f"viewer must be a seat from 0 to {n - 1}, not {viewer!r}")
-    # A few compiled reads (GameState._scalars, _cards, _player_parts, ...) instead of export(): ~10 µs.
-    (turn, current, phase, official, draws, plays, forced_pm, placed_now, last_discard, deck_n,
-     end_triggered, end_player, truncated, rng, prng) = state._scalars()
+    # A few compiled reads (GameState.turn_state, _cards, _player_parts, ...) instead of export(): ~10 µs.
+    t = state.turn_state()
+    current, phase, last_discard = t.current, t.phase, t.last_discard
     const = _constants(state)
     cities = const.cities
     rules = const.rules
     out = {"format": FORMAT, "version": VERSION,
-           "rules": dict(rules) if const.flat_rules else state.rules.to_dict(), "viewer": viewer, "turn": turn, "to_move": current, "phase": PHASES[phase]}
+           "rules": dict(rules) if const.flat_rules else state.rules.to_dict(), "viewer": viewer, "turn": t.turn,
+           "to_move": current, "phase": PHASES[phase]}
     out["turn_state"] = {
-        "official_used": OFFICIALS[official - 1] if official else None,
-        "draws": draws, "plays": plays, "forced_postmaster": bool(forced_pm),
-        "close_houses": state._city_names(placed_now) if placed_now else [],
+        "official_used": OFFICIALS[t.official - 1] if t.official else None,
+        "draws": t.draws, "plays": t.plays, "forced_postmaster": bool(t.forced_pm),
+        "close_houses": state._city_names(t.placed_now) if t.placed_now else [],
         # 0 means "no restriction yet" (the engine compares discards with it in city order); a view of
         # another seat's discards drops it: the city order is the engine's way of making one set of
         # discards one sequence, and for a hidden hand it would constrain the cards (as determinize()).
@@ -38,7 +39,7 @@ def position_to_dict(state: GameState, viewer: int | None = None) -> dict:
                          (viewer is not None and phase == DISCARD_PHASE and current != viewer) else None)}
     out["display"] = state._cards(3)
     out["discard"] = state._pile_counts(1)
-    out["deck_size"] = deck_n
+    out["deck_size"] = t.deck_n
     if viewer is None:
         out["deck"] = state._pile_counts(0)
     players = []
@@ -57,10 +58,10 @@ def position_to_dict(state: GameState, viewer: int | None = None) -> dict:
         players.append(row)
     out["players"] = players
     out["tile_stacks"] = dict(zip(stack_ids, state._stack_tails()))
-    out["end_triggered_by"] = end_player if end_triggered else None
-    out["truncated"] = bool(truncated)
+    out["end_triggered_by"] = t.end_player if t.end_triggered else None
+    out["truncated"] = bool(t.truncated)
     if viewer is None:
-        out["rng"] = {"chance": hex(rng), "moves": hex(prng)}
+        out["rng"] = {"chance": hex(t.rng), "moves": hex(t.prng)}
     return out
 
 
