@@ -5,7 +5,7 @@ import os
 from dataclasses import asdict, dataclass
 from typing import ClassVar
 
-from .board import BUILTIN_BOARDS, Board, is_packaged_board, load_board
+from .board import BUILTIN_BOARDS, MIN_CLOSE, Board, is_packaged_board, load_board  # noqa: F401 (MIN_CLOSE)
 from ..errors import BoardError, RulesError
 from ..fileio import short_repr
 
@@ -17,7 +17,7 @@ ALL_PROVINCES_READINGS = ("german", "english")
 HOUSES = 20          # houses per player
 HAND_LIMIT = 3       # cards kept after closing a route
 DISPLAY_SIZE = 6     # face-up cards
-MIN_CLOSE = 3        # cards a route needs to be closed
+# MIN_CLOSE, the cards a route needs to be closed, comes from board.py, which checks board files with it
 BASE_HORSES = 2      # horses variant: the carriage's own horses
 MAX_HORSE_CARDS = 6  # horses variant: horse cards a player may lay
 CARTWRIGHT_REACH = 2  # the Cartwright takes a carriage up to this many cards larger than the route
