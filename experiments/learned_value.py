@@ -59,7 +59,7 @@ def part_data(args, code: str) -> None:
                            strong=args.strong)
     client = None
     if args.scheduler:
-        from thurn_ai.play.tournament import connect
+        from thurn_ai.play.workers import connect
         client = connect(args.scheduler)
     folder = args.out / "data"
     total = len(chunks)

@@ -27,7 +27,8 @@ import pandas as pd
 
 from thurn_ai.play.bench import machine_info
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.play.tournament import default_jobs, run_tournament
+from thurn_ai.play.tournament import run_tournament
+from thurn_ai.play.workers import default_jobs
 
 WORKLOADS = {
     "search": {"specs": ["mcts", "greedy"], "games": 24},

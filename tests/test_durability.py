@@ -2,7 +2,7 @@
 
 Runs are real processes: forked children of the test process running run_tournament (cheap, so many kill
 points can be tried), and a few `python -m thurn_ai.cli tournament` subprocesses. Exact moments come from
-the test hook THURN_AI_FAULT=POINT[@N] in thurn_ai/play/tournament.py, which makes the process SIGKILL itself
+the test hook THURN_AI_FAULT=POINT[@N] in thurn_ai/play/tournament/faults.py, which makes the process SIGKILL itself
 there; other kills come at random times from outside. Bots are random and greedy (8 games in ~0.15 s)."""
 import os
 import random
@@ -254,7 +254,7 @@ def lines(path: Path) -> list[bytes]:
 def replayed(out, monkeypatch) -> list[int]:
     played = []
     real = tm.play_task
-    monkeypatch.setattr(tm, "play_task", lambda t: played.append(t.game) or real(t))
+    monkeypatch.setattr(tm.plan, "play_task", lambda t: played.append(t.game) or real(t))
     run(out, resume=True)
     return sorted(played)
 

@@ -285,12 +285,12 @@ REAL_PLAY_TASK = tournament.play_task
 
 
 def test_a_killed_worker_ends_the_tournament_with_the_resume_line(tmp_path, monkeypatch):
-    monkeypatch.setattr(tournament, "play_task", kill_the_worker)   # the forked workers inherit it
+    monkeypatch.setattr(tournament.plan, "play_task", kill_the_worker)   # the forked workers inherit it
     out = tmp_path / "t"
     with pytest.raises(TournamentError, match="continue with --resume") as e:
         run_tournament(["random", "greedy"], games=8, seed=1, jobs=2, out_dir=out, progress=False)
     assert "worker process died" in str(e.value)
-    monkeypatch.setattr(tournament, "play_task", REAL_PLAY_TASK)
+    monkeypatch.setattr(tournament.plan, "play_task", REAL_PLAY_TASK)
     df = run_tournament(["random", "greedy"], seed=1, jobs=1, out_dir=out, resume=True, progress=False)
     assert sorted(df.game.unique()) == list(range(1, 9))
     assert df.equals(run_tournament(["random", "greedy"], games=8, seed=1, jobs=1, progress=False))

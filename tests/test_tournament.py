@@ -145,16 +145,16 @@ def same_folders(a: Path, b: Path):
 def test_resume_after_an_interruption_equals_an_uninterrupted_run(reference, tmp_path, monkeypatch):
     ref_dir, ref = reference
     out = tmp_path / "t"
-    monkeypatch.setattr(tm, "play_task", Interrupt(at=3))
+    monkeypatch.setattr(tm.plan, "play_task", Interrupt(at=3))
     with pytest.raises(KeyboardInterrupt):
         run(out)
-    monkeypatch.setattr(tm, "play_task", REAL_PLAY_TASK)
+    monkeypatch.setattr(tm.plan, "play_task", REAL_PLAY_TASK)
     assert load_results(out)["game"].nunique() == 2           # the finished games were kept
     assert not (out / "results.parquet").exists()
     with pytest.raises(TournamentError, match="--resume"):
         run(out)                                              # not without --resume
     played = []
-    monkeypatch.setattr(tm, "play_task", lambda t: played.append(t.game) or REAL_PLAY_TASK(t))
+    monkeypatch.setattr(tm.plan, "play_task", lambda t: played.append(t.game) or REAL_PLAY_TASK(t))
     df = run(out, games=None, resume=True)                    # games: the saved number
     assert sorted(played) == [3, 4]
     pd.testing.assert_frame_equal(df, ref)

@@ -67,19 +67,16 @@ class _MovedModules:
         self._specs = {}
 
     def find_spec(self, name, path=None, target=None):
-        import importlib.util
         old = name.removeprefix(__name__ + ".")
-        if old == name or old not in MOVED:
+        if old == name or old not in MOVED:      # first: this hook sees every import of the process
             return None
-        return importlib.util.spec_from_loader(name, self)
+        return _importlib_util.spec_from_loader(name, self)
 
     def create_module(self, spec):
-        import importlib
-        import warnings
         new = f"{__name__}.{MOVED[spec.name.removeprefix(__name__ + '.')]}"
-        warnings.warn(f"{spec.name} moved to {new}; import it from there (the old name goes in the next "
-                      f"release)", DeprecationWarning, stacklevel=2)   # warnings skips the import system's frames
-        module = importlib.import_module(new)
+        _warnings.warn(f"{spec.name} moved to {new}; import it from there (the old name goes in the next "
+                       f"release)", DeprecationWarning, stacklevel=2)   # warnings skips the import system's frames
+        module = _importlib.import_module(new)
         self._specs[new] = module.__spec__      # the import system sets the old name's spec on it: put it back
         return module
 
@@ -87,7 +84,10 @@ class _MovedModules:
         module.__spec__ = self._specs.pop(module.__name__)
 
 
+import importlib as _importlib  # noqa: E402
+import importlib.util as _importlib_util  # noqa: E402
 import sys as _sys  # noqa: E402
+import warnings as _warnings  # noqa: E402
 _sys.meta_path.insert(0, _MovedModules())    # before any other finder (an editable install of another checkout)
 
 __version__ = "0.1.0"

@@ -27,3 +27,8 @@ class PositionError(ThurnError):
 
 class BotSpecError(ThurnError):
     """A bot specification string that cannot be understood."""
+
+
+class TournamentError(ThurnError):
+    """Impossible tournament settings, an output folder that cannot be used or resumed, or a worker backend
+    (a Dask scheduler) that cannot be reached."""

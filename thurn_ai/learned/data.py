@@ -35,7 +35,7 @@ from ..fileio import atomic_to_parquet, atomic_write_text, load_json
 from ..game.state import new_game
 from ..play.match import GameRecord, derive_seed, read_records
 from ..game.rules import PLAYER_COUNTS, Rules
-from ..play.tournament import run_each
+from ..play.workers import run_each
 from .features import FEATURES, position_features
 
 CHUNK = 10                       #: games a file

@@ -227,7 +227,7 @@ def _results(tasks, jobs: int):
         for t in tasks:
             yield _game_task(t)
         return
-    from ...play.tournament import in_processes
+    from ...play.workers import in_processes
     yield from in_processes(_game_task, tasks, min(jobs, len(tasks)))
 
 

@@ -1,9 +1,9 @@
 // The page: three views (Play, Replay, Set up) around one board. No build step: plain ES modules.
 import { $, api, clearError, nav, showError } from "./common.js";
 import { initHint } from "./hint.js";
-import { gameInAddress, initPlay, resumeGame, showPlay } from "./play.js";
+import { gameInAddress, initPlay, newGame, resumeGame, showPlay } from "./play.js";
 import { initReplay, showRecord, showReplay } from "./replay.js";
-import { initSetup, showSetup } from "./setup.js";
+import { initSetup, loadIntoSetup, showSetup } from "./setup.js";
 
 const SHOW = { play: showPlay, replay: showReplay, setup: showSetup };
 
@@ -30,9 +30,9 @@ async function main() {
     return;
   }
   initHint(startup.hint_seconds);
-  initPlay(startup);
+  initPlay(startup, { loadIntoSetup });
   initReplay();
-  await initSetup(startup);
+  await initSetup(startup, { newGame });
   const resume = gameInAddress();
   if (resume) {
     switchTab("play");

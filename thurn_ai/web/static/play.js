@@ -12,7 +12,11 @@ let busy = false;       // a request for this game is under way
 let stepping = false;   // the bots' loop is running
 let opener = null;      // what opened the move menu (focus returns there)
 
-export function initPlay(startup) {
+// the setup tab's loader, handed in by app.js (play.js and setup.js use each other; neither imports the other)
+let editPosition = null;
+
+export function initPlay(startup, { loadIntoSetup }) {
+  editPosition = loadIntoSetup;
   const seats = $("#play-seats");
   const defaults = ["human", "mcts", "heuristic", "heuristic"];
   const list = el("datalist", { id: "bot-specs" });
@@ -443,9 +447,8 @@ async function toSetup() {
   if (!game) return;
   try {
     const pos = await api("GET", `/api/games/${game.id}/position`);
-    const { loadIntoSetup } = await import("./setup.js");
     nav.switchTab("setup");
-    await loadIntoSetup(pos);
+    await editPosition(pos);
   } catch (e) {
     showError(e.message);
   }

@@ -27,7 +27,11 @@ function emptyPosition(players, board) {
   };
 }
 
-export async function initSetup(startup) {
+// the play tab's game starter, handed in by app.js (setup.js and play.js use each other; neither imports the other)
+let playPosition = null;
+
+export async function initSetup(startup, { newGame }) {
+  playPosition = newGame;
   $("#setup-board").addEventListener("change", async () => { await reset(Number($("#setup-players").value), $("#setup-board").value); });
   $("#setup-players").addEventListener("change", () => resize(Number($("#setup-players").value)));
   $("#setup-viewer").addEventListener("change", () => setViewer($("#setup-viewer").value === "" ? null : Number($("#setup-viewer").value)));
@@ -402,8 +406,7 @@ async function playFromHere() {
   const opponents = $("#setup-opponents").value.trim() || "mcts";
   const person = pos.viewer === null ? pos.to_move : pos.viewer;
   const seats = pos.players.map((_, s) => (s === person ? "human" : opponents));
-  const { newGame } = await import("./play.js");
   nav.switchTab("play");
   setStatus("");
-  await newGame({ seats, position: pos });
+  await playPosition({ seats, position: pos });
 }

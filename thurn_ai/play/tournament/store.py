@@ -1,0 +1,418 @@
+"""A tournament's output folder: results.csv and records.jsonl appended as each game ends, read back by a
+resume (only whole games count), consolidated into results.parquet at the end; reading results back
+(load_results). The files and the durability rules are described in thurn_ai/play/tournament/__init__.py."""
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ...errors import TournamentError
+from ...fileio import atomic_open, atomic_write_text, load_json, loads_json, path_text, short_repr, temp_files
+from . import faults
+from .seats import (AFTER_TILES, BOOL_COLUMNS, FLOAT_COLUMNS, ID_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS, USE_COLUMNS,
+                    typed_frame)
+
+META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE, LOCK_FILE = (
+    "tournament.json", "results.csv", "records.jsonl", "results.parquet", ".lock")
+
+
+def complete_lines(path: Path) -> str:
+    """A log file's text without a partly written last line (a run killed while writing)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise TournamentError(f"cannot read {path_text(path)}: {e}") from None
+    return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
+
+
+OWN_FILES = (META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE)
+
+# The folder locks this process holds. A forked child (a pool worker) must not keep one: an flock belongs
+# to the open file, which a child shares, so a worker still ending after the tournament process was killed
+# would refuse the resume that follows at once.
+_held_locks: set = set()
+
+
+def _drop_locks_in_child():
+    for f in list(_held_locks):
+        try:
+            os.close(f.fileno())
+        except (OSError, ValueError):
+            pass
+    _held_locks.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_locks_in_child)
+
+
+def _leftover(name: str) -> bool:
+    """A file a killed run of ours may leave in a folder before it holds tournament.json: the lock, or a
+    temporary file of an atomic write."""
+    return name == LOCK_FILE or (name.endswith(".tmp") and any(name.startswith(f".{n}.") for n in OWN_FILES))
+
+
+def check_out_folder(folder, resume) -> None:
+    """One TournamentError unless `folder` can take this run: new (not with --resume), or holding a
+    tournament (only with --resume), or empty but for what a killed run of ours leaves; nothing else is
+    overwritten. The run checks again under its lock; the command checks first, before any output."""
+    folder = Path(folder)
+    if not folder.exists():
+        if resume is True:
+            raise TournamentError(f"{path_text(folder)} does not exist, so there is no tournament to resume "
+                                  "(leave out --resume to start one)")
+        return
+    if not folder.is_dir():
+        raise TournamentError(f"{path_text(folder)} is a file, not a folder")
+    if (folder / META_FILE).exists():
+        if not resume:
+            raise TournamentError(f"{path_text(folder)} already holds a tournament; continue it with --resume "
+                                  "or choose another --out folder")
+        return
+    try:
+        foreign = sorted(path_text(p.name) for p in folder.iterdir() if not _leftover(p.name))
+    except OSError as e:
+        raise TournamentError(f"cannot read {path_text(folder)}: {e.strerror}") from None
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        what = ("there is no tournament to resume there; check the --out folder" if resume else
+                "it is not used for a new tournament (nothing is overwritten); choose a new or empty "
+                "--out folder")
+        raise TournamentError(f"{path_text(folder)} holds files ({shown}) but no {META_FILE}, so {what}")
+
+
+def _parse_row(row: dict, columns: list[str]) -> bool:
+    """Whether a results.csv row holds a value of the right type in every column."""
+    try:
+        for c in columns:
+            v = row[c]
+            if c in TEXT_COLUMNS:
+                if v is None:
+                    return False
+            elif c in FLOAT_COLUMNS:
+                float(v)
+            elif c in BOOL_COLUMNS:
+                if v not in ("True", "False"):
+                    return False
+            else:
+                int(v)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return None not in row        # no extra fields
+
+
+def _writes(method):
+    """A failed write (a full disk, a read-only folder) is one TournamentError; the atomic writes and the
+    append order leave the folder resumable."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except OSError as e:
+            raise TournamentError(f"cannot write to {self.shown}: {e.strerror or e}; the games saved so far are "
+                                  "kept (continue with --resume)") from None
+    return wrapper
+
+
+@dataclass
+class SavedGame:
+    rows: list[dict]      # as read from results.csv (text values), by seat
+    record: str           # its line of records.jsonl (without the newline)
+
+
+class ResultStore:
+    """The output folder: appends each finished game, reads back what a resume keeps, consolidates.
+
+    What counts as saved: a game whose rows (one per seat, every value well-formed) are in results.csv and
+    whose record (same game number and seed) is in records.jsonl. Everything else -- a cut last line in
+    either file, a game with some of its rows, rows without a record, a record without rows -- is dropped
+    when a run opens the folder, and the game is played again. The only errors are a folder that is not a
+    tournament of these settings (tournament.json missing, unreadable or different, results.csv with
+    other columns) or one that holds more games than asked for."""
+
+    def __init__(self, out_dir, meta: dict, columns: list[str]):
+        self.dir = Path(out_dir)
+        self.shown = path_text(self.dir)     # the folder as messages name it (one line)
+        self.meta = meta
+        self.columns = columns
+        self._lock = None
+
+    def path(self, name: str) -> Path:
+        return self.dir / name
+
+    def open(self, resume) -> dict[int, SavedGame]:
+        """Prepare the folder; returns the finished games a resume keeps.
+
+        resume=False: a new tournament, in a folder that does not exist or is empty (files a killed run of
+        ours left before it wrote tournament.json do not count). resume=True: continue the tournament in an
+        existing folder (one that holds only such leftovers starts it). resume="auto": continue it if the
+        folder exists, else start it."""
+        self._check_folder(resume)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise TournamentError(f"cannot create {self.shown}: {e.strerror}") from None
+        self._take_lock()
+        faults.fault("open-start")
+        self._check_folder(resume)        # again, under the lock
+        for name in OWN_FILES:           # temporary files of writes a kill interrupted
+            for tmp in temp_files(self.dir, name):
+                tmp.unlink(missing_ok=True)
+        finished: dict[int, SavedGame] = {}
+        if self.path(META_FILE).exists():
+            self._check_meta()
+            finished = self.read_saved()
+            if finished and max(finished) > self.meta["games"]:
+                raise TournamentError(f"{self.shown} already holds {max(finished)} games, more than the "
+                                      f"{self.meta['games']} asked for")
+            self.path(PARQUET_FILE).unlink(missing_ok=True)   # stale until the run completes again
+            faults.fault("open-parquet-removed")
+            self._write_meta()
+            self._rewrite(finished, "open")
+        else:
+            self._write_meta()               # first: from now on the folder is a tournament to resume
+            faults.fault("open-meta-written")
+            self._rewrite({}, "open")
+        faults.fault("open-done")
+        return finished
+
+    def _check_folder(self, resume):
+        check_out_folder(self.dir, resume)
+
+    def _take_lock(self):
+        """Two runs appending to one folder would corrupt it: the second is refused. The lock is an OS
+        file lock, so it goes away with the process that held it (even if killed)."""
+        try:
+            import fcntl
+        except ImportError:       # not on POSIX: no lock
+            return
+        try:
+            self._lock = open(self.path(LOCK_FILE), "w")
+        except OSError as e:
+            raise TournamentError(f"cannot write to {self.shown}: {e.strerror}") from None
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            self._lock = None
+            raise TournamentError(f"another run is writing to {self.shown}; wait for it or stop it first") from None
+        _held_locks.add(self._lock)
+
+    def close(self):
+        if self._lock is not None:
+            _held_locks.discard(self._lock)
+            self._lock.close()     # releases the lock
+            self._lock = None
+
+    def _check_meta(self):
+        old = read_meta(self.path(META_FILE))
+        for key in ("specs", "players", "seed", "rules", "columns"):
+            if old.get(key) != self.meta[key]:
+                raise TournamentError(f"{self.shown} holds a different tournament ({key}: {old.get(key)!r}, "
+                                      f"now {self.meta[key]!r}); resume it with the same settings")
+
+    def read_saved(self) -> dict[int, SavedGame]:
+        """The saved games (see the class doc); everything else in the two logs is ignored."""
+        rows = self._read_rows()
+        records = self._read_records(rows)
+        return {g: SavedGame(rows[g], records[g]) for g in sorted(rows) if g in records}
+
+    def _read_rows(self) -> dict[int, list[dict]]:
+        """Games with a complete, well-formed set of rows in results.csv (by seat)."""
+        lines = self._lines(CSV_FILE)
+        if lines is None:
+            return {}
+        text = "".join(lines)
+        reader = csv.DictReader(io.StringIO(text))
+        if text and reader.fieldnames != self.columns:
+            raise TournamentError(f"{self.path(CSV_FILE)} does not have the expected columns")
+        by_game: dict[int, list[dict]] = {}
+        bad: set[int] = set()
+        try:
+            for row in reader:
+                if _parse_row(row, self.columns):
+                    by_game.setdefault(int(row["game"]), []).append(row)
+                else:
+                    with_number = row.get("game")
+                    if isinstance(with_number, str) and with_number.isdigit():
+                        bad.add(int(with_number))
+        except csv.Error:
+            pass      # a garbled line: the games after it are played again
+        players = self.meta["players"]
+        complete = {}
+        for g, game_rows in by_game.items():
+            seats = sorted(int(r["seat"]) for r in game_rows)
+            if g >= 1 and g not in bad and seats == list(range(players)) \
+                    and len({r["game_seed"] for r in game_rows}) == 1:
+                complete[g] = sorted(game_rows, key=lambda r: int(r["seat"]))
+        return complete
+
+    def _read_records(self, rows: dict[int, list[dict]]) -> dict[int, str]:
+        """The record line of each of these games (the first one that parses and has the game's seed)."""
+        records = {}
+        for line in self._lines(RECORDS_FILE) or []:
+            try:
+                rec = loads_json(line, f"a line of {self.path(RECORDS_FILE)}", TournamentError)
+                game, seed = rec["game"], rec["seed"]
+            except (TournamentError, TypeError, KeyError):
+                continue                # a damaged line: that game is played again
+            if (isinstance(game, int) and game in rows and game not in records
+                    and str(seed) == rows[game][0]["game_seed"]):
+                records[game] = line.rstrip("\n")
+        return records
+
+    def _lines(self, name: str) -> list[str] | None:
+        """The complete lines of a log file (None if there is none): a partly written last line, and any
+        line that is not valid UTF-8, left out."""
+        try:
+            data = self.path(name).read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise TournamentError(f"cannot read {self.path(name)}: {e.strerror}") from None
+        lines = []
+        for raw in data.split(b"\n")[:-1]:        # what follows the last newline is a partly written line
+            try:
+                lines.append(raw.decode("utf-8") + "\n")
+            except UnicodeDecodeError:
+                continue
+        return lines
+
+    @_writes
+    def _rewrite(self, games: dict[int, SavedGame], stage: str):
+        """records.jsonl and results.csv holding exactly these games, sorted; each replaced atomically, the
+        records first (so results.csv never names a game whose record the folder lacks)."""
+        order = sorted(games)
+        with atomic_open(self.path(RECORDS_FILE), "w", newline="") as f:
+            faults.write(f, "".join(games[g].record + "\n" for g in order), f"{stage}-records-half")
+        faults.fault(f"{stage}-records-written")
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, self.columns, lineterminator="\n")
+        writer.writeheader()
+        for g in order:
+            writer.writerows(games[g].rows)
+        with atomic_open(self.path(CSV_FILE), "w", newline="") as f:
+            faults.write(f, buf.getvalue(), f"{stage}-csv-half")
+        faults.fault(f"{stage}-csv-written")
+
+    @_writes
+    def _write_meta(self):
+        atomic_write_text(self.path(META_FILE), json.dumps(self.meta, indent=2, ensure_ascii=False) + "\n")
+
+    @_writes
+    def append(self, rows: list[dict], record_line: str):
+        """One finished game: its record first, then its rows (each in one write), so a game counts as
+        finished only when both are on disk."""
+        with open(self.path(RECORDS_FILE), "a", encoding="utf-8", newline="") as f:
+            faults.write(f, record_line + "\n", "append-record-half")
+        faults.fault("append-record")
+        buf = io.StringIO()
+        csv.DictWriter(buf, self.columns, lineterminator="\n").writerows(rows)
+        with open(self.path(CSV_FILE), "a", encoding="utf-8", newline="") as f:
+            faults.write(f, buf.getvalue(), "append-rows-half")
+        faults.fault("append-rows")
+
+    def missing(self, games: int) -> list[int]:
+        """The game numbers up to `games` that are not saved."""
+        saved = self.read_saved()
+        return [g for g in range(1, games + 1) if g not in saved]
+
+    def finish(self, games: int) -> pd.DataFrame:
+        """Sort the logs, write results.parquet, return the results."""
+        faults.fault("finish-start")
+        saved = self.read_saved()
+        missing = [g for g in range(1, games + 1) if g not in saved]
+        if missing:
+            raise TournamentError(f"games {missing[:10]} are missing from {self.shown}; --resume plays them again")
+        self._rewrite({g: saved[g] for g in range(1, games + 1)}, "finish")
+        df = typed_frame(pd.read_csv(self.path(CSV_FILE), keep_default_na=False), self.columns)
+        self._write_parquet(df)
+        faults.fault("finish-done")
+        return df
+
+    @_writes
+    def _write_parquet(self, df: pd.DataFrame):
+        with atomic_open(self.path(PARQUET_FILE), "wb") as f:
+            df.to_parquet(f, index=False)
+            faults.fault("finish-parquet-unrenamed")
+
+
+def load_results(path, note=None) -> pd.DataFrame:
+    """The results saved in a tournament folder (results.parquet, or results.csv of an unfinished run or
+    when results.parquet is damaged), or a results file itself. note(text) is told when results.csv stands
+    in for a damaged results.parquet (default: a line 'note: ...' on stderr)."""
+    p = Path(path)
+    if p.is_dir():
+        parquet, csv_path = p / PARQUET_FILE, p / CSV_FILE
+        if parquet.exists():
+            try:
+                return _load_file(parquet)
+            except TournamentError as e:
+                if not csv_path.exists():
+                    raise
+                (note or _note)(f"{e}; reading {csv_path} instead")
+        if csv_path.exists():
+            return _load_file(csv_path)
+        raise TournamentError(f"{path_text(path)} holds no tournament results ({PARQUET_FILE} or {CSV_FILE})")
+    if not p.exists():
+        raise TournamentError(f"{path_text(path)} does not exist")
+    return _load_file(p)
+
+
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr, flush=True)
+
+
+def _load_file(p: Path) -> pd.DataFrame:
+    try:
+        if p.suffix == ".parquet":
+            df = pd.read_parquet(p)
+        else:
+            df = pd.read_csv(io.StringIO(complete_lines(p)), keep_default_na=False)
+    except Exception as e:   # pyarrow and the CSV parser raise many kinds; all mean "unreadable"
+        raise TournamentError(f"cannot read tournament results from {path_text(p)}: {e}") from None
+    needed = set(ID_COLUMNS + RESULT_COLUMNS + AFTER_TILES + USE_COLUMNS)
+    lacking = sorted(needed - set(df.columns))
+    if lacking:
+        raise TournamentError(f"{path_text(p)} is not a tournament result file (no column {', '.join(lacking[:5])})")
+    if p.suffix != ".parquet" and len(df):
+        df = _whole_games(df, p)
+    columns = [c for c in df.columns if c in needed or c.startswith("tile_")]
+    try:
+        return typed_frame(df, columns)
+    except (ValueError, TypeError) as e:
+        raise TournamentError(f"{path_text(p)} holds malformed values: {e}") from None
+
+
+def _whole_games(df: pd.DataFrame, p: Path) -> pd.DataFrame:
+    """The rows of whole games: a partly written last game (an interrupted run) is dropped; a game whose
+    rows disagree with their `players` anywhere else is a damaged file, refused rather than dropped
+    silently (a report would count fewer games than were played)."""
+    players = pd.to_numeric(df["players"], errors="coerce")
+    rows = df.groupby("game")["seat"].transform("count")
+    whole = rows == players
+    last = df["game"].iloc[-1]
+    damaged = ~whole & ~((df["game"] == last) & (rows < players))
+    if damaged.any():
+        k = damaged.to_numpy().argmax()
+        raise TournamentError(f"{path_text(p)}: game {df['game'].iloc[k]} has {rows.iloc[k]} rows but players is "
+                              f"{short_repr(df['players'].iloc[k])}; the file is damaged (a tournament run "
+                              "again with --resume into its folder repairs it)")
+    return df[whole]
+
+
+def read_meta(path) -> dict:
+    """A tournament folder's tournament.json; one TournamentError naming the file if it cannot be read,
+    is not JSON (see fileio.load_json) or is not a JSON object."""
+    meta = load_json(path, "tournament file", TournamentError)
+    if not isinstance(meta, dict):
+        raise TournamentError(f"tournament file {path_text(path)} is not a JSON object")
+    return meta
