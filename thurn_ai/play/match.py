@@ -9,6 +9,7 @@ import copy
 import json
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .._core import GameState
 from ..bots.base import Bot, Observation
@@ -164,8 +165,7 @@ def use_counts(uses: dict) -> dict:
     return out
 
 
-@dataclass(frozen=True)
-class Moved:
+class Moved(NamedTuple):
     """What Table.apply did: the move's number in the game (from 0), the turn and seat it was made in,
     its code and notation, the official it used (None for an ordinary move) and what it awarded if it
     closed a route."""
@@ -231,12 +231,11 @@ class Table:
         official = official_of(s, move)
         if official:
             self.uses[p][official][game_stage(s)] += 1
-        moved = dict(index=len(self.moves), turn=s.turn, player=p, move=move, text=s.move_str(move),
-                     official=official)
-        self.moves.append(moved["text"])
+        index, turn, text = len(self.moves), s.turn, s.move_str(move)
+        self.moves.append(text)
         self.closes.before(s, move)
         s.apply(move)
-        return Moved(**moved, close=self.closes.after(s))
+        return Moved(index, turn, p, move, text, official, self.closes.after(s))
 
     def replay(self, texts, on_move=None):
         """Apply moves given in notation (a record's), yielding what each did (Moved); `on_move(state,
