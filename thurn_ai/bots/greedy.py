@@ -19,12 +19,11 @@ Ties go to the lowest city index, so the bot is deterministic; the seed is unuse
 """
 from __future__ import annotations
 
-from ..game.notation import make_move, move_city, move_kind
+from ..game.notation import PLAY_KINDS, make_move, move_city, move_kind
 from ..game.rules import HAND_LIMIT, MIN_CLOSE
 from .base import Bot, Observation
 from .features import View, bits, popcount
 
-PLAY_KINDS = ("left", "right", "new", "horse")
 HORSES_CLOSE_AT = 5     # the route length to close at with no carriage to aim for (the horses variant)
 
 

@@ -36,13 +36,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..game.notation import make_move, move_city, move_kind
+from ..game.notation import PLAY_KINDS, make_move, move_city, move_kind
 from ..game.rules import CARTWRIGHT_REACH, DISPLAY_SIZE, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
 from .base import Bot, Observation
 from .features import View, bits, popcount
 
 NEG = float("-inf")
-PLAY_KINDS = ("left", "right", "new", "horse")
 PLAN_TURNS = 4          # how many turns ahead a plan may play cards from hand
 # The bounds of the options (a spec out of them is refused): the weights are points per card or turn, so
 # beyond 1000 they only overflow the plans' sums (1e308 gave inf and NaN comparisons); no route is

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .._core import KINDS, SHIFT, valid_house_set
 from .board import Board
-from .officials import OFFICIAL_ALIASES, OFFICIAL_LABEL, OFFICIALS
+from .officials import OFFICIAL_ALIASES, OFFICIAL_LABEL, OFFICIALS, PLAY_KINDS
 from .rules import BASE_HORSES, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
 from ..errors import IllegalMoveError, NotationError
 from ..fileio import short_repr
@@ -296,7 +296,7 @@ def _why_discard(t: _Turn) -> str:
 
 # the check of each kind of move
 _WHY = {"draw": _why_draw, "deck": _why_draw, "administrator": _why_administrator,
-        "left": _why_play, "right": _why_play, "new": _why_play, "horse": _why_play,
+        **dict.fromkeys(PLAY_KINDS, _why_play),
         "close": _why_end_turn, "stop": _why_end_turn, "house": _why_house, "done": _why_house,
         "cartwright": _why_cartwright, "no_cartwright": _why_cartwright, "discard": _why_discard}
 

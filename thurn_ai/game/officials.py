@@ -29,8 +29,10 @@ def official_name(text: str) -> str | None:
     return name if name in OFFICIALS else None
 
 
+#: the moves that play a card (a second one in a turn is the Postal Carrier); notation lists them too
+PLAY_KINDS = ("left", "right", "new", "horse")
 _DRAWS = {KINDS["draw"], KINDS["deck"]}
-_PLAYS = {KINDS[k] for k in ("left", "right", "new", "horse")}
+_PLAYS = {KINDS[k] for k in PLAY_KINDS}
 
 
 def official_of(state: GameState, move: int) -> str | None:
