@@ -11,12 +11,12 @@ from pathlib import Path
 
 from thurn_ai.play.bench import bench_rules, machine_info
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.game.rules import Rules
+from thurn_ai.game.rules import PLAYER_COUNTS, Rules
 
 
 def main(out_dir: str = "results/bench") -> None:
     rows = [bench_rules(Rules(players=n, board=b), playouts=300)
-            for b in ("south", "north") for n in (2, 3, 4)]
+            for b in ("south", "north") for n in PLAYER_COUNTS]
     info = machine_info()
     out = {"machine": info, "engine": rows}
     try:

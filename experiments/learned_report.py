@@ -24,9 +24,10 @@ import pandas as pd
 from thurn_ai.play.bench import machine_info
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
+from thurn_ai.game.rules import PLAYER_COUNTS
 from thurn_ai.fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.learned import data as D
-from thurn_ai.learned.calibration import calibration_table, game_bootstrap, ece, phase_of, reliability
+from thurn_ai.learned.calibration import calibration_table, game_bootstrap, ece, reliability, stage_of_positions
 from thurn_ai.learned.fit import feature_arrays
 from thurn_ai.learned.model import ValueModel
 from thurn_ai.learned.win_map import WinMap
@@ -123,7 +124,7 @@ def held_out_positions(out: Path, held_out, model: ValueModel, iterations: int, 
     share in column `hint`); the hint's searches resume from OUT/hint_said.parquet."""
     frame = D.load(out / "data", players)
     frame["model"] = model_said(frame, model).to_numpy()
-    frame["phase"] = phase_of(frame).to_numpy()
+    frame["phase"] = stage_of_positions(frame).to_numpy()
     test = frame[held_out(frame["game"])]
     movers = test[test["mover"]].copy()
     spec = hint_spec(iterations)
@@ -152,7 +153,7 @@ def out_of_fold(movers: pd.DataFrame, folds: int = 5) -> pd.Series:
     return out
 
 
-def calibrate(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=(2, 3, 4),
+def calibrate(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=PLAYER_COUNTS,
               path=None) -> WinMap:
     """Part `calibrate`: the win map fitted on every held-out position the hint searched, written to the
     package (or `path`)."""
@@ -170,7 +171,7 @@ def calibrate(out: Path, held_out, code: str, model_path=None, iterations: int =
     return win_map
 
 
-def build(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=(2, 3, 4)) -> None:
+def build(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=PLAYER_COUNTS) -> None:
     model = ValueModel.load(model_path)
     frame, test, movers = held_out_positions(out, held_out, model, iterations, players)
     movers["mapped"] = out_of_fold(movers)

@@ -26,7 +26,7 @@ from thurn_ai import _search
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Bot
 from thurn_ai.play.match import play_game
-from thurn_ai.game.rules import Rules
+from thurn_ai.game.rules import PLAYER_COUNTS, Rules
 
 FIRST_SEED = 1000
 
@@ -74,7 +74,7 @@ def screen(spec: str, players: int, games: int, board: str = "south", jobs: int 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("specs", nargs="+")
-    ap.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    ap.add_argument("--players", type=int, default=3, choices=PLAYER_COUNTS)
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--board", default="south")
     ap.add_argument("--jobs", type=int, default=2)

@@ -37,11 +37,12 @@ import thurn_ai  # noqa: E402
 from test_north import check_invariants  # noqa: E402
 from test_properties import Tracker  # noqa: E402
 from thurn_ai.bots import make_bot  # noqa: E402
+from thurn_ai.game.rules import PLAYER_COUNTS  # noqa: E402
 from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay  # noqa: E402
 from thurn_ai.position import dumps_position, position_from_dict  # noqa: E402
 
 GAMES = [("south", "classic"), ("north", "horses"), ("north", "classic")]
-PLAYERS = (2, 3, 4)
+PLAYERS = PLAYER_COUNTS
 KINDS = ("random", "bots")
 BOTS = ("random", "greedy", "heuristic", "mcts(iterations=50)")
 MAX_MOVES = 20_000

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..game.notation import make_move
-from ..game.rules import BASE_HORSES, MIN_CLOSE, Rules
+from ..game.rules import BASE_HORSES, CARTWRIGHT_REACH, MIN_CLOSE, Rules
 
 
 def bits(mask: int):
@@ -74,6 +74,9 @@ class BoardInfo:
             stacks.append(StackInfo(i, st, [self.province_mask[q] for q in provs]))
         self.stacks = stacks
         self.route_stacks = sorted((s for s in stacks if s.kind == "route"), key=lambda s: -s.length)
+        # per route length: the stacks its tile comes from, in order (the board's rule), up to the longest
+        longest = max((s.length for s in self.route_stacks), default=0)
+        self.route_tiles_for = [tuple(stacks[t] for t in b.route_tile_stacks(n)) for n in range(longest + 1)]
         self.min_route_tile = min((s.length for s in self.route_stacks), default=99)
         # the groups a house counts toward (for the progress part of house values)
         self.city_stacks = [[s for s in stacks if (s.kind in ("all_cities", "free_city") and s.city_mask >> c & 1)
@@ -272,12 +275,12 @@ class View:
     # ---- route length: tiles and carriages ---------------------------------------------------------
 
     def route_tile_value(self, length: int) -> int:
-        """The route tile a closed route of this length takes (the stack for its length, else shorter)."""
-        for s in self.info.route_stacks:
-            if s.length <= length:
-                top = self.stack_top(s)
-                if top:
-                    return top
+        """The route tile a closed route of this length takes (Board.route_tile_stacks)."""
+        tiles_for = self.info.route_tiles_for
+        for s in tiles_for[min(length, len(tiles_for) - 1)]:
+            top = self.stack_top(s)
+            if top:
+                return top
         return 0
 
     def carriage_gain(self, length: int, cartwright: bool = True) -> float:
@@ -288,14 +291,14 @@ class View:
             return 0.0
         size, pts = cars[nxt]
         cur = cars[self.carriage][1] if self.carriage >= 0 else 0
-        if length >= size or (cartwright and length + 2 >= size):
+        if length >= size or (cartwright and length + CARTWRIGHT_REACH >= size):
             return float(pts - cur)
         return 0.0
 
     def needs_cartwright(self, length: int) -> bool:
         cars = self.info.carriages
         nxt = self.carriage + 1
-        return bool(cars) and nxt < len(cars) and length < cars[nxt][0] <= length + 2
+        return bool(cars) and nxt < len(cars) and length < cars[nxt][0] <= length + CARTWRIGHT_REACH
 
     def next_carriage_size(self) -> int:
         cars = self.info.carriages

@@ -19,11 +19,12 @@ Ties go to the lowest city index, so the bot is deterministic; the seed is unuse
 """
 from __future__ import annotations
 
-from ..game.notation import make_move, move_city, move_kind
+from ..game.notation import PLAY_KINDS, make_move, move_city, move_kind
+from ..game.rules import HAND_LIMIT, MIN_CLOSE
 from .base import Bot, Observation
 from .features import View, bits, popcount
 
-PLAY_KINDS = ("left", "right", "new", "horse")
+HORSES_CLOSE_AT = 5     # the route length to close at with no carriage to aim for (the horses variant)
 
 
 class GreedyBot(Bot):
@@ -31,8 +32,8 @@ class GreedyBot(Bot):
 
     def __init__(self, seed: int = 0, forbid=frozenset(), close_at: int | None = None):
         super().__init__(seed, forbid)
-        if close_at is not None and (not isinstance(close_at, int) or close_at < 3):
-            raise ValueError("close_at must be a whole number of at least 3")
+        if close_at is not None and (not isinstance(close_at, int) or close_at < MIN_CLOSE):
+            raise ValueError(f"close_at must be a whole number of at least {MIN_CLOSE}")
         self.close_at = close_at
 
     def choose(self, obs: Observation) -> int:
@@ -123,7 +124,7 @@ class GreedyBot(Bot):
         length = len(view.route)
         target = self.close_at
         if target is None:
-            target = view.next_carriage_size() or 5
+            target = view.next_carriage_size() or HORSES_CLOSE_AT
         if length >= target:
             return True
         return not any(view.fits(x) for x in bits(view.hand_mask))
@@ -170,5 +171,5 @@ class GreedyBot(Bot):
             links = sum(1 for y in bits(view.hand_mask) if adj[x] >> y & 1)
             return (links, not view.houses >> x & 1, -x)
 
-        keep = sorted(cards, key=keep_score, reverse=True)[:3]
+        keep = sorted(cards, key=keep_score, reverse=True)[:HAND_LIMIT]
         return view.discard_move(cards, keep, moves)

@@ -36,19 +36,18 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..game.notation import make_move, move_city, move_kind
-from ..game.rules import MAX_HORSE_CARDS
+from ..game.notation import PLAY_KINDS, make_move, move_city, move_kind
+from ..game.rules import CARTWRIGHT_REACH, DISPLAY_SIZE, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
 from .base import Bot, Observation
 from .features import View, bits, popcount
 
 NEG = float("-inf")
-PLAY_KINDS = ("left", "right", "new", "horse")
 PLAN_TURNS = 4          # how many turns ahead a plan may play cards from hand
 # The bounds of the options (a spec out of them is refused): the weights are points per card or turn, so
 # beyond 1000 they only overflow the plans' sums (1e308 gave inf and NaN comparisons); no route is
 # longer than 100 cards.
 WEIGHT_BOUNDS = (0.0, 1000.0)
-CLOSE_AT_BOUNDS = (3, 100)
+CLOSE_AT_BOUNDS = (MIN_CLOSE, 100)
 
 
 class HeuristicBot(Bot):
@@ -130,11 +129,11 @@ class Planner:
         for o in range(v.n_players):
             route_len = len(v.routes[o])
             if cars and v.carriage_by_player[o] == len(cars) - 2:
-                # one close away from the last carriage (route of size-2 with the Cartwright)
-                need = max(cars[-1][0] - 2, 3)
+                # one close away from the last carriage (a route that much shorter, with the Cartwright)
+                need = max(cars[-1][0] - CARTWRIGHT_REACH, MIN_CLOSE)
                 best = min(best, max(1, need - route_len))
-            if v.houses_left_by_player[o] <= 3:
-                best = min(best, max(1, 3 - route_len))
+            if v.houses_left_by_player[o] <= MIN_CLOSE:     # the shortest route closed places them all
+                best = min(best, max(1, MIN_CLOSE - route_len))
         return best
 
     # ---- values of routes and hands ----------------------------------------------------------------
@@ -471,8 +470,9 @@ class Planner:
             return value                  # nothing to lose by waiting
         if not fit_display or self.turns_left <= 1:
             return NEG
-        # a fitting face-up card survives each opponent's draw with probability about 5/6
-        keep = (5 / 6) ** (v.n_players - 1)
+        # a fitting face-up card survives each opponent's draw with probability about 5/6 (one of the six
+        # face-up cards taken)
+        keep = ((DISPLAY_SIZE - 1) / DISPLAY_SIZE) ** (v.n_players - 1)
         x = max(fit_display, key=lambda c: self.hv[c])
         rmask = v.route_mask | 1 << x
         grown = self.route_close_value(rmask, length + 1, True) - self.cost
@@ -515,7 +515,7 @@ class Planner:
     def choose_discard(self, moves) -> int:
         v = self.v
         cards = [x for x in range(v.info.n) for _ in range(v.hand[x])]
-        keep_n = min(3, len(cards))
+        keep_n = min(HAND_LIMIT, len(cards))
         horses_variant = v.info.horses_variant
         best_key, best_keep = None, ()
         for keep in sorted(set(combinations(cards, keep_n))):

@@ -22,6 +22,7 @@ from ..errors import BotSpecError, ThurnError
 from ..learned.model import default_model
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
+from ..game.rules import PLAYER_COUNTS
 from .base import Bot, Observation
 from .search_options import SearchOptions
 
@@ -35,7 +36,7 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 # (results/learned/report.md), which is what a hint reports. A count tuned separately gets its own entry.
 _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval")
 STRONGEST = {players: {**{k: getattr(SearchOptions(), k) for k in _NAMED}, "eval": "learned"}
-             for players in (2, 3, 4)}
+             for players in PLAYER_COUNTS}
 
 
 def strongest_options(players: int) -> dict:

@@ -13,7 +13,7 @@ import threading
 
 from ..errors import BotSpecError
 from ..fileio import short_repr
-from ..game.officials import OFFICIALS
+from ..game.officials import OFFICIALS, official_name
 
 _REGISTRY: dict[str, object] = {}
 _BUILTIN_LOADED = False
@@ -58,18 +58,15 @@ def _value(key: str, text: str):
     if len(t) > MAX_VALUE:
         raise BotSpecError(f"the value of {key} is longer than {MAX_VALUE} characters")
     if key == "forbid":
-        names = [x.strip().lower().replace("-", "_") for x in re.split(r"[+|/]", t) if x.strip()]
-        aliases = {"carrier": "postal_carrier", "postillion": "postal_carrier", "admin": "administrator",
-                   "postmeister": "postmaster", "amtmann": "administrator", "wagner": "cartwright",
-                   "none": None}
         out = set()
-        for n in names:
-            n = aliases.get(n, n)
-            if n is None:
+        for text in filter(str.strip, re.split(r"[+|/]", t)):
+            if text.strip().lower() == "none":
                 continue
-            if n not in OFFICIALS:
-                raise BotSpecError(f"forbid: unknown official {short_repr(n)} (use {', '.join(OFFICIALS)})")
-            out.add(n)
+            name = official_name(text)
+            if name is None:
+                raise BotSpecError(f"forbid: unknown official {short_repr(text.strip().lower().replace('-', '_'))} "
+                                   f"(use {', '.join(OFFICIALS)})")
+            out.add(name)
         return frozenset(out)
     low = t.lower()
     if low in ("true", "yes", "on"):

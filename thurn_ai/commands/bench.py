@@ -7,12 +7,12 @@ import click
 
 from ..play.bench import bench_rules, machine_info
 from ..game.rules import Rules
-from .options import PLAYER_COUNTS, PLAYOUTS
+from .options import COUNTS, PLAYOUTS
 
 
 @click.command("bench")
-@click.option("--players", type=PLAYER_COUNTS, default="2,3,4", show_default=True,
-              help="Player counts, comma-separated (each 2, 3 or 4).")
+@click.option("--players", type=COUNTS, default=COUNTS.ALL, show_default=True,
+              help=COUNTS.HELP)
 @click.option("--board", default="south", show_default=True, help="south, north, or both (south,north).")
 @click.option("--variant", type=click.Choice(["classic", "horses"]), default=None,
               help="Rules variant (default: the board's own).")

@@ -9,7 +9,7 @@ import click
 from ..studies import officials as study
 from ..fileio import atomic_write_text, claim_folder
 from ..game.officials import OFFICIALS
-from .options import GAMES, ITERATIONS, JOBS, PLAYER_COUNTS, SEED, game_options, rules_from
+from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 PARTS = ("ablation", "choice", "all")
 #: The empty file that marks an --out folder as made by this command (which then may rewrite its files).
@@ -29,8 +29,8 @@ OUT_MARK = ".thurn-ai-officials"
 @click.option("--games", type=GAMES, default=100, show_default=True,
               help="Games per tournament (the control and one per official), rounded up to a multiple of the "
                    "player count so the restricted bot plays every seat equally often.")
-@click.option("--players", type=PLAYER_COUNTS, default="2,3,4", show_default=True,
-              help="Player counts, comma-separated (each 2, 3 or 4).")
+@click.option("--players", type=COUNTS, default=COUNTS.ALL, show_default=True,
+              help=COUNTS.HELP)
 @click.option("--officials", "officials_text", default=",".join(OFFICIALS), show_default=True,
               help="Which officials to forbid, comma-separated.")
 @click.option("--choice-games", type=GAMES, default=10, show_default=True,

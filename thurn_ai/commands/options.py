@@ -14,7 +14,7 @@ import click
 from ..game.board import Board
 from ..fileio import path_text
 from ..bots.search_options import MAX_ITERATIONS, MAX_SECONDS
-from ..game.rules import Rules
+from ..game.rules import PLAYER_COUNTS, Rules, player_counts_text
 
 # Boards whose reconstruction notice was already printed by this process (one line per board, however
 # many Rules a command builds).
@@ -120,12 +120,14 @@ class BoundedFloat(click.FloatRange):
 class PlayerCounts(click.ParamType):
     """Comma-separated player counts, each 2, 3 or 4 (e.g. 2,3,4); converts to the same text, checked."""
     name = "counts"
+    ALL = ",".join(map(str, PLAYER_COUNTS))     # every count: the default
+    HELP = f"Player counts, comma-separated (each {player_counts_text()})."
 
     def convert(self, value, param, ctx):
         parts = [t.strip() for t in str(value).split(",")]
-        if not all(t in ("2", "3", "4") for t in parts):
-            self.fail(f"{str(value)[:40]!r}: player counts are comma-separated, each 2, 3 or 4 (e.g. 2,3,4)",
-                      param, ctx)
+        if not all(t in self.ALL.split(",") for t in parts):
+            self.fail(f"{str(value)[:40]!r}: player counts are comma-separated, each {player_counts_text()} "
+                      f"(e.g. {self.ALL})", param, ctx)
         return ",".join(dict.fromkeys(parts))
 
 
@@ -137,10 +139,10 @@ SECONDS = BoundedFloat(0, MAX_SECONDS)
 GAMES = BoundedInt(1, 1_000_000)
 PLAYOUTS = BoundedInt(1, 10_000_000)
 JOBS = BoundedInt(1, 256)
-PLAYERS = BoundedInt(2, 4, "a game has 2, 3 or 4 players")
+PLAYERS = BoundedInt(PLAYER_COUNTS[0], PLAYER_COUNTS[-1], f"a game has {player_counts_text()} players")
 TOP = BoundedInt(1, 1000)
 GAME_INDEX = BoundedInt(1, 1_000_000_000)
-PLAYER_COUNTS = PlayerCounts()
+COUNTS = PlayerCounts()
 
 
 def check_output_file(path, option: str) -> None:

@@ -7,6 +7,7 @@ from ..bots import make_bot, split_specs
 from ..play.match import derive_seed, parse_records, play_game
 from ..errors import ThurnError
 from ..fileio import atomic_write_bytes, decode_text, path_text, read_existing
+from ..game.rules import PLAYER_COUNTS
 from ..render.text import describe_end, move_line
 from .options import SEED, check_output_file, game_options, rules_from
 
@@ -51,8 +52,9 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
         check_output_file(record_path, "--record")
         check_record_file(old, record_path, board_file)
     specs = split_specs(bots_text)
-    if not 2 <= len(specs) <= 4:
-        raise click.BadParameter(f"2 to 4 bots are needed, got {len(specs)}", param_hint="--bots")
+    if len(specs) not in PLAYER_COUNTS:
+        raise click.BadParameter(f"{PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} bots are needed, got {len(specs)}",
+                                 param_hint="--bots")
     rules = rules_from(len(specs), board, variant, board_file, english_tile)
     bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)]
     last_turn = [-1]

@@ -26,7 +26,9 @@ MAX_STACKS = 24
 MAX_TILE_VALUES = 8
 MAX_CARRIAGES = 8
 MAX_TILE_POINTS = 1000
-MIN_ROUTE_TILE = 3          # a route needs 3 cards to be closed at all
+# Cards a route needs to be closed (so the shortest route tile a board may have): one of the game's fixed
+# numbers, here because a board file is checked against it; rules.py lists it with the others.
+MIN_CLOSE = 3
 MAX_NAME = 64               # names of boards, provinces, cities and tile stacks (one line each)
 MAX_TEXT = 500              # title and notice (one line each)
 
@@ -130,6 +132,13 @@ class Board:
     @property
     def has_horses(self) -> bool:
         return all(h > 0 for h in self.horses)
+
+    def route_tile_stacks(self, length: int) -> tuple[int, ...]:
+        """The route tile stacks (indices) a closed route of `length` cards takes its tile from, in order:
+        the stack for its length, else the next shorter one; the first that still holds tiles gives it.
+        (The rule; the compiled core applies the same in award_tiles.)"""
+        route = [t for t, st in enumerate(self.tiles) if st.kind == "route" and st.length <= length]
+        return tuple(sorted(route, key=lambda t: -self.tiles[t].length))
 
 
 class _Parser:
@@ -323,9 +332,9 @@ class _Parser:
                       count_provenance=self.mark(e, "count_provenance", "tile counts", tid))
             if kind == "route":
                 n = e["length"]
-                if not self.is_int(n) or not MIN_ROUTE_TILE <= n <= MAX_CITIES:
+                if not self.is_int(n) or not MIN_CLOSE <= n <= MAX_CITIES:
                     raise self.err(f"route tile stack {short_repr(tid)}: length must be an integer "
-                                   f"{MIN_ROUTE_TILE}-{MAX_CITIES}, not {short_repr(n)}")
+                                   f"{MIN_CLOSE}-{MAX_CITIES}, not {short_repr(n)}")
                 if n in route_lengths:
                     raise self.err(f"two route tile stacks for length {n}")
                 route_lengths.add(n)

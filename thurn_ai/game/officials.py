@@ -1,40 +1,65 @@
-"""The four officials and the game phases in which their use is counted: the one home of these facts
-(bots, statistics, plots, the officials study and the CLI all read them from here)."""
+"""The four officials, the other names they are known by, and the stages of a game in which their use is
+counted: the one home of these facts (notation, bot specs, bots, statistics, plots, the officials study
+and the CLI all read them from here).
+
+A game *stage* (early, middle, late: how far the houses are placed) is not a *phase* (the decision due
+now: draw, play, ..., thurn_ai._core.PHASES)."""
 from __future__ import annotations
 
-from .._core import KINDS, SHIFT, GameState
+from .._core import KINDS, OFFICIALS, SHIFT, GameState   # noqa: F401 (OFFICIALS: the engine's order is its codes)
 from .rules import HOUSES
 
-OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")
 OFFICIAL_LABEL = {"postmaster": "Postmaster", "administrator": "Administrator",
                   "postal_carrier": "Postal Carrier", "cartwright": "Cartwright"}
+#: other names an official may be given (bot specs' forbid=, move notation): short forms and the German
+#: game's names
+OFFICIAL_ALIASES = {"admin": "administrator", "amtmann": "administrator", "carrier": "postal_carrier",
+                    "postillion": "postal_carrier", "postmeister": "postmaster", "wagner": "cartwright"}
 
-# move kind code -> name, the core's table (thurn_ai.game.notation imports this module for the officials'
-# labels, so it is not imported back)
-_KIND_NAME = {code: name for name, code in KINDS.items()}
+#: stages of a game by the houses the leading player has placed, a third of the supply each
+STAGES = ("early", "middle", "late")
+#: the old names of STAGES and game_stage (the tournament and the officials study still use them)
+PHASES = STAGES
 
-#: phases of a game by the houses the leading player has placed, a third of the supply each
-PHASES = ("early", "middle", "late")
+
+def official_name(text: str) -> str | None:
+    """The official `text` names ('Postal-Carrier', 'wagner', ...), or None if it names none."""
+    name = text.strip().lower().replace("-", "_")
+    name = OFFICIAL_ALIASES.get(name, name)
+    return name if name in OFFICIALS else None
+
+
+#: the moves that play a card (a second one in a turn is the Postal Carrier); notation lists them too
+PLAY_KINDS = ("left", "right", "new", "horse")
+_DRAWS = {KINDS["draw"], KINDS["deck"]}
+_PLAYS = {KINDS[k] for k in PLAY_KINDS}
 
 
 def official_of(state: GameState, move: int) -> str | None:
     """'postmaster', 'administrator', 'postal_carrier', 'cartwright' or None for an ordinary move.
 
     The forced Postmaster (empty hand at the start of the turn) is not a choice and returns None."""
-    kind = _KIND_NAME.get(move >> SHIFT)   # what notation.move_kind says
-    phase = state.phase
-    if kind == "administrator":
+    kind = move >> SHIFT
+    if kind == KINDS["administrator"]:
         return "administrator"
-    if kind == "cartwright":
+    if kind == KINDS["cartwright"]:
         return "cartwright"
-    if kind in ("draw", "deck") and phase == "play":
+    phase = state.phase
+    if kind in _DRAWS and phase == "play":
         return "postmaster"
-    if kind in ("left", "right", "new", "horse") and phase == "after_play":
+    if kind in _PLAYS and phase == "after_play":
         return "postal_carrier"
     return None
 
 
-def game_phase(state: GameState) -> str:
+def stage_of(placed: int) -> str:
+    """early / middle / late for a game whose leading player has placed `placed` houses."""
+    return STAGES[0] if 3 * placed < HOUSES else (STAGES[1] if 3 * placed < 2 * HOUSES else STAGES[2])
+
+
+def game_stage(state: GameState) -> str:
     """early / middle / late, by the houses already placed (a third of the supply each)."""
-    placed = max(HOUSES - state.houses_left(p) for p in range(state.n_players))   # not a whole export()
-    return PHASES[0] if 3 * placed < HOUSES else (PHASES[1] if 3 * placed < 2 * HOUSES else PHASES[2])
+    return stage_of(max(HOUSES - state.houses_left(p) for p in range(state.n_players)))   # not a whole export()
+
+
+game_phase = game_stage

@@ -5,10 +5,11 @@ import os
 from dataclasses import asdict, dataclass
 from typing import ClassVar
 
-from .board import BUILTIN_BOARDS, Board, is_packaged_board, load_board
+from .board import BUILTIN_BOARDS, MIN_CLOSE, Board, is_packaged_board, load_board  # noqa: F401 (MIN_CLOSE)
 from ..errors import BoardError, RulesError
 from ..fileio import short_repr
 
+PLAYER_COUNTS = (2, 3, 4)   # the players a game may have (every player count of the code reads it here)
 VARIANTS = ("classic", "horses")
 ALL_PROVINCES_READINGS = ("german", "english")
 # The game's fixed numbers: their one home. The compiled core reads them from the Rules object (its
@@ -16,9 +17,10 @@ ALL_PROVINCES_READINGS = ("german", "english")
 HOUSES = 20          # houses per player
 HAND_LIMIT = 3       # cards kept after closing a route
 DISPLAY_SIZE = 6     # face-up cards
-MIN_CLOSE = 3        # cards a route needs to be closed
+# MIN_CLOSE, the cards a route needs to be closed, comes from board.py, which checks board files with it
 BASE_HORSES = 2      # horses variant: the carriage's own horses
 MAX_HORSE_CARDS = 6  # horses variant: horse cards a player may lay
+CARTWRIGHT_REACH = 2  # the Cartwright takes a carriage up to this many cards larger than the route
 # The engine counts each player's official uses and closes in 16 bits (cext/thurn_ai/_core.pxd), at most
 # one of each per turn, and a player has at most max_turns turns: so max_turns may not exceed this.
 MAX_COUNTER = 32767
@@ -30,7 +32,7 @@ FIELDS = ("players", "board", "variant", "all_provinces_tile", "max_turns")
 class Rules:
     """Everything that selects which game is played.
 
-    players: 2-4.  board: 'south', 'north' (the packaged boards) or, given by the user directly (the
+    players: 2-4 (PLAYER_COUNTS).  board: 'south', 'north' (the packaged boards) or, given by the user directly (the
     command line's --board-file), a board file's path; positions and game records name only packaged
     boards, see from_dict().  variant: 'classic' (base-game carriages,
     Cartwright, end on the 7-carriage or the last house) or 'horses' (Glanz und Gloria); None takes the
@@ -53,10 +55,11 @@ class Rules:
     min_close: ClassVar[int] = MIN_CLOSE
     base_horses: ClassVar[int] = BASE_HORSES
     max_horse_cards: ClassVar[int] = MAX_HORSE_CARDS
+    cartwright_reach: ClassVar[int] = CARTWRIGHT_REACH
 
     def __post_init__(self):
-        if not _is_int(self.players) or not 2 <= self.players <= 4:
-            raise RulesError(f"players must be 2, 3 or 4, not {short_repr(self.players)}")
+        if not is_player_count(self.players):
+            raise RulesError(f"players must be {player_counts_text()}, not {short_repr(self.players)}")
         if not isinstance(self.board, (str, os.PathLike, Board)):
             raise RulesError(f"board must be {' or '.join(BUILTIN_BOARDS)} (or a board file's path), "
                              f"not {short_repr(self.board)}")
@@ -136,6 +139,16 @@ class Rules:
             raise BoardError(f"unknown board {short_repr(b)}: use {' or '.join(BUILTIN_BOARDS)} "
                              "(another board file only with --board-file)")
         return cls(**known)
+
+
+def is_player_count(n) -> bool:
+    """Whether `n` is a number of players a game may have (a whole number in PLAYER_COUNTS)."""
+    return _is_int(n) and n in PLAYER_COUNTS
+
+
+def player_counts_text(last: str = "or") -> str:
+    """'2, 3 or 4': the player counts for messages."""
+    return ", ".join(map(str, PLAYER_COUNTS[:-1])) + f" {last} {PLAYER_COUNTS[-1]}"
 
 
 def _is_int(v) -> bool:

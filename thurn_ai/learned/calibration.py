@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game.officials import PHASES
+from ..game.officials import STAGES, stage_of
 
 BINS = 10
 
@@ -53,13 +53,12 @@ def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) ->
     return float(lo), float(hi)
 
 
-def phase_of(frame: pd.DataFrame) -> pd.Series:
+def stage_of_positions(frame: pd.DataFrame) -> pd.Series:
     """early / middle / late of each row's position, by the houses the furthest player has placed (a
-    third of the supply each, as thurn_ai.game.officials.game_phase)."""
+    third of the supply each: thurn_ai.game.officials.stage_of)."""
     from ..game.rules import HOUSES
     placed = HOUSES - frame.groupby(["game", "turn"])["f_houses_left"].transform("min")
-    return pd.Series(np.where(3 * placed < HOUSES, PHASES[0], np.where(3 * placed < 2 * HOUSES, PHASES[1],
-                                                                         PHASES[2])), index=frame.index)
+    return placed.map(stage_of).rename(None)
 
 
 def calibration_table(movers: pd.DataFrame, said: str = "said") -> pd.DataFrame:
@@ -69,7 +68,7 @@ def calibration_table(movers: pd.DataFrame, said: str = "said") -> pd.DataFrame:
     game, won and the column `said`."""
     rows = []
     for n, part in movers.groupby("players"):
-        for phase in ("all",) + tuple(PHASES):
+        for phase in ("all",) + STAGES:
             m = part if phase == "all" else part[part["phase"] == phase]
             if m.empty:
                 continue

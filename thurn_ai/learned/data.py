@@ -34,7 +34,7 @@ from ..errors import ThurnError
 from ..fileio import atomic_to_parquet, atomic_write_text, load_json
 from ..game.state import new_game
 from ..play.match import GameRecord, derive_seed, read_records
-from ..game.rules import Rules
+from ..game.rules import PLAYER_COUNTS, Rules
 from ..play.workers import run_each
 from .features import FEATURES, position_features
 
@@ -140,7 +140,7 @@ def play_chunk(chunk: DataChunk) -> tuple[DataChunk, pd.DataFrame, str]:
             "".join(r.to_json() + "\n" for _, r in games))
 
 
-def plan_chunks(players=(2, 3, 4), games: int = 500, seed: int = 0, search: str = DEFAULT_SEARCH,
+def plan_chunks(players=PLAYER_COUNTS, games: int = 500, seed: int = 0, search: str = DEFAULT_SEARCH,
                 strong: str = DEFAULT_STRONG, first_game: int = 0) -> list[DataChunk]:
     """The chunks of `games` games (from game number first_game) for each player count, interleaved so
     an interrupted run has some of every count."""

@@ -8,7 +8,7 @@ import time
 
 from .. import _core, _search
 from ..game.state import new_game
-from ..game.rules import Rules
+from ..game.rules import PLAYER_COUNTS, Rules
 
 
 def _midgame(rules: Rules, seed: int, moves: int = 300):
@@ -127,7 +127,7 @@ def bench_search(iterations: int = 20_000, repeats: int = 3) -> dict:
     rate, moves = _rate(obs, iterations, repeats, **defaults.tree_args())
     full = dict(defaults.tree_args(), horizon=0)
     full_rate, full_moves = _rate(obs, max(iterations // 5, 1), repeats, **full)
-    learned = {n: learned_speed(n, iterations // 2, repeats) for n in (2, 3, 4)}
+    learned = {n: learned_speed(n, iterations // 2, repeats) for n in PLAYER_COUNTS}
     return {
         "iterations_per_s": rate,
         "learned_vs_handset": learned,

@@ -5,18 +5,20 @@ generator is seeded with the record's seed, so applying the moves to new_game(se
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .._core import GameState
 from ..bots.base import Bot, Observation
-from ..bots.officials import OFFICIALS, official_of
 from ..errors import PositionError, ThurnError
 from ..fileio import loads_json, path_text, read_text, short_repr
-from ..game.state import CloseAward, CloseLog, new_game
-from ..game.officials import game_phase
+from ..game.notation import illegal_move_error
+from ..game.officials import OFFICIALS, STAGES, game_stage, official_of
 from ..game.rules import Rules
+from ..game.state import CloseAward, CloseLog, new_game
 
 
 def derive_seed(*parts) -> int:
@@ -36,7 +38,7 @@ class GameRecord:
     winner: int = -1
     turns: int = 0
     truncated: bool = False
-    #: per seat: {official: {phase: count}} for the officials a bot chose to use
+    #: per seat: {official: {stage: count}} for the officials a bot chose to use (use_counts: as columns)
     official_uses: list[dict] = field(default_factory=list)
     details: list[dict] = field(default_factory=list)
     #: what each close awarded, in order (thurn_ai.game.state.CloseAward); empty in records written before
@@ -145,65 +147,171 @@ def score_details(state: GameState) -> list[dict]:
     return out
 
 
+def use_column(official: str, stage: str | None = None) -> str:
+    """The result column counting a seat's uses of `official` (in one game stage, or in all)."""
+    return f"uses_{official}" + (f"_{stage}" if stage else "")
+
+
+#: the columns of a record's official_uses, one row per seat (use_counts): each official in all stages,
+#: then each official in each stage
+STAGE_USE_COLUMNS = [use_column(o, st) for o in OFFICIALS for st in STAGES]
+USE_COLUMNS = [use_column(o) for o in OFFICIALS] + STAGE_USE_COLUMNS
+
+
+def use_counts(uses: dict) -> dict:
+    """One seat's official_uses ({official: {stage: count}}) as the USE_COLUMNS."""
+    out = {use_column(o): sum(by_stage.values()) for o, by_stage in uses.items()}
+    out.update({use_column(o, st): n for o, by_stage in uses.items() for st, n in by_stage.items()})
+    return out
+
+
+class Moved(NamedTuple):
+    """What Table.apply did: the move's number in the game (from 0), the turn and seat it was made in,
+    its code and notation, the official it used (None for an ordinary move) and what it awarded if it
+    closed a route."""
+    index: int
+    turn: int
+    player: int
+    move: int
+    text: str
+    official: str | None
+    close: CloseAward | None
+
+
+class ReplayError(PositionError):
+    """A move of a record that does not replay: `index` (from 0), its `text` and the `reason`."""
+
+    def __init__(self, index: int, text: str, reason: Exception):
+        super().__init__(f"record move {index + 1} ({text!r}) does not replay: {reason}")
+        self.index, self.text, self.reason = index, text, reason
+
+
+class Table:
+    """One game being played (or replayed) and recorded: the state, the moves so far in notation, what
+    each close awarded and the officials each seat used. The one play loop: play_game drives it to the
+    end, the web's game session steps it a move at a time, replay() feeds it a record's moves.
+
+    `seats` names who plays each seat (bot specs). Each bot sees an Observation drawn from the table's
+    own generator, seeded from `seed`, so the same seed and bots play the same game."""
+
+    def __init__(self, state: GameState, seed: int, seats: list[str]):
+        self.state = state
+        self.seed = seed
+        self.seats = list(seats)
+        self.moves: list[str] = []
+        self.closes = CloseLog()
+        self.uses = [{o: dict.fromkeys(STAGES, 0) for o in OFFICIALS} for _ in self.seats]
+        self._observations = random.Random(derive_seed("observations", seed))
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int, seats: list[str]) -> "Table":
+        return cls(new_game(rules=rules, seed=seed), seed, seats)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def to_move(self) -> int:
+        return self.state.current_player
+
+    def observation(self) -> Observation:
+        """What the seat to move sees (its own draw of the hidden cards)."""
+        return Observation(self.state, self.to_move, self._observations.getrandbits(64))
+
+    def check_bot_move(self, move: int) -> None:
+        """ThurnError naming the bot if the move it chose is not legal."""
+        if not self.state.is_legal(move):
+            raise ThurnError(f"bot {self.seats[self.to_move]} chose an illegal move {self.state.move_str(move)!r}")
+
+    def apply(self, move: int) -> Moved:
+        """Apply a legal move and record it."""
+        s = self.state
+        p = s.current_player
+        official = official_of(s, move)
+        if official:
+            self.uses[p][official][game_stage(s)] += 1
+        index, turn, text = len(self.moves), s.turn, s.move_str(move)
+        self.moves.append(text)
+        self.closes.before(s, move)
+        s.apply(move)
+        return Moved(index, turn, p, move, text, official, self.closes.after(s))
+
+    def replay(self, texts, on_move=None):
+        """Apply moves given in notation (a record's), yielding what each did (Moved); `on_move(state,
+        player, move)` is called before each is applied. ReplayError for a move that does not replay
+        (nothing of it applied)."""
+        for i, text in enumerate(texts):
+            try:
+                move = self.state.parse_move(text)
+                if not self.state.is_legal(move):
+                    raise illegal_move_error(self.state, move)
+                if on_move:
+                    on_move(self.state, self.to_move, move)
+            except ThurnError as e:
+                raise ReplayError(i, text, e) from None
+            yield self.apply(move)
+
+    def snapshot(self) -> tuple:
+        """The game and its record as they are now, for restore()."""
+        return self.state.clone(), len(self.moves), copy.deepcopy(self.closes), copy.deepcopy(self.uses)
+
+    def restore(self, snapshot: tuple) -> None:
+        """Back to a snapshot() taken earlier in this game."""
+        self.state, n_moves, self.closes, self.uses = snapshot
+        del self.moves[n_moves:]
+
+    def record(self) -> GameRecord:
+        """The game record so far; with the result once the game is over."""
+        s = self.state
+        rec = GameRecord(seed=self.seed, rules=s.rules, bots=list(self.seats), moves=list(self.moves),
+                         turns=s.turn, official_uses=self.uses, closes=list(self.closes.awards))
+        if s.is_terminal():
+            rec.scores, rec.ranking, rec.winner = s.scores(), s.ranking(), s.winner()
+            rec.truncated = bool(s.export()["truncated"])
+            rec.details = score_details(s)
+        return rec
+
+
 def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None) -> GameRecord:
     """Play one game; each bot sees only its own observation. `on_move(state, player, move)` is called
     before each move is applied (for logs)."""
     if len(bots) != rules.players:
         raise ThurnError(f"{rules.players} players need {rules.players} bots, got {len(bots)}")
-    state = new_game(rules=rules, seed=seed)
-    obs_rng = random.Random(derive_seed("observations", seed))
-    rec = GameRecord(seed=seed, rules=rules, bots=[getattr(b, "spec", "?") for b in bots])
-    uses = [{o: {"early": 0, "middle": 0, "late": 0} for o in OFFICIALS} for _ in bots]
-    log = CloseLog()
-    while not state.is_terminal():
-        p = state.current_player
-        obs = Observation(state, p, obs_rng.getrandbits(64))
-        move = bots[p].choose(obs)
-        if not state.is_legal(move):
-            raise ThurnError(f"bot {rec.bots[p]} chose an illegal move {state.move_str(move)!r}")
-        off = official_of(state, move)
-        if off:
-            uses[p][off][game_phase(state)] += 1
+    table = Table.new(rules, seed, [getattr(b, "spec", "?") for b in bots])
+    while not table.over:
+        p = table.to_move
+        move = bots[p].choose(table.observation())
+        table.check_bot_move(move)
         if on_move:
-            on_move(state, p, move)
-        rec.moves.append(state.move_str(move))
-        log.before(state, move)
-        state.apply(move)
-        log.after(state)
-    rec.closes = log.awards
-    rec.scores = state.scores()
-    rec.ranking = state.ranking()
-    rec.winner = state.winner()
-    rec.turns = state.turn
-    rec.truncated = bool(state.export()["truncated"])
-    rec.official_uses = uses
-    rec.details = score_details(state)
-    return rec
+            on_move(table.state, p, move)
+        table.apply(move)
+    return table.record()
+
+
+def replay_table(record: GameRecord, on_move=None, after_move=None) -> Table:
+    """A record's moves applied to a new game with its seed (the Table at the end: its state, moves,
+    closes, uses). `on_move(state, player, move)` is called before each move is applied,
+    `after_move(state)` after it. PositionError (a ReplayError) names a move that does not replay."""
+    table = Table.new(record.rules, record.seed, record.bots)
+    for moved in table.replay(record.moves, on_move):
+        if after_move:
+            try:
+                after_move(table.state)
+            except ThurnError as e:
+                raise ReplayError(moved.index, record.moves[moved.index], e) from None
+    return table
 
 
 def replay(record: GameRecord, on_move=None, after_move=None) -> GameState:
-    """Apply a record's moves to a new game with its seed; returns the final state. `on_move(state,
-    player, move)` is called before each move is applied, `after_move(state)` after it."""
-    state = new_game(rules=record.rules, seed=record.seed)
-    for i, text in enumerate(record.moves):
-        try:
-            move = state.parse_move(text)
-            if on_move:
-                on_move(state, state.current_player, move)
-            state.apply(move)
-            if after_move:
-                after_move(state)
-        except ThurnError as e:
-            raise PositionError(f"record move {i + 1} ({text!r}) does not replay: {e}") from None
-    return state
+    """The final state of a record's replay (see replay_table)."""
+    return replay_table(record, on_move, after_move).state
 
 
 def replay_closes(record: GameRecord) -> list[CloseAward]:
     """What each close of a recorded game awarded, recomputed by replaying its moves (for records
     written before they carried `closes`)."""
-    log = CloseLog()
-    replay(record, on_move=lambda state, player, move: log.before(state, move), after_move=log.after)
-    return log.awards
+    return replay_table(record).closes.awards
 
 
 def read_records(path, board_file=None) -> list[GameRecord]:

@@ -12,7 +12,7 @@ import pandas as pd  # noqa: E402
 
 from ..errors import ThurnError  # noqa: E402
 from ..fileio import atomic_savefig, path_text  # noqa: E402
-from ..game.officials import OFFICIALS, PHASES  # noqa: E402
+from ..game.officials import OFFICIALS, STAGES  # noqa: E402
 
 
 def _save(fig, path: Path) -> Path:
@@ -86,15 +86,15 @@ def plot_officials(summary: dict, path: Path) -> Path:
     bots = list(off.index)
     x = np.arange(len(OFFICIALS))
     width = 0.8 / len(bots)
-    shades = {"early": 1.0, "middle": 0.7, "late": 0.4}
+    shades = dict(zip(STAGES, (1.0, 0.7, 0.4)))
     fig, ax = plt.subplots(figsize=(8, 4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, bot in enumerate(bots):
         bottom = np.zeros(len(OFFICIALS))
-        for phase in PHASES:
-            h = np.array([off.loc[bot, f"{o}_{phase}"] for o in OFFICIALS])
+        for stage in STAGES:
+            h = np.array([off.loc[bot, f"{o}_{stage}"] for o in OFFICIALS])
             ax.bar(x + i * width, h, width, bottom=bottom, color=colors[i % len(colors)],
-                   alpha=shades[phase], label=bot if phase == "early" else None, edgecolor="white")
+                   alpha=shades[stage], label=bot if stage == STAGES[0] else None, edgecolor="white")
             bottom += h
     ax.set_xticks(x + width * (len(bots) - 1) / 2, [o.replace("_", " ") for o in OFFICIALS])
     ax.set_ylabel("uses per game\n(bottom to top: early, middle, late)")

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from ..game.officials import OFFICIALS, PHASES
+from ..game.officials import OFFICIALS, STAGES
+from ..play.match import USE_COLUMNS
 from ..errors import ThurnError
 
 CONFIDENCE = 0.95
@@ -253,8 +254,7 @@ def summarize(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
              + [c for c in ["tiles", "houses_unplaced", "closes", "score"] if c in df])
     components = by_bot[parts].mean().loc[order]
 
-    use_cols = [f"uses_{o}" for o in OFFICIALS] + [f"uses_{o}_{p}" for o in OFFICIALS for p in PHASES]
-    officials = by_bot[[c for c in use_cols if c in df]].mean().loc[order]
+    officials = by_bot[[c for c in USE_COLUMNS if c in df]].mean().loc[order]
     officials.columns = [c.removeprefix("uses_") for c in officials.columns]
 
     seat_rows = []
@@ -334,8 +334,8 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
     for b, r in off.iterrows():
         cells = []
         for o in OFFICIALS:
-            phases = " / ".join(f"{r[o + '_' + p]:.1f}" for p in PHASES)
-            cells.append(f"{o} {r[o]:.1f} = {phases}")
+            stages = " / ".join(f"{r[o + '_' + s]:.1f}" for s in STAGES)
+            cells.append(f"{o} {r[o]:.1f} = {stages}")
         lines.append(f"  {b:<{width}}" + "   ".join(cells))
 
     seats = summary["seats"]

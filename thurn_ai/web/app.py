@@ -47,7 +47,7 @@ from ..game.board import BUILTIN_BOARDS
 from ..bots.spec import known_bots
 from ..errors import ThurnError
 from ..fileio import JSON_SLICE, loads_json, short_repr
-from ..game.rules import Rules
+from ..game.rules import PLAYER_COUNTS, Rules
 from ..play.workers import init_worker
 from .board_data import board_geometry
 from .guard import Guard, RefusalPacer
@@ -330,7 +330,7 @@ class WebApp:
             # a board is a packaged board's name, never a path (a request must not open files)
             rules = Rules.from_dict({"players": n, "board": "south", **{k: data[k] for k in
                                      ("board", "variant", "all_provinces_tile") if k in data}},
-                                    packaged_only=True) if 2 <= n <= 4 else None
+                                    packaged_only=True) if n in PLAYER_COUNTS else None
             return GameSession(seats, rules=rules, seed=seed)
 
         game = self.sessions.add(await run_in_threadpool(make))

@@ -12,25 +12,22 @@ hold at most MAX_KEPT_REPLAY_MOVES moves together (the oldest replays are droppe
 """
 from __future__ import annotations
 
-import copy
 import json
 import random
 import secrets
 import threading
 from collections import OrderedDict
 
-from ..bots.base import Observation
 from ..bots.spec import make_bot, parse_spec, split_specs
 from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
-from ..game.state import CloseLog, GameState, new_game
-from ..play.match import GameRecord, derive_seed, score_details
+from ..game.state import GameState
+from ..play.match import GameRecord, Moved, ReplayError, Table, derive_seed
 from ..game.notation import illegal_move_error
-from ..game.officials import OFFICIALS, game_phase, official_of
 from ..position import position_from_dict, position_viewer
-from ..game.rules import Rules
+from ..game.rules import PLAYER_COUNTS, Rules
 from .hints import check_search_limits
-from .views import move_row, state_view
+from .views import move_fields, state_view
 
 HUMAN = "human"
 MAX_SESSIONS = 64          # games and replays kept; the oldest is dropped first
@@ -55,12 +52,16 @@ def is_human(spec: str) -> bool:
     return name == HUMAN
 
 
-def log_entry(state: GameState, index: int, seat: int, move: int, who: str) -> dict:
-    """One line of the game's log, before the move is applied: its index, turn, seat, move, official."""
-    row = move_row(state, move)
-    return {"i": index, "turn": state.turn, "seat": seat, "by": who, "move": row["move"],
-            "city": row["city"], "kind": row["kind"], "official": row["official"],
-            "official_label": row["official_label"]}
+def log_entry(board, moved: Moved, who: str) -> dict:
+    """One line of the game's log: the move's index, turn, seat, who made it, the move, its official and
+    (if it closed a route) what the close awarded."""
+    row = move_fields(board, moved.move, moved.text, moved.official)
+    entry = {"i": moved.index, "turn": moved.turn, "seat": moved.player, "by": who, "move": row["move"],
+             "city": row["city"], "kind": row["kind"], "official": row["official"],
+             "official_label": row["official_label"]}
+    if moved.close is not None:
+        entry["close"] = moved.close.to_dict()
+    return entry
 
 
 class GameSession:
@@ -72,8 +73,8 @@ class GameSession:
                  position: dict | None = None):
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise ThurnError(f"seats must be a list of bot specs (use 'human' for a person), not {short_repr(seats)}")
-        if not 2 <= len(seats) <= 4:
-            raise ThurnError(f"a game has 2 to 4 seats, not {len(seats)}")
+        if len(seats) not in PLAYER_COUNTS:
+            raise ThurnError(f"a game has {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} seats, not {len(seats)}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         self.id = secrets.token_hex(8)
@@ -85,26 +86,26 @@ class GameSession:
         for bot in self.bots:
             check_search_limits(bot)
         if position is not None:
-            self.state = position_from_dict(position, seed)
+            self.table = Table(position_from_dict(position, seed), seed, self.seats)
             self.from_position = True
             viewer = position_viewer(position)
             if viewer is not None and viewer not in self.humans:
                 raise ThurnError(f"the position is seat {viewer}'s view: seat {viewer} must be played by "
                                  f"'{HUMAN}' (the other hands were dealt at random)")
         else:
-            self.state = new_game(rules=rules or Rules(players=len(seats)), seed=seed)
+            self.table = Table.new(rules or Rules(players=len(seats)), seed, self.seats)
             self.from_position = False
         if self.state.n_players != len(self.seats):
             raise ThurnError(f"the game has {self.state.n_players} players but {len(self.seats)} seats were given")
         self.rules = self.state.rules
-        self.moves: list[str] = []
         self.log: list[dict] = []
-        self.closes = CloseLog()
-        self.uses = [{o: {"early": 0, "middle": 0, "late": 0} for o in OFFICIALS} for _ in self.seats]
-        self._obs_rng = random.Random(derive_seed("observations", seed))
         self.lock = threading.RLock()      # view() is also taken inside play() and step()
         self._undo: list[tuple] = []       # the person's decisions this turn that can be taken back
         self.thinking = False              # a bot's step is searching (outside the lock)
+
+    @property
+    def state(self) -> GameState:
+        return self.table.state
 
     # ---- who sees what
 
@@ -136,18 +137,7 @@ class GameSession:
     # ---- moving
 
     def _apply(self, move: int, who: str) -> dict:
-        s = self.state
-        p = s.current_player
-        entry = log_entry(s, len(self.moves), p, move, who)
-        off = official_of(s, move)
-        if off:
-            self.uses[p][off][game_phase(s)] += 1
-        self.moves.append(entry["move"])
-        self.closes.before(s, move)
-        s.apply(move)
-        award = self.closes.after(s)
-        if award is not None:
-            entry["close"] = award.to_dict()
+        entry = log_entry(self.state.board, self.table.apply(move), who)
         self.log.append(entry)
         return entry
 
@@ -192,18 +182,17 @@ class GameSession:
                 raise SessionError(f"seat {p} ({self.seats[p]}) is thinking already: wait for its move")
             self._undo.clear()
             self.thinking = True
-            turn = len(self.moves)
-            obs = Observation(s, p, self._obs_rng.getrandbits(64))
+            turn = len(self.table.moves)
+            obs = self.table.observation()
         try:
             move = bot.choose(obs)
         finally:
             with self.lock:
                 self.thinking = False
         with self.lock:
-            if len(self.moves) != turn:      # cannot happen (see above); never apply a stale move
+            if len(self.table.moves) != turn:      # cannot happen (see above); never apply a stale move
                 raise SessionError("the game moved on while the bot was thinking")
-            if not s.is_legal(move):
-                raise ThurnError(f"bot {self.seats[p]} chose an illegal move {s.move_str(move)!r}")
+            self.table.check_bot_move(move)
             return {"moved": self._apply(move, self.seats[p]), "view": self.view()}
 
     # ---- taking back the person's own decisions
@@ -220,8 +209,7 @@ class GameSession:
                 or after.current_player != s.current_player:
             self._undo.clear()
             return
-        self._undo.append((s.clone(), len(self.moves), len(self.log), copy.deepcopy(self.closes),
-                           copy.deepcopy(self.uses)))
+        self._undo.append((self.table.snapshot(), len(self.log)))
 
     def undo(self) -> dict:
         """Take back the person's last decision of this turn: {"undone": its log entry, "view"};
@@ -230,10 +218,9 @@ class GameSession:
             if not self._undo:
                 raise SessionError("there is no decision of this turn to take back (a draw shows cards "
                                    "and cannot be taken back, nor a turn that has passed)")
-            state, n_moves, n_log, closes, uses = self._undo.pop()
+            snapshot, n_log = self._undo.pop()
             undone = self.log[n_log] if n_log < len(self.log) else None
-            self.state, self.closes, self.uses = state, closes, uses
-            del self.moves[n_moves:]
+            self.table.restore(snapshot)
             del self.log[n_log:]
             return {"undone": undone, "view": self.view()}
 
@@ -245,17 +232,7 @@ class GameSession:
             raise SessionError("a game set up from a position has no game record (a record replays from "
                                "the first move of a new game); export the position instead")
         with self.lock:
-            return self._record()
-
-    def _record(self) -> GameRecord:
-        s = self.state
-        rec = GameRecord(seed=self.seed, rules=self.rules, bots=list(self.seats), moves=list(self.moves),
-                         turns=s.turn, official_uses=self.uses, closes=list(self.closes.awards))
-        if s.is_terminal():
-            rec.scores, rec.ranking, rec.winner = s.scores(), s.ranking(), s.winner()
-            rec.truncated = bool(s.export()["truncated"])
-            rec.details = score_details(s)
-        return rec
+            return self.table.record()
 
 
 class ReplaySession:
@@ -291,32 +268,22 @@ class ReplaySession:
         self.games = len(lines)
         self.game = game
         self.source = source
-        state = new_game(rules=rec.rules, seed=rec.seed)
-        self.checkpoints = [state.clone()]     # the state after move k * CHECKPOINT
+        table = Table.new(rec.rules, rec.seed, rec.bots)
+        self.checkpoints = [table.state.clone()]     # the state after move k * CHECKPOINT
         self.codes: list[int] = []             # the moves as the engine's codes
         # each move's log entry as JSON text: a long replay comes back from the worker process as a few
         # large objects, whose unpickling holds Python's lock a short time (a dict per move: ~35 ms)
         self.log: list[str] = []
-        closes = CloseLog()
-        for i, text_move in enumerate(rec.moves):
-            try:
-                move = state.parse_move(text_move)
-                if not state.is_legal(move):
-                    raise illegal_move_error(state, move)
-            except ThurnError as e:
-                raise PositionError(f"{source} line {line_no}: move {i + 1} ({short_repr(text_move)}) does "
-                                    f"not replay: {e}") from None
-            p = state.current_player
-            entry = log_entry(state, i, p, move, rec.bots[p])
-            closes.before(state, move)
-            state.apply(move)
-            award = closes.after(state)
-            if award is not None:
-                entry["close"] = award.to_dict()
-            self.log.append(json.dumps(entry, separators=(",", ":")))
-            self.codes.append(move)
-            if (i + 1) % CHECKPOINT == 0:
-                self.checkpoints.append(state.clone())
+        board = table.state.board
+        try:
+            for moved in table.replay(rec.moves):
+                self.log.append(json.dumps(log_entry(board, moved, rec.bots[moved.player]), separators=(",", ":")))
+                self.codes.append(moved.move)
+                if (moved.index + 1) % CHECKPOINT == 0:
+                    self.checkpoints.append(table.state.clone())
+        except ReplayError as e:
+            raise PositionError(f"{source} line {line_no}: move {e.index + 1} ({short_repr(e.text)}) does "
+                                f"not replay: {e.reason}") from None
         self.lock = threading.Lock()
         self._summary_json: bytes | None = None
 

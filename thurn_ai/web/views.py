@@ -21,10 +21,13 @@ PHASE_HELP = {**HUMAN_PHASE_HELP, "over": "the game is over"}
 
 def move_row(state: GameState, move: int) -> dict:
     """One move for the page: its notation, kind, city (None for moves without one) and official."""
+    return move_fields(state.board, move, state.move_str(move), official_of(state, move))
+
+
+def move_fields(board, move: int, text: str, official: str | None) -> dict:
+    """move_row of a move already known in notation (`text`) with the official it uses."""
     kind = move_kind(move)
-    official = official_of(state, move)
-    return {"move": state.move_str(move), "kind": kind,
-            "city": state.board.cities[move_city(move)] if kind in CITY_KINDS else None,
+    return {"move": text, "kind": kind, "city": board.cities[move_city(move)] if kind in CITY_KINDS else None,
             "official": official, "official_label": OFFICIAL_LABEL.get(official) if official else None}
 
 

@@ -8,7 +8,7 @@ import math
 import pandas as pd
 
 from ...errors import TournamentError
-from ...game.officials import OFFICIALS, PHASES
+from ..match import USE_COLUMNS      # the usage columns of a game record (one home: play.match)
 from ...game.rules import Rules
 
 MAX_CYCLE = 100_000    # games of one seating cycle (see seatings): more bots than that allows are refused
@@ -17,7 +17,6 @@ MAX_CYCLE = 100_000    # games of one seating cycle (see seatings): more bots th
 ID_COLUMNS = ["game", "game_seed", "seat", "bot", "spec", "players"]
 RESULT_COLUMNS = ["score", "rank", "win", "win_share", "turns", "truncated", "carriage", "carriage_size"]
 AFTER_TILES = ["tiles", "houses_unplaced", "closes"]
-USE_COLUMNS = [f"uses_{o}" for o in OFFICIALS] + [f"uses_{o}_{p}" for o in OFFICIALS for p in PHASES]
 TEXT_COLUMNS = {"bot", "spec"}
 FLOAT_COLUMNS = {"win_share"}
 BOOL_COLUMNS = {"truncated"}

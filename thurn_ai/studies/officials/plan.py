@@ -27,11 +27,9 @@ class StudyError(ThurnError):
     """Bad options for the officials study (unknown official, player count, empty data...)."""
 
 
-def use_column(official: str, phase: str) -> str:
-    return f"uses_{official}_{phase}"
-
-
-USE_COLUMNS = [use_column(o, ph) for o in OFFICIALS for ph in PHASES]
+# the study's usage columns: each official in each game stage, named where a game record's uses become
+# columns (play.match; a tournament's results add each official's total)
+from ...play.match import STAGE_USE_COLUMNS as USE_COLUMNS, use_column  # noqa: E402
 
 
 def with_forbid(spec: str, official: str) -> str:
