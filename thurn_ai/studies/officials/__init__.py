@@ -36,8 +36,10 @@ import pandas as pd
 
 from ...fileio import atomic_to_csv, atomic_to_parquet, path_text
 from ...game.officials import OFFICIALS, PHASES
-from .choice import (ChoiceSettings, choice_examples, choice_table, example_names, load_choice_study,
-                                     run_choice, run_choice_study, save_example_positions, study_records)
+from .choice import (ChoiceSettings, example_names, load_choice_study, run_choice, run_choice_study,
+                     save_example_positions, study_records)
+from .choice_tables import choice_examples, choice_table, win_unit
+from .design import games_to_separate, holm, paired, paired_differences
 from .plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Condition, StudyError,
                                    bot_for, choice_bots, load_ablation, parse_budget, parse_officials, parse_players,
                                    phase_turns, plan, rotation_games, run_ablation, standardize, study_board_file,
@@ -62,7 +64,8 @@ __all__ = ["OFFICIALS", "PHASES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "choice_examples", "save_example_positions", "study_records", "save_choice", "study_spec",
            "study_bots", "parse_budget", "bot_for", "bot_comparison", "seat_comparison", "player_summary",
            "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
-           "format_choice_text", "choice_bots"]
+           "format_choice_text", "choice_bots", "win_unit", "games_to_separate", "holm", "paired",
+           "paired_differences"]
 
 #: where a study's example positions go, under its output folder
 POSITIONS_DIR = "positions"
