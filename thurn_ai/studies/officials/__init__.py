@@ -27,6 +27,9 @@ The study is split by job; this module is its public face (every name below) and
     officials_study_plots    the PNG figures
     officials_study_choice   value at the moment of choice: the search rates, at each decision where an
                              official is on offer, the best move with it and the best without
+    choice_tables            the rated decisions' tables (both ratings, medians, the last round apart)
+    design                   games fixed from the precision wanted, Holm, paired deals, robust summaries
+    rated                    validation by play: the `rated` bot follows the rating at every offer
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from .choice import (ChoiceSettings, example_names, load_choice_study, run_choic
                      save_example_positions, study_records)
 from .choice_tables import choice_examples, choice_table, win_unit
 from .design import games_to_separate, holm, paired, paired_differences
+from .rated import RatedBot, rated_spec, run_validation, validation_games, validation_table
 from .plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Condition, StudyError,
                                    bot_for, choice_bots, load_ablation, parse_budget, parse_officials, parse_players,
                                    phase_turns, plan, rotation_games, run_ablation, standardize, study_board_file,
@@ -65,7 +69,7 @@ __all__ = ["OFFICIALS", "PHASES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "study_bots", "parse_budget", "bot_for", "bot_comparison", "seat_comparison", "player_summary",
            "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
            "format_choice_text", "choice_bots", "win_unit", "games_to_separate", "holm", "paired",
-           "paired_differences"]
+           "paired_differences", "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table"]
 
 #: where a study's example positions go, under its output folder
 POSITIONS_DIR = "positions"
