@@ -280,3 +280,72 @@ def test_the_substitution_table_counts_the_forced_postmaster_apart(tmp_path):
     assert t.loc["postmaster", "postmaster"] == 0                     # never chosen ...
     assert t.loc["postmaster", "forced_postmaster"] == forced.mean() > 0   # ... yet forced
     assert t.loc["postmaster", "forced_share_of_turns"] == pytest.approx(forced.sum() / (r.turns / 2).sum())
+
+
+# ------------------------------------------------------------------------------ cost, records, runs.json
+
+def test_part_costs_by_hand():
+    from thurn_ai.studies.officials.cost import Timing, part_costs
+
+    t = {2: Timing(2, searches_per_game=100, offers_per_game=40, seconds_per_search=0.036)}
+    rows = {r["part"]: r for r in part_costs(t, ablation_games={2: 10}, officials=4, rated_games={2: 5},
+                                             fresh=True, validation_games={2: 20}, ratings=("first", "fresh"))}
+    assert rows["ablation"]["games"] == 50 and rows["ablation"]["searches"] == 5000
+    assert rows["ablation"]["core_hours"] == pytest.approx(5000 * 0.036 / 3600)
+    assert rows["choice"]["searches"] == 5 * 40 * 4                       # four searches an offer with fresh
+    # the rated seat meets 40 / 2 offers a game and runs 2 (first) or 4 (fresh) searches there instead of one
+    assert rows["validation (first)"]["searches"] == 20 * (100 + 20 * 1)
+    assert rows["validation (fresh)"]["searches"] == 20 * (100 + 20 * 3)
+
+
+def test_measure_counts_searches_and_offers_of_a_cheap_game():
+    from thurn_ai.studies.officials.cost import measure
+
+    m = measure(2, "mcts(iterations=20)", seed=1)
+    assert m.searches_per_game > m.offers_per_game > 0 and m.seconds_per_search > 0
+
+
+def test_kept_records_replay_and_a_changed_game_is_found(tmp_path):
+    import gzip
+    import json
+    from thurn_ai.studies.officials.records import check_records, keep_records
+
+    raw = tmp_path / "raw"
+    S.run_ablation({2: "mcts(iterations=5)"}, players=(2,), games=2, seed=1, officials=("cartwright",), jobs=1,
+                   out_dir=raw / "search", progress=False, log=None)
+    kept = keep_records(raw, tmp_path / "records")
+    assert sorted(p.name for p in kept) == ["2p_cartwright.json", "2p_cartwright.jsonl.gz", "2p_none.json",
+                                            "2p_none.jsonl.gz"]
+    first = (tmp_path / "records" / "search" / "2p_none.jsonl.gz").read_bytes()
+    keep_records(raw, tmp_path / "records")
+    assert (tmp_path / "records" / "search" / "2p_none.jsonl.gz").read_bytes() == first      # bit for bit
+    assert check_records(tmp_path / "records", every=1)[:2] == (4, 0)
+    gz = tmp_path / "records" / "search" / "2p_none.jsonl.gz"
+    games = [json.loads(line) for line in gzip.decompress(gz.read_bytes()).decode().splitlines()]
+    games[1]["moves"][-1] = "pass"
+    gz.write_bytes(gzip.compress(("\n".join(json.dumps(g) for g in games) + "\n").encode(), mtime=0))
+    same, differ, notes = check_records(tmp_path / "records", every=1)
+    assert (same, differ) == (3, 1) and "2p_none" in notes[0] and "game 2" in notes[0]
+
+
+def test_runs_json_keeps_only_the_runs_the_report_uses(tmp_path):
+    from helpers import experiment
+
+    exp = experiment("officials")
+    (tmp_path / "runs.json").write_text('{"mcts": {"seconds": 1}, "search": {"seconds": 2, "played_with": []},'
+                                        ' "strength_check": "old"}')
+    runs = exp.log_run(tmp_path, "", keep_only=exp.RUN_NAMES)
+    assert set(runs) == {"search"}
+    import json
+    assert set(json.loads((tmp_path / "runs.json").read_text())) == {"search"}
+
+
+def test_the_cost_option_prints_the_costs_and_plays_nothing(tmp_path, monkeypatch, capsys):
+    from helpers import experiment
+
+    exp = experiment("officials")
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    assert exp.main(["--quick", "--cost", "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    assert "core-hours" in out and "validation (fresh)" in out and "2 players 2" in out
+    assert not (tmp_path / "o").exists()
