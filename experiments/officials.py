@@ -447,7 +447,7 @@ def per_count(text: str | None, what: str) -> dict | None:
     return out
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("ablation", "choice", "validation", "records", "report", "all"),
                     default="all", help="which part to run (default: all, then the records and the report)")
@@ -480,17 +480,24 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-dirty", action="store_true",
                     help="run with uncommitted code changes (the report says it is not reproducible)")
     ap.add_argument("--report-only", action="store_true", help="the same as --part report")
-    args = ap.parse_args(argv)
+    return ap
 
-    try:
-        dirty = check_clean(ROOT, args.allow_dirty)
-    except DirtyTree as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    # What this process plays with is the code as it is now: its modules are loaded (and its workers forked)
-    # from it, whatever is edited or committed while the run goes on.
-    played_with = code_state(ROOT)
-    part = "report" if args.report_only else args.part
+
+@dataclass
+class Plan:
+    """What a run does, from its options: the studies (all, and the chosen ones), the output folder, the
+    rating searches, the validation's ratings and games a cell."""
+    chosen_all: list
+    chosen: list
+    out: Path
+    search: Study
+    searchers: dict
+    ratings: tuple
+    vgames: dict
+
+
+def run_plan(args, ap) -> Plan:
+    """The run's Plan; ap.error (exit 2) for bad options."""
     if args.quick:
         chosen_all = QUICK
         out = args.out or Path(tempfile.gettempdir()) / "thurn-officials-quick"
@@ -516,30 +523,72 @@ def main(argv=None) -> int:
         ap.error(f"--ratings: {args.ratings!r}; use {', '.join(study_rated.RATINGS)}")
     vgames = QUICK_VALIDATION_GAMES if args.quick else {**VALIDATION_GAMES, **(args.validation_games or {})}
     vgames = {n: study.rotation_games(g, n) for n, g in vgames.items() if n in search.players}
-    if part != "report" or args.cost:
-        print("validation by play, games a cell fixed before the run (3 points off 1/n, 80% power, 5% two-sided): "
-              + ", ".join(f"{n} players {g}" for n, g in sorted(vgames.items())), flush=True)
-        print_costs(chosen, searchers, "all" if args.cost else part, vgames, ratings)
-    if args.cost:
-        return 0
+    return Plan(chosen_all, chosen, out, search, searchers, ratings, vgames)
+
+
+def run_parts(plan: Plan, part: str, args, played_with: str) -> None:
+    """Play, rate and keep what `part` asks for (every part resumes)."""
+    out = plan.out
     out.mkdir(parents=True, exist_ok=True)
     if part in ("ablation", "all"):
-        for s in chosen:
+        for s in plan.chosen:
             run_ablation(s, out, args.jobs, played_with, args.scheduler)
     if part in ("choice", "all"):
-        for s in chosen:
-            run_choice(s, {n: searchers[n] for n in s.choice_games}, out, args.jobs, played_with, args.scheduler)
-    if part in ("validation", "all") and search in chosen:
-        run_validation(search, vgames, ratings, out, args.jobs, played_with, args.scheduler)
+        for s in plan.chosen:
+            run_choice(s, {n: plan.searchers[n] for n in s.choice_games}, out, args.jobs, played_with, args.scheduler)
+    if part in ("validation", "all") and plan.search in plan.chosen:
+        run_validation(plan.search, plan.vgames, plan.ratings, out, args.jobs, played_with, args.scheduler)
     if part in ("records", "all"):
         kept = study_records.keep_records(out / "raw", out / "records")
         print(f"kept the records of {len(kept) // 2} tournaments in {out / 'records'}", flush=True)
-    command = "python experiments/officials.py" + (" --quick" if args.quick else "") + (
+
+
+def command_text(args) -> str:
+    """The command that reproduces this run, for the report."""
+    return "python experiments/officials.py" + (" --quick" if args.quick else "") + (
         f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
         for k in ("budget", "games", "choice_games", "choice_iterations", "validation_games") if getattr(args, k))
-    report(chosen_all, searchers, out, command, [] if args.quick else NOTES, dirty, against_design=not args.quick,
-           ratings=ratings)
+
+
+def reachable(address: str | None) -> str | None:
+    """None when there is no scheduler or it answers; else the message naming the problem."""
+    if not address:
+        return None
+    from thurn_ai.play.tournament import TournamentError, connect
+    try:
+        connect(address).close()
+    except TournamentError as e:
+        return str(e)
+    return None
+
+
+def main(argv=None) -> int:
+    ap = parser()
+    args = ap.parse_args(argv)
+    try:
+        dirty = check_clean(ROOT, args.allow_dirty)
+    except DirtyTree as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    # What this process plays with is the code as it is now: its modules are loaded (and its workers forked)
+    # from it, whatever is edited or committed while the run goes on.
+    played_with = code_state(ROOT)
+    part = "report" if args.report_only else args.part
+    plan = run_plan(args, ap)
+    problem = reachable(args.scheduler) if part not in ("report", "records") else None
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    if part not in ("report", "records") or args.cost:
+        print("validation by play, games a cell fixed before the run (3 points off 1/n, 80% power, 5% two-sided): "
+              + ", ".join(f"{n} players {g}" for n, g in sorted(plan.vgames.items())), flush=True)
+        print_costs(plan.chosen, plan.searchers, "all" if args.cost else part, plan.vgames, plan.ratings)
+    if args.cost:
+        return 0
+    run_parts(plan, part, args, played_with)
+    report(plan.chosen_all, plan.searchers, plan.out, command_text(args), [] if args.quick else NOTES, dirty,
+           against_design=not args.quick, ratings=plan.ratings)
     return 0
 
 

@@ -349,3 +349,15 @@ def test_the_cost_option_prints_the_costs_and_plays_nothing(tmp_path, monkeypatc
     out = capsys.readouterr().out
     assert "core-hours" in out and "validation (fresh)" in out and "2 players 2" in out
     assert not (tmp_path / "o").exists()
+
+
+def test_an_unreachable_scheduler_is_one_error_line(tmp_path, monkeypatch, capsys):
+    from helpers import experiment
+
+    exp = experiment("officials")
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    assert exp.main(["--quick", "--part", "ablation", "--scheduler", "tcp://127.0.0.1:9",
+                     "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot reach the Dask scheduler") and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
