@@ -361,3 +361,32 @@ def test_an_unreachable_scheduler_is_one_error_line(tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert err.startswith("error: cannot reach the Dask scheduler") and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
+
+
+# ------------------------------------------------------------------------------ advice
+
+def _advice_rows():
+    """Postmaster offers: right (Δ > 0) with 2-3 cards in hand, wrong with 5 or more; 40 games of 2 each."""
+    rows = []
+    for g in range(40):
+        for k, (hand, d) in enumerate(((2, 0.1), (6, -0.1))):
+            rows.append({"players": 2, "source": "s", "game": g, "move": k, "official": "postmaster",
+                         "phase": "early", "hand_size": hand, "route_len": 3, "d_win": -d, "d_win_fresh": d,
+                         "used": True})
+    return pd.DataFrame(rows)
+
+
+def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
+    from thurn_ai.studies.officials.advice import advice_lines, advice_table
+
+    t = advice_table(_advice_rows()).set_index(["factor", "level"])
+    assert (t.rating == "fresh").all()                        # the unbiased rating where there is one
+    assert t.loc[("hand size", "2–3 cards"), "rule"] == "use it"
+    assert t.loc[("hand size", "5 or more"), "rule"] == "do without"
+    assert t.loc[("hand size", "4 cards"), "rule"] == "too few decisions"
+    assert t.loc[("route length", "3–4 cities"), "rule"] == "no clear rule"      # half and half
+    assert t.loc[("route length", "3–4 cities"), "right"] == 0.5
+    text = "\n".join(advice_lines(advice_table(_advice_rows())))
+    assert "use it with 2–3 cards" in text and "do without with 5 or more" in text
+    first = advice_table(_advice_rows().drop(columns="d_win_fresh")).set_index(["factor", "level"])
+    assert first.loc[("hand size", "2–3 cards"), "rule"] == "do without" and (first.rating == "first").all()

@@ -30,7 +30,7 @@ def win_unit(df: pd.DataFrame) -> str:
     return "Δ win chance (calibrated)" if calibrated else "Δ evaluation"
 
 
-def _share_right(r: pd.DataFrame, d: str) -> tuple[float, float, float]:
+def share_right(r: pd.DataFrame, d: str) -> tuple[float, float, float]:
     """The share of rows with Δ > 0 and its interval resampling whole games (a game's decisions are not
     independent)."""
     rated = r[r[d].notna()]
@@ -46,8 +46,8 @@ def _rating_columns(c: pd.DataFrame, prefix: str) -> dict:
     d, se = RATINGS[prefix]
     r = c[c[d].notna()]
     m = len(r)
-    right, lo, hi = _share_right(c, d)
-    open_right = _share_right(c[~c.endgame], d)[0]
+    right, lo, hi = share_right(c, d)
+    open_right = share_right(c[~c.endgame], d)[0]
     out = {f"{prefix}rated": m, f"{prefix}right": right, f"{prefix}right_lo": lo, f"{prefix}right_hi": hi,
            f"{prefix}right_open": open_right,
            f"{prefix}clearly_right": float((r[d] > 2 * r[se]).mean()) if m else math.nan,

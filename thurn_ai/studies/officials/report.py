@@ -12,6 +12,7 @@ from .choice import SMALL_SAMPLE
 from .tables import Analysis
 from .report_study import METHOD, num, pct, pp, study_section
 from .report_validation import validation_section
+from .advice import advice_lines
 
 
 def findings(a: Analysis) -> list[str]:
@@ -99,6 +100,10 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     L = report_head(meta, player_summary(analyses, meta.get("main_study"), choice))
     if meta.get("validation") is not None:
         L += validation_section(meta["validation"], choice, meta.get("main_study"))
+    main_choice = (choice or {}).get(meta.get("main_study"), {})
+    if main_choice.get("advice") is not None:
+        L += advice_lines(main_choice["advice"])
+        L += [f"![{Path(img).stem}]({img})" for img in main_choice.get("advice_plots", [])] + [""]
     L += [METHOD, ""]
     if meta.get("notes"):
         L += [f"- {note}" for note in meta["notes"]] + [""]
