@@ -33,12 +33,13 @@ FACTORS = {
     "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in PHASES],
     "players": [(f"{n} players", (lambda k: lambda r: r.players == k)(n)) for n in (2, 3, 4)],
 }
-#: fewer rated decisions than this in a cell: no rule
+#: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
 MIN_DECISIONS = 30
+MIN_GAMES = 10
 
 
-def rule_of(lo: float, hi: float, decisions: int) -> str:
-    if decisions < MIN_DECISIONS or math.isnan(lo):
+def rule_of(lo: float, hi: float, decisions: int, games: int = MIN_GAMES) -> str:
+    if decisions < MIN_DECISIONS or games < MIN_GAMES or math.isnan(lo):
         return "too few decisions"
     return "use it" if lo > 0.5 else "do without" if hi < 0.5 else "no clear rule"
 
@@ -57,11 +58,11 @@ def advice_table(rows: pd.DataFrame) -> pd.DataFrame:
             for label, test in levels:
                 c = r[test(r)]
                 right, lo, hi = share_right(c, d) if len(c) else (math.nan,) * 3
-                out.append({"official": o, "factor": factor, "level": label, "decisions": len(c),
-                            "games": c.groupby(["source", "game"]).ngroups if len(c) else 0,
+                games = c.groupby(["source", "game"]).ngroups if len(c) else 0
+                out.append({"official": o, "factor": factor, "level": label, "decisions": len(c), "games": games,
                             "right": right, "right_lo": lo, "right_hi": hi,
                             "taken": float(c.used.mean()) if len(c) else math.nan,
-                            "rule": rule_of(lo, hi, len(c)), "rating": "fresh" if fresh else "first"})
+                            "rule": rule_of(lo, hi, len(c), games), "rating": "fresh" if fresh else "first"})
     return pd.DataFrame(out)
 
 
@@ -77,7 +78,7 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
          + ("each side's chosen move re-rated by an independent search" if rating == "fresh"
             else "each side's most visited move by its own mean, which favours the side with more moves")
          + f"). A rule where the interval lies wholly above or below one half and at least {MIN_DECISIONS} "
-         "decisions back it.", ""]
+         f"decisions from {MIN_GAMES} games back it.", ""]
     for o in OFFICIALS:
         clear = t[(t.official == o) & t.rule.isin(["use it", "do without"])]
         if len(clear):
