@@ -2,7 +2,11 @@
 
     python experiments/officials.py                   # everything (resumes an interrupted run)
     python experiments/officials.py --part ablation   # only the ablation tournaments of every study
-    python experiments/officials.py --part choice     # only the value at the moment of choice
+    python experiments/officials.py --part choice     # only the value at the moment of choice (both ratings)
+    python experiments/officials.py --part validation # only the validation by play (the rated bot)
+    python experiments/officials.py --part records    # keep the games' records (compressed) for readers
+    python experiments/officials.py --cost            # what each part will cost, then stop
+    python experiments/officials.py --scheduler tcp://host:8786   # play and rate on a Dask cluster
     python experiments/officials.py --part report     # rebuild report, tables, plots from the saved data
     python experiments/officials.py --quick --allow-dirty   # a tiny smoke run into a temporary folder
     python experiments/officials.py --budget 2=1000,3=1000,4=3000 --games 2=200,3=402,4=200
@@ -15,6 +19,10 @@ Two studies (docs/officials.md):
              at a budget where it beats the heuristic bot (results/strength/players/README.md), the same
              tournaments, and its control games rated by the same search.
 The report compares them (usage, timing, what the heuristic bot's choices give away) and their seats.
+The search study's decisions are rated twice (each side's most visited move by its own mean, and that move
+re-rated by an independent search), and the validation by play pits the `rated` bot, which follows a
+rating at every offer of an official, against the standard bot (games fixed before the run from the
+precision wanted). Before playing, the script prints what each part will cost.
 
 Results must come from committed code: the script refuses to run when the package, the core, the
 experiments or the build files have uncommitted changes (tracked or new files), unless --allow-dirty,
@@ -37,7 +45,8 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.studies import officials as study
-from thurn_ai.fileio import atomic_to_csv, atomic_write_text
+from thurn_ai.studies.officials import cost as study_cost, rated as study_rated, records as study_records
+from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.game.officials import OFFICIALS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,13 +58,21 @@ CODE_PATHS = ("thurn_ai", "cext", "experiments", "setup.py", "pyproject.toml")
 #: iterations per decision of the strong search by player count: where mcts beats the heuristic bot
 #: (results/strength/players/README.md: 2 players already at 300-1000, 3 players about 1000, 4 players 3000)
 SEARCH_BUDGET = {2: 1000, 3: 1000, 4: 3000}
-#: games per tournament of the strong study (each is rounded up to a multiple of the player count): at least
-#: 200 a cell; 402 at 3 players, where 201 left the Cartwright's interval touching zero and the games are
-#: cheap (about 4 CPU s a game; doubling the 4-player cells, 16 CPU s a game, would take 2.2 more hours of 2 cores)
+#: games per tournament of the strong study (each is rounded up to a multiple of the player count), fixed
+#: before the validated run: at least 200 a cell; 402 at 3 players. (The first study doubled its 3-player
+#: cells after 201 games left the Cartwright's interval touching zero -- optional stopping. The validated
+#: study's ablation games are new deals, paired with the control, so that look did not choose them; its
+#: counts are fixed here and the report's intervals are read at these counts only.)
 SEARCH_GAMES = {2: 200, 3: 402, 4: 200}
 #: control games whose decisions are rated, per player count
 SEARCH_CHOICE_GAMES = {2: 100, 3: 100, 4: 100}
 HEURISTIC_CHOICE_GAMES = {2: 50, 3: 50, 4: 50}
+#: the ratings the validation by play follows (rated.RATINGS) and its games per cell: fixed before the run,
+#: enough to find a win rate 3 points away from the fair 1/n (design.games_to_separate)
+VALIDATION_RATINGS = ("first", "fresh")
+VALIDATION_GAMES = {n: study_rated.validation_games(n) for n in (2, 3, 4)}
+#: the runs the report uses (runs.json keeps only these)
+RUN_NAMES = ("heuristic", "search", "heuristic_choice", "search_choice", "validation")
 
 
 @dataclass(frozen=True)
@@ -91,6 +108,7 @@ QUICK = [
     Study("heuristic", "heuristic", (2,), {2: 4}, "rule-based heuristic bot (smoke run)", choice_games={2: 1}),
     Study("search", "mcts", (2,), {2: 2}, "mcts, 30 iterations (smoke run)", budget={2: 30}, choice_games={2: 1}),
 ]
+QUICK_VALIDATION_GAMES = {2: 2}
 NOTES = [
     "An official's worth is measured for a player: what that player makes of it. A positive Δ means the player "
     "does better without the official, i.e. its way of using it does harm - a finding about the player, not "
@@ -174,11 +192,16 @@ def check_clean(root=ROOT, allow_dirty: bool = False) -> list[str]:
     return changed
 
 
-def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None = None) -> dict:
+def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None = None,
+            keep_only=None) -> dict:
     """OUT/runs.json (committed with the results): per study and part the wall time over all its runs and
-    the code each run played with. Re-read before every write, as two studies may run in two processes."""
+    the code each run played with. Re-read before every write, as two studies may run in two processes.
+    keep_only: drop every entry not named there (the report's runs) and save."""
     path = out / "runs.json"
     runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if keep_only is not None and set(runs) - set(keep_only):
+        runs = {k: v for k, v in runs.items() if k in keep_only}
+        atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
     if name:
         entry = runs.setdefault(name, {"seconds": 0.0, "played_with": []})
         entry["seconds"] += seconds
@@ -190,13 +213,14 @@ def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None 
 
 # ------------------------------------------------------------------------------------------- the parts
 
-def run_ablation(s: Study, out: Path, jobs, played_with: str) -> None:
-    """Play (or resume) one study's tournaments into OUT/raw/<name>/; played_with: the code this process
-    loaded (code_state() when it started: the tree may change while a long run goes on)."""
+def run_ablation(s: Study, out: Path, jobs, played_with: str, scheduler=None) -> None:
+    """Play (or resume) one study's tournaments into OUT/raw/<name>/ (paired deals: the control and every
+    ablation of a count share their seeds); played_with: the code this process loaded (code_state() when
+    it started: the tree may change while a long run goes on); scheduler: a Dask scheduler's address."""
     log_run(out, s.name, played_with=played_with)
     t0 = time.time()
     study.run_ablation(s.bots(), s.players, s.games, SEED, s.officials, jobs=jobs, out_dir=out / "raw" / s.name,
-                       resume=True, progress=False, log=lambda m: print(m, flush=True))
+                       resume=True, progress=False, log=lambda m: print(m, flush=True), scheduler=scheduler)
     log_run(out, s.name, seconds=time.time() - t0)
 
 
@@ -208,16 +232,66 @@ def rating_searches(search: Study, iterations=None, every_count: bool = True) ->
     return study.choice_bots(study.study_bots(search.bot, counts, search.budget), iterations)
 
 
-def run_choice(s: Study, searchers: dict, out: Path, jobs, played_with: str) -> None:
-    """Rate (or resume rating) the decisions of one study's first control games into OUT/raw/<name>/;
-    played_with as for run_ablation."""
+def run_choice(s: Study, searchers: dict, out: Path, jobs, played_with: str, scheduler=None) -> None:
+    """Rate (or resume rating) the decisions of one study's first control games into OUT/raw/<name>/, with
+    both ratings (the first and the independent re-rating); played_with, scheduler as for run_ablation."""
     key = f"{s.name}_choice"
     log_run(out, key, played_with=played_with)
     t0 = time.time()
     players = tuple(n for n in s.players if n in s.choice_games)
     study.run_choice_study(s.bots(), players, s.games, s.choice_games, searchers, seed=SEED, choice_seed=SEED,
-                           jobs=jobs, out_dir=out / "raw" / s.name, log=lambda m: print(m, flush=True))
+                           jobs=jobs, out_dir=out / "raw" / s.name, log=lambda m: print(m, flush=True),
+                           fresh=True, scheduler=scheduler)
     log_run(out, key, seconds=time.time() - t0)
+
+
+def run_validation(search: Study, games: dict, ratings, out: Path, jobs, played_with: str, scheduler=None) -> None:
+    """The validation by play: the rated bot (following each rating) against the search study's bot, into
+    OUT/raw/validation/ (resumes); games: {players: games a cell}, fixed before the run."""
+    log_run(out, "validation", played_with=played_with)
+    t0 = time.time()
+    study_rated.run_validation(search.bots(), search.players, games, SEED, ratings, jobs=jobs,
+                               out_dir=out / "raw" / "validation", scheduler=scheduler,
+                               log=lambda m: print(m, flush=True))
+    log_run(out, "validation", seconds=time.time() - t0)
+
+
+def validation_rows(search: Study, ratings, out: Path):
+    """The validation's games: from OUT/raw/validation if played there, else the committed
+    OUT/validation_games.parquet; None if neither."""
+    from thurn_ai.play.tournament import load_results
+
+    frames = []
+    for n in search.players:
+        for rating in ratings:
+            folder = study_rated.validation_folder(out / "raw" / "validation", n, rating)
+            if (folder / "results.csv").exists():
+                raw = load_results(folder)
+                spec = study_rated.rated_spec(search.bots()[n], rating)
+                frames.append(raw.assign(rating=rating, rated=raw["spec"] == spec))
+    if frames:
+        return pd.concat(frames, ignore_index=True)
+    saved = out / "validation_games.parquet"
+    return pd.read_parquet(saved) if saved.exists() else None
+
+
+def print_costs(chosen: list[Study], searchers: dict, part: str, validation_games: dict, ratings) -> None:
+    """What each part will cost, from a short timing of the rating search at each player count."""
+    search = next((s for s in chosen if s.name == "search"), None)
+    counts = sorted({n for s in chosen for n in s.players if s.bot != "heuristic"} | set(
+        n for s in chosen for n in s.choice_games))
+    timings = {n: study_cost.measure(n, searchers[n], SEED) for n in counts if n in searchers}
+    abl = {n: study.rotation_games(search.games, n) for n in search.players} if search and part in (
+        "ablation", "all") else None
+    rated = {}
+    if part in ("choice", "all"):
+        for s in chosen:
+            for n, g in s.choice_games.items():
+                rated[n] = rated.get(n, 0) + g
+    val = validation_games if search and part in ("validation", "all") else None
+    rows = study_cost.part_costs(timings, abl, rated_games=rated or None, fresh=True, validation_games=val,
+                                 ratings=ratings)
+    print(study_cost.format_costs(rows, timings), flush=True)
 
 
 def study_games(s: Study, out: Path):
@@ -292,10 +366,10 @@ def search_replay_note(raw: Path, at: str) -> str | None:
 
 
 def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str],
-           against_design: bool = True) -> None:
+           against_design: bool = True, ratings=VALIDATION_RATINGS) -> None:
     """Build OUT/report.md and its tables and plots from the saved data; against_design: add a note on
-    what the search study still lacks (unfinished_note)."""
-    runs = log_run(out, "")
+    what the search study still lacks (unfinished_note). runs.json keeps only the runs the report uses."""
+    runs = log_run(out, "", keep_only=RUN_NAMES)
     analyses, choice = {}, {}
     meta = {"command": command, "commit": commit(), "studies": {}, "plots": {}, "notes": notes,
             "main_study": "search", "compare": ["heuristic", "search"]}
@@ -335,6 +409,12 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     if not analyses:
         print("nothing to report yet: run the ablation part first", file=sys.stderr)
         return
+    search = next((s for s in chosen if s.name == "search"), None)
+    vrows = validation_rows(search, ratings, out) if search else None
+    if vrows is not None:
+        atomic_to_parquet(vrows, out / "validation_games.parquet", index=False)
+        meta["validation"] = study_rated.validation_table(vrows)
+        atomic_to_csv(meta["validation"], out / "validation.csv", index=False, float_format="%.6g")
     if against_design:
         meta["notes"] = meta["notes"] + unfinished_note(
             played_per_tournament(frames.get("search")), {k: c["games"] for k, c in choice.items()})
@@ -369,10 +449,18 @@ def per_count(text: str | None, what: str) -> dict | None:
     return out
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=("ablation", "choice", "report", "all"), default="all",
-                    help="which part to run (default: all, then the report)")
+    ap.add_argument("--part", choices=("ablation", "choice", "validation", "records", "report", "all"),
+                    default="all", help="which part to run (default: all, then the records and the report)")
+    ap.add_argument("--scheduler", default=None,
+                    help="a Dask scheduler address (tcp://host:8786) to play and rate the games on")
+    ap.add_argument("--cost", action="store_true", help="print what each part will cost, then stop")
+    ap.add_argument("--validation-games", type=lambda t: per_count(t, "validation games"), default=None,
+                    help="games per cell of the validation by play (default: enough to find 3 points off "
+                         "1/n, " + ",".join(f"{k}={v}" for k, v in VALIDATION_GAMES.items()) + ")")
+    ap.add_argument("--ratings", default=",".join(VALIDATION_RATINGS),
+                    help="the ratings the validation's rated bot follows (first, fresh)")
     ap.add_argument("--quick", action="store_true", help="a tiny smoke run (into a temporary folder)")
     ap.add_argument("--out", type=Path, default=None, help="output folder (default results/officials)")
     ap.add_argument("--only", default=None, help="run only these studies (comma-separated: heuristic, search)")
@@ -394,17 +482,24 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-dirty", action="store_true",
                     help="run with uncommitted code changes (the report says it is not reproducible)")
     ap.add_argument("--report-only", action="store_true", help="the same as --part report")
-    args = ap.parse_args(argv)
+    return ap
 
-    try:
-        dirty = check_clean(ROOT, args.allow_dirty)
-    except DirtyTree as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    # What this process plays with is the code as it is now: its modules are loaded (and its workers forked)
-    # from it, whatever is edited or committed while the run goes on.
-    played_with = code_state(ROOT)
-    part = "report" if args.report_only else args.part
+
+@dataclass
+class Plan:
+    """What a run does, from its options: the studies (all, and the chosen ones), the output folder, the
+    rating searches, the validation's ratings and games a cell."""
+    chosen_all: list
+    chosen: list
+    out: Path
+    search: Study
+    searchers: dict
+    ratings: tuple
+    vgames: dict
+
+
+def run_plan(args, ap) -> Plan:
+    """The run's Plan; ap.error (exit 2) for bad options."""
     if args.quick:
         chosen_all = QUICK
         out = args.out or Path(tempfile.gettempdir()) / "thurn-officials-quick"
@@ -425,18 +520,77 @@ def main(argv=None) -> int:
         if unknown:
             ap.error(f"unknown study {', '.join(sorted(unknown))}; have {', '.join(s.name for s in chosen_all)}")
         chosen = [s for s in chosen_all if s.name in names]
+    ratings = tuple(r.strip() for r in args.ratings.split(",") if r.strip())
+    if not ratings or set(ratings) - set(study_rated.RATINGS):
+        ap.error(f"--ratings: {args.ratings!r}; use {', '.join(study_rated.RATINGS)}")
+    vgames = QUICK_VALIDATION_GAMES if args.quick else {**VALIDATION_GAMES, **(args.validation_games or {})}
+    vgames = {n: study.rotation_games(g, n) for n, g in vgames.items() if n in search.players}
+    return Plan(chosen_all, chosen, out, search, searchers, ratings, vgames)
+
+
+def run_parts(plan: Plan, part: str, args, played_with: str) -> None:
+    """Play, rate and keep what `part` asks for (every part resumes)."""
+    out = plan.out
     out.mkdir(parents=True, exist_ok=True)
     if part in ("ablation", "all"):
-        for s in chosen:
-            run_ablation(s, out, args.jobs, played_with)
+        for s in plan.chosen:
+            run_ablation(s, out, args.jobs, played_with, args.scheduler)
     if part in ("choice", "all"):
-        for s in chosen:
-            run_choice(s, {n: searchers[n] for n in s.choice_games}, out, args.jobs, played_with)
-    command = "python experiments/officials.py" + (" --quick" if args.quick else "") + (
+        for s in plan.chosen:
+            run_choice(s, {n: plan.searchers[n] for n in s.choice_games}, out, args.jobs, played_with, args.scheduler)
+    if part in ("validation", "all") and plan.search in plan.chosen:
+        run_validation(plan.search, plan.vgames, plan.ratings, out, args.jobs, played_with, args.scheduler)
+    if part in ("records", "all"):
+        kept = study_records.keep_records(out / "raw", out / "records")
+        print(f"kept the records of {len(kept) // 2} tournaments in {out / 'records'}", flush=True)
+
+
+def command_text(args) -> str:
+    """The command that reproduces this run, for the report."""
+    return "python experiments/officials.py" + (" --quick" if args.quick else "") + (
         f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
-        for k in ("budget", "games", "choice_games", "choice_iterations") if getattr(args, k))
-    report(chosen_all, searchers, out, command, [] if args.quick else NOTES, dirty, against_design=not args.quick)
+        for k in ("budget", "games", "choice_games", "choice_iterations", "validation_games") if getattr(args, k))
+
+
+def reachable(address: str | None) -> str | None:
+    """None when there is no scheduler or it answers; else the message naming the problem."""
+    if not address:
+        return None
+    from thurn_ai.play.tournament import TournamentError, connect
+    try:
+        connect(address).close()
+    except TournamentError as e:
+        return str(e)
+    return None
+
+
+def main(argv=None) -> int:
+    ap = parser()
+    args = ap.parse_args(argv)
+    try:
+        dirty = check_clean(ROOT, args.allow_dirty)
+    except DirtyTree as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    # What this process plays with is the code as it is now: its modules are loaded (and its workers forked)
+    # from it, whatever is edited or committed while the run goes on.
+    played_with = code_state(ROOT)
+    part = "report" if args.report_only else args.part
+    plan = run_plan(args, ap)
+    problem = reachable(args.scheduler) if part not in ("report", "records") else None
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    if part not in ("report", "records") or args.cost:
+        print("validation by play, games a cell fixed before the run (3 points off 1/n, 80% power, 5% two-sided): "
+              + ", ".join(f"{n} players {g}" for n, g in sorted(plan.vgames.items())), flush=True)
+        print_costs(plan.chosen, plan.searchers, "all" if args.cost else part, plan.vgames, plan.ratings)
+    if args.cost:
+        return 0
+    run_parts(plan, part, args, played_with)
+    report(plan.chosen_all, plan.searchers, plan.out, command_text(args), [] if args.quick else NOTES, dirty,
+           against_design=not args.quick, ratings=plan.ratings)
     return 0
 
 

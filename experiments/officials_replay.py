@@ -3,6 +3,7 @@
     python experiments/officials_replay.py                       # every 15th game of each heuristic tournament
     python experiments/officials_replay.py --every 1             # all 3,600
     python experiments/officials_replay.py --tournament results/officials/raw/search/4p_none --every 10
+    python experiments/officials_replay.py --records results/officials/records --every 50
 
 The heuristic study in results/officials/ was played at an earlier commit with uncommitted changes to
 search files (runs.json says which). The heuristic bot does not search and decides the same way given the
@@ -13,6 +14,10 @@ cards, so the same seeds must give the same games with committed code; this chec
 played again from its seeds, as the tournament played it) and compares every move, for games whose
 tournament was continued with other code than it was started with (a speed change that must not change
 a single decision).
+
+--records replays the kept records of a study (results/officials/records/<study>/<name>.jsonl.gz with
+their settings beside them; `python experiments/officials.py --part records` writes them) the same way: a
+reader's check that the committed games come from the committed code.
 """
 from __future__ import annotations
 
@@ -81,11 +86,23 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=Path, default=ROOT / "results" / "officials" / "heuristic_games.parquet")
     ap.add_argument("--every", type=int, default=15, help="replay game 1, 1+k, 1+2k, ... of each tournament")
+    ap.add_argument("--records", type=Path, default=None,
+                    help="a folder of kept records (results/officials/records) to replay a sample of")
     ap.add_argument("--tournament", type=Path, nargs="+", default=None,
                     help="tournament folders (as run_tournament saves them) to replay move by move instead")
     a = ap.parse_args(argv)
     if a.every < 1:
         ap.error("--every must be at least 1")
+    if a.records:
+        from thurn_ai.studies.officials.records import check_records
+        from thurn_ai.studies.officials.plan import StudyError
+        try:
+            same, differ, notes = check_records(a.records, a.every)
+        except StudyError as e:
+            ap.error(str(e))
+        print(f"{same} of {same + differ} sampled games of {a.records} replay move by move"
+              + "".join(f"\n  {x}" for x in notes))
+        return 1 if differ else 0
     if a.tournament:
         total = [0, 0]
         for folder in a.tournament:

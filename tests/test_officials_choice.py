@@ -289,12 +289,17 @@ def test_every_part_of_a_run_records_the_code_it_started_with(monkeypatch, tmp_p
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     monkeypatch.setattr(exp, "code_state", lambda root=exp.ROOT: next(states))
     seen = []
-    monkeypatch.setattr(exp, "run_ablation", lambda s, out, jobs, played_with: seen.append(("ablation", played_with)))
-    monkeypatch.setattr(exp, "run_choice", lambda s, sr, out, jobs, played_with: seen.append(("choice", played_with)))
+    monkeypatch.setattr(exp, "run_ablation", lambda s, out, jobs, played_with, scheduler:
+                        seen.append(("ablation", played_with)))
+    monkeypatch.setattr(exp, "run_choice", lambda s, sr, out, jobs, played_with, scheduler:
+                        seen.append(("choice", played_with)))
+    monkeypatch.setattr(exp, "run_validation", lambda s, games, ratings, out, jobs, played_with, scheduler:
+                        seen.append(("validation", played_with)))
+    monkeypatch.setattr(exp, "print_costs", lambda *a: seen.append(("cost", None)))
     monkeypatch.setattr(exp, "report", lambda *a, **k: None)
     assert exp.main(["--out", str(tmp_path), "--players", "2"]) == 0
-    assert [p for p, _ in seen] == ["ablation"] * 2 + ["choice"] * 2
-    assert {w for _, w in seen} == {"abc1234"}
+    assert [p for p, _ in seen] == ["cost"] + ["ablation"] * 2 + ["choice"] * 2 + ["validation"]
+    assert {w for _, w in seen[1:]} == {"abc1234"}
 
 
 def test_the_report_names_what_the_search_study_still_lacks():

@@ -27,6 +27,9 @@ The study is split by job; this module is its public face (every name below) and
     officials_study_plots    the PNG figures
     officials_study_choice   value at the moment of choice: the search rates, at each decision where an
                              official is on offer, the best move with it and the best without
+    choice_tables            the rated decisions' tables (both ratings, medians, the last round apart)
+    design                   games fixed from the precision wanted, Holm, paired deals, robust summaries
+    rated                    validation by play: the `rated` bot follows the rating at every offer
 """
 from __future__ import annotations
 
@@ -36,8 +39,12 @@ import pandas as pd
 
 from ...fileio import atomic_to_csv, atomic_to_parquet, path_text
 from ...game.officials import OFFICIALS, PHASES
-from .choice import (ChoiceSettings, choice_examples, choice_table, example_names, load_choice_study,
-                                     run_choice, run_choice_study, save_example_positions, study_records)
+from .choice import (ChoiceSettings, example_names, load_choice_study, run_choice, run_choice_study,
+                     save_example_positions, study_records)
+from .choice_tables import choice_examples, choice_table, win_unit
+from .advice import advice_lines, advice_table, write_advice_plots
+from .design import games_to_separate, holm, paired, paired_differences
+from .rated import RatedBot, rated_spec, run_validation, validation_games, validation_table
 from .plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Condition, StudyError,
                                    bot_for, choice_bots, load_ablation, parse_budget, parse_officials, parse_players,
                                    phase_turns, plan, rotation_games, run_ablation, standardize, study_board_file,
@@ -62,7 +69,9 @@ __all__ = ["OFFICIALS", "PHASES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "choice_examples", "save_example_positions", "study_records", "save_choice", "study_spec",
            "study_bots", "parse_budget", "bot_for", "bot_comparison", "seat_comparison", "player_summary",
            "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
-           "format_choice_text", "choice_bots"]
+           "format_choice_text", "choice_bots", "win_unit", "games_to_separate", "holm", "paired",
+           "paired_differences", "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
+           "advice_table", "advice_lines", "write_advice_plots"]
 
 #: where a study's example positions go, under its output folder
 POSITIONS_DIR = "positions"
@@ -101,7 +110,8 @@ def save_choice(df: pd.DataFrame, out_dir, records: dict | None, prefix: str = "
     """Write the rated decisions (<prefix>choices.parquet), their table (<prefix>choice_table.csv), the
     examples where the choice matters most (<prefix>choice_examples.csv, and as position files in
     out_dir/positions/ when `records` holds their games: study_records()), and the plots. Returns what
-    build_report's choice section needs: {'table', 'examples' (with a 'file' column), 'plots'}."""
+    build_report's choice section needs: {'table', 'examples' (with a 'file' column), 'plots', 'advice'
+    (advice.advice_table, also saved as <prefix>advice.csv), 'advice_plots'}."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_to_parquet(df, out_dir / f"{prefix}choices.parquet", index=False)
@@ -117,4 +127,7 @@ def save_choice(df: pd.DataFrame, out_dir, records: dict | None, prefix: str = "
                                          for n in names])
     atomic_to_csv(examples, out_dir / f"{prefix}choice_examples.csv", index=False, float_format="%.6g")
     plots = write_choice_plots(table, df, out_dir, prefix, title)
-    return {"table": table, "examples": examples, "plots": plots}
+    advice = advice_table(df)
+    atomic_to_csv(advice, out_dir / f"{prefix}advice.csv", index=False, float_format="%.6g")
+    return {"table": table, "examples": examples, "plots": plots, "advice": advice,
+            "advice_plots": write_advice_plots(advice, out_dir, prefix)}

@@ -1,7 +1,8 @@
 """The officials study, value at the moment of choice: at every decision of recorded games where the player
 to move may use an official, the search rates the best move that uses it and the best move that does not.
 
-    >>> from thurn_ai.studies.officials.choice import ChoiceSettings, run_choice, choice_table
+    >>> from thurn_ai.studies.officials.choice import ChoiceSettings, run_choice
+    >>> from thurn_ai.studies.officials.choice_tables import choice_table
     >>> rows = run_choice("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/choice_2p",
     ...                   ChoiceSettings(bot="mcts", iterations=1000), games=50, jobs=2, resume=True)
     >>> choice_table(rows)        # per player count, official and phase: how often using it is right
@@ -42,16 +43,15 @@ from ...errors import ThurnError
 from ...fileio import atomic_write_text, loads_json, path_text
 from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed
-from ...game.officials import OFFICIALS, PHASES, game_phase, official_of
+from ...game.officials import OFFICIALS, game_phase, official_of
 from .plan import StudyError
 from ...position import save_position
 from ...game.rules import HOUSES
-from ...stats.summary import clustered_proportion_interval
 
 __all__ = ["ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
-           "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data", "choice_table",
-           "choice_examples", "save_example_positions", "position_at", "SMALL_SAMPLE", "choice_folder",
-           "example_names", "run_choice_study", "load_choice_study", "study_records"]
+           "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
+           "save_example_positions", "LATER_COLUMNS", "prefers_using", "fresh_seed", "last_round_start",
+           "position_at", "SMALL_SAMPLE", "choice_folder", "example_names", "run_choice_study", "load_choice_study", "study_records"]
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "choice.json"
@@ -65,17 +65,28 @@ CHOICE_COLUMNS = (
     "with_move", "with_win", "with_score", "with_visits",
     "without_move", "without_win", "without_score", "without_visits",
     "d_win", "d_score", "se_win", "seed")
+#: columns of rows rated by a later version of the study (read as nan / False from older rows): the units
+#: of the win ratings (calibrated: a calibrated win chance, else the evaluation's win share), the
+#: decision's place in the game (endgame: made in the round the game ended in), and each side's chosen
+#: move re-rated by an independent search (fresh_*, ChoiceSettings.fresh)
+LATER_COLUMNS = ("calibrated", "endgame", "with_fresh_win", "with_fresh_score", "with_fresh_visits",
+                 "without_fresh_win", "without_fresh_score", "without_fresh_visits",
+                 "d_win_fresh", "d_score_fresh", "se_win_fresh")
 
 
 @dataclass(frozen=True)
 class ChoiceSettings:
     """How the decisions are rated: the searching bot's spec (`mcts` gets the strongest measured options
     for the player count, as in `thurn-ai hint`), its iterations per search -- each side of a decision
-    gets a search of this budget (None: the spec's own or hint's default) -- and the base seed."""
+    gets a search of this budget (None: the spec's own or hint's default) -- and the base seed. fresh:
+    also re-rate each side's chosen move with an independent search (its own seed, the same budget), whose
+    value of that move no selection has biased (the first search's best move is the maximum of noisy
+    means, which reads high, the more so the more moves the side has)."""
 
     bot: str = "mcts"
     iterations: int | None = None
     seed: int = 0
+    fresh: bool = False
 
     def __post_init__(self):
         if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
@@ -87,7 +98,10 @@ class ChoiceSettings:
         return bot_spec(self.bot, self.iterations, players=players)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        if not self.fresh:        # as rows rated before the option existed recorded their settings
+            d.pop("fresh")
+        return d
 
 
 # ---------------------------------------------------------------------------------- one decision
@@ -105,28 +119,56 @@ def _binomial_se(p: float, n: int) -> float:
     return math.sqrt(p * (1 - p) / n) if n > 0 else math.nan
 
 
-def _side_rating(state, official: str, using: bool, spec: str, seed: int) -> dict:
+def _side_rating(state, official: str, using: bool, spec: str, seed: int, fresh_seed: int | None = None) -> dict:
     """The best move on one side of the decision (using `official` or not), from a search restricted to
-    that side at the root: its most visited move, with that move's win probability, score and visits."""
+    that side at the root: its most visited move, with that move's win probability, score and visits.
+    With fresh_seed, a second search of that side with its own seed re-rates the same move (fresh_win,
+    fresh_score, fresh_visits, fresh_se; nan when the second search never tried it)."""
     a = analyse(state, state.current_player, bot=spec, seed=seed, official=official, using=using)
     top = max(a.options, key=lambda x: x.visits)        # ties: the search's order
-    return {"move": top.notation, "win": top.win_prob, "score": top.mean_score, "visits": top.visits,
-            "se": _binomial_se(top.win_prob, top.visits), "iterations": a.iterations}
+    out = {"move": top.notation, "win": top.win_prob, "score": top.mean_score, "visits": top.visits,
+           "se": _binomial_se(top.win_prob, top.visits), "iterations": a.iterations, "calibrated": a.calibrated}
+    if fresh_seed is not None:
+        b = analyse(state, state.current_player, bot=spec, seed=fresh_seed, official=official, using=using)
+        again = next((o for o in b.options if o.notation == top.notation and o.visits > 0), None)
+        out.update({"fresh_win": again.win_prob if again else math.nan,
+                    "fresh_score": again.mean_score if again else math.nan,
+                    "fresh_visits": again.visits if again else 0,
+                    "fresh_se": _binomial_se(again.win_prob, again.visits) if again else math.nan})
+    return out
+
+
+def fresh_seed(seed: int) -> int:
+    """The seed of the independent re-rating searches of a decision rated with `seed` (both sides share
+    it, as the first searches share theirs)."""
+    return derive_seed("officials-fresh", seed)
+
+
+def prefers_using(with_rating: dict, without_rating: dict, fresh: bool = False) -> bool:
+    """Whether the rating prefers the side that uses the official: the higher win rating, then score
+    (fresh: the independent re-ratings; a side the re-rating could not rate loses)."""
+    key = ("fresh_win", "fresh_score") if fresh else ("win", "score")
+
+    def value(r):
+        return tuple(-math.inf if math.isnan(r[k]) else r[k] for k in key)
+    return value(with_rating) > value(without_rating)
 
 
 def rate_decision(state, settings: ChoiceSettings, seed: int, officials=None) -> dict:
     """The ratings of one decision, from the view of the player to move only: {'search', 'iterations',
     'best', 'best_official', 'ratings': {official: (with, without)}} where each rating is a dict with
-    move (notation), win, score, visits and se; 'best' is the better side's move (by win, then score)
-    of the first official on offer, 'iterations' the iterations of one side's search."""
+    move (notation), win, score, visits and se (and the fresh_* re-ratings when settings.fresh); 'best'
+    is the better side's move (prefers_using: by win, then score; by the re-ratings when fresh) of the
+    first official on offer, 'iterations' the iterations of one side's search."""
     spec = settings.spec(state.n_players)
     officials = choice_officials(state) if officials is None else officials
-    out = {o: (_side_rating(state, o, True, spec, seed), _side_rating(state, o, False, spec, seed))
+    again = fresh_seed(seed) if settings.fresh else None
+    out = {o: (_side_rating(state, o, True, spec, seed, again), _side_rating(state, o, False, spec, seed, again))
            for o in officials}
     best = best_official = None
     if out:
         o, (w, wo) = next(iter(out.items()))
-        uses = (w["win"], w["score"]) > (wo["win"], wo["score"])
+        uses = prefers_using(w, wo, settings.fresh)
         best, best_official = (w["move"], o) if uses else (wo["move"], None)
     return {"search": spec, "iterations": max((x["iterations"] for side in out.values() for x in side), default=0),
             "best": best, "best_official": best_official, "ratings": out}
@@ -160,6 +202,14 @@ def decision_rows(state, played: int, settings: ChoiceSettings, seed: int, base:
         row["d_win"] = w["win"] - wo["win"]
         row["d_score"] = w["score"] - wo["score"]
         row["se_win"] = math.hypot(w["se"], wo["se"])
+        row["calibrated"] = bool(w["calibrated"] and wo["calibrated"])
+        if settings.fresh:
+            for side, rating in (("with", w), ("without", wo)):
+                for k in ("win", "score", "visits"):
+                    row[f"{side}_fresh_{k}"] = rating[f"fresh_{k}"]
+            row["d_win_fresh"] = w["fresh_win"] - wo["fresh_win"]
+            row["d_score_fresh"] = w["fresh_score"] - wo["fresh_score"]
+            row["se_win_fresh"] = math.hypot(w["fresh_se"], wo["fresh_se"])
         rows.append(row)
     return rows
 
@@ -170,16 +220,30 @@ def analyse_game(record: GameRecord, settings: ChoiceSettings, game: int, source
     """Replay a recorded game and rate every decision at which an official could be used (every seat)."""
     state = new_game(rules=record.rules, seed=record.seed)
     spec_of_seat = list(record.bots)
+    last_round = last_round_start(record)
     rows = []
     for i, text in enumerate(record.moves):
         move = state.parse_move(text)
         if choice_officials(state):
             seed = derive_seed("officials-choice", settings.seed, record.seed, i)
             base = {"players": record.rules.players, "source": source, "game": game, "game_seed": record.seed,
-                    "move": i, "bot": spec_of_seat[state.current_player]}
+                    "move": i, "bot": spec_of_seat[state.current_player], "endgame": state.turn >= last_round}
             rows += decision_rows(state, move, settings, seed, base)
         state.apply(move)
     return rows
+
+
+def last_round_start(record: GameRecord) -> int:
+    """The turn in which the recorded game's end was triggered (its last round begins there; the
+    decisions from then on decide the game directly: a game-ending Cartwright, the last houses). A
+    game that ended without a trigger (cut short) has none: its turn count."""
+    state = new_game(rules=record.rules, seed=record.seed)
+    for text in record.moves:
+        turn = state.turn
+        state.apply(text)
+        if state.export()["end_triggered"]:
+            return turn
+    return state.turn
 
 
 def position_at(record: GameRecord, move: int):
@@ -222,13 +286,9 @@ def _game_task(args) -> tuple[int, list[dict]]:
     return game, analyse_game(record, settings, game, source)
 
 
-def _results(tasks, jobs: int):
-    if jobs <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            yield _game_task(t)
-        return
-    from ...play.workers import in_processes
-    yield from in_processes(_game_task, tasks, min(jobs, len(tasks)))
+def _results(tasks, jobs: int, client=None):
+    from ...play.workers import run_each
+    return run_each(_game_task, tasks, jobs, client)
 
 
 def _read_done(path: Path) -> tuple[dict[int, list[dict]], bool]:
@@ -270,9 +330,10 @@ def _game_lines(game: int, rows: list[dict]) -> str:
 
 def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | None = None, jobs: int = 1,
                resume: bool = False, source: str = "", board_file=None, progress: bool = False,
-               log=None) -> pd.DataFrame:
+               log=None, client=None) -> pd.DataFrame:
     """Rate every decision with an official on offer in the first `games` games of a records file, into
     out_dir (see the module doc); returns the rows of those games, sorted by game, move and official.
+    client: a Dask client (thurn_ai.play.tournament.connect) to rate the games on, else `jobs` processes.
 
     resume: continue the rows already in out_dir (they must have been made with the same settings);
     without it out_dir must not hold rows yet."""
@@ -303,7 +364,7 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc="choice", unit="game",
               disable=not progress, dynamic_ncols=True) as bar:
         with open(rows_path, "a", encoding="utf-8") as f:
-            for game, rows in _results(tasks, jobs):
+            for game, rows in _results(tasks, jobs, client):
                 f.write(_game_lines(game, rows))
                 f.flush()
                 os.fsync(f.fileno())
@@ -313,11 +374,20 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
 
 
 def _frame(rows: list[dict]) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=list(CHOICE_COLUMNS))
+    return with_later_columns(pd.DataFrame(rows, columns=[*CHOICE_COLUMNS, *LATER_COLUMNS]))
+
+
+def with_later_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """Rated decisions with every column of this version (LATER_COLUMNS absent from older rows: nan, and
+    False for the flags), sorted by player count, source, game, move and official."""
+    df = df.copy()
+    for c in LATER_COLUMNS:
+        if c not in df:
+            df[c] = False if c in ("calibrated", "endgame") else math.nan
     if len(df):
         df = df.sort_values(["players", "source", "game", "move", "official"], kind="stable", ignore_index=True)
-    for c in ("used", "best_uses"):
-        df[c] = df[c].astype(bool)
+    for c in ("used", "best_uses", "calibrated", "endgame"):
+        df[c] = df[c].fillna(False).astype(bool)
     return df
 
 
@@ -334,62 +404,6 @@ def check_choice_data(df: pd.DataFrame) -> None:
     missing = [c for c in CHOICE_COLUMNS if c not in df.columns]
     if missing:
         raise StudyError(f"choice data lacks columns: {', '.join(missing)}")
-
-
-# ---------------------------------------------------------------------------------- tables
-
-def _rated(df: pd.DataFrame) -> pd.DataFrame:
-    return df[df.d_win.notna()]
-
-
-def choice_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per player count, official and phase (and 'all' phases): decisions with the official on offer,
-    how many the search could rate on both sides, Δ win and Δ score (mean, median, quartiles), the share
-    where using it is right (Δ win > 0; its interval resamples whole games, as a game's decisions are
-    not independent), clearly right / wrong (Δ beyond two standard errors), how often the player who
-    played the game used it, and how often the search's own top move did."""
-    check_choice_data(df)
-    rows = []
-    for (n, o), g in df.groupby(["players", "official"], sort=True):
-        for ph in (*PHASES, "all"):
-            c = g if ph == "all" else g[g.phase == ph]
-            r = _rated(c)
-            k, m = int((r.d_win > 0).sum()), len(r)
-            per_game = (r.d_win > 0).groupby([r.source, r.game]).agg(["sum", "size"])
-            lo, hi = clustered_proportion_interval(per_game["sum"], per_game["size"]) if m else (math.nan, math.nan)
-            rows.append({
-                "players": n, "official": o, "phase": ph, "decisions": len(c), "rated": m,
-                "games": c.groupby(["source", "game"]).ngroups,
-                "d_win_mean": r.d_win.mean(), "d_win_median": r.d_win.median(),
-                "d_win_q25": r.d_win.quantile(0.25), "d_win_q75": r.d_win.quantile(0.75),
-                "d_score_mean": r.d_score.mean(), "d_score_median": r.d_score.median(),
-                "right": k / m if m else math.nan, "right_lo": lo, "right_hi": hi,
-                "clearly_right": float((r.d_win > 2 * r.se_win).mean()) if m else math.nan,
-                "clearly_wrong": float((r.d_win < -2 * r.se_win).mean()) if m else math.nan,
-                "se_win_median": r.se_win.median(),
-                "used": float(c.used.mean()) if len(c) else math.nan,
-                "search_uses": float(c.best_uses.mean()) if len(c) else math.nan,
-                "small_sample": m < SMALL_SAMPLE})
-    return pd.DataFrame(rows)
-
-
-def choice_examples(df: pd.DataFrame, per_official: int = 3) -> pd.DataFrame:
-    """Per official the decisions where the choice matters most: the largest |Δ win| among rated
-    decisions whose Δ exceeds two standard errors if there are such, one per game."""
-    check_choice_data(df)
-    picked = []
-    for o in OFFICIALS:
-        r = _rated(df[df.official == o]).copy()
-        if r.empty:
-            continue
-        r["abs_d"] = r.d_win.abs()
-        clear = r[r.abs_d > 2 * r.se_win]
-        r = (clear if len(clear) else r).sort_values(["abs_d", "game", "move"], ascending=[False, True, True])
-        r = r.drop_duplicates(["players", "source", "game"]).head(per_official)
-        picked.append(r.drop(columns="abs_d"))
-    if not picked:
-        return df.iloc[0:0].copy()
-    return pd.concat(picked, ignore_index=True)
 
 
 def save_example_positions(examples: pd.DataFrame, records: dict, out_dir, prefix: str = "") -> list[str]:
@@ -422,17 +436,21 @@ def choice_folder(out_dir, players: int) -> Path:
 
 def run_choice_study(bot, players=(2, 3, 4), games=100, choice_games=None, choice_bot="mcts",
                      seed: int = 0, choice_seed: int = 0, iterations: int | None = None, jobs=None,
-                     rules_kwargs=None, out_dir=None, progress: bool = False, log=print) -> pd.DataFrame:
+                     rules_kwargs=None, out_dir=None, progress: bool = False, log=print, fresh: bool = False,
+                     scheduler: str | None = None) -> pd.DataFrame:
     """Value at the moment of choice in a study's control games (every seat the full bot `bot`, one spec
     or {players: spec}): the control tournaments are played (or resumed) in out_dir/<n>p_none exactly as
     run_ablation plays them, then the first choice_games[n] of them (one number or {players: n}; None: all)
-    are rated with `choice_bot` (a spec or {players: spec}) into out_dir/choice_<n>p, resuming."""
+    are rated with `choice_bot` (a spec or {players: spec}) into out_dir/choice_<n>p, resuming. fresh:
+    each side's chosen move is also re-rated by an independent search (ChoiceSettings.fresh); scheduler:
+    a Dask scheduler address to play and rate on."""
     from .plan import CONTROL, Condition, bot_for, parse_players, rotation_games, study_board_file
-    from ...play.tournament import check_jobs, run_tournament
+    from ...play.tournament import check_jobs, connect, run_tournament
 
     if out_dir is None:
         raise StudyError("the choice part needs an output folder: the games' records are kept there")
     jobs = check_jobs(jobs)
+    client = connect(scheduler) if scheduler else None
     board_file = study_board_file(rules_kwargs)
     frames = []
     for n in parse_players(players):
@@ -442,13 +460,14 @@ def run_choice_study(bot, players=(2, 3, 4), games=100, choice_games=None, choic
         if log:
             log(f"[choice] {cond.name}: {n_games} control games of {bot_for(bot, n)}, seed {cond.seed(seed)}")
         run_tournament(cond.specs(bot_for(bot, n)), players=n, games=n_games, seed=cond.seed(seed), jobs=jobs,
-                       rules_kwargs=rules_kwargs, out_dir=str(folder), resume="auto", progress=progress)
+                       rules_kwargs=rules_kwargs, out_dir=str(folder), resume="auto", progress=progress,
+                       scheduler=scheduler)
         want = None if choice_games is None else (choice_games.get(n) if isinstance(choice_games, dict)
                                                   else choice_games)
-        settings = ChoiceSettings(bot=bot_for(choice_bot, n), iterations=iterations, seed=choice_seed)
+        settings = ChoiceSettings(bot=bot_for(choice_bot, n), iterations=iterations, seed=choice_seed, fresh=fresh)
         frames.append(run_choice(folder / "records.jsonl", choice_folder(out_dir, n), settings, games=want,
                                  jobs=jobs, resume=True, source=cond.name, board_file=board_file,
-                                 progress=progress, log=log))
+                                 progress=progress, log=log, client=client))
     return pd.concat(frames, ignore_index=True) if frames else _frame([])
 
 

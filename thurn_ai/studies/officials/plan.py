@@ -133,9 +133,12 @@ class Condition:
             return [bot] * self.players
         return [with_forbid(bot, self.official)] + [bot] * (self.players - 1)
 
-    def seed(self, base_seed: int) -> int:
-        """Each tournament its own seed, so the conditions are independent samples."""
-        return base_seed + 100 * self.players + self.index
+    def seed(self, base_seed: int, paired: bool = True) -> int:
+        """The tournament's seed. Paired (the design): the control and every ablation of a player count
+        share it, so game g deals the same cards and gives each seat the same bot seed in all of them and
+        only the restriction differs (paired deals: thurn_ai/studies/officials/design.py compares them game
+        by game). Unpaired (the first study's design): each tournament its own seed, independent samples."""
+        return base_seed + 100 * self.players + (0 if paired else self.index)
 
 
 def parse_officials(text) -> tuple[str, ...]:
@@ -184,6 +187,12 @@ def turns_column(phase: str) -> str:
     return f"turns_{phase}"
 
 
+def forced_column(phase: str) -> str:
+    """Turns a seat began with an empty hand in this phase: the rules then make it draw two cards (the
+    forced Postmaster), which is no choice, so usage does not count it and `forbid` cannot stop it."""
+    return f"forced_postmaster_{phase}"
+
+
 def phase_turns(records_path, board_file=None) -> pd.DataFrame:
     """Turns each seat began in each game phase, by replaying a tournament's records.jsonl: the
     denominator that turns uses per phase into a rate (the phases differ in length).
@@ -200,18 +209,21 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
     for line in filter(str.strip, lines):
         rec = GameRecord.from_json(line, board_file=board_file)
         counts = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
+        forced = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
         last_turn = [-1]
 
         def count(state, player, move):
             if state.turn != last_turn[0]:  # the first decision of a turn
                 last_turn[0] = state.turn
                 counts[player][game_phase(state)] += 1
+                forced[player][game_phase(state)] += bool(state._f_forced_pm)
 
         replay(rec, on_move=count)
         game = json.loads(line)["game"]
-        rows += [{"game": game, "seat": seat, **{turns_column(ph): c[ph] for ph in PHASES}}
-                 for seat, c in enumerate(counts)]
-    return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, PHASES)])
+        rows += [{"game": game, "seat": seat, **{turns_column(ph): c[ph] for ph in PHASES},
+                  **{forced_column(ph): f[ph] for ph in PHASES}}
+                 for seat, (c, f) in enumerate(zip(counts, forced))]
+    return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, PHASES), *map(forced_column, PHASES)])
 
 
 def with_phase_turns(df: pd.DataFrame, folder, board_file=None) -> pd.DataFrame:
@@ -263,9 +275,11 @@ def study_board_file(rules_kwargs):
 
 def run_ablation(bot, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
                  jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
-                 progress: bool = True, log=print) -> pd.DataFrame:
+                 progress: bool = True, log=print, paired: bool = True, scheduler: str | None = None) -> pd.DataFrame:
     """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a
     multiple of n). `bot`: one spec, or {players: spec} (e.g. study_bots(): a budget per player count).
+    paired: the control and the ablations share their game seeds (Condition.seed); scheduler: a Dask
+    scheduler address to play the games on (as `thurn-ai tournament --scheduler`).
 
     With out_dir, each tournament keeps its own directory there and `resume` continues it."""
     from ...play.tournament import run_tournament
@@ -277,11 +291,11 @@ def run_ablation(bot, players=(2, 3, 4), games=100, seed: int = 0, officials=OFF
         specs = cond.specs(bot_for(bot, cond.players))
         if log:
             log(f"[officials] {cond.name}: {n_games} games of {' vs '.join(specs[:2])}, "
-                f"seed {cond.seed(seed)}")
-        raw = run_tournament(specs, players=cond.players, games=n_games, seed=cond.seed(seed),
+                f"seed {cond.seed(seed, paired)}")
+        raw = run_tournament(specs, players=cond.players, games=n_games, seed=cond.seed(seed, paired),
                              jobs=jobs, rules_kwargs=rules_kwargs,
                              out_dir=None if out_dir is None else str(Path(out_dir) / cond.name),
-                             resume="auto" if resume else False, progress=progress)
+                             resume="auto" if resume else False, progress=progress, scheduler=scheduler)
         rows = standardize(raw, cond)
         frames.append(rows if out_dir is None else with_phase_turns(rows, Path(out_dir) / cond.name, board_file))
     return pd.concat(frames, ignore_index=True)

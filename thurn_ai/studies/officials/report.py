@@ -10,19 +10,9 @@ from ...game.officials import OFFICIALS, PHASES
 from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
-
-
-def pct(x) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def pp(x, lo, hi) -> str:
-    """A difference of proportions in percentage points with its CI."""
-    return f"{100 * x:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def num(x, lo, hi, digits=2) -> str:
-    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+from .report_study import METHOD, num, pct, pp, study_section
+from .report_validation import validation_section
+from .advice import advice_lines
 
 
 def findings(a: Analysis) -> list[str]:
@@ -94,6 +84,7 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
                  comparison: pd.DataFrame | None = None, seats: pd.DataFrame | None = None) -> str:
     """The markdown report: a summary for players, one section per study (bot), the WBC comparison, the
     command and the seeds; with `choice` the section "Value at the moment of choice" (see choice_section),
+    with meta['validation'] (rated.validation_table) the validation by play and which explanation holds,
     with `comparison` (bot_comparison) the two players side by side, with `seats` (seat_comparison) the
     seat advantage of every study side by side.
 
@@ -107,98 +98,17 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     meta = meta or {}
     smeta = meta.get("studies", {})
     L = report_head(meta, player_summary(analyses, meta.get("main_study"), choice))
-    L += ["Method: per player count, a control tournament (all seats the full bot) and, per official, a "
-          "tournament of one seat with that official forbidden against full bots, the restricted seat "
-          "rotating through all seats. Δ win rate = restricted bot's win rate − 1/n (exact baseline; 95% "
-          "Wilson CI). Δ score = restricted bot's mean score − the full bot's per-seat mean in the control "
-          "(95% Welch CI). Margin = restricted score − its full opponents' mean score in the same game. "
-          "Usage = uses per player per game in the control games (the forced Postmaster of an empty hand "
-          "is not counted), by game phase (early/middle/late = fewer than 7 / 14 / up to 20 houses placed "
-          "by the leading player). All intervals are 95% and not corrected for the number of comparisons.",
-          ""]
+    if meta.get("validation") is not None:
+        L += validation_section(meta["validation"], choice, meta.get("main_study"))
+    main_choice = (choice or {}).get(meta.get("main_study"), {})
+    if main_choice.get("advice") is not None:
+        L += advice_lines(main_choice["advice"])
+        L += [f"![{Path(img).stem}]({img})" for img in main_choice.get("advice_plots", [])] + [""]
+    L += [METHOD, ""]
     if meta.get("notes"):
         L += [f"- {note}" for note in meta["notes"]] + [""]
     for name, a in analyses.items():
-        m = smeta.get(name, {})
-        L += [f"## {name}" + (f": `{m['bot']}`" if m.get("bot") else ""), ""]
-        facts = []
-        if isinstance(m.get("games"), dict):
-            per = ", ".join(f"{g} with {n} players" for n, g in sorted(m["games"].items()))
-            facts.append(f"games per tournament (control and each official): {per}")
-        elif m.get("games"):
-            facts.append(f"{m['games']} games per tournament (rounded up to a multiple of the player count)")
-        if m.get("seed") is not None:
-            facts.append(f"base seed {m['seed']} (tournament seed = base + 100·players + k, k = 0 control, "
-                         f"1–4 Postmaster, Administrator, Postal Carrier, Cartwright)")
-        if m.get("budget"):
-            facts.append(f"bot budget: {m['budget']}")
-        if m.get("played_with"):
-            facts.append(f"games played with commit {m['played_with']}")
-        if m.get("wall_minutes"):
-            facts.append(f"wall time {m['wall_minutes']:.0f} min")
-        total = int(a.seats.groupby("players").games.first().sum()) if len(a.seats) else 0
-        facts.append(f"{total} games in all")
-        if "game_length" in m:
-            facts.append("full bot in the control games: " + ", ".join(
-                f"{n} players {t:.0f} turns each, mean score {sc:.1f}" for n, (t, sc) in sorted(m["game_length"].items())))
-        L += ["; ".join(facts) + ".", ""]
-        L += ["### Findings", ""] + [f"- {s}" for s in findings(a)] + [""]
-        plots = meta.get("plots", {}).get(name, [])
-        for img in [p for p in plots if Path(p).stem.endswith("summary")]:
-            L += [f"![{Path(img).stem}]({img})", ""]
-        others = [p for p in plots if not Path(p).stem.endswith("summary")]
-        if others:
-            L += ["Single plots: " + ", ".join(f"[{Path(p).stem}]({p})" for p in others) + ".", ""]
-        L += ["### Taking one official away", "",
-              "| players | official | games | restricted wins | Δ win rate [95% CI] | Δ mean score [95% CI] "
-              "| margin vs opponents [95% CI] |", "|---|---|---|---|---|---|---|"]
-        for r in a.ablation.itertuples():
-            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.games} | {pct(r.win_rate)} "
-                     f"(fair {pct(1 / r.players)}) | {pp(r.d_win, r.d_win_lo, r.d_win_hi)} "
-                     f"| {num(r.d_score, r.d_score_lo, r.d_score_hi)} | {num(r.margin, r.margin_lo, r.margin_hi)} |")
-        rates = "early_share_of_turns" in a.usage
-        L += ["", "### How often and when the full bot uses each official", "",
-              "Uses per player per game [95% CI] in each phase; share = fraction of the player's turns on "
-              "which it was used" + (" (overall, and within each phase: the phases differ in length)"
-                                     if rates else "") + ".", "",
-              "| players | official | early | middle | late | total | share of turns |"
-              + (" share early / middle / late |" if rates else ""),
-              "|---|---|---|---|---|---|---|" + ("---|" if rates else "")]
-        for r in a.usage.itertuples():
-            cells = [f"{getattr(r, ph):.2f} [{getattr(r, ph + '_lo'):.2f}, {getattr(r, ph + '_hi'):.2f}]"
-                     for ph in (*PHASES, "total")]
-            by_phase = (" " + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + " |"
-                        if rates else "")
-            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | " + " | ".join(cells)
-                     + f" | {pct(r.share_of_turns)} |" + by_phase)
-        L += ["", "What the bot does instead (uses per game of each official by the restricted seat; "
-              "first row per player count = the full bot):", "",
-              "| players | forbidden | " + " | ".join(OFFICIAL_LABEL[o] for o in OFFICIALS) + " |",
-              "|---|---|" + "---|" * len(OFFICIALS)]
-        for r in a.substitution.itertuples():
-            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.forbidden]} | "
-                     + " | ".join(f"{getattr(r, o):.2f}" for o in OFFICIALS) + " |")
-        if len(a.pairs):
-            L += ["", "Pairs of officials (restricted bot without A minus without B; separated = CI excludes 0):",
-                  "", "| players | A | B | Δ win rate [95% CI] | Δ score [95% CI] | separated |",
-                  "|---|---|---|---|---|---|"]
-            for r in a.pairs.itertuples():
-                sep = ", ".join(x for x, s in (("win", r.win_separated), ("score", r.score_separated)) if s)
-                L.append(f"| {r.players} | {OFFICIAL_LABEL[r.a]} | {OFFICIAL_LABEL[r.b]} | "
-                         f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {num(r.d_score, r.d_score_lo, r.d_score_hi)} "
-                         f"| {sep or 'no'} |")
-        L += ["", "### Seat advantage", "",
-              "All games of this study (seats rotate, so each seat meets the same mix of bots); the last "
-              "column uses only the control games (identical bots).", "",
-              "| players | seat | games | wins | win rate [95% CI] | fair | equal seats p | control only |",
-              "|---|---|---|---|---|---|---|---|"]
-        ctrl = a.seats_control.set_index(["players", "seat"])
-        for r in a.seats.itertuples():
-            c = ctrl.loc[(r.players, r.seat)] if (r.players, r.seat) in ctrl.index else None
-            cc = f"{pct(c.win_rate)} [{pct(c.lo)}, {pct(c.hi)}] of {int(c.games)}" if c is not None else "–"
-            L.append(f"| {r.players} | {r.seat} | {r.games} | {r.wins} | {pct(r.win_rate)} [{pct(r.lo)}, "
-                     f"{pct(r.hi)}] | {pct(r.expected)} | {r.p_equal_seats:.3g} | {cc} |")
-        L += ["", wbc_sentence(a.wbc), ""]
+        L += study_section(name, a, smeta.get(name, {}), meta.get("plots", {}).get(name, []), findings, wbc_sentence)
     if choice:
         L += choice_section(choice)
     names = meta.get("compare") or list(analyses)
@@ -221,7 +131,8 @@ def wbc_sentence(w: dict) -> str:
     s = (f"**Against the real games:** at the World Boardgaming Championships the first seat won "
          f"{w['wbc_wins']} of {w['wbc_games']} 4-player games up to 2013 = {pct(w['wbc_rate'])} "
          f"[{pct(lo)}, {pct(hi)}] (binomial p = {w['wbc_p_vs_quarter']:.3g} against 25%), and "
-         f"{pct(w['wbc_2024_rate'])} in 2024.")
+         f"{pct(w['wbc_2024_rate'])} in 2024. The WBC's players bid for their seats, so a seat's rate there "
+         f"includes what was paid for it: the comparison is a direction, not a test of fair seats.")
     if "ours_rate" in w:
         olo, ohi = w["ours_ci"]
         dlo, dhi = w["diff_ci"]
@@ -375,12 +286,17 @@ def choice_section(choice: dict) -> list[str]:
     L = ["## Value at the moment of choice", "",
          "At every decision of the rated games where the player to move could use an official (and could also "
          "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
-         "rates the best move that uses the official and the best that does not. Δ win = the first's estimated "
-         "win probability minus the second's (Δ score alike): what the official is worth *at that moment*. "
-         "Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of its approximate "
-         "standard errors (the search's own uncertainty: visits, and the spread over chance outcomes). A side "
-         "the search hardly visited is rated by searching the position after each of its moves (\"child\" "
-         "ratings); a side that passes the turn and was never visited stays unrated. These are a search's "
+         "rates the best move that uses the official and the best that does not, each with a search whose root "
+         "may only take that side. Δ win = the first's win rating minus the second's: a calibrated win chance "
+         "where the search's win share went through the win map (a search with the learned evaluation), "
+         "else the evaluation's own units (Δ evaluation, not a probability); Δ score alike in points. First "
+         "rating: each side's most visited move by its own mean, which selection biases upward (the best of "
+         "several noisy means), the more so for the side with more moves. Fresh re-rating: that same move "
+         "rated again by an independent search of the side (its own seed and budget), which no selection "
+         "has biased. Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of "
+         "its approximate standard errors. The four officials are offered at different steps of a turn "
+         "against different alternatives (the Cartwright at the close, where it costs nothing), so their "
+         "shares are not comparable with each other: each answers its own question. These are a search's "
          "estimates, not measured outcomes: read them next to the ablation above.", ""]
     for name, c in choice.items():
         t, ex = c["table"], c.get("examples")
@@ -395,19 +311,7 @@ def choice_section(choice: dict) -> list[str]:
             continue
         for img in c.get("plots", []):
             L += [f"![{Path(img).stem}]({img})", ""]
-        L += ["| players | official | phase | on offer | rated | Δ win mean [q25, q75] | Δ score mean | using it right "
-              "[95% CI] | clearly right / wrong | taken by the player | search's top move |",
-              "|---|---|---|---|---|---|---|---|---|---|---|"]
-        for r in t.itertuples():
-            if r.rated == 0:
-                cells = "– | – | – | – "
-            else:
-                cells = (f"{100 * r.d_win_mean:+.1f} pp [{100 * r.d_win_q25:+.1f}, {100 * r.d_win_q75:+.1f}] | "
-                         f"{r.d_score_mean:+.2f} | {pct(r.right)} [{pct(r.right_lo)}, {pct(r.right_hi)}]"
-                         + (" (small sample)" if r.small_sample else "")
-                         + f" | {pct(r.clearly_right)} / {pct(r.clearly_wrong)} ")
-            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.phase} | {r.decisions} | {r.rated} | "
-                     f"{cells}| {pct(r.used)} | {pct(r.search_uses)} |")
+        L += choice_table_lines(t)
         L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
               "games (bootstrap, widened to cover the Wilson interval over decisions); "
               "\"rated\" counts decisions with both sides rated.", ""]
@@ -422,6 +326,40 @@ def choice_section(choice: dict) -> list[str]:
                          f"`{r.with_move}` | `{r.without_move}` | {100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}] | "
                          f"{r.d_score:+.2f} | `{r.played}` |")
             L.append("")
+    return L
+
+
+def _unit(t: pd.DataFrame) -> str:
+    units = set(t["unit"]) if "unit" in t else {"Δ evaluation"}
+    return units.pop() if len(units) == 1 else "Δ win chance (calibrated) or Δ evaluation, per row"
+
+
+def choice_table_lines(t: pd.DataFrame) -> list[str]:
+    """The choice table in markdown: Δ win (its unit said: win_unit) as mean, median and 10%-trimmed mean
+    with quartiles, the share where using it is right by the first rating and by the independent
+    re-rating, without the last round's decisions, and how often each player took it."""
+    unit = _unit(t)
+    L = [f"Unit of Δ win: {unit} (percentage points). *last round*: decisions made in the round the game "
+         "ended in (a game-ending Cartwright, the last houses), which a few large Δ come from; *right "
+         "without them* leaves them out.", "",
+         f"| players | official | phase | on offer | rated | last round | {unit}: mean / median / trimmed "
+         "[q25, q75] | Δ score mean, points | using it right, first rating [95% CI] | right without the last "
+         "round | right, fresh re-rating [95% CI] | clearly right / wrong | taken by the player | search's top "
+         "move |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in t.itertuples():
+        if r.rated == 0:
+            cells = "– | – | – | – | – | – "
+        else:
+            fresh = (f"{pct(r.fresh_right)} [{pct(r.fresh_right_lo)}, {pct(r.fresh_right_hi)}]"
+                     if getattr(r, "fresh_rated", 0) else "–")
+            cells = (f"{100 * r.d_win_mean:+.1f} / {100 * r.d_win_median:+.1f} / "
+                     f"{100 * getattr(r, 'd_win_trimmed', math.nan):+.1f} pp [{100 * r.d_win_q25:+.1f}, "
+                     f"{100 * r.d_win_q75:+.1f}] | {r.d_score_mean:+.2f} | {pct(r.right)} [{pct(r.right_lo)}, "
+                     f"{pct(r.right_hi)}]" + (" (small sample)" if r.small_sample else "")
+                     + f" | {pct(getattr(r, 'right_open', math.nan))} | {fresh} "
+                     f"| {pct(r.clearly_right)} / {pct(r.clearly_wrong)} ")
+        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.phase} | {r.decisions} | {r.rated} | "
+                 f"{getattr(r, 'endgame', 0)} | {cells}| {pct(r.used)} | {pct(r.search_uses)} |")
     return L
 
 

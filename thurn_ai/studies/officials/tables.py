@@ -13,8 +13,9 @@ import pandas as pd
 
 from ...fileio import atomic_to_csv
 from ...game.officials import OFFICIALS, PHASES
-from .plan import (CANONICAL_COLUMNS, CONTROL, USE_COLUMNS, StudyError, turns_column,
-                                   use_column)
+from .plan import (CANONICAL_COLUMNS, CONTROL, USE_COLUMNS, StudyError, forced_column, turns_column,
+                   use_column)
+from .design import ALPHA, paired, two_proportions_p, with_holm
 from ...stats.summary import (binomial_p, equal_counts_p, excludes_zero, mean_ci, newcombe, versus_baseline, welch,
                      wilson_interval)
 
@@ -61,14 +62,21 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def substitution_table(df: pd.DataFrame) -> pd.DataFrame:
     """Uses per game of every official by the restricted bot (one row per forbidden official), next to
-    the full bot's in the control: what a player does instead when one official is taken away."""
+    the full bot's in the control: what a player does instead when one official is taken away. Where the
+    data hold them (replayed records), also the forced Postmaster -- two cards drawn because the hand was
+    empty, which no player can refuse -- per game and as a share of the player's turns."""
     check_study_data(df)
+    has_forced = all(forced_column(ph) in df and df[forced_column(ph)].notna().all() for ph in PHASES)
     rows = []
     for (n, off), g in df.groupby(["players", "official"]):
         who = g if off == CONTROL else g[g.restricted]
         row = {"players": n, "forbidden": off}
         for o in OFFICIALS:
             row[o] = float(sum(who[use_column(o, ph)] for ph in PHASES).mean())
+        if has_forced:
+            forced = sum(who[forced_column(ph)] for ph in PHASES)
+            row["forced_postmaster"] = float(forced.mean())
+            row["forced_share_of_turns"] = float(forced.sum() / (who.turns / n).sum())
         rows.append(row)
     out = pd.DataFrame(rows)
     order = {o: i for i, o in enumerate((CONTROL, *OFFICIALS))}
@@ -78,7 +86,9 @@ def substitution_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def ablation_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per player count and official: the restricted bot's win rate and score against full bots, and the
-    differences to the full bot (Δ win rate vs 1/n, Δ mean score vs the control), with 95% CIs."""
+    differences to the full bot (Δ win rate vs 1/n, Δ mean score vs the control), with 95% CIs; the paired
+    estimates where the control dealt the same games (design.paired: *_paired); the p-values also
+    Holm-adjusted across the whole table (*_holm)."""
     check_study_data(df)
     rows = []
     for n in sorted(df.players.unique()):
@@ -109,15 +119,17 @@ def ablation_table(df: pd.DataFrame) -> pd.DataFrame:
             opp = full.groupby("game")["score"].mean()
             margin = r.set_index("game")["score"] - opp.reindex(r.game).to_numpy()
             mm, mlo, mhi = mean_ci(margin)
-            row.update({"margin": mm, "margin_lo": mlo, "margin_hi": mhi})
+            row.update({"margin": mm, "margin_lo": mlo, "margin_hi": mhi, "score_median": float(r.score.median())})
+            row.update(paired(df, n, o))
             rows.append(row)
-    return pd.DataFrame(rows)
+    return with_holm(pd.DataFrame(rows), ["p_win", "p_score"])
 
 
 def pairwise_table(df: pd.DataFrame) -> pd.DataFrame:
     """For every pair of officials (per player count): is taking one away worse than taking the other?
     Differences of the restricted bots' win rates (Newcombe) and mean scores (Welch), 95% CIs;
-    `separated` when the interval excludes 0 (uncorrected for the number of pairs)."""
+    `separated` when the interval excludes 0 (uncorrected for the number of pairs); p-values (two
+    proportions; Welch) and their Holm adjustment across the table, `*_separated_holm` when below 5%."""
     check_study_data(df)
     rows = []
     for n in sorted(df.players.unique()):
@@ -127,12 +139,17 @@ def pairwise_table(df: pd.DataFrame) -> pd.DataFrame:
             ra, rb = r[r.official == a], r[r.official == b]
             ka, na, kb, nb = int(ra.win.sum()), len(ra), int(rb.win.sum()), len(rb)
             wlo, whi = newcombe(ka, na, kb, nb)
-            d, slo, shi, _ = welch(ra.score, rb.score)
+            d, slo, shi, p_score = welch(ra.score, rb.score)
             rows.append({"players": n, "a": a, "b": b, "d_win": ka / na - kb / nb, "d_win_lo": wlo,
                          "d_win_hi": whi, "win_separated": excludes_zero(wlo, whi), "d_score": d,
-                         "d_score_lo": slo, "d_score_hi": shi, "score_separated": excludes_zero(slo, shi)})
-    return pd.DataFrame(rows, columns=["players", "a", "b", "d_win", "d_win_lo", "d_win_hi", "win_separated",
-                                       "d_score", "d_score_lo", "d_score_hi", "score_separated"])
+                         "d_score_lo": slo, "d_score_hi": shi, "score_separated": excludes_zero(slo, shi),
+                         "p_win": two_proportions_p(ka, na, kb, nb), "p_score": p_score})
+    t = with_holm(pd.DataFrame(rows, columns=["players", "a", "b", "d_win", "d_win_lo", "d_win_hi", "win_separated",
+                                              "d_score", "d_score_lo", "d_score_hi", "score_separated", "p_win",
+                                              "p_score"]), ["p_win", "p_score"])
+    t["win_separated_holm"] = t.p_win_holm < ALPHA
+    t["score_separated_holm"] = t.p_score_holm < ALPHA
+    return t
 
 
 def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:

@@ -1,0 +1,392 @@
+"""The officials study validated by play (thurn_ai/studies/officials/rated.py, design.py): the rating-following
+bot, the independent re-rating, paired deals, Holm, the games fixed from the precision wanted, the forced
+Postmaster and the decisions of the last round; tiny budgets."""
+import math
+import random
+
+import pandas as pd
+import pytest
+
+import thurn_ai
+from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
+from thurn_ai.errors import BotSpecError
+from thurn_ai.game.officials import OFFICIALS, official_of
+from thurn_ai.play.analysis import analyse
+from thurn_ai.play.match import derive_seed, replay
+from thurn_ai.play.tournament import run_tournament
+from thurn_ai.studies import officials as S
+from thurn_ai.studies.officials import design, rated as R
+from thurn_ai.studies.officials.choice import (ChoiceSettings, choice_officials, fresh_seed, last_round_start,
+                                              rate_decision, read_game_records, run_choice)
+from thurn_ai.studies.officials.choice_tables import choice_table, win_unit
+
+TINY = "mcts(iterations=30)"
+
+
+def offer_states(players=2, seed=11, want=4):
+    """States of a random game at which an official is on offer, and one at which none is."""
+    g = thurn_ai.new_game(players=players, seed=seed)
+    offers, plain = [], []
+    rng = random.Random(seed)
+    while not g.is_terminal() and (len(offers) < want or not plain):
+        if choice_officials(g):
+            offers.append(g.clone())
+        elif len(g.legal_moves()) > 1:
+            plain.append(g.clone())
+        g.apply(rng.choice(g.legal_moves()))
+    return offers, plain
+
+
+# ------------------------------------------------------------------------------ Holm and game counts
+
+def test_holm_matches_a_hand_computed_example():
+    # sorted 0.01 < 0.03 < 0.04: 3 x 0.01 = 0.03; 2 x 0.03 = 0.06; 1 x 0.04 = 0.04, raised to 0.06 (monotone)
+    assert design.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    # a nan is no test: two tests left, 2 x 0.02 = 0.04 and 0.5
+    got = design.holm([0.5, math.nan, 0.02])
+    assert got[0] == pytest.approx(0.5) and math.isnan(got[1]) and got[2] == pytest.approx(0.04)
+    assert design.holm([0.3, 0.9]) == pytest.approx([0.6, 0.9])
+    assert design.holm([0.6, 0.7]) == pytest.approx([1.0, 1.0])       # capped at 1
+
+
+def test_games_to_separate_is_the_normal_approximation_by_hand():
+    # (1.959964 + 0.841621)^2 = 7.848879; x 1/2 x 1/2 / 0.03^2 = 2180.24 -> 2181
+    assert design.games_to_separate(2, 0.03) == 2181
+    # 3 players: p(1-p) = 2/9 -> 1937.99 -> 1938; 4 players: 3/16 -> 1635.18 -> 1636
+    assert design.games_to_separate(3, 0.03) == 1938
+    assert design.games_to_separate(4, 0.03) == 1636
+    assert R.validation_games(2) == 2182                     # rounded up to whole seat rotations
+    assert R.validation_games(3) % 3 == 0 and R.validation_games(3) >= 1938
+    assert design.games_to_separate(2, 0.06) < design.games_to_separate(2, 0.03) / 3.9
+    with pytest.raises(S.StudyError):
+        design.games_to_separate(5)
+
+
+def test_two_proportions_p():
+    assert design.two_proportions_p(50, 100, 50, 100) == pytest.approx(1.0)
+    assert design.two_proportions_p(80, 100, 20, 100) < 1e-10
+    assert design.two_proportions_p(1, 10, 5, 10) > 0.05               # small counts: Fisher's exact test
+
+
+# ------------------------------------------------------------------------------ paired deals
+
+def test_the_control_and_every_ablation_of_a_count_share_their_seed():
+    conds = S.plan((2, 3), OFFICIALS)
+    for n in (2, 3):
+        seeds = {c.seed(7) for c in conds if c.players == n}
+        assert len(seeds) == 1
+    assert len({c.seed(7, paired=False) for c in conds if c.players == 2}) == 1 + len(OFFICIALS)
+    assert conds[0].seed(7) != [c for c in conds if c.players == 3][0].seed(7)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_paired_ablation_games_deal_the_same_cards_as_the_control(paired):
+    df = S.run_ablation("heuristic", players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
+                        progress=False, log=None, paired=paired)
+    ctrl = df[df.official == "none"].groupby("game").seed.first()
+    abl = df[df.official == "postmaster"].groupby("game").seed.first()
+    assert (ctrl == abl).all() == paired
+    p = design.paired(df, 2, "postmaster")
+    assert p["pairs"] == (4 if paired else 0)
+    if paired:
+        d = design.paired_differences(df, 2, "postmaster")
+        r = df[(df.official == "postmaster") & df.restricted].set_index("seed")
+        c = df[df.official == "none"]
+        for row in d.itertuples():   # the same seed and seat in the control, by hand
+            want = r.loc[row.seed, "score"] - c[(c.seed == row.seed) & (c.seat == row.seat)].score.iloc[0]
+            assert row.d_score == want
+
+
+def test_the_ablation_table_carries_paired_estimates_and_holm():
+    df = S.run_ablation("heuristic", players=(2,), games=6, seed=3, officials=("postmaster", "administrator"),
+                        jobs=1, progress=False, log=None)
+    t = S.ablation_table(df)
+    assert {"d_win_paired", "d_win_paired_lo", "p_win_holm", "p_score_holm"} <= set(t.columns)
+    assert (t.p_win_holm >= t.p_win - 1e-12).all()
+    assert list(t.p_win_holm) == pytest.approx(design.holm(t.p_win))
+    pairs = S.pairwise_table(df)
+    assert {"p_win", "p_win_holm"} <= set(pairs.columns)
+
+
+# ------------------------------------------------------------------------------ the forced Postmaster
+
+def test_forced_postmaster_counts_turns_begun_with_an_empty_hand(tmp_path):
+    run_tournament(["heuristic", "heuristic"], players=2, games=2, seed=4, jobs=1, out_dir=tmp_path / "t",
+                   progress=False)
+    got = S.phase_turns(tmp_path / "t" / "records.jsonl")
+    want = {}
+    for g, (_line, rec) in read_game_records(tmp_path / "t" / "records.jsonl").items():
+        last = [-1]
+        counts = [0] * rec.rules.players
+
+        def seen(state, player, move, counts=counts, last=last):
+            if state.turn != last[0]:
+                last[0] = state.turn
+                counts[player] += sum(state.hand(player).values()) == 0      # an empty hand at the turn's start
+        replay(rec, on_move=seen)
+        want.update({(g, s): c for s, c in enumerate(counts)})
+    forced = got.set_index(["game", "seat"])[[f"forced_postmaster_{ph}" for ph in ("early", "middle", "late")]]
+    assert {k: int(v) for k, v in forced.sum(axis=1).items()} == want
+    assert sum(want.values()) > 0          # the games do have forced draws, so the count is tested
+
+
+# ------------------------------------------------------------------------------ the fresh re-rating
+
+def test_the_fresh_rating_re_rates_the_chosen_move_with_an_independent_search():
+    offers, _ = offer_states()
+    state = offers[0]
+    o = choice_officials(state)[0]
+    settings = ChoiceSettings(bot=TINY, seed=1, fresh=True)
+    r = rate_decision(state, settings, 99, [o])
+    w, wo = r["ratings"][o]
+    for using, side in ((True, w), (False, wo)):
+        again = analyse(state, bot=settings.spec(2), seed=fresh_seed(99), official=o, using=using)
+        opt = next(x for x in again.options if x.notation == side["move"])
+        assert side["fresh_win"] == opt.win_prob and side["fresh_visits"] == opt.visits
+        first = analyse(state, bot=settings.spec(2), seed=99, official=o, using=using)
+        assert side["win"] == max(first.options, key=lambda x: x.visits).win_prob
+    prefer = (w["fresh_win"], w["fresh_score"]) > (wo["fresh_win"], wo["fresh_score"])
+    assert (r["best_official"] == o) == prefer
+    assert ChoiceSettings(bot=TINY).to_dict() == {"bot": TINY, "iterations": None, "seed": 0}   # old folders resume
+
+
+def test_rows_hold_both_ratings_the_units_and_the_last_round(tmp_path):
+    run_tournament(["heuristic", "heuristic"], players=2, games=1, seed=3, jobs=1, out_dir=tmp_path / "t",
+                   progress=False)
+    rows = run_choice(tmp_path / "t" / "records.jsonl", tmp_path / "c", ChoiceSettings(bot=TINY, seed=2, fresh=True),
+                      games=1, source="2p_none")
+    rated = rows[rows.d_win_fresh.notna()]
+    assert len(rated) > 0.9 * len(rows)
+    assert (rated.d_win_fresh == rated.with_fresh_win - rated.without_fresh_win).all()
+    assert not rows.calibrated.any()             # mcts without eval=learned: evaluation units
+    assert win_unit(rows) == "Δ evaluation"
+    rec = next(iter(read_game_records(tmp_path / "t" / "records.jsonl").values()))[1]
+    start = last_round_start(rec)
+    assert (rows.endgame == (rows.turn >= start)).all()
+    t = choice_table(rows)
+    assert {"fresh_right", "fresh_d_win_median", "right_open", "endgame", "d_win_trimmed"} <= set(t.columns)
+    assert set(t.unit) == {"Δ evaluation"}
+    assert win_unit(rows.assign(calibrated=True)) == "Δ win chance (calibrated)"
+
+
+def test_the_fresh_share_right_is_counted_from_the_fresh_deltas():
+    rows = pd.DataFrame({"players": 2, "source": "s", "game": [1, 1, 2, 2], "move": [1, 2, 1, 2],
+                         "official": "postmaster", "phase": "early", "d_win": [0.1, 0.2, -0.1, 0.3],
+                         "d_win_fresh": [-0.1, 0.2, -0.1, -0.3], "se_win": 0.01, "se_win_fresh": 0.01,
+                         "d_score": 0.0, "used": [True, False, True, False], "best_uses": False,
+                         "endgame": [False, False, False, True], "calibrated": True})
+    for c in S.choice.CHOICE_COLUMNS:
+        if c not in rows:
+            rows[c] = 0
+    t = choice_table(rows)
+    all_ = t[t.phase == "all"].iloc[0]
+    assert all_.right == 0.75 and all_.fresh_right == 0.25
+    assert all_.right_open == pytest.approx(2 / 3) and all_.endgame == 1
+    assert all_.unit == "Δ win chance (calibrated)"
+
+
+# ------------------------------------------------------------------------------ the rating-following bot
+
+def test_rated_spec_and_bad_specs():
+    assert R.rated_spec("mcts(iterations=300,c=0.5)", "first") == "rated(iterations=300,c=0.5,rating=first)"
+    assert R.rated_spec("mcts", "fresh", 100) == "rated(rating=fresh,rate_iterations=100)"
+    for bad in ("heuristic", "mcts(forbid=postmaster)"):
+        with pytest.raises(S.StudyError):
+            R.rated_spec(bad)
+    with pytest.raises(S.StudyError):
+        R.rated_spec("mcts", "best")
+    for spec, text in (("rated(rating=best)", "rating"), ("rated(forbid=postmaster)", "forbids"),
+                       ("rated(depth=3)", "no option depth")):
+        with pytest.raises(BotSpecError, match=text):
+            make_bot(spec, 0)
+
+
+@pytest.mark.parametrize("rating", R.RATINGS)
+def test_at_an_offer_the_rated_bot_plays_the_side_the_rating_prefers(rating):
+    offers, _ = offer_states(want=3)
+    for k, state in enumerate(offers):
+        bot = make_bot(f"rated(iterations=30,rating={rating})", seed=k)
+        obs = Observation(state, state.current_player, 5)
+        move = bot.choose(obs)
+        o = choice_officials(obs.state)[0]
+        r = rate_decision(obs.state, bot.settings, random.Random(k).getrandbits(63), [o])
+        assert obs.state.move_str(move) == r["best"]
+        assert (official_of(obs.state, move) == o) == (r["best_official"] == o)
+        assert bot.offers[o] == 1 and bot.used[o] == (r["best_official"] == o)
+
+
+def test_without_an_offer_the_rated_bot_plays_as_the_standard_bot():
+    _, plain = offer_states()
+    for k, state in enumerate(plain[:3]):
+        obs = Observation(state, state.current_player, 5)
+        bot = make_bot("rated(iterations=30,rating=first)", seed=k)
+        standard = make_bot("mcts(iterations=30)", seed=derive_seed("rated-standard", k))
+        assert bot.choose(obs) == standard.choose(obs)
+        assert sum(bot.offers.values()) == 0
+
+
+def _validation_rows():
+    """A hand-made validation result: 2 players, 4 games, the rated bot wins 3."""
+    rows = []
+    for g in range(1, 5):
+        rated_seat = (g - 1) % 2
+        for seat in range(2):
+            rated_here = seat == rated_seat
+            win = int(rated_here == (g != 4))
+            rows.append({"players": 2, "rating": "fresh", "game": g, "seat": seat, "rated": rated_here,
+                         "win": win, "score": 30 + 5 * win, "uses_postmaster": 2 if rated_here else 4})
+    return pd.DataFrame(rows)
+
+
+def test_the_validation_table_by_hand():
+    t = R.validation_table(_validation_rows())
+    r = t.iloc[0]
+    assert (r.games, r.wins, r.win_rate, r.d_win) == (4, 3, 0.75, 0.25)
+    assert r.margin == pytest.approx((5 + 5 + 5 - 5) / 4)     # the rated score minus its opponent's, per game
+    assert r.uses_postmaster == 2 and r.std_uses_postmaster == 4
+    assert r.p_win_holm == pytest.approx(r.p_win)              # one test: Holm changes nothing
+    two = pd.concat([_validation_rows(), _validation_rows().assign(rating="first")])
+    t2 = R.validation_table(two)
+    assert list(t2.p_win_holm) == pytest.approx([min(1, 2 * p) for p in t2.p_win])
+
+
+def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tmp_path):
+    rows = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",), jobs=2,
+                            out_dir=tmp_path, log=None)
+    assert rows.game.nunique() == 2 and rows.rated.sum() == 2
+    assert sorted(rows[rows.rated].seat) == [0, 1]
+    assert set(rows[rows.rated].spec) == {"rated(iterations=8,rating=first)"}
+    assert (tmp_path / "2p_rated_first" / "records.jsonl").exists()
+
+
+def test_the_validation_runs_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        rows = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",),
+                                scheduler=cluster.scheduler_address, log=None)
+    local = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",), jobs=1,
+                             log=None)
+    pd.testing.assert_frame_equal(rows.reset_index(drop=True), local.reset_index(drop=True))
+
+
+def test_the_substitution_table_counts_the_forced_postmaster_apart(tmp_path):
+    df = S.run_ablation("heuristic", players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
+                        progress=False, log=None, out_dir=tmp_path)
+    t = S.substitution_table(df).set_index("forbidden")
+    r = df[(df.official == "postmaster") & df.restricted]
+    forced = r[[f"forced_postmaster_{ph}" for ph in ("early", "middle", "late")]].sum(axis=1)
+    assert t.loc["postmaster", "postmaster"] == 0                     # never chosen ...
+    assert t.loc["postmaster", "forced_postmaster"] == forced.mean() > 0   # ... yet forced
+    assert t.loc["postmaster", "forced_share_of_turns"] == pytest.approx(forced.sum() / (r.turns / 2).sum())
+
+
+# ------------------------------------------------------------------------------ cost, records, runs.json
+
+def test_part_costs_by_hand():
+    from thurn_ai.studies.officials.cost import Timing, part_costs
+
+    t = {2: Timing(2, searches_per_game=100, offers_per_game=40, seconds_per_search=0.036)}
+    rows = {r["part"]: r for r in part_costs(t, ablation_games={2: 10}, officials=4, rated_games={2: 5},
+                                             fresh=True, validation_games={2: 20}, ratings=("first", "fresh"))}
+    assert rows["ablation"]["games"] == 50 and rows["ablation"]["searches"] == 5000
+    assert rows["ablation"]["core_hours"] == pytest.approx(5000 * 0.036 / 3600)
+    assert rows["choice"]["searches"] == 5 * 40 * 4                       # four searches an offer with fresh
+    # the rated seat meets 40 / 2 offers a game and runs 2 (first) or 4 (fresh) searches there instead of one
+    assert rows["validation (first)"]["searches"] == 20 * (100 + 20 * 1)
+    assert rows["validation (fresh)"]["searches"] == 20 * (100 + 20 * 3)
+
+
+def test_measure_counts_searches_and_offers_of_a_cheap_game():
+    from thurn_ai.studies.officials.cost import measure
+
+    m = measure(2, "mcts(iterations=20)", seed=1)
+    assert m.searches_per_game > m.offers_per_game > 0 and m.seconds_per_search > 0
+
+
+def test_kept_records_replay_and_a_changed_game_is_found(tmp_path):
+    import gzip
+    import json
+    from thurn_ai.studies.officials.records import check_records, keep_records
+
+    raw = tmp_path / "raw"
+    S.run_ablation({2: "mcts(iterations=5)"}, players=(2,), games=2, seed=1, officials=("cartwright",), jobs=1,
+                   out_dir=raw / "search", progress=False, log=None)
+    kept = keep_records(raw, tmp_path / "records")
+    assert sorted(p.name for p in kept) == ["2p_cartwright.json", "2p_cartwright.jsonl.gz", "2p_none.json",
+                                            "2p_none.jsonl.gz"]
+    first = (tmp_path / "records" / "search" / "2p_none.jsonl.gz").read_bytes()
+    keep_records(raw, tmp_path / "records")
+    assert (tmp_path / "records" / "search" / "2p_none.jsonl.gz").read_bytes() == first      # bit for bit
+    assert check_records(tmp_path / "records", every=1)[:2] == (4, 0)
+    gz = tmp_path / "records" / "search" / "2p_none.jsonl.gz"
+    games = [json.loads(line) for line in gzip.decompress(gz.read_bytes()).decode().splitlines()]
+    games[1]["moves"][-1] = "pass"
+    gz.write_bytes(gzip.compress(("\n".join(json.dumps(g) for g in games) + "\n").encode(), mtime=0))
+    same, differ, notes = check_records(tmp_path / "records", every=1)
+    assert (same, differ) == (3, 1) and "2p_none" in notes[0] and "game 2" in notes[0]
+
+
+def test_runs_json_keeps_only_the_runs_the_report_uses(tmp_path):
+    from helpers import experiment
+
+    exp = experiment("officials")
+    (tmp_path / "runs.json").write_text('{"mcts": {"seconds": 1}, "search": {"seconds": 2, "played_with": []},'
+                                        ' "strength_check": "old"}')
+    runs = exp.log_run(tmp_path, "", keep_only=exp.RUN_NAMES)
+    assert set(runs) == {"search"}
+    import json
+    assert set(json.loads((tmp_path / "runs.json").read_text())) == {"search"}
+
+
+def test_the_cost_option_prints_the_costs_and_plays_nothing(tmp_path, monkeypatch, capsys):
+    from helpers import experiment
+
+    exp = experiment("officials")
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    assert exp.main(["--quick", "--cost", "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    assert "core-hours" in out and "validation (fresh)" in out and "2 players 2" in out
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_unreachable_scheduler_is_one_error_line(tmp_path, monkeypatch, capsys):
+    from helpers import experiment
+
+    exp = experiment("officials")
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    assert exp.main(["--quick", "--part", "ablation", "--scheduler", "tcp://127.0.0.1:9",
+                     "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot reach the Dask scheduler") and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+# ------------------------------------------------------------------------------ advice
+
+def _advice_rows():
+    """Postmaster offers: right (Δ > 0) with 2-3 cards in hand, wrong with 5 or more; 40 games of 2 each."""
+    rows = []
+    for g in range(40):
+        for k, (hand, d) in enumerate(((2, 0.1), (6, -0.1))):
+            rows.append({"players": 2, "source": "s", "game": g, "move": k, "official": "postmaster",
+                         "phase": "early", "hand_size": hand, "route_len": 3, "d_win": -d, "d_win_fresh": d,
+                         "used": True})
+    return pd.DataFrame(rows)
+
+
+def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
+    from thurn_ai.studies.officials.advice import advice_lines, advice_table
+
+    t = advice_table(_advice_rows()).set_index(["factor", "level"])
+    assert (t.rating == "fresh").all()                        # the unbiased rating where there is one
+    assert t.loc[("hand size", "2–3 cards"), "rule"] == "use it"
+    assert t.loc[("hand size", "5 or more"), "rule"] == "do without"
+    assert t.loc[("hand size", "4 cards"), "rule"] == "too few decisions"
+    assert t.loc[("route length", "3–4 cities"), "rule"] == "no clear rule"      # half and half
+    assert t.loc[("route length", "3–4 cities"), "right"] == 0.5
+    text = "\n".join(advice_lines(advice_table(_advice_rows())))
+    assert "use it with 2–3 cards" in text and "do without with 5 or more" in text
+    first = advice_table(_advice_rows().drop(columns="d_win_fresh")).set_index(["factor", "level"])
+    assert first.loc[("hand size", "2–3 cards"), "rule"] == "do without" and (first.rating == "first").all()

@@ -1,0 +1,120 @@
+"""The officials study, advice a player can use at the table: for each official, how often using it is right
+by hand size, route length, game phase and player count, each with its evidence, and a rule where the
+evidence is clear.
+
+    >>> t = advice_table(rows)            # rows: the rated decisions (choice.py)
+    >>> advice_lines(t)                   # the report's table and rules (markdown lines)
+
+A cell's rule is "use it" when the 95% interval of the share "right" (resampling whole games) lies above
+one half, "do without" when it lies below, else "no clear rule". The share comes from the independent
+re-rating where the rows have it (no selection bias), else from the first rating; the table says which.
+These are one search's ratings: the validation by play says whether following them wins.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from ...game.officials import OFFICIALS, PHASES
+from .choice_tables import share_right
+from .plan import OFFICIAL_LABEL
+from .report_study import pct
+
+__all__ = ["FACTORS", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
+
+#: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
+FACTORS = {
+    "hand size": [("0–1 cards", lambda r: r.hand_size <= 1), ("2–3 cards", lambda r: r.hand_size.between(2, 3)),
+                  ("4 cards", lambda r: r.hand_size == 4), ("5 or more", lambda r: r.hand_size >= 5)],
+    "route length": [("0–2 cities", lambda r: r.route_len <= 2), ("3–4 cities", lambda r: r.route_len.between(3, 4)),
+                     ("5 or more", lambda r: r.route_len >= 5)],
+    "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in PHASES],
+    "players": [(f"{n} players", (lambda k: lambda r: r.players == k)(n)) for n in (2, 3, 4)],
+}
+#: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
+MIN_DECISIONS = 30
+MIN_GAMES = 10
+
+
+def rule_of(lo: float, hi: float, decisions: int, games: int = MIN_GAMES) -> str:
+    if decisions < MIN_DECISIONS or games < MIN_GAMES or math.isnan(lo):
+        return "too few decisions"
+    return "use it" if lo > 0.5 else "do without" if hi < 0.5 else "no clear rule"
+
+
+def advice_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per official, factor and level: rated decisions, games, the share where using it is right with its
+    interval, the player's take rate, and the rule (rule_of). `rating` says which rating the share uses."""
+    fresh = "d_win_fresh" in rows and rows.d_win_fresh.notna().any()
+    d = "d_win_fresh" if fresh else "d_win"
+    out = []
+    for o in OFFICIALS:
+        r = rows[(rows.official == o) & rows[d].notna()]
+        if r.empty:
+            continue
+        for factor, levels in FACTORS.items():
+            for label, test in levels:
+                c = r[test(r)]
+                right, lo, hi = share_right(c, d) if len(c) else (math.nan,) * 3
+                games = c.groupby(["source", "game"]).ngroups if len(c) else 0
+                out.append({"official": o, "factor": factor, "level": label, "decisions": len(c), "games": games,
+                            "right": right, "right_lo": lo, "right_hi": hi,
+                            "taken": float(c.used.mean()) if len(c) else math.nan,
+                            "rule": rule_of(lo, hi, len(c), games), "rating": "fresh" if fresh else "first"})
+    return pd.DataFrame(out)
+
+
+def advice_lines(t: pd.DataFrame) -> list[str]:
+    """The report's "Advice" section: the clear rules first, then the whole table with its evidence."""
+    if t is None or t.empty:
+        return []
+    rating = t.rating.iloc[0]
+    L = ["## Advice at the table", "",
+         "How often using each official is right, by what a player sees: hand size, route length, game "
+         "phase, player count (the share of its offers where the search rates the best move with it above "
+         "the best without; 95% interval resampling whole games; "
+         + ("each side's chosen move re-rated by an independent search" if rating == "fresh"
+            else "each side's most visited move by its own mean, which favours the side with more moves")
+         + f"). A rule where the interval lies wholly above or below one half and at least {MIN_DECISIONS} "
+         f"decisions from {MIN_GAMES} games back it.", ""]
+    for o in OFFICIALS:
+        clear = t[(t.official == o) & t.rule.isin(["use it", "do without"])]
+        if len(clear):
+            L.append(f"- **{OFFICIAL_LABEL[o]}**: " + "; ".join(
+                f"{x.rule} with {x.level} ({x.factor}: right {pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] "
+                f"of {x.decisions} offers)" for x in clear.itertuples()) + ".")
+    L += ["", "| official | factor | level | offers rated | games | using it right [95% CI] | taken by the player "
+          "| rule |", "|---|---|---|---|---|---|---|---|"]
+    for x in t.itertuples():
+        L.append(f"| {OFFICIAL_LABEL[x.official]} | {x.factor} | {x.level} | {x.decisions} | {x.games} | "
+                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {pct(x.taken)} | {x.rule} |")
+    return L + [""]
+
+
+def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
+    """One PNG per official: the share right per level of each factor (95% CI), the line at one half."""
+    from .plots import _pyplot, _save
+
+    if t is None or t.empty:
+        return []
+    plt = _pyplot()
+    names = []
+    for o in OFFICIALS:
+        g = t[t.official == o]
+        if g.empty:
+            continue
+        fig, axes = plt.subplots(1, len(FACTORS), figsize=(3.2 * len(FACTORS), 3.2), sharey=True)
+        for ax, factor in zip(axes, FACTORS):
+            f = g[g.factor == factor]
+            y = 100 * f.right.to_numpy()
+            err = [y - 100 * f.right_lo.to_numpy(), 100 * f.right_hi.to_numpy() - y]
+            ax.errorbar(range(len(f)), y, yerr=err, fmt="o", capsize=3)
+            ax.axhline(50, color="grey", lw=0.8, ls=":")
+            ax.set_xticks(range(len(f)), list(f.level), rotation=30, fontsize=7)
+            ax.set_title(factor, fontsize=9)
+        axes[0].set_ylabel("% of offers where using it is right")
+        fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it")
+        names.append(_save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
+    return names

@@ -1,0 +1,110 @@
+"""The officials study, what a run will cost, said before it starts: games, searches and core-hours of each
+part, from a short timing on this machine.
+
+    >>> m = measure(2, "mcts(iterations=1000,eval=learned)")      # a few seconds
+    >>> part_costs({2: m}, ablation_games={2: 1000}, rated_games={2: 100}, fresh=True,
+    ...            validation_games={2: 2182}, ratings=("first", "fresh"))
+
+The timing plays one game with every seat a 10-iteration search of the same kind (counting the decisions
+that need a search -- more than one legal move -- and those where an official is on offer), then times a
+few searches at the real budget at positions of that game. A cheap game is not a strong one, so the counts
+are estimates (strong games may be a little shorter or longer); the seconds are this machine's, with
+whatever else it is running.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ...bots import make_bot
+from ...bots.base import Observation
+from ...bots.spec import parse_spec
+from ...game.rules import Rules
+from ...play.match import play_game
+from .choice import choice_officials
+
+__all__ = ["Timing", "measure", "part_costs", "format_costs"]
+
+#: searches timed at the real budget
+TIMED = 3
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Per game of `players`: decisions that need a search (all seats), decisions with an official on
+    offer, and CPU seconds of one search at the real budget."""
+    players: int
+    searches_per_game: float
+    offers_per_game: float
+    seconds_per_search: float
+
+
+def _cheap(spec: str) -> str:
+    name, kwargs = parse_spec(spec)
+    keep = ",".join(f"{k}={v}" for k, v in kwargs.items() if k not in ("iterations", "time", "forbid"))
+    return f"{name}(iterations=10{',' + keep if keep else ''})"
+
+
+def measure(players: int, spec: str, seed: int = 0) -> Timing:
+    """A short timing of `spec` (a search bot) at this player count (see the module doc)."""
+    cheap = _cheap(spec)
+    rules = Rules(players=players)
+    positions = []
+    counts = {"searches": 0, "offers": 0}
+
+    def seen(state, player, move):
+        if len(state.legal_moves()) > 1:
+            counts["searches"] += 1
+            counts["offers"] += bool(choice_officials(state))
+            if len(positions) < 40:
+                positions.append(state.clone())
+
+    play_game(rules, [make_bot(cheap, seed + s) for s in range(players)], seed, on_move=seen)
+    bot = make_bot(spec, seed)
+    picked = positions[len(positions) // 4::max(1, len(positions) // (2 * TIMED))][:TIMED] or positions[:1]
+    t0 = time.process_time()
+    for state in picked:
+        bot.choose(Observation(state, state.current_player, seed))
+    per_search = (time.process_time() - t0) / max(1, len(picked))
+    return Timing(players, counts["searches"], counts["offers"], per_search)
+
+
+def part_costs(timings: dict, ablation_games: dict | None = None, officials: int = 4, rated_games: dict | None = None,
+               fresh: bool = True, validation_games: dict | None = None, ratings=("first", "fresh")) -> list[dict]:
+    """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and
+    `officials` tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n]
+    control games (two searches an offer, four with fresh), the validation (validation_games[n] games per
+    rating: every seat searches, and the rated seat adds its rating searches at its offers)."""
+    rows = []
+
+    def add(part, n, games, searches):
+        rows.append({"part": part, "players": n, "games": games, "searches": round(searches),
+                     "core_hours": searches * timings[n].seconds_per_search / 3600})
+
+    for n, t in sorted(timings.items()):
+        if ablation_games and n in ablation_games:
+            games = ablation_games[n] * (1 + officials)
+            add("ablation", n, games, games * t.searches_per_game)
+        if rated_games and n in rated_games:
+            add("choice", n, rated_games[n], rated_games[n] * t.offers_per_game * (4 if fresh else 2))
+        if validation_games and n in validation_games:
+            for rating in ratings:
+                per_rating = 2 if rating == "first" else 4
+                extra = t.offers_per_game / n * (per_rating - 1)   # the rated seat's offers: its searches, not one
+                add(f"validation ({rating})", n, validation_games[n],
+                    validation_games[n] * (t.searches_per_game + extra))
+    return rows
+
+
+def format_costs(rows: list[dict], timings: dict) -> str:
+    """The cost table as text, with the timing it rests on."""
+    lines = ["what each part will cost (estimated from a short timing on this machine):"]
+    for n, t in sorted(timings.items()):
+        lines.append(f"  {n} players: {t.searches_per_game:.0f} searched decisions a game, {t.offers_per_game:.0f} "
+                     f"with an official on offer, {t.seconds_per_search:.3f} CPU s a search")
+    lines.append(f"  {'part':<22} {'players':>7} {'games':>7} {'searches':>10} {'core-hours':>10}")
+    for r in rows:
+        lines.append(f"  {r['part']:<22} {r['players']:>7} {r['games']:>7} {r['searches']:>10} {r['core_hours']:>10.2f}")
+    total = sum(r["core_hours"] for r in rows)
+    lines.append(f"  total {total:.1f} core-hours (divide by the cores working: --jobs, or a cluster's workers)")
+    return "\n".join(lines)

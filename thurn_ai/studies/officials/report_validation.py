@@ -1,0 +1,101 @@
+"""The officials study's report, the validation by play: the rated bot (follows the rating at every offer)
+against the standard bot, and which explanation of "the rating disagrees with the search's own play" the
+data support (issue 22, point 1):
+
+  (a) the playing bot over-uses the official -- then following the rating wins more than the standard bot;
+  (b) the rating is biased (each side rated by its most visited move's own mean, the maximum of noisy
+      means, which reads high the more moves a side has) -- then following the first rating loses, and the
+      independent re-rating (fresh) moves towards what the player does.
+"""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .design import ALPHA
+from .plan import OFFICIAL_LABEL
+from .report_study import pct, pp
+
+__all__ = ["validation_section", "play_verdict", "rating_gap", "explanation"]
+
+
+def play_verdict(r) -> str:
+    """'wins more', 'wins less' or 'no difference' for one validation row (Holm-adjusted p below 5% and
+    the interval on one side of 0)."""
+    if getattr(r, "p_win_holm", math.nan) < ALPHA and r.d_win_lo > 0:
+        return "wins more"
+    if getattr(r, "p_win_holm", math.nan) < ALPHA and r.d_win_hi < 0:
+        return "wins less"
+    return "no difference"
+
+
+def rating_gap(table: pd.DataFrame, players: int, official: str = "postmaster") -> dict | None:
+    """The choice table's all-phase row of `official` at `players`: the first rating's share 'right', the
+    fresh re-rating's, the player's take rate (None without the row)."""
+    if table is None or table.empty:
+        return None
+    r = table[(table.players == players) & (table.official == official) & (table.phase == "all")]
+    if r.empty:
+        return None
+    r = r.iloc[0]
+    return {"right": r.right, "fresh_right": r.get("fresh_right", math.nan), "taken": r.used,
+            "fresh_lo": r.get("fresh_right_lo", math.nan), "fresh_hi": r.get("fresh_right_hi", math.nan)}
+
+
+def explanation(verdicts: dict, gap: dict | None) -> str:
+    """Which explanation holds, from the play verdicts {rating: verdict} and the ratings' gap (rating_gap)."""
+    first, fresh = verdicts.get("first"), verdicts.get("fresh")
+    bias = None
+    if gap and not math.isnan(gap["fresh_right"]):
+        before, after = abs(gap["taken"] - gap["right"]), abs(gap["taken"] - gap["fresh_right"])
+        bias = after < before / 2
+    if first == "wins more":
+        return ("(a) holds: following the first rating beats the standard bot, so the playing bot over-uses "
+                "the official; follow the rating's advice")
+    if first == "wins less" and fresh != "wins less":
+        return ("(b) holds: following the first rating loses to the standard bot while following the "
+                "independent re-rating does not" + (", and the re-rating moves most of the way to what the "
+                                                    "player does" if bias else "")
+                + "; the first rating's advice is not to be trusted where it disagrees with the search's play")
+    if first == "wins less" and fresh == "wins less":
+        return ("neither rating can be followed: both lose to the standard bot, whose own play is the better "
+                "guide")
+    if bias is not None:
+        return ("play does not separate them at this precision; the independent re-rating "
+                + ("moves most of the way to the player's choices, which points to (b), the first rating's "
+                   "selection bias" if bias else "leaves the gap, which points to (a), the player's over-use"))
+    return "undecided: play does not separate the explanations at this precision and no re-rating was made"
+
+
+def validation_section(validation: pd.DataFrame, choice: dict | None, main: str | None = None) -> list[str]:
+    """The markdown section "Validation by play" (validation: rated.validation_table)."""
+    if validation is None or validation.empty:
+        return []
+    L = ["## Validation by play", "",
+         "The `rated` bot follows the rating at every decision where an official is on offer (the two "
+         "root-restricted searches the study rates it with; rating *first* = each side's most visited move "
+         "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
+         "standard bot; one rotating seat against the standard bot in the others. Games per cell fixed "
+         "before the run: enough to find a win rate 3 points away from the fair 1/n with 80% power "
+         "(two-sided 5% test). Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
+         "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.", "",
+         "| players | rating | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
+         "Postmaster uses / game: rated vs standard | verdict |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in validation.itertuples():
+        pm = (f"{r.uses_postmaster:.2f} vs {r.std_uses_postmaster:.2f}" if hasattr(r, "uses_postmaster") else "–")
+        L.append(f"| {r.players} | {r.rating} | {r.games} | {pct(r.win_rate)} (fair {pct(1 / r.players)}) | "
+                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {r.p_win:.2g} ({r.p_win_holm:.2g}) | "
+                 f"{r.margin:+.2f} [{r.margin_lo:+.2f}, {r.margin_hi:+.2f}] | {pm} | {play_verdict(r)} |")
+    L.append("")
+    table = (choice or {}).get(main, {}).get("table") if choice else None
+    for n, g in validation.groupby("players"):
+        verdicts = {r.rating: play_verdict(r) for r in g.itertuples()}
+        gap = rating_gap(table, n)
+        said = ""
+        if gap:
+            said = (f" The {OFFICIAL_LABEL['postmaster']}: the first rating calls taking it right at "
+                    f"{pct(gap['right'])} of its offers, the independent re-rating at {pct(gap['fresh_right'])}, "
+                    f"the player took it at {pct(gap['taken'])}.")
+        L.append(f"- **{n} players**: {explanation(verdicts, gap)}.{said}")
+    return L + [""]
