@@ -216,7 +216,7 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
             if state.turn != last_turn[0]:  # the first decision of a turn
                 last_turn[0] = state.turn
                 counts[player][game_phase(state)] += 1
-                forced[player][game_phase(state)] += bool(state._f_forced_pm)
+                forced[player][game_phase(state)] += bool(state.turn_state().forced_pm)
 
         replay(rec, on_move=count)
         game = json.loads(line)["game"]
