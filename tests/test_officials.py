@@ -95,7 +95,7 @@ def test_recorded_uses_match_a_recount_from_the_moves():
     rules = Rules(players=3)
     bots = [make_bot("random", seed=1), make_bot("random(forbid=postal_carrier)", seed=2), make_bot("random", seed=3)]
     rec = play_game(rules, bots, seed=77)
-    counted = [{o: {ph: 0 for ph in S.PHASES} for o in OFFICIALS} for _ in range(3)]
+    counted = [{o: {ph: 0 for ph in S.STAGES} for o in OFFICIALS} for _ in range(3)]
 
     def count(state, player, move):
         off = official_by_text(state.phase, state.move_str(move))
@@ -112,19 +112,19 @@ def test_run_ablation_records_usage_per_phase(tmp_path):
                         out_dir=tmp_path, progress=False, log=None)
     assert set(df.official) == {S.CONTROL, "administrator"}
     assert len(df) == 2 * 2 * 2 and df.restricted.sum() == 2
-    admin = sum(df[S.use_column("administrator", ph)] for ph in S.PHASES)
+    admin = sum(df[S.use_column("administrator", ph)] for ph in S.STAGES)
     assert (admin[df.restricted] == 0).all()
     assert admin[~df.restricted].sum() > 0
     # the restricted bot sat in both seats
     assert sorted(df[df.restricted].seat) == [0, 1]
     # turns per phase (replayed from the records) add up to the game's turns
-    turns = df[[S.turns_column(ph) for ph in S.PHASES]].sum(axis=1).groupby([df.official, df.game]).sum()
+    turns = df[[S.turns_column(ph) for ph in S.STAGES]].sum(axis=1).groupby([df.official, df.game]).sum()
     assert (turns.to_numpy() == df.groupby(["official", "game"]).turns.first().to_numpy()).all()
     assert (df[S.turns_column("early")] > 0).all()
     # the usage table's means are the per-player means of the recorded counts
     u = S.usage_table(df).set_index(["players", "official"])
     ctrl = df[df.official == S.CONTROL]
-    for ph in S.PHASES:
+    for ph in S.STAGES:
         assert u.loc[(2, "postmaster"), ph] == pytest.approx(ctrl[S.use_column("postmaster", ph)].mean())
         assert u.loc[(2, "postmaster"), f"{ph}_share_of_turns"] == pytest.approx(
             ctrl[S.use_column("postmaster", ph)].sum() / ctrl[S.turns_column(ph)].sum())
@@ -145,7 +145,7 @@ def test_cli_study_on_a_board_file_replays_its_records(tmp_path, capsys):
     assert e.value.code == 0, capsys.readouterr().err
     df = pd.read_parquet(out / "games.parquet")
     assert set(df.official) == {S.CONTROL, "administrator"} and len(df) == 2 * 2 * 2
-    turns = df[[S.turns_column(ph) for ph in S.PHASES]].sum(axis=1).groupby([df.official, df.game]).sum()
+    turns = df[[S.turns_column(ph) for ph in S.STAGES]].sum(axis=1).groupby([df.official, df.game]).sum()
     assert (turns.to_numpy() == df.groupby(["official", "game"]).turns.first().to_numpy()).all()
     # the saved study reads back with the same board file
     again = S.load_ablation(out / "raw", "random", (2,), ("administrator",), board_file=mini)
@@ -178,7 +178,7 @@ def synthetic(games=48, players=(2, 4), seed=0):
                          "restricted": s == restricted_seat, "score": float(base[s]), "win": int(s == winner),
                          "rank": 1 if s == winner else 2, "turns": 30 * n}
                     for o in OFFICIALS:
-                        for i, ph in enumerate(S.PHASES):
+                        for i, ph in enumerate(S.STAGES):
                             r[S.use_column(o, ph)] = 0 if (o == off and s == restricted_seat) else i + 1
                     rows.append(r)
     return pd.DataFrame(rows)

@@ -163,7 +163,7 @@ def _tiny_ablation():
                      "bot": "x" if off == "none" or seat != g - 1 else f"x(forbid={off})",
                      "restricted": off != "none" and seat == g - 1, "score": 20.0 + seat + g,
                      "win": int(seat == g - 1), "rank": 1 if seat == g - 1 else 2, "turns": 40}
-                r.update({S.use_column(o, ph): 1 for o in OFFICIALS for ph in S.PHASES})
+                r.update({S.use_column(o, ph): 1 for o in OFFICIALS for ph in S.STAGES})
                 rows.append(r)
     return pd.DataFrame(rows)
 

@@ -18,8 +18,6 @@ OFFICIAL_ALIASES = {"admin": "administrator", "amtmann": "administrator", "carri
 
 #: stages of a game by the houses the leading player has placed, a third of the supply each
 STAGES = ("early", "middle", "late")
-#: the old names of STAGES and game_stage (the tournament and the officials study still use them)
-PHASES = STAGES
 
 
 def official_name(text: str) -> str | None:
@@ -61,5 +59,3 @@ def game_stage(state: GameState) -> str:
     """early / middle / late, by the houses already placed (a third of the supply each)."""
     return stage_of(max(HOUSES - state.houses_left(p) for p in range(state.n_players)))   # not a whole export()
 
-
-game_phase = game_stage

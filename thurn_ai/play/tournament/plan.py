@@ -15,9 +15,8 @@ import pandas as pd
 from ...bots import make_bot
 from ...errors import TournamentError
 from ...fileio import path_text, short_repr
-from ...game.officials import PHASES
 from ...game.rules import Rules
-from ..match import derive_seed, play_game
+from ..match import derive_seed, play_game, use_counts
 from ..workers import connect, default_jobs, run_each
 from .seats import bot_labels, check_players, result_columns, seatings, typed_frame
 from .store import META_FILE, ResultStore, read_meta
@@ -57,10 +56,7 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
                "win_share": 1.0 / n_top if rec.scores[seat] == top else 0.0,
                "turns": rec.turns, "truncated": rec.truncated}
         row.update({k: v for k, v in rec.details[seat].items() if k != "score"})
-        for official, by_phase in rec.official_uses[seat].items():
-            row[f"uses_{official}"] = sum(by_phase.values())
-            for phase in PHASES:
-                row[f"uses_{official}_{phase}"] = by_phase[phase]
+        row.update(use_counts(rec.official_uses[seat]))
         rows.append(row)
     record = json.loads(rec.to_json())
     record["game"] = task.game

@@ -10,6 +10,7 @@ import pandas as pd
 from ...errors import TournamentError
 from ..match import USE_COLUMNS      # the usage columns of a game record (one home: play.match)
 from ...game.rules import Rules
+from ...game.rules import is_player_count
 
 MAX_CYCLE = 100_000    # games of one seating cycle (see seatings): more bots than that allows are refused
 
@@ -23,7 +24,7 @@ BOOL_COLUMNS = {"truncated"}
 
 
 def check_players(players) -> None:
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+    if not isinstance(players, int) or isinstance(players, bool) or not is_player_count(players):
         raise TournamentError(f"a game has 2, 3 or 4 players, not {players!r}")
 
 

@@ -12,7 +12,7 @@ Design (docs/officials.md explains the choices):
   games (Welch t interval). The control's unit is one game (the mean over its seats), because the seats of
   one game are not independent of each other.
 * **Usage** is counted in the control games (the full bot as it plays): uses per player per game in each
-  game phase (early / middle / late by houses placed, thurn_ai.game.officials.game_phase).
+  game phase (early / middle / late by houses placed, thurn_ai.game.officials.game_stage).
 * **Seat advantage**: win rate per seat, over all games of a study (seats rotate, so every seat sees the
   same mix of bots), with Wilson CIs and a chi-square test of equal seats, next to the WBC record.
 
@@ -38,7 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...fileio import atomic_to_csv, atomic_to_parquet, path_text
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from .choice import (ChoiceSettings, example_names, load_choice_study, run_choice, run_choice_study,
                      save_example_positions, study_records)
 from .choice_tables import choice_examples, choice_table, win_unit
@@ -57,7 +57,7 @@ from .tables import (WBC_FIRST_SEAT, WBC_FIRST_SEAT_2024, Analysis, ablation_tab
                                      substitution_table, usage_table, wbc_comparison, write_tables)
 from ...stats.summary import CONFIDENCE, mean_ci, mean_interval, newcombe, welch, wilson_interval
 
-__all__ = ["OFFICIALS", "PHASES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMNS", "USE_COLUMNS",
+__all__ = ["OFFICIALS", "STAGES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMNS", "USE_COLUMNS",
            "WBC_FIRST_SEAT", "WBC_FIRST_SEAT_2024", "CONFIDENCE", "StudyError", "Condition", "Analysis",
            "use_column", "turns_column", "with_forbid", "parse_officials", "parse_players", "plan",
            "rotation_games", "phase_turns", "with_phase_turns", "standardize", "study_board_file",

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from .choice_tables import share_right
 from .plan import OFFICIAL_LABEL
 from .report_study import pct
+from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["FACTORS", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
 
@@ -30,8 +31,8 @@ FACTORS = {
                   ("4 cards", lambda r: r.hand_size == 4), ("5 or more", lambda r: r.hand_size >= 5)],
     "route length": [("0–2 cities", lambda r: r.route_len <= 2), ("3–4 cities", lambda r: r.route_len.between(3, 4)),
                      ("5 or more", lambda r: r.route_len >= 5)],
-    "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in PHASES],
-    "players": [(f"{n} players", (lambda k: lambda r: r.players == k)(n)) for n in (2, 3, 4)],
+    "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in STAGES],
+    "players": [(f"{n} players", (lambda k: lambda r: r.players == k)(n)) for n in PLAYER_COUNTS],
 }
 #: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
 MIN_DECISIONS = 30

@@ -43,10 +43,11 @@ from ...errors import ThurnError
 from ...fileio import atomic_write_text, loads_json, path_text
 from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed
-from ...game.officials import OFFICIALS, game_phase, official_of
+from ...game.officials import OFFICIALS, game_stage, official_of
 from .plan import StudyError
 from ...position import save_position
 from ...game.rules import HOUSES
+from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
            "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
@@ -186,7 +187,7 @@ def decision_rows(state, played: int, settings: ChoiceSettings, seed: int, base:
     p = state.current_player
     r = rate_decision(state, settings, seed, officials)
     placed = max(HOUSES - state.houses_left(q) for q in range(state.n_players))
-    common = {**base, "turn": state.turn, "seat": p, "phase": game_phase(state),
+    common = {**base, "turn": state.turn, "seat": p, "phase": game_stage(state),
               "decision": state.phase, "houses_placed": placed, "own_houses_placed": HOUSES - state.houses_left(p),
               "route_len": len(state.route(p)), "hand_size": sum(state.hand(p).values()),
               "hand": _hand_text(state, p), "score": state.score(p), "played": state.move_str(played),
@@ -434,7 +435,7 @@ def choice_folder(out_dir, players: int) -> Path:
     return Path(out_dir) / f"choice_{players}p"
 
 
-def run_choice_study(bot, players=(2, 3, 4), games=100, choice_games=None, choice_bot="mcts",
+def run_choice_study(bot, players=PLAYER_COUNTS, games=100, choice_games=None, choice_bot="mcts",
                      seed: int = 0, choice_seed: int = 0, iterations: int | None = None, jobs=None,
                      rules_kwargs=None, out_dir=None, progress: bool = False, log=print, fresh: bool = False,
                      scheduler: str | None = None) -> pd.DataFrame:
@@ -471,7 +472,7 @@ def run_choice_study(bot, players=(2, 3, 4), games=100, choice_games=None, choic
     return pd.concat(frames, ignore_index=True) if frames else _frame([])
 
 
-def load_choice_study(out_dir, players=(2, 3, 4)) -> pd.DataFrame:
+def load_choice_study(out_dir, players=PLAYER_COUNTS) -> pd.DataFrame:
     """The rated decisions saved by run_choice_study so far (player counts without a choice folder are
     left out); StudyError if there are none at all."""
     from .plan import parse_players

@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from ...stats.summary import clustered_proportion_interval
 from .choice import SMALL_SAMPLE, check_choice_data, with_later_columns
 from .design import robust_summary
@@ -69,7 +69,7 @@ def choice_table(df: pd.DataFrame) -> pd.DataFrame:
     df = with_later_columns(df)
     rows = []
     for (n, o), g in df.groupby(["players", "official"], sort=True):
-        for ph in (*PHASES, "all"):
+        for ph in (*STAGES, "all"):
             c = g if ph == "all" else g[g.phase == ph]
             r = c[c.d_win.notna()]
             row = {"players": n, "official": o, "phase": ph, "decisions": len(c),

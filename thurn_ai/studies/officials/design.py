@@ -16,6 +16,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from .plan import CONTROL, StudyError
+from ...game.rules import PLAYER_COUNTS
 
 #: the precision the validation by play is sized for: a win rate 3 points away from the fair 1/n is found
 #: (two-sided 5% test) with this power
@@ -32,7 +33,7 @@ def games_to_separate(players: int, difference: float = SEPARATE_BY, alpha: floa
     win rate `difference` away from the fair share 1/players with probability `power`, by the normal
     approximation: n = (z(1 - alpha/2) + z(power))^2 p(1 - p) / difference^2 with p = 1/players.
     Fixed before a run (no optional stopping); round it up to whole seat rotations (rotation_games)."""
-    if players not in (2, 3, 4):
+    if players not in PLAYER_COUNTS:
         raise StudyError(f"player counts are 2, 3 or 4, not {players!r}")
     if not 0 < difference < 1 or not 0 < alpha < 1 or not 0 < power < 1:
         raise StudyError("difference, alpha and power are between 0 and 1")

@@ -15,7 +15,7 @@ from ...bots.search_options import SearchOptions
 from ...bots.spec import parse_spec
 from ...errors import ThurnError
 from ...fileio import path_text
-from ...game.officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, PHASES
+from ...game.officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, STAGES
 
 CONTROL = "none"
 OFFICIAL_LABEL = {**_LABELS, CONTROL: "(none)"}
@@ -30,6 +30,7 @@ class StudyError(ThurnError):
 # the study's usage columns: each official in each game stage, named where a game record's uses become
 # columns (play.match; a tournament's results add each official's total)
 from ...play.match import STAGE_USE_COLUMNS as USE_COLUMNS, use_column  # noqa: E402
+from ...game.rules import PLAYER_COUNTS, is_player_count
 
 
 def with_forbid(spec: str, official: str) -> str:
@@ -74,13 +75,13 @@ def parse_budget(text) -> dict[int, int] | None:
     if isinstance(text, dict):
         items = list(text.items())
     elif isinstance(text, int) and not isinstance(text, bool):
-        items = [(n, text) for n in (2, 3, 4)]
+        items = [(n, text) for n in PLAYER_COUNTS]
     else:
         parts = [t.strip() for t in str(text).split(",") if t.strip()]
         items = []
         try:
             if len(parts) == 1 and "=" not in parts[0]:
-                items = [(n, int(parts[0])) for n in (2, 3, 4)]
+                items = [(n, int(parts[0])) for n in PLAYER_COUNTS]
             else:
                 for part in parts:
                     n, _, it = part.partition("=")
@@ -90,7 +91,7 @@ def parse_budget(text) -> dict[int, int] | None:
                 from None
     out = {}
     for n, it in items:
-        if isinstance(n, bool) or n not in (2, 3, 4):
+        if isinstance(n, bool) or n not in PLAYER_COUNTS:
             raise StudyError(f"budget {str(text)[:40]!r}: player counts are 2, 3 or 4, not {n!r}")
         if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 10_000_000:
             raise StudyError(f"budget {str(text)[:40]!r}: iterations are a whole number from 1 to 10,000,000, "
@@ -157,12 +158,12 @@ def parse_players(text) -> tuple[int, ...]:
         counts = [int(t) for t in (text.split(",") if isinstance(text, str) else text)]
     except (TypeError, ValueError):
         raise StudyError(f"player counts {text!r}: expected e.g. 2,3,4") from None
-    if not counts or any(not 2 <= n <= 4 for n in counts):
+    if not counts or any(not is_player_count(n) for n in counts):
         raise StudyError(f"player counts {text!r}: each must be 2, 3 or 4")
     return tuple(dict.fromkeys(counts))
 
 
-def plan(players=(2, 3, 4), officials=OFFICIALS) -> list[Condition]:
+def plan(players=PLAYER_COUNTS, officials=OFFICIALS) -> list[Condition]:
     players, officials = parse_players(players), parse_officials(officials)
     out = []
     for n in players:
@@ -200,7 +201,7 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
     A record names only a packaged board, so a study played on a board file passes that file (the
     path the user gave, --board-file) as `board_file`."""
     from ...play.match import GameRecord, replay
-    from ...game.officials import game_phase
+    from ...game.officials import game_stage
     from ...play.tournament import complete_lines
 
     rows = []
@@ -208,22 +209,22 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
     lines = complete_lines(Path(records_path)).splitlines()
     for line in filter(str.strip, lines):
         rec = GameRecord.from_json(line, board_file=board_file)
-        counts = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
-        forced = [dict.fromkeys(PHASES, 0) for _ in range(rec.rules.players)]
+        counts = [dict.fromkeys(STAGES, 0) for _ in range(rec.rules.players)]
+        forced = [dict.fromkeys(STAGES, 0) for _ in range(rec.rules.players)]
         last_turn = [-1]
 
         def count(state, player, move):
             if state.turn != last_turn[0]:  # the first decision of a turn
                 last_turn[0] = state.turn
-                counts[player][game_phase(state)] += 1
-                forced[player][game_phase(state)] += bool(state.turn_state().forced_pm)
+                counts[player][game_stage(state)] += 1
+                forced[player][game_stage(state)] += bool(state.turn_state().forced_pm)
 
         replay(rec, on_move=count)
         game = json.loads(line)["game"]
-        rows += [{"game": game, "seat": seat, **{turns_column(ph): c[ph] for ph in PHASES},
-                  **{forced_column(ph): f[ph] for ph in PHASES}}
+        rows += [{"game": game, "seat": seat, **{turns_column(ph): c[ph] for ph in STAGES},
+                  **{forced_column(ph): f[ph] for ph in STAGES}}
                  for seat, (c, f) in enumerate(zip(counts, forced))]
-    return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, PHASES), *map(forced_column, PHASES)])
+    return pd.DataFrame(rows, columns=["game", "seat", *map(turns_column, STAGES), *map(forced_column, STAGES)])
 
 
 def with_phase_turns(df: pd.DataFrame, folder, board_file=None) -> pd.DataFrame:
@@ -255,7 +256,7 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
         "rank": pick("rank").astype(int), "turns": pick("turns").astype(int),
     })
     for o in OFFICIALS:
-        for ph in PHASES:
+        for ph in STAGES:
             # accept 'uses_postmaster_early', 'postmaster_early', 'official_postmaster_early', ...
             pat = re.compile(rf"(^|_){o}_{ph}$")
             match = [c for c in raw.columns if pat.search(c.lower())]
@@ -273,7 +274,7 @@ def study_board_file(rules_kwargs):
     return None if board is None or is_packaged_board(board) else board
 
 
-def run_ablation(bot, players=(2, 3, 4), games=100, seed: int = 0, officials=OFFICIALS,
+def run_ablation(bot, players=PLAYER_COUNTS, games=100, seed: int = 0, officials=OFFICIALS,
                  jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
                  progress: bool = True, log=print, paired: bool = True, scheduler: str | None = None) -> pd.DataFrame:
     """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a
@@ -301,7 +302,7 @@ def run_ablation(bot, players=(2, 3, 4), games=100, seed: int = 0, officials=OFF
     return pd.concat(frames, ignore_index=True)
 
 
-def load_ablation(out_dir, bot: str, players=(2, 3, 4), officials=OFFICIALS, board_file=None) -> pd.DataFrame:
+def load_ablation(out_dir, bot: str, players=PLAYER_COUNTS, officials=OFFICIALS, board_file=None) -> pd.DataFrame:
     """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
     contributes its complete games); StudyError if a tournament folder is missing. A study played on a
     board file needs that file as `board_file` (the records name only packaged boards)."""

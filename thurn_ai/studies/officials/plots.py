@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from ...fileio import atomic_savefig
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from .plan import OFFICIAL_LABEL
 from .tables import Analysis
 
@@ -38,7 +38,7 @@ def usage_panel(ax, usage) -> None:
         g = usage[usage.players == n].set_index("official").reindex(OFFICIALS)
         x = np.arange(len(OFFICIALS)) + (i - (len(counts) - 1) / 2) * width
         bottom = np.zeros(len(OFFICIALS))
-        for k, ph in enumerate(PHASES):
+        for k, ph in enumerate(STAGES):
             if rates:
                 y = 100 * g[f"{ph}_share_of_turns"].to_numpy()
                 ax.bar(x + (k - 1) * width / 3, y, width / 3 * 0.95, color=colors[ph], label=ph if i == 0 else None)
@@ -140,8 +140,8 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
     for ax, o in zip(axes, OFFICIALS):
         rated = df[(df.official == o) & df.d_win.notna()] if len(df) else df
         for i, n in enumerate(counts):
-            data = [100 * rated[(rated.players == n) & (rated.phase == ph)].d_win.to_numpy() for ph in PHASES]
-            pos = np.arange(len(PHASES)) + (i - (len(counts) - 1) / 2) * width
+            data = [100 * rated[(rated.players == n) & (rated.phase == ph)].d_win.to_numpy() for ph in STAGES]
+            pos = np.arange(len(STAGES)) + (i - (len(counts) - 1) / 2) * width
             keep = [k for k, d in enumerate(data) if len(d)]
             if keep:
                 b = ax.boxplot([data[k] for k in keep], positions=pos[keep], widths=width * 0.9, showfliers=False,
@@ -153,7 +153,7 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
         if rated.empty:
             ax.text(0.5, 0.5, "no rated decisions", ha="center", va="center", transform=ax.transAxes)
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_xticks(range(len(STAGES)), STAGES)
         ax.set_title(OFFICIAL_LABEL[o])
         if o == OFFICIALS[0]:
             ax.set_ylabel("Δ win probability, with − without (pp)")
@@ -165,8 +165,8 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
     for ax, o in zip(axes, OFFICIALS):
         t = table[(table.official == o) & (table.phase != "all")] if len(table) else table
         for i, n in enumerate(counts):
-            g = t[t.players == n].set_index("phase").reindex(PHASES)
-            x = np.arange(len(PHASES)) + (i - (len(counts) - 1) / 2) * width
+            g = t[t.players == n].set_index("phase").reindex(STAGES)
+            x = np.arange(len(STAGES)) + (i - (len(counts) - 1) / 2) * width
             y = 100 * g.right.to_numpy(dtype=float)
             err = np.vstack([y - 100 * g.right_lo.to_numpy(dtype=float), 100 * g.right_hi.to_numpy(dtype=float) - y])
             ax.bar(x, np.nan_to_num(y), width * 0.9, color=f"C{i}", alpha=0.6, label=f"{n}p: using it is right")
@@ -174,7 +174,7 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
             ax.plot(x, 100 * g.used.to_numpy(dtype=float), "k_", ms=12, mew=2,
                     label="taken by the player" if i == 0 else None)
         ax.axhline(50, color="grey", lw=0.6, ls=":")
-        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_xticks(range(len(STAGES)), STAGES)
         ax.set_ylim(0, 100)
         ax.set_title(OFFICIAL_LABEL[o])
         if o == OFFICIALS[0]:
@@ -197,14 +197,14 @@ def write_comparison_plot(comparison, names: list[str], out_dir, name: str = "he
     for ax, o in zip(axes, OFFICIALS):
         c = comparison[comparison.official == o]
         for k, study in enumerate(names):
-            cols = [f"{study}_share_{ph}" for ph in PHASES]
+            cols = [f"{study}_share_{ph}" for ph in STAGES]
             if not all(col in c for col in cols):
                 continue
             for r in c.itertuples():
                 y = [100 * getattr(r, col) for col in cols]
-                ax.plot(range(len(PHASES)), y, styles[k % len(styles)], marker="o", color=f"C{r.players - 2}",
+                ax.plot(range(len(STAGES)), y, styles[k % len(styles)], marker="o", color=f"C{r.players - 2}",
                         label=f"{study}, {r.players}p")
-        ax.set_xticks(range(len(PHASES)), PHASES)
+        ax.set_xticks(range(len(STAGES)), STAGES)
         ax.set_title(OFFICIAL_LABEL[o])
         if o == OFFICIALS[0]:
             ax.set_ylabel("% of the player's turns in the phase")

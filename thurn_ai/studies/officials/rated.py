@@ -36,6 +36,7 @@ from ...stats.summary import mean_ci, versus_baseline
 from .choice import ChoiceSettings, choice_officials, rate_decision
 from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
+from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["RatedBot", "RATINGS", "rated_spec", "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
@@ -135,7 +136,7 @@ def validation_folder(out_dir, players: int, rating: str) -> Path:
     return Path(out_dir) / f"{players}p_rated_{rating}"
 
 
-def run_validation(standard, players=(2, 3, 4), games=None, seed: int = 0, ratings=RATINGS, jobs=None,
+def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, ratings=RATINGS, jobs=None,
                    out_dir=None, scheduler: str | None = None, progress: bool = False, log=print) -> pd.DataFrame:
     """Per player count and rating, a tournament of the rated bot in one rotating seat against the standard
     bot (`standard`: a spec or {players: spec}) in the others: validation_games(n) games unless `games`

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
@@ -44,7 +44,7 @@ def findings(a: Analysis) -> list[str]:
         g = g.sort_values("total", ascending=False)
         if "early_share_of_turns" in g:
             uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} (on {pct(r.share_of_turns)} of its turns: "
-                             + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + ")"
+                             + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in STAGES) + ")"
                              for r in g.itertuples())
             out.append(f"{n} players: the full bot's uses per game (share of its turns early / middle / late): "
                        f"{uses}.")
@@ -388,7 +388,7 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
           "| given away / game |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in comparison.itertuples():
         for name in (a, b):
-            shares = " / ".join(cell(r, f"{name}_share_{ph}") for ph in PHASES)
+            shares = " / ".join(cell(r, f"{name}_share_{ph}") for ph in STAGES)
             dwin = ("–" if math.isnan(getattr(r, f"{name}_d_win", math.nan)) else
                     pp(getattr(r, f"{name}_d_win"), getattr(r, f"{name}_d_win_lo"), getattr(r, f"{name}_d_win_hi")))
             rated = getattr(r, f"{name}_rated", math.nan)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from .plan import OFFICIAL_LABEL
 from .tables import Analysis
 
@@ -111,8 +111,8 @@ def usage_lines(a: Analysis) -> list[str]:
          "|---|---|---|---|---|---|---|" + ("---|" if rates else "")]
     for r in a.usage.itertuples():
         cells = [f"{getattr(r, ph):.2f} [{getattr(r, ph + '_lo'):.2f}, {getattr(r, ph + '_hi'):.2f}]"
-                 for ph in (*PHASES, "total")]
-        by_phase = (" " + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in PHASES) + " |"
+                 for ph in (*STAGES, "total")]
+        by_phase = (" " + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in STAGES) + " |"
                     if rates else "")
         L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | " + " | ".join(cells)
                  + f" | {pct(r.share_of_turns)} |" + by_phase)

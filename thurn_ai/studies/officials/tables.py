@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...fileio import atomic_to_csv
-from ...game.officials import OFFICIALS, PHASES
+from ...game.officials import OFFICIALS, STAGES
 from .plan import (CANONICAL_COLUMNS, CONTROL, USE_COLUMNS, StudyError, forced_column, turns_column,
                    use_column)
 from .design import ALPHA, paired, two_proportions_p, with_holm
@@ -38,7 +38,7 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
     was used — overall and, when the data hold turns per phase (turns_<phase>), in each phase."""
     check_study_data(df)
     ctrl = df[df.official == CONTROL]
-    has_phase_turns = all(turns_column(ph) in ctrl and ctrl[turns_column(ph)].notna().all() for ph in PHASES)
+    has_phase_turns = all(turns_column(ph) in ctrl and ctrl[turns_column(ph)].notna().all() for ph in STAGES)
     rows = []
     for n, g in ctrl.groupby("players"):
         per_game = g.groupby("game")
@@ -46,7 +46,7 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
         for o in OFFICIALS:
             row = {"players": n, "official": o, "games": per_game.ngroups}
             total = 0.0
-            for ph in PHASES:
+            for ph in STAGES:
                 m, lo, hi = mean_ci(per_game[use_column(o, ph)].mean())
                 row.update({f"{ph}": m, f"{ph}_lo": max(lo, 0.0), f"{ph}_hi": hi})
                 total = total + per_game[use_column(o, ph)].mean()
@@ -66,15 +66,15 @@ def substitution_table(df: pd.DataFrame) -> pd.DataFrame:
     data hold them (replayed records), also the forced Postmaster -- two cards drawn because the hand was
     empty, which no player can refuse -- per game and as a share of the player's turns."""
     check_study_data(df)
-    has_forced = all(forced_column(ph) in df and df[forced_column(ph)].notna().all() for ph in PHASES)
+    has_forced = all(forced_column(ph) in df and df[forced_column(ph)].notna().all() for ph in STAGES)
     rows = []
     for (n, off), g in df.groupby(["players", "official"]):
         who = g if off == CONTROL else g[g.restricted]
         row = {"players": n, "forbidden": off}
         for o in OFFICIALS:
-            row[o] = float(sum(who[use_column(o, ph)] for ph in PHASES).mean())
+            row[o] = float(sum(who[use_column(o, ph)] for ph in STAGES).mean())
         if has_forced:
-            forced = sum(who[forced_column(ph)] for ph in PHASES)
+            forced = sum(who[forced_column(ph)] for ph in STAGES)
             row["forced_postmaster"] = float(forced.mean())
             row["forced_share_of_turns"] = float(forced.sum() / (who.turns / n).sum())
         rows.append(row)
@@ -247,7 +247,7 @@ def bot_comparison(usage: dict, ablation: dict, choices: dict | None = None) -> 
                 r = r.iloc[0]
                 row[f"{name}_uses"] = float(r.total)
                 row[f"{name}_share"] = float(r.share_of_turns)
-                for ph in PHASES:
+                for ph in STAGES:
                     row[f"{name}_share_{ph}"] = float(r.get(f"{ph}_share_of_turns", math.nan))
         for name, a in ablation.items():
             r = a[(a.players == n) & (a.official == o)]
