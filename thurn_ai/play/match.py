@@ -224,14 +224,17 @@ class Table:
         if not self.state.is_legal(move):
             raise ThurnError(f"bot {self.seats[self.to_move]} chose an illegal move {self.state.move_str(move)!r}")
 
-    def apply(self, move: int) -> Moved:
-        """Apply a legal move and record it."""
+    def apply(self, move: int, text: str | None = None) -> Moved:
+        """Apply a legal move and record it. `text`: its notation as the caller has it already (a
+        record's move, which parses to `move`), so a replay does not write every move again."""
         s = self.state
         p = s.current_player
         official = official_of(s, move)
         if official:
             self.uses[p][official][game_stage(s)] += 1
-        index, turn, text = len(self.moves), s.turn, s.move_str(move)
+        index, turn = len(self.moves), s.turn
+        if text is None:
+            text = s.move_str(move)
         self.moves.append(text)
         self.closes.before(s, move)
         s.apply(move)
@@ -250,7 +253,7 @@ class Table:
                     on_move(self.state, self.to_move, move)
             except ThurnError as e:
                 raise ReplayError(i, text, e) from None
-            yield self.apply(move)
+            yield self.apply(move, text)
 
     def snapshot(self) -> tuple:
         """The game and its record as they are now, for restore()."""
