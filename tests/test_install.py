@@ -21,6 +21,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,22 @@ def test_an_unbuilt_checkout_says_how_to_build_it(tmp_path):
         assert last.startswith("ImportError:") and "not built" in last, out.stderr
         assert "pip install -e ." in last and "python setup.py build_ext --inplace" in last, last
         assert "No module named" not in out.stderr, out.stderr
+
+
+def test_the_source_distribution_holds_every_compiled_source(tmp_path):
+    """An sdist (what pip builds from when it finds no wheel) needs the compiled core's sources: setup.py
+    builds each .pyx, Cython reads the .pxd (cimports) and the .pxi parts a .pyx includes as text.
+    setuptools ships only the generated .c files unless MANIFEST.in names them."""
+    src = copy_source(tmp_path / "src")
+    made = run([sys.executable, "setup.py", "-q", "sdist", "-d", tmp_path / "dist"], src, clean_env(), timeout=600)
+    assert made.returncode == 0, made.stderr[-3000:]
+    (tarball,) = (tmp_path / "dist").glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        shipped = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    needed = {str(f.relative_to(ROOT)) for pattern in ("*.pyx", "*.pxd", "*.pxi")
+              for f in (ROOT / "cext").rglob(pattern)}
+    assert any(f.endswith(".pxi") for f in needed)
+    assert needed - shipped == set(), "add them to MANIFEST.in"
 
 
 def test_every_package_of_the_source_tree_is_listed_for_installing():

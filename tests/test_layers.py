@@ -2,7 +2,8 @@
 
 Every module's imports are read from its source, not by importing it: `ast` for the .py files (imports
 anywhere in the file, also those inside functions, and `importlib.import_module("thurn_ai....")` with a
-literal name), the import lines for the compiled modules' .pyx sources. The rules:
+literal name), the import lines for the compiled modules' .pyx sources and the .pxi files they include.
+The rules:
 
   (a) no library module (thurn_ai/*.py except cli.py, thurn_ai/bots/*.py) imports thurn_ai.commands or
       thurn_ai.cli: the library works without the command line;
@@ -14,7 +15,8 @@ literal name), the import lines for the compiled modules' .pyx sources. The rule
       every module of the package has a floor: a new module is placed here and in docs/architecture.md;
   (e) no import loop at all, within a floor too (imports inside functions count), and none between the
       browser's ES modules (web/static/*.js, static and dynamic `import`);
-  (f) no Python module of the library is over MAX_LINES lines.
+  (f) no module of the library is over MAX_LINES lines: no Python module and no source file of the
+      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd).
 """
 from __future__ import annotations
 
@@ -132,12 +134,27 @@ _FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+(c?import)[ \t]+(\([^)]*\)|[
 _IMPORT = re.compile(r"^[ \t]*(c?import)[ \t]+([^\n#]*)", re.M)
 
 
-def pyx_imports(module: str, text: str | None = None) -> list[tuple[str, str, str, int]]:
-    """(kind 'import'/'cimport', module, name or '', line) for the import lines of a compiled module's
-    .pyx source (Cython is not Python, so its lines are matched, not parsed)."""
-    if text is None:
-        text = (CEXT / (module.rsplit(".", 1)[1] + ".pyx")).read_text(encoding="utf-8")
+_INCLUDE = re.compile(r"""^include[ \t]+["']([^"']+)["']""", re.M)
+
+
+def included(text: str, folder: Path = CEXT) -> list[Path]:
+    """The files a Cython source includes as text (`include "x.pxi"`, top level), theirs too, in order."""
     out = []
+    for name in _INCLUDE.findall(text):
+        f = folder / name
+        out += [f] + included(f.read_text(encoding="utf-8"), folder)
+    return out
+
+
+def pyx_imports(module: str, text: str | None = None, folder: Path = CEXT) -> list[tuple[str, str, str, int]]:
+    """(kind 'import'/'cimport', module, name or '', line) for the import lines of a compiled module's
+    .pyx source and of the .pxi files it includes (Cython is not Python, so its lines are matched, not
+    parsed); the line of an import in an included file is its line there."""
+    if text is None:
+        text = (folder / (module.rsplit(".", 1)[1] + ".pyx")).read_text(encoding="utf-8")
+    out = []
+    for f in included(text, folder):
+        out += pyx_imports(module, _INCLUDE.sub("", f.read_text(encoding="utf-8")), folder)
     for m in _FROM.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
         base = _absolute(module, False, len(m.group(1)) - len(m.group(1).lstrip(".")),
@@ -267,7 +284,7 @@ def test_docs_architecture_shows_the_same_floors():
     assert missing == [], "docs/architecture.md does not place these modules"
 
 
-def test_the_readers_see_imports():
+def test_the_readers_see_imports(tmp_path):
     # the rules above are only as good as the readers: known imports must be found
     assert any(m == "thurn_ai._core" for m, _ in py_imports("thurn_ai.game.state"))
     assert any(m == "thurn_ai.commands" for m, _ in py_imports("thurn_ai.cli"))   # importlib, f-string
@@ -281,6 +298,12 @@ def test_the_readers_see_imports():
         ("import", "thurn_ai.game.state", ""), ("import", "numpy", "")]
     assert floor_of("thurn_ai.studies.officials") == "studies" and floor_of("thurn_ai.game.officials") == "game"
     assert os.path.exists(CEXT / "_core.pyx")
+    # an import in a part the .pyx includes as text (and in a part that part includes) is the module's too
+    (tmp_path / "_x_a.pxi").write_text('include "_x_b.pxi"\nfrom thurn_ai.game import rules\n', encoding="utf-8")
+    (tmp_path / "_x_b.pxi").write_text("import thurn_ai.position\n", encoding="utf-8")
+    assert {(k, m) for k, m, _n, _l in pyx_imports("thurn_ai._x", 'include "_x_a.pxi"\n', tmp_path)} == {
+        ("import", "thurn_ai.position"), ("import", "thurn_ai.game.rules")}
+    assert included((CEXT / "_core.pyx").read_text(encoding="utf-8"))     # the real core has parts
 
 
 # ---------------------------------------------------------------- loops and sizes (rules e, f)
@@ -360,7 +383,25 @@ def test_the_loop_finder_finds_loops(tmp_path):
     assert loops(js_graph(tmp_path)) == [["a.js", "b.js"]]
 
 
+def compiled_sources() -> list[Path]:
+    return sorted(f for pattern in ("*.pyx", "*.pxi", "*.pxd") for f in CEXT.rglob(pattern))
+
+
 def test_no_library_module_is_over_the_line_limit():
-    long = {str(f.relative_to(ROOT)): n for f in PKG.rglob("*.py")
+    """Python modules and the compiled sources alike: a long .pyx is split into .pxi parts by concern,
+    included as text (one compilation unit, so the C compiler still inlines across the parts)."""
+    files = sorted(PKG.rglob("*.py")) + compiled_sources()
+    assert any(f.suffix == ".pyx" for f in files)
+    long = {str(f.relative_to(ROOT)): n for f in files
             if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}, f"split these modules by job (at most {MAX_LINES} lines): {long}"
+
+
+def test_every_compiled_part_is_included_once():
+    """A .pxi is compiled only as part of the .pyx that includes it: one nobody includes is dead code,
+    one included twice would define everything in it twice."""
+    uses = {}
+    for pyx in CEXT.glob("*.pyx"):
+        for f in included(pyx.read_text(encoding="utf-8")):
+            uses.setdefault(f.name, []).append(pyx.name)
+    assert {f.name: uses.get(f.name, []) for f in CEXT.glob("*.pxi") if len(uses.get(f.name, [])) != 1} == {}

@@ -1,4 +1,4 @@
-"""The game API: make games, and the GameState class (compiled; defined in cext/thurn_ai/_core.pyx).
+"""The game API: make games, and the GameState class (compiled; defined in cext/thurn_ai/_core_state.pxi).
 
     >>> import thurn_ai
     >>> g = thurn_ai.new_game(players=3, seed=7)

@@ -1,6 +1,6 @@
 """What the learned evaluation reads of a position: a few numbers per player and how far the game is.
 
-The numbers are computed in compiled code (cext/thurn_ai/_policy.pyx, value_features) so the search can
+The numbers are computed in compiled code (cext/thurn_ai/_policy_learned.pxi, value_features) so the search can
 use them at every leaf; this module names them and builds the model's inputs from them with numpy.
 Each feature's weight moves linearly from the start of the game (progress 0) to its end (progress 1), so
 the model's terms are every feature times (1 - progress) and times progress (`terms`).

@@ -4,7 +4,7 @@ For a position with progress t and features x_p of each player p (features.py), 
 z_p = (x_p (1 - t), x_p t) give
     win chance of p       = softmax over players of  w_win . z_p
     expected final score  = s_0 + s_1 t + w_score . z_p
-with one set of weights per player count. The compiled twin (cext/thurn_ai/_policy.pyx,
+with one set of weights per player count. The compiled twin (cext/thurn_ai/_policy_learned.pxi,
 evaluate_learned) computes the same numbers inside the search.
 """
 from __future__ import annotations
