@@ -75,8 +75,8 @@ def main(argv=None):
     commit = lambda p: subprocess.run(["git", "-C", str(p), "rev-parse", "--short", "HEAD"],
                                       capture_output=True, text=True).stdout.strip()
     old, new = measure(args.old.resolve()), measure(args.new.resolve())
-    report = {"old": {"checkout": str(args.old), "commit": commit(args.old), **old},
-              "new": {"checkout": str(args.new), "commit": commit(args.new), **new},
+    report = {"old": {"commit": commit(args.old), **old},
+              "new": {"commit": commit(args.new), **new},
               "ratio_new_over_old": {k: new[k] / old[k] for k in COUNTS}}
     text = json.dumps(report, indent=2)
     print(text)

@@ -114,8 +114,8 @@ def compare(old: Path, new: Path, rounds: int) -> dict:
     prints = {name: child(checkout, "fingerprint") for name, checkout in (("old", old), ("new", new))}
     return {
         "what": "CPU seconds of the default mcts tree, 3000 iterations, from the same positions (best round)",
-        "old": {"checkout": str(old), "commit": commit(old)},
-        "new": {"checkout": str(new), "commit": commit(new)},
+        "old": {"commit": commit(old)},
+        "new": {"commit": commit(new)},
         "rounds": rounds,
         "players": {p: {"old_seconds": best["old"][p]["seconds"], "new_seconds": best["new"][p]["seconds"],
                         "positions": best["new"][p]["positions"],
