@@ -11,9 +11,18 @@ import argparse
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search_speed_compare import commit  # noqa: E402  (a checkout's commit, marked if it has changes)
 
 WORKER = r'''
 import sys, time
+# this checkout's thurn_ai, not an installed (editable) one
+sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+sys.path.insert(0, sys.argv[2])
+import thurn_ai
+assert thurn_ai.__file__.startswith(sys.argv[2]), thurn_ai.__file__
 from thurn_ai import Rules
 from thurn_ai.bots import make_bot
 try:
@@ -36,9 +45,8 @@ print(1e6 * (t1 - t0) / moves, 1e6 * (t2 - t1) / moves, moves)
 
 
 def run(checkout: str, games: int) -> tuple[float, float, int]:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
-    out = subprocess.run([sys.executable, "-c", WORKER, str(games)], env=env, capture_output=True, text=True,
-                         check=True, cwd=os.path.abspath(os.sep)).stdout.split()
+    out = subprocess.run([sys.executable, "-c", WORKER, str(games), os.path.abspath(checkout)],
+                         capture_output=True, text=True, check=True, cwd=os.path.abspath(os.sep)).stdout.split()
     return float(out[0]), float(out[1]), int(out[2])
 
 
@@ -56,6 +64,7 @@ def main(argv=None) -> int:
     if {r[2] for r in got["old"] + got["new"]} != {got["old"][0][2]}:
         print("error: the two checkouts played different games", file=sys.stderr)
         return 2
+    print(f"old: {commit(Path(a.old))}, new: {commit(Path(a.new))}")
     for i, what in enumerate(("play_game", "replay")):
         old, new = min(r[i] for r in got["old"]), min(r[i] for r in got["new"])
         print(f"{what}: old {old:.2f} µs a move, new {new:.2f} µs a move, new / old {new / old:.2f}")
