@@ -286,6 +286,24 @@ def api_view(page):
     return page.request.get(f"/api/games/{page.get_attribute('#game', 'data-id')}").json()
 
 
+def test_a_click_is_not_lost_when_the_board_is_redrawn_between_press_and_release(page):
+    # A check's answer may arrive between the press and the release of a click; a board redrawn then puts
+    # a new element under the pointer and the browser sends the click to neither (CI lost a card so).
+    page.click("#tab-setup")
+    page.wait_for_selector("#setup-status.bad")
+    ulm = page.locator('#board .city[data-city="Ulm"]')
+    ulm.evaluate("g => g.dataset.drawnBefore = 'yes'")
+    box = ulm.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.dispatch_event("#setup-phase", "change")        # redraws the editor and the board at once
+    page.mouse.up()
+    page.wait_for_selector('#setup-display .chip .card[data-city="Ulm"]')
+    assert page.locator("#setup-display .chip").count() == 1
+    # the board's drawing waited for the release, and then happened
+    page.wait_for_selector('#board .city[data-city="Ulm"]:not([data-drawn-before])', state="attached")
+
+
 def test_a_card_that_does_not_fit_asks_before_the_route_is_discarded(page):
     start_game(page, ["human", "heuristic"], seed=20)
 

@@ -60,7 +60,29 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The board and the panels for one position. opts: as drawBoard, plus scores, seatLabels, viewer, log
 // (entries of the moves so far), logCurrent (index to mark), onLog(index).
+//
+// A redraw between a press and its release would put a new element under the pointer, and the browser
+// sends the click to neither element: the click would be lost (a check's answer arriving mid-click did
+// that). So while a pointer is down, drawing waits; the last request is drawn once the press and its
+// click are over.
+let pressed = false;
+let pending = null;
+addEventListener("pointerdown", () => { pressed = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  addEventListener(type, () => setTimeout(release, 0), true);   // after the click the release sends
+}
+addEventListener("blur", (ev) => { if (ev.target === window) release(); });   // the window lost the pointer
+function release() {
+  pressed = false;
+  if (pending) {
+    const args = pending;
+    pending = null;
+    drawPosition(...args);
+  }
+}
+
 export function drawPosition(geo, pos, opts = {}) {
+  if (pressed) { pending = [geo, pos, opts]; return; }
   drawBoard($("#board"), geo, pos, opts);
   drawLegend($("#legend"), geo, pos.players.length, isHorses(geo, pos));
   $("#board-title").textContent = geo.title;
