@@ -18,6 +18,7 @@ cells. Uses experiments/strength_players.py's cell runner and summary.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "learned" / "strength"
 SEED = 2027
 LEARNED = "eval=learned"
+GEN2_MODEL = "results/learned/gen2/value_model.json"   # relative to the checkout: main() runs from there
 
 # (cell, players, spec, games, board, other seats)
 CELLS = [
@@ -50,6 +52,10 @@ CELLS = [
     # evaluation's curve fell at 10,000), then 4 and 3
     *[(f"L_p{p}_it10000", p, f"mcts(iterations=10000,{LEARNED})", g, "south", "heuristic")
       for p, g in ((2, 200), (4, 200), (3, 201))],
+    # generation 2 of the model (experiments/learned_generation.py), on the L_*_it1000 cells' deals (paired);
+    # added before any was played
+    *[(f"G2_p{p}_it1000", p, f"mcts(iterations=1000,{LEARNED},model={GEN2_MODEL})", g, "south", "heuristic")
+      for p, g in ((2, 200), (3, 201), (4, 200))],
 ]
 
 
@@ -113,18 +119,20 @@ def paired(out: Path, learned: str, handset: str) -> dict | None:
 
 def paired_lines(out: Path) -> list[str]:
     lines = []
-    for p in (2, 3, 4):
-        r = paired(out, f"L_p{p}_it1000", f"H_p{p}_it1000")
-        if r is None:
-            continue
-        if not lines:
-            lines = ["", "Paired (L - H at 1000 iterations, the same games: deals and seats), the searching seat's "
-                     "win share and score, mean difference [95% normal interval over games, not corrected for "
-                     "the three comparisons]:", "",
-                     "| players | games | win share L - H | score L - H |", "|---:|---:|---|---|"]
-        w, s = r["win_share"], r["score"]
-        lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "
-                     f"{s[0]:+.2f} [{s[1]:+.2f}, {s[2]:+.2f}] |")
+    for a, b, what in (("L", "H", "the learned evaluation against the hand-set one"),
+                       ("G2", "L", "generation 2 of the model against generation 1")):
+        for p in (2, 3, 4):
+            r = paired(out, f"{a}_p{p}_it1000", f"{b}_p{p}_it1000")
+            if r is None:
+                continue
+            if f"({a} - {b}" not in " ".join(lines):
+                lines += ["", f"Paired ({a} - {b} at 1000 iterations, {what}; the same games: deals and seats), "
+                          "the searching seat's win share and score, mean difference [95% normal interval over "
+                          "games, not corrected for the number of comparisons]:", "",
+                          f"| players | games | win share {a} - {b} | score {a} - {b} |", "|---:|---:|---|---|"]
+            w, s = r["win_share"], r["score"]
+            lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "
+                         f"{s[0]:+.2f} [{s[1]:+.2f}, {s[2]:+.2f}] |")
     return lines
 
 
@@ -143,6 +151,8 @@ def main(argv=None):
     ap.add_argument("--replay-complete", action="store_true",
                     help="play again the cells summary.csv already has in full")
     args = ap.parse_args(argv)
+    args.out = args.out.resolve()
+    os.chdir(ROOT)                      # the cells name files of the checkout (GEN2_MODEL) by relative paths
     args.out.mkdir(parents=True, exist_ok=True)
     summary_path = args.out / "summary.csv"
     rows = read_summary(summary_path, "cell")

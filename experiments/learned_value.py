@@ -73,14 +73,35 @@ def part_data(args, code: str) -> None:
             search=args.search, strong=args.strong, players=list(args.players))
 
 
+def training_games(folders, players) -> "pd.DataFrame":
+    """The games the fit may see, of one or more data folders (a later generation's games beside the
+    earlier ones): each folder's held-out games left out by its own numbering, then the game numbers of
+    the k-th folder shifted by k * 1,000,000, so that the folds, which keep a game together, never join
+    two different games."""
+    import pandas as pd
+    frames = []
+    for k, folder in enumerate(folders):
+        frame = D.load(folder, players)
+        frame = frame[~held_out(frame["game"])].copy()
+        frame["game"] += k * 1_000_000
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def display_path(path: Path) -> str:
+    """A folder as the repository names it (no machine's path in a committed file)."""
+    p = Path(path).resolve()
+    return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else p.name
+
+
 def part_fit(args, code: str) -> None:
     from thurn_ai.learned.fit import fit_model
     from thurn_ai.learned.model import DEFAULT_PATH
-    frame = D.load(args.out / "data", args.players)
-    train = frame[~held_out(frame["game"])]
+    folders = [args.out / "data", *args.also]
+    train = training_games(folders, args.players)
     start = time.time()
     model, cv = fit_model(train, meta={
-        "data": "results/learned/data", "seed": args.seed, "code": code,
+        "data": [display_path(f) for f in folders], "seed": args.seed, "code": code,
         "games": {str(n): int(g["game"].nunique()) for n, g in train.groupby("players")},
         "positions": {str(n): int(len(g) // n) for n, g in train.groupby("players")},
         "assumes": "the rest of the game played as in the data: search self-play and search against heuristic"})
@@ -118,6 +139,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--scheduler", help="a Dask scheduler's address (as `thurn-ai tournament --scheduler`)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--also", type=Path, nargs="+", default=[], metavar="DIR",
+                    help="fit: more data folders (an earlier generation's) beside OUT/data")
     ap.add_argument("--model", type=Path, help="the weights file to write (fit) or read (report); default: "
                     "the package's")
     ap.add_argument("--iterations", type=int, default=2000, help="the hint's search budget (calibrate, report)")

@@ -245,6 +245,36 @@ def test_the_learned_search_reports_model_chances():
     assert 0.1 < rows[0]["win_prob"] < 0.45
 
 
+def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
+    # a copy of the shipped weights searches exactly as the shipped model; other weights search otherwise
+    from thurn_ai.bots.base import Observation
+    from thurn_ai.learned.model import DEFAULT_PATH
+    copy, other = tmp_path / "copy.json", tmp_path / "sub" / "other.json"
+    copy.write_text(DEFAULT_PATH.read_text())
+    other.parent.mkdir()
+    random_model(7).save(other)
+    g = thurn_ai.new_game(players=3, seed=5)
+
+    def said(spec):
+        return [(r["move"], r["visits"], round(r["win_prob"], 12))
+                for r in make_bot(spec, 3).analyse(Observation(g, 0, 5))]
+    base = "mcts(iterations=200,eval=learned,horizon=1"
+    assert said(base + f",model={copy})") == said(base + ")")
+    assert said(base + f",model={other})") != said(base + ")")
+    monkeypatch.chdir(tmp_path)                                     # a path relative to where one runs
+    assert said(base + ",model=sub/other.json)") == said(base + f",model={other})")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts(eval=learned,model=no/such/file.json)", "model=no/such/file.json"),
+    ("mcts(model=value.json)", "needs eval=learned"),
+    ("mcts(eval=learned,model=a;b)", "not a file path"),
+])
+def test_a_bad_weights_file_in_a_spec_is_one_clear_error(spec, message):
+    with pytest.raises(thurn_ai.errors.BotSpecError, match=message.replace(".", r"\.")):
+        make_bot(spec, 1)
+
+
 # ---------------------------------------------------------------- the experiment scripts
 
 
@@ -288,9 +318,37 @@ def test_a_cell_the_summary_holds_in_full_is_not_played_again(tmp_path, monkeypa
     monkeypatch.setattr(mod, "write_readme", lambda *a, **k: None)
     monkeypatch.setattr(mod, "pct", lambda v: "")
     (tmp_path / "summary.csv").write_text("cell,games\nA,4\nB,2\n")
+    monkeypatch.chdir(tmp_path)            # main() moves to the checkout; monkeypatch moves back after
     mod.main(["--out", str(tmp_path)])
     assert played == ["B"]
     assert not mod.complete(None, 4) and mod.complete({"games": "201"}, 201)
+
+
+def test_a_later_generation_is_fitted_beside_the_earlier_and_compared_on_held_out_games(tmp_path):
+    from helpers import experiment
+    value, generation = experiment("learned_value"), experiment("learned_generation")
+    for name, seed in (("a", 5), ("b", 6)):
+        D.generate(tmp_path / name, D.plan_chunks(players=(2,), games=7, seed=seed, search="mcts(iterations=4)",
+                                                  strong="mcts(iterations=4)"))
+    a, b = D.load(tmp_path / "a"), D.load(tmp_path / "b")
+    train = value.training_games([tmp_path / "a", tmp_path / "b"], (2,))
+    # each folder's held-out games (0 and 5) stay out; the second folder's games get numbers of their own
+    assert sorted(train["game"].unique()) == [1, 2, 3, 4, 6, 1_000_001, 1_000_002, 1_000_003, 1_000_004, 1_000_006]
+    assert len(train) == (~value.held_out(a["game"])).sum() + (~value.held_out(b["game"])).sum()
+    other = tmp_path / "other.json"
+    random_model(3, players=(2,)).save(other)
+    from thurn_ai.learned.model import DEFAULT_PATH
+    table = generation.compare({"a": tmp_path / "a", "b": tmp_path / "b"}, {"shipped": DEFAULT_PATH, "other": other})
+    whole = table[table["phase"] == "all"].set_index(["data", "model"])
+    assert len(whole) == 4
+    assert whole.loc["a", "positions"].nunique() == 1          # both models judged on the same positions
+    # the log loss of the held-out movers, by hand, for one data set and model
+    test = a[value.held_out(a["game"])]
+    p = generation.model_said(test, ValueModel.load(other))[test["mover"]].to_numpy()
+    y = test[test["mover"]]["won"].to_numpy(float)
+    assert whole.loc[("a", "other"), "log_loss"] == pytest.approx(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    assert whole.loc[("a", "other"), "brier"] != whole.loc[("a", "shipped"), "brier"]
+    assert len(p) == whole.loc[("a", "other"), "positions"]
 
 
 # ---------------------------------------------------------------- the win map (the hint's number)

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .. import _search
 from ..errors import BotSpecError, ThurnError
-from ..learned.model import default_model
+from ..learned.model import model_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
 from ..game.rules import PLAYER_COUNTS
@@ -82,7 +82,7 @@ class SearchBot(Bot):
     def _tree(self, state, seed: int, ismcts: bool):
         weights = None
         if self.options.eval == "learned":
-            weights = default_model().weights_for(state.n_players)
+            weights = model_from(self.options.model).weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, root_uses=self.root_uses,
                             root_avoids=self.root_avoids, value_weights=weights, **self.options.tree_args())

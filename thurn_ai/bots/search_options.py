@@ -56,6 +56,7 @@ class SearchOptions:
     reward: str = "mixed"           #: reward of a finished game
     widen: float = 1.0              #: progressive widening below the root (ucb only)
     workers: int = 1                #: trees searched in parallel threads
+    model: str | None = None        #: weights file of the learned evaluation (None: the shipped one)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -66,6 +67,21 @@ class SearchOptions:
         for key, choices in CHOICES.items():
             if getattr(self, key) not in choices:
                 raise BotSpecError(f"{key} must be one of {', '.join(choices)}, not {getattr(self, key)!r}")
+        if self.model is not None:
+            self._check_model()
+
+    def _check_model(self) -> None:
+        # read now, so that a missing or broken file is one clear error before any game, not a crash in one
+        if self.eval != "learned":
+            raise BotSpecError(f"model= is the learned evaluation's weights file: it needs eval=learned "
+                               f"(eval is {self.eval})")
+        if not isinstance(self.model, str):
+            raise BotSpecError(f"model must be the path of a weights file, not {self.model!r}")
+        from ..learned.model import ModelError, model_from
+        try:
+            model_from(self.model)
+        except ModelError as e:
+            raise BotSpecError(f"model={self.model}: {e}") from None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

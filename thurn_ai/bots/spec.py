@@ -68,6 +68,10 @@ def _value(key: str, text: str):
                                    f"(use {', '.join(OFFICIALS)})")
             out.add(name)
         return frozenset(out)
+    if key == "model":                # a file's path: the one value that may hold slashes
+        if not re.fullmatch(r"[\w./~-]+", t):
+            raise BotSpecError(f"model: {short_repr(t)} is not a file path (letters, digits, . _ - / ~)")
+        return t
     low = t.lower()
     if low in ("true", "yes", "on"):
         return True

@@ -10,6 +10,6 @@ weights file), `data` (a seeded, resumable generator of positions and outcomes f
 uses the same model compiled (`mcts(eval=learned)`, cext/thurn_ai/_policy.pyx); docs/learned.md explains it.
 """
 from .features import FEATURES, position_features
-from .model import ValueModel, default_model
+from .model import ValueModel, default_model, model_from
 
-__all__ = ["FEATURES", "position_features", "ValueModel", "default_model"]
+__all__ = ["FEATURES", "position_features", "ValueModel", "default_model", "model_from"]

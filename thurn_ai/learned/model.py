@@ -101,12 +101,18 @@ class ValueModel:
         return cls.from_dict(load_json(p, "value model", ModelError))
 
 
-_default: ValueModel | None = None
+_loaded: dict[Path, ValueModel] = {}
 
 
 def default_model() -> ValueModel:
     """The shipped model, read once."""
-    global _default
-    if _default is None:
-        _default = ValueModel.load()
-    return _default
+    return model_from(None)
+
+
+def model_from(path=None) -> ValueModel:
+    """The model in a weights file (None: the shipped one), read once per file: a search builds a tree
+    at every decision, and reading the file each time would cost more than the search."""
+    p = Path(path).expanduser().resolve() if path is not None else DEFAULT_PATH
+    if p not in _loaded:
+        _loaded[p] = ValueModel.load(p)
+    return _loaded[p]
