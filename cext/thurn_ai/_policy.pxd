@@ -37,6 +37,8 @@ cdef struct ValueWeights:
 cdef void reset_values(HouseValues* hv) noexcept nogil
 cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil
 cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil
+cdef int keep_turn_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil
+cdef int official_bit(const StateData* s, int m) noexcept nogil
 cdef int tree_moves(const StateData* s, const ConfigData* c, int* moves, int n, HouseValues* values) noexcept nogil
 cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n, int forbid,
                       uint64_t* rng, HouseValues* values) noexcept nogil
@@ -46,6 +48,8 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
                      HouseValues* values) noexcept nogil
 cdef int playout(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
                  double eps, int stop_turn, HouseValues* values) noexcept nogil
+cdef int playout_turn(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
+                      double eps, int stop_turn, int uses, int avoids, HouseValues* values) noexcept nogil
 cdef int evaluate(const StateData* s, const ConfigData* c, double* r, double* sc, double tile_weight,
                   double scale, HouseValues* values, bint use_plan, const int* forbid) noexcept nogil
 cdef void rewards(const StateData* s, const ConfigData* c, int kind, double* r, double* sc,

@@ -2,23 +2,43 @@
 # rewards of a finished game.
 # Included by _policy.pyx as text, not a module: one compilation unit, so the C compiler inlines across the parts.
 
+cdef inline int playout_move(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* moves,
+                             int n, int forbid, double eps, HouseValues* values) noexcept nogil:
+    """The move the playout policy `kind` plays among moves[:n] (the player's `forbid`: what it plans without)."""
+    if kind == PLAYOUT_PLAN:
+        return plan_policy_move(s, c, moves, n, rng, forbid, eps, values)
+    elif kind == PLAYOUT_HEURISTIC:
+        return policy_move(s, c, moves, n, rng, forbid, eps, values)
+    return moves[below(rng, n)]
+
+
 cdef int playout(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
                  double eps, int stop_turn, HouseValues* values) noexcept nogil:
     """Play on from s, in place, until the game ends or `stop_turn`: every player by the policy `kind`
     (PLAYOUT_PLAN, PLAYOUT_HEURISTIC, with probability eps of a random move; PLAYOUT_RANDOM); moves a
     player may not use (forbid[player]) are left out. Returns the moves played."""
     cdef int moves[MAXMOVES]
-    cdef int n, m, steps = 0
+    cdef int n, steps = 0
     while s.phase != PH_OVER and s.turn < stop_turn:
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, forbid[s.current])
-        if kind == PLAYOUT_PLAN:
-            m = plan_policy_move(s, c, moves, n, rng, forbid[s.current], eps, values)
-        elif kind == PLAYOUT_HEURISTIC:
-            m = policy_move(s, c, moves, n, rng, forbid[s.current], eps, values)
-        else:
-            m = moves[below(rng, n)]
-        apply_move(s, c, m)
+        apply_move(s, c, playout_move(s, c, kind, rng, moves, n, forbid[s.current], eps, values))
+        steps += 1
+    return steps
+
+
+cdef int playout_turn(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
+                      double eps, int stop_turn, int uses, int avoids, HouseValues* values) noexcept nogil:
+    """Play the rest of the current turn as playout() does, with the turn's officials restricted as the
+    search's turn scope restricts them (keep_turn_officials; the policy plans without the avoided ones).
+    Returns the moves played."""
+    cdef int moves[MAXMOVES]
+    cdef int n, steps = 0, turn = s.turn
+    while s.phase != PH_OVER and s.turn == turn and s.turn < stop_turn:
+        n = gen_moves(s, c, moves)
+        n = drop_forbidden(s, moves, n, forbid[s.current])
+        n = keep_turn_officials(s, moves, n, uses, avoids)
+        apply_move(s, c, playout_move(s, c, kind, rng, moves, n, forbid[s.current] | avoids, eps, values))
         steps += 1
     return steps
 

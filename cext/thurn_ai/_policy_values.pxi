@@ -4,7 +4,7 @@
 
 # ---------------------------------------------------------------- officials (forbid=...)
 
-cdef inline int official_bit(const StateData* s, int m) noexcept nogil:
+cdef int official_bit(const StateData* s, int m) noexcept nogil:
     """The official a move would use, as a bit (1 << OFF_x), 0 for an ordinary move; mirrors
     thurn_ai.officials.official_of (the forced Postmaster is no choice and counts as ordinary)."""
     cdef int kind = m >> MOVE_SHIFT
@@ -50,6 +50,22 @@ cdef int keep_officials(const StateData* s, int* moves, int n, int uses, int avo
             moves[k] = m
             k += 1
     return k
+
+
+cdef int keep_turn_officials(const StateData* s, int* moves, int n, int uses, int avoids) noexcept nogil:
+    """A whole turn's restriction at one of its decisions, in place: where a move using an official of
+    `uses` is on offer, only those moves; elsewhere every move using none of `avoids`. A decision whose
+    every move would use an avoided official keeps its moves (none does in these rules: drawing, stopping
+    and not using the Cartwright are always there), so a decision never ends up without a move."""
+    cdef int i
+    if uses:
+        for i in range(n):
+            if official_bit(s, moves[i]) & uses:
+                return keep_officials(s, moves, n, uses, avoids)
+    for i in range(n):
+        if official_bit(s, moves[i]) & avoids == 0:
+            return keep_officials(s, moves, n, 0, avoids)
+    return n
 
 
 # ---------------------------------------------------------------- house values

@@ -30,8 +30,8 @@ from thurn_ai._core cimport (
     MAXP, MAXMOVES, PH_OVER,
 )
 from thurn_ai._policy cimport (
-    HouseValues, reset_values, drop_forbidden, keep_officials, tree_moves, order_moves, move_priors, plan_choice, playout,
-    evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
+    HouseValues, reset_values, drop_forbidden, keep_officials, keep_turn_officials, official_bit, tree_moves, order_moves, move_priors, plan_choice, playout,
+    playout_turn, evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
     PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
     EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED,
 )
@@ -74,6 +74,7 @@ cdef struct Node:
     int32_t sibling      # next child of the same parent, -1 at the end
     int16_t move
     int8_t mover         # player who made the move leading here (-1 at the root)
+    int8_t official      # the official that move used, as a bit (official_bit; 0: none)
     int16_t pmove        # the planning policy's move at this node (-1: not asked yet), for the prior
     uint32_t visits
     uint32_t avail       # how often this move was available when the parent was visited
@@ -158,6 +159,8 @@ cdef class Tree:
     cdef int forbid[MAXP]
     cdef int root_uses
     cdef int root_avoids
+    cdef int turn_uses
+    cdef int turn_avoids
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
@@ -173,7 +176,7 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 int root_uses=0, int root_avoids=0, value_weights=None):
+                 int root_uses=0, int root_avoids=0, int turn_uses=0, int turn_avoids=0, value_weights=None):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -183,7 +186,13 @@ cdef class Tree:
         code) the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
         root decision only (later decisions are free): to moves using an official of the set root_uses, and to
         moves using none of root_avoids -- so two searches rate one side of a decision each ("the best move with
-        the Postmaster" and "the best without it", the officials study's value at the moment of choice)."""
+        the Postmaster" and "the best without it", the officials study's value at the moment of choice).
+        `turn_uses` / `turn_avoids` restrict every decision of the root player's current turn, in the tree and
+        in the playout's rest of that turn (keep_turn_officials): where an official of turn_uses is on offer
+        only the moves using it, elsewhere the moves using none of turn_avoids; later turns are free. So
+        turn_uses = X, turn_avoids = the others is "the best line with X this turn", turn_avoids = all of them
+        "the best line with no official this turn" (the officials study's turn question). The forced
+        Postmaster of an empty hand is no choice and is not restricted."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -194,9 +203,10 @@ cdef class Tree:
                 raise ValueError(f"{key} must be one of the codes {sorted(table.values())}, not {code!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
-        if not (0 <= root_uses < 32 and 0 <= root_avoids < 32) or root_uses & root_avoids:
-            raise ValueError(f"root_uses and root_avoids must be disjoint sets of official bits (0-31), "
-                             f"not {root_uses!r} and {root_avoids!r}")
+        for key, uses, avoids in (("root", root_uses, root_avoids), ("turn", turn_uses, turn_avoids)):
+            if not (0 <= uses < 32 and 0 <= avoids < 32) or uses & avoids:
+                raise ValueError(f"{key}_uses and {key}_avoids must be disjoint sets of official bits (0-31), "
+                                 f"not {uses!r} and {avoids!r}")
         if not -1 <= observer < state.cfg.c.n_players:
             raise ValueError(f"observer must be a player of this game, not {observer!r}")
         if state.s.phase == PH_OVER:
@@ -228,6 +238,8 @@ cdef class Tree:
         self.forbid[self.observer] = forbid
         self.root_uses = root_uses
         self.root_avoids = root_avoids
+        self.turn_uses = turn_uses
+        self.turn_avoids = turn_avoids
         if (root_uses or root_avoids) and self.root_options() == 0:
             raise ValueError("no move of the root decision is left by root_uses / root_avoids")
         memset(self.slot, 0, sizeof(self.slot))
@@ -256,6 +268,7 @@ cdef class Tree:
         self.nodes[k].sibling = -1
         self.nodes[k].move = <int16_t>move
         self.nodes[k].mover = <int8_t>mover
+        self.nodes[k].official = 0
         self.nodes[k].visits = 0
         self.nodes[k].avail = 1
         self.nodes[k].value = 0.0
@@ -273,6 +286,8 @@ cdef class Tree:
         cdef int moves[MAXMOVES]
         cdef StateData s = self.root
         cdef int n = gen_moves(&s, &self.cfg.c, moves)
+        if self.turn_uses | self.turn_avoids:
+            n = keep_turn_officials(&s, moves, n, self.turn_uses, self.turn_avoids)
         return keep_officials(&s, moves, n, self.root_uses, self.root_avoids)
 
     cdef bint iterate(self) noexcept nogil:
@@ -300,6 +315,8 @@ cdef class Tree:
         cdef int mover = s.current, n, i
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, self.forbid[mover])
+        if self.in_scope(s):
+            n = keep_turn_officials(s, moves, n, self.turn_uses, self.turn_avoids)
         if node == 0 and (self.root_uses | self.root_avoids):
             n = keep_officials(s, moves, n, self.root_uses, self.root_avoids)
         n = tree_moves(s, c, moves, n, &self.values)
@@ -326,6 +343,10 @@ cdef class Tree:
                     n = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
         return n
 
+    cdef inline bint in_scope(self, const StateData* s) noexcept nogil:
+        # a decision of the root player's current turn, under a turn restriction
+        return (self.turn_uses | self.turn_avoids) != 0 and s.turn == self.root.turn and s.phase != PH_OVER
+
     cdef int select_expand(self, StateData* s) noexcept nogil:
         """Walk down from the root, applying the chosen moves to s, until a move not yet in the tree
         (added as a new node) or the end of the game; returns the last node (-1: out of memory)."""
@@ -333,7 +354,7 @@ cdef class Tree:
         cdef int moves[MAXMOVES]
         cdef int child_of[MAXMOVES]
         cdef double prior[MAXMOVES]
-        cdef int n, node = 0, ch, best, mover
+        cdef int n, node = 0, ch, best, mover, bit
         cdef double fpu
         while s.phase != PH_OVER:
             mover = s.current
@@ -344,9 +365,13 @@ cdef class Tree:
             else:
                 best = ucb_choice(self.nodes, n, child_of, self.c_explore)
             ch = child_of[best]
+            bit = official_bit(s, moves[best])
             apply_move(s, c, moves[best])
             if ch < 0:
-                return self.add_node(node, moves[best], mover)    # expansion: one new node an iteration
+                ch = self.add_node(node, moves[best], mover)    # expansion: one new node an iteration
+                if ch >= 0:
+                    self.nodes[ch].official = <int8_t>bit
+                return ch
             node = ch
         return node
 
@@ -383,6 +408,9 @@ cdef class Tree:
         cdef int stop_turn, i, w
         if s.phase != PH_OVER:
             stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else NO_STOP_TURN
+            if self.in_scope(s):       # the rest of the restricted turn first
+                self.playout_moves += playout_turn(s, c, self.playout, &self.rng, self.forbid, self.eps, stop_turn,
+                                                   self.turn_uses, self.turn_avoids, &self.values)
             self.playout_moves += playout(s, c, self.playout, &self.rng, self.forbid, self.eps, stop_turn,
                                           &self.values)
         if s.phase == PH_OVER:
@@ -450,9 +478,8 @@ cdef class Tree:
             ch = self.nodes[ch].sibling
         return out
 
-    def principal_variation(self, int first_move=-1, int min_visits=1):
-        """The most-visited line of the observer's own decisions from the root until another player is
-        to move (starting with `first_move` if given, e.g. the move chosen from merged trees)."""
+    cdef list line_nodes(self, int first_move, int min_visits):
+        # the nodes of the principal variation (see principal_variation)
         out = []
         cdef int node = 0, ch, best, bv
         cdef Node* nd
@@ -473,8 +500,32 @@ cdef class Tree:
                 ch = nd.sibling
             if best < 0:
                 break
-            out.append(self.nodes[best].move)
+            out.append(best)
             node = best
         return out
 
+    def principal_variation(self, int first_move=-1, int min_visits=1, bint officials=False):
+        """The most-visited line of the observer's own decisions from the root until another player is
+        to move (starting with `first_move` if given, e.g. the move chosen from merged trees); with
+        officials=True, (move, official bit) pairs: the official each move of the line used (0: none)."""
+        if officials:
+            return [(self.nodes[k].move, self.nodes[k].official) for k in self.line_nodes(first_move, min_visits)]
+        return [self.nodes[k].move for k in self.line_nodes(first_move, min_visits)]
 
+    def turn_officials(self):
+        """{official bit: visits} over the tree's moves of the root player's current turn that used an
+        official (the nodes reached from the root by that player's moves only)."""
+        cdef int k, p
+        cdef bint mine
+        out = {}
+        for k in range(1, self.n_nodes):
+            mine = True
+            p = k
+            while p > 0:
+                if self.nodes[p].mover != self.root.current:
+                    mine = False
+                    break
+                p = self.nodes[p].parent
+            if mine and self.nodes[k].official:
+                out[self.nodes[k].official] = out.get(self.nodes[k].official, 0) + self.nodes[k].visits
+        return out

@@ -27,6 +27,8 @@ from .base import Bot, Observation
 from .search_options import SearchOptions
 
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
+#: restrict_turn's name for "no official this turn"
+NO_OFFICIAL = "none"
 
 
 # The strongest configuration measured for each player count (results/strength/players/README.md):
@@ -64,6 +66,7 @@ class SearchBot(Bot):
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
         self.root_uses = self.root_avoids = 0     # see restrict_root
+        self.turn_uses = self.turn_avoids = 0     # see restrict_turn
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
 
     # ---- what subclasses provide
@@ -85,7 +88,8 @@ class SearchBot(Bot):
             weights = model_from(self.options.model).weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, root_uses=self.root_uses,
-                            root_avoids=self.root_avoids, value_weights=weights, **self.options.tree_args())
+                            root_avoids=self.root_avoids, turn_uses=self.turn_uses, turn_avoids=self.turn_avoids,
+                            value_weights=weights, **self.options.tree_args())
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`
@@ -97,6 +101,26 @@ class SearchBot(Bot):
             raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
         mask = _search.official_mask([official]) if official else 0
         self.root_uses, self.root_avoids = (mask, 0) if using else (0, mask)
+        self._last = None
+
+    def restrict_turn(self, official: str | None) -> None:
+        """Make the next searches hold the player to move to one choice of official for the rest of the
+        current turn, at every decision of that turn in the tree and in the playouts (later turns and the
+        other players are free): `official` -- where it is on offer only the moves that use it, and no other
+        official; NO_OFFICIAL ('none') -- no official at all (the forced Postmaster of an empty hand is no
+        choice: it stays); None lifts the restriction. The officials study's turn question rates each
+        choice with a search of its own (thurn_ai/studies/officials/turn_choice.py)."""
+        if official is None:
+            self.turn_uses = self.turn_avoids = 0
+        elif official == NO_OFFICIAL:
+            self.turn_uses, self.turn_avoids = 0, _search.official_mask(OFFICIALS)
+        elif official in OFFICIALS:
+            if official in self.forbid:
+                raise BotSpecError(f"this bot forbids the {official}: it cannot search a turn with it")
+            self.turn_uses = _search.official_mask([official])
+            self.turn_avoids = _search.official_mask(OFFICIALS) & ~self.turn_uses
+        else:
+            raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)}, or {NO_OFFICIAL})")
         self._last = None
 
     # ---- searching
@@ -184,6 +208,18 @@ class SearchBot(Bot):
                 hand[x] += 1
             out.append(m)
         return out
+
+    def line_officials(self, obs: Observation) -> tuple[str, ...]:
+        """The officials the searched line of the player's own decisions uses (in its order), read from the
+        tree of the best move: unlike principal_variation() it goes on past a card drawn from the deck, so
+        it tells whether the best line of a turn uses an official (a Postmaster after `draw deck`)."""
+        result = self.search(obs)
+        if not result["analysis"]:
+            return ()
+        first = result["analysis"][0]["move"]
+        tree = max(result["trees"], key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
+        names = {_search.official_mask([o]): o for o in OFFICIALS}
+        return tuple(names[bit] for _m, bit in tree.principal_variation(first, officials=True) if bit)
 
 
 class MCTSBot(SearchBot):

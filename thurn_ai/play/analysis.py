@@ -93,6 +93,9 @@ class Analysis:
     #: learned evaluation (eval=learned) and its win share went through the shipped win map, fitted to how
     #: held-out games ended (results/learned/report.md); otherwise win_prob is in evaluation units
     calibrated: bool = False
+    #: the officials the searched line uses (SearchBot.line_officials: past deck draws too), for a search
+    #: that can tell; () otherwise
+    line_officials: tuple = ()
 
     @property
     def best(self) -> Option:
@@ -140,7 +143,7 @@ def bot_spec(bot: str = DEFAULT_BOT, iterations: int | None = None, seconds: flo
 
 def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
             iterations: int | None = None, seconds: float | None = None, seed: int = 0,
-            official: str | None = None, using: bool = True) -> Analysis:
+            official: str | None = None, using: bool = True, turn: str | None = None) -> Analysis:
     """Search `state` for the player to move and rank the options of the decision at hand.
 
     player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
@@ -148,7 +151,9 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     iterations / seconds: the budget (see bot_spec()). seed: the search's seed and the seed of
     re-dealing what the player cannot see. official: rank only the options that use this official
     (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
-    decision; later decisions are not restricted. The same arguments give the same Analysis."""
+    decision; later decisions are not restricted. turn: hold the whole rest of the current turn to one
+    choice of official (an official's name, or 'none'; SearchBot.restrict_turn). The same arguments give
+    the same Analysis."""
     if state.is_terminal():
         raise PositionError("the game is over: there is no move to analyse")
     to_move = state.current_player
@@ -169,6 +174,10 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
             raise PositionError(f"no legal move {'uses' if using else 'avoids'} the {official.replace('_', ' ')} "
                                 "at this decision")
         searcher.restrict_root(official, using)
+    if turn is not None:
+        if not callable(getattr(searcher, "restrict_turn", None)):
+            raise BotSpecError(f"bot {spec!r} cannot restrict its search to one official for the turn")
+        searcher.restrict_turn(turn)
     obs = Observation(state, player, derive_seed("hint-observation", seed))
     rows = searcher.analyse(obs)
     if not rows:
@@ -193,7 +202,8 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
                     principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed,
-                    calibrated=win_map is not None)
+                    calibrated=win_map is not None,
+                    line_officials=tuple(searcher.line_officials(obs)) if hasattr(searcher, "line_officials") else ())
 
 
 def _win_map_for(spec: str, players: int) -> WinMap | None:
