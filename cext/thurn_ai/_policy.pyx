@@ -69,6 +69,25 @@ def policy_playout(GameState state, uint64_t seed, double eps=0.05):
     return n
 
 
+def policy_turn_playout(GameState state, uint64_t seed, int uses, int avoids, int kind=PLAYOUT_HEURISTIC,
+                        double eps=0.05):
+    """Play the rest of the current turn, in place, as a turn-restricted search's playout does (playout_turn:
+    the officials of `uses` wherever one is on offer, none of `avoids`); returns the moves played."""
+    cdef int forbid[MAXP]
+    cdef uint64_t rng = seed
+    cdef int n
+    cdef HouseValues values
+    if not (0 <= uses < 32 and 0 <= avoids < 32) or uses & avoids or kind not in (PLAYOUT_RANDOM, PLAYOUT_HEURISTIC,
+                                                                                  PLAYOUT_PLAN):
+        raise ValueError(f"uses and avoids are disjoint sets of official bits and kind a playout code, "
+                         f"not {uses!r}, {avoids!r}, {kind!r}")
+    reset_values(&values)
+    memset(forbid, 0, sizeof(forbid))
+    with nogil:
+        n = playout_turn(&state.s, &state.cfg.c, kind, &rng, forbid, eps, NO_STOP_TURN, uses, avoids, &values)
+    return n
+
+
 def official_mask(names):
     """Bit set for Tree(forbid=...) from official names (postmaster, administrator, postal_carrier,
     cartwright)."""
