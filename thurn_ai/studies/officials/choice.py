@@ -52,7 +52,7 @@ from ...game.rules import PLAYER_COUNTS
 __all__ = ["ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
            "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
            "save_example_positions", "LATER_COLUMNS", "prefers_using", "fresh_seed", "last_round_start",
-           "position_at", "SMALL_SAMPLE", "choice_folder", "example_names", "run_choice_study", "load_choice_study", "study_records"]
+           "position_at", "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names", "run_choice_study", "load_choice_study", "study_records"]
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "choice.json"
@@ -287,9 +287,9 @@ def _game_task(args) -> tuple[int, list[dict]]:
     return game, analyse_game(record, settings, game, source)
 
 
-def _results(tasks, jobs: int, client=None):
+def _results(task, tasks, jobs: int, client=None):
     from ...play.workers import run_each
-    return run_each(_game_task, tasks, jobs, client)
+    return run_each(task, tasks, jobs, client)
 
 
 def _read_done(path: Path) -> tuple[dict[int, list[dict]], bool]:
@@ -338,15 +338,28 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
 
     resume: continue the rows already in out_dir (they must have been made with the same settings);
     without it out_dir must not hold rows yet."""
+    return _frame(rate_records(records_path, out_dir, settings, _game_task, META_FILE, "choice", games=games,
+                               jobs=jobs, resume=resume, source=source, board_file=board_file, progress=progress,
+                               log=log, client=client))
+
+
+def rate_records(records_path, out_dir, settings, task, meta_file: str, label: str, games: int | None = None,
+                 jobs: int = 1, resume: bool = False, source: str = "", board_file=None, progress: bool = False,
+                 log=None, client=None) -> list[dict]:
+    """Rate the first `games` games of a records file into out_dir/ROWS_FILE, a game at a time, resuming
+    (the runner of the choice part and of the turn question): task((game, line, settings, source,
+    board_file)) -> (game, rows) rates one game (a module-level function, so processes and a cluster can
+    run it); the settings (their to_dict()) and source are kept in out_dir/meta_file and a resume with other
+    settings is refused. Returns the rows of those games in game order."""
     out = Path(out_dir)
     records = read_game_records(records_path, board_file, games)
     if games is not None and len(records) < games and log:
-        log(f"[choice] {records_path} holds {len(records)} complete games, fewer than the {games} asked for")
+        log(f"[{label}] {records_path} holds {len(records)} complete games, fewer than the {games} asked for")
     meta = {"settings": settings.to_dict(), "source": source}
-    meta_path, rows_path = out / META_FILE, out / ROWS_FILE
+    meta_path, rows_path = out / meta_file, out / ROWS_FILE
     if meta_path.exists():
         if not resume:
-            raise StudyError(f"{path_text(out)} already holds choice rows: resume them, or choose another folder")
+            raise StudyError(f"{path_text(out)} already holds {label} rows: resume them, or choose another folder")
         saved = loads_json(meta_path.read_text(encoding="utf-8"), str(meta_path), StudyError)
         if saved != meta:
             raise StudyError(f"{path_text(out)} was made with other settings ({json.dumps(saved)}); "
@@ -358,20 +371,20 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
         atomic_write_text(rows_path, "".join(_game_lines(g, done[g]) for g in sorted(done)))
     tasks = [(g, line, settings, source, board_file) for g, (line, _rec) in records.items() if g not in done]
     if log and tasks:
-        log(f"[choice] {source or records_path}: {len(tasks)} games to rate ({len(records) - len(tasks)} done), "
+        log(f"[{label}] {source or records_path}: {len(tasks)} games to rate ({len(records) - len(tasks)} done), "
             f"search {settings.spec(next(iter(records.values()))[1].rules.players)}")
     from tqdm import tqdm
 
-    with tqdm(total=len(records), initial=len(records) - len(tasks), desc="choice", unit="game",
+    with tqdm(total=len(records), initial=len(records) - len(tasks), desc=label, unit="game",
               disable=not progress, dynamic_ncols=True) as bar:
         with open(rows_path, "a", encoding="utf-8") as f:
-            for game, rows in _results(tasks, jobs, client):
+            for game, rows in _results(task, tasks, jobs, client):
                 f.write(_game_lines(game, rows))
                 f.flush()
                 os.fsync(f.fileno())
                 done[game] = rows
                 bar.update(1)
-    return _frame([r for g in sorted(records) for r in done.get(g, [])])
+    return [r for g in sorted(records) for r in done.get(g, [])]
 
 
 def _frame(rows: list[dict]) -> pd.DataFrame:
@@ -390,6 +403,12 @@ def with_later_columns(df: pd.DataFrame) -> pd.DataFrame:
     for c in ("used", "best_uses", "calibrated", "endgame"):
         df[c] = df[c].fillna(False).astype(bool)
     return df
+
+
+def read_done(out_dir) -> list[dict]:
+    """The rows of the games marked done in out_dir/ROWS_FILE, in game order ([] without the file)."""
+    done, _ = _read_done(Path(out_dir) / ROWS_FILE)
+    return [r for g in sorted(done) for r in done[g]]
 
 
 def load_choice(out_dir) -> pd.DataFrame:

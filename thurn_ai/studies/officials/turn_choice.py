@@ -1,0 +1,322 @@
+"""The officials study, the turn question: at the start of a turn, which official (if any) to use this turn.
+
+    >>> from thurn_ai.studies.officials.turn_choice import TurnSettings, run_turns, turn_table
+    >>> rows = run_turns("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/turns_2p",
+    ...                  TurnSettings(bot="mcts", iterations=1000), games=50, jobs=2, resume=True)
+    >>> turn_table(rows)      # per player count, phase and official: how often it is the best, Δ vs none
+
+How a turn is rated (docs/officials.md, "The turn question"):
+
+* At the first decision of each turn of recorded games (before any official could be used), one search per
+  option holds the player to that option for the whole turn (SearchBot.restrict_turn): `none` -- no
+  official this turn; each official that can be used this turn (possible_officials) -- that official
+  wherever it is offered, no other. Each side is played as well as the search can; later turns and the
+  other players are free. The search is `thurn-ai hint`'s analysis (thurn_ai.play.analysis.analyse): it
+  sees what the player may know, with the settings' spec and budget, every option from the same seed.
+* An option's value is its best line's first move re-rated by an independent search of the same option
+  with a fresh seed (the study's `fresh` rating): the first search's most visited move reads high, the
+  more so the more moves the option has, and the re-rating does not. Win chances are calibrated when the
+  analysis has a win map (Analysis.calibrated), else in the evaluation's units.
+* An official's option counts only where its best line uses it (`uses_it`, read from the search's tree past
+  deck draws): "with X" takes X wherever it is offered, so a line on which X is never offered is a turn
+  without officials, not a use of X. The best option is the highest value among `none` and the options
+  that count (ties: none); Δ = an option's value minus none's.
+* A turn that begins with an empty hand draws two cards (the forced Postmaster): no choice, not rated; its
+  row says forced.
+
+Rows (one per turn start and option) are appended to OUT/rows.jsonl a game at a time and resumed as the choice
+part's are (choice.rate_records); the settings live in OUT/turns.json.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ...bots.mcts import NO_OFFICIAL
+from ...fileio import path_text
+from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, official_of
+from ...game.rules import PLAYER_COUNTS
+from ...game.state import new_game
+from ...play.analysis import analyse, bot_spec
+from ...play.match import GameRecord, derive_seed
+from .choice import fresh_seed, rate_records, read_done
+from .choice_tables import win_unit
+from .design import TRIM, trimmed_mean, with_holm
+from .plan import StudyError
+
+__all__ = ["TurnSettings", "TURN_OPTIONS", "TURN_COLUMNS", "possible_officials", "rate_turn", "analyse_turns_game",
+           "run_turns", "load_turns", "turns_folder", "run_turns_study", "load_turns_study", "turn_table",
+           "turn_section", "TURNS_META"]
+
+TURNS_META = "turns.json"
+#: the options of a turn: no official, or one of them
+TURN_OPTIONS = (NO_OFFICIAL, *OFFICIALS)
+TURN_COLUMNS = ("players", "source", "game", "game_seed", "move", "turn", "seat", "phase", "hand_size", "forced",
+                "option", "best_move", "win", "score", "visits", "fresh_win", "fresh_score", "fresh_visits",
+                "uses_it", "calibrated", "search", "seed")
+#: resamples of whole games for the table's intervals and p-values
+RESAMPLES = 999
+
+
+@dataclass(frozen=True)
+class TurnSettings:
+    """How the turns are rated: the searching bot's spec (`mcts` gets the strongest measured options, as in
+    `thurn-ai hint`), its iterations per search (each option gets two searches of this budget; None: the
+    spec's own or hint's default) and the base seed."""
+
+    bot: str = "mcts"
+    iterations: int | None = None
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
+                                            or self.iterations < 1):
+            raise StudyError(f"turn iterations must be a positive whole number, not {self.iterations!r}")
+
+    def spec(self, players: int) -> str:
+        return bot_spec(self.bot, self.iterations, players=players)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# ---------------------------------------------------------------------------------- one turn
+
+def possible_officials(state) -> list[str]:
+    """The officials the player to move could still use this turn, at its first decision (a generous
+    check, so no option is missed): the Administrator if it is offered now; the Postmaster if two cards
+    can be drawn; the Postal Carrier with a card in hand (after a draw and a play one remains); the
+    Cartwright in the classic variant if one card more and the Cartwright's reach make the next carriage."""
+    t = state.turn_state()
+    if t.forced_pm or t.official:
+        return []
+    p = state.current_player
+    out = []
+    if any(official_of(state, m) == "administrator" for m in state.legal_moves()):
+        out.append("administrator")
+    if t.display_n + t.deck_n + t.discard_n >= 2:
+        out.append("postmaster")
+    if sum(state.hand(p).values()) >= 1:
+        out.append("postal_carrier")
+    sizes = [s for s, _pts in state.board.carriages]
+    have = state.carriage(p)
+    if state.rules.resolved_variant == "classic" and sizes and (have is None or have < sizes[-1]):
+        nxt = next(s for s in sizes if have is None or s > have)
+        if len(state.route(p)) + 1 + state.rules.cartwright_reach >= nxt:
+            out.append("cartwright")
+    return [o for o in OFFICIALS if o in out]
+
+
+def _option_rating(state, option: str, spec: str, seed: int) -> dict:
+    """One option: the restricted search's most visited move, re-rated by a second search with a fresh
+    seed (nan when that search never tried it), and whether the best line uses the official."""
+    a = analyse(state, state.current_player, bot=spec, seed=seed, turn=option)
+    top = max(a.options, key=lambda x: x.visits)
+    b = analyse(state, state.current_player, bot=spec, seed=fresh_seed(seed), turn=option)
+    again = next((o for o in b.options if o.notation == top.notation and o.visits > 0), None)
+    return {"option": option, "best_move": top.notation, "win": top.win_prob, "score": top.mean_score,
+            "visits": top.visits, "fresh_win": again.win_prob if again else math.nan,
+            "fresh_score": again.mean_score if again else math.nan, "fresh_visits": again.visits if again else 0,
+            "uses_it": option == NO_OFFICIAL or option in a.line_officials,
+            "calibrated": bool(a.calibrated and b.calibrated), "search": a.bot}
+
+
+def rate_turn(state, settings: TurnSettings, seed: int) -> list[dict]:
+    """The ratings of the turn that starts at `state` (its first decision), one dict per option: none and
+    each possible official, every option's searches from the same seeds (see the module doc)."""
+    spec = settings.spec(state.n_players)
+    return [_option_rating(state, o, spec, seed) for o in (NO_OFFICIAL, *possible_officials(state))]
+
+
+def analyse_turns_game(record: GameRecord, settings: TurnSettings, game: int, source: str = "") -> list[dict]:
+    """Replay a recorded game and rate the start of every turn (every seat)."""
+    state = new_game(rules=record.rules, seed=record.seed)
+    rows, last_turn = [], -1
+    for i, text in enumerate(record.moves):
+        if state.turn != last_turn:        # the first decision of a turn
+            last_turn = state.turn
+            p = state.current_player
+            seed = derive_seed("officials-turn", settings.seed, record.seed, i)
+            base = {"players": record.rules.players, "source": source, "game": game, "game_seed": record.seed,
+                    "move": i, "turn": state.turn, "seat": p, "phase": game_stage(state),
+                    "hand_size": sum(state.hand(p).values()), "seed": seed}
+            if state.turn_state().forced_pm:
+                rows.append({**base, "forced": True, "option": NO_OFFICIAL})
+            else:
+                rows += [{**base, "forced": False, **r} for r in rate_turn(state, settings, seed)]
+        state.apply(text)
+    return rows
+
+
+def _turns_task(args) -> tuple[int, list[dict]]:
+    game, line, settings, source, board_file = args
+    return game, analyse_turns_game(GameRecord.from_json(line, board_file=board_file), settings, game, source)
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=TURN_COLUMNS)
+    for c in ("forced", "uses_it", "calibrated"):
+        df[c] = df[c].fillna(False).astype(bool)
+    return df
+
+
+def run_turns(records_path, out_dir, settings: TurnSettings, games: int | None = None, jobs: int = 1,
+              resume: bool = False, source: str = "", board_file=None, progress: bool = False, log=None,
+              client=None) -> pd.DataFrame:
+    """Rate the turn starts of the first `games` games of a records file into out_dir (resumable, as the
+    choice part: choice.rate_records); returns their rows."""
+    return _frame(rate_records(records_path, out_dir, settings, _turns_task, TURNS_META, "turns", games=games,
+                               jobs=jobs, resume=resume, source=source, board_file=board_file, progress=progress,
+                               log=log, client=client))
+
+
+def load_turns(out_dir) -> pd.DataFrame:
+    return _frame(read_done(out_dir))
+
+
+def turns_folder(out_dir, players: int) -> Path:
+    return Path(out_dir) / f"turns_{players}p"
+
+
+def run_turns_study(out_dir, players=PLAYER_COUNTS, turn_games=None, turn_bot="mcts", seed: int = 0,
+                    iterations: int | None = None, jobs=1, board_file=None, progress: bool = False, log=print,
+                    scheduler: str | None = None) -> pd.DataFrame:
+    """The turn question on a study's control games already recorded in out_dir/<n>p_none (the choice part
+    plays them): the first turn_games[n] (one number or {players: n}; None: all) rated with `turn_bot` (a
+    spec or {players: spec}) into out_dir/turns_<n>p, resuming."""
+    from .plan import CONTROL, Condition, bot_for, parse_players
+    from ...play.tournament import connect
+
+    client = connect(scheduler) if scheduler else None
+    frames = []
+    for n in parse_players(players):
+        name = Condition(n, CONTROL, 0).name
+        records = Path(out_dir) / name / "records.jsonl"
+        if not records.is_file():
+            raise StudyError(f"{path_text(records)} is missing: play the control games first (--part choice)")
+        want = turn_games.get(n) if isinstance(turn_games, dict) else turn_games
+        settings = TurnSettings(bot=bot_for(turn_bot, n), iterations=iterations, seed=seed)
+        frames.append(run_turns(records, turns_folder(out_dir, n), settings, games=want, jobs=jobs, resume=True,
+                                source=name, board_file=board_file, progress=progress, log=log, client=client))
+    return pd.concat(frames, ignore_index=True) if frames else _frame([])
+
+
+def load_turns_study(out_dir, players=PLAYER_COUNTS) -> pd.DataFrame:
+    """The rated turns saved so far (player counts without a turns folder left out); StudyError if none."""
+    from .plan import parse_players
+
+    frames = [load_turns(turns_folder(out_dir, n)) for n in parse_players(players)
+              if turns_folder(out_dir, n).is_dir()]
+    if not frames or all(f.empty for f in frames):
+        raise StudyError(f"{path_text(out_dir)} holds no rated turns: run the turns part first")
+    return pd.concat(frames, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------- the table
+
+def per_turn(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per rated (not forced) turn: players, source, game, phase, value_<option> (the re-rated
+    value, nan where the option is not possible, its line does not use it or the re-rating missed it), best
+    (the option of highest value, none on ties), d_<official> (value minus none's)."""
+    r = df[~df.forced].copy()
+    r["value"] = r.fresh_win.where(r.uses_it)
+    keys = ["players", "source", "game", "move", "phase"]
+    wide = r.pivot_table(index=keys, columns="option", values="value", aggfunc="first", dropna=False)
+    wide = wide.reindex(columns=list(TURN_OPTIONS)).reset_index()
+    wide.columns = [*keys, *(f"value_{o}" for o in TURN_OPTIONS)]
+    values = wide[[f"value_{o}" for o in TURN_OPTIONS]].to_numpy(dtype=float)
+    filled = np.where(np.isnan(values), -np.inf, values)
+    wide["best"] = [TURN_OPTIONS[k] if not math.isinf(filled[i, k]) else None
+                    for i, k in enumerate(filled.argmax(axis=1))]
+    for o in OFFICIALS:
+        wide[f"d_{o}"] = wide[f"value_{o}"] - wide[f"value_{NO_OFFICIAL}"]
+    return wide
+
+
+def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
+    """Median and trimmed mean of `values` with 95% percentile intervals resampling whole games, and the
+    two-sided bootstrap p-value of the trimmed mean being 0."""
+    ok = values.notna()
+    v, g = values[ok].to_numpy(float), games[ok].to_numpy()
+    out = {"median": float(np.median(v)) if len(v) else math.nan, "trimmed": trimmed_mean(v),
+           "mean": float(v.mean()) if len(v) else math.nan}
+    keys = np.unique(g) if len(v) else []
+    if len(keys) < 2:
+        return {**out, "median_lo": math.nan, "median_hi": math.nan, "trimmed_lo": math.nan,
+                "trimmed_hi": math.nan, "p": math.nan}
+    groups = [v[g == k] for k in keys]
+    rng = np.random.default_rng(seed)
+    med, trim = np.empty(RESAMPLES), np.empty(RESAMPLES)
+    for b in range(RESAMPLES):
+        x = np.concatenate([groups[k] for k in rng.integers(0, len(groups), len(groups))])
+        med[b], trim[b] = np.median(x), trimmed_mean(x, TRIM)
+    p = 2 * min((trim <= 0).mean(), (trim >= 0).mean())
+    return {**out, "median_lo": float(np.quantile(med, 0.025)), "median_hi": float(np.quantile(med, 0.975)),
+            "trimmed_lo": float(np.quantile(trim, 0.025)), "trimmed_hi": float(np.quantile(trim, 0.975)),
+            "p": float(min(1.0, max(p, 1 / (RESAMPLES + 1))))}
+
+
+def turn_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per player count, phase (and 'all') and option: the rated turns, how many turns had the option and its
+    line used it (counted), the share of rated turns where it is the best option, and for the officials Δ
+    vs none (median and trimmed mean with 95% intervals resampling whole games, the mean beside them; p of
+    the trimmed mean, Holm-adjusted across the table as p_holm). `forced` counts the turns of the cell that
+    began with an empty hand (not rated); `unit` says what a Δ is (choice_tables.win_unit)."""
+    turns = per_turn(df)
+    rows = []
+    for n in sorted(turns.players.unique()):
+        for ph in (*STAGES, "all"):
+            t = turns[(turns.players == n) & ((turns.phase == ph) | (ph == "all"))]
+            raw = df[(df.players == n) & ((df.phase == ph) | (ph == "all"))]
+            forced = int(raw[raw.forced].groupby(["source", "game", "move"]).ngroups) if len(raw) else 0
+            for o in TURN_OPTIONS:
+                counted = t[f"value_{o}"].notna()
+                row = {"players": int(n), "phase": ph, "option": o, "turns": len(t), "forced": forced,
+                       "counted": int(counted.sum()), "best_share": float((t.best == o).mean()) if len(t) else math.nan,
+                       "unit": win_unit(raw[~raw.forced])}
+                if o != NO_OFFICIAL:
+                    s = _game_bootstrap(t[f"d_{o}"], t.source + "/" + t.game.astype(str))
+                    row.update({f"d_{k}": v for k, v in s.items() if k != "p"}, p=s["p"])
+                rows.append(row)
+    return with_holm(pd.DataFrame(rows), ["p"])
+
+
+def compared_with(option: str) -> str:
+    """What an option is compared against, in words (the report says it per official)."""
+    if option == NO_OFFICIAL:
+        return "no official for the whole turn: the baseline each official is compared against"
+    return (f"the {OFFICIAL_LABEL[option]} for the whole turn (taken wherever it is offered, no other official) "
+            "against no official this turn, each side played as well as the search can")
+
+
+def turn_section(table: pd.DataFrame) -> list[str]:
+    """The report's section on the turn question (markdown lines) from turn_table()."""
+    if table.empty:
+        return []
+    unit = next(iter(table.unit.dropna()), "Δ evaluation")
+    L = ["## Which official this turn", "",
+         "At the first decision of each turn, one search per option holds the player to it for the whole turn and "
+         "its best line's first move is re-rated by an independent search (docs/officials.md, \"The turn "
+         f"question\"). Δ is in {unit} units; intervals are 95% and resample whole games; p is the trimmed mean's, "
+         "Holm-adjusted across this table. An official counts in a turn only where its best line uses it.", ""]
+    for o in OFFICIALS:
+        L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
+    L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean | p (Holm) |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in table.itertuples():
+        label = OFFICIAL_LABEL.get(r.option, "(none)")
+        if r.option == NO_OFFICIAL:
+            d = "| – | – | – | –"
+        else:
+            d = (f"| {r.d_median:+.3f} [{r.d_median_lo:+.3f}, {r.d_median_hi:+.3f}] "
+                 f"| {r.d_trimmed:+.3f} [{r.d_trimmed_lo:+.3f}, {r.d_trimmed_hi:+.3f}] | {r.d_mean:+.3f} "
+                 f"| {r.p_holm:.3g}")
+        L.append(f"| {r.players} | {r.phase} | {label} | {r.turns} | {r.counted} | {r.best_share:.0%} {d} |")
+    forced = table[(table.option == NO_OFFICIAL) & (table.phase == "all")]
+    L += ["", "Turns that began with an empty hand (the forced Postmaster, no choice) are not rated: "
+          + ", ".join(f"{r.forced} at {r.players} players" for r in forced.itertuples()) + ".", ""]
+    return L
