@@ -4,6 +4,7 @@
     python experiments/officials.py --part ablation   # only the ablation tournaments of every study
     python experiments/officials.py --part choice     # only the value at the moment of choice (both ratings)
     python experiments/officials.py --part validation # only the validation by play (the rated bot)
+    python experiments/officials.py --part turns      # only the turn question (which official this turn)
     python experiments/officials.py --part records    # keep the games' records (compressed) for readers
     python experiments/officials.py --cost            # what each part will cost, then stop
     python experiments/officials.py --scheduler tcp://host:8786   # play and rate on a Dask cluster
@@ -67,12 +68,14 @@ SEARCH_GAMES = {2: 200, 3: 402, 4: 200}
 #: control games whose decisions are rated, per player count
 SEARCH_CHOICE_GAMES = {2: 100, 3: 100, 4: 100}
 HEURISTIC_CHOICE_GAMES = {2: 50, 3: 50, 4: 50}
+#: control games of the search study whose turn starts are rated (the turn question), per player count
+SEARCH_TURN_GAMES = {2: 50, 3: 50, 4: 50}
 #: the ratings the validation by play follows (rated.RATINGS) and its games per cell: fixed before the run,
 #: enough to find a win rate 3 points away from the fair 1/n (design.games_to_separate)
 VALIDATION_RATINGS = ("first", "fresh")
 VALIDATION_GAMES = {n: study_rated.validation_games(n) for n in (2, 3, 4)}
 #: the runs the report uses (runs.json keeps only these)
-RUN_NAMES = ("heuristic", "search", "heuristic_choice", "search_choice", "validation")
+RUN_NAMES = ("heuristic", "search", "heuristic_choice", "search_choice", "validation", "search_turns")
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,17 @@ def run_choice(s: Study, searchers: dict, out: Path, jobs, played_with: str, sch
     log_run(out, key, seconds=time.time() - t0)
 
 
+def run_turns(s: Study, searchers: dict, games: dict, out: Path, jobs, played_with: str, scheduler=None) -> None:
+    """The turn question on the study's control games already played (the choice part plays them): the first
+    games[n] rated with searchers[n] into OUT/raw/<name>/turns_<n>p (resumes)."""
+    key = f"{s.name}_turns"
+    log_run(out, key, played_with=played_with)
+    t0 = time.time()
+    study.run_turns_study(out / "raw" / s.name, tuple(games), games, searchers, seed=SEED, jobs=jobs,
+                          log=lambda m: print(m, flush=True), scheduler=scheduler)
+    log_run(out, key, seconds=time.time() - t0)
+
+
 def run_validation(search: Study, games: dict, ratings, out: Path, jobs, played_with: str, scheduler=None) -> None:
     """The validation by play: the rated bot (following each rating) against the search study's bot, into
     OUT/raw/validation/ (resumes); games: {players: games a cell}, fixed before the run."""
@@ -275,7 +289,8 @@ def validation_rows(search: Study, ratings, out: Path):
     return pd.read_parquet(saved) if saved.exists() else None
 
 
-def print_costs(chosen: list[Study], searchers: dict, part: str, validation_games: dict, ratings) -> None:
+def print_costs(chosen: list[Study], searchers: dict, part: str, validation_games: dict, ratings,
+                turn_games: dict | None = None) -> None:
     """What each part will cost, from a short timing of the rating search at each player count."""
     search = next((s for s in chosen if s.name == "search"), None)
     counts = sorted({n for s in chosen for n in s.players if s.bot != "heuristic"} | set(
@@ -289,8 +304,9 @@ def print_costs(chosen: list[Study], searchers: dict, part: str, validation_game
             for n, g in s.choice_games.items():
                 rated[n] = rated.get(n, 0) + g
     val = validation_games if search and part in ("validation", "all") else None
+    turns = turn_games if search and part in ("turns", "all") else None
     rows = study_cost.part_costs(timings, abl, rated_games=rated or None, fresh=True, validation_games=val,
-                                 ratings=ratings)
+                                 ratings=ratings, turn_games=turns)
     print(study_cost.format_costs(rows, timings), flush=True)
 
 
@@ -415,6 +431,11 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
         atomic_to_parquet(vrows, out / "validation_games.parquet", index=False)
         meta["validation"] = study_rated.validation_table(vrows)
         atomic_to_csv(meta["validation"], out / "validation.csv", index=False, float_format="%.6g")
+    if search and any(study.turns_folder(out / "raw" / search.name, n).is_dir() for n in search.players):
+        turns = study.load_turns_study(out / "raw" / search.name, search.players)
+        atomic_to_parquet(turns, out / "turns_rated.parquet", index=False)
+        meta["turns"] = study.turn_table(turns)
+        atomic_to_csv(meta["turns"], out / "turns.csv", index=False, float_format="%.6g")
     if against_design:
         meta["notes"] = meta["notes"] + unfinished_note(
             played_per_tournament(frames.get("search")), {k: c["games"] for k, c in choice.items()})
@@ -451,7 +472,7 @@ def per_count(text: str | None, what: str) -> dict | None:
 
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=("ablation", "choice", "validation", "records", "report", "all"),
+    ap.add_argument("--part", choices=("ablation", "choice", "validation", "turns", "records", "report", "all"),
                     default="all", help="which part to run (default: all, then the records and the report)")
     ap.add_argument("--scheduler", default=None,
                     help="a Dask scheduler address (tcp://host:8786) to play and rate the games on")
@@ -496,6 +517,7 @@ class Plan:
     searchers: dict
     ratings: tuple
     vgames: dict
+    tgames: dict
 
 
 def run_plan(args, ap) -> Plan:
@@ -525,7 +547,8 @@ def run_plan(args, ap) -> Plan:
         ap.error(f"--ratings: {args.ratings!r}; use {', '.join(study_rated.RATINGS)}")
     vgames = QUICK_VALIDATION_GAMES if args.quick else {**VALIDATION_GAMES, **(args.validation_games or {})}
     vgames = {n: study.rotation_games(g, n) for n, g in vgames.items() if n in search.players}
-    return Plan(chosen_all, chosen, out, search, searchers, ratings, vgames)
+    tgames = {n: (1 if args.quick else SEARCH_TURN_GAMES[n]) for n in search.players}
+    return Plan(chosen_all, chosen, out, search, searchers, ratings, vgames, tgames)
 
 
 def run_parts(plan: Plan, part: str, args, played_with: str) -> None:
@@ -540,6 +563,9 @@ def run_parts(plan: Plan, part: str, args, played_with: str) -> None:
             run_choice(s, {n: plan.searchers[n] for n in s.choice_games}, out, args.jobs, played_with, args.scheduler)
     if part in ("validation", "all") and plan.search in plan.chosen:
         run_validation(plan.search, plan.vgames, plan.ratings, out, args.jobs, played_with, args.scheduler)
+    if part in ("turns", "all") and plan.search in plan.chosen:
+        run_turns(plan.search, {n: plan.searchers[n] for n in plan.tgames}, plan.tgames, out, args.jobs, played_with,
+                  args.scheduler)
     if part in ("records", "all"):
         kept = study_records.keep_records(out / "raw", out / "records")
         print(f"kept the records of {len(kept) // 2} tournaments in {out / 'records'}", flush=True)
@@ -585,10 +611,14 @@ def main(argv=None) -> int:
     if part not in ("report", "records") or args.cost:
         print("validation by play, games a cell fixed before the run (3 points off 1/n, 80% power, 5% two-sided): "
               + ", ".join(f"{n} players {g}" for n, g in sorted(plan.vgames.items())), flush=True)
-        print_costs(plan.chosen, plan.searchers, "all" if args.cost else part, plan.vgames, plan.ratings)
+        print_costs(plan.chosen, plan.searchers, "all" if args.cost else part, plan.vgames, plan.ratings, plan.tgames)
     if args.cost:
         return 0
-    run_parts(plan, part, args, played_with)
+    try:
+        run_parts(plan, part, args, played_with)
+    except study.StudyError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     report(plan.chosen_all, plan.searchers, plan.out, command_text(args), [] if args.quick else NOTES, dirty,
            against_design=not args.quick, ratings=plan.ratings)
     return 0

@@ -44,6 +44,7 @@ from .choice import (ChoiceSettings, example_names, load_choice_study, run_choic
 from .choice_tables import choice_examples, choice_table, win_unit
 from .advice import advice_lines, advice_table, write_advice_plots
 from .design import games_to_separate, holm, paired, paired_differences
+from .turn_choice import TurnSettings, load_turns_study, run_turns_study, turn_section, turn_table, turns_folder
 from .rated import RatedBot, rated_spec, run_validation, validation_games, validation_table
 from .plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Condition, StudyError,
                                    bot_for, choice_bots, load_ablation, parse_budget, parse_officials, parse_players,
@@ -71,7 +72,8 @@ __all__ = ["OFFICIALS", "STAGES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
            "format_choice_text", "choice_bots", "win_unit", "games_to_separate", "holm", "paired",
            "paired_differences", "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
-           "advice_table", "advice_lines", "write_advice_plots"]
+           "advice_table", "advice_lines", "write_advice_plots", "TurnSettings", "run_turns_study",
+           "load_turns_study", "turn_table", "turn_section", "turns_folder"]
 
 #: where a study's example positions go, under its output folder
 POSITIONS_DIR = "positions"

@@ -22,6 +22,7 @@ from ...bots.spec import parse_spec
 from ...game.rules import Rules
 from ...play.match import play_game
 from .choice import choice_officials
+from .turn_choice import possible_officials
 
 __all__ = ["Timing", "measure", "part_costs", "format_costs"]
 
@@ -37,6 +38,10 @@ class Timing:
     searches_per_game: float
     offers_per_game: float
     seconds_per_search: float
+    #: turn starts a game that are not forced (all seats), and the options each has (none and the possible
+    #: officials, turn_choice.possible_officials): what the turn question rates
+    turns_per_game: float = 0.0
+    options_per_turn: float = 0.0
 
 
 def _cheap(spec: str) -> str:
@@ -50,9 +55,15 @@ def measure(players: int, spec: str, seed: int = 0) -> Timing:
     cheap = _cheap(spec)
     rules = Rules(players=players)
     positions = []
-    counts = {"searches": 0, "offers": 0}
+    counts = {"searches": 0, "offers": 0, "turns": 0, "options": 0}
+    last_turn = [-1]
 
     def seen(state, player, move):
+        if state.turn != last_turn[0]:
+            last_turn[0] = state.turn
+            if not state.turn_state().forced_pm:
+                counts["turns"] += 1
+                counts["options"] += 1 + len(possible_officials(state))
         if len(state.legal_moves()) > 1:
             counts["searches"] += 1
             counts["offers"] += bool(choice_officials(state))
@@ -66,15 +77,18 @@ def measure(players: int, spec: str, seed: int = 0) -> Timing:
     for state in picked:
         bot.choose(Observation(state, state.current_player, seed))
     per_search = (time.process_time() - t0) / max(1, len(picked))
-    return Timing(players, counts["searches"], counts["offers"], per_search)
+    return Timing(players, counts["searches"], counts["offers"], per_search, counts["turns"],
+                  counts["options"] / max(1, counts["turns"]))
 
 
 def part_costs(timings: dict, ablation_games: dict | None = None, officials: int = 4, rated_games: dict | None = None,
-               fresh: bool = True, validation_games: dict | None = None, ratings=("first", "fresh")) -> list[dict]:
+               fresh: bool = True, validation_games: dict | None = None, ratings=("first", "fresh"),
+               turn_games: dict | None = None) -> list[dict]:
     """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and
     `officials` tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n]
     control games (two searches an offer, four with fresh), the validation (validation_games[n] games per
-    rating: every seat searches, and the rated seat adds its rating searches at its offers)."""
+    rating: every seat searches, and the rated seat adds its rating searches at its offers), the turn question
+    on turn_games[n] control games (two searches per option of each turn that is not forced)."""
     rows = []
 
     def add(part, n, games, searches):
@@ -87,6 +101,8 @@ def part_costs(timings: dict, ablation_games: dict | None = None, officials: int
             add("ablation", n, games, games * t.searches_per_game)
         if rated_games and n in rated_games:
             add("choice", n, rated_games[n], rated_games[n] * t.offers_per_game * (4 if fresh else 2))
+        if turn_games and n in turn_games:
+            add("turns", n, turn_games[n], turn_games[n] * t.turns_per_game * t.options_per_turn * 2)
         if validation_games and n in validation_games:
             for rating in ratings:
                 per_rating = 2 if rating == "first" else 4
@@ -101,7 +117,8 @@ def format_costs(rows: list[dict], timings: dict) -> str:
     lines = ["what each part will cost (estimated from a short timing on this machine):"]
     for n, t in sorted(timings.items()):
         lines.append(f"  {n} players: {t.searches_per_game:.0f} searched decisions a game, {t.offers_per_game:.0f} "
-                     f"with an official on offer, {t.seconds_per_search:.3f} CPU s a search")
+                     f"with an official on offer, {t.turns_per_game:.0f} turn starts ({t.options_per_turn:.1f} options "
+                     f"each), {t.seconds_per_search:.3f} CPU s a search")
     lines.append(f"  {'part':<22} {'players':>7} {'games':>7} {'searches':>10} {'core-hours':>10}")
     for r in rows:
         lines.append(f"  {r['part']:<22} {r['players']:>7} {r['games']:>7} {r['searches']:>10} {r['core_hours']:>10.2f}")

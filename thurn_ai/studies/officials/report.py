@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .turn_choice import turn_section
 from ...game.officials import OFFICIALS, STAGES
 from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .choice import SMALL_SAMPLE
@@ -85,6 +86,7 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     """The markdown report: a summary for players, one section per study (bot), the WBC comparison, the
     command and the seeds; with `choice` the section "Value at the moment of choice" (see choice_section),
     with meta['validation'] (rated.validation_table) the validation by play and which explanation holds,
+    with meta['turns'] (turn_choice.turn_table) the turn question ("Which official this turn"),
     with `comparison` (bot_comparison) the two players side by side, with `seats` (seat_comparison) the
     seat advantage of every study side by side.
 
@@ -111,6 +113,8 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
         L += study_section(name, a, smeta.get(name, {}), meta.get("plots", {}).get(name, []), findings, wbc_sentence)
     if choice:
         L += choice_section(choice)
+    if meta.get("turns") is not None:
+        L += turn_section(meta["turns"])
     names = meta.get("compare") or list(analyses)
     if comparison is not None:
         L += comparison_section(comparison, names, meta.get("comparison_plots", ()))

@@ -225,7 +225,7 @@ def per_turn(df: pd.DataFrame) -> pd.DataFrame:
     r = df[~df.forced].copy()
     r["value"] = r.fresh_win.where(r.uses_it)
     keys = ["players", "source", "game", "move", "phase"]
-    wide = r.pivot_table(index=keys, columns="option", values="value", aggfunc="first", dropna=False)
+    wide = r.set_index([*keys, "option"])["value"].unstack("option")      # an option not rated: nan
     wide = wide.reindex(columns=list(TURN_OPTIONS)).reset_index()
     wide.columns = [*keys, *(f"value_{o}" for o in TURN_OPTIONS)]
     values = wide[[f"value_{o}" for o in TURN_OPTIONS]].to_numpy(dtype=float)
