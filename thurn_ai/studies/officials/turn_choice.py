@@ -272,6 +272,8 @@ def turn_table(df: pd.DataFrame) -> pd.DataFrame:
         for ph in (*STAGES, "all"):
             t = turns[(turns.players == n) & ((turns.phase == ph) | (ph == "all"))]
             raw = df[(df.players == n) & ((df.phase == ph) | (ph == "all"))]
+            if t.empty:              # no turn of this phase rated (a short game, a small sample)
+                continue
             forced = int(raw[raw.forced].groupby(["source", "game", "move"]).ngroups) if len(raw) else 0
             for o in TURN_OPTIONS:
                 counted = t[f"value_{o}"].notna()
