@@ -295,10 +295,12 @@ def test_every_part_of_a_run_records_the_code_it_started_with(monkeypatch, tmp_p
                         seen.append(("choice", played_with)))
     monkeypatch.setattr(exp, "run_validation", lambda s, games, ratings, out, jobs, played_with, scheduler:
                         seen.append(("validation", played_with)))
+    monkeypatch.setattr(exp, "run_turns", lambda s, sr, games, out, jobs, played_with, scheduler:
+                        seen.append(("turns", played_with)))
     monkeypatch.setattr(exp, "print_costs", lambda *a: seen.append(("cost", None)))
     monkeypatch.setattr(exp, "report", lambda *a, **k: None)
     assert exp.main(["--out", str(tmp_path), "--players", "2"]) == 0
-    assert [p for p, _ in seen] == ["cost"] + ["ablation"] * 2 + ["choice"] * 2 + ["validation"]
+    assert [p for p, _ in seen] == ["cost"] + ["ablation"] * 2 + ["choice"] * 2 + ["validation", "turns"]
     assert {w for _, w in seen[1:]} == {"abc1234"}
 
 

@@ -130,7 +130,7 @@ def test_the_report_section_says_what_each_official_is_compared_against(rated):
     assert set(table.option) == set(TURN_OPTIONS) and (table.unit == "Δ win chance (calibrated)").all()
     uncalibrated = turn_table(rated["rows"].assign(calibrated=False))
     assert (uncalibrated.unit == "Δ evaluation").all()
-    assert "Δ evaluation units" in "\n".join(turn_section(uncalibrated))
+    assert "Units: Δ evaluation" in "\n".join(turn_section(uncalibrated))
     text = "\n".join(turn_section(table))
     assert "## Which official this turn" in text
     for label in ("Postmaster", "Administrator", "Postal Carrier", "Cartwright"):

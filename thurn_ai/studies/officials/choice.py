@@ -49,7 +49,7 @@ from ...position import save_position
 from ...game.rules import HOUSES
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
+__all__ = ["SearchSettings", "ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
            "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
            "save_example_positions", "LATER_COLUMNS", "prefers_using", "fresh_seed", "last_round_start",
            "position_at", "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names", "run_choice_study", "load_choice_study", "study_records"]
@@ -76,27 +76,36 @@ LATER_COLUMNS = ("calibrated", "endgame", "with_fresh_win", "with_fresh_score", 
 
 
 @dataclass(frozen=True)
-class ChoiceSettings:
-    """How the decisions are rated: the searching bot's spec (`mcts` gets the strongest measured options
-    for the player count, as in `thurn-ai hint`), its iterations per search -- each side of a decision
-    gets a search of this budget (None: the spec's own or hint's default) -- and the base seed. fresh:
-    also re-rate each side's chosen move with an independent search (its own seed, the same budget), whose
-    value of that move no selection has biased (the first search's best move is the maximum of noisy
-    means, which reads high, the more so the more moves the side has)."""
+class SearchSettings:
+    """The rating searches of a part of the study: the searching bot's spec (`mcts` gets the strongest
+    measured options for the player count, as in `thurn-ai hint`), its iterations per search (None: the
+    spec's own or hint's default) and the base seed."""
 
     bot: str = "mcts"
     iterations: int | None = None
     seed: int = 0
-    fresh: bool = False
 
     def __post_init__(self):
         if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
                                             or self.iterations < 1):
-            raise StudyError(f"choice iterations must be a positive whole number, not {self.iterations!r}")
+            raise StudyError(f"rating iterations must be a positive whole number, not {self.iterations!r}")
 
     def spec(self, players: int) -> str:
         """The full spec the searches run with at this player count (every option written out)."""
         return bot_spec(self.bot, self.iterations, players=players)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ChoiceSettings(SearchSettings):
+    """How the decisions are rated (SearchSettings: each side of a decision gets a search of `iterations`).
+    fresh: also re-rate each side's chosen move with an independent search (its own seed, the same budget),
+    whose value of that move no selection has biased (the first search's best move is the maximum of noisy
+    means, which reads high, the more so the more moves the side has)."""
+
+    fresh: bool = False
 
     def to_dict(self) -> dict:
         d = asdict(self)

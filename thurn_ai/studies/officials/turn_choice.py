@@ -30,7 +30,7 @@ part's are (choice.rate_records); the settings live in OUT/turns.json.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -41,9 +41,9 @@ from ...fileio import path_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, official_of
 from ...game.rules import PLAYER_COUNTS
 from ...game.state import new_game
-from ...play.analysis import analyse, bot_spec
+from ...play.analysis import analyse
 from ...play.match import GameRecord, derive_seed
-from .choice import fresh_seed, rate_records, read_done
+from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
 from .design import TRIM, trimmed_mean, with_holm
 from .plan import StudyError
@@ -63,25 +63,9 @@ RESAMPLES = 999
 
 
 @dataclass(frozen=True)
-class TurnSettings:
-    """How the turns are rated: the searching bot's spec (`mcts` gets the strongest measured options, as in
-    `thurn-ai hint`), its iterations per search (each option gets two searches of this budget; None: the
-    spec's own or hint's default) and the base seed."""
-
-    bot: str = "mcts"
-    iterations: int | None = None
-    seed: int = 0
-
-    def __post_init__(self):
-        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
-                                            or self.iterations < 1):
-            raise StudyError(f"turn iterations must be a positive whole number, not {self.iterations!r}")
-
-    def spec(self, players: int) -> str:
-        return bot_spec(self.bot, self.iterations, players=players)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+class TurnSettings(SearchSettings):
+    """How the turns are rated (SearchSettings): each option of a turn gets two searches of `iterations`
+    (the first and the fresh re-rating)."""
 
 
 # ---------------------------------------------------------------------------------- one turn
@@ -303,7 +287,7 @@ def turn_section(table: pd.DataFrame) -> list[str]:
     L = ["## Which official this turn", "",
          "At the first decision of each turn, one search per option holds the player to it for the whole turn and "
          "its best line's first move is re-rated by an independent search (docs/officials.md, \"The turn "
-         f"question\"). Δ is in {unit} units; intervals are 95% and resample whole games; p is the trimmed mean's, "
+         f"question\"). Units: {unit} (an option's value minus no official's); intervals are 95% and resample whole games; p is the trimmed mean's, "
          "Holm-adjusted across this table. An official counts in a turn only where its best line uses it.", ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
