@@ -7,6 +7,7 @@ import json
 import click
 
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
+from ..play.turn_options import which_official
 from ..bots.spec import parse_spec
 from ..errors import PositionError
 from ..fileio import path_text
@@ -37,7 +38,10 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
 @click.option("--top", type=TOP, default=10, show_default=True,
               help="How many options to print.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, as_json):
+@click.option("--which-official", is_flag=True,
+              help="Instead: rate each choice of official for this turn (none, or one of those still "
+                   "possible), each searched for the whole turn and re-rated by an independent search.")
+def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, as_json, which_official):
     """Search POSITION_FILE from the view of the player to move and print the ranked options for the
     next decision, the recommended turn and the expected outcome.
 
@@ -49,6 +53,9 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     if viewer is not None and viewer != player:
         raise PositionError(f"{path_text(position_file)} is seat {viewer}'s view, but seat {player} is to move: a hint "
                             "needs the view of the player to move (or a complete position)")
+    if which_official:
+        print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json)
+        return
     analysis = analyse(state, player, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
     result = hint_json(state, analysis, viewer, position_file)
     if as_json:
@@ -79,3 +86,31 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
         click.echo(f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
                    f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "
                    f"{best.mean_score:.1f}")
+
+
+def print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json) -> None:
+    """hint --which-official: thurn_ai.play.turn_options.which_official, as a table or JSON."""
+    choices = which_official(state, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
+    calibrated = all(c.calibrated for c in choices)
+    if as_json:
+        click.echo(json.dumps({"position": describe(state, viewer), "player": state.current_player,
+                               "bot": choices[0].bot, "choices": [c.to_dict() for c in choices],
+                               "win_prob_calibrated": calibrated, "file": position_file}, ensure_ascii=False))
+        return
+    click.echo(describe(state, viewer))
+    click.echo(f"which official this turn, for seat {state.current_player}: each choice searched for the whole "
+               f"turn ({choices[0].bot}), its first move re-rated by an independent search")
+    click.echo("")
+    click.echo(f"  {'choice':<15} {'win':>6} {'score':>6}  the turn")
+    for c in choices:
+        name = OFFICIAL_LABEL.get(c.option, "no official")
+        if not c.uses_it:
+            click.echo(f"  {name:<15} {'':>6} {'':>6}  (no line of this turn found uses it)")
+            continue
+        turn = c.recommended_turn
+        steps = [m + (f" [{OFFICIAL_LABEL[o]}]" if o else "") for m, o in zip(turn.moves, turn.officials)]
+        click.echo(f"  {name:<15} {c.win_prob:>6.1%} {c.mean_score:>6.1f}  {', '.join(steps)}; {turn.then}")
+    click.echo("")
+    click.echo("win: " + ("a win chance calibrated on held-out games (docs/learned.md)" if calibrated
+                          else "in the search's evaluation units, not a probability (docs/learned.md)")
+               + "; each official is compared with no official this turn, both played as well as the search can")

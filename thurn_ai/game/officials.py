@@ -59,3 +59,27 @@ def game_stage(state: GameState) -> str:
     """early / middle / late, by the houses already placed (a third of the supply each)."""
     return stage_of(max(HOUSES - state.houses_left(p) for p in range(state.n_players)))   # not a whole export()
 
+
+def possible_officials(state) -> list[str]:
+    """The officials the player to move could still use this turn, at its first decision (a generous
+    check, so no option is missed): the Administrator if it is offered now; the Postmaster if two cards
+    can be drawn; the Postal Carrier with a card in hand (after a draw and a play one remains); the
+    Cartwright in the classic variant if one card more and the Cartwright's reach make the next carriage."""
+    t = state.turn_state()
+    if t.forced_pm or t.official:
+        return []
+    p = state.current_player
+    out = []
+    if any(official_of(state, m) == "administrator" for m in state.legal_moves()):
+        out.append("administrator")
+    if t.display_n + t.deck_n + t.discard_n >= 2:
+        out.append("postmaster")
+    if sum(state.hand(p).values()) >= 1:
+        out.append("postal_carrier")
+    sizes = [s for s, _pts in state.board.carriages]
+    have = state.carriage(p)
+    if state.rules.resolved_variant == "classic" and sizes and (have is None or have < sizes[-1]):
+        nxt = next(s for s in sizes if have is None or s > have)
+        if len(state.route(p)) + 1 + state.rules.cartwright_reach >= nxt:
+            out.append("cartwright")
+    return [o for o in OFFICIALS if o in out]

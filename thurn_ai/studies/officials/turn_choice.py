@@ -38,10 +38,10 @@ import pandas as pd
 
 from ...bots.mcts import NO_OFFICIAL
 from ...fileio import path_text
-from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, official_of
+from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, possible_officials
 from ...game.rules import PLAYER_COUNTS
 from ...game.state import new_game
-from ...play.analysis import analyse
+from ...play.turn_options import TurnOption, rate_turn_option
 from ...play.match import GameRecord, derive_seed
 from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
@@ -70,50 +70,19 @@ class TurnSettings(SearchSettings):
 
 # ---------------------------------------------------------------------------------- one turn
 
-def possible_officials(state) -> list[str]:
-    """The officials the player to move could still use this turn, at its first decision (a generous
-    check, so no option is missed): the Administrator if it is offered now; the Postmaster if two cards
-    can be drawn; the Postal Carrier with a card in hand (after a draw and a play one remains); the
-    Cartwright in the classic variant if one card more and the Cartwright's reach make the next carriage."""
-    t = state.turn_state()
-    if t.forced_pm or t.official:
-        return []
-    p = state.current_player
-    out = []
-    if any(official_of(state, m) == "administrator" for m in state.legal_moves()):
-        out.append("administrator")
-    if t.display_n + t.deck_n + t.discard_n >= 2:
-        out.append("postmaster")
-    if sum(state.hand(p).values()) >= 1:
-        out.append("postal_carrier")
-    sizes = [s for s, _pts in state.board.carriages]
-    have = state.carriage(p)
-    if state.rules.resolved_variant == "classic" and sizes and (have is None or have < sizes[-1]):
-        nxt = next(s for s in sizes if have is None or s > have)
-        if len(state.route(p)) + 1 + state.rules.cartwright_reach >= nxt:
-            out.append("cartwright")
-    return [o for o in OFFICIALS if o in out]
-
-
-def _option_rating(state, option: str, spec: str, seed: int) -> dict:
-    """One option: the restricted search's most visited move, re-rated by a second search with a fresh
-    seed (nan when that search never tried it), and whether the best line uses the official."""
-    a = analyse(state, state.current_player, bot=spec, seed=seed, turn=option)
-    top = max(a.options, key=lambda x: x.visits)
-    b = analyse(state, state.current_player, bot=spec, seed=fresh_seed(seed), turn=option)
-    again = next((o for o in b.options if o.notation == top.notation and o.visits > 0), None)
-    return {"option": option, "best_move": top.notation, "win": top.win_prob, "score": top.mean_score,
-            "visits": top.visits, "fresh_win": again.win_prob if again else math.nan,
-            "fresh_score": again.mean_score if again else math.nan, "fresh_visits": again.visits if again else 0,
-            "uses_it": option == NO_OFFICIAL or option in a.line_officials,
-            "calibrated": bool(a.calibrated and b.calibrated), "search": a.bot}
-
-
 def rate_turn(state, settings: TurnSettings, seed: int) -> list[dict]:
     """The ratings of the turn that starts at `state` (its first decision), one dict per option: none and
     each possible official, every option's searches from the same seeds (see the module doc)."""
     spec = settings.spec(state.n_players)
-    return [_option_rating(state, o, spec, seed) for o in (NO_OFFICIAL, *possible_officials(state))]
+    return [rating_row(rate_turn_option(state, o, spec, seed, fresh_seed(seed)))
+            for o in (NO_OFFICIAL, *possible_officials(state))]
+
+
+def rating_row(r: TurnOption) -> dict:
+    """A turn option's rating as the study's row columns."""
+    return {"option": r.option, "best_move": r.move, "win": r.first_win, "score": r.first_score,
+            "visits": r.visits, "fresh_win": r.win_prob, "fresh_score": r.mean_score,
+            "fresh_visits": r.fresh_visits, "uses_it": r.uses_it, "calibrated": r.calibrated, "search": r.bot}
 
 
 def analyse_turns_game(record: GameRecord, settings: TurnSettings, game: int, source: str = "") -> list[dict]:
