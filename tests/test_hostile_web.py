@@ -97,6 +97,18 @@ def test_the_packaged_boards_still_start_games(client):
         assert r.status_code == 201 and r.json()["board"] == board
 
 
+@pytest.mark.parametrize("path", ["/etc/hostname", "/dev/zero", "thurn_ai/learned/value_model.json"])
+def test_a_bot_spec_naming_a_weights_file_is_refused_and_nothing_is_opened(client, opened, path):
+    # model= names a file (a learned evaluation's weights): a request may not make the server open one
+    spec = f"mcts(eval=learned,model={path})"
+    message = clean_error(client.post("/api/games", json={"seats": [spec, "human"]}), 400)
+    assert "model=" in message and "file" in message
+    gid = client.post("/api/games", json={"seats": "human,random", "seed": 2}).json()["id"]
+    message = clean_error(client.post(f"/api/games/{gid}/hint", json={"bot": spec, "iterations": 10}), 400)
+    assert "model=" in message
+    assert not [p for p in opened if path.split("/")[-1] in p], opened
+
+
 # ---------------------------------------------------------------- other sites' pages may not change anything
 
 @pytest.mark.parametrize("headers, status", [

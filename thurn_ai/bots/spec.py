@@ -48,6 +48,9 @@ MAX_INT_DIGITS = 18         # a whole number fits in 64 bits (budgets, counts, s
 _INT = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+#: options whose value names a file to read (the learned evaluation's weights): a server must not let a
+#: request set them (thurn_ai.web refuses them; nothing a request names is opened as a path)
+FILE_OPTIONS = frozenset({"model"})
 # Constructor arguments that only make sense from Python (a seed is given by the caller, `human` takes
 # input/output functions), so a spec cannot set them.
 _NOT_FROM_SPECS = {"seed", "read", "write"}
@@ -195,3 +198,15 @@ def split_specs(text: str) -> list[str]:
 def known_bots() -> list[str]:
     _load_builtin()
     return sorted(_REGISTRY)
+
+
+def refuse_file_options(spec: str) -> str:
+    """The spec, if it sets no option that names a file (FILE_OPTIONS); else BotSpecError. For specs that
+    come from someone who may not choose files on this machine (a web request)."""
+    _name, options = parse_spec(spec)
+    named = sorted(set(options) & FILE_OPTIONS)
+    if named:
+        raise BotSpecError(f"bot {short_repr(spec, 80)}: {named[0]}= names a file, and this server opens no "
+                           "file a request names (use the shipped weights: leave it out)")
+    return spec
+
