@@ -263,6 +263,10 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
     assert said(base + f",model={other})") != said(base + ")")
     monkeypatch.chdir(tmp_path)                                     # a path relative to where one runs
     assert said(base + ",model=sub/other.json)") == said(base + f",model={other})")
+    # the win map was fitted to the shipped weights' search: other weights' shares are not calibrated
+    from thurn_ai.play.analysis import analyse
+    assert analyse(g, iterations=60, bot=f"mcts(eval=learned,model={DEFAULT_PATH})").calibrated
+    assert not analyse(g, iterations=60, bot="mcts(eval=learned,model=sub/other.json)").calibrated
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -16,6 +16,7 @@ The search sees only what the player to move may know: hidden cards are re-dealt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..bots import make_bot
 from ..bots.base import Observation
@@ -24,6 +25,7 @@ from ..bots.spec import parse_spec
 from ..errors import BotSpecError, PositionError
 from ..game.state import GameState
 from ..learned.features import position_features
+from ..learned.model import DEFAULT_PATH
 from ..learned.win_map import WinMap, default_win_map
 from .match import derive_seed
 from ..game.notation import move_kind
@@ -208,9 +210,12 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
 
 def _win_map_for(spec: str, players: int) -> WinMap | None:
     """The shipped win map when the search's win share can be read through it: a search with the learned
-    evaluation at a player count the map was fitted for."""
+    evaluation at a player count the map was fitted for, reading the shipped weights (the map was fitted
+    to that search's shares: other weights, `model=`, give shares it does not know)."""
     name, kwargs = parse_spec(spec)
     if name not in ("mcts", "pimc") or kwargs.get("eval") != "learned":
+        return None
+    if kwargs.get("model") is not None and Path(kwargs["model"]).expanduser().resolve() != DEFAULT_PATH.resolve():
         return None
     m = default_win_map()
     return m if m is not None and m.has(players) else None
