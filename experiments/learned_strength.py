@@ -121,15 +121,14 @@ def paired_lines(out: Path) -> list[str]:
     lines = []
     for a, b, what in (("L", "H", "the learned evaluation against the hand-set one"),
                        ("G2", "L", "generation 2 of the model against generation 1")):
-        for p in (2, 3, 4):
-            r = paired(out, f"{a}_p{p}_it1000", f"{b}_p{p}_it1000")
-            if r is None:
-                continue
-            if f"({a} - {b}" not in " ".join(lines):
-                lines += ["", f"Paired ({a} - {b} at 1000 iterations, {what}; the same games: deals and seats), "
-                          "the searching seat's win share and score, mean difference [95% normal interval over "
-                          "games, not corrected for the number of comparisons]:", "",
-                          f"| players | games | win share {a} - {b} | score {a} - {b} |", "|---:|---:|---|---|"]
+        rows = [(p, r) for p in (2, 3, 4) if (r := paired(out, f"{a}_p{p}_it1000", f"{b}_p{p}_it1000"))]
+        if not rows:
+            continue
+        lines += ["", f"Paired ({a} - {b} at 1000 iterations, {what}; the same games: deals and seats), "
+                  "the searching seat's win share and score, mean difference [95% normal interval over "
+                  "games, not corrected for the number of comparisons]:", "",
+                  f"| players | games | win share {a} - {b} | score {a} - {b} |", "|---:|---:|---|---|"]
+        for p, r in rows:
             w, s = r["win_share"], r["score"]
             lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "
                          f"{s[0]:+.2f} [{s[1]:+.2f}, {s[2]:+.2f}] |")

@@ -28,7 +28,7 @@ from ..game.state import GameState
 from .analysis import DEFAULT_BOT, Turn, analyse
 from .match import derive_seed
 
-__all__ = ["TurnOption", "NO_OFFICIAL", "rate_turn_option", "which_official"]
+__all__ = ["TurnOption", "NO_OFFICIAL", "open_choices", "rate_turn_option", "which_official"]
 
 @dataclass(frozen=True)
 class TurnOption:
@@ -57,6 +57,11 @@ class TurnOption:
                 "recommended_turn": self.recommended_turn.to_dict(), "win_prob_calibrated": self.calibrated,
                 "first_win": self.first_win, "first_score": self.first_score, "visits": self.visits,
                 "fresh_visits": self.fresh_visits}
+
+
+def open_choices(state: GameState) -> tuple[str, ...]:
+    """The choices of official still open this turn: no official, and each official that can still be used."""
+    return (NO_OFFICIAL, *possible_officials(state))
 
 
 def rate_turn_option(state: GameState, option: str, bot: str, seed: int, again_seed: int,
@@ -93,7 +98,6 @@ def which_official(state: GameState, player: int | None = None, bot: str = DEFAU
         raise PositionError("an official was already used this turn (one official a turn): ask at the turn's "
                             "start, or at a later decision before one is used")
     again = derive_seed("which-official", seed)
-    out = [rate_turn_option(state, o, bot, seed, again, iterations, seconds)
-           for o in (NO_OFFICIAL, *possible_officials(state))]
+    out = [rate_turn_option(state, o, bot, seed, again, iterations, seconds) for o in open_choices(state)]
     return sorted(out, key=lambda o: (not o.uses_it, -(o.win_prob if not math.isnan(o.win_prob) else -1.0),
                                       -o.mean_score))

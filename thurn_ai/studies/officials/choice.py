@@ -425,8 +425,7 @@ def load_choice(out_dir) -> pd.DataFrame:
     path = Path(out_dir) / ROWS_FILE
     if not path.exists():
         raise StudyError(f"{path_text(out_dir)} holds no choice rows: run the choice part first")
-    done, _ = _read_done(path)
-    return _frame([r for g in sorted(done) for r in done[g]])
+    return _frame(read_done(out_dir))
 
 
 def check_choice_data(df: pd.DataFrame) -> None:

@@ -22,7 +22,7 @@ from ...bots.spec import parse_spec
 from ...game.rules import Rules
 from ...play.match import play_game
 from .choice import choice_officials
-from .turn_choice import possible_officials
+from ...play.turn_options import open_choices
 
 __all__ = ["Timing", "measure", "part_costs", "format_costs"]
 
@@ -39,7 +39,7 @@ class Timing:
     offers_per_game: float
     seconds_per_search: float
     #: turn starts a game that are not forced (all seats), and the options each has (none and the possible
-    #: officials, turn_choice.possible_officials): what the turn question rates
+    #: officials, play.turn_options.open_choices): what the turn question rates
     turns_per_game: float = 0.0
     options_per_turn: float = 0.0
 
@@ -63,7 +63,7 @@ def measure(players: int, spec: str, seed: int = 0) -> Timing:
             last_turn[0] = state.turn
             if not state.turn_state().forced_pm:
                 counts["turns"] += 1
-                counts["options"] += 1 + len(possible_officials(state))
+                counts["options"] += len(open_choices(state))
         if len(state.legal_moves()) > 1:
             counts["searches"] += 1
             counts["offers"] += bool(choice_officials(state))

@@ -41,7 +41,7 @@ from ...fileio import path_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, possible_officials
 from ...game.rules import PLAYER_COUNTS
 from ...game.state import new_game
-from ...play.turn_options import TurnOption, rate_turn_option
+from ...play.turn_options import TurnOption, open_choices, rate_turn_option
 from ...play.match import GameRecord, derive_seed
 from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
@@ -75,7 +75,7 @@ def rate_turn(state, settings: TurnSettings, seed: int) -> list[dict]:
     each possible official, every option's searches from the same seeds (see the module doc)."""
     spec = settings.spec(state.n_players)
     return [rating_row(rate_turn_option(state, o, spec, seed, fresh_seed(seed)))
-            for o in (NO_OFFICIAL, *possible_officials(state))]
+            for o in open_choices(state)]
 
 
 def rating_row(r: TurnOption) -> dict:
