@@ -365,13 +365,16 @@ cdef class Tree:
             else:
                 best = ucb_choice(self.nodes, n, child_of, self.c_explore)
             ch = child_of[best]
-            bit = official_bit(s, moves[best])
-            apply_move(s, c, moves[best])
             if ch < 0:
-                ch = self.add_node(node, moves[best], mover)    # expansion: one new node an iteration
+                # expansion: one new node an iteration; the official its move uses is read before the move
+                # (it depends on the phase), and only here, not at every step of the walk down
+                bit = official_bit(s, moves[best])
+                apply_move(s, c, moves[best])
+                ch = self.add_node(node, moves[best], mover)
                 if ch >= 0:
                     self.nodes[ch].official = <int8_t>bit
                 return ch
+            apply_move(s, c, moves[best])
             node = ch
         return node
 
