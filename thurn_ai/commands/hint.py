@@ -16,6 +16,11 @@ from ..position import describe, load_position
 from .options import ITERATIONS, SECONDS, SEED, TOP, data_board_file_option
 
 
+def turn_steps(turn) -> str:
+    """A recommended turn's moves, each with the official it uses: 'draw Passau, draw deck [Postmaster]'."""
+    return ", ".join(m + (f" [{OFFICIAL_LABEL[o]}]" if o else "") for m, o in zip(turn.moves, turn.officials))
+
+
 def hint_json(state, analysis, viewer, position_file) -> dict:
     """What `hint --json` prints: the position's one-line description, the analysis, the file."""
     a = analysis.to_dict()
@@ -74,9 +79,8 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     if len(analysis.options) > top:
         click.echo(f"  ... {len(analysis.options) - top} more (--top)")
     turn = analysis.recommended_turn
-    steps = [m + (f" [{OFFICIAL_LABEL[o]}]" if o else "") for m, o in zip(turn.moves, turn.officials)]
     click.echo("")
-    click.echo("recommended: " + ", ".join(steps) + f"; {turn.then}")
+    click.echo(f"recommended: {turn_steps(turn)}; {turn.then}")
     best = analysis.best
     if analysis.calibrated:
         click.echo(f"expected: win chance {best.win_prob:.0%} (a probability calibrated on held-out games, "
@@ -108,8 +112,7 @@ def print_official_choices(state, viewer, position_file, bot_spec, iterations, s
             click.echo(f"  {name:<15} {'':>6} {'':>6}  (no line of this turn found uses it)")
             continue
         turn = c.recommended_turn
-        steps = [m + (f" [{OFFICIAL_LABEL[o]}]" if o else "") for m, o in zip(turn.moves, turn.officials)]
-        click.echo(f"  {name:<15} {c.win_prob:>6.1%} {c.mean_score:>6.1f}  {', '.join(steps)}; {turn.then}")
+        click.echo(f"  {name:<15} {c.win_prob:>6.1%} {c.mean_score:>6.1f}  {turn_steps(turn)}; {turn.then}")
     click.echo("")
     click.echo("win: " + ("a win chance calibrated on held-out games (docs/learned.md)" if calibrated
                           else "in the search's evaluation units, not a probability (docs/learned.md)")
