@@ -26,6 +26,7 @@ with warnings.catch_warnings():
 import thurn_ai
 from thurn_ai.play.analysis import analyse
 from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
 from thurn_ai.render.board import board_layout
 from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay
 from thurn_ai.position import check_position, describe, position_from_dict
@@ -295,6 +296,67 @@ def test_too_many_searches_at_once_are_refused_with_429():
         assert "wait" in assert_clean_error(c.post(f"/api/games/{g['id']}/hint", json={"seconds": 1.0}), 429)
         wait_hint(c, first.json())
         assert c.post(f"/api/games/{g['id']}/hint", json={"iterations": 20}).status_code == 202
+
+
+def free_turn_start(players=2, seed=3):
+    """A game at the first decision of a turn where the player to move may choose any official."""
+    g = thurn_ai.new_game(players=players, seed=seed)
+    bot = make_bot("heuristic")
+    n = 0
+    while n < 12 or g.turn_state().forced_pm or g.turn_state().official or g.phase != "draw":
+        g.apply(bot.choose(Observation(g, g.current_player, n)))
+        n += 1
+    return g
+
+
+def test_which_official_rates_each_open_choice_as_the_library_does_sharing_the_budget(client):
+    from thurn_ai.play.turn_options import which_official
+    ref = free_turn_start()
+    me = ref.current_player
+    view = ref.to_dict(viewer=me)
+    seats = ["random", "random"]
+    seats[me] = "human"
+    g = new_game(client, seats, seed=1, position=view)
+    r = client.post(f"/api/games/{g['id']}/hint", json={"iterations": 1200, "question": "which_official"})
+    assert r.status_code == 202 and r.json()["question"] == "which_official"
+    job = wait_hint(client, r.json())
+    assert job["status"] == "done" and job["progress"] == 1.0
+    res = job["result"]
+    n = len(res["choices"])
+    # the page's budget is the whole question's: each of the 2 searches a choice gets its share
+    assert res["each_search"]["iterations"] == -(-1200 // (2 * n))
+    expected = which_official(position_from_dict(view, seed=5), bot="mcts",
+                              iterations=res["each_search"]["iterations"], seed=0)
+    assert [c["option"] for c in res["choices"]] == [c.option for c in expected]
+    assert [c["move"] for c in res["choices"]] == [c.move for c in expected]
+    assert [c["win_prob"] for c in res["choices"]] == pytest.approx([c.win_prob for c in expected], nan_ok=True)
+    assert "none" in [c["option"] for c in res["choices"]]
+    assert res["recommended_turn"]["moves"] == res["choices"][0]["recommended_turn"]["moves"]
+    assert len(res["recommended_turn"]["cities"]) == len(res["recommended_turn"]["moves"])
+    # an ordinary hint still answers the moves question
+    plain = wait_hint(client, client.post(f"/api/games/{g['id']}/hint", json={"iterations": 50}).json())
+    assert plain["result"]["question"] == "moves" and "options" in plain["result"]
+
+
+def test_a_value_the_re_rating_never_reached_is_null_in_the_json():
+    # the re-rating may never try the first search's move: nan, which JSON (and so the page) cannot carry
+    import math
+    from thurn_ai.play.turn_options import which_official
+    from thurn_ai.web.hints import Budget, official_choices_result
+    g = free_turn_start()
+    choices = which_official(g, bot="mcts(iterations=30)", seed=1)
+    lost = choices[0].__class__(**{**choices[0].__dict__, "win_prob": math.nan, "mean_score": math.nan})
+    res = official_choices_result(g, [lost, *choices[1:]], "mcts", Budget(iterations=30))
+    text = json.dumps(res, allow_nan=False)                    # as the server's JSONResponse writes it
+    assert json.loads(text)["choices"][0]["win_prob"] is None
+
+
+def test_which_official_is_refused_with_its_reason_when_there_is_no_choice(client):
+    g = new_game(client, "human,random", seed=4)            # the first turn: an empty hand forces the Postmaster
+    ask = {"iterations": 40, "question": "which_official"}
+    assert "forces the Postmaster" in assert_clean_error(client.post(f"/api/games/{g['id']}/hint", json=ask), 400)
+    assert "question must be" in assert_clean_error(
+        client.post(f"/api/games/{g['id']}/hint", json={"iterations": 40, "question": "../etc/passwd"}), 400)
 
 
 # ---------------------------------------------------------------- replays

@@ -172,6 +172,36 @@ def test_a_hint_shows_ranked_options_and_marks_the_recommended_turn(page):
     assert page.locator(f'#board .city[data-city="{city}"] .hint-ring').count() == 1
 
 
+def test_which_official_rates_each_choice_for_the_turn_and_marks_the_best_turn(page):
+    from thurn_ai.bots.base import Observation
+    from thurn_ai.game.officials import possible_officials
+    g = thurn_ai.new_game(players=2, seed=3)
+    bot, n = make_bot("heuristic"), 0
+    while n < 12 or g.turn_state().forced_pm or g.turn_state().official or g.phase != "draw":
+        g.apply(bot.choose(Observation(g, g.current_player, n)))        # to a turn with a free choice
+        n += 1
+    seats = ["random", "random"]
+    seats[g.current_player] = "human"
+    r = page.request.post("/api/games", data={"seats": seats, "position": g.to_dict(viewer=g.current_player)})
+    assert r.status == 201, r.text()
+    page.goto(f"/?game={r.json()['id']}")
+    page.wait_for_selector("#game[data-waiting=person]")
+    page.select_option("#hint-unit", "iterations")
+    page.fill("#hint-budget", "1000")
+    page.click("#hint-official-button")
+    page.wait_for_selector("#hint-choices:not([hidden]) tbody tr")
+    assert page.locator("#hint-options").is_hidden()                          # not the moves' table
+    options = [row.get_attribute("data-option") for row in page.locator("#hint-choices tbody tr").all()]
+    assert sorted(options) == sorted(["none", *possible_officials(g)])
+    assert "no official" in page.inner_text("#hint-choices") and "Which official" in page.inner_text("#hint-choices")
+    assert "best choice" in page.inner_text("#hint-turn")
+    assert page.locator("#moves button.hinted").count() >= 1                  # the best choice's first move
+    # the plain hint answers the moves question again, in its own table
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
+    assert page.locator("#hint-choices").is_hidden()
+
+
 def test_a_record_opens_and_steps(page, tmp_path):
     recs = [play_game(thurn_ai.Rules(players=2), [make_bot("greedy", 1), make_bot("random", 2)], seed=8 + k)
             for k in range(2)]

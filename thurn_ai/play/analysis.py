@@ -241,5 +241,5 @@ def describe_turn(state: GameState, line: list[int]) -> Turn:
     elif codes and move_kind(codes[-1]) == "deck":
         then = "the rest depends on the card drawn from the deck"
     else:
-        then = f"then decide again ({s.phase})"
+        then = f"decide again ({s.phase})"
     return Turn(moves=tuple(moves), codes=tuple(codes), officials=tuple(officials), then=then)

@@ -28,7 +28,7 @@ from ..game.state import GameState
 from .analysis import DEFAULT_BOT, Turn, analyse
 from .match import derive_seed
 
-__all__ = ["TurnOption", "NO_OFFICIAL", "open_choices", "rate_turn_option", "which_official"]
+__all__ = ["TurnOption", "NO_OFFICIAL", "check_turn_question", "open_choices", "rate_turn_option", "which_official"]
 
 @dataclass(frozen=True)
 class TurnOption:
@@ -81,12 +81,9 @@ def rate_turn_option(state: GameState, option: str, bot: str, seed: int, again_s
                       fresh_visits=again.visits if again else 0)
 
 
-def which_official(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
-                   iterations: int | None = None, seconds: float | None = None, seed: int = 0) -> list[TurnOption]:
-    """Every choice of official still open this turn for the player to move, best first ('none' always
-    among them): options whose best line does not use their official come last. The same arguments give
-    the same answer. PositionError when there is no choice: the game is over, an official was already
-    used this turn, or an empty hand forces the Postmaster."""
+def check_turn_question(state: GameState, player: int | None = None) -> None:
+    """PositionError naming why there is no choice of official to make now: the game is over, another seat
+    is to move, an empty hand forces the Postmaster, or an official was already used this turn."""
     if state.is_terminal():
         raise PositionError("the game is over: there is no turn to choose an official for")
     if player is not None and player != state.current_player:
@@ -97,7 +94,23 @@ def which_official(state: GameState, player: int | None = None, bot: str = DEFAU
     if t.official:
         raise PositionError("an official was already used this turn (one official a turn): ask at the turn's "
                             "start, or at a later decision before one is used")
+
+
+def which_official(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
+                   iterations: int | None = None, seconds: float | None = None, seed: int = 0,
+                   on_rated=None) -> list[TurnOption]:
+    """Every choice of official still open this turn for the player to move, best first ('none' always
+    among them): options whose best line does not use their official come last. The same arguments give
+    the same answer. The budget (iterations or seconds) is each search's: two per choice. PositionError
+    when there is no choice (check_turn_question). on_rated(done, total), if given, is called after each
+    choice is rated (a progress bar)."""
+    check_turn_question(state, player)
     again = derive_seed("which-official", seed)
-    out = [rate_turn_option(state, o, bot, seed, again, iterations, seconds) for o in open_choices(state)]
+    choices = open_choices(state)
+    out = []
+    for o in choices:
+        out.append(rate_turn_option(state, o, bot, seed, again, iterations, seconds))
+        if on_rated is not None:
+            on_rated(len(out), len(choices))
     return sorted(out, key=lambda o: (not o.uses_it, -(o.win_prob if not math.isnan(o.win_prob) else -1.0),
                                       -o.mean_score))

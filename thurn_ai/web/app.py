@@ -51,7 +51,7 @@ from ..game.rules import PLAYER_COUNTS, Rules
 from ..play.workers import init_worker
 from .board_data import board_geometry
 from .guard import Guard, RefusalPacer
-from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread
+from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread, question_of
 from .position_editor import check_for_editor, parse_position_text
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
 
@@ -365,7 +365,7 @@ class WebApp:
         game = self.game(request)
         data = await self.read_json(request)
         budget = Budget.from_request(data, self.hint_seconds)
-        seed, bot = int_field(data, "seed", 0, 0, 2 ** 63 - 1), self.hint_bot(data)
+        seed, bot, question = int_field(data, "seed", 0, 0, 2 ** 63 - 1), self.hint_bot(data), question_of(data)
 
         def start():
             with game.lock:
@@ -374,7 +374,7 @@ class WebApp:
                 if not state.is_terminal() and viewer is not None and state.current_player != viewer:
                     raise SessionError(f"seat {state.current_player} ({game.seats[state.current_player]}) is "
                                        "to move: a hint is for your own turn")
-                return self.hints.start(state, budget, seed=seed, bot=bot)
+                return self.hints.start(state, budget, seed=seed, bot=bot, question=question)
         job = await run_in_threadpool(start)
         return JSONResponse(job.snapshot(), status_code=202)
 
@@ -423,8 +423,9 @@ class WebApp:
         data = await self.read_json(request)
         at = int_field(data, "at", 0)
         budget = Budget.from_request(data, self.hint_seconds)
-        seed, bot = int_field(data, "seed", 0, 0, 2 ** 63 - 1), self.hint_bot(data)
-        job = await run_in_threadpool(lambda: self.hints.start(replay.state_at(at), budget, seed=seed, bot=bot))
+        seed, bot, question = int_field(data, "seed", 0, 0, 2 ** 63 - 1), self.hint_bot(data), question_of(data)
+        job = await run_in_threadpool(lambda: self.hints.start(replay.state_at(at), budget, seed=seed, bot=bot,
+                                                               question=question))
         return JSONResponse(job.snapshot(), status_code=202)
 
     # ---- hints and positions

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..play.analysis import analyse, bot_spec
+from ..play.turn_options import check_turn_question, open_choices, which_official
 from ..bots.mcts import SearchBot
 from ..bots.spec import make_bot
 from ..bots.search_options import MAX_ITERATIONS
@@ -35,6 +36,9 @@ MAX_RUNNING = 2             # searches at once (a search takes a core)
 MAX_WORKERS = 2             # threads of one search (a spec's workers=64 would start 64)
 SEARCH_NICE = 10            # searches run this much nicer than the server, so requests get the cores first
 KEEP_JOBS = 100             # finished jobs kept for the page to read
+#: what a hint answers: the ranked moves of the next decision (thurn-ai hint), or which official to use this
+#: turn (thurn-ai hint --which-official)
+QUESTIONS = ("moves", "which_official")
 
 
 @dataclass(frozen=True)
@@ -64,19 +68,50 @@ class Budget:
                              f"not {short_repr(seconds)}")
         return cls(seconds=float(seconds))
 
+    def shared(self, searches: int) -> "Budget":
+        """Each of `searches` searches' share of this budget (the page's budget is the whole question's)."""
+        if self.iterations is not None:
+            return Budget(iterations=max(1, math.ceil(self.iterations / searches)))
+        return Budget(seconds=self.seconds / searches)
+
+
+def question_of(data: dict) -> str:
+    """The question a hint request asks ("moves" unless it says {"question": "which_official"})."""
+    q = data.get("question", "moves")
+    if q not in QUESTIONS:
+        raise ThurnError(f"question must be one of {', '.join(QUESTIONS)}, not {short_repr(q)}")
+    return q
+
+
+def turn_cities(state: GameState, codes) -> list:
+    """The city of each move of a turn (None for a move without one), to mark them on the board."""
+    return [state.board.cities[move_city(c)] if move_kind(c) in CITY_KINDS else None for c in codes]
+
+
+def official_choices_result(state: GameState, choices, bot: str, each: Budget) -> dict:
+    """which_official's answer as the page uses it: the choices best first, each with the cities of its
+    recommended turn; the best choice's turn as `recommended_turn` (marked on the board like a hint's)."""
+    rows = []
+    for c in choices:
+        # a value the re-rating never reached is nan: JSON has no nan, the page shows null as "–"
+        row = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in c.to_dict().items()}
+        row["recommended_turn"]["cities"] = turn_cities(state, c.recommended_turn.codes)
+        rows.append(row)
+    return {"question": "which_official", "player": state.current_player, "bot": choices[0].bot,
+            "choices": rows, "win_prob_calibrated": all(c.calibrated for c in choices),
+            "each_search": {"seconds": each.seconds, "iterations": each.iterations},
+            "recommended_turn": rows[0]["recommended_turn"]}
+
 
 def hint_result(state: GameState, analysis) -> dict:
     """The analysis as the page uses it: analyse()'s JSON form, with the city of each option and of each
     move of the recommended turn (to mark them on the board)."""
     d = analysis.to_dict()
-
-    def city(code):
-        return state.board.cities[move_city(code)] if move_kind(code) in CITY_KINDS else None
-
+    d["question"] = "moves"
     for row, option in zip(d["options"], analysis.options):
-        row["city"] = city(option.move)
+        row["city"] = turn_cities(state, [option.move])[0]
         row["kind"] = move_kind(option.move)
-    d["recommended_turn"]["cities"] = [city(c) for c in analysis.recommended_turn.codes]
+    d["recommended_turn"]["cities"] = turn_cities(state, analysis.recommended_turn.codes)
     return d
 
 
@@ -142,9 +177,11 @@ def check_searcher(bot: str, budget: Budget, players: int) -> None:
 class HintJob:
     """One search running (or run) in a thread."""
 
-    def __init__(self, state: GameState, budget: Budget, seed: int, bot: str):
+    def __init__(self, state: GameState, budget: Budget, seed: int, bot: str, question: str = "moves"):
         self.id = secrets.token_hex(8)
         self.budget = budget
+        self.question = question
+        self.rated: tuple[int, int] | None = None      # (choices rated, choices) of a which-official job
         self.player = state.current_player
         self.status = "running"
         self.result: dict | None = None
@@ -159,9 +196,12 @@ class HintJob:
     def _run(self) -> None:
         lower_priority()
         try:
-            a = analyse(self._state, bot=self._bot, iterations=self.budget.iterations,
-                        seconds=self.budget.seconds, seed=self._seed)
-            self.result = hint_result(self._state, a)
+            if self.question == "which_official":
+                self.result = self._which_official()
+            else:
+                a = analyse(self._state, bot=self._bot, iterations=self.budget.iterations,
+                            seconds=self.budget.seconds, seed=self._seed)
+                self.result = hint_result(self._state, a)
             self.status = "done"
         except ThurnError as e:
             self.error = str(e)
@@ -173,6 +213,18 @@ class HintJob:
         finally:
             self.finished = time.monotonic()
 
+    def _which_official(self) -> dict:
+        """Rate every open choice of official (two searches each, sharing the job's budget)."""
+        searches = 2 * len(open_choices(self._state))
+        each = self.budget.shared(searches)
+        self.rated = (0, searches // 2)
+
+        def rated(done, total):
+            self.rated = (done, total)
+        choices = which_official(self._state, bot=self._bot, iterations=each.iterations, seconds=each.seconds,
+                                 seed=self._seed, on_rated=rated)
+        return official_choices_result(self._state, choices, self._bot, each)
+
     def snapshot(self) -> dict:
         """What the page polls: status, elapsed seconds, progress (0-1 for a time budget, None when the
         budget is in iterations and the end cannot be foreseen), and the result or the error."""
@@ -182,9 +234,12 @@ class HintJob:
             progress = 1.0
         elif self.budget.seconds:
             progress = min(elapsed / self.budget.seconds, 0.99)
+        elif self.rated is not None:
+            progress = min(self.rated[0] / self.rated[1], 0.99)
         else:
             progress = None
-        return {"id": self.id, "status": self.status, "player": self.player, "elapsed": round(elapsed, 2),
+        return {"id": self.id, "status": self.status, "question": self.question, "player": self.player,
+                "elapsed": round(elapsed, 2),
                 "progress": progress, "seconds": self.budget.seconds, "iterations": self.budget.iterations,
                 "result": self.result, "error": self.error}
 
@@ -201,16 +256,20 @@ class HintJobs:
     def running(self) -> int:
         return sum(j.status == "running" for j in self._jobs.values())
 
-    def start(self, state: GameState, budget: Budget, seed: int = 0, bot: str = "mcts") -> HintJob:
-        """Start a search of `state` for the player to move; ThurnError when the game is over, and
-        BusyError when MAX_RUNNING searches are running already."""
+    def start(self, state: GameState, budget: Budget, seed: int = 0, bot: str = "mcts",
+              question: str = "moves") -> HintJob:
+        """Start a search of `state` for the player to move (question: "moves", or "which_official" for
+        the turn's choice of official, see QUESTIONS); ThurnError when the game is over or there is no
+        choice of official to make, and BusyError when MAX_RUNNING searches are running already."""
         if state.is_terminal():
             raise ThurnError("the game is over: there is no move to hint")
+        if question == "which_official":
+            check_turn_question(state)
         check_searcher(bot, budget, state.n_players)
         with self._lock:
             if self.running() >= self.max_running:
                 raise BusyError(f"{self.running()} searches are running already; wait for one to finish")
-            job = HintJob(state, budget, seed, bot)
+            job = HintJob(state, budget, seed, bot, question)
             self._jobs[job.id] = job
             finished = [k for k, j in self._jobs.items() if j.status != "running"]
             for k in itertools.islice(finished, max(0, len(self._jobs) - self.keep)):

@@ -15,7 +15,8 @@ export function initHint(defaultSeconds) {
   $("#hint-unit").addEventListener("change", () => {
     $("#hint-budget").value = $("#hint-unit").value === "seconds" ? defaultSeconds : 1000;
   });
-  $("#hint-button").addEventListener("click", () => runHint());
+  $("#hint-button").addEventListener("click", () => runHint("moves"));
+  $("#hint-official-button").addEventListener("click", () => runHint("which_official"));
 }
 
 // target: a function giving what to search; onChange: called when a hint appears or goes (redraw).
@@ -54,20 +55,24 @@ function budget() {
   return unit === "seconds" ? { seconds: v } : { iterations: Math.round(v) };
 }
 
-async function runHint() {
+const BUTTONS = ["#hint-button", "#hint-official-button"];
+
+// question: "moves" (rank the next decision's moves) or "which_official" (rate each choice of official for
+// the turn); the server answers both with the same kind of job.
+async function runHint(question) {
   $("#hint-error").textContent = "";
   $("#hint-note").textContent = "";
   const t = state.target ? state.target() : { error: "nothing to search" };
   if (t.error) { $("#hint-error").textContent = t.error; return; }
   let job;
   try {
-    job = await api("POST", t.url, { ...t.body, ...budget() });
+    job = await api("POST", t.url, { ...t.body, ...budget(), question });
   } catch (e) {
     $("#hint-error").textContent = e.message;
     return;
   }
   state.running = t.key;
-  $("#hint-button").disabled = true;
+  BUTTONS.forEach((b) => { $(b).disabled = true; });
   $("#hint-running").hidden = false;
   try {
     for (;;) {
@@ -90,7 +95,7 @@ async function runHint() {
     $("#hint-error").textContent = e.message;
   } finally {
     state.running = null;
-    $("#hint-button").disabled = false;
+    BUTTONS.forEach((b) => { $(b).disabled = false; });
     $("#hint-running").hidden = true;
     refreshHint();
     state.onChange();
@@ -105,7 +110,7 @@ function showProgress(job) {
     (job.seconds ? ` of ${job.seconds} s` : ` (${job.iterations} iterations)`);
 }
 
-const pct = (x) => `${(100 * x).toFixed(0)}%`;
+const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : "–");     // null: a value never reached
 
 // Show the hint of the position now shown (or nothing, if it is another position's).
 export function refreshHint() {
@@ -115,9 +120,12 @@ export function refreshHint() {
   const table = $("#hint-options");
   const body = table.querySelector("tbody");
   body.replaceChildren();
-  table.hidden = !r;
+  table.hidden = !r || r.question === "which_official";
+  $("#hint-choices").hidden = !r || r.question !== "which_official";
+  $("#hint-choices tbody").replaceChildren();
   $("#hint-turn").textContent = "";
   if (!r) return;
+  if (r.question === "which_official") { showChoices(r); return; }
   $("#hint-caption").textContent = `Options for seat ${r.player}, best first`;
   $("#hint-caption").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
   $("#hint-options").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
@@ -128,8 +136,31 @@ export function refreshHint() {
       el("td", {}, pct(o.share)), el("td", {}, pct(o.win_prob)), el("td", {}, o.mean_score.toFixed(1))));
   });
   const turn = r.recommended_turn;
-  const list = el("ol", { class: "hint-steps" }, turn.moves.map((m, i) =>
-    el("li", { "data-move": m }, m + (turn.officials[i] ? ` [${officialLabel(turn.officials[i])}]` : ""))));
-  $("#hint-turn").replaceChildren(el("strong", {}, "Recommended turn, in order (★1, ★2, … on the board and the moves):"), list,
+  $("#hint-turn").replaceChildren(el("strong", {}, "Recommended turn, in order (★1, ★2, … on the board and the moves):"), stepsList(turn),
     `then ${turn.then}. Win chance ${pct(r.best.win_prob)}, expected final score ${r.best.mean_score.toFixed(1)} points.`);
+}
+
+// A turn's i-th move with its official; the turn as one line; the turn as numbered steps.
+const stepText = (turn, i) => turn.moves[i] + (turn.officials[i] ? ` [${officialLabel(turn.officials[i])}]` : "");
+const turnText = (turn) => turn.moves.map((_, i) => stepText(turn, i)).join(", ");
+const stepsList = (turn) => el("ol", { class: "hint-steps" }, turn.moves.map((m, i) => el("li", { "data-move": m }, stepText(turn, i))));
+
+// The answer to "which official this turn": one row a choice, best first; the best one's turn on the board.
+function showChoices(r) {
+  const each = r.each_search.seconds ? `${r.each_search.seconds.toFixed(2)} s` : `${r.each_search.iterations} iterations`;
+  $("#hint-choices-caption").textContent = `Which official this turn, for seat ${r.player}: best first`;
+  $("#hint-choices").title = `the search: ${r.bot}, ${each} a search, two searches a choice`;
+  r.choices.forEach((c, i) => {
+    const name = c.option === "none" ? "no official" : officialLabel(c.option);
+    const cells = c.uses_it
+      ? [el("td", {}, pct(c.win_prob)), el("td", {}, Number.isFinite(c.mean_score) ? c.mean_score.toFixed(1) : "–"), el("td", {}, `${turnText(c.recommended_turn)}; then ${c.recommended_turn.then}`)]
+      : [el("td", {}, "–"), el("td", {}, "–"), el("td", {}, "no line of this turn found uses it")];
+    $("#hint-choices tbody").append(el("tr", { class: i === 0 ? "best" : "", "data-option": c.option }, el("td", {}, name), ...cells));
+  });
+  const units = r.win_prob_calibrated
+    ? "Win chance: a probability calibrated on held-out games."
+    : "Win chance in the search's evaluation units, not a probability.";
+  $("#hint-turn").replaceChildren(el("strong", {}, "The best choice's turn, in order (★1, ★2, … on the board and the moves):"),
+    stepsList(r.recommended_turn),
+    `${units} Each official is compared with no official this turn, both played as well as the search can.`);
 }
