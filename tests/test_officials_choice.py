@@ -271,7 +271,7 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     # the report shows rated decisions of every count saved, so it needs each count's rating search
     only4 = exp.studies(exp.SEARCH_BUDGET, exp.SEARCH_GAMES, None, players=(4,))[1]
     rating = exp.rating_searches(only4)
-    assert set(rating) == {2, 3, 4} and "iterations=3000" in rating[4] and "iterations=1000" in rating[2]
+    assert set(rating) == {2, 3, 4} and all(f"iterations={exp.SEARCH_BUDGET[n]}" in rating[n] for n in (2, 3, 4))
     assert set(exp.rating_searches(only4, every_count=False)) == {4}
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
@@ -317,7 +317,8 @@ def test_the_report_names_what_the_search_study_still_lacks():
     assert "at 3 players the value at the moment of choice has rated 49 of 50 heuristic" in note
     assert "at 2 players" not in note and "python experiments/officials.py" in note
     note, = exp.unfinished_note({2: 200, 3: 201}, done)
-    assert "at 4 players the ablation is not played yet (200 games a tournament, 3000 iterations" in note
+    assert ("at 4 players the ablation is not played yet (200 games a tournament, "
+            f"{exp.SEARCH_BUDGET[4]} iterations") in note
 
 
 def test_played_per_tournament_counts_only_complete_designs():

@@ -7,6 +7,8 @@ import random
 import pandas as pd
 import pytest
 
+from thurn_ai.bots.search_options import SearchOptions
+
 import thurn_ai
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
@@ -190,6 +192,14 @@ def test_the_fresh_share_right_is_counted_from_the_fresh_deltas():
 
 # ------------------------------------------------------------------------------ the rating-following bot
 
+def test_the_rated_bot_gets_the_standard_bots_budget_at_an_offer():
+    assert R.equal_budget("mcts(iterations=1000,eval=learned)", "first") == 500      # two searches
+    assert R.equal_budget("mcts(iterations=1000,eval=learned)", "fresh") == 250      # four
+    assert R.equal_budget("mcts", "first") == SearchOptions().iterations // 2
+    assert R.equal_budget("mcts(iterations=3)", "fresh") == 1
+    assert R.equal_budget("mcts(time=0.1)", "first") is None
+
+
 def test_rated_spec_and_bad_specs():
     assert R.rated_spec("mcts(iterations=300,c=0.5)", "first") == "rated(iterations=300,c=0.5,rating=first)"
     assert R.rated_spec("mcts", "fresh", 100) == "rated(rating=fresh,rate_iterations=100)"
@@ -258,7 +268,8 @@ def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tm
                             out_dir=tmp_path, log=None)
     assert rows.game.nunique() == 2 and rows.rated.sum() == 2
     assert sorted(rows[rows.rated].seat) == [0, 1]
-    assert set(rows[rows.rated].spec) == {"rated(iterations=8,rating=first)"}
+    # the rated bot's two searches at an offer share the standard bot's 8 iterations
+    assert set(rows[rows.rated].spec) == {"rated(iterations=8,rating=first,rate_iterations=4)"}
     assert (tmp_path / "2p_rated_first" / "records.jsonl").exists()
 
 
@@ -295,9 +306,14 @@ def test_part_costs_by_hand():
     assert rows["ablation"]["games"] == 50 and rows["ablation"]["searches"] == 5000
     assert rows["ablation"]["core_hours"] == pytest.approx(5000 * 0.036 / 3600)
     assert rows["choice"]["searches"] == 5 * 40 * 4                       # four searches an offer with fresh
-    # the rated seat meets 40 / 2 offers a game and runs 2 (first) or 4 (fresh) searches there instead of one
-    assert rows["validation (first)"]["searches"] == 20 * (100 + 20 * 1)
-    assert rows["validation (fresh)"]["searches"] == 20 * (100 + 20 * 3)
+    # as played, the rated seat's searches at an offer share one search's budget: a game costs what it costs
+    assert rows["validation (first)"]["searches"] == rows["validation (fresh)"]["searches"] == 20 * 100
+    # each at the full budget, the rated seat meets 40 / 2 offers a game and runs 2 (first) or 4 (fresh)
+    # searches there instead of one
+    whole = {r["part"]: r for r in part_costs(t, validation_games={2: 20}, ratings=("first", "fresh"),
+                                              same_budget=False)}
+    assert whole["validation (first)"]["searches"] == 20 * (100 + 20 * 1)
+    assert whole["validation (fresh)"]["searches"] == 20 * (100 + 20 * 3)
 
 
 def test_measure_counts_searches_and_offers_of_a_cheap_game():

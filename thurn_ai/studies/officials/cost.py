@@ -22,6 +22,7 @@ from ...bots.spec import parse_spec
 from ...game.rules import Rules
 from ...play.match import play_game
 from .choice import choice_officials
+from .rated import SEARCHES_AT_AN_OFFER
 from ...play.turn_options import open_choices
 
 __all__ = ["Timing", "measure", "part_costs", "format_costs"]
@@ -83,12 +84,13 @@ def measure(players: int, spec: str, seed: int = 0) -> Timing:
 
 def part_costs(timings: dict, ablation_games: dict | None = None, officials: int = 4, rated_games: dict | None = None,
                fresh: bool = True, validation_games: dict | None = None, ratings=("first", "fresh"),
-               turn_games: dict | None = None) -> list[dict]:
+               turn_games: dict | None = None, same_budget: bool = True) -> list[dict]:
     """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and
     `officials` tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n]
     control games (two searches an offer, four with fresh), the validation (validation_games[n] games per
-    rating: every seat searches, and the rated seat adds its rating searches at its offers), the turn question
-    on turn_games[n] control games (two searches per option of each turn that is not forced)."""
+    rating: every seat searches; the rated seat's rating searches at its offers share one search's budget
+    with same_budget, as the validation plays them, else each costs a search), the turn question on
+    turn_games[n] control games (two searches per option of each turn that is not forced)."""
     rows = []
 
     def add(part, n, games, searches):
@@ -105,8 +107,9 @@ def part_costs(timings: dict, ablation_games: dict | None = None, officials: int
             add("turns", n, turn_games[n], turn_games[n] * t.turns_per_game * t.options_per_turn * 2)
         if validation_games and n in validation_games:
             for rating in ratings:
-                per_rating = 2 if rating == "first" else 4
-                extra = t.offers_per_game / n * (per_rating - 1)   # the rated seat's offers: its searches, not one
+                per_rating = SEARCHES_AT_AN_OFFER[rating]
+                # the rated seat's offers: its searches instead of one (with same_budget they share one's budget)
+                extra = 0.0 if same_budget else t.offers_per_game / n * (per_rating - 1)
                 add(f"validation ({rating})", n, validation_games[n],
                     validation_games[n] * (t.searches_per_game + extra))
     return rows

@@ -11,9 +11,10 @@ rating), rating=fresh by that move re-rated by an independent search (the unbias
 the rating wins more than the standard bot, the standard bot misuses the officials; if it wins less, the
 rating is wrong where it disagrees with the search's own play (docs/officials.md, "Validation by play").
 
-The bot spends more search at an offer than the standard bot: two searches (four with rating=fresh) of
-rate_iterations each (default: its own budget) where the standard bot runs one. rate_iterations=500 with
-iterations=1000 gives both bots the same budget at an offer (with rating=first).
+At an offer the bot runs two searches (four with rating=fresh) of rate_iterations each (default: its own
+budget) where the standard bot runs one. The validation gives it the standard bot's budget there
+(equal_budget: 1000 iterations -> two searches of 500, or four of 250), so a difference in play is the
+rating's, not more search.
 
 `rated` is registered as a bot when this module is imported (the study's runner imports it; a Dask
 cluster's workers import it through register_on_cluster), so tournaments between processes can run it.
@@ -38,12 +39,14 @@ from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["RatedBot", "RATINGS", "rated_spec", "register_on_cluster", "validation_games", "run_validation",
+__all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec", "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
 
 #: how the bot rates a decision: first = each side's most visited move by its own mean; fresh = that move
 #: re-rated by an independent search
 RATINGS = ("first", "fresh")
+#: the searches a rating runs at an offer: one a side, and with fresh one more a side to re-rate
+SEARCHES_AT_AN_OFFER = {"first": 2, "fresh": 4}
 
 
 class RatedBot(Bot):
@@ -104,6 +107,17 @@ def rated_spec(standard: str, rating: str = "fresh", rate_iterations: int | None
 register("rated", RatedBot)
 
 
+def equal_budget(standard: str, rating: str) -> int | None:
+    """rate_iterations that give the rated bot the standard bot's budget at an offer: the standard mcts's
+    iterations shared by the searches the rating runs there (1000 -> 500 with first, 250 with fresh); None
+    when the standard bot's budget is in seconds (then the rating searches take the bot's own budget)."""
+    _, kwargs = parse_spec(standard)
+    if kwargs.get("time") is not None:
+        return None
+    iterations = int(kwargs.get("iterations", SearchOptions().iterations))
+    return max(1, iterations // SEARCHES_AT_AN_OFFER[rating])
+
+
 # ------------------------------------------------------------------------------------------ the cluster
 
 def _import_rated():
@@ -137,11 +151,13 @@ def validation_folder(out_dir, players: int, rating: str) -> Path:
 
 
 def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, ratings=RATINGS, jobs=None,
-                   out_dir=None, scheduler: str | None = None, progress: bool = False, log=print) -> pd.DataFrame:
+                   out_dir=None, scheduler: str | None = None, progress: bool = False, log=print,
+                   same_budget: bool = True) -> pd.DataFrame:
     """Per player count and rating, a tournament of the rated bot in one rotating seat against the standard
     bot (`standard`: a spec or {players: spec}) in the others: validation_games(n) games unless `games`
-    (one number or {players: n}) says otherwise, seed base + 100 n + 50 (its own deals). Returns the
-    tournaments' rows (run_tournament's columns) with `rating` and `rated` columns."""
+    (one number or {players: n}) says otherwise, seed base + 100 n + 50 (its own deals). same_budget: the
+    rated bot's searches at an offer share the standard bot's budget (equal_budget); else each has it
+    whole. Returns the tournaments' rows (run_tournament's columns) with `rating` and `rated` columns."""
     from ...play.tournament import connect, run_tournament
 
     if scheduler:
@@ -152,7 +168,7 @@ def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, r
         base = bot_for(standard, n)
         n_games = rotation_games(games if games is not None else validation_games(n), n)
         for rating in ratings:
-            spec = rated_spec(base, rating)
+            spec = rated_spec(base, rating, equal_budget(base, rating) if same_budget else None)
             if log:
                 log(f"[validation] {n} players, rating={rating}: {n_games} games of {spec} vs {base}, "
                     f"seed {seed + 100 * n + 50}")
