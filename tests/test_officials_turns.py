@@ -2,8 +2,10 @@
 line with each official and with none, rated side by side; its runner, table, report section and cost."""
 import json
 import math
+import shutil
 
 import pandas as pd
+
 import pytest
 
 import thurn_ai
@@ -144,6 +146,14 @@ def test_the_cost_of_the_turn_question():
     assert rows == [{"part": "turns", "players": 2, "games": 10, "searches": 2400,
                      "core_hours": pytest.approx(2400 * 0.5 / 3600)}]
     assert "turn starts" in cost.format_costs(rows, {2: t})
+
+
+def test_the_turns_part_runs_with_the_default_jobs_every_core(rated, tmp_path):
+    # jobs=None (the script's default) once reached the worker pool as None and failed there
+    (tmp_path / "2p_none").mkdir()
+    shutil.copy(rated["records"], tmp_path / "2p_none" / "records.jsonl")
+    rows = S.run_turns_study(tmp_path, (2,), 1, "mcts(iterations=5)", jobs=None, log=None)
+    assert rows.game.nunique() == 1 and len(rows) > 0
 
 
 def test_the_turns_part_needs_the_control_games(tmp_path):

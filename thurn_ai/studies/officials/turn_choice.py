@@ -140,10 +140,12 @@ def run_turns_study(out_dir, players=PLAYER_COUNTS, turn_games=None, turn_bot="m
                     scheduler: str | None = None) -> pd.DataFrame:
     """The turn question on a study's control games already recorded in out_dir/<n>p_none (the choice part
     plays them): the first turn_games[n] (one number or {players: n}; None: all) rated with `turn_bot` (a
-    spec or {players: spec}) into out_dir/turns_<n>p, resuming."""
+    spec or {players: spec}) into out_dir/turns_<n>p, resuming; jobs: local worker processes (None: every
+    core)."""
     from .plan import CONTROL, Condition, bot_for, parse_players
-    from ...play.tournament import connect
+    from ...play.tournament import check_jobs, connect
 
+    jobs = check_jobs(jobs)
     client = connect(scheduler) if scheduler else None
     frames = []
     for n in parse_players(players):
