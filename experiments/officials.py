@@ -285,7 +285,7 @@ def validation_rows(search: Study, ratings, out: Path):
             folder = study_rated.validation_folder(out / "raw" / "validation", n, rating)
             if (folder / "results.csv").exists():
                 raw = load_results(folder)
-                spec = study_rated.rated_spec(search.bots()[n], rating)
+                spec = study_rated.validation_spec(search.bots()[n], rating)
                 frames.append(raw.assign(rating=rating, rated=raw["spec"] == spec))
     if frames:
         return pd.concat(frames, ignore_index=True)

@@ -273,6 +273,18 @@ def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tm
     assert (tmp_path / "2p_rated_first" / "records.jsonl").exists()
 
 
+def test_the_report_finds_the_rated_seat_of_the_games_the_validation_played(tmp_path):
+    # the script reads the saved games back and must name the rated bot as run_validation played it
+    from helpers import experiment
+    exp = experiment("officials")
+    search = exp.Study("search", "mcts", (2,), {2: 2}, "mcts, 8 iterations", budget={2: 8})
+    R.run_validation(search.bots(), players=(2,), games=2, seed=1, ratings=("first", "fresh"), jobs=1,
+                     out_dir=tmp_path / "raw" / "validation", log=None)
+    rows = exp.validation_rows(search, ("first", "fresh"), tmp_path)
+    assert rows.groupby("rating").rated.sum().to_dict() == {"first": 2, "fresh": 2}
+    assert len(R.validation_table(rows)) == 2
+
+
 def test_the_validation_runs_on_a_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,

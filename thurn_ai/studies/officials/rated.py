@@ -39,7 +39,7 @@ from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec", "register_on_cluster", "validation_games", "run_validation",
+__all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec", "validation_spec", "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
 
 #: how the bot rates a decision: first = each side's most visited move by its own mean; fresh = that move
@@ -146,6 +146,12 @@ def validation_games(players: int, difference: float = SEPARATE_BY) -> int:
     return rotation_games(games_to_separate(players, difference), players)
 
 
+def validation_spec(standard: str, rating: str, same_budget: bool = True) -> str:
+    """The rated bot's spec in the validation against `standard` (with same_budget, its searches at an offer
+    share the standard bot's budget: equal_budget). Readers of saved games find the rated seat by it."""
+    return rated_spec(standard, rating, equal_budget(standard, rating) if same_budget else None)
+
+
 def validation_folder(out_dir, players: int, rating: str) -> Path:
     return Path(out_dir) / f"{players}p_rated_{rating}"
 
@@ -168,7 +174,7 @@ def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, r
         base = bot_for(standard, n)
         n_games = rotation_games(games if games is not None else validation_games(n), n)
         for rating in ratings:
-            spec = rated_spec(base, rating, equal_budget(base, rating) if same_budget else None)
+            spec = validation_spec(base, rating, same_budget)
             if log:
                 log(f"[validation] {n} players, rating={rating}: {n_games} games of {spec} vs {base}, "
                     f"seed {seed + 100 * n + 50}")
