@@ -76,7 +76,9 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
          "The `rated` bot follows the rating at every decision where an official is on offer (the two "
          "root-restricted searches the study rates it with; rating *first* = each side's most visited move "
          "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
-         "standard bot; one rotating seat against the standard bot in the others. Games per cell fixed "
+         "standard bot; one rotating seat against the standard bot in the others. Its searches at an offer "
+         "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
+         "with *fresh*), so it never searches more: a difference in play is the rating's. Games per cell fixed "
          "before the run: enough to find a win rate 3 points away from the fair 1/n with 80% power "
          "(two-sided 5% test). Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
          "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.", "",
