@@ -363,12 +363,23 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
     rows = []
     for phase, d in (("early", -0.01), ("middle", -0.03), ("late", -0.02), ("all", -0.02)):
         rows.append({"players": 2, "official": "postmaster", "phase": phase, "rated": 100, "decisions": 100,
-                     "right": 0.4, "d_win_mean": d})
+                     "right": 0.4, "d_win_mean": d, "d_win_median": d / 2, "unit": "Δ evaluation"})
         rows.append({"players": 2, "official": "cartwright", "phase": phase, "rated": 100, "decisions": 100,
-                     "right": 0.9, "d_win_mean": -d})
+                     "right": 0.9, "d_win_mean": -d, "d_win_median": -d / 2, "unit": "Δ evaluation"})
     text = " ".join(_choice_sentences(pd.DataFrame(rows)))
-    assert "costs win chance in every phase, least in the early game (Δ win -1.0 pp" in text
-    assert "worth most in the middle game (Δ win +3.0 pp" in text
+    assert "against the best move without it at the same decision" in text          # what it is compared with
+    assert "worse in every phase, least in the early game (Δ evaluation -1.0 pp on average there, median -0.5" \
+        in text
+    assert "worth most in the middle game (Δ evaluation +3.0 pp on average there, median +1.5" in text
+    assert "re-rating" not in text                                    # no fresh rating in these rows
+    # with the independent re-rating, its share and its Δ speak (the first rating's share is said beside it)
+    fresh = pd.DataFrame(rows).assign(fresh_rated=100, fresh_right=0.55, fresh_d_win_mean=lambda r: -r.d_win_mean,
+                                      fresh_d_win_median=0.002, unit="Δ win chance (calibrated)")
+    text = " ".join(_choice_sentences(fresh))
+    assert "the better move in 40.0% of the 100 positions the search rated by the first rating, 55.0% by the " \
+        "independent re-rating" in text
+    assert "Postmaster** when it is on offer" in text and "worth most in the middle game (Δ win chance " \
+        "(calibrated) +3.0 pp on average there, median +0.2" in text
 
 
 def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp_path, capsys):

@@ -406,6 +406,34 @@ def _advice_rows():
     return pd.DataFrame(rows)
 
 
+def test_clustered_proportion_p_by_hand():
+    from scipy import stats as sps
+    from thurn_ai.studies.officials.design import clustered_proportion_p
+    assert clustered_proportion_p([2, 0, 1], [2, 2, 2]) == pytest.approx(1.0)          # exactly one half
+    # 10 of 12: the robust se sqrt(4/3 * 1 / 144) = 0.096 is below the binomial one under 1/2, which counts
+    assert clustered_proportion_p([3, 3, 2, 2], [3, 3, 3, 3]) == pytest.approx(
+        2 * sps.norm.sf((10 / 12 - 0.5) / (0.25 / 12) ** 0.5))
+    # games that disagree among themselves widen it: all-or-nothing games, the same 10 of 12 overall
+    wide = clustered_proportion_p([6, 4, 0], [6, 4, 2])
+    se = (3 / 2 * ((6 - 5) ** 2 + (4 - 10 / 3) ** 2 + (0 - 10 / 6) ** 2)) ** 0.5 / 12
+    assert wide == pytest.approx(2 * sps.norm.sf((10 / 12 - 0.5) / se)) and wide > 0.0209
+    assert math.isnan(clustered_proportion_p([], []))
+
+
+def test_an_advice_rule_needs_the_family_wise_level_not_one_cells_interval():
+    from thurn_ai.studies.officials.advice import advice_table
+    # 60 games, one offer each, right in 39: alone p = 0.02 and a 95% interval above one half, but four cells
+    # (hand, route, phase, players) hold the same offers: Holm makes it 0.08 -- no rule
+    rows = pd.DataFrame([{"players": 2, "source": "s", "game": g, "move": 0, "official": "postmaster",
+                          "phase": "early", "hand_size": 2, "route_len": 3, "d_win_fresh": 0.1 if g < 39 else -0.1,
+                          "d_win": 0.0, "used": True} for g in range(60)])
+    t = advice_table(rows).set_index(["factor", "level"])
+    cell = t.loc[("hand size", "2–3 cards")]
+    assert cell.right_lo > 0.5 and cell.p < 0.05                    # the cell alone would pass
+    assert cell.p_holm == pytest.approx(min(1, 4 * cell.p)) and cell.rule == "no clear rule"
+    assert t.p.notna().sum() == 4 and t.loc[("hand size", "5 or more"), "rule"] == "too few decisions"
+
+
 def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
     from thurn_ai.studies.officials.advice import advice_lines, advice_table
 

@@ -5,8 +5,10 @@ evidence is clear.
     >>> t = advice_table(rows)            # rows: the rated decisions (choice.py)
     >>> advice_lines(t)                   # the report's table and rules (markdown lines)
 
-A cell's rule is "use it" when the 95% interval of the share "right" (resampling whole games) lies above
-one half, "do without" when it lies below, else "no clear rule". The share comes from the independent
+A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level, "do
+without" when it is below, else "no clear rule": each cell's p-value of "one half" (a game's decisions
+clustered, design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough
+decisions. The 95% interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the independent
 re-rating where the rows have it (no selection bias), else from the first rating; the table says which.
 These are one search's ratings: the validation by play says whether following them wins.
 """
@@ -19,6 +21,7 @@ import pandas as pd
 
 from ...game.officials import OFFICIALS, STAGES
 from .choice_tables import share_right
+from .design import ALPHA, clustered_proportion_p, holm
 from .plan import OFFICIAL_LABEL
 from .report_study import pct
 from ...game.rules import PLAYER_COUNTS
@@ -39,15 +42,25 @@ MIN_DECISIONS = 30
 MIN_GAMES = 10
 
 
-def rule_of(lo: float, hi: float, decisions: int, games: int = MIN_GAMES) -> str:
-    if decisions < MIN_DECISIONS or games < MIN_GAMES or math.isnan(lo):
+def enough(decisions: int, games: int) -> bool:
+    """Whether a cell has the decisions and games to be tested at all."""
+    return decisions >= MIN_DECISIONS and games >= MIN_GAMES
+
+
+def rule_of(right: float, p_holm: float, decisions: int, games: int = MIN_GAMES) -> str:
+    """The rule of a cell from its share right and its Holm-adjusted p-value of "one half"."""
+    if not enough(decisions, games) or math.isnan(right) or math.isnan(p_holm):
         return "too few decisions"
-    return "use it" if lo > 0.5 else "do without" if hi < 0.5 else "no clear rule"
+    if p_holm >= ALPHA:
+        return "no clear rule"
+    return "use it" if right > 0.5 else "do without"
 
 
 def advice_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Per official, factor and level: rated decisions, games, the share where using it is right with its
-    interval, the player's take rate, and the rule (rule_of). `rating` says which rating the share uses."""
+    interval (95%, the cell's own), its p-value of "one half" and that p Holm-adjusted across the tested
+    cells of the table (p_holm), the player's take rate, and the rule (rule_of). `rating` says which rating
+    the share uses."""
     fresh = "d_win_fresh" in rows and rows.d_win_fresh.notna().any()
     d = "d_win_fresh" if fresh else "d_win"
     out = []
@@ -60,11 +73,20 @@ def advice_table(rows: pd.DataFrame) -> pd.DataFrame:
                 c = r[test(r)]
                 right, lo, hi = share_right(c, d) if len(c) else (math.nan,) * 3
                 games = c.groupby(["source", "game"]).ngroups if len(c) else 0
+                p = math.nan
+                if enough(len(c), games):
+                    per_game = (c[d] > 0).groupby([c.source, c.game]).agg(["sum", "size"])
+                    p = clustered_proportion_p(per_game["sum"], per_game["size"])
                 out.append({"official": o, "factor": factor, "level": label, "decisions": len(c), "games": games,
-                            "right": right, "right_lo": lo, "right_hi": hi,
+                            "right": right, "right_lo": lo, "right_hi": hi, "p": p,
                             "taken": float(c.used.mean()) if len(c) else math.nan,
-                            "rule": rule_of(lo, hi, len(c), games), "rating": "fresh" if fresh else "first"})
-    return pd.DataFrame(out)
+                            "rating": "fresh" if fresh else "first"})
+    t = pd.DataFrame(out)
+    if t.empty:
+        return t
+    t["p_holm"] = holm(t.p)
+    t["rule"] = [rule_of(x.right, x.p_holm, x.decisions, x.games) for x in t.itertuples()]
+    return t
 
 
 def advice_lines(t: pd.DataFrame) -> list[str]:
@@ -78,19 +100,22 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
          "the best without; 95% interval resampling whole games; "
          + ("each side's chosen move re-rated by an independent search" if rating == "fresh"
             else "each side's most visited move by its own mean, which favours the side with more moves")
-         + f"). A rule where the interval lies wholly above or below one half and at least {MIN_DECISIONS} "
-         f"decisions from {MIN_GAMES} games back it.", ""]
+         + f"). A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
+         f"differs from one half at the family-wise 5% level: each cell's p-value (decisions clustered by "
+         f"game) Holm-adjusted across the {int(t.p.notna().sum())} cells tested; the 95% intervals are each "
+         "cell's own, not corrected.", ""]
     for o in OFFICIALS:
         clear = t[(t.official == o) & t.rule.isin(["use it", "do without"])]
         if len(clear):
             L.append(f"- **{OFFICIAL_LABEL[o]}**: " + "; ".join(
                 f"{x.rule} with {x.level} ({x.factor}: right {pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] "
-                f"of {x.decisions} offers)" for x in clear.itertuples()) + ".")
-    L += ["", "| official | factor | level | offers rated | games | using it right [95% CI] | taken by the player "
-          "| rule |", "|---|---|---|---|---|---|---|---|"]
+                f"of {x.decisions} offers, p {x.p_holm:.2g} Holm)" for x in clear.itertuples()) + ".")
+    L += ["", "| official | factor | level | offers rated | games | using it right [95% CI] | p (Holm) | "
+          "taken by the player | rule |", "|---|---|---|---|---|---|---|---|---|"]
     for x in t.itertuples():
+        ps = "–" if math.isnan(x.p) else f"{x.p:.2g} ({x.p_holm:.2g})"
         L.append(f"| {OFFICIAL_LABEL[x.official]} | {x.factor} | {x.level} | {x.decisions} | {x.games} | "
-                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {pct(x.taken)} | {x.rule} |")
+                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {ps} | {pct(x.taken)} | {x.rule} |")
     return L + [""]
 
 

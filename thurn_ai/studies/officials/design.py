@@ -1,5 +1,5 @@
 """The officials study, its design statistics: games fixed before a run from the precision wanted, Holm's
-correction across a table, paired deals (the control and each ablation play the same game seeds), and
+correction across a table (and a clustered proportion's p-value to feed it), paired deals (the control and each ablation play the same game seeds), and
 robust summaries (medians, trimmed means) beside means.
 
     >>> games_to_separate(2, 0.03)      # games to tell a 53% (or 47%) win rate from the fair 50%
@@ -75,6 +75,25 @@ def two_proportions_p(k1: int, n1: int, k2: int, n2: int) -> float:
     if expected.min() < 5:
         return float(sps.fisher_exact(table).pvalue)
     return float(sps.chi2_contingency(table, correction=False).pvalue)
+
+
+def clustered_proportion_p(successes, sizes, p0: float = 0.5) -> float:
+    """Two-sided p-value of "the pooled proportion sum(k) / sum(m) is p0" for clusters whose members are not
+    independent (k_i of m_i: the decisions of one game): a z test with the cluster-robust (sandwich)
+    standard error, G/(G-1)-corrected, or the binomial one under p0 where that is larger (so a cell where
+    every member agrees is not infinitely certain). nan without members."""
+    k = np.asarray(successes, dtype=float)
+    m = np.asarray(sizes, dtype=float)
+    keep = m > 0
+    k, m = k[keep], m[keep]
+    n = m.sum()
+    if n == 0:
+        return math.nan
+    p = k.sum() / n
+    g = len(m)
+    robust = math.sqrt(g / (g - 1) * ((k - p * m) ** 2).sum()) / n if g > 1 else 0.0
+    se = max(robust, math.sqrt(p0 * (1 - p0) / n))
+    return float(2 * sps.norm.sf(abs(p - p0) / se))
 
 
 def trimmed_mean(x, trim: float = TRIM) -> float:

@@ -218,7 +218,16 @@ def _ablation_sentences(a: Analysis) -> list[str]:
     return out
 
 
+def _weighted(rows: pd.DataFrame, column: str, weights: str) -> float:
+    """The mean of `column` over rows weighted by `weights` (nan rows and weights left out)."""
+    ok = rows[column].notna() & (rows[weights] > 0)
+    return float((rows[column][ok] * rows[weights][ok]).sum() / rows[weights][ok].sum()) if ok.any() else math.nan
+
+
 def _choice_sentences(t: pd.DataFrame) -> list[str]:
+    """Per official: what using it when offered is compared with, how often it is right by each rating (the
+    independent re-rating, without the first rating's selection bias, where the rows have it), and in which
+    phase it is worth most, with its unit and the median beside the mean."""
     out = []
     for o in OFFICIALS:
         allp = t[(t.official == o) & (t.phase == "all")] if len(t) else t
@@ -226,18 +235,25 @@ def _choice_sentences(t: pd.DataFrame) -> list[str]:
         if not len(allp):
             out.append(f"**{OFFICIAL_LABEL[o]}** at the moment of choice: never on offer in the games rated.")
             continue
-        right = (allp.right.fillna(0) * allp.rated).sum() / rated if rated else math.nan
-        ph = t[(t.official == o) & (t.phase != "all") & (t.rated > 0)]
-        s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer: using it is the better move in {pct(right)} of the "
-             f"{rated} positions the search rated")
+        unit = allp.unit.iloc[0] if "unit" in allp else "Δ evaluation"
+        fresh = "fresh_rated" in allp and allp.fresh_rated.fillna(0).sum() > 0
+        s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer, against the best move without it at the same "
+             f"decision: using it is the better move in {pct(_weighted(allp, 'right', 'rated'))} of the "
+             f"{rated} positions the search rated by the first rating")
+        if fresh:
+            s += (f", {pct(_weighted(allp, 'fresh_right', 'fresh_rated'))} by the independent re-rating (no "
+                  "selection bias)")
+        prefix, weight = ("fresh_", "fresh_rated") if fresh else ("", "rated")
+        ph = t[(t.official == o) & (t.phase != "all") & (t[weight].fillna(0) > 0)]
         if len(ph):
-            by_phase = {p: (g.d_win_mean * g.rated).sum() / g.rated.sum() for p, g in ph.groupby("phase")}
+            by_phase = {p: _weighted(g, f"{prefix}d_win_mean", weight) for p, g in ph.groupby("phase")}
             top = max(by_phase, key=by_phase.get)
+            median = _weighted(ph[ph.phase == top], f"{prefix}d_win_median", weight)
+            said = f"{unit} {100 * by_phase[top]:+.1f} pp on average there, median {100 * median:+.1f}"
             if by_phase[top] > 0:
-                s += f"; it is worth most in the {top} game (Δ win {100 * by_phase[top]:+.1f} pp on average there)"
+                s += f"; it is worth most in the {top} game ({said})"
             else:       # on average using it now is worse than keeping it for later in every phase
-                s += (f"; on average using it now costs win chance in every phase, least in the {top} game "
-                      f"(Δ win {100 * by_phase[top]:+.1f} pp on average there)")
+                s += f"; on average using it now is worse in every phase, least in the {top} game ({said})"
         out.append(s + _sample_note(rated) + ".")
     return out
 
