@@ -167,6 +167,8 @@ def test_a_hint_shows_ranked_options_and_marks_the_recommended_turn(page):
     shares = [float(r.locator("td").nth(2).inner_text().rstrip("%")) for r in rows]
     assert shares == sorted(shares, reverse=True)
     assert "Recommended" in page.inner_text("#hint-turn")
+    # the page's hint searches with the learned evaluation: its win chance is a calibrated probability
+    assert "a probability calibrated on held-out games" in page.inner_text("#hint-turn")
     assert page.locator(f'#moves button.hinted[data-move="{best}"]').count() == 1
     city = best.split(" ", 1)[1]            # the first decision is a card to play: it has a city
     assert page.locator(f'#board .city[data-city="{city}"] .hint-ring').count() == 1

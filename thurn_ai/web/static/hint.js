@@ -137,7 +137,10 @@ export function refreshHint() {
   });
   const turn = r.recommended_turn;
   $("#hint-turn").replaceChildren(el("strong", {}, "Recommended turn, in order (★1, ★2, … on the board and the moves):"), stepsList(turn),
-    `then ${turn.then}. Win chance ${pct(r.best.win_prob)}, expected final score ${r.best.mean_score.toFixed(1)} points.`);
+    `then ${turn.then}. ` + (r.win_prob_calibrated
+      ? `Win chance ${pct(r.best.win_prob)} (a probability calibrated on held-out games)`
+      : `Win ${pct(r.best.win_prob)} in the search's evaluation units (not a probability)`) +
+    `, expected final score ${r.best.mean_score.toFixed(1)} points.`);
 }
 
 // A turn's i-th move with its official; the turn as one line; the turn as numbered steps.
