@@ -409,6 +409,35 @@ def test_a_hint_at_any_move_of_a_replay(client):
         client.post(f"/api/replays/{s['id']}/hint", json={"at": end, "iterations": 10}), 400)
 
 
+def test_which_official_at_a_move_of_a_replay(client):
+    from thurn_ai.play.turn_options import open_choices, which_official
+    recs, text = record_lines(1)
+    s = client.post("/api/replays", json={"text": text}).json()
+    state = thurn_ai.new_game(rules=recs[0].rules, seed=recs[0].seed)
+    at = 0
+    for m in recs[0].moves:                    # the first turn start with a free choice of official
+        t = state.turn_state()
+        if at >= 6 and t.phase == 0 and t.draws == 0 and not t.forced_pm and not t.official:
+            break
+        state.apply(m)
+        at += 1
+    ask = {"at": at, "iterations": 200, "question": "which_official"}
+    job = wait_hint(client, client.post(f"/api/replays/{s['id']}/hint", json=ask).json())
+    assert job["status"] == "done" and job["question"] == "which_official"
+    each = job["result"]["each_search"]["iterations"]
+    assert each == -(-200 // (2 * len(open_choices(state))))
+    expected = which_official(state, iterations=each, seed=0)
+    assert [c["option"] for c in job["result"]["choices"]] == [c.option for c in expected]
+    # one move into the turn the official may be used already, or still open: the answer says which
+    state.apply(recs[0].moves[at])
+    r = client.post(f"/api/replays/{s['id']}/hint", json={**ask, "at": at + 1})
+    if state.turn_state().official:
+        assert "already used this turn" in assert_clean_error(r, 400)
+    else:
+        assert r.status_code == 202
+        wait_hint(client, r.json())
+
+
 @pytest.mark.parametrize("text, game, words", [
     ("{broken", 1, "not valid JSON"),
     ('{"seed": 1}', 1, "missing field"),
