@@ -98,6 +98,7 @@ BOUNDS = {
     "--top": (INT, 1, 1000), "--game": (INT, 1, 1_000_000_000), "--games": (INT, 1, 1_000_000),
     "--players": (INT, 2, 4), "--jobs": (INT, 1, 256), "--playouts": (INT, 1, 10_000_000),
     "--choice-games": (INT, 1, 1_000_000), "--choice-iterations": (INT, 1, 10_000_000),
+    "--validation-games": (INT, 1, 1_000_000),
     "--port": (INT, 0, 65535), "--hint-time": (FLOAT, 0.0, 120.0),
 }
 # (command, option, arguments that stop the command quickly after a valid number, what that error says)
@@ -119,6 +120,7 @@ NUMERIC = [
     ("officials", "--jobs", ["--bot", "nosuchbot"], "unknown bot"),
     ("officials", "--choice-games", ["--bot", "nosuchbot"], "unknown bot"),
     ("officials", "--choice-iterations", ["--bot", "nosuchbot"], "unknown bot"),
+    ("officials", "--validation-games", ["--bot", "nosuchbot"], "unknown bot"),
     ("bench", "--playouts", ["--board", "atlantis"], "unknown board"),
     ("serve", "--port", ["--record", MISSING], "cannot read"),
     ("serve", "--game", ["--record", MISSING], "cannot read"),

@@ -202,8 +202,40 @@ def test_cli_part_choice_smoke(tmp_path, capsys):
     assert "## Value at the moment of choice" in md and "## For players" in md
 
 
+def test_cli_parts_turns_and_validation(tmp_path, capsys):
+    out = tmp_path / "study"
+    base = ["officials", "--bot", "mcts(iterations=8)", "--games", "2", "--players", "2", "--jobs", "1", "--quiet",
+            "--out", str(out)]
+    with pytest.raises(SystemExit) as e:                 # the turn question needs the control games
+        main([*base, "--part", "turns"])
+    assert e.value.code == 2 and "play the control games first" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main([*base, "--part", "ablation", "--officials", "postmaster"])
+    assert e.value.code == 0, capsys.readouterr().err
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        main([*base, "--part", "turns", "--choice-games", "1", "--choice-iterations", "8"])
+    assert e.value.code == 0, capsys.readouterr().err
+    assert "Which official this turn" in capsys.readouterr().out
+    table = pd.read_csv(out / "turns.csv")
+    assert "none" in set(table.option) and (out / "turns.md").read_text().startswith("## Which official")
+    with pytest.raises(SystemExit) as e:
+        main([*base, "--part", "validation", "--validation-games", "2"])
+    assert e.value.code == 0, capsys.readouterr().err
+    assert "## Validation by play" in capsys.readouterr().out
+    v = pd.read_csv(out / "validation.csv")
+    assert sorted(v.rating) == ["first", "fresh"] and (v.games == 2).all()
+    # the rated bot follows the search's rating: a bot without one is one error line, before any game
+    with pytest.raises(SystemExit) as e:
+        main(["officials", "--bot", "heuristic", "--part", "validation", "--validation-games", "2", "--players",
+              "2", "--quiet"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.startswith("error:") and "mcts" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("args, message", [
     (["--part", "choice"], "needs --out"),
+    (["--part", "turns"], "needs --out"),
     (["--part", "bogus", "--out", "x"], "bogus"),
     (["--budget", "300"], "for a search bot"),
     (["--bot", "mcts", "--budget", "5=300"], "2, 3 or 4"),

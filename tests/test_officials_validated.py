@@ -263,6 +263,14 @@ def test_the_validation_table_by_hand():
     assert list(t2.p_win_holm) == pytest.approx([min(1, 2 * p) for p in t2.p_win])
 
 
+def test_the_validation_section_says_whether_its_game_counts_are_the_designs():
+    from thurn_ai.studies.officials.report_validation import validation_section
+    small = "\n".join(validation_section(R.validation_table(_validation_rows()), None))
+    assert "not the design's count" in small and "2,182 at 2 players" in small
+    full = R.validation_table(_validation_rows()).assign(games=R.validation_games(2))
+    assert "Games per cell fixed before the run" in "\n".join(validation_section(full, None))
+
+
 def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tmp_path):
     rows = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",), jobs=2,
                             out_dir=tmp_path, log=None)

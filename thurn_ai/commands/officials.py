@@ -1,5 +1,6 @@
-"""thurn-ai officials: the officials study (thurn_ai/studies/officials/): the ablation of the four officials
-and their value at the moment of choice."""
+"""thurn-ai officials: the officials study (thurn_ai/studies/officials/): the ablation of the four officials,
+their value at the moment of choice, the turn question (which official this turn) and the validation by
+play of the rating."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,10 +9,11 @@ import click
 
 from ..studies import officials as study
 from ..fileio import atomic_write_text, claim_folder
+from ..studies.officials.report_validation import validation_section
 from ..game.officials import OFFICIALS
 from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
-PARTS = ("ablation", "choice", "all")
+PARTS = ("ablation", "choice", "turns", "validation", "all")
 #: The empty file that marks an --out folder as made by this command (which then may rewrite its files).
 OUT_MARK = ".thurn-ai-officials"
 
@@ -25,7 +27,10 @@ OUT_MARK = ".thurn-ai-officials"
                    "number for every count); replaces the spec's budget.")
 @click.option("--part", type=click.Choice(PARTS), default="ablation", show_default=True,
               help="ablation: control and one tournament per official forbidden; choice: rate, in the control "
-                   "games, every decision where an official is on offer (needs --out); all: both.")
+                   "games, every decision where an official is on offer (needs --out); turns: rate each choice "
+                   "of official at every turn start of the control games, which an earlier ablation or choice "
+                   "part played (needs --out); validation: the rated bot, which follows the rating at every "
+                   "offer, against the bot (an mcts bot); all: ablation, choice and turns.")
 @click.option("--games", type=GAMES, default=100, show_default=True,
               help="Games per tournament (the control and one per official), rounded up to a multiple of the "
                    "player count so the restricted bot plays every seat equally often.")
@@ -38,6 +43,9 @@ OUT_MARK = ".thurn-ai-officials"
 @click.option("--choice-iterations", type=ITERATIONS, default=None,
               help="Iterations of each search of the choice part (default: an mcts bot's own budget, else "
                    "the budget of `thurn-ai hint`).")
+@click.option("--validation-games", type=GAMES, default=None,
+              help="Games per player count and rating of the validation part (default: enough to find a win "
+                   "rate 3 points away from the fair 1/n, e.g. 2,182 at 2 players).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Base seed; tournament seed = seed + 100*players + k (k = 0 control, 1-4 the officials); "
                    "also the base seed of the choice part's searches.")
@@ -51,12 +59,14 @@ OUT_MARK = ".thurn-ai-officials"
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None,
               help="Re-analyse saved study data (a games.parquet or CSV) instead of playing (--part ablation).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, seed, jobs, board,
-            variant, board_file, english_tile, out_dir, from_path, quiet):
+def command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, validation_games,
+            seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet):
     """The full bot against the same bot with one official forbidden, for each official and player count,
     seats rotated: how often each official is used and when, the change in win rate and mean score without
     it (95% CIs), and the seat advantage per player count next to the WBC record. --part choice rates, in the
-    control games, the best move with and without the official at every decision where it is on offer.
+    control games, the best move with and without the official at every decision where it is on offer;
+    --part turns, at every turn start, each choice of official for the whole turn; --part validation plays
+    a bot that follows the rating against the bot itself.
 
     Example: thurn-ai officials --bot mcts --budget 2=1000,3=1000,4=3000 --part all --games 200 --out study"""
     log = None if quiet else (lambda s: click.echo(s, err=True))
@@ -69,7 +79,7 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
         name = df.loc[~df.restricted, "bot"].iloc[0]  # the full bot's spec
         _finish({name: study.analyse(df)}, {name: df}, None, out_dir, name, meta_extra={})
         return
-    if part != "ablation" and not out_dir:
+    if part not in ("ablation", "validation") and not out_dir:
         raise study.StudyError(f"--part {part} needs --out: the games' records and the rated decisions are kept there")
     counts = study.parse_players(players)
     officials = study.parse_officials(officials_text)
@@ -86,6 +96,9 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
                     "all_provinces_tile": "english" if english_tile else "german"}
     raw = Path(out_dir) / "raw" if out_dir else None
     name = bot if len(set(bots.values())) > 1 else next(iter(bots.values()))
+    if part == "validation":
+        _validation(bots, counts, validation_games, seed, jobs, raw, out_dir, quiet, log)
+        return
     analyses, frames = {}, {}
     if part in ("ablation", "all"):
         df = study.run_ablation(bots, counts, games, seed, officials, jobs=jobs, rules_kwargs=rules_kwargs,
@@ -100,6 +113,11 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
         choice = {name: {**study.save_choice(cdf, out_dir, records, title=name),
                          "search": searchers,
                          "games": {n: int(cdf[cdf.players == n].game.nunique()) for n in counts}}}
+    if part in ("turns", "all"):
+        _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log,
+               study.study_board_file(rules_kwargs))
+        if part == "turns":
+            return
     command_line = (f"thurn-ai officials --bot '{bot}'" + (f" --budget {budget}" if budget else "")
                     + f" --part {part} --games {games} --players {players} --officials {officials_text}"
                     + (f" --choice-games {choice_games}" if part != "ablation" else "")
@@ -109,6 +127,33 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
             meta_extra={"command": command_line, "studies": {name: {"bot": "; ".join(
                 f"{n} players `{s}`" for n, s in bots.items()) if len(set(bots.values())) > 1 else bot,
                 "games": games, "seed": seed}}})
+
+
+def _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log, board_file=None) -> None:
+    """The turn question on the first `choice_games` control games of each count: printed, and written to
+    OUT/turns.csv (the table) and OUT/turns.md (its section)."""
+    df = study.run_turns_study(raw, counts, choice_games, searchers, seed=seed, jobs=jobs, board_file=board_file,
+                               progress=not quiet, log=log)
+    table = study.turn_table(df)
+    text = "\n".join(study.turn_section(table))
+    click.echo(text)
+    atomic_write_text(Path(out_dir) / "turns.csv", table.to_csv(index=False))
+    atomic_write_text(Path(out_dir) / "turns.md", text + "\n")
+    click.echo(f"wrote {out_dir}/turns.csv and turns.md")
+
+
+def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log) -> None:
+    """The validation by play: the rated bot against the bot at each count, both ratings; printed, and with
+    --out written to OUT/validation.csv (the table) and OUT/validation.md (its section)."""
+    rows = study.run_validation(bots, counts, games, seed=seed, jobs=jobs, progress=not quiet, log=log,
+                                out_dir=None if raw is None else raw / "validation")
+    table = study.validation_table(rows)
+    text = "\n".join(validation_section(table, None))
+    click.echo(text)
+    if out_dir:
+        atomic_write_text(Path(out_dir) / "validation.csv", table.to_csv(index=False))
+        atomic_write_text(Path(out_dir) / "validation.md", text + "\n")
+        click.echo(f"wrote {out_dir}/validation.csv and validation.md")
 
 
 def _finish(analyses: dict, frames: dict, choice, out_dir, name: str, meta_extra: dict) -> None:

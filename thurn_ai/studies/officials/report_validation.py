@@ -68,6 +68,18 @@ def explanation(verdicts: dict, gap: dict | None) -> str:
     return "undecided: play does not separate the explanations at this precision and no re-rating was made"
 
 
+def _games_sentence(validation: pd.DataFrame) -> str:
+    """How the games per cell were chosen: the design's count (validation_games), or fewer/other as asked."""
+    from .rated import validation_games
+    design = {int(n): validation_games(int(n)) for n in validation.players.unique()}
+    wanted = "enough to find a win rate 3 points away from the fair 1/n with 80% power (two-sided 5% test)"
+    if all(int(r.games) == design[int(r.players)] for r in validation.itertuples()):
+        return f"Games per cell fixed before the run: {wanted}."
+    return ("Games per cell as the run asked, not the design's count (" + wanted + ": "
+            + ", ".join(f"{g:,} at {n} players" for n, g in sorted(design.items()))
+            + "), so a difference of a few points can go unseen.")
+
+
 def validation_section(validation: pd.DataFrame, choice: dict | None, main: str | None = None) -> list[str]:
     """The markdown section "Validation by play" (validation: rated.validation_table)."""
     if validation is None or validation.empty:
@@ -78,9 +90,8 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
          "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
          "standard bot; one rotating seat against the standard bot in the others. Its searches at an offer "
          "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
-         "with *fresh*), so it never searches more: a difference in play is the rating's. Games per cell fixed "
-         "before the run: enough to find a win rate 3 points away from the fair 1/n with 80% power "
-         "(two-sided 5% test). Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
+         "with *fresh*), so it never searches more: a difference in play is the rating's. " + _games_sentence(validation)
+         + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
          "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.", "",
          "| players | rating | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
          "Postmaster uses / game: rated vs standard | verdict |", "|---|---|---|---|---|---|---|---|---|"]
