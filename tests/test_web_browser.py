@@ -198,6 +198,16 @@ def test_which_official_rates_each_choice_for_the_turn_and_marks_the_best_turn(p
     assert "no official" in page.inner_text("#hint-choices") and "Which official" in page.inner_text("#hint-choices")
     assert "best choice" in page.inner_text("#hint-turn")
     assert page.locator("#moves button.hinted").count() >= 1                  # the best choice's first move
+    # another choice's turn, on request: its steps under the table and on the board
+    row = page.locator("#hint-choices tbody tr").nth(1)
+    other = row.get_attribute("data-option")
+    row.locator("button.choice-pick").click()
+    page.wait_for_selector(f'#hint-choices tr.picked[data-option="{other}"] button[aria-pressed="true"]')
+    steps = [li.get_attribute("data-move") for li in page.locator("#hint-turn li").all()]
+    res = page.request.get(f"/api/games/{r.json()['id']}").json()
+    assert steps and steps[0] in [m["move"] for m in res["legal"]]
+    assert page.locator(f'#moves button.hinted[data-move="{steps[0]}"]').count() == 1
+    assert "choice's turn" in page.inner_text("#hint-turn") and "best choice" not in page.inner_text("#hint-turn")
     # the plain hint answers the moves question again, in its own table
     page.click("#hint-button")
     page.wait_for_selector("#hint-options:not([hidden]) tbody tr")

@@ -148,22 +148,27 @@ const stepText = (turn, i) => turn.moves[i] + (turn.officials[i] ? ` [${official
 const turnText = (turn) => turn.moves.map((_, i) => stepText(turn, i)).join(", ");
 const stepsList = (turn) => el("ol", { class: "hint-steps" }, turn.moves.map((m, i) => el("li", { "data-move": m }, stepText(turn, i))));
 
-// The answer to "which official this turn": one row a choice, best first; the best one's turn on the board.
+// The answer to "which official this turn": one row a choice, best first. The turn of the choice picked
+// (the best one until another is clicked) is listed under the table and numbered on the board.
 function showChoices(r) {
   const each = r.each_search.seconds ? `${r.each_search.seconds.toFixed(2)} s` : `${r.each_search.iterations} iterations`;
-  $("#hint-choices-caption").textContent = `Which official this turn, for seat ${r.player}: best first`;
+  const label = (c) => (c.option === "none" ? "no official" : officialLabel(c.option));
+  const picked = r.choices.find((c) => c.option === r.picked) || r.choices[0];
+  $("#hint-choices-caption").textContent = `Which official this turn, for seat ${r.player}: best first (click a choice to see its turn)`;
   $("#hint-choices").title = `the search: ${r.bot}, ${each} a search, two searches a choice`;
   r.choices.forEach((c, i) => {
-    const name = c.option === "none" ? "no official" : officialLabel(c.option);
+    const pick = el("button", { type: "button", class: "choice-pick", "aria-pressed": String(c === picked),
+      onclick: () => { r.picked = c.option; r.recommended_turn = c.recommended_turn; refreshHint(); state.onChange(); } }, label(c));
     const cells = c.uses_it
       ? [el("td", {}, pct(c.win_prob)), el("td", {}, Number.isFinite(c.mean_score) ? c.mean_score.toFixed(1) : "–"), el("td", {}, `${turnText(c.recommended_turn)}; then ${c.recommended_turn.then}`)]
       : [el("td", {}, "–"), el("td", {}, "–"), el("td", {}, "no line of this turn found uses it")];
-    $("#hint-choices tbody").append(el("tr", { class: i === 0 ? "best" : "", "data-option": c.option }, el("td", {}, name), ...cells));
+    $("#hint-choices tbody").append(el("tr", { class: [i === 0 ? "best" : "", c === picked ? "picked" : ""].join(" ").trim() || null, "data-option": c.option },
+      el("td", {}, pick), ...cells));
   });
   const units = r.win_prob_calibrated
     ? "Win chance: a probability calibrated on held-out games."
     : "Win chance in the search's evaluation units, not a probability.";
-  $("#hint-turn").replaceChildren(el("strong", {}, "The best choice's turn, in order (★1, ★2, … on the board and the moves):"),
-    stepsList(r.recommended_turn),
+  $("#hint-turn").replaceChildren(el("strong", {}, `${picked === r.choices[0] ? "The best choice's" : `The ${label(picked)} choice's`} turn, in order (★1, ★2, … on the board and the moves):`),
+    stepsList(picked.recommended_turn),
     `${units} Each official is compared with no official this turn, both played as well as the search can.`);
 }
