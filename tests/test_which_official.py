@@ -50,6 +50,21 @@ def test_every_open_choice_is_rated_and_its_line_keeps_to_it(players, seed):
     assert wins == sorted(wins, reverse=True)
 
 
+def test_progress_is_reported_after_each_choice_and_refusals_come_before_any_search():
+    from thurn_ai.play.turn_options import check_turn_question, open_choices
+    g = turn_start()
+    seen = []
+    which_official(g, bot="mcts(iterations=20)", seed=1, on_rated=lambda done, total: seen.append((done, total)))
+    n = len(open_choices(g))
+    assert seen == [(k, n) for k in range(1, n + 1)]
+    check_turn_question(g)                                              # a free choice: no refusal
+    with pytest.raises(PositionError, match="seat"):
+        check_turn_question(g, player=(g.current_player + 1) % g.n_players)
+    forced = thurn_ai.new_game(players=2, seed=1)                       # the first turn: an empty hand
+    with pytest.raises(PositionError, match="forces the Postmaster"):
+        check_turn_question(forced)
+
+
 def test_the_answer_repeats_with_its_seed_and_the_re_rating_is_another_search():
     g = turn_start()
     a, b = which_official(g, bot=SPEC, seed=9), which_official(g, bot=SPEC, seed=9)
