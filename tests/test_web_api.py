@@ -346,7 +346,7 @@ def test_a_value_the_re_rating_never_reached_is_null_in_the_json():
     g = free_turn_start()
     choices = which_official(g, bot="mcts(iterations=30)", seed=1)
     lost = choices[0].__class__(**{**choices[0].__dict__, "win_prob": math.nan, "mean_score": math.nan})
-    res = official_choices_result(g, [lost, *choices[1:]], "mcts", Budget(iterations=30))
+    res = official_choices_result(g, [lost, *choices[1:]], Budget(iterations=30))
     text = json.dumps(res, allow_nan=False)                    # as the server's JSONResponse writes it
     assert json.loads(text)["choices"][0]["win_prob"] is None
 

@@ -88,7 +88,7 @@ def turn_cities(state: GameState, codes) -> list:
     return [state.board.cities[move_city(c)] if move_kind(c) in CITY_KINDS else None for c in codes]
 
 
-def official_choices_result(state: GameState, choices, bot: str, each: Budget) -> dict:
+def official_choices_result(state: GameState, choices, each: Budget) -> dict:
     """which_official's answer as the page uses it: the choices best first, each with the cities of its
     recommended turn; the best choice's turn as `recommended_turn` (marked on the board like a hint's)."""
     rows = []
@@ -223,7 +223,7 @@ class HintJob:
             self.rated = (done, total)
         choices = which_official(self._state, bot=self._bot, iterations=each.iterations, seconds=each.seconds,
                                  seed=self._seed, on_rated=rated)
-        return official_choices_result(self._state, choices, self._bot, each)
+        return official_choices_result(self._state, choices, each)
 
     def snapshot(self) -> dict:
         """What the page polls: status, elapsed seconds, progress (0-1 for a time budget, None when the
