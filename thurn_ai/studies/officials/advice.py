@@ -5,12 +5,12 @@ evidence is clear.
     >>> t = advice_table(rows)            # rows: the rated decisions (choice.py)
     >>> advice_lines(t)                   # the report's table and rules (markdown lines)
 
-A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level, "do
-without" when it is below, else "no clear rule": each cell's p-value of "one half" (a game's decisions
-clustered, design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough
-decisions. The 95% interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the independent
-re-rating where the rows have it (no selection bias), else from the first rating; the table says which.
-These are one search's ratings: the validation by play says whether following them wins.
+A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level, "do without"
+when it is below, else "no clear rule": each cell's p-value of "one half" (a game's decisions clustered,
+design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough decisions. The 95%
+interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the
+independent re-rating where the rows have it (no selection bias), else from the first rating; the table says
+which. These are one search's ratings: the validation by play says whether following them wins.
 """
 from __future__ import annotations
 

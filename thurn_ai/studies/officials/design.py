@@ -1,6 +1,6 @@
 """The officials study, its design statistics: games fixed before a run from the precision wanted, Holm's
-correction across a table (and a clustered proportion's p-value to feed it), paired deals (the control and each ablation play the same game seeds), and
-robust summaries (medians, trimmed means) beside means.
+correction across a table (and a clustered proportion's p-value to feed it), paired deals (the control and
+each ablation play the same game seeds), and robust summaries (medians, trimmed means) beside means.
 
     >>> games_to_separate(2, 0.03)      # games to tell a 53% (or 47%) win rate from the fair 50%
     2178

@@ -39,7 +39,8 @@ from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec", "validation_spec", "register_on_cluster", "validation_games", "run_validation",
+__all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec", "validation_spec",
+           "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
 
 #: how the bot rates a decision: first = each side's most visited move by its own mean; fresh = that move

@@ -90,7 +90,8 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
          "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
          "standard bot; one rotating seat against the standard bot in the others. Its searches at an offer "
          "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
-         "with *fresh*), so it never searches more: a difference in play is the rating's. " + _games_sentence(validation)
+         "with *fresh*), so it never searches more: a difference in play is the rating's. "
+         + _games_sentence(validation)
          + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
          "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.", "",
          "| players | rating | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
