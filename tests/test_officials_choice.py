@@ -225,6 +225,13 @@ def test_cli_parts_turns_and_validation(tmp_path, capsys):
     assert "## Validation by play" in capsys.readouterr().out
     v = pd.read_csv(out / "validation.csv")
     assert sorted(v.rating) == ["first", "fresh"] and (v.games == 2).all()
+    with pytest.raises(SystemExit) as e:                 # --controls adds each rating's control, resuming the rest
+        main([*base, "--part", "validation", "--validation-games", "2", "--controls"])
+    assert e.value.code == 0, capsys.readouterr().err
+    assert "rating − its control, paired" in capsys.readouterr().out
+    v = pd.read_csv(out / "validation.csv")
+    assert sorted(v.rating) == ["control-first", "control-fresh", "first", "fresh"]
+    assert (v[v.rating.isin(["first", "fresh"])].pairs == 2).all()
     # the rated bot follows the search's rating: a bot without one is one error line, before any game
     with pytest.raises(SystemExit) as e:
         main(["officials", "--bot", "heuristic", "--part", "validation", "--validation-games", "2", "--players",

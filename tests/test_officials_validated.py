@@ -238,6 +238,38 @@ def test_without_an_offer_the_rated_bot_plays_as_the_standard_bot():
         assert sum(bot.offers.values()) == 0
 
 
+def test_the_control_plays_one_smaller_unrestricted_search_at_an_offer():
+    # rating=none: at an offer the standard search with rate_iterations, no rating; elsewhere the standard bot
+    offers, plain = offer_states(want=3)
+    for k, state in enumerate(offers):
+        obs = Observation(state, state.current_player, 5)
+        bot = make_bot("rated(iterations=30,rating=none,rate_iterations=12)", seed=k)
+        small = make_bot("mcts(iterations=12)", seed=derive_seed("rated-control", k))
+        move = bot.choose(obs)
+        assert move == small.choose(Observation(state, state.current_player, 5))
+        o = choice_officials(obs.state)[0]
+        assert bot.offers[o] == 1 and bot.used[o] == (official_of(obs.state, move) == o)
+    obs = Observation(plain[0], plain[0].current_player, 5)
+    standard = make_bot("mcts(iterations=30)", seed=derive_seed("rated-standard", 0))
+    assert make_bot("rated(iterations=30,rating=none,rate_iterations=12)", seed=0).choose(obs) == standard.choose(obs)
+    with pytest.raises(BotSpecError, match="rate_iterations"):
+        make_bot("rated(rating=none)", 0)
+
+
+def test_a_control_cell_copies_its_ratings_budget_per_search():
+    std = "mcts(iterations=1000,eval=learned)"
+    assert R.validation_spec(std, "control-first") == "rated(iterations=1000,eval=learned,rating=none,rate_iterations=500)"
+    assert R.validation_spec(std, "control-fresh") == "rated(iterations=1000,eval=learned,rating=none,rate_iterations=250)"
+    assert R.validation_spec(std, "fresh") == "rated(iterations=1000,eval=learned,rating=fresh,rate_iterations=250)"
+    with pytest.raises(S.StudyError, match="iteration budget"):
+        R.validation_spec("mcts(time=0.1)", "control-first")
+    with pytest.raises(S.StudyError, match="'best'"):
+        R.check_cells(["first", "best"])
+    with pytest.raises(S.StudyError, match="rate_iterations"):
+        R.rated_spec("mcts", "none")
+    assert R.cells_at({2: R.CELLS, 3: R.RATINGS}, 2) == R.CELLS and R.cells_at({3: R.RATINGS}, 2) == ()
+
+
 def _validation_rows():
     """A hand-made validation result: 2 players, 4 games, the rated bot wins 3."""
     rows = []
@@ -263,6 +295,71 @@ def test_the_validation_table_by_hand():
     assert list(t2.p_win_holm) == pytest.approx([min(1, 2 * p) for p in t2.p_win])
 
 
+def _with_control(rating_wins, control_wins, rating="first"):
+    """Hand-made rows of a rating's cell and its control's on the same 2-player deals (game g: seat (g-1) % 2
+    rated); the rated seat wins where the lists say 1."""
+    rows = []
+    for cell, wins in ((rating, rating_wins), (f"control-{rating}", control_wins)):
+        for g, w in enumerate(wins, start=1):
+            for seat in range(2):
+                here = seat == (g - 1) % 2
+                win = int(w if here else not w)
+                rows.append({"players": 2, "rating": cell, "game": g, "game_seed": 1000 + g, "seat": seat,
+                             "rated": here, "win": win, "score": 30 + win})
+    return pd.DataFrame(rows)
+
+
+def test_a_rating_is_compared_with_its_control_game_by_game():
+    t = R.validation_table(_with_control([1, 0, 0, 1, 0, 0], [1, 1, 0, 1, 1, 1])).set_index("rating")
+    r = t.loc["first"]
+    # per game: 0, -1, 0, 0, -1, -1 -> mean -0.5, paired t interval and test
+    d = pd.Series([0, -1, 0, 0, -1, -1], dtype=float)
+    from scipy import stats as sps
+    half = sps.t.ppf(0.975, 5) * d.std() / len(d) ** 0.5
+    assert r.pairs == 6 and r.d_control == pytest.approx(-0.5)
+    assert (r.d_control_lo, r.d_control_hi) == pytest.approx((-0.5 - half, -0.5 + half))
+    assert r.p_control == pytest.approx(sps.ttest_1samp(d, 0).pvalue) and r.p_control_holm == r.p_control
+    assert math.isnan(t.loc["control-first", "p_control"])          # a control is not compared with itself
+    # deals that differ are refused: the comparison is only paired on the same games
+    bad = _with_control([1, 0], [1, 0])
+    bad.loc[bad.rating == "control-first", "game_seed"] += 1
+    with pytest.raises(S.StudyError, match="not paired"):
+        R.validation_table(bad)
+
+
+def test_the_explanation_blames_the_rating_only_when_it_loses_to_its_control():
+    from thurn_ai.studies.officials.report_validation import advice_follows, control_verdict, explanation
+    both_lose = {"first": "wins less", "fresh": "wins less", "control-first": "wins less"}
+    wrong = explanation(both_lose, None, {"first": "worse than its control", "fresh": "worse than its control"})
+    assert wrong.startswith("(a) does not hold") and "selection bias is not the whole of it" in wrong
+    assert "the advice follows the search's own choices" in wrong
+    size = explanation(both_lose, None, {"first": "no different from its control",
+                                         "fresh": "no different from its control"})
+    assert "the loss is the searches' size" in size and "(a)" not in size
+    assert "no control was played" in explanation(both_lose, None, {})
+    assert explanation({"first": "wins more"}, None, {}).startswith("(a) holds")
+    # the advice follows the answer
+    table = pd.DataFrame([{"players": 2, "rating": "first", "d_win_lo": -0.1, "d_win_hi": -0.05,
+                           "p_win_holm": 1e-5, "p_control_holm": 1e-3, "d_control_lo": -0.08,
+                           "d_control_hi": -0.02}])
+    assert control_verdict(next(table.itertuples())) == "worse than its control"
+    assert advice_follows(table) == "player"
+    assert advice_follows(table.assign(p_control_holm=0.2)) == "unvalidated"
+    assert advice_follows(table.assign(d_win_lo=0.02, d_win_hi=0.05)) == "rating"
+    assert advice_follows(None) == "unvalidated"
+
+
+def test_the_validation_section_shows_each_ratings_control():
+    from thurn_ai.studies.officials.report_validation import validation_section
+    rows = pd.concat([_with_control([0] * 30, [1] * 15 + [0] * 15),
+                      _with_control([0] * 30, [0] * 30, "fresh")])
+    text = "\n".join(validation_section(R.validation_table(rows), None))
+    assert "rating − its control, paired" in text and "| 2 | control-first | 30 |" in text
+    assert "-50.0 pp" in text and "over 30 games" in text
+    assert "(a) does not hold: following the first rating loses" in text
+    assert "the independent re-rating is not shown wrong" in text
+
+
 def test_the_validation_section_says_whether_its_game_counts_are_the_designs():
     from thurn_ai.studies.officials.report_validation import validation_section
     small = "\n".join(validation_section(R.validation_table(_validation_rows()), None))
@@ -286,11 +383,15 @@ def test_the_report_finds_the_rated_seat_of_the_games_the_validation_played(tmp_
     from helpers import experiment
     exp = experiment("officials")
     search = exp.Study("search", "mcts", (2,), {2: 2}, "mcts, 8 iterations", budget={2: 8})
-    R.run_validation(search.bots(), players=(2,), games=2, seed=1, ratings=("first", "fresh"), jobs=1,
-                     out_dir=tmp_path / "raw" / "validation", log=None)
-    rows = exp.validation_rows(search, ("first", "fresh"), tmp_path)
-    assert rows.groupby("rating").rated.sum().to_dict() == {"first": 2, "fresh": 2}
-    assert len(R.validation_table(rows)) == 2
+    R.run_validation(search.bots(), players=(2,), games=2, seed=1, ratings=("first", "fresh", "control-first"),
+                     jobs=1, out_dir=tmp_path / "raw" / "validation", log=None)
+    rows = exp.validation_rows(search, tmp_path)
+    assert rows.groupby("rating").rated.sum().to_dict() == {"first": 2, "fresh": 2, "control-first": 2}
+    t = R.validation_table(rows).set_index("rating")
+    assert len(t) == 3 and t.loc["first", "pairs"] == 2 and math.isnan(t.loc["fresh", "pairs"])
+    # the control played the same deals as the rating
+    g = rows[rows.rated].set_index(["rating", "game"]).game_seed
+    assert (g.loc["first"] == g.loc["control-first"]).all()
 
 
 def test_the_validation_runs_on_a_dask_cluster(tmp_path):
@@ -456,3 +557,21 @@ def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
     assert "use it with 2–3 cards" in text and "do without with 5 or more" in text
     first = advice_table(_advice_rows().drop(columns="d_win_fresh")).set_index(["factor", "level"])
     assert first.loc[("hand size", "2–3 cards"), "rule"] == "do without" and (first.rating == "first").all()
+
+
+def test_where_play_rejects_the_rating_the_advice_follows_the_searchs_own_choices():
+    from thurn_ai.studies.officials.advice import advice_lines, advice_table
+    rows = _advice_rows().assign(used=lambda r: r.hand_size >= 5)   # the player does the opposite of the rating
+    t = advice_table(rows, "player").set_index(["factor", "level"])
+    assert t.loc[("hand size", "5 or more"), "rule"] == "use it" and t.loc[("hand size", "2–3 cards"), "rule"] == \
+        "do without"
+    rated = advice_table(rows).set_index(["factor", "level"])
+    for key in t.index:                      # the share is the player's take rate, the rating's kept beside it
+        assert t.loc[key, "right"] == pytest.approx(t.loc[key, "taken"], nan_ok=True)
+        assert t.loc[key, "rating_right"] == pytest.approx(rated.loc[key, "right"], nan_ok=True)
+    assert (t.follow == "player").all()
+    text = "\n".join(advice_lines(advice_table(rows, "player")))
+    assert "the advice follows what the search does" in text and "used by the search" in text
+    assert "not as tested advice" in "\n".join(advice_lines(advice_table(rows)))
+    with pytest.raises(ValueError):
+        advice_table(rows, "both")

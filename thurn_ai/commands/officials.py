@@ -46,6 +46,10 @@ OUT_MARK = ".thurn-ai-officials"
 @click.option("--validation-games", type=GAMES, default=None,
               help="Games per player count and rating of the validation part (default: enough to find a win "
                    "rate 3 points away from the fair 1/n, e.g. 2,182 at 2 players).")
+@click.option("--controls", is_flag=True,
+              help="The validation part also plays each rating's control: the same smaller searches at an offer "
+                   "without the rating, on the same deals, which tells the rating's own effect from its "
+                   "searches' size.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Base seed; tournament seed = seed + 100*players + k (k = 0 control, 1-4 the officials); "
                    "also the base seed of the choice part's searches.")
@@ -60,7 +64,7 @@ OUT_MARK = ".thurn-ai-officials"
               help="Re-analyse saved study data (a games.parquet or CSV) instead of playing (--part ablation).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, validation_games,
-            seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet):
+            controls, seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet):
     """The full bot against the same bot with one official forbidden, for each official and player count,
     seats rotated: how often each official is used and when, the change in win rate and mean score without
     it (95% CIs), and the seat advantage per player count next to the WBC record. --part choice rates, in the
@@ -97,7 +101,7 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
     raw = Path(out_dir) / "raw" if out_dir else None
     name = bot if len(set(bots.values())) > 1 else next(iter(bots.values()))
     if part == "validation":
-        _validation(bots, counts, validation_games, seed, jobs, raw, out_dir, quiet, log)
+        _validation(bots, counts, validation_games, seed, jobs, raw, out_dir, quiet, log, controls)
         return
     analyses, frames = {}, {}
     if part in ("ablation", "all"):
@@ -142,11 +146,13 @@ def _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log
     click.echo(f"wrote {out_dir}/turns.csv and turns.md")
 
 
-def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log) -> None:
-    """The validation by play: the rated bot against the bot at each count, both ratings; printed, and with
-    --out written to OUT/validation.csv (the table) and OUT/validation.md (its section)."""
-    rows = study.run_validation(bots, counts, games, seed=seed, jobs=jobs, progress=not quiet, log=log,
-                                out_dir=None if raw is None else raw / "validation")
+def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log, controls=False) -> None:
+    """The validation by play: the rated bot against the bot at each count, both ratings (and with controls
+    their controls); printed, and with --out written to OUT/validation.csv (the table) and OUT/validation.md
+    (its section)."""
+    cells = study.CELLS if controls else study.RATINGS
+    rows = study.run_validation(bots, counts, games, seed=seed, ratings=cells, jobs=jobs, progress=not quiet,
+                                log=log, out_dir=None if raw is None else raw / "validation")
     table = study.validation_table(rows)
     text = "\n".join(validation_section(table, None))
     click.echo(text)

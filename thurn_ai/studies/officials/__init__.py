@@ -45,7 +45,7 @@ from .choice_tables import choice_examples, choice_table, win_unit
 from .advice import advice_lines, advice_table, write_advice_plots
 from .design import games_to_separate, holm, paired, paired_differences
 from .turn_choice import TurnSettings, load_turns_study, run_turns_study, turn_section, turn_table, turns_folder
-from .rated import RatedBot, rated_spec, run_validation, validation_games, validation_table
+from .rated import CELLS, RATINGS, RatedBot, rated_spec, run_validation, validation_games, validation_table
 from .plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Condition, StudyError,
                                    bot_for, choice_bots, load_ablation, parse_budget, parse_officials, parse_players,
                                    phase_turns, plan, rotation_games, run_ablation, standardize, study_board_file,
@@ -71,7 +71,7 @@ __all__ = ["OFFICIALS", "STAGES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "study_bots", "parse_budget", "bot_for", "bot_comparison", "seat_comparison", "player_summary",
            "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
            "format_choice_text", "choice_bots", "win_unit", "games_to_separate", "holm", "paired",
-           "paired_differences", "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
+           "paired_differences", "CELLS", "RATINGS", "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
            "advice_table", "advice_lines", "write_advice_plots", "TurnSettings", "run_turns_study",
            "load_turns_study", "turn_table", "turn_section", "turns_folder"]
 
@@ -108,12 +108,13 @@ def load_study(path) -> pd.DataFrame:
 
 
 def save_choice(df: pd.DataFrame, out_dir, records: dict | None, prefix: str = "", title: str = "",
-                per_official: int = 3) -> dict:
+                per_official: int = 3, follow: str = "unvalidated") -> dict:
     """Write the rated decisions (<prefix>choices.parquet), their table (<prefix>choice_table.csv), the
     examples where the choice matters most (<prefix>choice_examples.csv, and as position files in
     out_dir/positions/ when `records` holds their games: study_records()), and the plots. Returns what
     build_report's choice section needs: {'table', 'examples' (with a 'file' column), 'plots', 'advice'
-    (advice.advice_table, also saved as <prefix>advice.csv), 'advice_plots'}."""
+    (advice.advice_table, also saved as <prefix>advice.csv; follow: whose choices it follows, as the
+    validation by play decided: report_validation.advice_follows), 'advice_plots'}."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_to_parquet(df, out_dir / f"{prefix}choices.parquet", index=False)
@@ -129,7 +130,7 @@ def save_choice(df: pd.DataFrame, out_dir, records: dict | None, prefix: str = "
                                          for n in names])
     atomic_to_csv(examples, out_dir / f"{prefix}choice_examples.csv", index=False, float_format="%.6g")
     plots = write_choice_plots(table, df, out_dir, prefix, title)
-    advice = advice_table(df)
+    advice = advice_table(df, follow)
     atomic_to_csv(advice, out_dir / f"{prefix}advice.csv", index=False, float_format="%.6g")
     return {"table": table, "examples": examples, "plots": plots, "advice": advice,
             "advice_plots": write_advice_plots(advice, out_dir, prefix)}

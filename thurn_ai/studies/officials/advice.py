@@ -10,7 +10,10 @@ when it is below, else "no clear rule": each cell's p-value of "one half" (a gam
 design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough decisions. The 95%
 interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the
 independent re-rating where the rows have it (no selection bias), else from the first rating; the table says
-which. These are one search's ratings: the validation by play says whether following them wins.
+which. These are one search's ratings: the validation by play says whether following them wins, and the
+advice follows its answer (report_validation.advice_follows): with follow="player" the share is of the
+offers where the search itself used the official (its own choice, which beat the rating's in play), with the
+same test and correction.
 """
 from __future__ import annotations
 
@@ -20,13 +23,13 @@ from pathlib import Path
 import pandas as pd
 
 from ...game.officials import OFFICIALS, STAGES
-from .choice_tables import share_right
 from .design import ALPHA, clustered_proportion_p, holm
+from ...stats.summary import clustered_proportion_interval
 from .plan import OFFICIAL_LABEL
 from .report_study import pct
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["FACTORS", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
+__all__ = ["FACTORS", "FOLLOWS", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
 
 #: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
 FACTORS = {
@@ -40,6 +43,9 @@ FACTORS = {
 #: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
 MIN_DECISIONS = 30
 MIN_GAMES = 10
+#: whose choices the advice follows (report_validation.advice_follows): the rating's, shown by play to win; the
+#: search's own, shown to beat the rating's; the rating's, not (yet) validated by play
+FOLLOWS = ("rating", "player", "unvalidated")
 
 
 def enough(decisions: int, games: int) -> bool:
@@ -56,11 +62,15 @@ def rule_of(right: float, p_holm: float, decisions: int, games: int = MIN_GAMES)
     return "use it" if right > 0.5 else "do without"
 
 
-def advice_table(rows: pd.DataFrame) -> pd.DataFrame:
+def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFrame:
     """Per official, factor and level: rated decisions, games, the share where using it is right with its
-    interval (95%, the cell's own), its p-value of "one half" and that p Holm-adjusted across the tested
-    cells of the table (p_holm), the player's take rate, and the rule (rule_of). `rating` says which rating
-    the share uses."""
+    interval (95%, the cell's own, resampling whole games), its p-value of "one half" and that p
+    Holm-adjusted across the tested cells of the table (p_holm), the player's take rate, and the rule
+    (rule_of). `rating` says which rating the share uses. follow="player": the share (and the rule) is the
+    player's take rate instead, where the validation by play found the search's own choice the better
+    guide; `follow` is kept in the table."""
+    if follow not in FOLLOWS:
+        raise ValueError(f"follow is one of {', '.join(FOLLOWS)}, not {follow!r}")
     fresh = "d_win_fresh" in rows and rows.d_win_fresh.notna().any()
     d = "d_win_fresh" if fresh else "d_win"
     out = []
@@ -71,16 +81,20 @@ def advice_table(rows: pd.DataFrame) -> pd.DataFrame:
         for factor, levels in FACTORS.items():
             for label, test in levels:
                 c = r[test(r)]
-                right, lo, hi = share_right(c, d) if len(c) else (math.nan,) * 3
-                games = c.groupby(["source", "game"]).ngroups if len(c) else 0
-                p = math.nan
+                yes = c.used.astype(bool) if follow == "player" else c[d] > 0
+                per_game = yes.groupby([c.source, c.game]).agg(["sum", "size"]) if len(c) else None
+                games = len(per_game) if per_game is not None else 0
+                right = lo = hi = p = math.nan
+                if len(c):
+                    right = float(yes.mean())
+                    lo, hi = clustered_proportion_interval(per_game["sum"], per_game["size"])
                 if enough(len(c), games):
-                    per_game = (c[d] > 0).groupby([c.source, c.game]).agg(["sum", "size"])
                     p = clustered_proportion_p(per_game["sum"], per_game["size"])
                 out.append({"official": o, "factor": factor, "level": label, "decisions": len(c), "games": games,
                             "right": right, "right_lo": lo, "right_hi": hi, "p": p,
                             "taken": float(c.used.mean()) if len(c) else math.nan,
-                            "rating": "fresh" if fresh else "first"})
+                            "rating_right": float((c[d] > 0).mean()) if len(c) else math.nan,
+                            "rating": "fresh" if fresh else "first", "follow": follow})
     t = pd.DataFrame(out)
     if t.empty:
         return t
@@ -94,28 +108,43 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
     if t is None or t.empty:
         return []
     rating = t.rating.iloc[0]
-    L = ["## Advice at the table", "",
-         "How often using each official is right, by what a player sees: hand size, route length, game "
-         "phase, player count (the share of its offers where the search rates the best move with it above "
-         "the best without; 95% interval resampling whole games; "
-         + ("each side's chosen move re-rated by an independent search" if rating == "fresh"
-            else "each side's most visited move by its own mean, which favours the side with more moves")
-         + f"). A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
-         f"differs from one half at the family-wise 5% level: each cell's p-value (decisions clustered by "
-         f"game) Holm-adjusted across the {int(t.p.notna().sum())} cells tested; the 95% intervals are each "
-         "cell's own, not corrected.", ""]
+    follow = t.follow.iloc[0] if "follow" in t else "unvalidated"
+    how = ("each side's chosen move re-rated by an independent search" if rating == "fresh"
+           else "each side's most visited move by its own mean, which favours the side with more moves")
+    test = (f"A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
+            f"differs from one half at the family-wise 5% level: each cell's p-value (decisions clustered by "
+            f"game) Holm-adjusted across the {int(t.p.notna().sum())} cells tested; the 95% intervals are each "
+            "cell's own, not corrected.")
+    if follow == "player":
+        what, column = "used by the search", "used by the search [95% CI]"
+        intro = ("The validation by play found the search's own choice at an offer better than the rating's "
+                 "(following the rating loses to its control, the same searches without it), so the advice "
+                 "follows what the search does: the share of its offers where it used each official, by what a "
+                 "player sees: hand size, route length, game phase, player count (95% interval resampling "
+                 f"whole games). The rating's share is beside it ({how}), for comparison only. " + test)
+    else:
+        what, column = "right", "using it right [95% CI]"
+        intro = ("How often using each official is right, by what a player sees: hand size, route length, game "
+                 "phase, player count (the share of its offers where the search rates the best move with it "
+                 f"above the best without; 95% interval resampling whole games; {how}). " + test
+                 + ("" if follow == "rating" else " The validation by play has not shown that following "
+                    "these shares wins: read them as the rating's, not as tested advice."))
+    L = ["## Advice at the table", "", intro, ""]
     for o in OFFICIALS:
         clear = t[(t.official == o) & t.rule.isin(["use it", "do without"])]
         if len(clear):
             L.append(f"- **{OFFICIAL_LABEL[o]}**: " + "; ".join(
-                f"{x.rule} with {x.level} ({x.factor}: right {pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] "
-                f"of {x.decisions} offers, p {x.p_holm:.2g} Holm)" for x in clear.itertuples()) + ".")
-    L += ["", "| official | factor | level | offers rated | games | using it right [95% CI] | p (Holm) | "
-          "taken by the player | rule |", "|---|---|---|---|---|---|---|---|---|"]
+                f"{x.rule} with {x.level} ({x.factor}: {what} {pct(x.right)} [{pct(x.right_lo)}, "
+                f"{pct(x.right_hi)}] of {x.decisions} offers, p {x.p_holm:.2g} Holm)" for x in clear.itertuples())
+                + ".")
+    other = "taken by the player" if follow != "player" else "right by the rating"
+    L += ["", f"| official | factor | level | offers rated | games | {column} | p (Holm) | {other} | rule |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for x in t.itertuples():
         ps = "–" if math.isnan(x.p) else f"{x.p:.2g} ({x.p_holm:.2g})"
+        beside = pct(x.taken) if follow != "player" else pct(getattr(x, "rating_right", math.nan))
         L.append(f"| {OFFICIAL_LABEL[x.official]} | {x.factor} | {x.level} | {x.decisions} | {x.games} | "
-                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {ps} | {pct(x.taken)} | {x.rule} |")
+                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {ps} | {beside} | {x.rule} |")
     return L + [""]
 
 
@@ -140,7 +169,9 @@ def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
             ax.axhline(50, color="grey", lw=0.8, ls=":")
             ax.set_xticks(range(len(f)), list(f.level), rotation=30, fontsize=7)
             ax.set_title(factor, fontsize=9)
-        axes[0].set_ylabel("% of offers where using it is right")
-        fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it")
+        by_player = "follow" in g and g.follow.iloc[0] == "player"
+        axes[0].set_ylabel("% of offers where the search used it" if by_player
+                           else "% of offers where using it is right")
+        fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it" + (" (what the search does)" if by_player else ""))
         names.append(_save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
     return names

@@ -88,7 +88,7 @@ def part_costs(timings: dict, ablation_games: dict | None = None, officials: int
     """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and
     `officials` tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n]
     control games (two searches an offer, four with fresh), the validation (validation_games[n] games per
-    rating: every seat searches; the rated seat's rating searches at its offers share one search's budget
+    cell of `ratings`, one tuple or {players: tuple}: every seat searches; the rated seat's rating searches at its offers share one search's budget
     with same_budget, as the validation plays them, else each costs a search), the turn question on
     turn_games[n] control games (two searches per option of each turn that is not forced)."""
     rows = []
@@ -106,8 +106,9 @@ def part_costs(timings: dict, ablation_games: dict | None = None, officials: int
         if turn_games and n in turn_games:
             add("turns", n, turn_games[n], turn_games[n] * t.turns_per_game * t.options_per_turn * 2)
         if validation_games and n in validation_games:
-            for rating in ratings:
-                per_rating = SEARCHES_AT_AN_OFFER[rating]
+            for rating in (ratings.get(n, ()) if isinstance(ratings, dict) else ratings):
+                # a control runs one (smaller) search at an offer: costed as a standard search, an upper bound
+                per_rating = SEARCHES_AT_AN_OFFER.get(rating, 1)
                 # the rated seat's offers: its searches instead of one (with same_budget they share one's budget)
                 extra = 0.0 if same_budget else t.offers_per_game / n * (per_rating - 1)
                 add(f"validation ({rating})", n, validation_games[n],

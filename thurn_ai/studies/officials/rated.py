@@ -16,6 +16,12 @@ budget) where the standard bot runs one. The validation gives it the standard bo
 (equal_budget: 1000 iterations -> two searches of 500, or four of 250), so a difference in play is the
 rating's, not more search.
 
+That makes each of its searches smaller than the standard bot's one, so a rated bot that loses could owe it
+to the smaller searches alone. rating=none is the control that measures this: no rating, at an offer one
+unrestricted search of rate_iterations (the iterations one search of the rating has), elsewhere the standard
+bot. The validation plays it as the cells control-first and control-fresh on the same deals as the ratings'
+cells; the rating's own effect is the paired difference between a rating's cell and its control's.
+
 `rated` is registered as a bot when this module is imported (the study's runner imports it; a Dask
 cluster's workers import it through register_on_cluster), so tournaments between processes can run it.
 """
@@ -25,13 +31,14 @@ import math
 from pathlib import Path
 
 import pandas as pd
+from scipy import stats as sps
 
 from ...bots.base import Bot
 from ...bots.mcts import MCTSBot
 from ...bots.search_options import SearchOptions
 from ...bots.spec import parse_spec, register
 from ...errors import BotSpecError
-from ...game.officials import OFFICIALS
+from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed
 from ...stats.summary import mean_ci, versus_baseline
 from .choice import ChoiceSettings, choice_officials, rate_decision
@@ -39,7 +46,8 @@ from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec", "validation_spec",
+__all__ = ["RatedBot", "RATINGS", "CONTROLS", "CELLS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec",
+           "validation_spec", "control_of", "check_cells",
            "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
 
@@ -48,6 +56,13 @@ __all__ = ["RatedBot", "RATINGS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated
 RATINGS = ("first", "fresh")
 #: the searches a rating runs at an offer: one a side, and with fresh one more a side to re-rate
 SEARCHES_AT_AN_OFFER = {"first": 2, "fresh": 4}
+#: the rated bot with no rating: at an offer one unrestricted search of rate_iterations (the control)
+NO_RATING = "none"
+#: the validation's control cells: {cell: the rating whose budget it copies} (rating=none, with one search of
+#: that rating's size at every offer: what the rating's smaller searches cost by themselves)
+CONTROLS = {f"control-{r}": r for r in RATINGS}
+#: every cell the validation can play: the ratings and their controls
+CELLS = RATINGS + tuple(CONTROLS)
 
 
 class RatedBot(Bot):
@@ -60,12 +75,20 @@ class RatedBot(Bot):
                  **options):
         if forbid:
             raise BotSpecError("rated: a bot that follows the rating forbids no official")
-        if rating not in RATINGS:
-            raise BotSpecError(f"rated: rating is {' or '.join(RATINGS)}, not {rating!r}")
+        if rating not in RATINGS + (NO_RATING,):
+            raise BotSpecError(f"rated: rating is {', '.join(RATINGS)} or {NO_RATING}, not {rating!r}")
+        if rating == NO_RATING and not rate_iterations:
+            raise BotSpecError(f"rated: rating={NO_RATING} (the control) needs rate_iterations, the iterations of "
+                               "its search at an offer")
         super().__init__(seed=seed)
         self.standard = MCTSBot(seed=derive_seed("rated-standard", seed), **options)
         self.standard.spec = standard_text(options)
+        self.rating = rating
         self.settings = ChoiceSettings(bot=self.standard.spec, iterations=rate_iterations, fresh=rating == "fresh")
+        #: the control's search at an offer: the standard options with rate_iterations (never a time budget)
+        self.control = None if rating != NO_RATING else MCTSBot(
+            seed=derive_seed("rated-control", seed),
+            **{**{k: v for k, v in options.items() if k != "time"}, "iterations": rate_iterations})
         #: offers met and how often the rating chose to use the official (per official)
         self.offers = dict.fromkeys(OFFICIALS, 0)
         self.used = dict.fromkeys(OFFICIALS, 0)
@@ -76,6 +99,11 @@ class RatedBot(Bot):
         if not offered:
             return self.standard.choose(obs)
         official = offered[0]
+        if self.control is not None:
+            self.offers[official] += 1
+            move = self.control.choose(obs)
+            self.used[official] += official_of(state, move) == official
+            return move
         r = rate_decision(state, self.settings, self.rng.getrandbits(63), [official])
         self.offers[official] += 1
         self.used[official] += r["best_official"] == official
@@ -91,14 +119,16 @@ def standard_text(options: dict) -> str:
 
 def rated_spec(standard: str, rating: str = "fresh", rate_iterations: int | None = None) -> str:
     """The rated bot's spec for a standard mcts spec: 'mcts(iterations=1000,...)' ->
-    'rated(iterations=1000,...,rating=fresh)'."""
+    'rated(iterations=1000,...,rating=fresh)' (rating=none: the control, which needs rate_iterations)."""
     name, kwargs = parse_spec(standard)
     if name != "mcts":
         raise StudyError(f"the rated bot follows the mcts search's rating; the standard bot is {standard!r}")
     if kwargs.get("forbid"):
         raise StudyError(f"the standard bot {standard!r} forbids an official; give an unrestricted one")
-    if rating not in RATINGS:
-        raise StudyError(f"rating is {' or '.join(RATINGS)}, not {rating!r}")
+    if rating not in RATINGS + (NO_RATING,):
+        raise StudyError(f"rating is {', '.join(RATINGS)} or {NO_RATING}, not {rating!r}")
+    if rating == NO_RATING and not rate_iterations:
+        raise StudyError(f"rating={NO_RATING} (the control) needs rate_iterations")
     s = standard.strip()
     inner = s[s.index("(") + 1:-1].strip() if s.endswith(")") else ""
     extra = f"rating={rating}" + (f",rate_iterations={rate_iterations}" if rate_iterations else "")
@@ -147,24 +177,57 @@ def validation_games(players: int, difference: float = SEPARATE_BY) -> int:
     return rotation_games(games_to_separate(players, difference), players)
 
 
-def validation_spec(standard: str, rating: str, same_budget: bool = True) -> str:
-    """The rated bot's spec in the validation against `standard` (with same_budget, its searches at an offer
-    share the standard bot's budget: equal_budget). Readers of saved games find the rated seat by it."""
-    return rated_spec(standard, rating, equal_budget(standard, rating) if same_budget else None)
+def control_of(cell: str) -> str | None:
+    """The rating a control cell copies the budget of ('control-first' -> 'first'); None for a rating."""
+    return CONTROLS.get(cell)
+
+
+def check_cells(cells) -> tuple:
+    """The validation cells asked for, checked (StudyError naming the unknown ones)."""
+    cells = tuple(cells)
+    unknown = [c for c in cells if c not in CELLS]
+    if unknown or not cells:
+        raise StudyError(f"validation cells: {', '.join(map(repr, unknown)) or 'none given'}; use "
+                         f"{', '.join(CELLS)}")
+    return cells
+
+
+def validation_spec(standard: str, cell: str, same_budget: bool = True) -> str:
+    """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget,
+    its searches at an offer share the standard bot's budget: equal_budget), or a rating's control (no
+    rating; one search at an offer with the iterations one of that rating's searches has). Readers of saved
+    games find the rated seat by it."""
+    rating = control_of(cell)
+    if rating is not None:
+        budget = equal_budget(standard, rating)
+        if budget is None:
+            raise StudyError(f"{cell}: a control needs a standard bot with an iteration budget, not {standard!r}")
+        return rated_spec(standard, NO_RATING, budget)
+    return rated_spec(standard, cell, equal_budget(standard, cell) if same_budget else None)
 
 
 def validation_folder(out_dir, players: int, rating: str) -> Path:
     return Path(out_dir) / f"{players}p_rated_{rating}"
 
 
+def cells_at(ratings, players: int) -> tuple:
+    """The validation cells played at `players`: `ratings` is one tuple for every count or {players: tuple}
+    (a count it does not name plays none)."""
+    if isinstance(ratings, dict):
+        return check_cells(ratings[players]) if players in ratings else ()
+    return check_cells(ratings)
+
+
 def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, ratings=RATINGS, jobs=None,
                    out_dir=None, scheduler: str | None = None, progress: bool = False, log=print,
                    same_budget: bool = True) -> pd.DataFrame:
-    """Per player count and rating, a tournament of the rated bot in one rotating seat against the standard
-    bot (`standard`: a spec or {players: spec}) in the others: validation_games(n) games unless `games`
-    (one number or {players: n}) says otherwise, seed base + 100 n + 50 (its own deals). same_budget: the
-    rated bot's searches at an offer share the standard bot's budget (equal_budget); else each has it
-    whole. Returns the tournaments' rows (run_tournament's columns) with `rating` and `rated` columns."""
+    """Per player count and cell (a rating, or a rating's control: CELLS; `ratings` one tuple or {players:
+    tuple}), a tournament of the rated bot in one rotating seat against the standard bot (`standard`: a spec
+    or {players: spec}) in the others: validation_games(n) games unless `games` (one number or {players: n})
+    says otherwise, seed base + 100 n + 50 (its own deals, the same in every cell of a count: paired).
+    same_budget: the rated bot's searches at an offer share the standard bot's budget (equal_budget); else
+    each has it whole. Returns the tournaments' rows (run_tournament's columns) with `rating` (the cell) and
+    `rated` columns."""
     from ...play.tournament import connect, run_tournament
 
     if scheduler:
@@ -174,10 +237,10 @@ def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, r
     for n in parse_players(players):
         base = bot_for(standard, n)
         n_games = rotation_games(games if games is not None else validation_games(n), n)
-        for rating in ratings:
+        for rating in cells_at(ratings, n):
             spec = validation_spec(base, rating, same_budget)
             if log:
-                log(f"[validation] {n} players, rating={rating}: {n_games} games of {spec} vs {base}, "
+                log(f"[validation] {n} players, {rating}: {n_games} games of {spec} vs {base}, "
                     f"seed {seed + 100 * n + 50}")
             raw = run_tournament([spec] + [base] * (n - 1), players=n, games=n_games, seed=seed + 100 * n + 50,
                                  jobs=jobs, out_dir=None if out_dir is None else
@@ -189,13 +252,37 @@ def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, r
 
 VALIDATION_COLUMNS = ("players", "rating", "games", "wins", "win_rate", "d_win", "d_win_lo", "d_win_hi", "p_win",
                       "p_win_holm", "margin", "margin_lo", "margin_hi")
+#: a rating's cell against its control's, paired by deal (control_comparison)
+CONTROL_COLUMNS = ("pairs", "d_control", "d_control_lo", "d_control_hi", "p_control", "p_control_holm")
+
+
+def control_comparison(rows: pd.DataFrame, players: int, rating: str) -> dict:
+    """A rating's cell against its control's at `players`, paired by deal: per game, the rated seat's win
+    in the rating's cell minus its win in the control's game with the same number and seat (the same deal,
+    the same seat, the same opponents' seeds: only the rating differs). d_control is the mean difference in
+    points of win rate (t interval), p_control a paired t test's; empty when the control was not played."""
+    control = next((c for c, r in CONTROLS.items() if r == rating), None)
+    a = rows[(rows.players == players) & (rows.rating == rating) & rows.rated]
+    c = rows[(rows.players == players) & (rows.rating == control) & rows.rated]
+    if a.empty or c.empty:
+        return {}
+    keys = ["game", "seat"]
+    m = a.merge(c[keys + ["win"] + (["game_seed"] if "game_seed" in c else [])], on=keys, suffixes=("", "_control"))
+    if "game_seed" in m and "game_seed_control" in m and (m.game_seed != m.game_seed_control).any():
+        raise StudyError(f"{players} players: {rating} and {control} dealt different games (not paired)")
+    d = (m.win - m.win_control).astype(float)
+    mean, lo, hi = mean_ci(d)
+    p = float(sps.ttest_1samp(d, 0.0).pvalue) if len(d) > 1 and d.std() > 0 else (1.0 if len(d) else math.nan)
+    return {"pairs": len(d), "d_control": mean, "d_control_lo": lo, "d_control_hi": hi, "p_control": p}
 
 
 def validation_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per player count and rating: the rated bot's wins against the standard bots, its win rate minus the
+    """Per player count and cell: the rated bot's wins against the standard bots, its win rate minus the
     fair 1/n (Wilson interval shifted by 1/n; binomial p-value, Holm-adjusted across the table), its score
-    margin over the standard bots of the same game (t interval over games, points), and its uses of each
-    official per game beside the standard bots' (uses_<official>, std_uses_<official>)."""
+    margin over the standard bots of the same game (t interval over games, points), its uses of each
+    official per game beside the standard bots' (uses_<official>, std_uses_<official>), and for a rating
+    whose control was played the paired difference to it (control_comparison; p Holm-adjusted across
+    these comparisons)."""
     out = []
     for (n, rating), g in rows.groupby(["players", "rating"], sort=True):
         r, std = g[g.rated], g[~g.rated]
@@ -208,11 +295,17 @@ def validation_table(rows: pd.DataFrame) -> pd.DataFrame:
         row = {"players": int(n), "rating": rating, "games": m, "wins": k, "win_rate": k / m if m else math.nan,
                "d_win": d, "d_win_lo": lo, "d_win_hi": hi, "p_win": p, "margin": mm, "margin_lo": mlo,
                "margin_hi": mhi}
+        row.update(control_comparison(rows, int(n), rating))
         for o in OFFICIALS:
             if f"uses_{o}" in g:
                 row[f"uses_{o}"] = float(r[f"uses_{o}"].mean())
                 row[f"std_uses_{o}"] = float(std[f"uses_{o}"].mean())
         out.append(row)
-    table = with_holm(pd.DataFrame(out), ["p_win"])
-    return table[[*VALIDATION_COLUMNS, *[c for c in table.columns if c not in VALIDATION_COLUMNS]]] if len(table) \
-        else pd.DataFrame(columns=VALIDATION_COLUMNS)
+    if not out:
+        return pd.DataFrame(columns=VALIDATION_COLUMNS)
+    order = {c: k for k, c in enumerate(r for rating in RATINGS for r in (rating, f"control-{rating}"))}
+    table = pd.DataFrame(out).sort_values(["players", "rating"], key=lambda c: c.map(order) if c.name == "rating"
+                                          else c, kind="stable").reset_index(drop=True)
+    table = with_holm(table, ["p_win"] + (["p_control"] if "p_control" in table else []))
+    first = [*VALIDATION_COLUMNS, *[c for c in CONTROL_COLUMNS if c in table]]
+    return table[[*first, *[c for c in table.columns if c not in first]]]

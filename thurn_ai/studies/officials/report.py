@@ -189,7 +189,9 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
     if a is not None:
         out += _ablation_sentences(a)
     if choice and main in choice:
-        out += _choice_sentences(choice[main]["table"])
+        advice = choice[main].get("advice")
+        follow = advice.follow.iloc[0] if advice is not None and "follow" in advice and len(advice) else None
+        out += _choice_sentences(choice[main]["table"], follow)
     if a is not None:
         out += _seat_sentences(a)
     return out
@@ -224,10 +226,12 @@ def _weighted(rows: pd.DataFrame, column: str, weights: str) -> float:
     return float((rows[column][ok] * rows[weights][ok]).sum() / rows[weights][ok].sum()) if ok.any() else math.nan
 
 
-def _choice_sentences(t: pd.DataFrame) -> list[str]:
+def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
     """Per official: what using it when offered is compared with, how often it is right by each rating (the
     independent re-rating, without the first rating's selection bias, where the rows have it), and in which
-    phase it is worth most, with its unit and the median beside the mean."""
+    phase it is worth most, with its unit and the median beside the mean. follow="player" (the validation by
+    play found the search's own choice better than the rating's: advice.advice_table): first how often the
+    search itself uses it, and the rating's numbers said to be the rating's, not advice."""
     out = []
     for o in OFFICIALS:
         allp = t[(t.official == o) & (t.phase == "all")] if len(t) else t
@@ -237,9 +241,16 @@ def _choice_sentences(t: pd.DataFrame) -> list[str]:
             continue
         unit = allp.unit.iloc[0] if "unit" in allp else "Δ evaluation"
         fresh = "fresh_rated" in allp and allp.fresh_rated.fillna(0).sum() > 0
-        s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer, against the best move without it at the same "
-             f"decision: using it is the better move in {pct(_weighted(allp, 'right', 'rated'))} of the "
-             f"{rated} positions the search rated by the first rating")
+        if follow == "player":
+            s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer: the search uses it at "
+                 f"{pct(_weighted(allp, 'used', 'rated'))} of its offers, its own choice, which beat following "
+                 "the rating in play (Validation by play). The rating, not to be followed, compares it with the "
+                 "best move without it at the same decision: using it is the better move in "
+                 f"{pct(_weighted(allp, 'right', 'rated'))} of the {rated} positions rated by the first rating")
+        else:
+            s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer, against the best move without it at the same "
+                 f"decision: using it is the better move in {pct(_weighted(allp, 'right', 'rated'))} of the "
+                 f"{rated} positions the search rated by the first rating")
         if fresh:
             s += (f", {pct(_weighted(allp, 'fresh_right', 'fresh_rated'))} by the independent re-rating (no "
                   "selection bias)")

@@ -6,6 +6,13 @@ data support (issue 22, point 1):
   (b) the rating is biased (each side rated by its most visited move's own mean, the maximum of noisy
       means, which reads high the more moves a side has) -- then following the first rating loses, and the
       independent re-rating (fresh) moves towards what the player does.
+
+The rated bot's searches at an offer share the standard bot's budget, so each is smaller than the standard
+bot's one: a rated bot can lose for that alone. Where a rating's control was played (the same smaller
+searches, no rating: rated.CONTROLS), the paired difference between the two cells is the rating's own
+effect, and only a rating that loses to its control is called wrong. The advice at the table follows the
+answer (advice_follows): the search's own choices when a rating is shown wrong, the rating's when following
+it wins.
 """
 from __future__ import annotations
 
@@ -15,9 +22,10 @@ import pandas as pd
 
 from .design import ALPHA
 from .plan import OFFICIAL_LABEL
+from .rated import CONTROLS, RATINGS
 from .report_study import pct, pp
 
-__all__ = ["validation_section", "play_verdict", "rating_gap", "explanation"]
+__all__ = ["validation_section", "play_verdict", "control_verdict", "rating_gap", "explanation", "advice_follows"]
 
 
 def play_verdict(r) -> str:
@@ -43,9 +51,25 @@ def rating_gap(table: pd.DataFrame, players: int, official: str = "postmaster") 
             "fresh_lo": r.get("fresh_right_lo", math.nan), "fresh_hi": r.get("fresh_right_hi", math.nan)}
 
 
-def explanation(verdicts: dict, gap: dict | None) -> str:
-    """Which explanation holds, from the play verdicts {rating: verdict} and the ratings' gap (rating_gap)."""
+def control_verdict(r) -> str | None:
+    """A rating's cell against its control's (paired by deal): 'worse than its control', 'better than its
+    control' (Holm-adjusted p below 5% and the interval on one side of 0), 'no different from its control',
+    or None where no control was played."""
+    p = getattr(r, "p_control_holm", math.nan)
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return None
+    if p < ALPHA and r.d_control_hi < 0:
+        return "worse than its control"
+    if p < ALPHA and r.d_control_lo > 0:
+        return "better than its control"
+    return "no different from its control"
+
+
+def explanation(verdicts: dict, gap: dict | None, controls: dict | None = None) -> str:
+    """Which explanation holds, from the play verdicts {cell: verdict against the standard bot}, the ratings'
+    gap (rating_gap) and, where played, each rating against its control {rating: control_verdict}."""
     first, fresh = verdicts.get("first"), verdicts.get("fresh")
+    controls = {k: v for k, v in (controls or {}).items() if v}
     bias = None
     if gap and not math.isnan(gap["fresh_right"]):
         before, after = abs(gap["taken"] - gap["right"]), abs(gap["taken"] - gap["fresh_right"])
@@ -53,19 +77,55 @@ def explanation(verdicts: dict, gap: dict | None) -> str:
     if first == "wins more":
         return ("(a) holds: following the first rating beats the standard bot, so the playing bot over-uses "
                 "the official; follow the rating's advice")
+    wrong = [r for r in RATINGS if verdicts.get(r) == "wins less" and controls.get(r) == "worse than its control"]
+    budget = [r for r in RATINGS if verdicts.get(r) == "wins less" and controls.get(r) and r not in wrong]
+    if wrong:
+        s = (f"(a) does not hold: following the {' and the '.join(wrong)} rating"
+             + ("s" if len(wrong) > 1 else "") + " loses to the standard bot and to "
+             + ("their controls" if len(wrong) > 1 else "its control")
+             + " (the same smaller searches at every offer, no rating), so at an offer the search's own choice "
+             "beats the rating's: the player does not over-use the officials, the "
+             + (" and the ".join(wrong) + " ratings misjudge" if len(wrong) > 1 else f"{wrong[0]} rating misjudges")
+             + " them")
+        if "fresh" in wrong:
+            s += (", and since the independent re-rating does too, the first rating's selection bias is not the "
+                  "whole of it")
+        elif ("first" in wrong and fresh in (None, "no difference")) or "fresh" in budget:
+            s += "; the independent re-rating is not shown wrong"
+        return s + "; the advice follows the search's own choices"
+    if budget:
+        return (f"following the {' and the '.join(budget)} rating loses to the standard bot, but no more than "
+                "its control, the same smaller searches without the rating: the loss is the searches' size, "
+                "and play does not show the rating wrong or right at this precision")
     if first == "wins less" and fresh != "wins less":
         return ("(b) holds: following the first rating loses to the standard bot while following the "
                 "independent re-rating does not" + (", and the re-rating moves most of the way to what the "
                                                     "player does" if bias else "")
                 + "; the first rating's advice is not to be trusted where it disagrees with the search's play")
     if first == "wins less" and fresh == "wins less":
-        return ("neither rating can be followed: both lose to the standard bot, whose own play is the better "
-                "guide")
+        return ("neither rating can be followed: both lose to the standard bot (no control was played, so "
+                "their smaller searches may explain the loss)")
     if bias is not None:
         return ("play does not separate them at this precision; the independent re-rating "
                 + ("moves most of the way to the player's choices, which points to (b), the first rating's "
                    "selection bias" if bias else "leaves the gap, which points to (a), the player's over-use"))
     return "undecided: play does not separate the explanations at this precision and no re-rating was made"
+
+
+def advice_follows(validation: pd.DataFrame | None) -> str:
+    """Whose choices the advice at the table follows, as the validation by play decides: 'player' (the
+    search's own choices) when at some player count a rating loses to its control and at none does
+    following a rating beat the standard bot; 'rating' when following a rating beats the standard bot;
+    'unvalidated' otherwise (the rating's shares, said to be unvalidated by play)."""
+    if validation is None or validation.empty:
+        return "unvalidated"
+    rows = validation[validation.rating.isin(RATINGS)]
+    if any(play_verdict(r) == "wins more" for r in rows.itertuples()):
+        return "rating"
+    if any(control_verdict(r) == "worse than its control" and play_verdict(r) == "wins less"
+           for r in rows.itertuples()):
+        return "player"
+    return "unvalidated"
 
 
 def _games_sentence(validation: pd.DataFrame) -> str:
@@ -84,32 +144,50 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
     """The markdown section "Validation by play" (validation: rated.validation_table)."""
     if validation is None or validation.empty:
         return []
+    has_controls = validation.rating.isin(list(CONTROLS)).any()
     L = ["## Validation by play", "",
          "The `rated` bot follows the rating at every decision where an official is on offer (the two "
          "root-restricted searches the study rates it with; rating *first* = each side's most visited move "
          "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
          "standard bot; one rotating seat against the standard bot in the others. Its searches at an offer "
          "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
-         "with *fresh*), so it never searches more: a difference in play is the rating's. "
+         "with *fresh*), so it never searches more; each of its searches is smaller than the standard bot's "
+         "one, though, so a loss may be the searches' size. "
+         + ("A *control* cell plays the same smaller searches without a rating (at an offer one unrestricted "
+            "search of that size: control-first half the iterations, control-fresh a quarter) on the same "
+            "deals; a rating's own effect is its cell minus its control's, paired by deal (the same game, "
+            "seat and opponents' seeds), in percentage points of win rate [95% t interval], p of a paired "
+            "t test Holm-adjusted across these comparisons. " if has_controls else
+            "No control was played, so a loss cannot be told from the searches' size. ")
          + _games_sentence(validation)
          + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
          "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.", "",
-         "| players | rating | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
-         "Postmaster uses / game: rated vs standard | verdict |", "|---|---|---|---|---|---|---|---|---|"]
+         "| players | cell | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
+         "Postmaster uses / game: rated vs standard | verdict |"
+         + (" rating − its control, paired [95% CI] | p (Holm) |" if has_controls else ""),
+         "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if has_controls else "")]
     for r in validation.itertuples():
         pm = (f"{r.uses_postmaster:.2f} vs {r.std_uses_postmaster:.2f}" if hasattr(r, "uses_postmaster") else "–")
-        L.append(f"| {r.players} | {r.rating} | {r.games} | {pct(r.win_rate)} (fair {pct(1 / r.players)}) | "
-                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {r.p_win:.2g} ({r.p_win_holm:.2g}) | "
-                 f"{r.margin:+.2f} [{r.margin_lo:+.2f}, {r.margin_hi:+.2f}] | {pm} | {play_verdict(r)} |")
+        line = (f"| {r.players} | {r.rating} | {r.games} | {pct(r.win_rate)} (fair {pct(1 / r.players)}) | "
+                f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {r.p_win:.2g} ({r.p_win_holm:.2g}) | "
+                f"{r.margin:+.2f} [{r.margin_lo:+.2f}, {r.margin_hi:+.2f}] | {pm} | {play_verdict(r)} |")
+        if has_controls:
+            if control_verdict(r):
+                line += (f" {pp(r.d_control, r.d_control_lo, r.d_control_hi)} over {int(r.pairs)} games | "
+                         f"{r.p_control:.2g} ({r.p_control_holm:.2g}) |")
+            else:
+                line += " – | – |"
+        L.append(line)
     L.append("")
     table = (choice or {}).get(main, {}).get("table") if choice else None
     for n, g in validation.groupby("players"):
         verdicts = {r.rating: play_verdict(r) for r in g.itertuples()}
+        controls = {r.rating: control_verdict(r) for r in g.itertuples() if r.rating in RATINGS}
         gap = rating_gap(table, n)
         said = ""
         if gap:
             said = (f" The {OFFICIAL_LABEL['postmaster']}: the first rating calls taking it right at "
                     f"{pct(gap['right'])} of its offers, the independent re-rating at {pct(gap['fresh_right'])}, "
                     f"the player took it at {pct(gap['taken'])}.")
-        L.append(f"- **{n} players**: {explanation(verdicts, gap)}.{said}")
+        L.append(f"- **{n} players**: {explanation(verdicts, gap, controls)}.{said}")
     return L + [""]
