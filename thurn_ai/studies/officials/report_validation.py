@@ -157,7 +157,9 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
             "search of that size: control-first half the iterations, control-fresh a quarter) on the same "
             "deals; a rating's own effect is its cell minus its control's, paired by deal (the same game, "
             "seat and opponents' seeds), in percentage points of win rate [95% t interval], p of a paired "
-            "t test Holm-adjusted across these comparisons. " if has_controls else
+            "t test Holm-adjusted across these comparisons. A control runs one search where the rating runs "
+            "two or four, so a rating that beats its control may owe it to those; only a rating that loses "
+            "to its control is read as wrong. " if has_controls else
             "No control was played, so a loss cannot be told from the searches' size. ")
          + _games_sentence(validation)
          + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
