@@ -258,8 +258,9 @@ def test_the_control_plays_one_smaller_unrestricted_search_at_an_offer():
 
 def test_a_control_cell_copies_its_ratings_budget_per_search():
     std = "mcts(iterations=1000,eval=learned)"
-    assert R.validation_spec(std, "control-first") == "rated(iterations=1000,eval=learned,rating=none,rate_iterations=500)"
-    assert R.validation_spec(std, "control-fresh") == "rated(iterations=1000,eval=learned,rating=none,rate_iterations=250)"
+    control = "rated(iterations=1000,eval=learned,rating=none,rate_iterations={})"
+    assert R.validation_spec(std, "control-first") == control.format(500)
+    assert R.validation_spec(std, "control-fresh") == control.format(250)
     assert R.validation_spec(std, "fresh") == "rated(iterations=1000,eval=learned,rating=fresh,rate_iterations=250)"
     with pytest.raises(S.StudyError, match="iteration budget"):
         R.validation_spec("mcts(time=0.1)", "control-first")
@@ -540,7 +541,7 @@ def test_an_advice_rule_needs_the_family_wise_level_not_one_cells_interval():
     cell = t.loc[("hand size", "2–3 cards")]
     assert cell.right_lo > 0.5 and cell.p < 0.05                    # the cell alone would pass
     assert cell.p_holm == pytest.approx(min(1, 4 * cell.p)) and cell.rule == "no clear rule"
-    assert t.p.notna().sum() == 4 and t.loc[("hand size", "5 or more"), "rule"] == "too few decisions"
+    assert t.p.notna().sum() == 4 and t.loc[("hand size", "5 or more cards"), "rule"] == "too few decisions"
 
 
 def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
@@ -549,12 +550,12 @@ def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
     t = advice_table(_advice_rows()).set_index(["factor", "level"])
     assert (t.rating == "fresh").all()                        # the unbiased rating where there is one
     assert t.loc[("hand size", "2–3 cards"), "rule"] == "use it"
-    assert t.loc[("hand size", "5 or more"), "rule"] == "do without"
+    assert t.loc[("hand size", "5 or more cards"), "rule"] == "do without"
     assert t.loc[("hand size", "4 cards"), "rule"] == "too few decisions"
     assert t.loc[("route length", "3–4 cities"), "rule"] == "no clear rule"      # half and half
     assert t.loc[("route length", "3–4 cities"), "right"] == 0.5
     text = "\n".join(advice_lines(advice_table(_advice_rows())))
-    assert "use it with 2–3 cards" in text and "do without with 5 or more" in text
+    assert "use it with 2–3 cards in hand" in text and "do without with 5 or more cards in hand" in text
     first = advice_table(_advice_rows().drop(columns="d_win_fresh")).set_index(["factor", "level"])
     assert first.loc[("hand size", "2–3 cards"), "rule"] == "do without" and (first.rating == "first").all()
 
@@ -563,8 +564,8 @@ def test_where_play_rejects_the_rating_the_advice_follows_the_searchs_own_choice
     from thurn_ai.studies.officials.advice import advice_lines, advice_table
     rows = _advice_rows().assign(used=lambda r: r.hand_size >= 5)   # the player does the opposite of the rating
     t = advice_table(rows, "player").set_index(["factor", "level"])
-    assert t.loc[("hand size", "5 or more"), "rule"] == "use it" and t.loc[("hand size", "2–3 cards"), "rule"] == \
-        "do without"
+    assert t.loc[("hand size", "5 or more cards"), "rule"] == "use it"
+    assert t.loc[("hand size", "2–3 cards"), "rule"] == "do without"
     rated = advice_table(rows).set_index(["factor", "level"])
     for key in t.index:                      # the share is the player's take rate, the rating's kept beside it
         assert t.loc[key, "right"] == pytest.approx(t.loc[key, "taken"], nan_ok=True)
@@ -572,6 +573,7 @@ def test_where_play_rejects_the_rating_the_advice_follows_the_searchs_own_choice
     assert (t.follow == "player").all()
     text = "\n".join(advice_lines(advice_table(rows, "player")))
     assert "the advice follows what the search does" in text and "used by the search" in text
+    assert "do without with 2–3 cards in hand (used by the search 0.0%" in text
     assert "not as tested advice" in "\n".join(advice_lines(advice_table(rows)))
     with pytest.raises(ValueError):
         advice_table(rows, "both")

@@ -71,7 +71,8 @@ __all__ = ["OFFICIALS", "STAGES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "study_bots", "parse_budget", "bot_for", "bot_comparison", "seat_comparison", "player_summary",
            "write_choice_plots", "write_comparison_plot", "POSITIONS_DIR", "choice_report",
            "format_choice_text", "choice_bots", "win_unit", "games_to_separate", "holm", "paired",
-           "paired_differences", "CELLS", "RATINGS", "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
+           "paired_differences", "CELLS", "RATINGS",
+           "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
            "advice_table", "advice_lines", "write_advice_plots", "TurnSettings", "run_turns_study",
            "load_turns_study", "turn_table", "turn_section", "turns_folder"]
 

@@ -26,7 +26,7 @@ from ...game.officials import OFFICIALS, STAGES
 from .design import ALPHA, clustered_proportion_p, holm
 from ...stats.summary import clustered_proportion_interval
 from .plan import OFFICIAL_LABEL
-from .report_study import pct
+from .report_study import p_text, pct
 from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["FACTORS", "FOLLOWS", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
@@ -34,13 +34,16 @@ __all__ = ["FACTORS", "FOLLOWS", "advice_table", "advice_lines", "write_advice_p
 #: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
 FACTORS = {
     "hand size": [("0–1 cards", lambda r: r.hand_size <= 1), ("2–3 cards", lambda r: r.hand_size.between(2, 3)),
-                  ("4 cards", lambda r: r.hand_size == 4), ("5 or more", lambda r: r.hand_size >= 5)],
+                  ("4 cards", lambda r: r.hand_size == 4), ("5 or more cards", lambda r: r.hand_size >= 5)],
     "route length": [("0–2 cities", lambda r: r.route_len <= 2), ("3–4 cities", lambda r: r.route_len.between(3, 4)),
-                     ("5 or more", lambda r: r.route_len >= 5)],
+                     ("5 or more cities", lambda r: r.route_len >= 5)],
     "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in STAGES],
     "players": [(f"{n} players", (lambda k: lambda r: r.players == k)(n)) for n in PLAYER_COUNTS],
 }
 #: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
+#: how a rule names its level: "use it with 2–3 cards in hand", "... in the early game"
+WHEN = {"hand size": "with {} in hand", "route length": "with a route of {}", "phase": "in the {} game",
+        "players": "at {}"}
 MIN_DECISIONS = 30
 MIN_GAMES = 10
 #: whose choices the advice follows (report_validation.advice_follows): the rating's, shown by play to win; the
@@ -117,8 +120,8 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
             "cell's own, not corrected.")
     if follow == "player":
         what, column = "used by the search", "used by the search [95% CI]"
-        intro = ("The validation by play found the search's own choice at an offer better than the rating's "
-                 "(following the rating loses to its control, the same searches without it), so the advice "
+        intro = ("The validation by play (below) found the search's own choice at an offer better than the "
+                 "rating's (following the rating loses to its control, the same searches without it), so the advice "
                  "follows what the search does: the share of its offers where it used each official, by what a "
                  "player sees: hand size, route length, game phase, player count (95% interval resampling "
                  f"whole games). The rating's share is beside it ({how}), for comparison only. " + test)
@@ -134,14 +137,14 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
         clear = t[(t.official == o) & t.rule.isin(["use it", "do without"])]
         if len(clear):
             L.append(f"- **{OFFICIAL_LABEL[o]}**: " + "; ".join(
-                f"{x.rule} with {x.level} ({x.factor}: {what} {pct(x.right)} [{pct(x.right_lo)}, "
-                f"{pct(x.right_hi)}] of {x.decisions} offers, p {x.p_holm:.2g} Holm)" for x in clear.itertuples())
+                f"{x.rule} {WHEN[x.factor].format(x.level)} ({what} {pct(x.right)} [{pct(x.right_lo)}, "
+                f"{pct(x.right_hi)}] of {x.decisions} offers, p {p_text(x.p_holm)} Holm)" for x in clear.itertuples())
                 + ".")
     other = "taken by the player" if follow != "player" else "right by the rating"
     L += ["", f"| official | factor | level | offers rated | games | {column} | p (Holm) | {other} | rule |",
           "|---|---|---|---|---|---|---|---|---|"]
     for x in t.itertuples():
-        ps = "–" if math.isnan(x.p) else f"{x.p:.2g} ({x.p_holm:.2g})"
+        ps = "–" if math.isnan(x.p) else f"{p_text(x.p)} ({p_text(x.p_holm)})"
         beside = pct(x.taken) if follow != "player" else pct(getattr(x, "rating_right", math.nan))
         L.append(f"| {OFFICIAL_LABEL[x.official]} | {x.factor} | {x.level} | {x.decisions} | {x.games} | "
                  f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {ps} | {beside} | {x.rule} |")

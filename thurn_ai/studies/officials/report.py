@@ -100,12 +100,12 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     meta = meta or {}
     smeta = meta.get("studies", {})
     L = report_head(meta, player_summary(analyses, meta.get("main_study"), choice))
-    if meta.get("validation") is not None:
-        L += validation_section(meta["validation"], choice, meta.get("main_study"))
     main_choice = (choice or {}).get(meta.get("main_study"), {})
-    if main_choice.get("advice") is not None:
+    if main_choice.get("advice") is not None:      # the rules at the top: the validation below says whose
         L += advice_lines(main_choice["advice"])
         L += [f"![{Path(img).stem}]({img})" for img in main_choice.get("advice_plots", [])] + [""]
+    if meta.get("validation") is not None:
+        L += validation_section(meta["validation"], choice, meta.get("main_study"))
     L += [METHOD, ""]
     if meta.get("notes"):
         L += [f"- {note}" for note in meta["notes"]] + [""]

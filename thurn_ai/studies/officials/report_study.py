@@ -44,7 +44,10 @@ def num(x, lo, hi, digits=2) -> str:
 
 
 def p_text(p) -> str:
-    return "–" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.2g}"
+    """A p-value, two digits; one below what a float holds (it underflows to 0) as "< 1e-300"."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
 
 
 def study_facts(m: dict, a: Analysis) -> str:
