@@ -20,7 +20,7 @@ from thurn_ai.play.tournament import run_tournament
 from thurn_ai.studies import officials as S
 from thurn_ai.studies.officials import design, rated as R
 from thurn_ai.studies.officials.choice import (ChoiceSettings, choice_officials, fresh_seed, last_round_start,
-                                              rate_decision, read_game_records, run_choice)
+                                              rate_decision, read_game_records, run_choice, side_move)
 from thurn_ai.studies.officials.choice_tables import choice_table, win_unit
 
 TINY = "mcts(iterations=30)"
@@ -238,35 +238,36 @@ def test_without_an_offer_the_rated_bot_plays_as_the_standard_bot():
         assert sum(bot.offers.values()) == 0
 
 
-def test_the_control_plays_one_smaller_unrestricted_search_at_an_offer():
-    # rating=none: at an offer the standard search with rate_iterations, no rating; elsewhere the standard bot
+def test_the_control_plays_the_searchs_own_side_with_the_ratings_search():
+    # rating=search: at an offer the side the standard search's own move is on, then the move of that side's
+    # restricted search (rate_iterations), the search the rated bot plays its side's move from
     offers, plain = offer_states(want=3)
     for k, state in enumerate(offers):
         obs = Observation(state, state.current_player, 5)
-        bot = make_bot("rated(iterations=30,rating=none,rate_iterations=12)", seed=k)
-        small = make_bot("mcts(iterations=12)", seed=derive_seed("rated-control", k))
-        move = bot.choose(obs)
-        assert move == small.choose(Observation(state, state.current_player, 5))
+        bot = make_bot("rated(iterations=30,rating=search,rate_iterations=12)", seed=k)
+        standard = make_bot("mcts(iterations=30)", seed=derive_seed("rated-standard", k))
         o = choice_officials(obs.state)[0]
-        assert bot.offers[o] == 1 and bot.used[o] == (official_of(obs.state, move) == o)
+        using = official_of(obs.state, standard.choose(Observation(state, state.current_player, 5))) == o
+        side = side_move(obs.state, o, using, bot.settings, random.Random(k).getrandbits(63))
+        move = bot.choose(obs)
+        assert obs.state.move_str(move) == side and (official_of(obs.state, move) == o) == using
+        assert bot.offers[o] == 1 and bot.used[o] == using
     obs = Observation(plain[0], plain[0].current_player, 5)
     standard = make_bot("mcts(iterations=30)", seed=derive_seed("rated-standard", 0))
-    assert make_bot("rated(iterations=30,rating=none,rate_iterations=12)", seed=0).choose(obs) == standard.choose(obs)
-    with pytest.raises(BotSpecError, match="rate_iterations"):
-        make_bot("rated(rating=none)", 0)
+    assert make_bot("rated(iterations=30,rating=search,rate_iterations=12)", seed=0).choose(obs) == \
+        standard.choose(obs)
 
 
 def test_a_control_cell_copies_its_ratings_budget_per_search():
     std = "mcts(iterations=1000,eval=learned)"
-    control = "rated(iterations=1000,eval=learned,rating=none,rate_iterations={})"
+    control = "rated(iterations=1000,eval=learned,rating=search,rate_iterations={})"
     assert R.validation_spec(std, "control-first") == control.format(500)
     assert R.validation_spec(std, "control-fresh") == control.format(250)
     assert R.validation_spec(std, "fresh") == "rated(iterations=1000,eval=learned,rating=fresh,rate_iterations=250)"
-    with pytest.raises(S.StudyError, match="iteration budget"):
-        R.validation_spec("mcts(time=0.1)", "control-first")
+    assert R.validation_spec("mcts(time=0.1)", "control-first") == "rated(time=0.1,rating=search)"
     with pytest.raises(S.StudyError, match="'best'"):
         R.check_cells(["first", "best"])
-    with pytest.raises(S.StudyError, match="rate_iterations"):
+    with pytest.raises(S.StudyError, match="'none'"):
         R.rated_spec("mcts", "none")
     assert R.cells_at({2: R.CELLS, 3: R.RATINGS}, 2) == R.CELLS and R.cells_at({3: R.RATINGS}, 2) == ()
 
@@ -336,7 +337,13 @@ def test_the_explanation_blames_the_rating_only_when_it_loses_to_its_control():
     assert "the advice follows the search's own choices" in wrong
     size = explanation(both_lose, None, {"first": "no different from its control",
                                          "fresh": "no different from its control"})
-    assert "the loss is the searches' size" in size and "(a)" not in size
+    assert size.startswith("the first and fresh ratings pick sides neither better nor worse")
+    assert "the first and fresh ratings to the standard bot is the searches' size" in size and "(a)" not in size
+    right = explanation(both_lose, None, {"first": "better than its control"})
+    assert right.startswith("(a) holds: following the first rating beats its control") and \
+        right.endswith("the advice follows the rating")
+    assert explanation(both_lose, None, {"first": "worse than its control", "fresh": "better than its control"}
+                       ).startswith("the ratings disagree")
     assert "no control was played" in explanation(both_lose, None, {})
     assert explanation({"first": "wins more"}, None, {}).startswith("(a) holds")
     # the advice follows the answer
@@ -346,7 +353,9 @@ def test_the_explanation_blames_the_rating_only_when_it_loses_to_its_control():
     assert control_verdict(next(table.itertuples())) == "worse than its control"
     assert advice_follows(table) == "player"
     assert advice_follows(table.assign(p_control_holm=0.2)) == "unvalidated"
-    assert advice_follows(table.assign(d_win_lo=0.02, d_win_hi=0.05)) == "rating"
+    assert advice_follows(table.assign(d_control_lo=0.02, d_control_hi=0.08)) == "rating"   # picks better sides
+    assert advice_follows(table.assign(d_win_lo=0.02, d_win_hi=0.05, p_control_holm=0.2)) == "rating"
+    assert advice_follows(table.assign(d_win_lo=0.02, d_win_hi=0.05)) == "unvalidated"    # the two disagree
     assert advice_follows(None) == "unvalidated"
 
 
@@ -357,7 +366,7 @@ def test_the_validation_section_shows_each_ratings_control():
     text = "\n".join(validation_section(R.validation_table(rows), None))
     assert "rating − its control, paired" in text and "| 2 | control-first | 30 |" in text
     assert "-50.0 pp" in text and "over 30 games" in text
-    assert "(a) does not hold: following the first rating loses" in text
+    assert "(a) does not hold: following the first rating loses to its control" in text
     assert "the independent re-rating is not shown wrong" in text
 
 
@@ -436,6 +445,11 @@ def test_part_costs_by_hand():
                                               same_budget=False)}
     assert whole["validation (first)"]["searches"] == 20 * (100 + 20 * 1)
     assert whole["validation (fresh)"]["searches"] == 20 * (100 + 20 * 3)
+    # a control asks the standard search at each of its 20 offers, then searches one side at the size of its
+    # rating's searches (a half with first, a quarter with fresh)
+    controls = {r["part"]: r for r in part_costs(t, validation_games={2: 20}, ratings={2: R.CELLS})}
+    assert controls["validation (control-first)"]["searches"] == 20 * (100 + 20 / 2)
+    assert controls["validation (control-fresh)"]["searches"] == 20 * (100 + 20 / 4)
 
 
 def test_measure_counts_searches_and_offers_of_a_cheap_game():

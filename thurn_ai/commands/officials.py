@@ -47,9 +47,9 @@ OUT_MARK = ".thurn-ai-officials"
               help="Games per player count and rating of the validation part (default: enough to find a win "
                    "rate 3 points away from the fair 1/n, e.g. 2,182 at 2 players).")
 @click.option("--controls", is_flag=True,
-              help="The validation part also plays each rating's control: the same smaller searches at an offer "
-                   "without the rating, on the same deals, which tells the rating's own effect from its "
-                   "searches' size.")
+              help="The validation part also plays each rating's control on the same deals: at an offer the "
+                   "same side search as the rating's, on the side the bot's own move is on, so the two differ "
+                   "only in who picks the side.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Base seed; tournament seed = seed + 100*players + k (k = 0 control, 1-4 the officials); "
                    "also the base seed of the choice part's searches.")

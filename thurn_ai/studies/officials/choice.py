@@ -51,7 +51,7 @@ from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["SearchSettings", "ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
            "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
-           "save_example_positions", "LATER_COLUMNS", "prefers_using", "fresh_seed", "last_round_start",
+           "save_example_positions", "LATER_COLUMNS", "prefers_using", "side_move", "fresh_seed", "last_round_start",
            "position_at", "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names", "run_choice_study", "load_choice_study", "study_records"]
 
 ROWS_FILE = "rows.jsonl"
@@ -146,6 +146,12 @@ def _side_rating(state, official: str, using: bool, spec: str, seed: int, fresh_
                     "fresh_visits": again.visits if again else 0,
                     "fresh_se": _binomial_se(again.win_prob, again.visits) if again else math.nan})
     return out
+
+
+def side_move(state, official: str, using: bool, settings: ChoiceSettings, seed: int) -> str:
+    """The move (notation) a search restricted at the root to one side of the decision (using `official`
+    or not) plays: that side's most visited move, as rate_decision rates it."""
+    return _side_rating(state, official, using, settings.spec(state.n_players), seed)["move"]
 
 
 def fresh_seed(seed: int) -> int:

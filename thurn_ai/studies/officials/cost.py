@@ -22,7 +22,7 @@ from ...bots.spec import parse_spec
 from ...game.rules import Rules
 from ...play.match import play_game
 from .choice import choice_officials
-from .rated import SEARCHES_AT_AN_OFFER
+from .rated import CONTROLS, SEARCHES_AT_AN_OFFER
 from ...play.turn_options import open_choices
 
 __all__ = ["Timing", "measure", "part_costs", "format_costs"]
@@ -108,10 +108,11 @@ def part_costs(timings: dict, ablation_games: dict | None = None, officials: int
             add("turns", n, turn_games[n], turn_games[n] * t.turns_per_game * t.options_per_turn * 2)
         if validation_games and n in validation_games:
             for rating in (ratings.get(n, ()) if isinstance(ratings, dict) else ratings):
-                # a control runs one (smaller) search at an offer: costed as a standard search, an upper bound
-                per_rating = SEARCHES_AT_AN_OFFER.get(rating, 1)
-                # the rated seat's offers: its searches instead of one (with same_budget they share one's budget)
-                extra = 0.0 if same_budget else t.offers_per_game / n * (per_rating - 1)
+                copied = CONTROLS.get(rating)
+                if copied:      # a control: at the rated seat's offers the standard search and one side's
+                    extra = t.offers_per_game / n * (1 / SEARCHES_AT_AN_OFFER[copied] if same_budget else 1)
+                else:           # its searches instead of one (with same_budget they share one's budget)
+                    extra = 0.0 if same_budget else t.offers_per_game / n * (SEARCHES_AT_AN_OFFER[rating] - 1)
                 add(f"validation ({rating})", n, validation_games[n],
                     validation_games[n] * (t.searches_per_game + extra))
     return rows

@@ -17,10 +17,13 @@ budget) where the standard bot runs one. The validation gives it the standard bo
 rating's, not more search.
 
 That makes each of its searches smaller than the standard bot's one, so a rated bot that loses could owe it
-to the smaller searches alone. rating=none is the control that measures this: no rating, at an offer one
-unrestricted search of rate_iterations (the iterations one search of the rating has), elsewhere the standard
-bot. The validation plays it as the cells control-first and control-fresh on the same deals as the ratings'
-cells; the rating's own effect is the paired difference between a rating's cell and its control's.
+to the smaller searches alone. rating=search is the control that takes that out: at an offer it takes the
+side the standard search's own move is on (use the official or not) and plays the best move of a search
+restricted to that side with rate_iterations, the same search the rated bot plays its side's move from.
+The two bots differ only in who picks the side: the rating, or the search itself (the player). The
+validation plays it as the cells control-first and control-fresh on the same deals as the ratings' cells;
+the rating's own effect is the paired difference between a rating's cell and its control's, readable both
+ways: a rating that loses to its control picks worse sides than the player, one that wins picks better.
 
 `rated` is registered as a bot when this module is imported (the study's runner imports it; a Dask
 cluster's workers import it through register_on_cluster), so tournaments between processes can run it.
@@ -41,7 +44,7 @@ from ...errors import BotSpecError
 from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed
 from ...stats.summary import mean_ci, versus_baseline
-from .choice import ChoiceSettings, choice_officials, rate_decision
+from .choice import ChoiceSettings, choice_officials, rate_decision, side_move
 from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
@@ -56,10 +59,10 @@ __all__ = ["RatedBot", "RATINGS", "CONTROLS", "CELLS", "SEARCHES_AT_AN_OFFER", "
 RATINGS = ("first", "fresh")
 #: the searches a rating runs at an offer: one a side, and with fresh one more a side to re-rate
 SEARCHES_AT_AN_OFFER = {"first": 2, "fresh": 4}
-#: the rated bot with no rating: at an offer one unrestricted search of rate_iterations (the control)
-NO_RATING = "none"
-#: the validation's control cells: {cell: the rating whose budget it copies} (rating=none, with one search of
-#: that rating's size at every offer: what the rating's smaller searches cost by themselves)
+#: the control's "rating": the side the standard search's own move is on, then that side's restricted search
+SEARCH_SIDE = "search"
+#: the validation's control cells: {cell: the rating whose searches it copies} (rating=search, its side's
+#: search of that rating's size at every offer: the same moves, the side picked by the search, not the rating)
 CONTROLS = {f"control-{r}": r for r in RATINGS}
 #: every cell the validation can play: the ratings and their controls
 CELLS = RATINGS + tuple(CONTROLS)
@@ -75,20 +78,13 @@ class RatedBot(Bot):
                  **options):
         if forbid:
             raise BotSpecError("rated: a bot that follows the rating forbids no official")
-        if rating not in RATINGS + (NO_RATING,):
-            raise BotSpecError(f"rated: rating is {', '.join(RATINGS)} or {NO_RATING}, not {rating!r}")
-        if rating == NO_RATING and not rate_iterations:
-            raise BotSpecError(f"rated: rating={NO_RATING} (the control) needs rate_iterations, the iterations of "
-                               "its search at an offer")
+        if rating not in RATINGS + (SEARCH_SIDE,):
+            raise BotSpecError(f"rated: rating is {', '.join(RATINGS)} or {SEARCH_SIDE}, not {rating!r}")
         super().__init__(seed=seed)
         self.standard = MCTSBot(seed=derive_seed("rated-standard", seed), **options)
         self.standard.spec = standard_text(options)
         self.rating = rating
         self.settings = ChoiceSettings(bot=self.standard.spec, iterations=rate_iterations, fresh=rating == "fresh")
-        #: the control's search at an offer: the standard options with rate_iterations (never a time budget)
-        self.control = None if rating != NO_RATING else MCTSBot(
-            seed=derive_seed("rated-control", seed),
-            **{**{k: v for k, v in options.items() if k != "time"}, "iterations": rate_iterations})
         #: offers met and how often the rating chose to use the official (per official)
         self.offers = dict.fromkeys(OFFICIALS, 0)
         self.used = dict.fromkeys(OFFICIALS, 0)
@@ -99,11 +95,11 @@ class RatedBot(Bot):
         if not offered:
             return self.standard.choose(obs)
         official = offered[0]
-        if self.control is not None:
+        if self.rating == SEARCH_SIDE:         # the control: the search's own side, that side's search's move
             self.offers[official] += 1
-            move = self.control.choose(obs)
-            self.used[official] += official_of(state, move) == official
-            return move
+            using = official_of(state, self.standard.choose(obs)) == official
+            self.used[official] += using
+            return state.parse_move(side_move(state, official, using, self.settings, self.rng.getrandbits(63)))
         r = rate_decision(state, self.settings, self.rng.getrandbits(63), [official])
         self.offers[official] += 1
         self.used[official] += r["best_official"] == official
@@ -119,16 +115,14 @@ def standard_text(options: dict) -> str:
 
 def rated_spec(standard: str, rating: str = "fresh", rate_iterations: int | None = None) -> str:
     """The rated bot's spec for a standard mcts spec: 'mcts(iterations=1000,...)' ->
-    'rated(iterations=1000,...,rating=fresh)' (rating=none: the control, which needs rate_iterations)."""
+    'rated(iterations=1000,...,rating=fresh)' (rating=search: the control)."""
     name, kwargs = parse_spec(standard)
     if name != "mcts":
         raise StudyError(f"the rated bot follows the mcts search's rating; the standard bot is {standard!r}")
     if kwargs.get("forbid"):
         raise StudyError(f"the standard bot {standard!r} forbids an official; give an unrestricted one")
-    if rating not in RATINGS + (NO_RATING,):
-        raise StudyError(f"rating is {', '.join(RATINGS)} or {NO_RATING}, not {rating!r}")
-    if rating == NO_RATING and not rate_iterations:
-        raise StudyError(f"rating={NO_RATING} (the control) needs rate_iterations")
+    if rating not in RATINGS + (SEARCH_SIDE,):
+        raise StudyError(f"rating is {', '.join(RATINGS)} or {SEARCH_SIDE}, not {rating!r}")
     s = standard.strip()
     inner = s[s.index("(") + 1:-1].strip() if s.endswith(")") else ""
     extra = f"rating={rating}" + (f",rate_iterations={rate_iterations}" if rate_iterations else "")
@@ -194,16 +188,12 @@ def check_cells(cells) -> tuple:
 
 def validation_spec(standard: str, cell: str, same_budget: bool = True) -> str:
     """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget,
-    its searches at an offer share the standard bot's budget: equal_budget), or a rating's control (no
-    rating; one search at an offer with the iterations one of that rating's searches has). Readers of saved
-    games find the rated seat by it."""
-    rating = control_of(cell)
-    if rating is not None:
-        budget = equal_budget(standard, rating)
-        if budget is None:
-            raise StudyError(f"{cell}: a control needs a standard bot with an iteration budget, not {standard!r}")
-        return rated_spec(standard, NO_RATING, budget)
-    return rated_spec(standard, cell, equal_budget(standard, cell) if same_budget else None)
+    its searches at an offer share the standard bot's budget: equal_budget), or a rating's control (the
+    side the standard search picks, then that side's search of the size that rating's searches have).
+    Readers of saved games find the rated seat by it."""
+    copied = control_of(cell)              # a control's searches are the size of its rating's
+    iterations = equal_budget(standard, copied or cell) if same_budget else None
+    return rated_spec(standard, SEARCH_SIDE if copied else cell, iterations)
 
 
 def validation_folder(out_dir, players: int, rating: str) -> Path:

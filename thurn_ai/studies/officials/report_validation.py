@@ -8,11 +8,11 @@ data support (issue 22, point 1):
       independent re-rating (fresh) moves towards what the player does.
 
 The rated bot's searches at an offer share the standard bot's budget, so each is smaller than the standard
-bot's one: a rated bot can lose for that alone. Where a rating's control was played (the same smaller
-searches, no rating: rated.CONTROLS), the paired difference between the two cells is the rating's own
-effect, and only a rating that loses to its control is called wrong. The advice at the table follows the
-answer (advice_follows): the search's own choices when a rating is shown wrong, the rating's when following
-it wins.
+bot's one: a rated bot can lose for that alone. Where a rating's control was played (the same side
+searches, the side picked by the standard search's own move: rated.CONTROLS), the paired difference between
+the two cells is the rating's own effect: a rating that loses to its control picks worse sides than the
+player, one that beats it better. The advice at the table follows the answer (advice_follows): the
+search's own choices when a rating is shown wrong, the rating's when it is shown right.
 """
 from __future__ import annotations
 
@@ -77,26 +77,32 @@ def explanation(verdicts: dict, gap: dict | None, controls: dict | None = None) 
     if first == "wins more":
         return ("(a) holds: following the first rating beats the standard bot, so the playing bot over-uses "
                 "the official; follow the rating's advice")
-    wrong = [r for r in RATINGS if verdicts.get(r) == "wins less" and controls.get(r) == "worse than its control"]
-    budget = [r for r in RATINGS if verdicts.get(r) == "wins less" and controls.get(r) and r not in wrong]
+    wrong = [r for r in RATINGS if controls.get(r) == "worse than its control"]
+    right = [r for r in RATINGS if controls.get(r) == "better than its control"]
+    level = [r for r in RATINGS if controls.get(r) == "no different from its control"]
+    same = "the same searches at every offer, the side picked by the search's own move"
+    if right and not wrong:
+        return (f"(a) holds: following the {_ratings(right)} beats {_its(right)} ({same}), so the rating picks "
+                "better sides than the player: the player misuses the officials; the advice follows the rating")
+    if wrong and right:
+        return (f"the ratings disagree: the {_ratings(wrong)} picks worse sides than the player, the "
+                f"{_ratings(right)} better; no advice follows from play")
     if wrong:
-        s = (f"(a) does not hold: following the {' and the '.join(wrong)} rating"
-             + ("s" if len(wrong) > 1 else "") + " loses to the standard bot and to "
-             + ("their controls" if len(wrong) > 1 else "its control")
-             + " (the same smaller searches at every offer, no rating), so at an offer the search's own choice "
-             "beats the rating's: the player does not over-use the officials, the "
-             + (" and the ".join(wrong) + " ratings misjudge" if len(wrong) > 1 else f"{wrong[0]} rating misjudges")
-             + " them")
+        s = (f"(a) does not hold: following the {_ratings(wrong)} loses to {_its(wrong)} ({same}), so the "
+             f"search's own choice of side beats the rating's: the player does not over-use the officials, the "
+             f"{_ratings(wrong)} misjudge{'' if len(wrong) > 1 else 's'} them")
         if "fresh" in wrong:
             s += (", and since the independent re-rating does too, the first rating's selection bias is not the "
                   "whole of it")
-        elif ("first" in wrong and fresh in (None, "no difference")) or "fresh" in budget:
+        elif "fresh" in level or fresh in (None, "no difference"):
             s += "; the independent re-rating is not shown wrong"
         return s + "; the advice follows the search's own choices"
-    if budget:
-        return (f"following the {' and the '.join(budget)} rating loses to the standard bot, but no more than "
-                "its control, the same smaller searches without the rating: the loss is the searches' size, "
-                "and play does not show the rating wrong or right at this precision")
+    if level:
+        lost = [r for r in level if verdicts.get(r) == "wins less"]
+        verb = "" if len(level) > 1 else "s"
+        return (f"the {_ratings(level)} pick{verb} sides neither better nor worse than the player at this "
+                f"precision ({_its(level)}, {same}, play{verb} as well)"
+                + (f"; the loss of the {_ratings(lost)} to the standard bot is the searches' size" if lost else ""))
     if first == "wins less" and fresh != "wins less":
         return ("(b) holds: following the first rating loses to the standard bot while following the "
                 "independent re-rating does not" + (", and the re-rating moves most of the way to what the "
@@ -112,19 +118,30 @@ def explanation(verdicts: dict, gap: dict | None, controls: dict | None = None) 
     return "undecided: play does not separate the explanations at this precision and no re-rating was made"
 
 
+def _ratings(names: list) -> str:
+    """'first rating', 'first and fresh ratings'."""
+    return " and ".join(names) + (" ratings" if len(names) > 1 else " rating")
+
+
+def _its(names: list) -> str:
+    return "their controls" if len(names) > 1 else "its control"
+
+
 def advice_follows(validation: pd.DataFrame | None) -> str:
     """Whose choices the advice at the table follows, as the validation by play decides: 'player' (the
-    search's own choices) when at some player count a rating loses to its control and at none does
-    following a rating beat the standard bot; 'rating' when following a rating beats the standard bot;
-    'unvalidated' otherwise (the rating's shares, said to be unvalidated by play)."""
+    search's own choices) when at some player count a rating picks worse sides than the player (loses to
+    its control) and at none does a rating pick better ones or beat the standard bot; 'rating' when a
+    rating beats its control or the standard bot and none loses to its control; 'unvalidated' otherwise
+    (the rating's shares, said to be untested by play)."""
     if validation is None or validation.empty:
         return "unvalidated"
-    rows = validation[validation.rating.isin(RATINGS)]
-    if any(play_verdict(r) == "wins more" for r in rows.itertuples()):
-        return "rating"
-    if any(control_verdict(r) == "worse than its control" and play_verdict(r) == "wins less"
-           for r in rows.itertuples()):
+    rows = list(validation[validation.rating.isin(RATINGS)].itertuples())
+    worse = any(control_verdict(r) == "worse than its control" for r in rows)
+    better = any(control_verdict(r) == "better than its control" or play_verdict(r) == "wins more" for r in rows)
+    if worse and not better:
         return "player"
+    if better and not worse:
+        return "rating"
     return "unvalidated"
 
 
@@ -153,13 +170,13 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
          "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
          "with *fresh*), so it never searches more; each of its searches is smaller than the standard bot's "
          "one, though, so a loss may be the searches' size. "
-         + ("A *control* cell plays the same smaller searches without a rating (at an offer one unrestricted "
-            "search of that size: control-first half the iterations, control-fresh a quarter) on the same "
-            "deals; a rating's own effect is its cell minus its control's, paired by deal (the same game, "
-            "seat and opponents' seeds), in percentage points of win rate [95% t interval], p of a paired "
-            "t test Holm-adjusted across these comparisons. A control runs one search where the rating runs "
-            "two or four, so a rating that beats its control may owe it to those; only a rating that loses "
-            "to its control is read as wrong. " if has_controls else
+         + ("A *control* cell plays the same move as the rated bot from the same side search (half the "
+            "iterations for control-first, a quarter for control-fresh), but the side (use the official or "
+            "not) is the one the standard search's own move is on: the two differ only in who picks the "
+            "side, the rating or the player. It plays the same deals; a rating's own effect is its cell minus "
+            "its control's, paired by deal (the same game, seat and opponents' seeds), in percentage points "
+            "of win rate [95% t interval], p of a paired t test Holm-adjusted across these comparisons. "
+            if has_controls else
             "No control was played, so a loss cannot be told from the searches' size. ")
          + _games_sentence(validation)
          + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
