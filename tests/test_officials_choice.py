@@ -419,6 +419,12 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
         "independent re-rating" in text
     assert "Postmaster** when it is on offer" in text and "worth most in the middle game (Δ win chance " \
         "(calibrated) +3.0 pp on average there, median +0.2" in text
+    # where play found the search's own choices better, its take rate leads and the rating is said not to be
+    # followed
+    player = " ".join(_choice_sentences(fresh.assign(used=0.7), "player"))
+    assert "Postmaster** when it is on offer: the search uses it at 70.0% of its offers" in player
+    assert "The rating, not to be followed" in player and "40.0% of the 100 positions" in player
+    assert "not to be followed" not in text
 
 
 def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp_path, capsys):

@@ -243,9 +243,10 @@ def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
         fresh = "fresh_rated" in allp and allp.fresh_rated.fillna(0).sum() > 0
         if follow == "player":
             s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer: the search uses it at "
-                 f"{pct(_weighted(allp, 'used', 'rated'))} of its offers, its own choice, which beat following "
-                 "the rating in play (Validation by play). The rating, not to be followed, compares it with the "
-                 "best move without it at the same decision: using it is the better move in "
+                 f"{pct(_weighted(allp, 'used', 'rated'))} of its offers (its choices at the offers of all four "
+                 "officials together beat the rating's in play: Validation by play). The rating, not to be "
+                 "followed, compares it with the best move without it at the same decision: using it is the "
+                 "better move in "
                  f"{pct(_weighted(allp, 'right', 'rated'))} of the {rated} positions rated by the first rating")
         else:
             s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer, against the best move without it at the same "
