@@ -333,7 +333,7 @@ def test_the_explanation_blames_the_rating_only_when_it_loses_to_its_control():
     from thurn_ai.studies.officials.report_validation import advice_follows, control_verdict, explanation
     both_lose = {"first": "wins less", "fresh": "wins less", "control-first": "wins less"}
     wrong = explanation(both_lose, None, {"first": "worse than its control", "fresh": "worse than its control"})
-    assert wrong.startswith("(a) does not hold") and "selection bias is not the whole of it" in wrong
+    assert wrong.startswith("(b) holds, not (a)") and "selection bias is not the whole of it" in wrong
     assert "the advice follows the search's own choices" in wrong
     size = explanation(both_lose, None, {"first": "no different from its control",
                                          "fresh": "no different from its control"})
@@ -366,7 +366,8 @@ def test_the_validation_section_shows_each_ratings_control():
     text = "\n".join(validation_section(R.validation_table(rows), None))
     assert "rating − its control, paired" in text and "| 2 | control-first | 30 |" in text
     assert "-50.0 pp" in text and "over 30 games" in text
-    assert "(a) does not hold: following the first rating loses to its control" in text
+    assert "(b) holds, not (a): following the first rating loses to its control" in text
+    assert "Either (a) the playing search over-uses the officials" in text      # the section says what (a) is
     assert "the independent re-rating is not shown wrong" in text
 
 
@@ -572,6 +573,22 @@ def test_the_advice_gives_a_rule_where_the_evidence_is_clear():
     assert "use it with 2–3 cards in hand" in text and "do without with 5 or more cards in hand" in text
     first = advice_table(_advice_rows().drop(columns="d_win_fresh")).set_index(["factor", "level"])
     assert first.loc[("hand size", "2–3 cards"), "rule"] == "do without" and (first.rating == "first").all()
+
+
+def test_a_rule_near_one_half_only_leans():
+    from thurn_ai.studies.officials.advice import CLEAR, advice_lines, advice_table, rule_of
+    assert rule_of(0.9, 0.001, 100) == "use it" and rule_of(0.1, 0.001, 100) == "do without"
+    assert rule_of(0.55, 0.001, 100) == "lean to using it" and rule_of(0.4, 0.001, 100) == "lean to doing without"
+    assert rule_of(CLEAR, 0.001, 100) == "use it" and rule_of(1 - CLEAR, 0.001, 100) == "do without"
+    assert rule_of(0.55, 0.2, 100) == "no clear rule"
+    # 400 games, one offer each, the search uses it in 240 (60%): far from chance, yet no firm rule
+    rows = pd.DataFrame([{"players": 2, "source": "s", "game": g, "move": 0, "official": "postmaster",
+                          "phase": "early", "hand_size": 2, "route_len": 3, "d_win_fresh": 0.1, "d_win": 0.0,
+                          "used": g < 240} for g in range(400)])
+    t = advice_table(rows, "player").set_index(["factor", "level"])
+    assert t.loc[("hand size", "2–3 cards"), "p_holm"] < 0.01
+    assert t.loc[("hand size", "2–3 cards"), "rule"] == "lean to using it"
+    assert "lean to using it with 2–3 cards in hand (used by the search 60.0%" in "\n".join(advice_lines(t.reset_index()))
 
 
 def test_where_play_rejects_the_rating_the_advice_follows_the_searchs_own_choices():

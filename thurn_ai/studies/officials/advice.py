@@ -5,8 +5,10 @@ evidence is clear.
     >>> t = advice_table(rows)            # rows: the rated decisions (choice.py)
     >>> advice_lines(t)                   # the report's table and rules (markdown lines)
 
-A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level, "do without"
-when it is below, else "no clear rule": each cell's p-value of "one half" (a game's decisions clustered,
+A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level and at least
+two in three, "lean to using it" when above one half but under two in three (a near coin-flip a player should
+not read as a rule to follow every time), "do without" / "lean to doing without" the same way below one half,
+else "no clear rule": each cell's p-value of "one half" (a game's decisions clustered,
 design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough decisions. The 95%
 interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the
 independent re-rating where the rows have it (no selection bias), else from the first rating; the table says
@@ -29,7 +31,7 @@ from .plan import OFFICIAL_LABEL
 from .report_study import p_text, pct
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["FACTORS", "FOLLOWS", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
+__all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
 
 #: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
 FACTORS = {
@@ -46,6 +48,10 @@ WHEN = {"hand size": "with {} in hand", "route length": "with a route of {}", "p
         "players": "at {}"}
 MIN_DECISIONS = 30
 MIN_GAMES = 10
+#: a clear rule's share: "use it" needs at least this, "do without" at most 1 - this; between, the rule leans
+CLEAR = 2 / 3
+#: the rules that say something (the rest: "no clear rule", "too few decisions")
+RULES = ("use it", "lean to using it", "lean to doing without", "do without")
 #: whose choices the advice follows (report_validation.advice_follows): the rating's, shown by play to win; the
 #: search's own, shown to beat the rating's; the rating's, not (yet) validated by play
 FOLLOWS = ("rating", "player", "unvalidated")
@@ -62,7 +68,9 @@ def rule_of(right: float, p_holm: float, decisions: int, games: int = MIN_GAMES)
         return "too few decisions"
     if p_holm >= ALPHA:
         return "no clear rule"
-    return "use it" if right > 0.5 else "do without"
+    if right > 0.5:
+        return "use it" if right >= CLEAR else "lean to using it"
+    return "do without" if right <= 1 - CLEAR else "lean to doing without"
 
 
 def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFrame:
@@ -117,7 +125,9 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
     test = (f"A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
             f"differs from one half at the family-wise 5% level: each cell's p-value (decisions clustered by "
             f"game) Holm-adjusted across the {int(t.p.notna().sum())} cells tested; the 95% intervals are each "
-            "cell's own, not corrected.")
+            "cell's own, not corrected. \"Use it\" / \"do without\" where the share is at least two in three / "
+            "at most one in three; between, the rule only leans (\"lean to using it\", \"lean to doing "
+            "without\"): the choice goes either way often enough that it depends on more than this one factor.")
     if follow == "player":
         what, column = "used by the search", "used by the search [95% CI]"
         intro = ("The validation by play (below) found the search's own choice at an offer better than the "
@@ -134,7 +144,7 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
                     "these shares wins: read them as the rating's, not as tested advice."))
     L = ["## Advice at the table", "", intro, ""]
     for o in OFFICIALS:
-        clear = t[(t.official == o) & t.rule.isin(["use it", "do without"])]
+        clear = t[(t.official == o) & t.rule.isin(RULES)]
         if len(clear):
             L.append(f"- **{OFFICIAL_LABEL[o]}**: " + "; ".join(
                 f"{x.rule} {WHEN[x.factor].format(x.level)} ({what} {pct(x.right)} [{pct(x.right_lo)}, "

@@ -88,7 +88,7 @@ def explanation(verdicts: dict, gap: dict | None, controls: dict | None = None) 
         return (f"the ratings disagree: the {_ratings(wrong)} picks worse sides than the player, the "
                 f"{_ratings(right)} better; no advice follows from play")
     if wrong:
-        s = (f"(a) does not hold: following the {_ratings(wrong)} loses to {_its(wrong)} ({same}), so the "
+        s = (f"(b) holds, not (a): following the {_ratings(wrong)} loses to {_its(wrong)} ({same}), so the "
              f"search's own choice of side beats the rating's: the player does not over-use the officials, the "
              f"{_ratings(wrong)} misjudge{'' if len(wrong) > 1 else 's'} them")
         if "fresh" in wrong:
@@ -163,6 +163,12 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
         return []
     has_controls = validation.rating.isin(list(CONTROLS)).any()
     L = ["## Validation by play", "",
+         "The question: the search's own play and the rating disagree (the search takes the Postmaster more "
+         "often than the rating calls right). Either (a) the playing search over-uses the officials, and then "
+         "a bot that follows the rating wins more than one that picks as the search does; or (b) the rating "
+         "misjudges them (the first rating reads each side by its most visited move's own mean, the largest "
+         "of noisy means, which reads high for the side with more moves; the independent re-rating removes "
+         "that bias), and then following the rating wins less. "
          "The `rated` bot follows the rating at every decision where an official is on offer (the two "
          "root-restricted searches the study rates it with; rating *first* = each side's most visited move "
          "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
