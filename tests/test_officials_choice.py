@@ -204,13 +204,12 @@ def test_cli_part_choice_smoke(tmp_path, capsys):
 
 def test_cli_parts_turns_and_validation(tmp_path, capsys):
     out = tmp_path / "study"
-    base = ["officials", "--bot", "mcts(iterations=8)", "--games", "2", "--players", "2", "--jobs", "1", "--quiet",
-            "--out", str(out)]
+    base = ["officials", "--bot", "mcts(iterations=8)", "--players", "2", "--jobs", "1", "--quiet", "--out", str(out)]
     with pytest.raises(SystemExit) as e:                 # the turn question needs the control games
         main([*base, "--part", "turns"])
     assert e.value.code == 2 and "play the control games first" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
-        main([*base, "--part", "ablation", "--officials", "postmaster"])
+        main([*base, "--part", "ablation", "--games", "2", "--officials", "postmaster"])
     assert e.value.code == 0, capsys.readouterr().err
     capsys.readouterr()
     with pytest.raises(SystemExit) as e:
@@ -249,10 +248,17 @@ def test_cli_parts_turns_and_validation(tmp_path, capsys):
     (["--bot", "mcts", "--budget", "2=lots"], "expected iterations"),
     (["--choice-iterations", "0", "--part", "choice", "--out", "x"], "0"),
     (["--from", "x.parquet", "--part", "choice"], "--part ablation"),
+    # an option the part does not read is refused, not ignored (--games does not size the validation)
+    (["--part", "validation", "--games", "4"], "--games is not read by --part validation"),
+    (["--part", "turns", "--games", "4", "--out", "x"], "--games is not read by --part turns"),
+    (["--part", "ablation", "--controls"], "--controls is not read by --part ablation"),
+    (["--part", "choice", "--validation-games", "4", "--out", "x"], "--validation-games is not read"),
+    (["--part", "validation", "--choice-games", "4"], "--choice-games is not read"),
+    (["--part", "turns", "--officials", "postmaster", "--out", "x"], "--officials is not read"),
 ])
 def test_cli_bad_choice_input_is_one_error_line(capsys, args, message):
     with pytest.raises(SystemExit) as e:
-        main(["officials", "--games", "2", "--players", "2", *args])
+        main(["officials", "--players", "2", *args])
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and message in err and "Traceback" not in err

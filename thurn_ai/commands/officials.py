@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from ..studies import officials as study
 from ..fileio import atomic_write_text, claim_folder
@@ -14,6 +15,11 @@ from ..game.officials import OFFICIALS
 from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 PARTS = ("ablation", "choice", "turns", "validation", "all")
+#: options that only some parts read: {parameter: those parts}. Another part refuses them rather than ignore
+#: them (--games 4 with --part validation would otherwise play the validation's full 2,182 games a cell).
+PART_OPTIONS = {"games": ("ablation", "choice", "all"), "officials_text": ("ablation", "all"),
+                "choice_games": ("choice", "turns", "all"), "choice_iterations": ("choice", "turns", "all"),
+                "validation_games": ("validation",), "controls": ("validation",)}
 #: The empty file that marks an --out folder as made by this command (which then may rewrite its files).
 OUT_MARK = ".thurn-ai-officials"
 
@@ -74,6 +80,7 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
 
     Example: thurn-ai officials --bot mcts --budget 2=1000,3=1000,4=3000 --part all --games 200 --out study"""
     log = None if quiet else (lambda s: click.echo(s, err=True))
+    _refuse_unread_options(click.get_current_context(), part)
     if out_dir:
         claim_folder(out_dir, OUT_MARK, "--out", study.StudyError)     # before any game is played
     if from_path:
@@ -131,6 +138,17 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
             meta_extra={"command": command_line, "studies": {name: {"bot": "; ".join(
                 f"{n} players `{s}`" for n, s in bots.items()) if len(set(bots.values())) > 1 else bot,
                 "games": games, "seed": seed}}})
+
+
+def _refuse_unread_options(ctx: click.Context, part: str) -> None:
+    """One error naming an option given on the command line that this part does not read (PART_OPTIONS)."""
+    for param in ctx.command.params:
+        parts = PART_OPTIONS.get(param.name)
+        if parts and part not in parts and ctx.get_parameter_source(param.name) != ParameterSource.DEFAULT:
+            flag = max(param.opts, key=len)
+            raise study.StudyError(f"{flag} is not read by --part {part}: it is for --part {' or '.join(parts)}"
+                                   + (" (the validation plays --validation-games games a cell)"
+                                      if param.name == "games" and part == "validation" else ""))
 
 
 def _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log, board_file=None) -> None:
