@@ -369,6 +369,12 @@ def test_the_validation_section_shows_each_ratings_control():
     assert "(b) holds, not (a): following the first rating loses to its control" in text
     assert "Either (a) the playing search over-uses the officials" in text      # the section says what (a) is
     assert "the independent re-rating is not shown wrong" in text
+    assert "no control was played: whose choices" not in text          # every count here has its controls
+    # a count played without controls is said to rest on the controls of the others
+    three = _with_control([0] * 30, [1] * 30).query("rating == 'first'").assign(players=3)
+    text = "\n".join(validation_section(R.validation_table(pd.concat([rows, three])), None))
+    assert ("At 3 players no control was played: whose choices the advice follows there is what the controls "
+            "at 2 players found, not tested at that count.") in text
 
 
 def test_the_validation_section_says_whether_its_game_counts_are_the_designs():

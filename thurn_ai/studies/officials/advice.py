@@ -131,7 +131,8 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
     if follow == "player":
         what, column = "used by the search", "used by the search [95% CI]"
         intro = ("The validation by play (below) found the search's own choice at an offer better than the "
-                 "rating's (following the rating loses to its control, the same searches without it), so the advice "
+                 "rating's (following the rating loses to its control, the same searches without it, at the "
+                 "player counts where a control was played), so the advice "
                  "follows what the search does: the share of its offers where it used each official, by what a "
                  "player sees: hand size, route length, game phase, player count (95% interval resampling "
                  f"whole games). The rating's share is beside it ({how}), for comparison only. " + test)

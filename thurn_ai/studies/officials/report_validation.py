@@ -215,4 +215,16 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
                     f"{pct(gap['right'])} of its offers, the independent re-rating at {pct(gap['fresh_right'])}, "
                     f"the player took it at {pct(gap['taken'])}.")
         L.append(f"- **{n} players**: {explanation(verdicts, gap, controls)}.{said}")
+    with_control = sorted({int(n) for n in validation.players[validation.rating.isin(list(CONTROLS))]})
+    without = sorted({int(n) for n in validation.players} - set(with_control))
+    if with_control and without:       # say how far the controls' answer reaches
+        L.append(f"- At {_counts(without)} players no control was played: whose choices the advice follows "
+                 f"there is what the controls at {_counts(with_control)} players found, not tested at "
+                 f"{'that count' if len(without) == 1 else 'those counts'}.")
     return L + [""]
+
+
+def _counts(ns: list) -> str:
+    """'2', '3 and 4', '2, 3 and 4'."""
+    t = [str(n) for n in ns]
+    return t[0] if len(t) == 1 else ", ".join(t[:-1]) + " and " + t[-1]
