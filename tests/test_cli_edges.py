@@ -118,9 +118,10 @@ NUMERIC = [
     ("officials", "--seed", ["--bot", "nosuchbot"], "unknown bot"),
     ("officials", "--games", ["--bot", "nosuchbot"], "unknown bot"),
     ("officials", "--jobs", ["--bot", "nosuchbot"], "unknown bot"),
-    ("officials", "--choice-games", ["--bot", "nosuchbot"], "unknown bot"),
-    ("officials", "--choice-iterations", ["--bot", "nosuchbot"], "unknown bot"),
-    ("officials", "--validation-games", ["--bot", "nosuchbot"], "unknown bot"),
+    # (each with a part that reads it: another part refuses it)
+    ("officials", "--choice-games", ["--part", "choice", "--bot", "nosuchbot"], "needs --out"),
+    ("officials", "--choice-iterations", ["--part", "choice", "--bot", "nosuchbot"], "needs --out"),
+    ("officials", "--validation-games", ["--part", "validation", "--bot", "nosuchbot"], "unknown bot"),
     ("bench", "--playouts", ["--board", "atlantis"], "unknown board"),
     ("serve", "--port", ["--record", MISSING], "cannot read"),
     ("serve", "--game", ["--record", MISSING], "cannot read"),
