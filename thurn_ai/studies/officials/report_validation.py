@@ -120,7 +120,7 @@ def explanation(verdicts: dict, gap: dict | None, controls: dict | None = None) 
 
 def _ratings(names: list) -> str:
     """'first rating', 'first and fresh ratings'."""
-    return " and ".join(names) + (" ratings" if len(names) > 1 else " rating")
+    return _joined(names) + (" ratings" if len(names) > 1 else " rating")
 
 
 def _its(names: list) -> str:
@@ -161,7 +161,9 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
     """The markdown section "Validation by play" (validation: rated.validation_table)."""
     if validation is None or validation.empty:
         return []
-    has_controls = validation.rating.isin(list(CONTROLS)).any()
+    # the player counts where controls were played
+    with_control = sorted({int(n) for n in validation.players[validation.rating.isin(list(CONTROLS))]})
+    has_controls = bool(with_control)
     L = ["## Validation by play", "",
          "The question: the search's own play and the rating disagree (the search takes the Postmaster more "
          "often than the rating calls right). Either (a) the playing search over-uses the officials, and then "
@@ -215,16 +217,15 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
                     f"{pct(gap['right'])} of its offers, the independent re-rating at {pct(gap['fresh_right'])}, "
                     f"the player took it at {pct(gap['taken'])}.")
         L.append(f"- **{n} players**: {explanation(verdicts, gap, controls)}.{said}")
-    with_control = sorted({int(n) for n in validation.players[validation.rating.isin(list(CONTROLS))]})
     without = sorted({int(n) for n in validation.players} - set(with_control))
     if with_control and without:       # say how far the controls' answer reaches
-        L.append(f"- At {_counts(without)} players no control was played: whose choices the advice follows "
-                 f"there is what the controls at {_counts(with_control)} players found, not tested at "
+        L.append(f"- At {_joined(without)} players no control was played: whose choices the advice follows "
+                 f"there is what the controls at {_joined(with_control)} players found, not tested at "
                  f"{'that count' if len(without) == 1 else 'those counts'}.")
     return L + [""]
 
 
-def _counts(ns: list) -> str:
-    """'2', '3 and 4', '2, 3 and 4'."""
-    t = [str(n) for n in ns]
+def _joined(items: list) -> str:
+    """'2', '3 and 4', '2, 3 and 4' (the items as text)."""
+    t = [str(n) for n in items]
     return t[0] if len(t) == 1 else ", ".join(t[:-1]) + " and " + t[-1]
