@@ -489,6 +489,58 @@ def test_kept_records_replay_and_a_changed_game_is_found(tmp_path):
     assert (same, differ) == (3, 1) and "2p_none" in notes[0] and "game 2" in notes[0]
 
 
+def test_a_saved_raw_folder_restores_and_the_run_resumes_from_it(tmp_path):
+    import gzip
+    from helpers import experiment
+    from thurn_ai.studies.officials.records import keep_records, restore_raw, save_raw
+
+    raw, saved = tmp_path / "raw", tmp_path / "saved"
+
+    def ablation(folder, resume=False):
+        return S.run_ablation({2: "mcts(iterations=5)"}, players=(2,), games=4, seed=1, officials=("cartwright",),
+                              jobs=1, out_dir=folder / "search", progress=False, log=None, resume=resume)
+
+    played = ablation(raw)
+    changed = save_raw(raw, saved)
+    names = sorted(str(p.relative_to(saved)) for p in changed)
+    assert "search/2p_none/results.csv.gz" in names and "search/2p_none/records.jsonl.gz" in names
+    assert not any(".lock" in n for n in names)
+    # a finished tournament's saved records are the bytes keep_records keeps (one blob to git)
+    keep_records(raw, tmp_path / "records")
+    assert ((saved / "search/2p_none/records.jsonl.gz").read_bytes()
+            == (tmp_path / "records/search/2p_none.jsonl.gz").read_bytes())
+    # a half-written last line (a run still going) is not saved, and nothing else changed
+    with open(raw / "search/2p_none/results.csv", "a") as f:
+        f.write("4,123,0,half")
+    assert save_raw(raw, saved) == []
+    csv_text = gzip.decompress((saved / "search/2p_none/results.csv.gz").read_bytes()).decode()
+    assert "half" not in csv_text and csv_text.endswith("\n")
+
+    other = tmp_path / "other"
+    written = restore_raw(saved, other)
+    assert len(written) == len(changed)
+    assert ((other / "search/2p_cartwright/records.jsonl").read_bytes()
+            == (raw / "search/2p_cartwright/records.jsonl").read_bytes())
+    assert restore_raw(saved, other) == []                       # identical files are skipped
+    # the run started again on the restored folder plays nothing again: it takes the saved games as they
+    # are (a score marked in the restored copy comes back as it was marked)
+    again = ablation(other, resume=True)
+    pd.testing.assert_frame_equal(again.reset_index(drop=True), played.reset_index(drop=True))
+    csv = other / "search/2p_cartwright/results.csv"
+    rows = pd.read_csv(csv)
+    rows.loc[0, "score"] = 999
+    rows.to_csv(csv, index=False)
+    again = ablation(other, resume=True)
+    assert 999 in again["score"].tolist() and 999 not in played["score"].tolist()
+
+    (other / "search/2p_none/results.csv").write_text("game\n")
+    with pytest.raises(S.StudyError, match="differs from its save"):
+        restore_raw(saved, other)
+    script = experiment("officials_save")
+    assert script.main(["restore", "--saved", str(saved), "--raw", str(other)]) == 2
+    assert script.main(["save", "--raw", str(tmp_path / "nowhere"), "--saved", str(saved)]) == 2
+
+
 def test_runs_json_keeps_only_the_runs_the_report_uses(tmp_path):
     from helpers import experiment
 

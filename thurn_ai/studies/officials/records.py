@@ -9,6 +9,16 @@ A tournament folder <study>/<name>/ (tournament.json, records.jsonl) becomes rec
 without a timestamp, so the same games give the same bytes). A game is replayed by playing it again from
 its seeds with this code (thurn_ai.play.tournament: a game depends only on its number) and comparing
 every move and the scores.
+
+A run that outlives its machine (a study takes many hours) is carried to the next one by saving its raw
+folder, compressed, where it survives (a commit), and restoring it there before the run is started again:
+
+    >>> save_raw("results/officials/raw", "results/officials/saved")      # while or after it runs
+    >>> restore_raw("results/officials/saved", "results/officials/raw")   # on the next machine
+
+Every file under raw/ is saved as <its path>.gz (locks and temporary files are not); a log file keeps its
+complete lines only (a run may be writing the last), and a tournament's records.jsonl is saved as the same
+bytes keep_records writes, so a finished tournament's save and its kept records are one file to git.
 """
 from __future__ import annotations
 
@@ -16,10 +26,10 @@ import gzip
 import json
 from pathlib import Path
 
-from ...fileio import atomic_open, atomic_write_text, load_json, path_text
+from ...fileio import atomic_write_bytes, atomic_write_text, load_json, path_text
 from .plan import StudyError
 
-__all__ = ["keep_records", "check_records", "record_files"]
+__all__ = ["keep_records", "check_records", "record_files", "save_raw", "restore_raw"]
 
 
 def _tournaments(raw: Path):
@@ -32,20 +42,79 @@ def _tournaments(raw: Path):
 def keep_records(raw, out) -> list[Path]:
     """Compress the records of every tournament under raw/<study>/ into out/<study>/ (see the module doc);
     returns the files written. Only complete lines are kept (a run still going may be writing one)."""
-    from ...play.tournament import complete_lines
-
     written = []
     for folder in _tournaments(raw):
         dest = Path(out) / folder.parent.name
         dest.mkdir(parents=True, exist_ok=True)
-        lines = [ln for ln in complete_lines(folder / "records.jsonl").splitlines() if ln.strip()]
-        lines.sort(key=lambda ln: json.loads(ln).get("game", 0))
-        data = gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
-        with atomic_open(dest / f"{folder.name}.jsonl.gz", "wb") as f:
-            f.write(data)
+        atomic_write_bytes(dest / f"{folder.name}.jsonl.gz", _compressed_records(folder / "records.jsonl"))
         atomic_write_text(dest / f"{folder.name}.json", (folder / "tournament.json").read_text(encoding="utf-8"))
         written += [dest / f"{folder.name}.json", dest / f"{folder.name}.jsonl.gz"]
     return written
+
+
+def _compressed_records(path: Path) -> bytes:
+    """A records.jsonl's complete lines sorted by game number, gzipped without a timestamp."""
+    from ...play.tournament import complete_lines
+
+    lines = [ln for ln in complete_lines(path).splitlines() if ln.strip()]
+    lines.sort(key=lambda ln: json.loads(ln).get("game", 0))
+    return gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
+
+
+def _saved_bytes(path: Path) -> bytes:
+    from ...play.tournament import complete_lines
+
+    if path.name == "records.jsonl" and (path.parent / "tournament.json").exists():
+        return _compressed_records(path)
+    if path.suffix in (".jsonl", ".csv"):
+        return gzip.compress(complete_lines(path).encode("utf-8"), mtime=0)
+    return gzip.compress(path.read_bytes(), mtime=0)
+
+
+def save_raw(raw, dest) -> list[Path]:
+    """Save every file under `raw` as dest/<its path>.gz (see the module doc); returns the files that
+    changed. A file already saved with the same bytes is left as it is."""
+    raw, dest = Path(raw), Path(dest)
+    if not raw.is_dir():
+        raise StudyError(f"{path_text(raw)} is not a folder")
+    changed = []
+    for path in sorted(p for p in raw.rglob("*") if p.is_file()):
+        if path.name.startswith("."):           # .lock, and the temporary files of atomic writes
+            continue
+        target = dest / path.relative_to(raw).parent / (path.name + ".gz")
+        data = _saved_bytes(path)
+        if target.exists() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(target, data)
+        changed.append(target)
+    return changed
+
+
+def restore_raw(saved, raw) -> list[Path]:
+    """Write every dest/<path>.gz that save_raw made back to raw/<path>; returns the files written. A file
+    raw already holds with the same bytes is skipped; one that differs is an error (a run there is newer
+    or another run's), and nothing is written."""
+    saved, raw = Path(saved), Path(raw)
+    if not saved.is_dir():
+        raise StudyError(f"{path_text(saved)} is not a folder")
+    todo = []
+    for gz in sorted(saved.rglob("*.gz")):
+        target = raw / gz.relative_to(saved).parent / gz.name[:-len(".gz")]
+        try:
+            data = gzip.decompress(gz.read_bytes())
+        except (OSError, EOFError) as e:
+            raise StudyError(f"{path_text(gz)} is not a gzip file: {e}") from None
+        if target.exists():
+            if target.read_bytes() != data:
+                raise StudyError(f"{path_text(target)} exists and differs from its save {path_text(gz)}: "
+                                 f"restore into an empty folder")
+            continue
+        todo.append((target, data))
+    for target, data in todo:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(target, data)
+    return [t for t, _ in todo]
 
 
 def record_files(records) -> list[tuple[Path, Path]]:
