@@ -15,7 +15,7 @@ from thurn_ai.play.tournament import run_tournament
 from thurn_ai.studies import officials as S
 from thurn_ai.studies.officials import cost
 from thurn_ai.studies.officials.choice import ROWS_FILE
-from thurn_ai.studies.officials.turn_choice import (TURN_OPTIONS, TURNS_META, TurnSettings, load_turns,
+from thurn_ai.studies.officials.turn_choice import (RESAMPLES, TURN_OPTIONS, TURNS_META, TurnSettings, load_turns,
                                                     per_turn, possible_officials, rate_turn, run_turns, turn_section,
                                                     turn_table)
 
@@ -123,7 +123,19 @@ def test_the_table_counts_only_reached_options_and_resamples_games():
     assert math.isnan(one.loc[("all", "postal_carrier")].d_median_lo)
     # a game-level null: Δ symmetric around zero within every game is not significant
     null = turn_table(_synthetic({g: [0.1, -0.1] for g in range(1, 9)})).set_index(["phase", "option"])
-    assert null.loc[("all", "postal_carrier")].p > 0.5
+    assert null.loc[("all", "postal_carrier")].p > 0.5 and not null.loc[("all", "postal_carrier")].p_floor
+
+
+def test_the_section_shows_points_and_a_p_the_resampling_only_bounds():
+    # every game gains the same: no resample reaches 0, so p is at the resampling's floor, an upper bound
+    strong = turn_table(_synthetic({g: [0.05, 0.1, -0.02] for g in range(1, 9)}))
+    row = strong.set_index(["phase", "option"]).loc[("all", "postal_carrier")]
+    assert row.p_floor and row.p == pytest.approx(1 / (RESAMPLES + 1))
+    line = next(ln for ln in turn_section(strong) if ln.startswith("| 2 | all | Postal Carrier"))
+    assert "| +5.0 [" in line and f"| ≤ {row.p_holm:.2g} |" in line       # percentage points, a bound
+    null = turn_table(_synthetic({g: [0.1, -0.1] for g in range(1, 9)}))
+    line = next(ln for ln in turn_section(null) if ln.startswith("| 2 | all | Postal Carrier"))
+    assert "≤" not in line and "| +0.0 [" in line
 
 
 def test_the_report_section_says_what_each_official_is_compared_against(rated):

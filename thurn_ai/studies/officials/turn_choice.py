@@ -202,7 +202,7 @@ def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
     keys = np.unique(g) if len(v) else []
     if len(keys) < 2:
         return {**out, "median_lo": math.nan, "median_hi": math.nan, "trimmed_lo": math.nan,
-                "trimmed_hi": math.nan, "p": math.nan}
+                "trimmed_hi": math.nan, "p": math.nan, "p_floor": False}
     groups = [v[g == k] for k in keys]
     rng = np.random.default_rng(seed)
     med, trim = np.empty(RESAMPLES), np.empty(RESAMPLES)
@@ -210,16 +210,19 @@ def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
         x = np.concatenate([groups[k] for k in rng.integers(0, len(groups), len(groups))])
         med[b], trim[b] = np.median(x), trimmed_mean(x, TRIM)
     p = 2 * min((trim <= 0).mean(), (trim >= 0).mean())
+    # no resample on the other side of 0: the resampling only bounds p (p_floor), it does not measure it
+    floor = 1 / (RESAMPLES + 1)
     return {**out, "median_lo": float(np.quantile(med, 0.025)), "median_hi": float(np.quantile(med, 0.975)),
             "trimmed_lo": float(np.quantile(trim, 0.025)), "trimmed_hi": float(np.quantile(trim, 0.975)),
-            "p": float(min(1.0, max(p, 1 / (RESAMPLES + 1))))}
+            "p": float(min(1.0, max(p, floor))), "p_floor": bool(p <= floor)}
 
 
 def turn_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per player count, phase (and 'all') and option: the rated turns, how many turns had the option and its
     line used it (counted), the share of rated turns where it is the best option, and for the officials Δ
     vs none (median and trimmed mean with 95% intervals resampling whole games, the mean beside them; p of
-    the trimmed mean, Holm-adjusted across the table as p_holm). `forced` counts the turns of the cell that
+    the trimmed mean, Holm-adjusted across the table as p_holm; p_floor: no resample reached 0, so p is only
+    bounded by the resampling's resolution, not measured). `forced` counts the turns of the cell that
     began with an empty hand (not rated); `unit` says what a Δ is (choice_tables.win_unit)."""
     turns = per_turn(df)
     rows = []
@@ -237,7 +240,8 @@ def turn_table(df: pd.DataFrame) -> pd.DataFrame:
                        "unit": win_unit(raw[~raw.forced])}
                 if o != NO_OFFICIAL:
                     s = _game_bootstrap(t[f"d_{o}"], t.source + "/" + t.game.astype(str))
-                    row.update({f"d_{k}": v for k, v in s.items() if k != "p"}, p=s["p"])
+                    row.update({f"d_{k}": v for k, v in s.items() if k not in ("p", "p_floor")}, p=s["p"],
+                               p_floor=s["p_floor"])
                 rows.append(row)
     return with_holm(pd.DataFrame(rows), ["p"])
 
@@ -250,6 +254,17 @@ def compared_with(option: str) -> str:
             "against no official this turn, each side played as well as the search can")
 
 
+def _points(x, lo=None, hi=None) -> str:
+    """A Δ (a fraction of a win) in percentage points, with its interval when given; – when missing."""
+    if x is None or math.isnan(x):
+        return "–"
+    if lo is None:
+        return f"{100 * x:+.1f}"
+    if math.isnan(lo) or math.isnan(hi):
+        return f"{100 * x:+.1f} [–]"
+    return f"{100 * x:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
 def turn_section(table: pd.DataFrame) -> list[str]:
     """The report's section on the turn question (markdown lines) from turn_table()."""
     if table.empty:
@@ -258,8 +273,10 @@ def turn_section(table: pd.DataFrame) -> list[str]:
     L = ["## Which official this turn", "",
          "At the first decision of each turn, one search per option holds the player to it for the whole turn and "
          "its best line's first move is re-rated by an independent search (docs/officials.md, \"The turn "
-         f"question\"). Units: {unit} (an option's value minus no official's); intervals are 95% and resample whole games; p is the trimmed mean's, "
-         "Holm-adjusted across this table. An official counts in a turn only where its best line uses it.", ""]
+         f"question\"). Units: {unit}, in percentage points (an option's value minus no official's); intervals "
+         "are 95% and resample whole games; p is the trimmed mean's, Holm-adjusted across this table (\"≤\": no "
+         f"resample of {RESAMPLES} reached 0, so the resampling only bounds it). An official counts in a turn "
+         "only where its best line uses it.", ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
     L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean | p (Holm) |",
@@ -269,9 +286,9 @@ def turn_section(table: pd.DataFrame) -> list[str]:
         if r.option == NO_OFFICIAL:
             d = "| – | – | – | –"
         else:
-            d = (f"| {r.d_median:+.3f} [{r.d_median_lo:+.3f}, {r.d_median_hi:+.3f}] "
-                 f"| {r.d_trimmed:+.3f} [{r.d_trimmed_lo:+.3f}, {r.d_trimmed_hi:+.3f}] | {r.d_mean:+.3f} "
-                 f"| {r.p_holm:.3g}")
+            d = (f"| {_points(r.d_median, r.d_median_lo, r.d_median_hi)} "
+                 f"| {_points(r.d_trimmed, r.d_trimmed_lo, r.d_trimmed_hi)} | {_points(r.d_mean)} "
+                 f"| {'≤ ' if r.p_floor else ''}{r.p_holm:.2g}")
         L.append(f"| {r.players} | {r.phase} | {label} | {r.turns} | {r.counted} | {r.best_share:.0%} {d} |")
     forced = table[(table.option == NO_OFFICIAL) & (table.phase == "all")]
     L += ["", "Turns that began with an empty hand (the forced Postmaster, no choice) are not rated: "
