@@ -150,6 +150,9 @@ def test_the_report_section_says_what_each_official_is_compared_against(rated):
     for label in ("Postmaster", "Administrator", "Postal Carrier", "Cartwright"):
         assert f"* {label}: the {label} for the whole turn" in text
     assert "against no official this turn" in text and "forced Postmaster" in text
+    assert "not tested advice" not in text
+    # when play found the rating wrong, the section says its values are estimates, not advice
+    assert "not tested advice" in "\n".join(turn_section(table, follow="player"))
 
 
 def test_the_cost_of_the_turn_question():

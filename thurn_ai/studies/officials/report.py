@@ -114,7 +114,9 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     if choice:
         L += choice_section(choice)
     if meta.get("turns") is not None:
-        L += turn_section(meta["turns"])
+        advice = main_choice.get("advice")
+        L += turn_section(meta["turns"], advice.follow.iloc[0] if advice is not None and "follow" in advice
+                          and len(advice) else "unvalidated")
     names = meta.get("compare") or list(analyses)
     if comparison is not None:
         L += comparison_section(comparison, names, meta.get("comparison_plots", ()))

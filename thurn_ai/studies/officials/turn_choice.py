@@ -265,8 +265,10 @@ def _points(x, lo=None, hi=None) -> str:
     return f"{100 * x:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
 
-def turn_section(table: pd.DataFrame) -> list[str]:
-    """The report's section on the turn question (markdown lines) from turn_table()."""
+def turn_section(table: pd.DataFrame, follow: str = "unvalidated") -> list[str]:
+    """The report's section on the turn question (markdown lines) from turn_table(); follow: whose choices the
+    advice follows (report_validation.advice_follows): with "player", play found this kind of rating wrong,
+    and the section says its values are the search's estimates, not advice."""
     if table.empty:
         return []
     unit = next(iter(table.unit.dropna()), "Δ evaluation")
@@ -277,6 +279,11 @@ def turn_section(table: pd.DataFrame) -> list[str]:
          "are 95% and resample whole games; p is the trimmed mean's, Holm-adjusted across this table (\"≤\": no "
          f"resample of {RESAMPLES} reached 0, so the resampling only bounds it). An official counts in a turn "
          "only where its best line uses it.", ""]
+    if follow == "player":
+        L += ["These values come from restricted searches re-rated by independent ones, the kind of rating the "
+              "validation by play found to misjudge the officials (following it, the fresh re-rating included, "
+              "loses to the search's own choices), so they are the search's estimates of each plan, not tested "
+              "advice: the advice at the table follows the search's own play.", ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
     L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean | p (Holm) |",
