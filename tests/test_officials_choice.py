@@ -427,9 +427,13 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
         "(calibrated) +3.0 pp on average there, median +0.2" in text
     # where play found the search's own choices better, its take rate leads and the rating is said not to be
     # followed
-    player = " ".join(_choice_sentences(fresh.assign(used=0.7), "player"))
+    by_phase = fresh.assign(used=fresh.phase.map({"early": 0.8, "middle": 0.6, "late": 0.4, "all": 0.7}))
+    player = " ".join(_choice_sentences(by_phase, "player"))
     assert "Postmaster** when it is on offer: the search uses it at 70.0% of its offers" in player
     assert "The rating, not to be followed" in player and "40.0% of the 100 positions" in player
+    # ... and by phase the search's own use, not the rejected rating's Δ (which would read as advice)
+    assert "the search uses it 80.0% in the early game, 60.0% in the middle game, 40.0% in the late game" in player
+    assert "worth most" not in player and "worse in every phase" not in player
     assert "not to be followed" not in text
 
 

@@ -259,7 +259,11 @@ def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
                   "selection bias)")
         prefix, weight = ("fresh_", "fresh_rated") if fresh else ("", "rated")
         ph = t[(t.official == o) & (t.phase != "all") & (t[weight].fillna(0) > 0)]
-        if len(ph):
+        if len(ph) and follow == "player":
+            # play rejected the rating: its Δ by phase would read as advice, so say when the search uses it
+            used = {p: _weighted(g, "used", "rated") for p, g in ph.groupby("phase")}
+            s += "; the search uses it " + ", ".join(f"{pct(used[p])} in the {p} game" for p in STAGES if p in used)
+        elif len(ph):
             by_phase = {p: _weighted(g, f"{prefix}d_win_mean", weight) for p, g in ph.groupby("phase")}
             top = max(by_phase, key=by_phase.get)
             median = _weighted(ph[ph.phase == top], f"{prefix}d_win_median", weight)
