@@ -463,6 +463,24 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
         meta["comparison_plots"] = study.write_comparison_plot(comparison, ["heuristic", "search"], out)
     atomic_write_text(out / "report.md", study.build_report(analyses, meta, choice or None, comparison, seats))
     print(f"wrote {out / 'report.md'}")
+    if against_design and out.resolve() == OUT.resolve():
+        # the README's rules for players come from the same build, so its numbers are the report's
+        write_readme_block(ROOT / "README.md", study.readme_block(analyses, choice, meta))
+
+
+def write_readme_block(readme: Path, block: list[str]) -> bool:
+    """Replace the README's officials block with `block` (report.readme_block); a README without the block
+    is left as it is, with a warning. Whether it was written."""
+    if not block:
+        return False
+    try:
+        text = study.with_readme_block(readme.read_text(encoding="utf-8"), block)
+    except study.StudyError as e:
+        print(f"warning: {e}; the README is left as it is", file=sys.stderr)
+        return False
+    atomic_write_text(readme, text)
+    print(f"wrote the players' rules into {readme}")
+    return True
 
 
 def per_count(text: str | None, what: str) -> dict | None:

@@ -666,3 +666,70 @@ def test_where_play_rejects_the_rating_the_advice_follows_the_searchs_own_choice
     assert "not as tested advice" in "\n".join(advice_lines(advice_table(rows)))
     with pytest.raises(ValueError):
         advice_table(rows, "both")
+
+
+def test_the_readme_rules_say_each_rule_once_with_its_numbers():
+    from thurn_ai.studies.officials.advice import advice_table, rules_in_brief
+    # the player uses it with 5 or more cards, not with 2-3: two rules of one factor, each with its share
+    rows = _advice_rows().assign(used=lambda r: r.hand_size >= 5)
+    brief = rules_in_brief(advice_table(rows, "player"))
+    assert list(brief) == ["postmaster"]
+    text = brief["postmaster"]
+    assert "do without with 2–3 cards in hand (used at 0.0% [" in text and "of 40 offers)" in text
+    assert "use it with 5 or more cards in hand (used at 100.0% [" in text
+    # one rule at every tested cell: said once, with the share per player count
+    every = pd.concat([_advice_rows().assign(players=n, source=f"{n}p") for n in (2, 3)])
+    every = every.assign(used=True, hand_size=2)
+    text = rules_in_brief(advice_table(every, "player"))["postmaster"]
+    assert text.startswith("use it, whatever the hand, route, phase and player count (used at 100.0%")
+    assert "of 80 offers at 2 players; 100.0%" in text and "of 80 offers at 3 players)" in text
+    # levels of a factor that share a rule are said together
+    three = pd.DataFrame([{"players": 2, "source": "s", "game": g, "move": k, "official": "postmaster",
+                           "phase": "early", "hand_size": hand, "route_len": 3, "d_win": 0.1, "d_win_fresh": 0.1,
+                           "used": hand < 5} for g in range(40) for k, hand in enumerate((2, 4, 6))])
+    text = rules_in_brief(advice_table(three, "player"))["postmaster"]
+    assert "do without with 5 or more cards in hand" in text
+    assert "use it with 2–3 cards or 4 cards in hand (used at 100.0% [" in text and " and 100.0% [" in text
+    assert rules_in_brief(advice_table(_advice_rows().iloc[:0].assign(d_win_fresh=[]), "player")) == {}
+
+
+def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines():
+    from thurn_ai.studies.officials.advice import advice_table
+    from thurn_ai.studies.officials.report import README_END, README_START, readme_block, with_readme_block
+    advice = advice_table(_advice_rows().assign(used=lambda r: r.hand_size >= 5), "player")
+    validation = R.validation_table(_with_control([1] * 30 + [0] * 70, [1] * 50 + [0] * 50))
+    meta = {"main_study": "search", "commit": "abc1234", "command": "python experiments/officials.py",
+            "validation": validation}
+    block = readme_block({}, {"search": {"advice": advice}}, meta)
+    text = "\n".join(block)
+    assert block[0] == README_START and block[-1] == README_END
+    assert "built at commit `abc1234`" in text
+    c = validation[validation.d_control.notna()].iloc[0]
+    assert f"the first rating at 2 players {100 * c.d_control:+.1f} pp [" in text     # play said the rating is wrong
+    assert "**Postmaster**: do without with 2–3 cards in hand" in text
+    assert "Never using one" not in text                                    # no ablation given: none said
+    readme = f"# title\n\nbefore\n\n{README_START}\nold text\n{README_END}\n\nafter\n"
+    new = with_readme_block(readme, block)
+    assert new.startswith("# title\n\nbefore\n\n") and new.endswith("\n\nafter\n") and "old text" not in new
+    assert with_readme_block(new, block) == new                             # rewriting it changes nothing
+    with pytest.raises(S.StudyError, match="no block"):
+        with_readme_block("# a README without the block\n", block)
+    assert readme_block({}, {}, meta) == []
+
+
+def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, capsys):
+    from helpers import experiment
+    from thurn_ai.studies.officials.report import README_END, README_START
+
+    exp = experiment("officials")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# t\n\n{README_START}\nold\n{README_END}\n", encoding="utf-8")
+    assert exp.write_readme_block(readme, [README_START, "new", README_END])
+    assert readme.read_text(encoding="utf-8") == f"# t\n\n{README_START}\nnew\n{README_END}\n"
+    assert not exp.write_readme_block(readme, [])                # nothing to say: the block stays
+    readme.write_text("# a README of one's own\n", encoding="utf-8")
+    assert not exp.write_readme_block(readme, [README_START, "new", README_END])
+    assert readme.read_text(encoding="utf-8") == "# a README of one's own\n"
+    assert "warning: the README has no block" in capsys.readouterr().err
+    # the project's README has the block the report step writes
+    assert README_START in (exp.ROOT / "README.md").read_text(encoding="utf-8")

@@ -52,7 +52,8 @@ from .plan import (CANONICAL_COLUMNS, CONTROL, OFFICIAL_LABEL, USE_COLUMNS, Cond
                                    study_bots, study_spec, turns_column, use_column, with_forbid, with_phase_turns)
 from .plots import write_choice_plots, write_comparison_plot, write_plots
 from .report import (build_report, choice_report, control_facts, findings, format_choice_text,
-                                     format_text, num, pct, player_summary, pp, wbc_sentence)
+                                     format_text, num, pct, player_summary, pp, readme_block, wbc_sentence,
+                                     with_readme_block)
 from .tables import (WBC_FIRST_SEAT, WBC_FIRST_SEAT_2024, Analysis, ablation_table, analyse,
                                      bot_comparison, check_study_data, pairwise_table, seat_comparison, seat_table,
                                      substitution_table, usage_table, wbc_comparison, write_tables)
@@ -74,7 +75,7 @@ __all__ = ["OFFICIALS", "STAGES", "CONTROL", "OFFICIAL_LABEL", "CANONICAL_COLUMN
            "paired_differences", "CELLS", "RATINGS",
            "RatedBot", "rated_spec", "run_validation", "validation_games", "validation_table",
            "advice_table", "advice_lines", "write_advice_plots", "TurnSettings", "run_turns_study",
-           "load_turns_study", "turn_table", "turn_section", "turns_folder"]
+           "load_turns_study", "turn_table", "turn_section", "turns_folder", "readme_block", "with_readme_block"]
 
 #: where a study's example positions go, under its output folder
 POSITIONS_DIR = "positions"

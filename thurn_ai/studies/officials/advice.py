@@ -31,7 +31,8 @@ from .plan import OFFICIAL_LABEL
 from .report_study import p_text, pct
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write_advice_plots", "rule_of"]
+__all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write_advice_plots", "rule_of",
+           "rules_in_brief"]
 
 #: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
 FACTORS = {
@@ -189,3 +190,40 @@ def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
         fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it" + (" (what the search does)" if by_player else ""))
         names.append(_save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
     return names
+
+
+def _share(x) -> str:
+    return f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] of {x.decisions}"
+
+
+def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
+    """{official: its rules in one sentence} for the README, from advice_table(): per factor the levels that
+    share a rule said together ("use it with 2–3 cards or 4 cards in hand"), each with its share, its 95%
+    interval and its offers; an official whose every tested cell has the same rule gets that rule once,
+    with its share per player count. Officials without a clear rule are left out."""
+    if t is None or t.empty:
+        return {}
+    follow = t.follow.iloc[0] if "follow" in t else "unvalidated"
+    what = "used at" if follow == "player" else "right at"
+    out = {}
+    for o in OFFICIALS:
+        g = t[t.official == o]
+        tested = g[g.p.notna()]
+        clear = tested[tested.rule.isin(RULES)]
+        if clear.empty:
+            continue
+        if clear.rule.nunique() == 1 and len(clear) == len(tested):
+            per_count = clear[clear.factor == "players"]
+            out[o] = (f"{clear.rule.iloc[0]}, whatever the hand, route, phase and player count ({what} "
+                      + "; ".join(f"{_share(x)} offers at {x.level}" for x in per_count.itertuples()) + ")")
+            continue
+        parts = []
+        for factor in FACTORS:
+            f = clear[clear.factor == factor]
+            for rule in dict.fromkeys(f.rule):     # the rules of this factor, in the order of its levels
+                cells = f[f.rule == rule]
+                levels = " or ".join(cells.level)
+                parts.append(f"{rule} {WHEN[factor].format(levels)} ({what} "
+                             + " and ".join(_share(x) for x in cells.itertuples()) + " offers)")
+        out[o] = "; ".join(parts)
+    return out

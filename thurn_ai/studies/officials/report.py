@@ -461,3 +461,78 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
             cells.append(s)
         L.append(f"| {r.players} | {r.seat} | {pct(r.fair)} | " + " | ".join(cells) + " |")
     return L + ["", wbc_sentence(wbc), ""]
+
+
+#: the README's block that the study's report step writes (experiments/officials.py): its first and last lines
+README_START = "<!-- officials-advice: written by python experiments/officials.py from results/officials/ -->"
+README_END = "<!-- /officials-advice -->"
+
+
+def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
+    """The README's paragraph of rules a player can use, each with its number (markdown lines, between
+    README_START and README_END): the main study's rules at the table (advice.rules_in_brief), what play
+    said of the rating they follow or replace, what never using each official costs (tournament win rates)
+    and the first seat. Empty when the main study has neither an ablation nor rated decisions."""
+    from .advice import rules_in_brief
+
+    main = meta.get("main_study")
+    a, c = analyses.get(main), (choice or {}).get(main, {})
+    advice = c.get("advice")
+    if a is None and advice is None:
+        return []
+    L = [README_START, "",
+         f"From the validated study ([results/officials/report.md](results/officials/report.md), built at commit "
+         f"`{meta.get('commit', '?')}` by `{meta.get('command', 'python experiments/officials.py')}`):", ""]
+    v = meta.get("validation")
+    if advice is not None and len(advice):
+        follow = advice.follow.iloc[0] if "follow" in advice else "unvalidated"
+        if follow == "player":
+            L.append("**At the table.** Following the search's rating of single decisions loses in play to "
+                     "the same searches choosing as the search itself does (" + _control_text(v) + "), so these "
+                     "rules are the search's own choices: the share of the "
+                     "offers where it used each official, by what a player sees (95% intervals resample whole "
+                     "games; a rule where the share differs from one half after Holm's correction across the "
+                     "advice table; \"use it\" / \"do without\" at two in three or more / one in three or less, "
+                     "\"lean to\" between).")
+        else:
+            L.append("**At the table** (the search's rating of single decisions: the share of offers where "
+                     "using the official is the better move; "
+                     + ("shown by play to win" if follow == "rating" else "not validated by play") + "):")
+        L.append("")
+        L += [f"- **{OFFICIAL_LABEL[o]}**: {s}." for o, s in rules_in_brief(advice).items()]
+        L.append("")
+    if a is not None and len(a.ablation):
+        L += ["**Never using one**, against players who do (the win rate of one such player in tournaments of "
+              "real games; fair share 1/n; 95% Wilson intervals, uncorrected; an empty hand still forces the "
+              "Postmaster's draw, not counted as a use):", ""]
+        for o in OFFICIALS:
+            r = a.ablation[a.ablation.official == o].sort_values("players")
+            if len(r):
+                L.append(f"- {OFFICIAL_LABEL[o]}: " + "; ".join(
+                    f"{pct(x.win_rate)} at {x.players} players ({pp(x.d_win, x.d_win_lo, x.d_win_hi)} "
+                    f"against {pct(1 / x.players)}, {x.games} games)" for x in r.itertuples()) + ".")
+        first = a.seats[a.seats.seat == 1].sort_values("players")
+        L += ["", "**First seat**: wins " + "; ".join(
+            f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players (fair "
+            f"{pct(x.expected)})" for x in first.itertuples()) + "."]
+    return L + ["", README_END]
+
+
+def _control_text(v: pd.DataFrame | None) -> str:
+    """Each rating's paired difference to its control, in words (validation_table rows with d_control)."""
+    if v is None or "d_control" not in v:
+        return "no control was played"
+    rows = v[v.d_control.notna()]
+    return "; ".join(f"the {r.rating} rating at {r.players} players {pp(r.d_control, r.d_control_lo, r.d_control_hi)} "
+                     f"of win rate, Holm p {r.p_control_holm:.2g}, {r.games} games" for r in rows.itertuples()) \
+        or "no control was played"
+
+
+def with_readme_block(readme: str, block: list[str]) -> str:
+    """The README text with its officials block (README_START ... README_END) replaced by `block`; StudyError
+    when the README has no such block (a hand-edited README: say where it goes rather than guess)."""
+    start, end = readme.find(README_START), readme.find(README_END)
+    if start < 0 or end < start:
+        raise StudyError(f"the README has no block from {README_START!r} to {README_END!r} to write the "
+                         "officials' advice into")
+    return readme[:start] + "\n".join(block) + readme[end + len(README_END):]
