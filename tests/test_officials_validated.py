@@ -708,6 +708,11 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     assert f"the first rating at 2 players {100 * c.d_control:+.1f} pp [" in text     # play said the rating is wrong
     assert "**Postmaster**: do without with 2–3 cards in hand" in text
     assert "Never using one" not in text                                    # no ablation given: none said
+    # a count without a control says how following the rating did against the fair share
+    three = validation[validation.rating == "first"].assign(players=3, win_rate=0.25, d_control=math.nan)
+    text = "\n".join(readme_block({}, {"search": {"advice": advice}},
+                                  {**meta, "validation": pd.concat([validation, three])}))
+    assert "without a control, following it won 25.0% (first) at 3 players against a fair 33.3%" in text
     readme = f"# title\n\nbefore\n\n{README_START}\nold text\n{README_END}\n\nafter\n"
     new = with_readme_block(readme, block)
     assert new.startswith("# title\n\nbefore\n\n") and new.endswith("\n\nafter\n") and "old text" not in new

@@ -519,13 +519,21 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
 
 
 def _control_text(v: pd.DataFrame | None) -> str:
-    """Each rating's paired difference to its control, in words (validation_table rows with d_control)."""
+    """Each rating's paired difference to its control, in words (validation_table rows with d_control), and
+    where a rating had no control, its win rate against the fair share."""
     if v is None or "d_control" not in v:
         return "no control was played"
+    from .rated import RATINGS
+
     rows = v[v.d_control.notna()]
-    return "; ".join(f"the {r.rating} rating at {r.players} players {pp(r.d_control, r.d_control_lo, r.d_control_hi)} "
-                     f"of win rate, Holm p {r.p_control_holm:.2g}, {r.games} games" for r in rows.itertuples()) \
-        or "no control was played"
+    said = [f"the {r.rating} rating at {r.players} players {pp(r.d_control, r.d_control_lo, r.d_control_hi)} "
+            f"of win rate, Holm p {r.p_control_holm:.2g}, {r.games} games" for r in rows.itertuples()]
+    alone = v[v.d_control.isna() & v.rating.isin(RATINGS) & ~v.players.isin(rows.players)]
+    if len(alone):
+        said.append("without a control, following it won " + ", ".join(
+            f"{pct(r.win_rate)} ({r.rating}) at {r.players} players against a fair {pct(1 / r.players)}"
+            for r in alone.itertuples()))
+    return "; ".join(said) or "no control was played"
 
 
 def with_readme_block(readme: str, block: list[str]) -> str:
