@@ -681,7 +681,8 @@ def test_the_readme_rules_say_each_rule_once_with_its_numbers():
     every = pd.concat([_advice_rows().assign(players=n, source=f"{n}p") for n in (2, 3)])
     every = every.assign(used=True, hand_size=2)
     text = rules_in_brief(advice_table(every, "player"))["postmaster"]
-    assert text.startswith("use it, whatever the hand, route, phase and player count (used at 100.0%")
+    assert text.startswith("use it, at every hand size, route length, phase and player count tested "
+                           "(used at 100.0%")
     assert "of 80 offers at 2 players; 100.0%" in text and "of 80 offers at 3 players)" in text
     # levels of a factor that share a rule are said together
     three = pd.DataFrame([{"players": 2, "source": "s", "game": g, "move": k, "official": "postmaster",

@@ -214,8 +214,8 @@ def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
             continue
         if clear.rule.nunique() == 1 and len(clear) == len(tested):
             per_count = clear[clear.factor == "players"]
-            out[o] = (f"{clear.rule.iloc[0]}, whatever the hand, route, phase and player count ({what} "
-                      + "; ".join(f"{_share(x)} offers at {x.level}" for x in per_count.itertuples()) + ")")
+            out[o] = (f"{clear.rule.iloc[0]}, at every hand size, route length, phase and player count tested "
+                      f"({what} " + "; ".join(f"{_share(x)} offers at {x.level}" for x in per_count.itertuples()) + ")")
             continue
         parts = []
         for factor in FACTORS:
