@@ -32,7 +32,7 @@ from .report_study import p_text, pct
 from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write_advice_plots", "rule_of",
-           "rules_in_brief"]
+           "rules_in_brief", "follow_of"]
 
 #: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
 FACTORS = {
@@ -56,6 +56,11 @@ RULES = ("use it", "lean to using it", "lean to doing without", "do without")
 #: whose choices the advice follows (report_validation.advice_follows): the rating's, shown by play to win; the
 #: search's own, shown to beat the rating's; the rating's, not (yet) validated by play
 FOLLOWS = ("rating", "player", "unvalidated")
+
+
+def follow_of(t: pd.DataFrame | None) -> str:
+    """Whose choices an advice_table() follows (one of FOLLOWS); "unvalidated" for no table or an empty one."""
+    return t.follow.iloc[0] if t is not None and "follow" in t and len(t) else "unvalidated"
 
 
 def enough(decisions: int, games: int) -> bool:
@@ -120,7 +125,7 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
     if t is None or t.empty:
         return []
     rating = t.rating.iloc[0]
-    follow = t.follow.iloc[0] if "follow" in t else "unvalidated"
+    follow = follow_of(t)
     how = ("each side's chosen move re-rated by an independent search" if rating == "fresh"
            else "each side's most visited move by its own mean, which favours the side with more moves")
     test = (f"A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
@@ -184,7 +189,7 @@ def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
             ax.axhline(50, color="grey", lw=0.8, ls=":")
             ax.set_xticks(range(len(f)), list(f.level), rotation=30, fontsize=7)
             ax.set_title(factor, fontsize=9)
-        by_player = "follow" in g and g.follow.iloc[0] == "player"
+        by_player = follow_of(g) == "player"
         axes[0].set_ylabel("% of offers where the search used it" if by_player
                            else "% of offers where using it is right")
         fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it" + (" (what the search does)" if by_player else ""))
@@ -203,7 +208,7 @@ def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
     with its share per player count. Officials without a clear rule are left out."""
     if t is None or t.empty:
         return {}
-    follow = t.follow.iloc[0] if "follow" in t else "unvalidated"
+    follow = follow_of(t)
     what = "used at" if follow == "player" else "right at"
     out = {}
     for o in OFFICIALS:

@@ -13,7 +13,7 @@ from .choice import SMALL_SAMPLE
 from .tables import Analysis
 from .report_study import METHOD, num, pct, pp, study_section
 from .report_validation import validation_section
-from .advice import advice_lines
+from .advice import advice_lines, follow_of, rules_in_brief
 
 
 def findings(a: Analysis) -> list[str]:
@@ -114,9 +114,7 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     if choice:
         L += choice_section(choice)
     if meta.get("turns") is not None:
-        advice = main_choice.get("advice")
-        L += turn_section(meta["turns"], advice.follow.iloc[0] if advice is not None and "follow" in advice
-                          and len(advice) else "unvalidated")
+        L += turn_section(meta["turns"], follow_of(main_choice.get("advice")))
     names = meta.get("compare") or list(analyses)
     if comparison is not None:
         L += comparison_section(comparison, names, meta.get("comparison_plots", ()))
@@ -191,9 +189,7 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
     if a is not None:
         out += _ablation_sentences(a)
     if choice and main in choice:
-        advice = choice[main].get("advice")
-        follow = advice.follow.iloc[0] if advice is not None and "follow" in advice and len(advice) else None
-        out += _choice_sentences(choice[main]["table"], follow)
+        out += _choice_sentences(choice[main]["table"], follow_of(choice[main].get("advice")))
     if a is not None:
         out += _seat_sentences(a)
     return out
@@ -473,8 +469,6 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
     README_START and README_END): the main study's rules at the table (advice.rules_in_brief), what play
     said of the rating they follow or replace, what never using each official costs (tournament win rates)
     and the first seat. Empty when the main study has neither an ablation nor rated decisions."""
-    from .advice import rules_in_brief
-
     main = meta.get("main_study")
     a, c = analyses.get(main), (choice or {}).get(main, {})
     advice = c.get("advice")
@@ -485,7 +479,7 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
          f"`{meta.get('commit', '?')}` by `{meta.get('command', 'python experiments/officials.py')}`):", ""]
     v = meta.get("validation")
     if advice is not None and len(advice):
-        follow = advice.follow.iloc[0] if "follow" in advice else "unvalidated"
+        follow = follow_of(advice)
         if follow == "player":
             L.append("**At the table.** Following the search's rating of single decisions loses in play to "
                      "the same searches choosing as the search itself does (" + _control_text(v) + "), so these "
