@@ -346,6 +346,12 @@ def test_the_explanation_blames_the_rating_only_when_it_loses_to_its_control():
                        ).startswith("the ratings disagree")
     assert "no control was played" in explanation(both_lose, None, {})
     assert explanation({"first": "wins more"}, None, {}).startswith("(a) holds")
+    # play undecided: the re-rating speaks only to the selection bias, and a kept gap does not decide (a)
+    even = {"first": "no difference", "fresh": "no difference"}
+    kept = explanation(even, {"right": 0.40, "fresh_right": 0.39, "taken": 0.56}, {})
+    assert "selection bias does not explain it" in kept and "is not decided" in kept and "points to" not in kept
+    closed = explanation(even, {"right": 0.40, "fresh_right": 0.53, "taken": 0.56}, {})
+    assert "points to (b), the first rating's selection bias" in closed
     # the advice follows the answer
     table = pd.DataFrame([{"players": 2, "rating": "first", "d_win_lo": -0.1, "d_win_hi": -0.05,
                            "p_win_holm": 1e-5, "p_control_holm": 1e-3, "d_control_lo": -0.08,

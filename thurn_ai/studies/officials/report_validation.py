@@ -112,9 +112,13 @@ def explanation(verdicts: dict, gap: dict | None, controls: dict | None = None) 
         return ("neither rating can be followed: both lose to the standard bot (no control was played, so "
                 "their smaller searches may explain the loss)")
     if bias is not None:
+        # Without a decision from play, the re-rating can only speak to the selection bias: a gap it keeps
+        # rules that cause out, not (b) itself (a re-rating can share another misjudgement; see 2 players).
         return ("play does not separate them at this precision; the independent re-rating "
                 + ("moves most of the way to the player's choices, which points to (b), the first rating's "
-                   "selection bias" if bias else "leaves the gap, which points to (a), the player's over-use"))
+                   "selection bias" if bias else
+                   "leaves the gap, so the first rating's selection bias does not explain it; whether the player "
+                   "over-uses the officials (a) or both ratings misjudge them (b) is not decided"))
     return "undecided: play does not separate the explanations at this precision and no re-rating was made"
 
 
