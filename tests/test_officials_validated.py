@@ -719,7 +719,10 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     three = validation[validation.rating == "first"].assign(players=3, win_rate=0.25, d_control=math.nan)
     text = "\n".join(readme_block({}, {"search": {"advice": advice}},
                                   {**meta, "validation": pd.concat([validation, three])}))
-    assert "without a control, following it won 25.0% (first) at 3 players against a fair 33.3%" in text
+    r = three.iloc[0]
+    assert (f"without a control, following it won 25.0% [{100 * (1 / 3 + r.d_win_lo):.1f}%, "
+            f"{100 * (1 / 3 + r.d_win_hi):.1f}%] of {r.games} games (first) at 3 players against a fair 33.3% "
+            f"(Holm p {r.p_win_holm:.2g})") in text                        # with its interval, count and p
     readme = f"# title\n\nbefore\n\n{README_START}\nold text\n{README_END}\n\nafter\n"
     new = with_readme_block(readme, block)
     assert new.startswith("# title\n\nbefore\n\n") and new.endswith("\n\nafter\n") and "old text" not in new

@@ -525,8 +525,9 @@ def _control_text(v: pd.DataFrame | None) -> str:
     alone = v[v.d_control.isna() & v.rating.isin(RATINGS) & ~v.players.isin(rows.players)]
     if len(alone):
         said.append("without a control, following it won " + ", ".join(
-            f"{pct(r.win_rate)} ({r.rating}) at {r.players} players against a fair {pct(1 / r.players)}"
-            for r in alone.itertuples()))
+            f"{pct(r.win_rate)} [{pct(1 / r.players + r.d_win_lo)}, {pct(1 / r.players + r.d_win_hi)}] of "
+            f"{r.games} games ({r.rating}) at {r.players} players against a fair {pct(1 / r.players)} "
+            f"(Holm p {r.p_win_holm:.2g})" for r in alone.itertuples()))
     return "; ".join(said) or "no control was played"
 
 
