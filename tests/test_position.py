@@ -49,9 +49,15 @@ def test_complete_positions_round_trip_exactly(players, game, seed):
             assert h.legal_moves() == g.legal_moves()
 
 
+def unseen_cards(d: dict, viewer: int) -> list:
+    """Per city, the cards `viewer` cannot place (the deck and the opponents' cards it has not seen), from
+    an export(): what a re-deal may move around."""
+    return [d["deck"][x] + sum(d["hand"][p][x] - d["known"][p][x] for p in range(len(d["hand"])) if p != viewer)
+            for x in range(len(d["deck"]))]
+
+
 @given(**game_params)
 def test_viewer_positions_hide_what_the_viewer_cannot_know(players, game, seed):
-    complete_dicts_differed = False
     for g in sampled_positions(players, *game, seed, count=3):
         for viewer in range(players):
             dv = g.to_dict(viewer)
@@ -61,9 +67,23 @@ def test_viewer_positions_hide_what_the_viewer_cannot_know(players, game, seed):
             # A state that differs only in what the viewer cannot see gives the same view.
             other = g.determinize(viewer, seed + viewer + 1)
             assert other.to_dict(viewer) == dv
-            complete_dicts_differed |= other.to_dict()["players"] != g.to_dict()["players"]
-    # the re-deals did change hidden cards, so the equality above was a real test
-    assert complete_dicts_differed
+            # ... and the re-deal only moved the unseen cards: the same cards, the same hand sizes
+            mine, theirs = other.export(), g.export()
+            assert unseen_cards(mine, viewer) == unseen_cards(theirs, viewer)
+            assert [sum(h) for h in mine["hand"]] == [sum(h) for h in theirs["hand"]]
+            assert mine["known"] == theirs["known"] and mine["hand"][viewer] == theirs["hand"][viewer]
+
+
+def test_a_re_deal_does_change_the_cards_the_viewer_cannot_see():
+    # the equality of views above is a real test: re-deals do move hidden cards (a position can also have
+    # none to move, e.g. an empty deck at 2 players, which is why this is not asserted per random game)
+    g = thurn_ai.new_game(players=3, seed=7)
+    for _ in range(60):
+        g.apply_random()
+    assert sum(unseen_cards(g.export(), 0)) > 0
+    redealt = [g.determinize(0, s) for s in range(5)]
+    assert all(h.to_dict(0) == g.to_dict(0) for h in redealt)
+    assert any(h.to_dict()["players"] != g.to_dict()["players"] for h in redealt)
 
 
 def test_viewer_dict_ignores_a_swapped_hidden_card():
