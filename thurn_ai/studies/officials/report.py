@@ -11,7 +11,7 @@ from ...game.officials import OFFICIALS, STAGES
 from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
-from .report_study import METHOD, num, pct, pp, study_section
+from .report_study import METHOD, num, p_text, pct, pp, study_section
 from .report_validation import validation_section
 from .advice import advice_lines, follow_of, rules_in_brief
 
@@ -521,13 +521,13 @@ def _control_text(v: pd.DataFrame | None) -> str:
 
     rows = v[v.d_control.notna()]
     said = [f"the {r.rating} rating at {r.players} players {pp(r.d_control, r.d_control_lo, r.d_control_hi)} "
-            f"of win rate, Holm p {r.p_control_holm:.2g}, {r.games} games" for r in rows.itertuples()]
+            f"of win rate, Holm p {p_text(r.p_control_holm)}, {r.games} games" for r in rows.itertuples()]
     alone = v[v.d_control.isna() & v.rating.isin(RATINGS) & ~v.players.isin(rows.players)]
     if len(alone):
         said.append("without a control, following it won " + ", ".join(
             f"{pct(r.win_rate)} [{pct(1 / r.players + r.d_win_lo)}, {pct(1 / r.players + r.d_win_hi)}] of "
             f"{r.games} games ({r.rating}) at {r.players} players against a fair {pct(1 / r.players)} "
-            f"(Holm p {r.p_win_holm:.2g})" for r in alone.itertuples()))
+            f"(Holm p {p_text(r.p_win_holm)})" for r in alone.itertuples()))
     return "; ".join(said) or "no control was played"
 
 
