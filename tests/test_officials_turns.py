@@ -163,6 +163,17 @@ def test_the_cost_of_the_turn_question():
     assert "turn starts" in cost.format_costs(rows, {2: t})
 
 
+def test_the_cost_table_columns_line_up_with_the_longest_part_name():
+    t = cost.Timing(2, 100, 20, 0.5, turns_per_game=30, options_per_turn=4.0)
+    rows = [{"part": "turns", "players": 2, "games": 10, "searches": 2400, "core_hours": 0.33},
+            {"part": "validation (control-first)", "players": 2, "games": 2182, "searches": 617506,
+             "core_hours": 2.22}]
+    table = [line for line in cost.format_costs(rows, {2: t}).splitlines() if line.endswith(("core-hours", ".33", ".22"))]
+    assert len(table) == 3
+    # right-aligned columns after a left-aligned part name: every row as long as the header
+    assert len({len(line) for line in table}) == 1, table
+
+
 def test_the_turns_part_runs_with_the_default_jobs_every_core(rated, tmp_path):
     # jobs=None (the script's default) once reached the worker pool as None and failed there
     (tmp_path / "2p_none").mkdir()

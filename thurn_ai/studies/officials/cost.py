@@ -125,9 +125,10 @@ def format_costs(rows: list[dict], timings: dict) -> str:
         lines.append(f"  {n} players: {t.searches_per_game:.0f} searched decisions a game, {t.offers_per_game:.0f} "
                      f"with an official on offer, {t.turns_per_game:.0f} turn starts ({t.options_per_turn:.1f} options "
                      f"each), {t.seconds_per_search:.3f} CPU s a search")
-    lines.append(f"  {'part':<22} {'players':>7} {'games':>7} {'searches':>10} {'core-hours':>10}")
+    w = max([len("part")] + [len(r["part"]) for r in rows])  # the widest part name sets the column
+    lines.append(f"  {'part':<{w}} {'players':>7} {'games':>7} {'searches':>10} {'core-hours':>10}")
     for r in rows:
-        lines.append(f"  {r['part']:<22} {r['players']:>7} {r['games']:>7} {r['searches']:>10} {r['core_hours']:>10.2f}")
+        lines.append(f"  {r['part']:<{w}} {r['players']:>7} {r['games']:>7} {r['searches']:>10} {r['core_hours']:>10.2f}")
     total = sum(r["core_hours"] for r in rows)
     lines.append(f"  total {total:.1f} core-hours (divide by the cores working: --jobs, or a cluster's workers)")
     return "\n".join(lines)
