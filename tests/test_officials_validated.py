@@ -696,8 +696,21 @@ def test_the_readme_rules_say_each_rule_once_with_its_numbers():
                            "used": hand < 5} for g in range(40) for k, hand in enumerate((2, 4, 6))])
     text = rules_in_brief(advice_table(three, "player"))["postmaster"]
     assert "do without with 5 or more cards in hand" in text
-    assert "use it with 2–3 cards or 4 cards in hand (used at 100.0% [" in text and " and 100.0% [" in text
+    assert ("use it with 2–4 cards in hand (used at 100.0% [" in text and "offers with 2–3 cards, 100.0% [" in text
+            and "offers with 4 cards)" in text)
     assert rules_in_brief(advice_table(_advice_rows().iloc[:0].assign(d_win_fresh=[]), "player")) == {}
+
+
+def test_levels_sharing_a_rule_are_said_as_a_player_counts_them():
+    from thurn_ai.studies.officials.advice import _levels_text, span_label
+    assert span_label(0, 1, "cards") == "0–1 cards" and span_label(4, 4, "cards") == "4 cards"
+    assert span_label(5, None, "cards") == "5 or more cards"
+    assert _levels_text("hand size", ["2–3 cards", "4 cards", "5 or more cards"]) == "with 2 or more cards in hand"
+    assert _levels_text("hand size", ["0–1 cards", "4 cards"]) == "with 0–1 cards or 4 cards in hand"
+    assert _levels_text("route length", ["3–4 cities", "5 or more cities"]) == "with a route of 3 or more cities"
+    assert _levels_text("players", ["2 players", "3 players"]) == "at 2–3 players"
+    assert _levels_text("players", ["2 players", "3 players", "4 players"]) == "at every player count"
+    assert _levels_text("phase", ["early", "late"]) == "in the early or late game"
 
 
 def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines():
@@ -712,7 +725,8 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     assert block[0] == README_START and block[-1] == README_END
     assert "built at commit `abc1234`" in text
     c = validation[validation.d_control.notna()].iloc[0]
-    assert f"the first rating at 2 players {100 * c.d_control:+.1f} pp [" in text     # play said the rating is wrong
+    assert "- 2 players, against its control" in text                      # play said the rating is wrong
+    assert f"the first rating {100 * c.d_control:+.1f} pp [" in text
     assert "**Postmaster**: do without with 2–3 cards in hand" in text
     assert "Never using one" not in text                                    # no ablation given: none said
     # a count without a control says how following the rating did against the fair share
@@ -720,9 +734,10 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     text = "\n".join(readme_block({}, {"search": {"advice": advice}},
                                   {**meta, "validation": pd.concat([validation, three])}))
     r = three.iloc[0]
-    assert (f"without a control, following it won 25.0% [{100 * (1 / 3 + r.d_win_lo):.1f}%, "
-            f"{100 * (1 / 3 + r.d_win_hi):.1f}%] of {r.games} games (first) at 3 players against a fair 33.3% "
-            f"(Holm p {r.p_win_holm:.2g})") in text                        # with its interval, count and p
+    assert (f"- 3 players, no control played: following the first rating won 25.0% [{100 * (1 / 3 + r.d_win_lo):.1f}%, "
+            f"{100 * (1 / 3 + r.d_win_hi):.1f}%] of {r.games} games (Holm p {r.p_win_holm:.2g}), against a "
+            "fair 33.3%.") in text                                         # with its interval, count and p
+    assert text.index("**Postmaster**") < text.index("**The rating, followed in play**") < text.index("- 3 players")
     readme = f"# title\n\nbefore\n\n{README_START}\nold text\n{README_END}\n\nafter\n"
     new = with_readme_block(readme, block)
     assert new.startswith("# title\n\nbefore\n\n") and new.endswith("\n\nafter\n") and "old text" not in new
@@ -748,3 +763,11 @@ def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, cap
     assert "warning: the README has no block" in capsys.readouterr().err
     # the project's README has the block the report step writes
     assert README_START in (exp.ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():
+    from types import SimpleNamespace
+    from thurn_ai.studies.officials.report_study import study_facts
+    text = study_facts({"wall_minutes": 100.4, "games": 200}, SimpleNamespace(seats=pd.DataFrame()))
+    assert "wall time of the runs that ran to their end 100 min" in text and "counts only its last part" in text
+    assert "wall time" not in study_facts({"games": 200}, SimpleNamespace(seats=pd.DataFrame()))

@@ -34,19 +34,41 @@ from ...game.rules import PLAYER_COUNTS
 __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write_advice_plots", "rule_of",
            "rules_in_brief", "follow_of"]
 
+#: the factors a player counts: (the rated row's column, unit, the levels' spans (lo, hi), both ends included,
+#: hi None for "or more"); neighbouring levels with one rule are said as one span ("2–4 cards")
+COUNTED = {"hand size": ("hand_size", "cards", [(0, 1), (2, 3), (4, 4), (5, None)]),
+           "route length": ("route_len", "cities", [(0, 2), (3, 4), (5, None)]),
+           "players": ("players", "players", [(n, n) for n in PLAYER_COUNTS])}
+
+
+def span_label(lo: int, hi: int | None, unit: str) -> str:
+    """A counted level's name: "0–1 cards", "4 cards", "5 or more cards"."""
+    return f"{lo} or more {unit}" if hi is None else f"{lo} {unit}" if lo == hi else f"{lo}–{hi} {unit}"
+
+
+def _counted(factor: str) -> list:
+    column, unit, spans = COUNTED[factor]
+    return [(span_label(lo, hi, unit),
+             (lambda c, a, b: lambda r: r[c].between(a, math.inf if b is None else b))(column, lo, hi))
+            for lo, hi in spans]
+
+
 #: what a player can see at the table, and the levels the advice is given for: (label, test of a row)
 FACTORS = {
-    "hand size": [("0–1 cards", lambda r: r.hand_size <= 1), ("2–3 cards", lambda r: r.hand_size.between(2, 3)),
-                  ("4 cards", lambda r: r.hand_size == 4), ("5 or more cards", lambda r: r.hand_size >= 5)],
-    "route length": [("0–2 cities", lambda r: r.route_len <= 2), ("3–4 cities", lambda r: r.route_len.between(3, 4)),
-                     ("5 or more cities", lambda r: r.route_len >= 5)],
+    "hand size": _counted("hand size"),
+    "route length": _counted("route length"),
     "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in STAGES],
-    "players": [(f"{n} players", (lambda k: lambda r: r.players == k)(n)) for n in PLAYER_COUNTS],
+    "players": _counted("players"),
 }
 #: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
 #: how a rule names its level: "use it with 2–3 cards in hand", "... in the early game"
 WHEN = {"hand size": "with {} in hand", "route length": "with a route of {}", "phase": "in the {} game",
         "players": "at {}"}
+#: a rule that holds at every level of a factor: "use it at every hand size"
+EVERY = {"hand size": "at every hand size", "route length": "at every route length", "phase": "in every phase",
+         "players": "at every player count"}
+#: a level named beside its number: "67.7% [66.4%, 69.0%] of 5651 offers with 4 cards"
+BESIDE = {"hand size": "with {}", "route length": "with {}", "phase": "in the {} game", "players": "at {}"}
 MIN_DECISIONS = 30
 MIN_GAMES = 10
 #: a clear rule's share: "use it" needs at least this, "do without" at most 1 - this; between, the rule leans
@@ -201,11 +223,31 @@ def _share(x) -> str:
     return f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] of {x.decisions}"
 
 
+def _levels_text(factor: str, levels: list[str]) -> str:
+    """Levels of one factor that share a rule, as a player reads them: every level, neighbouring counted
+    levels as one span ("with 2–4 cards in hand"), the rest joined by "or"."""
+    names = [label for label, _ in FACTORS[factor]]
+    if levels == names:
+        return EVERY[factor]
+    runs = []                                  # runs of neighbouring levels, by their index in FACTORS
+    for i in sorted(names.index(level) for level in levels):
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    if factor in COUNTED:
+        _, unit, spans = COUNTED[factor]
+        said = [span_label(spans[r[0]][0], spans[r[-1]][1], unit) for r in runs]
+    else:
+        said = [names[i] for r in runs for i in r]
+    return WHEN[factor].format(" or ".join(said))
+
+
 def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
     """{official: its rules in one sentence} for the README, from advice_table(): per factor the levels that
-    share a rule said together ("use it with 2–3 cards or 4 cards in hand"), each with its share, its 95%
-    interval and its offers; an official whose every tested cell has the same rule gets that rule once,
-    with its share per player count. Officials without a clear rule are left out."""
+    share a rule said together ("use it with 2–4 cards in hand", "at every player count"), each level with its
+    share, its 95% interval and its offers; an official whose every tested cell has the same rule gets that
+    rule once, with its share per player count. Officials without a clear rule are left out."""
     if t is None or t.empty:
         return {}
     follow = follow_of(t)
@@ -227,8 +269,8 @@ def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
             f = clear[clear.factor == factor]
             for rule in dict.fromkeys(f.rule):     # the rules of this factor, in the order of its levels
                 cells = f[f.rule == rule]
-                levels = " or ".join(cells.level)
-                parts.append(f"{rule} {WHEN[factor].format(levels)} ({what} "
-                             + " and ".join(_share(x) for x in cells.itertuples()) + " offers)")
+                numbers = ", ".join(f"{_share(x)} offers" + (f" {BESIDE[factor].format(x.level)}" if len(cells) > 1
+                                                               else "") for x in cells.itertuples())
+                parts.append(f"{rule} {_levels_text(factor, list(cells.level))} ({what} {numbers})")
         out[o] = "; ".join(parts)
     return out

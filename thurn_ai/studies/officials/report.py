@@ -481,13 +481,11 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
     if advice is not None and len(advice):
         follow = follow_of(advice)
         if follow == "player":
-            L.append("**At the table.** Following the search's rating of single decisions loses in play to "
-                     "the same searches choosing as the search itself does (" + _control_text(v) + "), so these "
-                     "rules are the search's own choices: the share of the "
-                     "offers where it used each official, by what a player sees (95% intervals resample whole "
-                     "games; a rule where the share differs from one half after Holm's correction across the "
-                     "advice table; \"use it\" / \"do without\" at two in three or more / one in three or less, "
-                     "\"lean to\" between).")
+            L.append("**At the table.** Following the search's rating of single decisions loses in play (below), "
+                     "so these rules are the search's own choices: the share of the offers where it used each "
+                     "official, by what a player sees (95% intervals resample whole games; a rule where the share "
+                     "differs from one half after Holm's correction across the advice table; \"use it\" / \"do "
+                     "without\" at two in three or more / one in three or less, \"lean to\" between).")
         else:
             L.append("**At the table** (the search's rating of single decisions: the share of offers where "
                      "using the official is the better move; "
@@ -495,6 +493,11 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
         L.append("")
         L += [f"- **{OFFICIAL_LABEL[o]}**: {s}." for o, s in rules_in_brief(advice).items()]
         L.append("")
+    played = _validation_lines(v)
+    if played:
+        L += ["**The rating, followed in play**: a bot that takes the side the rating prefers at every offer of an "
+              "official, against the standard search, seats rotated (win rates; 95% intervals; p-values "
+              "Holm-corrected across the validation table):", ""] + [f"- {line}" for line in played] + [""]
     if a is not None and len(a.ablation):
         L += ["**Never using one**, against players who do (the win rate of one such player in tournaments of "
               "real games; fair share 1/n; 95% Wilson intervals, uncorrected; an empty hand still forces the "
@@ -512,23 +515,28 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
     return L + ["", README_END]
 
 
-def _control_text(v: pd.DataFrame | None) -> str:
-    """Each rating's paired difference to its control, in words (validation_table rows with d_control), and
-    where a rating had no control, its win rate against the fair share."""
-    if v is None or "d_control" not in v:
-        return "no control was played"
+def _validation_lines(v: pd.DataFrame | None) -> list[str]:
+    """One line per player count of what following each rating did in play (validation_table rows): its
+    paired difference to its control where one was played, else its win rate against the fair share."""
+    if v is None or v.empty:
+        return []
     from .rated import RATINGS
 
-    rows = v[v.d_control.notna()]
-    said = [f"the {r.rating} rating at {r.players} players {pp(r.d_control, r.d_control_lo, r.d_control_hi)} "
-            f"of win rate, Holm p {p_text(r.p_control_holm)}, {r.games} games" for r in rows.itertuples()]
-    alone = v[v.d_control.isna() & v.rating.isin(RATINGS) & ~v.players.isin(rows.players)]
-    if len(alone):
-        said.append("without a control, following it won " + ", ".join(
-            f"{pct(r.win_rate)} [{pct(1 / r.players + r.d_win_lo)}, {pct(1 / r.players + r.d_win_hi)}] of "
-            f"{r.games} games ({r.rating}) at {r.players} players against a fair {pct(1 / r.players)} "
-            f"(Holm p {p_text(r.p_win_holm)})" for r in alone.itertuples()))
-    return "; ".join(said) or "no control was played"
+    lines = []
+    for n, g in v[v.rating.isin(RATINGS)].groupby("players", sort=True):
+        controlled = g[g.d_control.notna()] if "d_control" in g else g.iloc[:0]
+        if len(controlled):
+            lines.append(f"{n} players, against its control (the same searches choosing as the search itself "
+                         "does, on the same deals): " + "; ".join(
+                             f"the {r.rating} rating {pp(r.d_control, r.d_control_lo, r.d_control_hi)} of win "
+                             f"rate (Holm p {p_text(r.p_control_holm)}, {r.games} games)"
+                             for r in controlled.itertuples()) + ".")
+        else:
+            lines.append(f"{n} players, no control played: " + "; ".join(
+                f"following the {r.rating} rating won {pct(r.win_rate)} [{pct(1 / n + r.d_win_lo)}, "
+                f"{pct(1 / n + r.d_win_hi)}] of {r.games} games (Holm p {p_text(r.p_win_holm)})"
+                for r in g.itertuples()) + f", against a fair {pct(1 / n)}.")
+    return lines
 
 
 def with_readme_block(readme: str, block: list[str]) -> str:

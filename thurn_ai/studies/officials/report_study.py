@@ -66,7 +66,9 @@ def study_facts(m: dict, a: Analysis) -> str:
     if m.get("played_with"):
         facts.append(f"games played with commit {m['played_with']}")
     if m.get("wall_minutes"):
-        facts.append(f"wall time {m['wall_minutes']:.0f} min")
+        # runs.json adds a run's time when the run ends: one stopped before (a session's end) is not counted
+        facts.append(f"wall time of the runs that ran to their end {m['wall_minutes']:.0f} min (a run stopped "
+                     "and resumed counts only its last part)")
     total = int(a.seats.groupby("players").games.first().sum()) if len(a.seats) else 0
     facts.append(f"{total} games in all")
     if "game_length" in m:
