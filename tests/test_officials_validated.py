@@ -771,3 +771,20 @@ def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():
     text = study_facts({"wall_minutes": 100.4, "games": 200}, SimpleNamespace(seats=pd.DataFrame()))
     assert "wall time of the runs that ran to their end 100 min" in text and "counts only its last part" in text
     assert "wall time" not in study_facts({"games": 200}, SimpleNamespace(seats=pd.DataFrame()))
+
+
+def test_the_players_summary_gives_each_difference_once_with_its_sign():
+    from types import SimpleNamespace
+    from thurn_ai.studies.officials.report import _ablation_sentences
+    ablation = pd.DataFrame([
+        {"official": "postmaster", "players": 2, "games": 200, "win_rate": 0.015, "d_win": -0.485,
+         "d_win_lo": -0.495, "d_win_hi": -0.457},
+        {"official": "cartwright", "players": 4, "games": 200, "win_rate": 0.215, "d_win": -0.035,
+         "d_win_lo": -0.086, "d_win_hi": 0.027},
+        {"official": "administrator", "players": 3, "games": 402, "win_rate": 0.40, "d_win": 0.067,
+         "d_win_lo": 0.02, "d_win_hi": 0.11}])
+    text = "\n".join(_ablation_sentences(SimpleNamespace(ablation=ablation)))
+    assert "wins 1.5% of its games instead of 50.0% (-48.5 pp [-49.5, -45.7], clearly worse)" in text
+    assert "wins 21.5% of its games instead of 25.0% (-3.5 pp [-8.6, +2.7], no clear change)" in text
+    assert "(+6.7 pp [+2.0, +11.0], clearly better)" in text
+    assert "loses -" not in text

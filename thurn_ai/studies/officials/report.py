@@ -206,9 +206,11 @@ def _ablation_sentences(a: Analysis) -> list[str]:
             if (x.d_win_hi - x.d_win_lo) / 2 > WIDE:
                 wide.append(f"{x.players}")
                 continue
-            verdict = ("loses" if x.d_win_hi < 0 else "gains" if x.d_win_lo > 0 else "changes nothing clear:")
+            # the difference carries its sign, the verdict only says whether the interval excludes zero
+            verdict = ("clearly worse" if x.d_win_hi < 0 else "clearly better" if x.d_win_lo > 0 else
+                       "no clear change")
             parts.append(f"at {x.players} players it wins {pct(x.win_rate)} of its games instead of "
-                         f"{pct(1 / x.players)} ({verdict} {pp(x.d_win, x.d_win_lo, x.d_win_hi)})")
+                         f"{pct(1 / x.players)} ({pp(x.d_win, x.d_win_lo, x.d_win_hi)}, {verdict})")
         s = f"**{OFFICIAL_LABEL[o]}**: a player who never uses it, against players who do"
         s += (": " + "; ".join(parts) if parts else "")
         if wide:
