@@ -1,0 +1,221 @@
+"""Teacher data for expert iteration: what a deep search says at a sample of the decisions of real games.
+
+A teacher data set is a folder of chunks, one Parquet file per `CHUNK` games of one player count, each
+written atomically when its games are done (with the games' records beside it, `.jsonl`), so an
+interrupted run loses at most the chunks in progress and `generate()` run again plays only what is missing.
+Every game's seed, every bot's seed, which decisions are sampled and every teacher search's seed derive
+from the data set's seed, its player count and the game's number: a chunk is the same on any machine.
+
+Which games (as the learned evaluation's data, thurn_ai/learned/data.py): for each player count, game g is
+played on the North board with horses when g % 5 == 4 (else South); by `play` in every seat, except every
+fourth game (g % 4 == 3), where one seat (rotating) plays `strong` and the others the rule-based
+`heuristic` bot. Held out from every fit: games with g % 5 == 0 and g % 10 == 9 (`held_out`).
+
+At every decision of a game with more than one legal move, with chance `sample`, the `teacher` search
+(by default 10,000 iterations of the default search with the learned evaluation) is run from the mover's
+information set -- what the mover may know, nothing more -- and one row is stored per root move: its
+visits, visit share, mean reward (value), win share and mean score, the move the teacher would play and
+the move the game's bot did play. The position itself is the record's first `move` moves (`position_at`),
+so features can be recomputed from it later.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ...bots import make_bot
+from ...bots.base import Observation
+from ...errors import ThurnError
+from ...fileio import atomic_to_parquet, atomic_write_text, load_json
+from ...game.rules import PLAYER_COUNTS, Rules
+from ...game.state import new_game
+from ...learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
+from ...play.match import GameRecord, derive_seed, read_records
+from ...play.workers import run_each
+
+CHUNK = 5                                         #: games a file
+DEFAULT_PLAY = "mcts(iterations=300,eval=learned)"
+DEFAULT_STRONG = "mcts(eval=learned)"
+DEFAULT_TEACHER = "mcts(iterations=10000,eval=learned)"
+DEFAULT_SAMPLE = 0.2
+META = "teacher.json"
+
+
+class TeacherError(ThurnError):
+    """A teacher data folder that does not match the run asked for, or holds no data."""
+
+
+def held_out(game):
+    """Games no fit sees: every fifth (all South) and every tenth North game (numbers ending in 9)."""
+    return (game % 5 == 0) | (game % 10 == 9)
+
+
+@dataclass(frozen=True)
+class TeacherChunk:
+    """Games first .. first + count - 1 of one player count, and how they are played and sampled."""
+    players: int
+    first: int
+    count: int
+    seed: int
+    play: str = DEFAULT_PLAY
+    strong: str = DEFAULT_STRONG
+    teacher: str = DEFAULT_TEACHER
+    sample: float = DEFAULT_SAMPLE
+
+    @property
+    def name(self) -> str:
+        return f"p{self.players}-{self.first:05d}.parquet"
+
+    @property
+    def records_name(self) -> str:
+        return f"p{self.players}-{self.first:05d}.jsonl"
+
+
+def game_setup(players: int, game: int, seed: int, play: str, strong: str) -> tuple[Rules, list[str], int]:
+    """(rules, bot specs by seat, game seed) of game `game` of a teacher data set."""
+    north = game % 5 == 4
+    rules = Rules(players=players, board="north" if north else "south", variant="horses" if north else None)
+    if game % 4 == 3:
+        specs = ["heuristic"] * players
+        specs[(game // 4) % players] = strong
+    else:
+        specs = [play] * players
+    return rules, specs, derive_seed("teacher-data", seed, players, game)
+
+
+def play_teacher_game(chunk: TeacherChunk, game: int) -> tuple[pd.DataFrame, GameRecord]:
+    """Play game `game` of the chunk's data set: its teacher rows and its record."""
+    rules, specs, game_seed = game_setup(chunk.players, game, chunk.seed, chunk.play, chunk.strong)
+    bots = [make_bot(s, derive_seed("bot", game_seed, i)) for i, s in enumerate(specs)]
+    teacher = make_bot(chunk.teacher, derive_seed("teacher", game_seed))
+    rng = np.random.default_rng(derive_seed("sample", game_seed))
+    state = new_game(rules=rules, seed=game_seed)
+    record = GameRecord(seed=game_seed, rules=rules, bots=specs)
+    rows = []
+    decision = 0
+    while not state.is_terminal():
+        p = state.current_player
+        obs = Observation(state, p, int(rng.integers(2 ** 63)))
+        n_legal = len(state.legal_moves())
+        asked = n_legal > 1 and rng.random() < chunk.sample
+        taught = teacher.search(Observation(state, p, int(rng.integers(2 ** 63)))) if asked else None
+        move = bots[p].choose(obs)
+        if taught is not None:
+            best = taught["analysis"][0]["move"]
+            for r in taught["analysis"]:
+                rows.append({"game": game, "players": chunk.players, "board": rules.board,
+                             "decision": decision, "move_index": len(record.moves), "turn": state.turn,
+                             "phase": state.phase, "mover": p, "bot": specs[p], "n_legal": n_legal,
+                             "move": r["move"], "notation": r["notation"], "visits": r["visits"],
+                             "share": r["share"], "value": r["value"], "win_prob": r["win_prob"],
+                             "mean_score": r["mean_score"], "teacher_best": r["move"] == best,
+                             "played": r["move"] == move, "iterations": taught["iterations"]})
+            decision += 1
+        record.moves.append(state.move_str(move))
+        state.apply(move)
+    record.scores = list(map(int, state.scores()))
+    record.ranking, record.winner, record.turns = state.ranking(), state.winner(), state.turn
+    frame = pd.DataFrame(rows)
+    if not rows:       # a game without a sampled decision still leaves a typed, empty frame
+        frame = pd.DataFrame(columns=COLUMNS)
+    return frame, record
+
+
+COLUMNS = ["game", "players", "board", "decision", "move_index", "turn", "phase", "mover", "bot", "n_legal",
+           "move", "notation", "visits", "share", "value", "win_prob", "mean_score", "teacher_best", "played",
+           "iterations"]
+
+
+def play_chunk(chunk: TeacherChunk) -> tuple[TeacherChunk, pd.DataFrame, str]:
+    """(chunk, its rows, its games' records as JSON lines)."""
+    games = [play_teacher_game(chunk, g) for g in range(chunk.first, chunk.first + chunk.count)]
+    frames = [f for f, _ in games if len(f)]
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+    return chunk, frame, "".join(r.to_json() + "\n" for _, r in games)
+
+
+def plan_chunks(players=PLAYER_COUNTS, games: int = 100, seed: int = 0, play: str = DEFAULT_PLAY,
+                strong: str = DEFAULT_STRONG, teacher: str = DEFAULT_TEACHER,
+                sample: float = DEFAULT_SAMPLE) -> list[TeacherChunk]:
+    """The chunks of games 0 .. games - 1 for each player count, interleaved so that an interrupted run has
+    some of every count. Chunk boundaries are fixed multiples of CHUNK, whatever `games` is: a run
+    extended later (more games) fills the short last chunk of an earlier run first, never skips a game."""
+    if not 0.0 < sample <= 1.0:
+        raise TeacherError(f"sample must be a share of decisions, above 0 and at most 1, not {sample!r}")
+    for spec in {play, strong, teacher, "heuristic"}:
+        make_bot(spec, 0)          # a bad spec fails here, before any game
+    per = {n: [TeacherChunk(n, g, min(CHUNK, games - g), seed, play, strong, teacher, sample)
+               for g in range(0, games, CHUNK)] for n in players}
+    out = []
+    for k in range(max((len(v) for v in per.values()), default=0)):
+        out += [per[n][k] for n in players if k < len(per[n])]
+    return out
+
+
+def _done(out: Path, chunk: TeacherChunk) -> bool:
+    """Whether the chunk's file holds all its games (a short last chunk of an earlier run does not)."""
+    path = out / chunk.records_name
+    if not (out / chunk.name).exists() or not path.exists():
+        return False
+    return sum(1 for _ in read_records(path)) >= chunk.count
+
+
+def generate(out_dir, chunks: list[TeacherChunk], jobs: int = 1, client=None, progress=None) -> int:
+    """Play the chunks not yet complete in out_dir and write each as it finishes; returns the chunks played.
+    `client`: a dask.distributed Client (the tournament's --scheduler); else `jobs` local processes."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_meta(out, chunks)
+    todo = [c for c in chunks if not _done(out, c)]
+    done = 0
+    for chunk, frame, records in run_each(play_chunk, todo, jobs, client):
+        # the records first: a chunk counts as done once its rows are there too
+        atomic_write_text(out / chunk.records_name, records)
+        atomic_to_parquet(frame, out / chunk.name, index=False)
+        done += 1
+        if progress:
+            progress(chunk)
+    return done
+
+
+def _check_meta(out: Path, chunks: list[TeacherChunk]) -> None:
+    """A folder keeps one data set: the same seed, bots and sampling (more games may be added)."""
+    if not chunks:
+        return
+    c = chunks[0]
+    meta = {"seed": c.seed, "play": c.play, "strong": c.strong, "teacher": c.teacher, "sample": c.sample,
+            "chunk": CHUNK}
+    path = out / META
+    if path.exists():
+        old = load_json(path, "teacher data set description", TeacherError)
+        if {k: old.get(k) for k in meta} != meta:
+            raise TeacherError(f"{out} holds another teacher data set ({json.dumps(old)}); use another folder")
+    else:
+        atomic_write_text(path, json.dumps(meta, indent=1) + "\n")
+
+
+def load(out_dir, players=None) -> pd.DataFrame:
+    """Every chunk of a teacher data folder (of some player counts) as one frame."""
+    files = sorted(Path(out_dir).glob("p*-*.parquet"))
+    if players is not None:
+        files = [f for f in files if int(f.name[1:f.name.index("-")]) in set(players)]
+    frames = [f for f in (pd.read_parquet(f) for f in files) if len(f)]
+    if not frames:
+        raise TeacherError(f"no teacher data in {out_dir}")
+    return pd.concat(frames, ignore_index=True)
+
+
+def records(out_dir, players: int) -> dict[int, GameRecord]:
+    """{game number: GameRecord} of every game of one player count in a teacher data folder."""
+    out = {}
+    for path in sorted(Path(out_dir).glob(f"p{players}-*.jsonl")):
+        first = int(path.stem.split("-")[1])
+        for k, rec in enumerate(read_records(path)):
+            out[first + k] = rec
+    return out
+
+
