@@ -1,0 +1,81 @@
+"""Issue 41, part B: the paths a new user takes in the first hour work and explain themselves
+(resume from the saved settings, a repository that stands alone, readable output, a fast --help)."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from thurn_ai import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(argv, capsys):
+    """(exit code, stdout, stderr) of `thurn-ai ARGV`."""
+    with pytest.raises(SystemExit) as e:
+        cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return e.value.code, out, err
+
+
+def cli_error(argv, capsys) -> str:
+    code, _, err = run_cli(argv, capsys)
+    assert code == 2 and "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("error: ")
+    return last
+
+
+# ---------------------------------------------------------------- --resume reads tournament.json
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    out = tmp_path_factory.mktemp("resume") / "t"
+    with pytest.raises(SystemExit) as e:
+        cli.main(["tournament", "--bots", "heuristic,greedy", "--games", "2", "--seed", "5", "--jobs", "1",
+                  "--no-progress", "--json", "--out", str(out)])
+    assert e.value.code == 0
+    return out
+
+
+def test_resume_with_only_out_continues_the_saved_tournament(started, capsys):
+    capsys.readouterr()
+    code, out, err = run_cli(["tournament", "--out", started, "--resume", "--games", "4", "--jobs", "1",
+                              "--no-progress", "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["specs"] == ["heuristic", "greedy"] and result["seed"] == 5
+    assert "continue with --out" in err
+    meta = json.loads((started / "tournament.json").read_text())
+    assert meta["games"] == 4 and meta["seed"] == 5
+
+
+@pytest.mark.parametrize("extra, word", [
+    (["--bots", "heuristic,random"], "--bots heuristic,random contradicts"),
+    (["--players", "3"], "--players 3 contradicts"),
+    (["--seed", "6"], "--seed 6 contradicts"),
+    (["--board", "north"], "--board north contradicts"),
+    (["--variant", "horses"], "--variant horses contradicts"),
+    (["--english-tile"], "--english-tile contradicts"),
+])
+def test_resume_refuses_settings_that_contradict_the_saved_ones(started, capsys, extra, word):
+    line = cli_error(["tournament", "--out", started, "--resume", "--jobs", "1", "--no-progress"] + extra, capsys)
+    assert word in line and "saved in" in line
+
+
+def test_resume_accepts_the_same_settings_given_again(started, capsys):
+    code, _, err = run_cli(["tournament", "--out", started, "--resume", "--bots", "heuristic, greedy",
+                            "--seed", "5", "--players", "2", "--board", "south", "--variant", "classic",
+                            "--jobs", "1", "--no-progress", "--json"], capsys)
+    assert code == 0, err
+
+
+def test_resume_without_a_saved_tournament_says_so(tmp_path, capsys):
+    line = cli_error(["tournament", "--out", tmp_path / "none", "--resume"], capsys)
+    assert "holds no saved tournament" in line
+    assert "missing option '--bots'" in cli_error(["tournament", "--out", tmp_path / "x"], capsys)
