@@ -79,3 +79,48 @@ def test_resume_without_a_saved_tournament_says_so(tmp_path, capsys):
     line = cli_error(["tournament", "--out", tmp_path / "none", "--resume"], capsys)
     assert "holds no saved tournament" in line
     assert "missing option '--bots'" in cli_error(["tournament", "--out", tmp_path / "x"], capsys)
+
+
+# ---------------------------------------------------------------- the repository stands alone
+
+def test_no_file_cites_rules_texts_outside_the_repository():
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    files = [f for f in files if f.endswith((".md", ".json", ".py", ".toml", ".txt", ".cff", ".yml"))
+             and f != "tests/test_first_hour.py"]
+    citing = [f for f in files if (ROOT / f).is_file()
+              and re.search(r"shared/rules|/work/shared", (ROOT / f).read_text(encoding="utf-8", errors="replace"))]
+    assert citing == []
+
+
+def test_the_board_files_cite_the_docs_that_state_them():
+    for name, doc in (("south", "docs/rules.md"), ("north", "docs/north.md")):
+        data = json.loads((ROOT / "thurn_ai/game/boards" / f"{name}.json").read_text(encoding="utf-8"))
+        assert data["source"].startswith(doc) and (ROOT / doc).is_file()
+
+
+def _table_rows(text: str) -> dict[str, tuple[set[str], int]]:
+    rows = {}
+    for m in re.finditer(r"^\| (\S+) \| ([^|]+) \| (\d+) \|$", text, re.M):
+        rows[m.group(1)] = ({c.strip() for c in m.group(2).split(",")}, int(m.group(3)))
+    return rows
+
+
+def test_the_south_board_in_docs_rules_matches_the_board_file():
+    board = json.loads((ROOT / "thurn_ai/game/boards/south.json").read_text(encoding="utf-8"))
+    section = (ROOT / "docs/rules.md").read_text(encoding="utf-8").split("## 12. The South board")[1]
+    provinces_part, roads_part = section.split("The 45 roads")
+    roads_part = roads_part.split("Bonus tiles")[0]
+    neighbours: dict[str, set[str]] = {}
+    for road in board["roads"]:
+        a, b = road["cities"]
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    in_docs = _table_rows(roads_part)
+    assert {c: (n, len(n)) for c, n in neighbours.items()} == in_docs
+    by_province: dict[str, set[str]] = {}
+    for c in board["cities"]:
+        by_province.setdefault(c["province"], set()).add(c["name"])
+    assert {p: (c, len(c)) for p, c in by_province.items()} == _table_rows(provinces_part)
+    for tile in board["tiles"]:
+        values = ", ".join(map(str, tile["values"]))
+        assert re.search(rf"^\| [^|]+ \| {re.escape(values)} \|", section, re.M), tile["id"]

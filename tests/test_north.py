@@ -1,7 +1,7 @@
 """Glanz und Gloria: the North board's verified facts, the expansion's house and tile rules, the horses
 variant, the classic variant on the North board, and the base game's properties on the North board.
 
-Only verified facts (shared/rules/north-board.md, "Verified") are asserted about the North board. Rules
+Only verified facts (docs/north.md, the "verified" column) are asserted about the North board. Rules
 that need a particular board shape use tests/data/mini.json (synthetic) or take what they need from the
 board file (a province's cities, a path along its roads), so correcting the reconstructed parts of
 north.json cannot break them.

@@ -1,7 +1,7 @@
 """Every example of the base-game rulebooks (German and English) and of the online manual, and every
 restriction of the base game, played through the public API on the South board.
 
-Expected values come from the rules texts in shared/rules/ (quoted in the test names and comments), never
+Expected values come from the rules as docs/rules.md states them (quoted in the test names and comments), never
 from the engine: e.g. the carriage points 2/3/5/7/10, the tile stacks' values, the roads of the board.
 Positions are built with tests/helpers.py (new_game → export → edit → load); moves are given in notation.
 """
@@ -25,7 +25,7 @@ LONG_ROUTE = ["Basel", "Freiburg", "Carlsruhe", "Mannheim", "Würzburg", "Nürnb
 
 # ------------------------------------------------------------------ the board the examples rely on
 
-# Degrees of every city, as listed as a check in shared/rules/south-board.md (45 roads).
+# Degrees of every city, as docs/rules.md §12 lists them (45 roads).
 DEGREES = {"Stuttgart": 7, "Ingolstadt": 6, "München": 6, "Augsburg": 5, "Kempten": 5, "Nürnberg": 5,
            "Regensburg": 5, "Sigmaringen": 5, "Ulm": 5, "Freiburg": 4, "Innsbruck": 4, "Passau": 4,
            "Pilsen": 4, "Salzburg": 4, "Zürich": 4, "Carlsruhe": 3, "Linz": 3, "Mannheim": 3, "Würzburg": 3,
