@@ -124,3 +124,25 @@ def test_the_south_board_in_docs_rules_matches_the_board_file():
     for tile in board["tiles"]:
         values = ", ".join(map(str, tile["values"]))
         assert re.search(rf"^\| [^|]+ \| {re.escape(values)} \|", section, re.M), tile["id"]
+
+
+# ---------------------------------------------------------------- a fast --help
+
+HEAVY = ("pandas", "scipy", "matplotlib")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["officials", "--help"], ["tournament", "--help"],
+                                  ["report", "--help"], ["hint", "--help"], ["replay", "--help"]])
+def test_help_does_not_import_pandas_scipy_or_matplotlib(argv):
+    code = ("import sys\nfrom thurn_ai.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in %r if m in sys.modules), file=sys.stderr)" % (argv, HEAVY))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "Usage:" in r.stdout
+    assert r.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_top_level_help_lists_every_command_on_one_line():
+    r = subprocess.run([sys.executable, "-m", "thurn_ai.cli", "--help"], capture_output=True, text=True,
+                       timeout=120)
+    listed = r.stdout.split("Commands:")[1].strip().splitlines()
+    assert len(listed) == len(cli.COMMANDS) and all("..." not in line for line in listed)

@@ -17,17 +17,17 @@ import click
 
 from .errors import ThurnError
 
-COMMANDS = {
-    "play": "Play a game between bots (or against them) and print a readable log.",
-    "replay": "Step through a recorded game.",
-    "bench": "Measure engine speed: playouts, actions, clone and legal-move time.",
-    "validate": "Check a position file and report every problem found.",
-    "hint": "Search a position and print the ranked options for the player to move.",
-    "show": "Draw a position (board, houses, routes, display, hands) as a PNG.",
+COMMANDS = {     # the one-line descriptions `thurn-ai --help` lists (without importing the commands)
+    "play": "Play a game between bots or against them; print the result.",
+    "replay": "Replay a recorded game: step through it, or save a position.",
+    "bench": "Measure engine speed: playouts, actions, clone, legal moves.",
+    "validate": "Check a position file and list every problem found.",
+    "hint": "Search a position; rank the options of the player to move.",
+    "show": "Print a position as text, or draw it as a PNG.",
     "tournament": "Play many games between bots and print statistics.",
-    "report": "Re-analyse saved tournament results and write plots.",
-    "officials": "Measure what each official is worth (ablation study).",
-    "serve": "Open the board in a browser: play, replay, set up a position, ask for a hint.",
+    "report": "Re-analyse a saved tournament and write plots.",
+    "officials": "Measure what each official is worth (the officials study).",
+    "serve": "Open the board in a browser: play, replay, set up, hint.",
 }
 
 # Exceptions that bad input can raise deep inside a loader or a computation; reported in one line.
@@ -72,6 +72,13 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx):
         return [n for n in COMMANDS if _available(n)]
+
+    def format_commands(self, ctx, formatter):
+        """The command list of `thurn-ai --help`, from COMMANDS: no command module is imported for it."""
+        rows = [(n, COMMANDS[n]) for n in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx, name):
         if name not in COMMANDS or not _available(name):

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..studies import officials as study
 from ..fileio import atomic_write_text, claim_folder
-from ..studies.officials.report_validation import validation_section
 from ..game.officials import OFFICIALS
+from ._lazy import LazyModule
+
+study = LazyModule("thurn_ai.studies.officials")   # pandas and scipy: imported when the command runs, not for --help
 from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 PARTS = ("ablation", "choice", "turns", "validation", "all")
@@ -172,6 +173,7 @@ def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log, contr
     rows = study.run_validation(bots, counts, games, seed=seed, ratings=cells, jobs=jobs, progress=not quiet,
                                 log=log, out_dir=None if raw is None else raw / "validation")
     table = study.validation_table(rows)
+    from ..studies.officials.report_validation import validation_section
     text = "\n".join(validation_section(table, None))
     click.echo(text)
     if out_dir:
