@@ -146,3 +146,38 @@ def test_top_level_help_lists_every_command_on_one_line():
                        timeout=120)
     listed = r.stdout.split("Commands:")[1].strip().splitlines()
     assert len(listed) == len(cli.COMMANDS) and all("..." not in line for line in listed)
+
+
+# ---------------------------------------------------------------- output that explains itself
+
+INTERNAL_KEYS = ("route7", "outside_baiern", "wuerttemberg_hohenzollern", "boehmen_salzburg", "houses_unplaced",
+                 "postal_carrier", "game_end", "turns_low", "turns_high", "seat_0", "games_of")
+
+
+def test_play_between_bots_prints_a_summary_and_the_log_on_request(capsys):
+    code, out, _ = run_cli(["play", "--bots", "random,random", "--seed", "7"], capsys)
+    assert code == 0 and len(out.splitlines()) < 12
+    assert "2,152 turns" in out and "--log" in out and "winner: seat" in out
+    code, out, _ = run_cli(["play", "--bots", "heuristic,greedy", "--seed", "7", "--log"], capsys)
+    assert code == 0 and "turn   1  seat 0 (heuristic)" in out and len(out.splitlines()) > 50
+
+
+def test_tournament_and_report_name_things_in_words(tmp_path, capsys):
+    out_dir = tmp_path / "t"
+    code, out, _ = run_cli(["tournament", "--bots", "heuristic,greedy,random", "--players", "3", "--games", "6",
+                            "--jobs", "1", "--no-progress", "--out", out_dir], capsys)
+    assert code == 0
+    code, report, _ = run_cli(["report", out_dir, "--no-plots"], capsys)
+    assert code == 0
+    for text in (out, report):
+        assert not [k for k in INTERNAL_KEYS if k in text]
+        for label in ("mean rank", "tile: route 7+", "tile: outside Baiern", "houses not placed",
+                      "Postal Carrier", "95% CI", "shortest", "seat 0"):
+            assert label in text, label
+
+
+def test_show_names_the_tiles_in_words_and_explains_negative_scores(capsys):
+    code, out, _ = run_cli(["show", ROOT / "results/officials/positions/heuristic_administrator_1.json"], capsys)
+    assert code == 0
+    assert "outside_baiern" not in out and "route7" not in out
+    assert "outside Baiern" in out and "scores so far" in out

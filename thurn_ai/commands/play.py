@@ -41,12 +41,16 @@ def check_record_file(old: bytes, path, board_file) -> None:
 @game_options
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Append the game record (JSON line) to this file.")
+@click.option("--log/--no-log", "show_log", default=None,
+              help="Print every move [default: only in a game with a human player; a game between bots "
+                   "prints a summary: its length, the final scores and the winner].")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as JSON instead of a log.")
-def command(bots_text, seed, board, variant, board_file, english_tile, record_path, quiet, as_json):
-    """Play one game between bots and print a readable log.
+def command(bots_text, seed, board, variant, board_file, english_tile, record_path, show_log, quiet, as_json):
+    """Play one game between bots (or against them, with the bot `human`) and print its result; --log
+    prints every move.
 
-    Example: thurn-ai play --bots random,random --seed 7 --record game.jsonl"""
+    Example: thurn-ai play --bots heuristic,greedy --seed 7 --record game.jsonl"""
     if record_path is not None:                   # before the game is played, not after
         old = read_existing(record_path, "record file", ThurnError)    # a regular file, readable, not huge
         check_output_file(record_path, "--record")
@@ -58,9 +62,12 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
     rules = rules_from(len(specs), board, variant, board_file, english_tile)
     bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)]
     last_turn = [-1]
+    if show_log is None:           # a human follows the game move by move; between bots, the summary
+        from ..bots.human import HumanBot
+        show_log = any(isinstance(b, HumanBot) for b in bots)
 
     def log(state, p, move):
-        if quiet or as_json:
+        if quiet or as_json or not show_log:
             return
         if state.turn != last_turn[0]:
             last_turn[0] = state.turn
@@ -73,6 +80,11 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
     if as_json:
         click.echo(rec.to_json())
         return
+    if not show_log and not quiet:
+        click.echo(f"{rules.load_board().title}, {rules.resolved_variant} rules, seed {seed}: "
+                   + ", ".join(f"seat {p} {spec}" for p, spec in enumerate(specs)))
+        click.echo(f"{rec.turns:,} turns, {len(rec.moves):,} moves (--log prints every move; "
+                   "`thurn-ai replay` steps through a --record file)")
     for line in describe_end(rec, rules.load_board()):
         click.echo(line)
     if record_path is not None:

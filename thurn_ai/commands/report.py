@@ -25,6 +25,15 @@ def _title(folder: Path, results_dir) -> str:
         return f"results in {results_dir}"     # the title only; the results themselves were readable
 
 
+def _english_tile(folder: Path) -> bool:
+    """Whether the tournament in folder read the 'outside' tile as 'all provinces' (--english-tile)."""
+    from ..play.tournament import META_FILE, read_meta
+    try:
+        return read_meta(folder / META_FILE)["rules"]["all_provinces_tile"] == "english"
+    except (ThurnError, KeyError, TypeError):
+        return False
+
+
 @click.command("report")
 @click.argument("results_dir", type=click.Path())
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
@@ -50,6 +59,9 @@ def command(results_dir, plots_dir, no_plots, as_json):
         click.echo(json.dumps({"results": str(results_dir), "plots": [str(p) for p in paths],
                                "summary": summary_to_json(summary)}, indent=2, ensure_ascii=False))
         return
-    click.echo(format_summary(summary, _title(folder, results_dir)))
+    from ..render.text import tile_names_of_ids
+    tiles = tile_names_of_ids([c.removeprefix("tile_") for c in df.columns if c.startswith("tile_")],
+                              english=_english_tile(folder))
+    click.echo(format_summary(summary, _title(folder, results_dir), tiles or None))
     if paths:
         click.echo("\nplots: " + ", ".join(str(p) for p in paths))

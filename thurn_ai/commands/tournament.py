@@ -78,7 +78,8 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
         return
     title = (f"{rules.load_board().name} board, {rules.resolved_variant} rules, seed {seed}; "
              f"results in {out_dir}")
-    click.echo(format_summary(summary, title))
+    from ..render.text import tile_names
+    click.echo(format_summary(summary, title, tile_names(rules.load_board(), rules.all_provinces_tile == "english")))
 
 
 _SHOWN = {"bots": "--bots", "players": "--players", "seed": "--seed", "board": "--board", "variant": "--variant",

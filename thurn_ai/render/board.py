@@ -29,7 +29,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from ..game.board import BOARD_DIR, Board, fold  # noqa: E402
 from ..errors import ThurnError  # noqa: E402
 from ..fileio import path_text  # noqa: E402
-from .text import cards, count  # noqa: E402
+from .text import cards, count, tile_name  # noqa: E402
 
 PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 PLAYER_NAMES = ("red", "blue", "green", "orange")
@@ -84,6 +84,7 @@ def _panel_text(state, viewer) -> list[tuple[str, str]]:
     d = state.export()
     b = state.board
     horses = state.rules.resolved_variant == "horses"
+    english = state.rules.all_provinces_tile == "english"
     scores = state.scores()
     wrap = textwrap.TextWrapper(width=54, subsequent_indent="      ")
     blocks = []
@@ -113,10 +114,10 @@ def _panel_text(state, viewer) -> list[tuple[str, str]]:
             k = d["carriage"][p]
             lines.append(f"  carriage: {b.carriages[k][0]} ({b.carriages[k][1]} points)" if k >= 0
                          else "  carriage: none")
-        tiles = [f"{st.id} {d['tiles_pts'][p][t]}" for t, st in enumerate(b.tiles) if d["tiles_n"][p][t]]
+        tiles = [f"{tile_name(b, st, english)} {d['tiles_pts'][p][t]}" for t, st in enumerate(b.tiles) if d["tiles_n"][p][t]]
         lines += wrap.wrap("  tiles: " + (", ".join(tiles) if tiles else "-"))
         blocks.append(("\n".join(lines), PLAYER_COLORS[p]))
-    left = [f"{st.id} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
+    left = [f"{tile_name(b, st, english)} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
             for t, st in enumerate(b.tiles) if d["stack_pos"][t] < len(st.values)]
     blocks.append(("\n".join(wrap.wrap("tiles left: " + ("; ".join(left) if left else "-"))), "black"))
     return blocks

@@ -52,9 +52,12 @@ def render_view(state, viewer: int | None = None) -> str:
             lines.append(f"    horses: {cap} (horse cards: {cards(b, d['horse_cards'][p])})")
         houses = [b.cities[x] for x in d["houses"][p]]
         lines.append(f"    houses: {', '.join(houses) if houses else '-'}")
-    left = [f"{st.id} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
+    english = state.rules.all_provinces_tile == "english"
+    left = [f"{tile_name(b, st, english)} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
             for t, st in enumerate(b.tiles) if d["stack_pos"][t] < len(st.values)]
     lines.append("tiles left: " + ("; ".join(left) if left else "-"))
+    lines.append(f"scores so far: {'' if horses else 'carriage + '}tiles - 1 for each house not yet placed "
+                 f"(so every score starts at -{state.rules.houses})")
     if d["end_triggered"]:
         lines.append(f"the game ends after this round (triggered by seat {d['end_player']})")
     return "\n".join(lines)
@@ -69,7 +72,43 @@ def carriage(board, k: int) -> str:
 
 
 def tiles(board, d, p) -> str:
-    return ", ".join(f"{st.id} {d['tiles_pts'][p][t]}" for t, st in enumerate(board.tiles) if d["tiles_n"][p][t])
+    return ", ".join(f"{tile_name(board, st)} {d['tiles_pts'][p][t]}"
+                     for t, st in enumerate(board.tiles) if d["tiles_n"][p][t])
+
+
+def tile_name(board, stack, english: bool = False) -> str:
+    """A tile stack's short name in words, as a player says it: 'route 7+', 'outside Baiern',
+    'Württemberg/Hohenzollern', 'free city Bremen', 'game end' (english: the all-provinces reading of
+    an 'outside' tile, see Rules.all_provinces_tile)."""
+    if stack.kind == "route":
+        longest = max(st.length for st in board.tiles if st.kind == "route")
+        return f"route {stack.length}" + ("+" if stack.length == longest else "")
+    if stack.kind == "each_province":
+        but = [board.provinces[k] for k in stack.excluded]
+        return f"outside {' and '.join(but)}" if but and not english else "all provinces"
+    if stack.kind == "all_cities":
+        return "/".join(board.provinces[k] for k in stack.provinces) or stack.id
+    if stack.kind == "free_city":
+        return "free city " + " and ".join(board.cities[c] for c in sorted(stack.cities))
+    if stack.kind == "game_end":
+        return "game end"
+    return stack.id.replace("_", " ")
+
+
+def tile_names(board, english: bool = False) -> dict[str, str]:
+    """{stack id: tile_name} of a board's stacks."""
+    return {st.id: tile_name(board, st, english) for st in board.tiles}
+
+
+def tile_names_of_ids(ids, english: bool = False) -> dict[str, str]:
+    """tile_names of the packaged board whose stacks are exactly `ids` (saved results name only the ids);
+    {} if none is."""
+    from ..game.board import BUILTIN_BOARDS, packaged_board
+    for name in BUILTIN_BOARDS:
+        board = packaged_board(name)
+        if {st.id for st in board.tiles} == set(ids):
+            return tile_names(board, english)
+    return {}
 
 
 def move_line(state, move: int) -> str:
@@ -83,7 +122,7 @@ def describe_end(rec, board) -> list[str]:
     for place, p in enumerate(rec.ranking):
         d = rec.details[p]
         lines.append(f"  {place + 1}. seat {p} {rec.bots[p]:<24} {d['score']:>4}  (carriage {d['carriage']}, "
-                     f"tiles {d['tiles']}, unplaced houses -{d['houses_unplaced']})")
+                     f"tiles {d['tiles']}, minus {count(d['houses_unplaced'], 'house')} not placed)")
     lines.append(f"winner: seat {rec.winner} ({rec.bots[rec.winner]}) after {rec.turns} turns"
                  + ("  [stopped by the turn limit]" if rec.truncated else ""))
     return lines

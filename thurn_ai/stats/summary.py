@@ -303,8 +303,32 @@ def _num(x, width=5, digits=1) -> str:
     return f"{'–':>{width}}" if pd.isna(x) else f"{x:{width}.{digits}f}"
 
 
-def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
-    """The summary as a readable plain-text report."""
+#: the score parts' rows in words (tile stacks are named by format_summary's tile_names)
+PART_LABELS = {"carriage": "carriage (points)", "tiles": "all tiles (points)",
+               "houses_unplaced": "houses not placed (minus points)", "closes": "routes closed",
+               "score": "final score"}
+
+
+def _table(header: list[str], rows: list[list[str]], first_left: bool = True) -> list[str]:
+    """Rows of text cells under a header, each column as wide as its widest cell (the first column
+    left-aligned, the others right-aligned)."""
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 and first_left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [line(header)] + [line(r) for r in rows]
+
+
+def format_summary(summary: dict[str, pd.DataFrame], title: str = "",
+                   tile_names: dict[str, str] | None = None) -> str:
+    """The summary as a readable plain-text report: every column labelled, every row named in words
+    (tile_names: {stack id: name}, e.g. render.text.tile_names(board); without it the ids, spaced)."""
+    from ..game.officials import OFFICIAL_LABEL
+    if tile_names is None:
+        from ..render.text import tile_names_of_ids
+        tile_names = tile_names_of_ids([c.removeprefix("tile_") for c in summary["components"].columns
+                                        if c.startswith("tile_")])
     ov = summary["overview"].iloc[0]
     bots = summary["bots"]
     width = max(12, max(len(b) for b in bots.index) + 2)
@@ -314,20 +338,23 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
     lines.append(f"{ov['games']} games, {ov['players']} players, {ov['bots']} bots"
                  + (f", {ov['truncated_games']} stopped by the turn limit" if ov["truncated_games"] else ""))
     lines += ["", f"{'bot':<{width}}{'seats':>6}  {'win % (95% CI)':<20}{'mean score (95% CI)':<23}"
-                  f"{'rank':>5}{'rating':>8}{'mu':>7}{'sigma':>7}"]
+                  f"{'mean rank':>9}{'rating':>8}{'mu':>7}{'sigma':>7}"]
     for b, r in bots.iterrows():
         win = f"{_pct(r['win_rate'])} ({_pct(r['win_low']).strip()}–{_pct(r['win_high']).strip()})"
         score = f"{_num(r['mean_score'])} ({_num(r['score_low'], 0).strip()}–{_num(r['score_high'], 0).strip()})"
-        lines.append(f"{b:<{width}}{r['games']:>6}  {win:<20}{score:<23}{r['mean_rank']:>5.2f}"
+        lines.append(f"{b:<{width}}{r['games']:>6}  {win:<20}{score:<23}{r['mean_rank']:>9.2f}"
                      f"{r['rating']:>8.1f}{r['mu']:>7.1f}{r['sigma']:>7.2f}")
-    lines.append("seats: games played, times seats held per game; win %: ties on the top score shared; "
-                 "rank 1 = first (rules' tie-break); rating: OpenSkill mu - 3 sigma")
+    lines.append("seats: the seats the bot held over all games (a bot seated twice in a game counts twice); "
+                 "win %: ties on the top score shared; mean rank: 1 = first (the rules' tie-break); "
+                 "rating: OpenSkill mu - 3 sigma")
 
     comp = summary["components"]
-    parts = comp.rename(columns=lambda c: c.removeprefix("tile_")).T   # parts as rows: the list is long
-    parts.columns.name = None
-    lines += ["", "score parts (mean per game; tiles by stack):",
-              parts.to_string(float_format=lambda x: f"{x:.2f}")]
+    names = [PART_LABELS.get(c) or "tile: " + tile_names.get(c.removeprefix("tile_"),
+                                                              c.removeprefix("tile_").replace("_", " "))
+             for c in comp.columns]       # parts as rows: the list is long
+    rows = [[name] + [f"{comp.loc[b, c]:.2f}" for b in comp.index] for name, c in zip(names, comp.columns)]
+    lines += ["", "score parts (mean per game; tiles in points, by stack):"]
+    lines += ["  " + line for line in _table(["part"] + list(comp.index), rows)]
 
     off = summary["officials"]
     lines += ["", "officials (uses per game: total = early / middle / late):"]
@@ -335,7 +362,7 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
         cells = []
         for o in OFFICIALS:
             stages = " / ".join(f"{r[o + '_' + s]:.1f}" for s in STAGES)
-            cells.append(f"{o} {r[o]:.1f} = {stages}")
+            cells.append(f"{OFFICIAL_LABEL[o]} {r[o]:.1f} = {stages}")
         lines.append(f"  {b:<{width}}" + "   ".join(cells))
 
     seats = summary["seats"]
@@ -345,15 +372,25 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "") -> str:
                      f"{_pct(r['win_high']).strip()}), fair {_pct(r['fair']).strip()}%, "
                      f"mean score {_num(r['mean_score'], 0)} ({_num(r['score_low'], 0)}–"
                      f"{_num(r['score_high'], 0)})  [{int(r['games'])} games]")
-    lines += ["", "win % by seat:", (summary["seat_bots"] * 100).to_string(float_format=lambda x: f"{x:.1f}")]
+    sb = summary["seat_bots"] * 100
+    lines += ["", "win % of each bot by its seat (seat 0 starts):"]
+    lines += ["  " + line for line in _table(["bot"] + [c.replace("_", " ") for c in sb.columns],
+                                             [[b] + [_pct(x / 100).strip() for x in r] for b, r in sb.iterrows()])]
 
     length = summary["length"]
-    lines += ["", "game length (turns):",
-              length.to_string(float_format=lambda x: f"{x:.1f}")]
+    lines += ["", "game length in turns (95% CI: of the mean):"]
+    rows = [[name, f"{int(r['games'])}", _num(r["mean_turns"], 0).strip(),
+             f"{_num(r['turns_low'], 0).strip()}–{_num(r['turns_high'], 0).strip()}",
+             _num(r["median_turns"], 0).strip(), f"{r['min_turns']:.0f}", f"{r['max_turns']:.0f}",
+             f"{int(r['truncated'])}"] for name, r in length.iterrows()]
+    lines += ["  " + line for line in _table(["games of", "games", "mean", "95% CI", "median", "shortest",
+                                              "longest", "stopped by turn limit"], rows)]
 
     if "pairwise" in summary:
         pw = summary["pairwise"]
         matrix = pw.pivot(index="bot", columns="opponent", values="share").loc[bots.index, bots.index] * 100
-        lines += ["", "pairwise (% of meetings the row bot outscored the column bot; ties half):",
-                  matrix.to_string(float_format=lambda x: f"{x:.1f}", na_rep="–")]
+        lines += ["", "pairwise: % of meetings the row bot outscored the column bot (ties count half):"]
+        lines += ["  " + line for line in _table(["bot"] + list(matrix.columns),
+                                                 [[b] + [_pct(x / 100).strip() for x in r]
+                                                  for b, r in matrix.iterrows()])]
     return "\n".join(lines)
