@@ -19,6 +19,10 @@ cdef enum:
     # start of the game and their change to its end (a weight is w0 + progress * w1)
     VALUE_FEATURES = 12
     VALUE_WEIGHTS = 24
+    # the learned move prior (thurn_ai/learned/prior.py): features per move, one weight row per decision
+    # phase with a learned prior (draw, play, after a card, discard)
+    PRIOR_FEATURES = 24
+    PRIOR_PHASES = 4
     # a playout's stop turn that no game reaches (play to the end): far above any max_turns * players
     NO_STOP_TURN = 1 << 30
 
@@ -33,6 +37,11 @@ cdef struct ValueWeights:
     # final score score[0] + score[1] progress + sum_k score[2 + k] x[k], where x is value_terms()
     double win[VALUE_WEIGHTS]
     double score[VALUE_WEIGHTS + 2]
+
+cdef struct PriorWeights:
+    # one player count's learned move prior: logit = w[phase] . features; has[phase] false: no learned prior there
+    double w[PRIOR_PHASES][PRIOR_FEATURES]
+    bint has[PRIOR_PHASES]
 
 cdef void reset_values(HouseValues* hv) noexcept nogil
 cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil
@@ -60,3 +69,8 @@ cdef void value_features(const StateData* s, const ConfigData* c, int p, HouseVa
 cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,
                            double scale, HouseValues* values, double* r, double* sc, double* win) noexcept nogil
 cdef int fill_weights(ValueWeights* w, win, score) except -1
+cdef int prior_phase(const StateData* s) noexcept nogil
+cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeights* w, const int* moves, int n,
+                       int forbid, int plan_index, HouseValues* values, double* out) noexcept nogil
+cdef void softmax_into(const double* logits, int n, double* out) noexcept nogil
+cdef int fill_prior_weights(PriorWeights* w, rows) except -1

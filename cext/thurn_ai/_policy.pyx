@@ -38,6 +38,7 @@ include "_policy_heuristic.pxi"
 include "_policy_plan.pxi"
 include "_policy_playout.pxi"
 include "_policy_learned.pxi"
+include "_policy_prior.pxi"
 
 
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
@@ -151,3 +152,62 @@ def learned_value(GameState state, win_weights, score_weights, int reward=REWARD
     reset_values(&values)
     evaluate_learned(&state.s, &state.cfg.c, &w, reward, scale, &values, r, sc, win)
     return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]
+
+
+cdef int fill_prior_weights(PriorWeights* w, rows) except -1:
+    """rows: PRIOR_PHASES entries, each None (no learned prior in that phase) or PRIOR_FEATURES weights."""
+    cdef int ph, k
+    if len(rows) != PRIOR_PHASES:
+        raise ValueError(f"a prior model has {PRIOR_PHASES} phase rows, not {len(rows)}")
+    for ph in range(PRIOR_PHASES):
+        w.has[ph] = rows[ph] is not None
+        for k in range(PRIOR_FEATURES):
+            w.w[ph][k] = 0.0
+        if rows[ph] is None:
+            continue
+        if len(rows[ph]) != PRIOR_FEATURES:
+            raise ValueError(f"a prior model's phase row has {PRIOR_FEATURES} weights, not {len(rows[ph])}")
+        for k in range(PRIOR_FEATURES):
+            w.w[ph][k] = rows[ph][k]
+    return 0
+
+
+def prior_features_of(GameState state, int forbid=0):
+    """(phase row or -1, moves, [[feature, ...] per move]): the learned prior's inputs at the decision of the
+    player to move, over the moves the search considers there (see thurn_ai/learned/prior.py)."""
+    cdef int moves[MAXMOVES]
+    cdef double f[MAXMOVES * PRIOR_FEATURES]
+    cdef int n, i, k, pidx
+    cdef HouseValues values
+    if state.s.phase == PH_OVER:
+        raise ValueError("the game is over")
+    reset_values(&values)
+    n = gen_moves(&state.s, &state.cfg.c, moves)
+    n = drop_forbidden(&state.s, moves, n, forbid)
+    n = tree_moves(&state.s, &state.cfg.c, moves, n, &values)
+    pidx = plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)
+    prior_features(&state.s, &state.cfg.c, moves, n, forbid, pidx, &values, f)
+    return (prior_phase(&state.s), [moves[i] for i in range(n)],
+            [[f[i * PRIOR_FEATURES + k] for k in range(PRIOR_FEATURES)] for i in range(n)])
+
+
+def learned_prior_of(GameState state, rows, int forbid=0):
+    """(moves, probabilities): the compiled learned prior at the decision of the player to move (for tests
+    against the numpy model); rows as fill_prior_weights takes them."""
+    cdef PriorWeights w
+    cdef int moves[MAXMOVES]
+    cdef double logit[MAXMOVES]
+    cdef double prob[MAXMOVES]
+    cdef int n, i, pidx
+    cdef HouseValues values
+    if state.s.phase == PH_OVER:
+        raise ValueError("the game is over")
+    fill_prior_weights(&w, rows)
+    reset_values(&values)
+    n = gen_moves(&state.s, &state.cfg.c, moves)
+    n = drop_forbidden(&state.s, moves, n, forbid)
+    n = tree_moves(&state.s, &state.cfg.c, moves, n, &values)
+    pidx = plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)
+    prior_logits(&state.s, &state.cfg.c, &w, moves, n, forbid, pidx, &values, logit)
+    softmax_into(logit, n, prob)
+    return [moves[i] for i in range(n)], [prob[i] for i in range(n)]

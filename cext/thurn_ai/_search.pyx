@@ -23,7 +23,7 @@ from libc.stdlib cimport realloc, free
 from libc.string cimport memset
 from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 
 from thurn_ai._core cimport (
     StateData, ConfigData, GameState, Config, gen_moves, apply_move, determinize, winner_of,
@@ -33,7 +33,7 @@ from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, keep_turn_officials, official_bit, tree_moves, order_moves, move_priors, plan_choice, playout,
     playout_turn, evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
     PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
-    EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED,
+    EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED, PriorWeights, prior_phase, prior_logits, softmax_into, fill_prior_weights,
 )
 from thurn_ai._random cimport next_u64
 
@@ -60,76 +60,7 @@ cdef double NO_VALUE = -1e300
 cdef double FPU_UNTRIED = 0.5
 
 
-cdef inline double now_s() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-# ---------------------------------------------------------------- the tree
-
-cdef struct Node:
-    int32_t parent
-    int32_t child        # first child, -1 if none
-    int32_t sibling      # next child of the same parent, -1 at the end
-    int16_t move
-    int8_t mover         # player who made the move leading here (-1 at the root)
-    int8_t official      # the official that move used, as a bit (official_bit; 0: none)
-    int16_t pmove        # the planning policy's move at this node (-1: not asked yet), for the prior
-    uint32_t visits
-    uint32_t avail       # how often this move was available when the parent was visited
-    double value         # sum of the mover's rewards
-    double wins          # sum of the mover's wins (or estimated win chances, for playouts cut short)
-    double score         # sum of the mover's final (or evaluated) values, for reporting
-
-
-# ---------------------------------------------------------------- the selection formulas
-
-cdef inline double puct_value(double q, double c, double prior, double sqrt_n, uint32_t visits) noexcept nogil:
-    """PUCT (as in AlphaZero): Q + c P sqrt(N) / (1 + n), N the parent's visits, n the child's."""
-    return q + c * prior * sqrt_n / (1 + visits)
-
-
-cdef inline double ucb_value(double value, uint32_t visits, uint32_t avail, double c) noexcept nogil:
-    """UCB1 with availability counts (ISMCTS): the mean reward + c sqrt(ln(avail) / n); avail replaces
-    the parent's visits, since a move is not available in every determinization."""
-    return value / visits + c * sqrt(log(<double>avail) / visits)
-
-
-cdef inline int puct_choice(const Node* nodes, int node, int n, const int* child_of, const double* prior,
-                            double c, double fpu) noexcept nogil:
-    """The move (index) of highest PUCT value; a child counts its availability as its parent's visits, a
-    move not tried yet counts with the first-play urgency `fpu` as its Q and the parent's visits."""
-    cdef int i, best = 0
-    cdef double u, best_u = NO_VALUE, sq = sqrt(<double>(nodes[node].visits + 1))
-    cdef const Node* nd
-    for i in range(n):
-        if child_of[i] >= 0:
-            nd = &nodes[child_of[i]]
-            u = puct_value(nd.value / nd.visits, c, prior[i], sqrt(<double>nd.avail), nd.visits)
-        else:
-            u = puct_value(fpu, c, prior[i], sq, 0)
-        if u > best_u:
-            best_u = u
-            best = i
-    return best
-
-
-cdef inline int ucb_choice(const Node* nodes, int n, const int* child_of, double c) noexcept nogil:
-    """The first move not tried yet (the moves come best first by the rule of thumb), else the move of
-    highest UCB value."""
-    cdef int i, best = 0
-    cdef double u, best_u = NO_VALUE
-    cdef const Node* nd
-    for i in range(n):
-        if child_of[i] < 0:
-            return i
-        nd = &nodes[child_of[i]]
-        u = ucb_value(nd.value, nd.visits, nd.avail, c)
-        if u > best_u:
-            best_u = u
-            best = i
-    return best
+include "_search_nodes.pxi"
 
 
 cdef class Tree:
@@ -153,6 +84,14 @@ cdef class Tree:
     cdef double scale
     cdef int evaluation
     cdef ValueWeights value_weights
+    cdef PriorWeights prior_weights
+    cdef bint learned_prior
+    cdef double prior_mix
+    # the learned prior's (move, logit) pairs of every node that asked, in one growable arena
+    cdef int16_t* pl_move
+    cdef double* pl_logit
+    cdef int pl_n
+    cdef int pl_cap
     cdef double plan_prior
     cdef HouseValues values
     cdef bint redeterminize
@@ -169,14 +108,21 @@ cdef class Tree:
         self.nodes = NULL
         self.n_nodes = 0
         self.cap = 0
+        self.pl_move = NULL
+        self.pl_logit = NULL
+        self.pl_n = 0
+        self.pl_cap = 0
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.pl_move)
+        free(self.pl_logit)
 
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 int root_uses=0, int root_avoids=0, int turn_uses=0, int turn_avoids=0, value_weights=None):
+                 int root_uses=0, int root_avoids=0, int turn_uses=0, int turn_avoids=0, value_weights=None,
+                 prior_weights=None, double prior_mix=0.0):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -192,7 +138,9 @@ cdef class Tree:
         only the moves using it, elsewhere the moves using none of turn_avoids; later turns are free. So
         turn_uses = X, turn_avoids = the others is "the best line with X this turn", turn_avoids = all of them
         "the best line with no official this turn" (the officials study's turn question). The forced
-        Postmaster of an empty hand is no choice and is not restricted."""
+        Postmaster of an empty hand is no choice and is not restricted. `prior_weights` (with select=PUCT):
+        the learned move prior's weight rows for this player count (thurn_ai.learned.prior), used where its
+        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -231,6 +179,12 @@ cdef class Tree:
                 raise ValueError("the learned evaluation needs value_weights (win, score)")
             fill_weights(&self.value_weights, value_weights[0], value_weights[1])
         self.plan_prior = plan_prior
+        self.learned_prior = prior_weights is not None
+        if self.learned_prior:
+            fill_prior_weights(&self.prior_weights, prior_weights)
+        if not 0.0 <= prior_mix <= 1.0:
+            raise ValueError(f"prior_mix must be from 0 to 1, not {prior_mix!r}")
+        self.prior_mix = prior_mix
         self.scale = scale
         reset_values(&self.values)
         self.redeterminize = ismcts
@@ -275,6 +229,8 @@ cdef class Tree:
         self.nodes[k].wins = 0.0
         self.nodes[k].score = 0.0
         self.nodes[k].pmove = -1
+        self.nodes[k].pfirst = -1
+        self.nodes[k].pcount = 0
         if parent >= 0:
             self.nodes[k].sibling = self.nodes[parent].child
             self.nodes[parent].child = k
@@ -321,7 +277,9 @@ cdef class Tree:
             n = keep_officials(s, moves, n, self.root_uses, self.root_avoids)
         n = tree_moves(s, c, moves, n, &self.values)
         if self.select == SELECT_PUCT:
-            if n > 1:
+            if n > 1 and self.learned_prior and prior_phase(s) >= 0 and self.prior_weights.has[prior_phase(s)]:
+                self.learned_priors(s, node, moves, n, prior)
+            elif n > 1:
                 move_priors(s, c, moves, n, self.forbid[mover], self.prior_temp, &self.values, prior)
                 if self.plan_prior > 0:
                     # asked once per node, in the first determinization that reaches it
@@ -342,6 +300,81 @@ cdef class Tree:
                 if 1.0 + self.widen * sqrt(<double>self.nodes[node].visits) < n:
                     n = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
         return n
+
+    cdef int plan_move(self, StateData* s, int node, const int* moves, int n) noexcept nogil:
+        # the planning policy's move at node, asked once per node, in the first determinization that reaches it
+        if self.nodes[node].pmove < 0:
+            self.nodes[node].pmove = <int16_t>moves[plan_choice(s, &self.cfg.c, moves, n, self.forbid[s.current],
+                                                               &self.values)]
+        return self.nodes[node].pmove
+
+    cdef void learned_priors(self, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
+        """The PUCT prior from the learned model: its logits are computed once per node, for the moves of the
+        first determinization that asks, and kept in the arena; a move seen only in later determinizations
+        gets the lowest logit kept, minus one. With prior_mix > 0, mixed with the hand-set prior."""
+        cdef double logit[MAXMOVES]
+        cdef double hand[MAXMOVES]
+        cdef int i, k, pidx = -1, first, cnt, pm
+        cdef double low
+        cdef Node* nd = &self.nodes[node]
+        if nd.pfirst < 0 and self.grow_arena(n):
+            pm = self.plan_move(s, node, moves, n)
+            for i in range(n):
+                if moves[i] == pm:
+                    pidx = i
+            prior_logits(s, &self.cfg.c, &self.prior_weights, moves, n, self.forbid[s.current], pidx,
+                         &self.values, logit)
+            nd.pfirst = self.pl_n
+            nd.pcount = <uint8_t>n
+            for i in range(n):
+                self.pl_move[self.pl_n + i] = <int16_t>moves[i]
+                self.pl_logit[self.pl_n + i] = logit[i]
+            self.pl_n += n
+        if nd.pfirst < 0:           # out of memory: the hand-set prior
+            move_priors(s, &self.cfg.c, moves, n, self.forbid[s.current], self.prior_temp, &self.values, prior)
+            return
+        first = nd.pfirst
+        cnt = nd.pcount
+        low = 1e300
+        for k in range(cnt):
+            self.slot[self.pl_move[first + k]] = <int16_t>(k + 1)
+            if self.pl_logit[first + k] < low:
+                low = self.pl_logit[first + k]
+        for i in range(n):
+            k = self.slot[moves[i]]
+            logit[i] = self.pl_logit[first + k - 1] if k > 0 else low - 1.0
+        for k in range(cnt):
+            self.slot[self.pl_move[first + k]] = 0
+        softmax_into(logit, n, prior)
+        if self.prior_mix > 0:
+            move_priors(s, &self.cfg.c, moves, n, self.forbid[s.current], self.prior_temp, &self.values, hand)
+            pm = self.plan_move(s, node, moves, n)
+            for i in range(n):
+                hand[i] *= 1.0 - self.plan_prior
+                if moves[i] == pm:
+                    hand[i] += self.plan_prior
+                prior[i] = (1.0 - self.prior_mix) * prior[i] + self.prior_mix * hand[i]
+
+    cdef bint grow_arena(self, int n) noexcept nogil:
+        # room for n more (move, logit) pairs; False when memory runs out
+        cdef int k
+        cdef int16_t* m2
+        cdef double* l2
+        if self.pl_n + n <= self.pl_cap:
+            return True
+        k = FIRST_CAPACITY * 8 if self.pl_cap == 0 else self.pl_cap * 2
+        while k < self.pl_n + n:
+            k *= 2
+        m2 = <int16_t*>realloc(self.pl_move, k * sizeof(int16_t))
+        if m2 == NULL:
+            return False
+        self.pl_move = m2
+        l2 = <double*>realloc(self.pl_logit, k * sizeof(double))
+        if l2 == NULL:
+            return False
+        self.pl_logit = l2
+        self.pl_cap = k
+        return True
 
     cdef inline bint in_scope(self, const StateData* s) noexcept nogil:
         # a decision of the root player's current turn, under a turn restriction
@@ -441,23 +474,24 @@ cdef class Tree:
                 nd.score += sc[nd.mover]
             node = nd.parent
 
-    cdef long run_c(self, long iterations, double seconds) noexcept nogil:
+    cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
         cdef long done = 0
         cdef double deadline = 0.0
         if seconds > 0:
-            deadline = now_s() + seconds
+            deadline = now_s(cpu) + seconds
         while True:
             if iterations > 0 and done >= iterations:
                 break
-            if seconds > 0 and done % CLOCK_EVERY == 0 and now_s() >= deadline:
+            if seconds > 0 and done % CLOCK_EVERY == 0 and now_s(cpu) >= deadline:
                 break
             if not self.iterate():
                 break
             done += 1
         return done
 
-    def run(self, long iterations=0, double seconds=0.0):
-        """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached).
+    def run(self, long iterations=0, double seconds=0.0, bint cpu=False):
+        """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
+        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time.
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done."""
         cdef long done
         # (how much a user may ask is SearchOptions' business; here only a budget that could never end)
@@ -467,7 +501,7 @@ cdef class Tree:
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
         with nogil:
-            done = self.run_c(iterations, seconds)
+            done = self.run_c(iterations, seconds, cpu)
         return done
 
     def root_children(self):

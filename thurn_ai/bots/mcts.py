@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from .. import _search
 from ..errors import BotSpecError, ThurnError
 from ..learned.model import model_from
+from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
 from ..game.rules import PLAYER_COUNTS
@@ -83,13 +84,15 @@ class SearchBot(Bot):
         raise AttributeError(name)
 
     def _tree(self, state, seed: int, ismcts: bool):
-        weights = None
+        weights = prior = None
         if self.options.eval == "learned":
             weights = model_from(self.options.model).weights_for(state.n_players)
+        if self.options.policy == "learned":
+            prior = prior_from(self.options.pmodel).weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, root_uses=self.root_uses,
                             root_avoids=self.root_avoids, turn_uses=self.turn_uses, turn_avoids=self.turn_avoids,
-                            value_weights=weights, **self.options.tree_args())
+                            value_weights=weights, prior_weights=prior, **self.options.tree_args())
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`
@@ -134,11 +137,12 @@ class SearchBot(Bot):
         if obs.state.is_terminal():
             raise ThurnError("the game is over: nothing to search")
         jobs = self._jobs(obs, self.rng.getrandbits(64))
+        cpu = self.options.clock == "cpu"
         if self.workers > 1 and len(jobs) > 1:
             with ThreadPoolExecutor(max_workers=self.workers) as pool:
-                done = list(pool.map(lambda j: j[0].run(j[1], j[2]), jobs))
+                done = list(pool.map(lambda j: j[0].run(j[1], j[2], cpu), jobs))
         else:
-            done = [tree.run(it, sec) for tree, it, sec in jobs]
+            done = [tree.run(it, sec, cpu) for tree, it, sec in jobs]
         # A time budget shorter than one iteration (time=1e-9, or a slow machine) would leave a tree
         # without statistics and the search without a move: every tree searches at least once.
         done = [n or tree.run(1, 0.0) for n, (tree, _, _) in zip(done, jobs)]

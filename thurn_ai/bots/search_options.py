@@ -32,8 +32,14 @@ BOUNDS = {
     "scale": (0.0, 1000.0, False, True),
     "widen": (0.0, 1000.0, False, False),
     "workers": (1, 64, True, False),
+    "mix": (0.0, 1.0, False, False),
 }
-CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS}
+#: the move prior at PUCT's nodes: the hand-set one (rule of thumb + planner), or the learned one
+POLICIES = ("handset", "learned")
+#: what a time budget counts: wall-clock seconds, or the search thread's CPU seconds (fair on a loaded machine)
+CLOCKS = ("wall", "cpu")
+CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
+           "clock": CLOCKS}
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,10 @@ class SearchOptions:
     widen: float = 1.0              #: progressive widening below the root (ucb only)
     workers: int = 1                #: trees searched in parallel threads
     model: str | None = None        #: weights file of the learned evaluation (None: the shipped one)
+    policy: str = "handset"         #: move prior: handset, or learned (thurn_ai/learned/prior.py; select=puct)
+    mix: float = 0.0                #: with policy=learned, the hand-set prior's share of the prior
+    pmodel: str | None = None       #: weights file of the learned prior (None: the shipped one)
+    clock: str = "wall"             #: what time= counts: wall (seconds) or cpu (the search thread's CPU seconds)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -69,6 +79,10 @@ class SearchOptions:
                 raise BotSpecError(f"{key} must be one of {', '.join(choices)}, not {getattr(self, key)!r}")
         if self.model is not None:
             self._check_model()
+        if self.policy == "learned" and self.select != "puct":
+            raise BotSpecError("policy=learned is a PUCT prior: it needs select=puct")
+        if self.pmodel is not None:
+            self._check_prior()
 
     def _check_model(self) -> None:
         # read now, so that a missing or broken file is one clear error before any game, not a crash in one
@@ -83,6 +97,19 @@ class SearchOptions:
         except ModelError as e:
             raise BotSpecError(f"model={self.model}: {e}") from None
 
+    def _check_prior(self) -> None:
+        if self.policy != "learned":
+            raise BotSpecError(f"pmodel= is the learned prior's weights file: it needs policy=learned "
+                               f"(policy is {self.policy})")
+        if not isinstance(self.pmodel, str):
+            raise BotSpecError(f"pmodel must be the path of a weights file, not {self.pmodel!r}")
+        from ..learned.model import ModelError
+        from ..learned.prior import prior_from
+        try:
+            prior_from(self.pmodel)
+        except ModelError as e:
+            raise BotSpecError(f"pmodel={self.pmodel}: {e}") from None
+
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
@@ -95,7 +122,8 @@ class SearchOptions:
         return dict(c=self.c, select=_search.SELECTS[self.select], plan_prior=self.prior, prior_temp=self.temp,
                     playout=_search.PLAYOUTS[self.playout], eps=self.eps, horizon=self.horizon,
                     evaluation=_search.EVALUATIONS[self.eval], tile_weight=self.tiles, scale=self.scale,
-                    reward=_search.REWARDS[self.reward], widen=self.widen)
+                    reward=_search.REWARDS[self.reward], widen=self.widen,
+                    prior_mix=self.mix if self.policy == "learned" else 0.0)
 
 
 def _number(key: str, value, low, high, whole: bool, above: bool):

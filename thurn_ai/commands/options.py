@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..game.board import Board
-from ..fileio import path_text
+from ..fileio import check_replaceable, path_text
 from ..bots.search_options import MAX_ITERATIONS, MAX_SECONDS
 from ..game.rules import PLAYER_COUNTS, Rules, player_counts_text
 
@@ -146,9 +146,14 @@ COUNTS = PlayerCounts()
 
 
 def check_output_file(path, option: str) -> None:
-    """Fail before any work when `path` cannot be written: its folder must exist and take a new file."""
+    """Fail before any work when `path` cannot be written: its folder must exist and take a new file, and
+    the path must be missing or a regular file with one name (fileio.check_replaceable: no link, device
+    or FIFO); a name ending in a slash names a folder."""
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
+    if os.fspath(path).endswith(("/", os.sep)):
+        raise click.BadParameter(f"{path_text(path)} names a folder (it ends with a slash), not a file",
+                                 param_hint=option)
     if p.is_dir():
         raise click.BadParameter(f"{path_text(path)} is a folder, not a file", param_hint=option)
     if not folder.is_dir():
@@ -161,3 +166,4 @@ def check_output_file(path, option: str) -> None:
     except OSError as e:
         raise click.BadParameter(f"cannot write in the folder {str(folder)!r}: {e.strerror or e}",
                                  param_hint=option) from None
+    check_replaceable(p, f"{option} file", lambda message: click.BadParameter(message, param_hint=option))

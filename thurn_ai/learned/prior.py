@@ -1,0 +1,156 @@
+"""The learned move prior: numpy inference and the weights file shipped in the package.
+
+At a decision of phase h (draw, play, after a card, discard) with legal moves a, each move has PRIOR
+features phi(a) (FEATURES, computed in compiled code: cext/thurn_ai/_policy_prior.pxi), and
+
+    P(a) = softmax over the moves of  w[players][h] . phi(a)
+
+a conditional logit fitted to the visit shares and values of a deep search (thurn_ai/studies/expert/fit.py,
+`python experiments/expert_iteration.py --part fit`). A phase without weights has no learned prior: the
+search uses the hand-set one there. The compiled twin (prior_logits) computes the same numbers inside the
+search; `mcts(policy=learned)` selects it (docs/expert.md).
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import _policy
+from ..fileio import atomic_write_text, load_json, path_text, short_repr
+from ..game.rules import PLAYER_COUNTS, player_counts_text
+from .model import MAX_MODEL_BYTES, ModelError, _weights
+
+#: the prior shipped with the package (refit: python experiments/expert_iteration.py --part fit)
+DEFAULT_PATH = Path(__file__).with_name("prior_model.json")
+VERSION = 1
+FORMAT = "thurn-ai move prior"
+
+#: the phases with a weight row, in the compiled order (prior_phase)
+PHASES = ("draw", "play", "after_play", "discard")
+
+#: the features of a move, in the compiled order (prior_features); "plan" is the planner (plan_choice)
+FEATURES = (
+    "plan_move",       # 1 for the planner's move (the hand-set prior's favourite)
+    "rule_of_thumb",   # the one-step rule of thumb's score minus the best one, / 10, at least -3
+    "plan_gain",       # the planner's value after the move minus the best move's, at least -5 (0: none)
+    "has_plan_value",  # 1 where the planner values the move (draws, cards, close, stop)
+    "draw_face_up", "draw_deck", "administrator", "extend", "new_route", "horse", "close", "stop", "discard",
+    "postmaster",      # the move uses the Postmaster (a second draw)
+    "postal_carrier",  # the move uses the Postal Carrier (a second card)
+    "fits_route",      # the card fits an end of the mover's route
+    "hand_neighbours", # cards in hand next to the card's city, / 3
+    "house_value",     # what a house in the card's city is worth to the mover
+    "denies",          # opponents whose route the card (drawn or discarded) would extend
+    "denied_value",    # the most a house in that city is worth to one of them
+    "route_length",    # the route's length after the move (cards, closes, stops), / 5
+    "close_late",      # a close when the game is ending (or about to)
+    "second_copy",     # the mover holds another card of that city
+    "deck_size",       # cards in the deck, / 20 (deck draws)
+)
+N_FEATURES = len(FEATURES)
+
+
+@dataclass(frozen=True)
+class PriorModel:
+    rows: dict                  # players -> [array (N_FEATURES,) or None per phase]
+    meta: dict = field(default_factory=dict)
+
+    def players(self) -> tuple[int, ...]:
+        return tuple(sorted(self.rows))
+
+    def weights_for(self, players: int) -> list:
+        """The weight rows of a player count, as the compiled search takes them (None: no learned prior)."""
+        if players not in self.rows:
+            raise ModelError(f"the move prior has no weights for {players} players "
+                             f"(it has {', '.join(map(str, self.players()))})")
+        return [None if r is None else [float(v) for v in r] for r in self.rows[players]]
+
+    def probabilities_features(self, players: int, phase: int, features) -> np.ndarray | None:
+        """The prior over the moves of one decision from their features (moves, N_FEATURES); None where
+        the phase has no learned prior."""
+        if phase < 0:
+            return None
+        row = self.rows[players][phase] if players in self.rows else None
+        if row is None:
+            return None
+        u = np.asarray(features, dtype=float) @ row
+        u = np.exp(u - u.max())
+        return u / u.sum()
+
+    def probabilities(self, state, forbid: int = 0) -> tuple[list[int], np.ndarray | None]:
+        """(moves, prior) at the decision of the player to move (complete state)."""
+        phase, moves, f = _policy.prior_features_of(state, forbid)
+        return moves, self.probabilities_features(state.n_players, phase, f)
+
+    # ---- file
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "features": list(FEATURES), "phases": list(PHASES),
+                "models": {str(n): {ph: (None if r is None else [float(v) for v in r])
+                                    for ph, r in zip(PHASES, self.rows[n])} for n in self.players()},
+                "meta": self.meta}
+
+    def save(self, path) -> None:
+        atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def from_dict(cls, d) -> "PriorModel":
+        """The prior in a weights file's data, checked as data (format, version, features, phases; per
+        player count one row per phase, null or N_FEATURES finite numbers of bounded size); else ModelError."""
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise ModelError(f"not a thurn-ai move prior (its format is not {FORMAT!r})")
+        version = d.get("version")
+        if version != VERSION or isinstance(version, bool):
+            raise ModelError(f"the move prior's version is {short_repr(version)}; this thurn-ai reads "
+                             f"version {VERSION}")
+        if d.get("features") != list(FEATURES) or d.get("phases") != list(PHASES):
+            raise ModelError("the move prior was fitted to other features or phases than this version computes")
+        models = d.get("models")
+        if not isinstance(models, dict) or not models:
+            raise ModelError(f"the move prior's 'models' must be an object of weights by player count, "
+                             f"not {short_repr(models)}")
+        meta = d.get("meta", {})
+        if meta is not None and not isinstance(meta, dict):
+            raise ModelError(f"the move prior's 'meta' must be an object, not {short_repr(meta)}")
+        rows = {}
+        for key, m in models.items():
+            if key not in {str(n) for n in PLAYER_COUNTS}:
+                raise ModelError(f"the move prior holds weights for {short_repr(key)} players; "
+                                 f"a game has {player_counts_text()} players")
+            if not isinstance(m, dict) or set(m) != set(PHASES):
+                raise ModelError(f"move prior for {key} players: needs a row (or null) for each of "
+                                 f"{', '.join(PHASES)}, not {short_repr(m)}")
+            rows[int(key)] = [None if m[ph] is None else
+                              _weights(m[ph], N_FEATURES, f"move prior for {key} players, {ph}") for ph in PHASES]
+        return cls(rows=rows, meta=dict(meta or {}))
+
+    @classmethod
+    def load(cls, path=None) -> "PriorModel":
+        p = Path(path) if path is not None else DEFAULT_PATH
+        return cls.from_dict(load_json(p, "move prior", ModelError, max_bytes=MAX_MODEL_BYTES))
+
+
+_loaded: dict[Path, PriorModel] = {}
+
+
+def prior_from(path=None) -> PriorModel:
+    """The prior in a weights file (None: the shipped one), read once per file; every problem with the
+    file is one ModelError naming the path as given."""
+    if path is None:
+        p = key = DEFAULT_PATH
+    else:
+        if not isinstance(path, (str, os.PathLike)):
+            raise ModelError(f"a move prior is named by its path, not {short_repr(path)}")
+        try:
+            p = Path(path).expanduser()
+            key = p.resolve()
+        except (OSError, RuntimeError, ValueError) as e:
+            raise ModelError(f"cannot read move prior {path_text(path)}: "
+                             f"{getattr(e, 'strerror', None) or e}") from None
+    if key not in _loaded:
+        _loaded[key] = PriorModel.load(p)
+    return _loaded[key]
