@@ -95,7 +95,7 @@ INT, FLOAT = "int", "float"
 # option -> (kind, low, high, low bound open?); high bounds are the ones --help states.
 BOUNDS = {
     "--seed": (INT, 0, 2**64 - 1), "--iterations": (INT, 1, 10_000_000), "--time": (FLOAT, 0.0, 3600.0),
-    "--top": (INT, 1, 1000), "--game": (INT, 1, 1_000_000_000), "--games": (INT, 1, 1_000_000),
+    "--top": (INT, 1, 1000), "--game": (INT, 1, 1_000_000_000), "--at": (INT, 1, 1_000_000_000), "--games": (INT, 1, 1_000_000),
     "--players": (INT, 2, 4), "--jobs": (INT, 1, 256), "--playouts": (INT, 1, 10_000_000),
     "--choice-games": (INT, 1, 1_000_000), "--choice-iterations": (INT, 1, 10_000_000),
     "--validation-games": (INT, 1, 1_000_000),
@@ -110,6 +110,7 @@ NUMERIC = [
     ("hint", "--time", [MISSING], "cannot read"),
     ("hint", "--top", [MISSING], "cannot read"),
     ("replay", "--game", [MISSING], "cannot read"),
+    ("replay", "--at", [MISSING], "cannot read"),
     ("play", "--seed", ["--bots", "nosuchbot,random"], "unknown bot"),
     ("tournament", "--seed", ["--bots", "nosuchbot,greedy"], "unknown bot"),
     ("tournament", "--games", ["--bots", "nosuchbot,greedy"], "unknown bot"),

@@ -181,3 +181,54 @@ def test_show_names_the_tiles_in_words_and_explains_negative_scores(capsys):
     assert code == 0
     assert "outside_baiern" not in out and "route7" not in out
     assert "outside Baiern" in out and "scores so far" in out
+
+
+# ---------------------------------------------------------------- replay, hint
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--bots", "heuristic,greedy", "--seed", "7", "--quiet", "--record", str(path)])
+    return path
+
+
+def test_replay_at_writes_a_position_that_hint_reads(record, tmp_path, capsys):
+    pos = tmp_path / "turn12.json"
+    code, out, _ = run_cli(["replay", record, "--at", "12", "--position-out", pos], capsys)
+    assert code == 0 and "turn 12" in out and f"thurn-ai hint {pos}" in out
+    data = json.loads(pos.read_text())
+    code, out, _ = run_cli(["hint", pos, "--iterations", "50", "--top", "2"], capsys)
+    assert code == 0 and "turn 12" in out and "share of search" in out
+    code, out, _ = run_cli(["replay", record, "--at", "12", "--position-out", tmp_path / "all.json", "--complete"],
+                           capsys)
+    assert code == 0 and "(you)" not in out
+    assert "has no turn 999" in cli_error(["replay", record, "--at", "999"], capsys)
+    assert "need --at" in cli_error(["replay", record, "--position-out", tmp_path / "x.json"], capsys)
+
+
+def test_replay_step_shows_the_board_and_says_what_to_press(record):
+    r = subprocess.run([sys.executable, "-m", "thurn_ai.cli", "replay", str(record), "--step"], input="\nq\n",
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Enter: turn 2, q: stop" in r.stdout and "Enter: turn 3, q: stop" in r.stdout
+    assert "display:" in r.stdout and "tiles left:" in r.stdout
+    assert "stopped before turn 3" in r.stdout and "turn   3" not in r.stdout
+
+
+def test_replay_json(record, capsys):
+    code, out, _ = run_cli(["replay", record, "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["complete"] and len(data["details"]) == 2 and data["record"]["bots"] == ["heuristic", "greedy"]
+
+
+POSITION = ROOT / "results/officials/positions/heuristic_administrator_1.json"
+
+
+def test_hint_which_official_gives_its_study_caveat(capsys):
+    from thurn_ai.play.turn_options import CAVEAT
+    code, out, _ = run_cli(["hint", POSITION, "--iterations", "50", "--which-official"], capsys)
+    assert code == 0 and "caution:" in out and "not tested advice" in out and "Validation by play" in out
+    assert "win chance" in out and "final score" in out
+    code, out, _ = run_cli(["hint", POSITION, "--iterations", "50", "--which-official", "--json"], capsys)
+    assert json.loads(out)["caveat"] == CAVEAT

@@ -238,7 +238,7 @@ def test_usage_and_substitution_on_synthetic_study():
 def test_seat_advantage_on_synthetic_study():
     df = synthetic()
     seats = S.seat_table(df, control_only=True).set_index(["players", "seat"])
-    first = seats.loc[(2, 1)]
+    first = seats.loc[(2, 0)]
     assert first.games == 48 and first.wins == sum(1 for g in range(48) if g % 3)
     assert first.p_equal_seats < 0.05
     assert seats.loc[(4, 1)].win_rate == pytest.approx(0.25) and seats.loc[(4, 1)].p_equal_seats == 1

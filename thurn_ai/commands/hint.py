@@ -7,7 +7,7 @@ import json
 import click
 
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
-from ..play.turn_options import which_official
+from ..play.turn_options import CAVEAT, which_official
 from ..bots.spec import parse_spec
 from ..errors import PositionError
 from ..fileio import path_text
@@ -72,12 +72,15 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
                + (f" (the strongest configuration measured for {state.n_players} players)"
                   if parse_spec(bot_spec)[0] == DEFAULT_BOT else ""))
     click.echo("")
-    click.echo(f"  {'#':>2}  {'move':<32} {'share':>6} {'win':>6} {'score':>6}")
+    win_label = "win chance" if analysis.calibrated else "win (eval)"
+    click.echo(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
     for i, o in enumerate(analysis.options[:top], 1):
         name = o.notation + (f" [{OFFICIAL_LABEL[o.official]}]" if o.official else "")
-        click.echo(f"  {i:>2}  {name:<32} {o.share:>6.1%} {o.win_prob:>6.1%} {o.mean_score:>6.1f}")
+        click.echo(f"  {i:>2}  {name:<32} {o.share:>15.1%} {o.win_prob:>10.1%} {o.mean_score:>11.1f}")
     if len(analysis.options) > top:
         click.echo(f"  ... {len(analysis.options) - top} more (--top)")
+    click.echo(f"  share of search: the root visits the move got; {win_label}: of the player to move after it; "
+               "final score: expected")
     turn = analysis.recommended_turn
     click.echo("")
     click.echo(f"recommended: {turn_steps(turn)}; {turn.then}")
@@ -99,21 +102,25 @@ def print_official_choices(state, viewer, position_file, bot_spec, iterations, s
     if as_json:
         click.echo(json.dumps({"position": describe(state, viewer), "player": state.current_player,
                                "bot": choices[0].bot, "choices": [c.to_dict() for c in choices],
-                               "win_prob_calibrated": calibrated, "file": position_file}, ensure_ascii=False))
+                               "win_prob_calibrated": calibrated, "caveat": CAVEAT, "file": position_file},
+                              ensure_ascii=False))
         return
     click.echo(describe(state, viewer))
     click.echo(f"which official this turn, for seat {state.current_player}: each choice searched for the whole "
                f"turn ({choices[0].bot}), its first move re-rated by an independent search")
     click.echo("")
-    click.echo(f"  {'choice':<15} {'win':>6} {'score':>6}  the turn")
+    win_label = "win chance" if calibrated else "win (eval)"
+    click.echo(f"  {'choice':<15} {win_label:>10} {'final score':>11}  the turn")
     for c in choices:
         name = OFFICIAL_LABEL.get(c.option, "no official")
         if not c.uses_it:
-            click.echo(f"  {name:<15} {'':>6} {'':>6}  (no line of this turn found uses it)")
+            click.echo(f"  {name:<15} {'':>10} {'':>11}  (no line of this turn found uses it)")
             continue
         turn = c.recommended_turn
-        click.echo(f"  {name:<15} {c.win_prob:>6.1%} {c.mean_score:>6.1f}  {turn_steps(turn)}; {turn.then}")
+        click.echo(f"  {name:<15} {c.win_prob:>10.1%} {c.mean_score:>11.1f}  {turn_steps(turn)}; {turn.then}")
     click.echo("")
     click.echo("win: " + ("a win chance calibrated on held-out games (docs/learned.md)" if calibrated
                           else "in the search's evaluation units, not a probability (docs/learned.md)")
                + "; each official is compared with no official this turn, both played as well as the search can")
+    click.echo("")
+    click.echo("caution: " + CAVEAT)

@@ -1,13 +1,15 @@
 """thurn-ai replay: step through a recorded game."""
 from __future__ import annotations
 
+import json
+
 import click
 
 from ..errors import PositionError
 from ..fileio import path_text
-from ..play.match import read_records, replay, score_details
-from ..render.text import describe_end, move_line
-from .options import GAME_INDEX, data_board_file_option
+from ..play.match import read_records, replay, score_details, state_at_turn
+from ..render.text import describe_end, move_line, render_view
+from .options import GAME_INDEX, check_output_file, data_board_file_option
 
 
 @click.command("replay")
@@ -15,37 +17,103 @@ from .options import GAME_INDEX, data_board_file_option
 @click.option("--game", "game_index", type=GAME_INDEX, default=1, show_default=True,
               help="Which game of the file (1 = first line).")
 @data_board_file_option("game record")
-@click.option("--step", is_flag=True, help="Wait for Enter after each turn.")
+@click.option("--step", is_flag=True,
+              help="Show the board before each turn and wait: Enter for the next turn, q to stop.")
+@click.option("--at", "at_turn", type=GAME_INDEX, default=None,
+              help="Instead: show the position at the start of turn N (as the log numbers turns).")
+@click.option("--position-out", "position_out", type=click.Path(dir_okay=False), default=None,
+              help="With --at: write that position to this file, as the view of the player to move (what "
+                   "`thurn-ai hint FILE` takes; --complete for every hand).")
+@click.option("--complete", is_flag=True, help="With --position-out: write the complete position, every hand.")
 @click.option("--quiet", is_flag=True, help="Print only the result (and check that it matches).")
-def command(record_file, game_index, board_file, step, quiet):
-    """Replay a game record exactly and print its moves turn by turn."""
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the replayed game as JSON: the record with its checked result (with --at: the position).")
+def command(record_file, game_index, board_file, step, at_turn, position_out, complete, quiet, as_json):
+    """Replay a game record exactly and print its moves turn by turn, or (--at N) the position at a turn.
+
+    Example: thurn-ai replay game.jsonl --at 12 --position-out turn12.json && thurn-ai hint turn12.json"""
+    if (position_out or complete) and at_turn is None:
+        raise click.UsageError("--position-out and --complete need --at N: the turn whose position to write")
+    if complete and not position_out:
+        raise click.UsageError("--complete needs --position-out FILE")
+    if step and (as_json or quiet or at_turn is not None):
+        raise click.UsageError("--step shows the game turn by turn: it does not combine with --json, --quiet or --at")
+    if position_out is not None:
+        check_output_file(position_out, "--position-out")
     records = read_records(record_file, board_file=board_file)
     if not 1 <= game_index <= len(records):
         n = len(records)
         raise PositionError(f"{path_text(record_file)} holds {n} game{'s' if n != 1 else ''}; "
                             f"--game {game_index} is out of range (1-{n})")
     rec = records[game_index - 1]
+    if at_turn is not None:
+        _position_at(rec, record_file, game_index, at_turn, position_out, complete, as_json)
+        return
     last = [-1]
 
     def log(state, p, move):
-        if quiet:
+        if quiet or as_json:
             return
         if state.turn != last[0]:
-            if step and last[0] >= 0:
-                click.prompt("", default="", show_default=False, prompt_suffix="")
+            if step:
+                if last[0] >= 0:
+                    answer = click.prompt(f"-- Enter: turn {state.turn + 1}, q: stop", default="",
+                                          show_default=False, prompt_suffix=" ")
+                    if answer.strip().lower() in ("q", "quit"):
+                        raise _Stopped(state.turn)
+                click.echo("")
+                click.echo(render_view(state))
+                click.echo("")
             last[0] = state.turn
             click.echo(f"turn {state.turn + 1:>3}  seat {p} ({rec.bots[p]})")
         click.echo(f"          {move_line(state, move)}")
 
     try:
         final = replay(rec, on_move=log)
+    except _Stopped as e:
+        click.echo(f"stopped before turn {e.turn + 1} of {path_text(record_file)} game {game_index}")
+        return
     except PositionError as e:
         raise PositionError(f"{path_text(record_file)} game {game_index}: {e}") from None
     if rec.scores and final.scores() != rec.scores:
         raise PositionError(f"replay ends with scores {final.scores()}, the record says {rec.scores}")
     rec.ranking, rec.winner, rec.turns = final.ranking(), final.winner(), final.turn
     rec.details = score_details(final)
+    if as_json:
+        click.echo(json.dumps({"file": str(record_file), "game": game_index, "complete": final.is_terminal(),
+                               "record": json.loads(rec.to_json()), "details": rec.details},
+                              ensure_ascii=False))
+        return
     for line in describe_end(rec, final.board):
         click.echo(line)
     if not final.is_terminal():
         click.echo("(the record ends before the game does)")
+
+
+class _Stopped(Exception):
+    """The user stopped a --step replay."""
+
+    def __init__(self, turn: int):
+        super().__init__(turn)
+        self.turn = turn
+
+
+def _position_at(rec, record_file, game_index, turn, position_out, complete, as_json) -> None:
+    """replay --at: the position at the start of a turn, shown, and written with --position-out."""
+    from ..position import describe, position_to_dict, save_position
+    try:
+        state = state_at_turn(rec, turn)
+    except PositionError as e:
+        raise PositionError(f"{path_text(record_file)} game {game_index}: {e}") from None
+    viewer = None if complete else state.current_player
+    if position_out is not None:
+        save_position(state, position_out, viewer=viewer)
+    if as_json:
+        click.echo(json.dumps({"file": str(record_file), "game": game_index, "turn": turn,
+                               "position": position_to_dict(state, viewer), "written": position_out},
+                              ensure_ascii=False))
+        return
+    click.echo(render_view(state, viewer))
+    if position_out is not None:
+        click.echo(f"wrote {path_text(position_out)}: {describe(state, viewer)}; "
+                   f"next: thurn-ai hint {path_text(position_out)}")

@@ -311,6 +311,26 @@ def replay(record: GameRecord, on_move=None, after_move=None) -> GameState:
     return replay_table(record, on_move, after_move).state
 
 
+def state_at_turn(record: GameRecord, turn: int) -> GameState:
+    """The state of a recorded game at the start of its turn `turn` (1 = the first, as the game logs
+    number turns): every move of the earlier turns applied. PositionError if the record has no such turn
+    (or a move of it cannot be applied)."""
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+        raise PositionError(f"turn {short_repr(turn)} is not a turn number (1 = the first turn)")
+    state = new_game(rules=record.rules, seed=record.seed)
+    for i, text in enumerate(record.moves):
+        if state.turn >= turn - 1 or state.is_terminal():
+            break
+        try:
+            state.apply(text)
+        except ThurnError as e:
+            raise PositionError(f"move {i + 1} ({short_repr(text)}): {e}") from None
+    if state.turn != turn - 1 or state.is_terminal():
+        last = state.turn + (0 if state.is_terminal() else 1)
+        raise PositionError(f"the game has no turn {turn}: it has turns 1 to {last}")
+    return state
+
+
 def replay_closes(record: GameRecord) -> list[CloseAward]:
     """What each close of a recorded game awarded, recomputed by replaying its moves (for records
     written before they carried `closes`)."""

@@ -28,7 +28,16 @@ from ..game.state import GameState
 from .analysis import DEFAULT_BOT, Turn, analyse
 from .match import derive_seed
 
-__all__ = ["TurnOption", "NO_OFFICIAL", "check_turn_question", "open_choices", "rate_turn_option", "which_official"]
+__all__ = ["TurnOption", "NO_OFFICIAL", "CAVEAT", "check_turn_question", "open_choices", "rate_turn_option",
+           "which_official"]
+
+#: What which_official's ratings are, as its own study found (docs/officials.md, "Validation by play"): said
+#: wherever they are shown.
+CAVEAT = ("These ratings are the search's estimates of each plan, not tested advice: the officials study "
+          "(docs/officials.md, 'Validation by play') found that a bot following this kind of rating at every "
+          "offer of an official loses to the search's own choices (at 2 players -6.5 points of win rate with "
+          "the first rating, -14.2 with an independent re-rating, 2,182 games each). For a move to play, "
+          "prefer the recommended turn of a plain `hint`.")
 
 @dataclass(frozen=True)
 class TurnOption:
@@ -103,7 +112,7 @@ def which_official(state: GameState, player: int | None = None, bot: str = DEFAU
     among them): options whose best line does not use their official come last. The same arguments give
     the same answer. The budget (iterations or seconds) is each search's: two per choice. PositionError
     when there is no choice (check_turn_question). on_rated(done, total), if given, is called after each
-    choice is rated (a progress bar)."""
+    choice is rated (a progress bar). Read the ratings with CAVEAT: following them did not win in play."""
     check_turn_question(state, player)
     again = derive_seed("which-official", seed)
     choices = open_choices(state)

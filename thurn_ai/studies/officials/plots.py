@@ -62,12 +62,12 @@ def seats_panel(ax, seats, wbc: dict) -> None:
                     capsize=3, label=f"{n} players")
         ax.axhline(1 / n, color="grey", lw=0.6, ls=":")
     lo, hi = wbc["wbc_ci"]
-    ax.errorbar([1 - 0.25], [wbc["wbc_rate"]], yerr=[[wbc["wbc_rate"] - lo], [hi - wbc["wbc_rate"]]], fmt="s",
+    ax.errorbar([0 - 0.25], [wbc["wbc_rate"]], yerr=[[wbc["wbc_rate"] - lo], [hi - wbc["wbc_rate"]]], fmt="s",
                 color="black", capsize=3, label="WBC 4p, 71/226 (seats bid for)")
-    ax.plot([1 - 0.35], [wbc["wbc_2024_rate"]], "D", color="dimgrey", label="WBC 2024 (34%)")
-    ax.set_xlabel("seat (1 = start player)")
+    ax.plot([0 - 0.35], [wbc["wbc_2024_rate"]], "D", color="dimgrey", label="WBC 2024 (34%)")
+    ax.set_xlabel("seat (0 = start player)")
     ax.set_ylabel("win rate")
-    ax.set_xticks([1, 2, 3, 4])
+    ax.set_xticks([0, 1, 2, 3])
     ax.legend(fontsize=7)
 
 

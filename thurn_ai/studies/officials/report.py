@@ -54,7 +54,7 @@ def findings(a: Analysis) -> list[str]:
                              for r in g.itertuples())
             out.append(f"{n} players: the full bot's uses per game: {uses}.")
     for n, g in a.seats.groupby("players"):
-        f = g[g.seat == 1].iloc[0]
+        f = g[g.seat == 0].iloc[0]
         verdict = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
         off_fair = [f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples()
                     if r.lo > r.expected or r.hi < r.expected]
@@ -157,7 +157,7 @@ def format_text(a: Analysis) -> str:
     for r in a.usage.itertuples():
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} {r.early:5.2f} / {r.middle:5.2f} / "
                  f"{r.late:5.2f} = {r.total:5.2f}  ({pct(r.share_of_turns)} of turns)")
-    L.append("seat advantage (all games; seat 1 starts)")
+    L.append("seat advantage (all games; seat 0 starts)")
     for n, g in a.seats.groupby("players"):
         cells = "  ".join(f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples())
         L.append(f"  {n}p ({int(g.games.iloc[0])} games, equal-seats p {g.p_equal_seats.iloc[0]:.3g}): {cells}")
@@ -277,7 +277,7 @@ def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
 def _seat_sentences(a: Analysis) -> list[str]:
     out = []
     for n, g in a.seats.groupby("players"):
-        f = g[g.seat == 1].iloc[0]
+        f = g[g.seat == 0].iloc[0]
         if (f.hi - f.lo) / 2 > WIDE:
             out.append(f"First seat at {n} players: too few games to tell ({int(f.games)}).")
             continue
@@ -442,7 +442,7 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
     if seats is None or seats.empty:
         return []
     L = ["## Seat advantage: " + " and ".join(names), "",
-         "Win rate per seat (seat 1 starts) over all games of each study, with 95% Wilson intervals; in brackets "
+         "Win rate per seat (seat 0 starts) over all games of each study, with 95% Wilson intervals; in brackets "
          "the control games alone (identical players in every seat).", "",
          "| players | seat | fair | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
     for r in seats.itertuples():
@@ -510,7 +510,7 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
                 L.append(f"- {OFFICIAL_LABEL[o]}: " + "; ".join(
                     f"{pct(x.win_rate)} at {x.players} players ({pp(x.d_win, x.d_win_lo, x.d_win_hi)} "
                     f"against {pct(1 / x.players)}, {x.games} games)" for x in r.itertuples()) + ".")
-        first = a.seats[a.seats.seat == 1].sort_values("players")
+        first = a.seats[a.seats.seat == 0].sort_values("players")
         L += ["", "**First seat**: wins " + "; ".join(
             f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players (fair "
             f"{pct(x.expected)})" for x in first.itertuples()) + "."]

@@ -161,7 +161,7 @@ def pairs_lines(a: Analysis) -> list[str]:
 def seat_lines(a: Analysis, wbc_sentence) -> list[str]:
     L = ["", "### Seat advantage", "",
          "All games of this study (seats rotate, so each seat meets the same mix of bots); the last "
-         "column uses only the control games (identical bots).", "",
+         "column uses only the control games (identical bots). Seat 0 is the start player.", "",
          "| players | seat | games | wins | win rate [95% CI] | fair | equal seats p | control only |",
          "|---|---|---|---|---|---|---|---|"]
     ctrl = a.seats_control.set_index(["players", "seat"])

@@ -153,7 +153,7 @@ def pairwise_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
-    """Win rate per seat and player count (seat 1 = the start player), Wilson CIs, and the chi-square
+    """Win rate per seat and player count (seat 0 = the start player, as everywhere in thurn-ai), Wilson CIs, and the chi-square
     p-value of 'all seats win equally often' (one value per player count, on every row)."""
     check_study_data(df)
     d = df[df.official == CONTROL] if control_only else df
@@ -165,7 +165,7 @@ def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
         for s in range(n):
             k = int(wins[s])
             lo, hi = wilson_interval(k, games)
-            rows.append({"players": n, "seat": s + 1, "games": games, "wins": k, "win_rate": k / games,
+            rows.append({"players": n, "seat": s, "games": games, "wins": k, "win_rate": k / games,
                          "lo": lo, "hi": hi, "expected": 1 / n, "p_equal_seats": p_equal})
     return pd.DataFrame(rows)
 
@@ -176,7 +176,7 @@ def wbc_comparison(seats: pd.DataFrame) -> dict:
     out = {"wbc_wins": k, "wbc_games": n, "wbc_rate": k / n, "wbc_ci": wilson_interval(k, n),
            "wbc_p_vs_quarter": binomial_p(k, n, 0.25),
            "wbc_2024_rate": WBC_FIRST_SEAT_2024["rate"]}
-    first = seats[(seats.players == 4) & (seats.seat == 1)]
+    first = seats[(seats.players == 4) & (seats.seat == 0)]
     if len(first):
         f = first.iloc[0]
         out.update({"ours_wins": int(f.wins), "ours_games": int(f.games), "ours_rate": float(f.win_rate),
