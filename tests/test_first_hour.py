@@ -232,3 +232,40 @@ def test_hint_which_official_gives_its_study_caveat(capsys):
     assert "win chance" in out and "final score" in out
     code, out, _ = run_cli(["hint", POSITION, "--iterations", "50", "--which-official", "--json"], capsys)
     assert json.loads(out)["caveat"] == CAVEAT
+
+
+# ---------------------------------------------------------------- bench names the commit
+
+def test_bench_names_the_commit_of_the_checkout_it_runs_from(monkeypatch, tmp_path, capsys):
+    from thurn_ai.play import bench
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
+    monkeypatch.chdir(tmp_path)                     # the current folder's repository is not the one asked
+    commit, _ = bench.source_commit()
+    assert commit is not None and commit.split("+")[0] == head
+    fake = tmp_path / "site-packages" / "thurn_ai" / "play"
+    fake.mkdir(parents=True)
+    monkeypatch.setattr(bench, "__file__", str(fake / "bench.py"))
+    assert bench.source_commit() == (None, "not run from a git checkout (an installed copy)")
+    code, out, _ = run_cli(["bench", "--players", "2", "--playouts", "1", "--no-search"], capsys)
+    assert code == 0 and out.startswith("commit unknown: not run from a git checkout") and "None" not in out
+
+
+# ---------------------------------------------------------------- --json where it was missing; one seat numbering
+
+def test_show_json(capsys):
+    code, out, _ = run_cli(["show", POSITION, "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["viewer"] == 1 and len(data["scores"]) == 4
+    assert {"id": "outside_baiern", "name": "outside Baiern", "values": [3]} in data["tiles_left"]
+    assert data["position"]["format"] == "thurn-ai position"
+
+
+def test_officials_json_and_seats_numbered_from_0_like_every_command(capsys):
+    games = ROOT / "results/officials/heuristic_games.parquet"
+    code, out, _ = run_cli(["officials", "--from", games, "--json", "--quiet"], capsys)
+    data = json.loads(out)
+    assert code == 0 and {"usage", "ablation", "seats", "wbc"} <= set(data)
+    assert sorted({r["seat"] for r in data["seats"] if r["players"] == 4}) == [0, 1, 2, 3]
+    code, out, _ = run_cli(["officials", "--from", games, "--quiet"], capsys)
+    assert "seat 0 starts" in out and "seat 1 starts" not in out and "seat 4 " not in out

@@ -21,7 +21,8 @@ from .options import COUNTS, PLAYOUTS
               help="Also measure ISMCTS iterations per second (if the search module is built).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def command(players, board, variant, playouts, search, as_json):
-    """Random playouts and actions per second (compiled loop), clone and legal-move time."""
+    """Random playouts and actions per second (compiled loop), clone and legal-move time, and the ISMCTS
+    search's iterations per second; the first line names the commit measured."""
     counts = [int(x) for x in players.split(",")]
     rows = []
     for b in [x.strip() for x in board.split(",")]:
@@ -40,7 +41,8 @@ def command(players, board, variant, playouts, search, as_json):
         click.echo(json.dumps(out, indent=2))
         return
     m = out["machine"]
-    click.echo(f"commit {m['commit']}  {m['cpu']}  Python {m['python']}  (one core, best of 3)")
+    commit = f"commit {m['commit']}" if m["commit"] else f"commit unknown: {m['commit_source']}"
+    click.echo(f"{commit}  {m['cpu']}  Python {m['python']}  (one core, best of 3)")
     click.echo(f"{'board':<7}{'variant':<9}{'pl':>3}{'playouts/s':>12}{'actions/s':>13}{'act/game':>10}"
                f"{'clone µs':>10}{'moves µs (C)':>14}{'moves µs (Py)':>15}{'determ. µs':>12}")
     for r in rows:

@@ -3,6 +3,7 @@ their value at the moment of choice, the turn question (which official this turn
 play of the rating."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -70,8 +71,10 @@ OUT_MARK = ".thurn-ai-officials"
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None,
               help="Re-analyse saved study data (a games.parquet or CSV) instead of playing (--part ablation).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the part's tables as JSON (one object: table name -> list of rows) instead of text.")
 def command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, validation_games,
-            controls, seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet):
+            controls, seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet, as_json):
     """The full bot against the same bot with one official forbidden, for each official and player count,
     seats rotated: how often each official is used and when, the change in win rate and mean score without
     it (95% CIs), and the seat advantage per player count next to the WBC record. --part choice rates, in the
@@ -82,6 +85,51 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
     Example: thurn-ai officials --bot mcts --budget 2=1000,3=1000,4=3000 --part all --games 200 --out study"""
     log = None if quiet else (lambda s: click.echo(s, err=True))
     _refuse_unread_options(click.get_current_context(), part)
+    _OUTPUT.clear()
+    _OUTPUT["json"] = {} if as_json else None
+    try:
+        _command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations,
+                 validation_games, controls, seed, jobs, board, variant, board_file, english_tile, out_dir,
+                 from_path, quiet, log)
+    finally:
+        collected = _OUTPUT.pop("json", None)
+    if collected is not None:
+        click.echo(json.dumps(collected, indent=1, ensure_ascii=False, default=_plain))
+
+
+#: the tables a --json run collects ({"json": {name: rows}}), or {"json": None} for text
+_OUTPUT: dict = {}
+
+
+def _plain(x):
+    """JSON for what json.dumps cannot write itself: numpy numbers, tuples of them."""
+    if hasattr(x, "item"):
+        return x.item()
+    if isinstance(x, (tuple, set)):
+        return list(x)
+    return str(x)
+
+
+def _show(text: str, tables: dict | None = None) -> None:
+    """Print a part's text, or, under --json, keep its tables (DataFrames or plain data) for the JSON."""
+    collected = _OUTPUT.get("json")
+    if collected is None:
+        click.echo(text)
+        return
+    for name, t in (tables or {}).items():
+        collected[name] = json.loads(t.to_json(orient="records")) if hasattr(t, "to_json") else t
+
+
+def _note(text: str) -> None:
+    """A line about files written: on stdout, or on stderr under --json (stdout holds only the JSON)."""
+    click.echo(text, err=_OUTPUT.get("json") is not None)
+
+
+def _command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, validation_games,
+             controls, seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet, log):
+    if out_dir or (from_path and str(from_path).endswith(".parquet")):     # its data files are Parquet
+        from ..extras import need
+        need("parquet", "thurn-ai officials --out (its games.parquet and choices.parquet)", study.StudyError)
     if out_dir:
         claim_folder(out_dir, OUT_MARK, "--out", study.StudyError)     # before any game is played
     if from_path:
@@ -120,7 +168,8 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
     if part in ("choice", "all"):
         cdf = study.run_choice_study(bots, counts, games, choice_games, searchers, seed=seed, choice_seed=seed,
                                      jobs=jobs, rules_kwargs=rules_kwargs, out_dir=raw, progress=not quiet, log=log)
-        click.echo(study.format_choice_text(study.choice_table(cdf)))
+        ctable = study.choice_table(cdf)
+        _show(study.format_choice_text(ctable), {"choice": ctable})
         records = study.study_records(raw, cdf, study.study_board_file(rules_kwargs))
         choice = {name: {**study.save_choice(cdf, out_dir, records, title=name),
                          "search": searchers,
@@ -159,10 +208,10 @@ def _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log
                                progress=not quiet, log=log)
     table = study.turn_table(df)
     text = "\n".join(study.turn_section(table))
-    click.echo(text)
+    _show(text, {"turns": table})
     atomic_write_text(Path(out_dir) / "turns.csv", table.to_csv(index=False))
     atomic_write_text(Path(out_dir) / "turns.md", text + "\n")
-    click.echo(f"wrote {out_dir}/turns.csv and turns.md")
+    _note(f"wrote {out_dir}/turns.csv and turns.md")
 
 
 def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log, controls=False) -> None:
@@ -175,17 +224,18 @@ def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log, contr
     table = study.validation_table(rows)
     from ..studies.officials.report_validation import validation_section
     text = "\n".join(validation_section(table, None))
-    click.echo(text)
+    _show(text, {"validation": table})
     if out_dir:
         atomic_write_text(Path(out_dir) / "validation.csv", table.to_csv(index=False))
         atomic_write_text(Path(out_dir) / "validation.md", text + "\n")
-        click.echo(f"wrote {out_dir}/validation.csv and validation.md")
+        _note(f"wrote {out_dir}/validation.csv and validation.md")
 
 
 def _finish(analyses: dict, frames: dict, choice, out_dir, name: str, meta_extra: dict) -> None:
     """Print the ablation's text and write the report (and the ablation's files) to out_dir, if given."""
-    for a in analyses.values():
-        click.echo(study.format_text(a))
+    for key, a in analyses.items():
+        prefix = f"{key}: " if len(analyses) > 1 else ""
+        _show(study.format_text(a), {**{prefix + k: t for k, t in a.tables().items()}, prefix + "wbc": a.wbc})
     if not out_dir:
         return
     meta = {"title": f"What the officials are worth: {name}", "plots": {}, "main_study": name, **meta_extra}
@@ -196,5 +246,5 @@ def _finish(analyses: dict, frames: dict, choice, out_dir, name: str, meta_extra
     else:
         text = study.choice_report(choice, meta)
     atomic_write_text(Path(out_dir) / "report.md", text)
-    click.echo(f"wrote {out_dir}/report.md" + (", games.parquet, tables and plots" if analyses else "")
+    _note(f"wrote {out_dir}/report.md" + (", games.parquet, tables and plots" if analyses else "")
                + (", choices.parquet, choice table, plots and example positions" if choice else ""))

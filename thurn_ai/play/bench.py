@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import platform
 import subprocess
+from pathlib import Path
 import time
 
 from .. import _core, _search
@@ -66,12 +67,27 @@ def bench_rules(rules: Rules, playouts: int = 300, seed: int = 1) -> dict:
     }
 
 
-def machine_info() -> dict:
+def source_commit() -> tuple[str | None, str]:
+    """(commit, how it was found) of the code that runs: the git commit of the checkout this package is
+    in (with '+changes' when its files differ from that commit), or (None, why not) when the package is
+    not in a git checkout (an installed copy): the current folder's repository is never consulted."""
+    pkg = Path(__file__).resolve().parent.parent
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(pkg), *args], capture_output=True, text=True, timeout=5)
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                timeout=5).stdout.strip() or None
+        tracked = git("ls-files", "--error-unmatch", "__init__.py").returncode == 0
+        commit = git("rev-parse", "--short", "HEAD").stdout.strip() if tracked else ""
+        if not commit:
+            return None, "not run from a git checkout (an installed copy)"
+        dirty = git("diff", "--quiet", "HEAD", "--", ".").returncode != 0
     except (OSError, subprocess.SubprocessError):
-        commit = None
+        return None, "git is not available"
+    return commit + ("+changes" if dirty else ""), "the git checkout the package runs from"
+
+
+def machine_info() -> dict:
+    commit, commit_source = source_commit()
     cpu = platform.processor()
     try:
         with open("/proc/cpuinfo") as f:
@@ -81,7 +97,7 @@ def machine_info() -> dict:
                     break
     except OSError:
         pass
-    return {"commit": commit, "cpu": cpu, "python": platform.python_version(),
+    return {"commit": commit, "commit_source": commit_source, "cpu": cpu, "python": platform.python_version(),
             "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
