@@ -464,8 +464,8 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     atomic_write_text(out / "report.md", study.build_report(analyses, meta, choice or None, comparison, seats))
     print(f"wrote {out / 'report.md'}")
     if against_design and out.resolve() == OUT.resolve():
-        # the README's rules for players come from the same build, so its numbers are the report's
-        write_readme_block(ROOT / "README.md", study.readme_block(analyses, choice, meta))
+        # the rules for players (docs/officials-advice.md) come from the same build, so its numbers are the report's
+        write_readme_block(ROOT / "docs" / "officials-advice.md", study.readme_block(analyses, choice, meta))
 
 
 def write_readme_block(readme: Path, block: list[str]) -> bool:

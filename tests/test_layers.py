@@ -36,7 +36,7 @@ COMPILED = ("thurn_ai._core", "thurn_ai._policy", "thurn_ai._search")
 # The floors, lowest first: a module may import its own floor and the floors below it (rule d).
 # Patterns are fnmatch patterns over dotted module names. Same as docs/architecture.md.
 FLOORS = {
-    "base": ["thurn_ai.errors", "thurn_ai.fileio"],
+    "base": ["thurn_ai.errors", "thurn_ai.fileio", "thurn_ai.extras"],
     "boards": ["thurn_ai.game.board", "thurn_ai.game.rules"],
     "core": ["thurn_ai._core", "thurn_ai._policy", "thurn_ai._search"],
     "game": ["thurn_ai.game", "thurn_ai.game.*"],

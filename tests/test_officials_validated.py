@@ -761,8 +761,8 @@ def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, cap
     assert not exp.write_readme_block(readme, [README_START, "new", README_END])
     assert readme.read_text(encoding="utf-8") == "# a README of one's own\n"
     assert "warning: the README has no block" in capsys.readouterr().err
-    # the project's README has the block the report step writes
-    assert README_START in (exp.ROOT / "README.md").read_text(encoding="utf-8")
+    # the project's page of advice (docs/officials-advice.md, once the README) has the block the report step writes
+    assert README_START in (exp.ROOT / "docs" / "officials-advice.md").read_text(encoding="utf-8")
 
 
 def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():

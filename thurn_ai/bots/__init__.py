@@ -1,5 +1,6 @@
 """Bots: one algorithm a module; made from spec strings by make_bot()."""
 from .base import Bot, Observation
-from .spec import known_bots, make_bot, parse_spec, split_specs
+from .spec import ENTRY_POINT_GROUP, known_bots, load_bot_module, make_bot, parse_spec, register, split_specs
 
-__all__ = ["Bot", "Observation", "make_bot", "parse_spec", "split_specs", "known_bots"]
+__all__ = ["Bot", "Observation", "make_bot", "parse_spec", "split_specs", "known_bots", "register", "load_bot_module",
+           "ENTRY_POINT_GROUP"]

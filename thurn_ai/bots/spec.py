@@ -3,13 +3,24 @@
 A spec is a registered name, optionally followed by keyword arguments in parentheses. Values are numbers,
 true/false, or words; `forbid` takes officials joined by '+' (forbid=postmaster+cartwright).
 Register a bot class with `register(name, cls)`; the class is called as cls(seed=..., **kwargs).
+
+Bots from outside the package (docs/writing-a-bot.md): an installed distribution names its bots in the
+entry-point group `thurn_ai.bots` (name = "module:BotClass"), loaded when a bot is first looked up; or a
+module registers them when imported, by `load_bot_module(path_or_name)` (the CLI's `--bot-module`) or by
+listing it in the environment variable THURN_AI_BOT_MODULES (os.pathsep-separated), which every process of
+a run (the tournament's worker processes too) reads.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import inspect
 import math
+import os
 import re
+import sys
 import threading
+from pathlib import Path
 
 from ..errors import BotSpecError
 from ..fileio import short_repr
@@ -21,8 +32,23 @@ _LOADING = threading.RLock()      # re-entrant: importing the bots may parse a s
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
+#: the entry-point group in which installed distributions name their bots (name = "module:BotClass")
+ENTRY_POINT_GROUP = "thurn_ai.bots"
+#: modules (file paths or dotted names) whose import registers bots, read by every process of a run
+BOT_MODULES_ENV = "THURN_AI_BOT_MODULES"
+_PLUGINS: dict[str, object] = {}       # entry points found but not yet loaded, by bot name
+_IMPORTED: set[str] = set()            # bot modules imported by this process (as given, resolved)
+_ENV_READ = [""]                       # the value of THURN_AI_BOT_MODULES last read
+
+
 def register(name: str, factory) -> None:
-    _REGISTRY[name] = factory
+    """Make `factory` (a Bot subclass, or any callable taking seed=... and the spec's options as keyword
+    arguments and returning a bot) available as `name` in spec strings: make_bot("name(key=value)")."""
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][\w-]*", name):
+        raise BotSpecError(f"a bot name is a word of letters, digits, _ and -, not {short_repr(name)}")
+    if not callable(factory):
+        raise BotSpecError(f"bot {name}: {short_repr(factory)} is not a class or function")
+    _REGISTRY[name.lower()] = factory
 
 
 def _load_builtin():
@@ -38,7 +64,94 @@ def _load_builtin():
             return
         from ._builtin import register_builtin
         register_builtin(lambda name, cls: _REGISTRY.setdefault(name, cls))
+        _find_plugins()
         _BUILTIN_LOADED = True
+    listed = os.environ.get(BOT_MODULES_ENV, "")
+    if listed != _ENV_READ[0]:
+        _ENV_READ[0] = listed           # before importing: a module that looks up a bot does not loop here
+        for module in filter(None, listed.split(os.pathsep)):
+            load_bot_module(module, export=False)
+
+
+def _find_plugins() -> None:
+    """Note the bots that installed distributions name in the entry-point group (not imported yet: a
+    plugin is imported when its bot is first used). A built-in name is never replaced."""
+    from importlib.metadata import entry_points
+    try:
+        found = entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:       # a broken distribution's metadata must not break the built-in bots
+        return
+    for ep in found:
+        name = ep.name.lower()
+        if name not in _REGISTRY and re.fullmatch(r"[a-z_][\w-]*", name):
+            _PLUGINS.setdefault(name, ep)
+
+
+def _load_plugin(name: str) -> None:
+    ep = _PLUGINS.pop(name, None)
+    if ep is None:
+        return
+    try:
+        factory = ep.load()
+    except Exception as e:
+        raise BotSpecError(f"bot {name}: its plugin {ep.value!r} (entry point group {ENTRY_POINT_GROUP}) "
+                           f"failed to load: {type(e).__name__}: {' '.join(str(e).split())}") from None
+    _REGISTRY.setdefault(name, factory)
+
+
+def load_bot_module(module: str, export: bool = True) -> str:
+    """Import a module that registers bots (calls register(name, cls) when imported): a Python file
+    (`path/to/my_bot.py`) or an importable module's dotted name (`my_package.bots`). Returns the names
+    of the bots it registered. With export (the default), the module is also added to the environment
+    variable THURN_AI_BOT_MODULES, so the worker processes a run starts register the same bots.
+    BotSpecError if it cannot be found or its import fails."""
+    _load_builtin()
+    text = str(module).strip()
+    is_file = text.endswith(".py") or os.sep in text or "/" in text
+    key = str(Path(text).expanduser().resolve()) if is_file else text
+    if key in _IMPORTED:
+        return ""               # imported already (its bots are registered)
+    before = set(_REGISTRY) | set(_PLUGINS)
+    with _LOADING:
+        _IMPORTED.add(key)              # (removed again if the import fails)
+        try:
+            if is_file:
+                path = Path(key)
+                if not path.is_file():
+                    raise BotSpecError(f"--bot-module: no such file {short_repr(text)}")
+                mod_name = "thurn_ai_bot_module_" + re.sub(r"\W", "_", path.stem)
+                spec = importlib.util.spec_from_file_location(mod_name, path)
+                if spec is None or spec.loader is None:
+                    raise BotSpecError(f"--bot-module: {short_repr(text)} is not a Python file")
+                mod = importlib.util.module_from_spec(spec)
+                sys.modules[mod_name] = mod
+                try:
+                    spec.loader.exec_module(mod)
+                except BaseException:
+                    sys.modules.pop(mod_name, None)
+                    raise
+            else:
+                if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", text):
+                    raise BotSpecError(f"--bot-module: {short_repr(text)} is neither a .py file nor a module name")
+                try:
+                    importlib.import_module(text)
+                except ModuleNotFoundError as e:
+                    if e.name and text.startswith(e.name):
+                        raise BotSpecError(f"--bot-module: no module named {e.name!r} (give a .py file's path "
+                                           "or an importable module)") from None
+                    raise
+        except BotSpecError:
+            _IMPORTED.discard(key)
+            raise
+        except Exception as e:
+            _IMPORTED.discard(key)
+            raise BotSpecError(f"--bot-module {short_repr(text)} failed to import: {type(e).__name__}: "
+                               f"{' '.join(str(e).split())}") from None
+    if export:
+        listed = [m for m in os.environ.get(BOT_MODULES_ENV, "").split(os.pathsep) if m]
+        if key not in listed:
+            os.environ[BOT_MODULES_ENV] = os.pathsep.join(listed + [key])
+    return ", ".join(sorted((set(_REGISTRY) | set(_PLUGINS)) - before))
 
 
 # A spec is typed by a person: these limits only stop garbage (a pasted file, a 5000-digit number).
@@ -117,8 +230,11 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     if args is not None and ("(" in args or ")" in args):
         raise BotSpecError(f"bad bot spec {shown}: parentheses inside the arguments")
     if name not in _REGISTRY:
+        _load_plugin(name)
+    if name not in _REGISTRY:
         raise BotSpecError(f"unknown bot {short_repr(name)} in spec {shown}; known bots: "
-                           f"{', '.join(sorted(_REGISTRY))}")
+                           f"{', '.join(sorted(set(_REGISTRY) | set(_PLUGINS)))} (your own bot: "
+                           "--bot-module FILE.py, see docs/writing-a-bot.md)")
     kwargs = {}
     if args and args.strip():
         for part in args.split(","):
@@ -197,7 +313,7 @@ def split_specs(text: str) -> list[str]:
 
 def known_bots() -> list[str]:
     _load_builtin()
-    return sorted(_REGISTRY)
+    return sorted(set(_REGISTRY) | set(_PLUGINS))
 
 
 def refuse_file_options(spec: str) -> str:

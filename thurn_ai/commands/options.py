@@ -34,6 +34,23 @@ def game_options(f):
     return f
 
 
+def _load_bot_modules(ctx, param, values):
+    from ..bots.spec import load_bot_module
+    for module in values or ():
+        load_bot_module(module)         # BotSpecError (one `error:` line) if it cannot be imported
+    return values
+
+
+def bot_module_option(f):
+    """--bot-module FILE.py|MODULE (repeatable): import a module that registers bots, before --bots is read,
+    so `--bots mybot,mcts` can name them (docs/writing-a-bot.md)."""
+    return click.option("--bot-module", "bot_modules", multiple=True, metavar="FILE.py|MODULE", is_eager=True,
+                        expose_value=False, callback=_load_bot_modules,
+                        help="Import a module that registers your own bots (thurn_ai.bots.register) so --bots "
+                             "can name them; repeatable. Installed plugins (entry-point group thurn_ai.bots) "
+                             "need no option. See docs/writing-a-bot.md.")(f)
+
+
 def data_board_file_option(what: str):
     """--board-file for a command that reads a position or record: such a file names only a packaged board
     (south, north); a game on another board file is read with that file given here."""

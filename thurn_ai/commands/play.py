@@ -9,7 +9,7 @@ from ..errors import ThurnError
 from ..fileio import atomic_write_bytes, decode_text, path_text, read_existing
 from ..game.rules import PLAYER_COUNTS
 from ..render.text import describe_end, move_line
-from .options import SEED, check_output_file, game_options, rules_from
+from .options import bot_module_option, SEED, check_output_file, game_options, rules_from
 
 
 
@@ -38,6 +38,7 @@ def check_record_file(old: bytes, path, board_file) -> None:
 @click.option("--bots", "bots_text", default="random,random", show_default=True,
               help="Comma-separated bot specs, one per seat in play order, e.g. human,mcts(iterations=2000).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the game (chance and bots).")
+@bot_module_option
 @game_options
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Append the game record (JSON line) to this file.")

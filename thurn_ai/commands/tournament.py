@@ -12,7 +12,7 @@ from ..errors import ThurnError
 from ..fileio import path_text
 from click.core import ParameterSource
 
-from .options import GAMES, JOBS, PLAYERS, SEED, announce_board, game_options, rules_from
+from .options import bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_board, game_options, rules_from
 
 
 @click.command("tournament")
@@ -26,6 +26,7 @@ from .options import GAMES, JOBS, PLAYERS, SEED, announce_board, game_options, r
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Tournament seed; game N's seed derives from it (see docs/tournaments.md).")
 @click.option("--jobs", type=JOBS, default=None, help="Local worker processes [default: every core].")
+@bot_module_option
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Folder for the results (appended as games end) [default: tournaments/<date-time>].")

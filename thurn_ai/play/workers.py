@@ -73,7 +73,8 @@ def connect(address: str):
     try:
         from distributed import Client
     except ImportError:
-        raise TournamentError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
+        raise TournamentError("--scheduler needs dask.distributed, which is not installed: "
+                              "pip install \"thurn-ai[dask]\"") from None
     if address.startswith("tls://"):
         import dask
         if not all(dask.config.get(f"distributed.comm.tls.{k}", None)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...errors import TournamentError
+from ...extras import have, need
 from ...fileio import atomic_open, atomic_write_text, load_json, loads_json, path_text, short_repr, temp_files
 from . import faults
 from .seats import (AFTER_TILES, BOOL_COLUMNS, FLOAT_COLUMNS, ID_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS, USE_COLUMNS,
@@ -340,6 +341,8 @@ class ResultStore:
 
     @_writes
     def _write_parquet(self, df: pd.DataFrame):
+        if not have("parquet"):         # a copy of results.csv; needs the extra `parquet` (pyarrow)
+            return
         with atomic_open(self.path(PARQUET_FILE), "wb") as f:
             df.to_parquet(f, index=False)
             faults.fault("finish-parquet-unrenamed")
@@ -352,7 +355,7 @@ def load_results(path, note=None) -> pd.DataFrame:
     p = Path(path)
     if p.is_dir():
         parquet, csv_path = p / PARQUET_FILE, p / CSV_FILE
-        if parquet.exists():
+        if parquet.exists() and (have("parquet") or not csv_path.exists()):
             try:
                 return _load_file(parquet)
             except TournamentError as e:
@@ -372,6 +375,8 @@ def _note(text: str) -> None:
 
 
 def _load_file(p: Path) -> pd.DataFrame:
+    if p.suffix == ".parquet":
+        need("parquet", f"reading {path_text(p)}", TournamentError)
     try:
         if p.suffix == ".parquet":
             df = pd.read_parquet(p)

@@ -461,7 +461,8 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
     return L + ["", wbc_sentence(wbc), ""]
 
 
-#: the README's block that the study's report step writes (experiments/officials.py): its first and last lines
+#: the block of docs/officials-advice.md (once the README's) that the study's report step writes
+#: (experiments/officials.py): its first and last lines; its links are relative to docs/
 README_START = "<!-- officials-advice: written by python experiments/officials.py from results/officials/ -->"
 README_END = "<!-- /officials-advice -->"
 
@@ -477,7 +478,7 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
     if a is None and advice is None:
         return []
     L = [README_START, "",
-         f"From the validated study ([results/officials/report.md](results/officials/report.md), built at commit "
+         f"From the validated study ([results/officials/report.md](../results/officials/report.md), built at commit "
          f"`{meta.get('commit', '?')}` by `{meta.get('command', 'python experiments/officials.py')}`):", ""]
     v = meta.get("validation")
     if advice is not None and len(advice):
