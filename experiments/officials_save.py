@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from thurn_ai.studies.officials.plan import StudyError
+from thurn_ai.errors import ThurnError
 from thurn_ai.studies.officials.records import restore_raw, save_raw
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,8 +38,11 @@ def main(argv=None) -> int:
         else:
             written = restore_raw(args.saved, args.raw)
             print(f"restored {len(written)} files into {args.raw}")
-    except StudyError as e:
+    except ThurnError as e:       # StudyError and the checks of what it reads and writes
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:          # a full disk, a read-only folder: one line, not a traceback
+        print(f"error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
         return 2
     return 0
 

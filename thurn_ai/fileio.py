@@ -21,10 +21,14 @@ from .errors import ThurnError
 
 
 @contextlib.contextmanager
-def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None):
+def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None,
+                what: str = "output file"):
     """Open a temporary file beside `path` for writing; on success it replaces `path` atomically, on an
-    exception it is removed and `path` is untouched."""
+    exception it is removed and `path` is untouched. `path` must be missing or a regular file with one
+    name (check_replaceable; else one ThurnError naming `what`): the project never writes through a
+    symbolic link, splits a hard link or replaces a device, FIFO or folder."""
     path = Path(path)
+    check_replaceable(path, what)
     binary = "b" in mode
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -67,23 +71,23 @@ def _umask() -> int:
     return old
 
 
-def atomic_write_text(path, text: str, encoding: str = "utf-8") -> None:
-    """Write `text` to `path` atomically."""
-    with atomic_open(path, "w", encoding=encoding, newline="") as f:
+def atomic_write_text(path, text: str, encoding: str = "utf-8", what: str = "output file") -> None:
+    """Write `text` to `path` atomically (see atomic_open)."""
+    with atomic_open(path, "w", encoding=encoding, newline="", what=what) as f:
         f.write(text)
 
 
-def atomic_write_bytes(path, data: bytes) -> None:
-    """Write `data` to `path` atomically."""
-    with atomic_open(path, "wb") as f:
+def atomic_write_bytes(path, data: bytes, what: str = "output file") -> None:
+    """Write `data` to `path` atomically (see atomic_open)."""
+    with atomic_open(path, "wb", what=what) as f:
         f.write(data)
 
 
-def atomic_savefig(fig, path, **kwargs) -> None:
+def atomic_savefig(fig, path, what: str = "output file", **kwargs) -> None:
     """Save a matplotlib figure to `path` atomically (the format comes from the suffix unless given)."""
     path = Path(path)
     kwargs.setdefault("format", path.suffix.lstrip(".") or None)
-    with atomic_open(path, "wb") as f:
+    with atomic_open(path, "wb", what=what) as f:
         fig.savefig(f, **kwargs)
 
 
@@ -139,6 +143,65 @@ def read_existing(path, what: str, error=ThurnError, max_bytes: int | None = Non
     if len(data) > max_bytes:
         raise error(f"{what} {path_text(path)} is larger than {_size(max_bytes)}; start a new file")
     return data
+
+
+def open_append(path, what: str = "log file", error=ThurnError):
+    """A log file opened for appending text (created when missing), only if it is a regular file with one
+    name (see check_replaceable): opened without following a link and without blocking on a FIFO, and
+    checked again once open. Appending cannot be atomic; the readers of such logs keep complete lines."""
+    check_replaceable(path, what, error)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:       # replaced since the check
+            raise error(f"{what} {path_text(path)} is not a regular file with one name")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "a", encoding="utf-8", newline="")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_bounded(path, what: str, error=ThurnError, max_bytes: int | None = None) -> bytes:
+    """The bytes of a data file the project reads back (its own logs, a user's CSV, a saved .gz): at most
+    `max_bytes` (MAX_FILE_BYTES) are read, and anything larger, or not a regular file (a device such as
+    /dev/zero, a FIFO, a folder; a symbolic link to a regular file is followed), is one `error` naming
+    `what` and the path. FileNotFoundError passes through (callers treat a missing file their own way)."""
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    shown = path_text(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, TypeError) as e:
+        raise error(f"cannot read {what} {shown}: {getattr(e, 'strerror', None) or e}") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{what} {shown} is not a regular file (a folder, device, FIFO or socket)")
+        if st.st_size > max_bytes:          # known before reading a byte
+            raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
+        try:
+            data = f.read(max_bytes + 1)
+        except OSError as e:
+            raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
+    if len(data) > max_bytes:
+        raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
+    return data
+
+
+def finite_json(value):
+    """`value` with every float that is not finite (NaN, inf) replaced by None, so json.dumps writes JSON
+    (RFC 8259 has no NaN); a value the search never reached is null, as the web page reads it."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(v) for v in value]
+    return value
 
 
 def path_text(path) -> str:
@@ -261,6 +324,8 @@ def load_json(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES
 
 
 def _size(n: int) -> str:
+    if n >= 2 ** 30 and n % 2 ** 30 == 0:
+        return f"{n // 2 ** 30} GB"
     return f"{n // 2 ** 20} MB" if n >= 2 ** 20 else f"{n} bytes"
 
 

@@ -25,6 +25,8 @@ from .base import Bot, Observation
 from .features import View, bits, popcount
 
 HORSES_CLOSE_AT = 5     # the route length to close at with no carriage to aim for (the horses variant)
+#: the route lengths close_at may ask for (the heuristic bot's bounds: a route never reaches 100 cities)
+CLOSE_AT_BOUNDS = (MIN_CLOSE, 100)
 
 
 class GreedyBot(Bot):
@@ -32,8 +34,10 @@ class GreedyBot(Bot):
 
     def __init__(self, seed: int = 0, forbid=frozenset(), close_at: int | None = None):
         super().__init__(seed, forbid)
-        if close_at is not None and (not isinstance(close_at, int) or close_at < MIN_CLOSE):
-            raise ValueError(f"close_at must be a whole number of at least {MIN_CLOSE}")
+        lo, hi = CLOSE_AT_BOUNDS
+        if close_at is not None and (not isinstance(close_at, int) or isinstance(close_at, bool)
+                                     or not lo <= close_at <= hi):
+            raise ValueError(f"close_at must be a whole number from {lo} to {hi}, not {close_at!r}")
         self.close_at = close_at
 
     def choose(self, obs: Observation) -> int:

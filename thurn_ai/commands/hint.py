@@ -10,7 +10,7 @@ from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
 from ..bots.spec import parse_spec
 from ..errors import PositionError
-from ..fileio import path_text
+from ..fileio import finite_json, path_text
 from ..game.officials import OFFICIAL_LABEL
 from ..position import describe, load_position
 from .options import ITERATIONS, SECONDS, SEED, TOP, data_board_file_option
@@ -65,7 +65,7 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     result = hint_json(state, analysis, viewer, position_file)
     if as_json:
         result["options"] = result["options"][:top]
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(json.dumps(finite_json(result), ensure_ascii=False, allow_nan=False))   # JSON has no NaN
         return
     click.echo(result["position"])
     click.echo(f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {player}'s view"
@@ -100,10 +100,11 @@ def print_official_choices(state, viewer, position_file, bot_spec, iterations, s
     choices = which_official(state, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
     calibrated = all(c.calibrated for c in choices)
     if as_json:
-        click.echo(json.dumps({"position": describe(state, viewer), "player": state.current_player,
-                               "bot": choices[0].bot, "choices": [c.to_dict() for c in choices],
-                               "win_prob_calibrated": calibrated, "caveat": CAVEAT, "file": position_file},
-                              ensure_ascii=False))
+        click.echo(json.dumps(finite_json({"position": describe(state, viewer), "player": state.current_player,
+                                           "bot": choices[0].bot, "choices": [c.to_dict() for c in choices],
+                                           "win_prob_calibrated": calibrated, "caveat": CAVEAT,
+                                           "file": position_file}),
+                              ensure_ascii=False, allow_nan=False))     # a value never reached: null, not NaN
         return
     click.echo(describe(state, viewer))
     click.echo(f"which official this turn, for seat {state.current_player}: each choice searched for the whole "

@@ -227,21 +227,26 @@ class _Parser:
             path=self.path)
 
     def parse_provinces(self):
-        self.provinces = []
+        self.provinces, seen = [], set()      # a set: linear in the number of entries, whatever it is
         for p in self.listing("provinces"):
             if isinstance(p, str):
                 p = {"name": p}
             e = self.entry(p, f"province {short_repr(p)}", PROVINCE_KEYS, required=("name",))
             name = self.text(e["name"], "province name")
-            if name in self.provinces:
+            if name in seen:
                 raise self.err(f"province {short_repr(name)} listed twice")
             self.mark(e, "provenance", "provinces", name)
             self.provinces.append(name)
+            seen.add(name)
         self.prov_idx = {n: i for i, n in enumerate(self.provinces)}
 
     def parse_cities(self):
         self.cities, self.city_prov, self.horses = [], [], []
-        for c in self.listing("cities"):
+        listed = self.listing("cities")
+        if len(listed) > MAX_CITIES:        # before reading them: a file of 100,000 cities is refused at once
+            raise self.err(f"a board needs 2 to {MAX_CITIES} cities, this one has {len(listed)}")
+        folded = set()
+        for c in listed:
             name = c.get("name") if isinstance(c, dict) else None
             if not isinstance(name, str) or not name.strip():
                 raise self.err(f"city entry {short_repr(c)} needs a non-empty 'name'")
@@ -249,8 +254,9 @@ class _Parser:
             e = self.entry(c, f"city {short_repr(name)}", CITY_KEYS)
             if fold(name) == "deck":
                 raise self.err("a city may not be called 'deck' (the notation 'draw deck' needs the word)")
-            if any(fold(name) == fold(x) for x in self.cities):
+            if fold(name) in folded:
                 raise self.err(f"city {short_repr(name)} listed twice")
+            folded.add(fold(name))
             if "province" not in e:
                 raise self.err(f"city {short_repr(name)}: missing key 'province' (null for a free city)")
             p = e["province"]
@@ -274,8 +280,9 @@ class _Parser:
             self.horses.append(h)
         if not 2 <= len(self.cities) <= MAX_CITIES:
             raise self.err(f"a board needs 2 to {MAX_CITIES} cities, this one has {len(self.cities)}")
+        with_city = set(self.city_prov)
         for i, name in enumerate(self.provinces):
-            if i not in self.city_prov:
+            if i not in with_city:
                 raise self.err(f"province {short_repr(name)} has no city")
         self.fidx = {fold(n): i for i, n in enumerate(self.cities)}
 
@@ -286,7 +293,7 @@ class _Parser:
             raise self.err(f"{where}: unknown city {short_repr(n)}") from None
 
     def parse_roads(self):
-        self.roads = []
+        self.roads, seen = [], set()
         for r in self.listing("roads"):
             e = self.entry({"cities": r} if isinstance(r, list) else r, f"road {short_repr(r)}", ROAD_KEYS,
                            required=("cities",))
@@ -298,10 +305,11 @@ class _Parser:
                 raise self.err(f"road from {self.cities[a]} to itself")
             road = (min(a, b), max(a, b))
             label = f"{self.cities[a]}–{self.cities[b]}"
-            if road in self.roads:
+            if road in seen:
                 raise self.err(f"road {label} listed twice")
             self.mark(e, "provenance", "roads", label)
             self.roads.append(road)
+            seen.add(road)
         joined = {x for r in self.roads for x in r}
         for i, name in enumerate(self.cities):
             if i not in joined:
@@ -310,7 +318,10 @@ class _Parser:
     def parse_tiles(self):
         self.tiles = []
         route_lengths = set()
-        for t in self.listing("tiles"):
+        listed = self.listing("tiles")
+        if len(listed) > MAX_STACKS:        # before reading them (each is compared with the earlier ones)
+            raise self.err(f"at most {MAX_STACKS} tile stacks, this file has {len(listed)}")
+        for t in listed:
             tid = t.get("id") if isinstance(t, dict) else None
             if not isinstance(tid, str) or not tid:
                 raise self.err(f"tile stack {short_repr(t)} needs a non-empty string 'id'")

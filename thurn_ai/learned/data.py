@@ -160,7 +160,7 @@ def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progr
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     _check_meta(out, chunks)
-    todo = [c for c in chunks if not (out / c.name).exists()]
+    todo = [c for c in chunks if not _chunk_done(out, c)]
     done = 0
     for chunk, frame, records in run_each(play_chunk, todo, jobs, client):
         # the records first: a chunk counts as done once its positions are there
@@ -170,6 +170,22 @@ def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progr
         if progress:
             progress(chunk)
     return done
+
+
+def _chunk_done(out: Path, chunk: DataChunk) -> bool:
+    """Whether out holds this chunk: its Parquet file exists and holds at least the chunk's games. The
+    last chunk of a run whose games are not a multiple of CHUNK is short (15 games: games 10-14 in
+    p2-00010); a later run with more games must play that chunk again, whole, not take the short file
+    for it (the games are seeded by number, so the first ones come out the same). A file that cannot be
+    read is played again too."""
+    path = out / chunk.name
+    if not path.exists():
+        return False
+    try:
+        games = pd.read_parquet(path, columns=["game"])["game"]
+    except Exception:        # noqa: BLE001 - pyarrow raises many kinds; all mean "play it again"
+        return False
+    return set(range(chunk.first, chunk.first + chunk.count)) <= set(games.tolist())
 
 
 def _check_meta(out: Path, chunks: list[DataChunk]) -> None:

@@ -10,17 +10,28 @@ evaluate_learned) computes the same numbers inside the search.
 from __future__ import annotations
 
 import json
+import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ThurnError
-from ..fileio import atomic_write_text, load_json
+from ..fileio import atomic_write_text, load_json, path_text, short_repr
+from ..game.rules import PLAYER_COUNTS, player_counts_text
 from .features import FEATURES, N_TERMS, position_features, terms
 
 #: the model shipped with the package (refit: python experiments/learned_value.py)
 DEFAULT_PATH = Path(__file__).with_name("value_model.json")
+#: the weights file's format version (to_dict writes it; from_dict reads no other)
+VERSION = 1
+#: the largest weight accepted, in size: the shipped weights are below 30, and the features are game
+#: quantities of at most a few hundred, so a linear score of 24 terms stays far from overflowing (a
+#: weight near 1e308 would make the compiled evaluation compute inf - inf, and the search run on NaN)
+MAX_WEIGHT = 10_000.0
+#: the largest weights file read: the shipped one is 4 kB (three player counts, 76 numbers each)
+MAX_MODEL_BYTES = 2 ** 20
 
 
 class ModelError(ThurnError):
@@ -64,41 +75,66 @@ class ValueModel:
     # ---- file
 
     def to_dict(self) -> dict:
-        return {"format": "thurn-ai value model", "version": 1, "features": list(FEATURES),
+        return {"format": "thurn-ai value model", "version": VERSION, "features": list(FEATURES),
                 "models": {str(n): {"win": [float(v) for v in self.win[n]],
                                     "score": [float(v) for v in self.score[n]]} for n in self.players()},
                 "meta": self.meta}
 
     def save(self, path) -> None:
-        atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=1) + "\n")
+        atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=1) + "\n", what="value model file")
 
     @classmethod
     def from_dict(cls, d) -> "ValueModel":
+        """The model in a weights file's data, checked as data: the format and version this code writes,
+        the features it computes, for each player count (2-4) exactly N_TERMS win and N_TERMS + 2 score
+        weights, each a JSON number (not a string or true) of at most MAX_WEIGHT in size -- so every
+        number the evaluation computes stays finite (weights near 1e308 would overflow to NaN inside
+        the search) -- and `meta` an object. One ModelError for anything else."""
         if not isinstance(d, dict) or d.get("format") != "thurn-ai value model":
-            raise ModelError("not a thurn-ai value model")
+            raise ModelError("not a thurn-ai value model (its format is not 'thurn-ai value model')")
+        version = d.get("version")
+        if version != VERSION or isinstance(version, bool):
+            raise ModelError(f"the value model's version is {short_repr(version)}; this thurn-ai reads "
+                             f"version {VERSION}")
         if d.get("features") != list(FEATURES):
             raise ModelError("the value model was fitted to other features than this version computes")
+        models = d.get("models")
+        if not isinstance(models, dict) or not models:
+            raise ModelError(f"the value model's 'models' must be an object of weights by player count, "
+                             f"not {short_repr(models)}")
+        meta = d.get("meta", {})
+        if meta is not None and not isinstance(meta, dict):
+            raise ModelError(f"the value model's 'meta' must be an object, not {short_repr(meta)}")
         win, score = {}, {}
-        for key, m in (d.get("models") or {}).items():
-            try:
-                n = int(key)
-                w, s = np.asarray(m["win"], dtype=float), np.asarray(m["score"], dtype=float)
-            except (KeyError, TypeError, ValueError):
-                raise ModelError(f"value model for {key!r} players: malformed weights") from None
-            if w.shape != (N_TERMS,) or s.shape != (N_TERMS + 2,) or not (np.isfinite(w).all()
-                                                                          and np.isfinite(s).all()):
-                raise ModelError(f"value model for {n} players: needs {N_TERMS} win and {N_TERMS + 2} "
-                                 "finite score weights")
-            win[n], score[n] = w, s
-        if not win:
-            raise ModelError("the value model holds no weights")
-        return cls(win=win, score=score, meta=dict(d.get("meta") or {}))
+        for key, m in models.items():
+            if key not in {str(n) for n in PLAYER_COUNTS}:
+                raise ModelError(f"the value model holds weights for {short_repr(key)} players; "
+                                 f"a game has {player_counts_text()} players")
+            n = int(key)
+            if not isinstance(m, dict) or set(m) != {"win", "score"}:
+                raise ModelError(f"value model for {n} players: needs an object with 'win' and 'score' "
+                                 f"weights, not {short_repr(m)}")
+            win[n] = _weights(m["win"], N_TERMS, f"value model for {n} players: win")
+            score[n] = _weights(m["score"], N_TERMS + 2, f"value model for {n} players: score")
+        return cls(win=win, score=score, meta=dict(meta or {}))
 
     @classmethod
     def load(cls, path=None) -> "ValueModel":
-        """The model in a file (default: the one shipped with the package)."""
+        """The model in a file (default: the one shipped with the package); at most MAX_MODEL_BYTES."""
         p = Path(path) if path is not None else DEFAULT_PATH
-        return cls.from_dict(load_json(p, "value model", ModelError))
+        return cls.from_dict(load_json(p, "value model", ModelError, max_bytes=MAX_MODEL_BYTES))
+
+
+def _weights(value, size: int, what: str) -> np.ndarray:
+    """`size` JSON numbers, each finite and at most MAX_WEIGHT in size, as a float array; else ModelError."""
+    if not isinstance(value, list) or len(value) != size:
+        raise ModelError(f"{what} weights must be a list of {size} numbers, not {short_repr(value)}")
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or abs(v) > MAX_WEIGHT:
+            raise ModelError(f"{what} weights must be numbers of at most {MAX_WEIGHT:,.0f} in size, "
+                             f"not {short_repr(v)}")
+    return np.asarray(value, dtype=float)
 
 
 _loaded: dict[Path, ValueModel] = {}
@@ -111,8 +147,19 @@ def default_model() -> ValueModel:
 
 def model_from(path=None) -> ValueModel:
     """The model in a weights file (None: the shipped one), read once per file: a search builds a tree
-    at every decision, and reading the file each time would cost more than the search."""
-    p = Path(path).expanduser().resolve() if path is not None else DEFAULT_PATH
-    if p not in _loaded:
-        _loaded[p] = ValueModel.load(p)
-    return _loaded[p]
+    at every decision, and reading the file each time would cost more than the search. Every problem
+    with the file (missing, a link loop, not a model) is one ModelError naming the path as given."""
+    if path is None:
+        p = key = DEFAULT_PATH
+    else:
+        if not isinstance(path, (str, os.PathLike)):
+            raise ModelError(f"a value model is named by its path, not {short_repr(path)}")
+        try:
+            p = Path(path).expanduser()
+            key = p.resolve()
+        except (OSError, RuntimeError, ValueError) as e:     # a symbolic link loop, a NUL in the path
+            raise ModelError(f"cannot read value model {path_text(path)}: "
+                             f"{getattr(e, 'strerror', None) or e}") from None
+    if key not in _loaded:
+        _loaded[key] = ValueModel.load(p)
+    return _loaded[key]

@@ -130,6 +130,8 @@ def bot_spec(bot: str = DEFAULT_BOT, iterations: int | None = None, seconds: flo
     under the options the spec sets itself, every option written out, and DEFAULT_ITERATIONS when no
     budget is given at all."""
     name, kwargs = parse_spec(bot)
+    if (iterations is not None or seconds is not None) and ("iterations" in kwargs or "time" in kwargs):
+        make_bot(bot)      # the spec's own budget is replaced, but a bad one is still an error, not dropped
     if name == DEFAULT_BOT:
         kwargs = {**strongest_options(players), **kwargs}
     if iterations is not None:

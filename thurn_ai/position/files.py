@@ -44,7 +44,7 @@ def _format(v, depth: int) -> str:
 
 
 def save_position(state: GameState, path, viewer: int | None = None) -> None:
-    atomic_write_text(path, dumps_position(position_to_dict(state, viewer)))
+    atomic_write_text(path, dumps_position(position_to_dict(state, viewer)), what="position file")
 
 
 def read_position_file(path):

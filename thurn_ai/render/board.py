@@ -28,7 +28,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from ..game.board import BOARD_DIR, Board, fold  # noqa: E402
 from ..errors import ThurnError  # noqa: E402
-from ..fileio import path_text  # noqa: E402
+from ..fileio import atomic_savefig, path_text  # noqa: E402
 from .text import cards, count, tile_name  # noqa: E402
 
 PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
@@ -204,9 +204,9 @@ def draw_position(state, viewer: int | None = None, title: str | None = None):
 def save_png(state, path, viewer: int | None = None, title: str | None = None) -> None:
     """Draw the position and write it as a PNG file (ThurnError if the file cannot be written)."""
     fig = draw_position(state, viewer, title)
-    try:
-        fig.savefig(Path(path), format="png")
+    try:      # atomically: a full disk keeps the old file; a link, a device or a FIFO is refused
+        atomic_savefig(fig, Path(path), what="PNG file", format="png")
     except OSError as e:
-        raise ThurnError(f"cannot write {path_text(path)}: {e.strerror}") from None
+        raise ThurnError(f"cannot write {path_text(path)}: {e.strerror or e}") from None
     finally:
         plt.close(fig)

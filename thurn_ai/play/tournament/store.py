@@ -16,21 +16,30 @@ import pandas as pd
 
 from ...errors import TournamentError
 from ...extras import have, need
-from ...fileio import atomic_open, atomic_write_text, load_json, loads_json, path_text, short_repr, temp_files
+from ...fileio import (atomic_open, atomic_write_text, decode_text, load_json, loads_json, open_append, path_text,
+                       read_bounded, short_repr, temp_files)
 from . import faults
 from .seats import (AFTER_TILES, BOOL_COLUMNS, FLOAT_COLUMNS, ID_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS, USE_COLUMNS,
-                    typed_frame)
+                    bot_labels, typed_frame)
 
 META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE, LOCK_FILE = (
     "tournament.json", "results.csv", "records.jsonl", "results.parquet", ".lock")
 
 
+#: The most bytes read from one log file (records.jsonl, results.csv): a game's record is about 10 kB, so
+#: this is 100,000 games (a seating cycle's most) and more; it stops a log linked to /dev/zero or a
+#: disk image from filling the memory.
+MAX_LOG_BYTES = 2 ** 30
+
+
 def complete_lines(path: Path) -> str:
-    """A log file's text without a partly written last line (a run killed while writing)."""
+    """A log file's text without a partly written last line (a run killed while writing); at most
+    MAX_LOG_BYTES are read (fileio.read_bounded), so /dev/zero or a huge file is one TournamentError."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise TournamentError(f"cannot read {path_text(path)}: {e}") from None
+        text = decode_text(read_bounded(path, "log file", TournamentError, MAX_LOG_BYTES),
+                           f"log file {path_text(path)}", TournamentError)
+    except FileNotFoundError as e:
+        raise TournamentError(f"cannot read {path_text(path)}: {e.strerror}") from None
     return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
 
 
@@ -195,8 +204,8 @@ class ResultStore:
             import fcntl
         except ImportError:       # not on POSIX: no lock
             return
-        try:
-            self._lock = open(self.path(LOCK_FILE), "w")
+        try:      # not through a link (opening one "w" would empty the file it points to)
+            self._lock = open_append(self.path(LOCK_FILE), "lock file", TournamentError)
         except OSError as e:
             raise TournamentError(f"cannot write to {self.shown}: {e.strerror}") from None
         try:
@@ -224,7 +233,22 @@ class ResultStore:
         """The saved games (see the class doc); everything else in the two logs is ignored."""
         rows = self._read_rows()
         records = self._read_records(rows)
-        return {g: SavedGame(rows[g], records[g]) for g in sorted(rows) if g in records}
+        return {g: SavedGame(rows[g], records[g]) for g in sorted(rows)
+                if g in records and self._rows_agree(rows[g], records[g])}
+
+    def _rows_agree(self, rows: list[dict], record: str) -> bool:
+        """Whether a game's rows say what its record says: each seat's bot (label and spec, as the
+        tournament names them) and score. A row damaged in a way its types do not show (a bot label
+        changed) would otherwise be kept, and a phantom bot appear in the results."""
+        try:
+            rec = json.loads(record)
+            bots, scores = rec["bots"], rec["scores"]
+            named = set(zip(self.meta["specs"], bot_labels(self.meta["specs"])))
+            return all(r["spec"] == bots[seat] and (r["spec"], r["bot"]) in named
+                       and int(r["score"]) == scores[seat] and int(r["players"]) == self.meta["players"]
+                       for seat, r in enumerate(rows))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            return False
 
     def _read_rows(self) -> dict[int, list[dict]]:
         """Games with a complete, well-formed set of rows in results.csv (by seat)."""
@@ -273,12 +297,10 @@ class ResultStore:
     def _lines(self, name: str) -> list[str] | None:
         """The complete lines of a log file (None if there is none): a partly written last line, and any
         line that is not valid UTF-8, left out."""
-        try:
-            data = self.path(name).read_bytes()
+        try:       # bounded: a log linked to /dev/zero or grown huge is one error, not all the memory
+            data = read_bounded(self.path(name), "log file", TournamentError, MAX_LOG_BYTES)
         except FileNotFoundError:
             return None
-        except OSError as e:
-            raise TournamentError(f"cannot read {self.path(name)}: {e.strerror}") from None
         lines = []
         for raw in data.split(b"\n")[:-1]:        # what follows the last newline is a partly written line
             try:
@@ -312,12 +334,12 @@ class ResultStore:
     def append(self, rows: list[dict], record_line: str):
         """One finished game: its record first, then its rows (each in one write), so a game counts as
         finished only when both are on disk."""
-        with open(self.path(RECORDS_FILE), "a", encoding="utf-8", newline="") as f:
+        with open_append(self.path(RECORDS_FILE), "log file", TournamentError) as f:
             faults.write(f, record_line + "\n", "append-record-half")
         faults.fault("append-record")
         buf = io.StringIO()
         csv.DictWriter(buf, self.columns, lineterminator="\n").writerows(rows)
-        with open(self.path(CSV_FILE), "a", encoding="utf-8", newline="") as f:
+        with open_append(self.path(CSV_FILE), "log file", TournamentError) as f:
             faults.write(f, buf.getvalue(), "append-rows-half")
         faults.fault("append-rows")
 

@@ -23,10 +23,12 @@ bytes keep_records writes, so a finished tournament's save and its kept records 
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import zlib
 from pathlib import Path
 
-from ...fileio import atomic_write_bytes, atomic_write_text, load_json, path_text
+from ...fileio import atomic_write_bytes, atomic_write_text, load_json, path_text, read_bounded
 from .plan import StudyError
 
 __all__ = ["keep_records", "check_records", "record_files", "save_raw", "restore_raw"]
@@ -52,23 +54,72 @@ def keep_records(raw, out) -> list[Path]:
     return written
 
 
-def _compressed_records(path: Path) -> bytes:
-    """A records.jsonl's complete lines sorted by game number, gzipped without a timestamp."""
-    from ...play.tournament import complete_lines
+#: The most bytes one restored file may hold: the largest records.jsonl of the committed study is 24 MB,
+#: so this is ten times that; a .gz that expands further (a "zip bomb", a wrong file) is refused before
+#: anything is written.
+MAX_RESTORED_BYTES = 256 * 2 ** 20
 
-    lines = [ln for ln in complete_lines(path).splitlines() if ln.strip()]
-    lines.sort(key=lambda ln: json.loads(ln).get("game", 0))
-    return gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
+
+def _raw_bytes(path: Path) -> bytes:
+    """A raw file's bytes, at most the tournament store's log bound (fileio.read_bounded): a file linked
+    to /dev/zero or grown huge is one StudyError."""
+    from ...play.tournament.store import MAX_LOG_BYTES
+    try:
+        return read_bounded(path, "raw file", StudyError, MAX_LOG_BYTES)
+    except FileNotFoundError as e:
+        raise StudyError(f"cannot read {path_text(path)}: {e.strerror}") from None
+
+
+def _complete(data: bytes) -> bytes:
+    """A log's complete lines (a run may be writing the last one)."""
+    return data[:data.rfind(b"\n") + 1]
+
+
+def _game_of(line: bytes):
+    """The game number of a records.jsonl line, or None for a line a tournament resume drops (not UTF-8,
+    not JSON, not an object, no whole-number game): such a game is played again, so its line is not kept."""
+    try:
+        game = json.loads(line.decode("utf-8")).get("game")
+    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
+        return None
+    return game if isinstance(game, int) and not isinstance(game, bool) else None
+
+
+def _compressed_records(path: Path) -> bytes:
+    """A records.jsonl's complete lines sorted by game number, gzipped without a timestamp; a damaged line
+    (one a tournament resume drops and plays again) is left out."""
+    lines = []
+    for line in _complete(_raw_bytes(path)).split(b"\n"):
+        game = _game_of(line) if line.strip() else None
+        if game is not None:
+            lines.append((game, line))
+    lines.sort(key=lambda x: x[0])
+    return gzip.compress(b"\n".join(line for _, line in lines) + b"\n", mtime=0)
 
 
 def _saved_bytes(path: Path) -> bytes:
-    from ...play.tournament import complete_lines
-
     if path.name == "records.jsonl" and (path.parent / "tournament.json").exists():
         return _compressed_records(path)
     if path.suffix in (".jsonl", ".csv"):
-        return gzip.compress(complete_lines(path).encode("utf-8"), mtime=0)
-    return gzip.compress(path.read_bytes(), mtime=0)
+        return gzip.compress(_complete(_raw_bytes(path)), mtime=0)
+    return gzip.compress(_raw_bytes(path), mtime=0)
+
+
+def _decompressed(gz: Path) -> bytes:
+    """A saved file's bytes: the .gz read bounded, decompressed to at most MAX_RESTORED_BYTES."""
+    try:
+        compressed = read_bounded(gz, "saved file", StudyError)
+    except FileNotFoundError as e:
+        raise StudyError(f"cannot read {path_text(gz)}: {e.strerror}") from None
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(compressed)) as f:
+            data = f.read(MAX_RESTORED_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as e:
+        raise StudyError(f"{path_text(gz)} is not a gzip file: {e}") from None
+    if len(data) > MAX_RESTORED_BYTES:
+        raise StudyError(f"{path_text(gz)} expands to more than {MAX_RESTORED_BYTES // 2 ** 20} MB, more "
+                         "than a saved study file holds; it is not restored")
+    return data
 
 
 def save_raw(raw, dest) -> list[Path]:
@@ -83,7 +134,7 @@ def save_raw(raw, dest) -> list[Path]:
             continue
         target = dest / path.relative_to(raw).parent / (path.name + ".gz")
         data = _saved_bytes(path)
-        if target.exists() and target.read_bytes() == data:
+        if target.exists() and read_bounded(target, "saved file", StudyError) == data:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(target, data)
@@ -101,12 +152,9 @@ def restore_raw(saved, raw) -> list[Path]:
     todo = []
     for gz in sorted(saved.rglob("*.gz")):
         target = raw / gz.relative_to(saved).parent / gz.name[:-len(".gz")]
-        try:
-            data = gzip.decompress(gz.read_bytes())
-        except (OSError, EOFError) as e:
-            raise StudyError(f"{path_text(gz)} is not a gzip file: {e}") from None
+        data = _decompressed(gz)
         if target.exists():
-            if target.read_bytes() != data:
+            if _raw_bytes(target) != data:
                 raise StudyError(f"{path_text(target)} exists and differs from its save {path_text(gz)}: "
                                  f"restore into an empty folder")
             continue
