@@ -1,0 +1,46 @@
+"""Type stubs for the compiled search (cext/thurn_ai/_search.pyx): Information-Set MCTS and determinized UCT.
+The options are described, defaulted and checked in thurn_ai.bots.search_options.SearchOptions, whose
+tree_args() gives Tree's keyword arguments."""
+from typing import Sequence
+
+from ._core import GameState
+from ._policy import official_mask as official_mask
+from ._policy import plan_policy_choice as plan_policy_choice
+from ._policy import policy_choice as policy_choice
+from ._policy import policy_playout as policy_playout
+
+PLAYOUTS: dict[str, int]
+REWARDS: dict[str, int]
+SELECTS: dict[str, int]
+EVALUATIONS: dict[str, int]
+
+
+class Tree:
+    """One search tree (ISMCTS, or UCT on one fixed determinization). Build, run(), read the root."""
+    @property
+    def n_nodes(self) -> int: ...
+    @property
+    def observer(self) -> int: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def playout_moves(self) -> int: ...
+    def __init__(self, state: GameState, seed: int, *, c: float, select: int, plan_prior: float,
+                 prior_temp: float, playout: int, eps: float, horizon: int, evaluation: int, tile_weight: float,
+                 scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
+                 root_uses: int = 0, root_avoids: int = 0, turn_uses: int = 0, turn_avoids: int = 0,
+                 value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
+                 prior_weights: Sequence[Sequence[float] | None] | None = None, prior_mix: float = 0.0) -> None:
+        """Search from `state` for `observer` (default: the player to move)."""
+    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
+        """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
+        releases the GIL. Returns the iterations done."""
+    def root_children(self) -> list[tuple[int, int, int, float, float, float]]:
+        """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
+    def principal_variation(self, first_move: int = -1, min_visits: int = 1, officials: bool = False
+                            ) -> list[int] | list[tuple[int, int]]:
+        """The most-visited line of the observer's own decisions from the root until another player is
+        to move; with officials=True, (move, official bit) pairs."""
+    def turn_officials(self) -> dict[int, int]:
+        """{official bit: visits} over the tree's moves of the root player's current turn that used an
+        official."""
