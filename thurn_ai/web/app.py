@@ -349,6 +349,13 @@ class WebApp:
             raise ThurnError('give the move in notation: {"move": "draw deck"}')
         return JSONResponse(await run_in_threadpool(game.play, data["move"]))
 
+    async def move_set(self, request: Request) -> Response:
+        game = self.game(request)
+        data = await self.read_json(request)
+        if "moves" not in data:
+            raise ThurnError('give the houses or discards in notation: {"moves": ["house Ulm", "house Passau"]}')
+        return JSONResponse(await run_in_threadpool(game.play_set, data["moves"]))
+
     async def step(self, request: Request) -> Response:
         game = self.game(request)
         if not await run_in_threadpool(game.is_search):
@@ -382,7 +389,7 @@ class WebApp:
         game = self.game(request)
         text = await run_in_threadpool(lambda: game.record().to_json())
         return Response(text + "\n", media_type="application/x-ndjson",
-                        headers={"content-disposition": f'attachment; filename="thurn-ai-{game.id}.jsonl"'})
+                        headers={"content-disposition": f'attachment; filename="thurn-ai-game-{int(game.seed)}.jsonl"'})
 
     async def game_position(self, request: Request) -> Response:
         game = self.game(request)
@@ -477,6 +484,7 @@ class WebApp:
             Route("/api/games", a(self.new_game), methods=["POST"]),
             Route("/api/games/{id}", a(self.get_game)),
             Route("/api/games/{id}/move", a(self.move), methods=["POST"]),
+            Route("/api/games/{id}/moves", a(self.move_set), methods=["POST"]),
             Route("/api/games/{id}/step", a(self.step), methods=["POST"]),
             Route("/api/games/{id}/undo", a(self.undo), methods=["POST"]),
             Route("/api/games/{id}/hint", a(self.game_hint), methods=["POST"]),

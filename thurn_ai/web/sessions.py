@@ -23,7 +23,7 @@ from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
 from ..game.state import GameState
 from ..play.match import GameRecord, Moved, ReplayError, Table, derive_seed
-from ..game.notation import illegal_move_error
+from ..game.notation import illegal_move_error, move_city, move_kind
 from ..position import position_from_dict, position_viewer
 from ..game.rules import PLAYER_COUNTS, Rules
 from .hints import check_search_limits
@@ -158,6 +158,50 @@ class GameSession:
                 raise illegal_move_error(s, move)
             self._remember_for_undo(move)
             return {"moved": self._apply(move, HUMAN), "view": self.view()}
+
+    def play_set(self, texts) -> dict:
+        """A set of the person's houses or discards, picked in any order: played in the engine's order (board
+        order, notation.py), the houses followed by 'done' when the close still asks for more. All or
+        nothing: a move that is not legal leaves the game as it was. One Undo takes the set back (while
+        the turn has not passed). {"moved": the last log entry, "view"} as play()."""
+        with self.lock:
+            s = self.state
+            if s.is_terminal():
+                raise SessionError("the game is over")
+            p = s.current_player
+            if p not in self.humans:
+                raise SessionError(f"seat {p} ({self.seats[p]}) is to move, not a person: ask it to step")
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or len(texts) > 40:
+                raise ThurnError(f"moves: a list of houses or discards in notation, e.g. ['house Ulm', "
+                                 f"'house Passau'], not {short_repr(texts)}")
+            moves = [s.parse_move(t) for t in texts]
+            kinds = {move_kind(m) for m in moves}
+            want = "house" if s.phase == "houses" else "discard" if s.phase == "discard" else None
+            if want is None or kinds - {want}:
+                raise SessionError(f"a set of moves is for the houses of a close or the discards after it; now "
+                                   f"the phase is {s.phase} ({', '.join(sorted(kinds)) or 'no move'} given)")
+            board = s.board
+            moves.sort(key=lambda m: board.city_index(board.cities[move_city(m)]))
+            snapshot, n_log = self.table.snapshot(), len(self.log)
+            entry = None
+            try:
+                for m in moves:
+                    if self.state.current_player != p or not self.state.is_legal(m):
+                        raise illegal_move_error(self.state, m)
+                    entry = self._apply(m, HUMAN)
+                st = self.state
+                if want == "house" and not st.is_terminal() and st.current_player == p and st.phase == "houses":
+                    entry = self._apply(st.parse_move("done"), HUMAN)
+            except ThurnError:
+                self.table.restore(snapshot)
+                del self.log[n_log:]
+                raise
+            st = self.state
+            if st.is_terminal() or st.current_player != p:
+                self._undo.clear()
+            else:
+                self._undo.append((snapshot, n_log))
+            return {"moved": entry, "view": self.view()}
 
     def is_search(self) -> bool:
         """Whether the seat to move is a bot that searches (its step takes a core for a while)."""

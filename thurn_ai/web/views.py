@@ -71,6 +71,53 @@ def close_preview(state: GameState) -> dict | None:
     return award.to_dict() if award is not None else None
 
 
+def house_choice(state: GameState) -> dict | None:
+    """In the houses phase, the houses the player to move may still place, as sets the person picks in any
+    order (the engine takes them in board order, notation.py): {"placed": this close's houses so far,
+    "sets": the largest placements allowed, each {"cities", "kind", "province", "points"}}. Any part of
+    one set is a placement too. None outside the houses phase."""
+    if state.is_terminal() or state.phase != "houses":
+        return None
+    p, b = state.current_player, state.board
+    before = set(state.houses(p))
+    score0 = state.score(p)
+    found: dict = {}
+    seen = [0]
+
+    def search(s: GameState, placed: tuple) -> None:
+        seen[0] += 1
+        houses = [m for m in s.legal_moves() if move_kind(m) == "house"] \
+            if s.current_player == p and s.phase == "houses" else []
+        if not houses or seen[0] > MAX_PREVIEW_STATES:
+            found.setdefault(frozenset(placed), s)
+            return
+        found.setdefault(frozenset(placed), None)
+        for m in houses:
+            after = s.clone()
+            after.apply(m)
+            search(after, placed + (b.cities[move_city(m)],))
+
+    search(state.clone(), ())
+    sets = [k for k in found if not any(k < other for other in found)]
+    rows = []
+    for k in sets:
+        s = found[k]
+        if s is None or (s.current_player == p and s.phase == "houses"):     # ended by 'done'
+            s = state.clone()
+            for c in sorted(k, key=b.city_index):
+                s.apply(s.parse_move(f"house {c}"))
+            if s.current_player == p and s.phase == "houses":
+                s.apply(s.parse_move("done"))
+        cities = sorted(k, key=b.city_index)
+        provs = {b.city_province[b.city_index(c)] for c in cities}
+        one = len(cities) > 1 and len(provs) == 1 and -1 not in provs
+        rows.append({"cities": cities, "kind": "province" if one else "each",
+                     "province": b.provinces[provs.pop()] if one else None, "points": s.score(p) - score0})
+    rows.sort(key=lambda r: (-r["points"], -len(r["cities"])))
+    placed = [c for c in state.houses(p) if c in before and state.export()["placed_now"] >> b.city_index(c) & 1]
+    return {"placed": placed, "sets": rows}
+
+
 def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dict:
     """The page's data of `state` as `viewer` may know it (None: everything). With `legal`, the legal
     moves of the player to move are included (only ever for the seat that is to move, or for a spectator
@@ -98,5 +145,6 @@ def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dic
         "legal": legal_rows(state) if legal else [],
         "score_parts": score_details(state),   # carriage, tiles, unplaced houses: public, as the scores
         "close_preview": close_preview(state) if legal else None,
+        "house_choice": house_choice(state) if legal else None,
     }
     return view

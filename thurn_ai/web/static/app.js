@@ -1,5 +1,5 @@
 // The page: three views (Play, Replay, Set up) around one board. No build step: plain ES modules.
-import { $, api, clearError, nav, showError } from "./common.js";
+import { $, api, clearError, initZoom, nav, showError } from "./common.js";
 import { initHint } from "./hint.js";
 import { gameInAddress, initPlay, newGame, resumeGame, showPlay } from "./play.js";
 import { initReplay, showRecord, showReplay } from "./replay.js";
@@ -21,6 +21,7 @@ function switchTab(name) {
 async function main() {
   nav.switchTab = switchTab;
   $("#error-close").addEventListener("click", clearError);
+  initZoom();
   for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => switchTab(b.dataset.tab));
   let startup;
   try {

@@ -146,7 +146,9 @@ export function drawBoard(svg, geo, pos, opts = {}) {
     } else {
       g.append(svgEl("text", { class: "code", y: 4, text: c.code }));
     }
-    labels.append(svgEl("text", { class: "name", x: c.x, y: c.y + 36, "data-city": c.name, text: c.name }));
+    const inHand = opts.handCities && opts.handCities.has(c.name);
+    labels.append(svgEl("text", { class: `name ${inHand ? "in-hand" : ""}`.trim(), x: c.x, y: c.y + 36, "data-city": c.name, text: c.name }));
+    if (inHand) g.append(svgEl("rect", { class: "hand-mark", x: 12, y: 6, width: 9, height: 13, rx: 1.5 }));
     const steps = opts.hintSteps && opts.hintSteps[c.name];
     if (steps) {
       g.append(svgEl("circle", { r: 29, class: "hint-ring" }));
@@ -215,10 +217,11 @@ export function cardEl(geo, name, attrs = {}) {
   return el("button", {
     type: "button", class: `card ${attrs.class || ""}`.trim(), "data-city": cname,
     style: `--card:${provinceColor(geo, cname)}`, disabled: attrs.disabled, title: attrs.title || null,
-    "aria-label": attrs.label || null,
+    "aria-label": attrs.label || null, "aria-pressed": attrs.pressed === undefined ? null : String(Boolean(attrs.pressed)),
     "data-move": attrs.move || null, onclick: attrs.onclick || null,
   }, el("span", { class: "card-code" }, cityCode(geo, cname)), el("span", { class: "card-name" }, cname),
-  attrs.extra ? el("span", { class: "card-extra" }, attrs.extra) : null);
+  attrs.extra ? el("span", { class: "card-extra" }, attrs.extra) : null,
+  attrs.said ? el("span", { class: "visually-hidden" }, attrs.said) : null);   // for screen readers, after the visible text
 }
 
 const OFFICIAL_LABEL = { postmaster: "Postmaster", administrator: "Administrator", postal_carrier: "Postal Carrier", cartwright: "Cartwright" };
@@ -287,7 +290,8 @@ export function drawPlayers(box, geo, pos, opts = {}) {
       add("hand", hand.length ? el("span", { class: "mini-cards" }, hand.map((c) => cardEl(geo, c, { class: "mini", disabled: true }))) : "–");
     } else {
       const known = cardList(pl.known);
-      add("hand", `${pl.hand_size ?? 0} cards` + (known.length ? `, known: ${known.join(", ")}` : ""));
+      const k = pl.hand_size ?? 0;
+      add("hand", `${k} card${k === 1 ? "" : "s"}` + (known.length ? `, known: ${known.join(", ")}` : ""));
     }
     add("route", (pl.route || []).join(" – ") || "–");
     add("tiles", tilesText(pl.tiles, geo));
@@ -336,4 +340,5 @@ export function drawStrip(box, geo, pos, opts = {}) {
       el("span", {}, ride), el("span", {}, `${left} houses left`), el("span", {}, `${hand} in hand`),
       toMove ? el("span", { class: "to-move" }, "◀ to move") : null));
   });
+  box.setAttribute("role", "group");      // a div with a label needs a role (axe: aria-prohibited-attr)
 }

@@ -81,6 +81,30 @@ function release() {
   }
 }
 
+// Zoom and pan: the map grows inside a box that scrolls (a finger or the scroll bars pan it). On a phone it
+// starts zoomed, so that city names are readable.
+let zoom = null;
+export function initZoom() {
+  const set = (z) => {
+    zoom = Math.max(1, Math.min(4, z));
+    $("#board").style.width = `${100 * zoom}%`;
+    document.body.dataset.zoomed = zoom > 1 ? "yes" : "no";
+    $("#zoom-out").disabled = zoom <= 1;
+    $("#zoom-in").disabled = zoom >= 4;
+  };
+  const keep = (z) => {       // zoom about the middle of what is in view
+    const box = $("#board-scroll");
+    const cx = (box.scrollLeft + box.clientWidth / 2) / box.scrollWidth, cy = (box.scrollTop + box.clientHeight / 2) / box.scrollHeight;
+    set(z);
+    box.scrollLeft = cx * box.scrollWidth - box.clientWidth / 2;
+    box.scrollTop = cy * box.scrollHeight - box.clientHeight / 2;
+  };
+  $("#zoom-in").addEventListener("click", () => keep(zoom * 1.5));
+  $("#zoom-out").addEventListener("click", () => keep(zoom / 1.5));
+  $("#zoom-reset").addEventListener("click", () => set(1));
+  set(window.innerWidth <= 600 ? 2.5 : 1);
+}
+
 export function drawPosition(geo, pos, opts = {}) {
   if (pressed) { pending = [geo, pos, opts]; return; }
   drawBoard($("#board"), geo, pos, opts);
@@ -99,9 +123,17 @@ export function movedCity(entry) {
   return entry && entry.city && entry.kind !== "discard" ? entry.city : null;
 }
 
+// A move in notation, with the official it uses unless the move names it already ("administrator").
 export function moveText(entry) {
-  return entry.move + (entry.official_label ? ` [${entry.official_label}]` : "");
+  const label = entry.official_label;
+  return entry.move + (label && !entry.move.toLowerCase().startsWith(label.toLowerCase()) ? ` [${label}]` : "");
 }
+
+// The phases in words (the engine's names are for scripts).
+export const PHASE_WORDS = { draw: "drawing cards", play: "playing a card", after_play: "after playing a card",
+  houses: "placing houses", cartwright: "the Cartwright", discard: "discarding", over: "game over" };
+
+export const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
 
 export function closeText(c, geo = null, verb = "closed") {
   const parts = [`${verb} ${c.route.join(" – ")}`];
@@ -134,19 +166,22 @@ function drawLog(log, current, onLog, geo) {
   if (cur) box.scrollTop = Math.max(0, cur.offsetTop - box.offsetTop - box.clientHeight / 2);
 }
 
-// Turns are counted from 1 everywhere on the page (the position format counts from 0).
-export function turnText(view, seatLabels) {
+// Turns are counted from 1 everywhere on the page (the position format counts from 0), one a seat's turn,
+// as the terminal counts them (`thurn-ai play`, `thurn-ai replay`: "after 75 turns"); the round is given too.
+// person: the seat to move is the person looking (the empty-hand note speaks to them).
+export function turnText(view, seatLabels, person = false) {
   if (view.over) {
     const order = view.ranking.map((s) => `seat ${s} ${view.scores[s]}`).join(", ");
-    return `Game over in turn ${view.turn + 1} — winner: seat ${view.winner}` +
+    return `Game over after ${plural(view.turn, "turn")} — winner: seat ${view.winner}` +
       (seatLabels ? ` (${seatLabels[view.winner]})` : "") + `. Ranking: ${order}.`;
   }
   // the first turn with an empty hand: the rules give the Postmaster's two draws (the terminal says so too)
   const forced = view.official_used === "postmaster" && view.forced_postmaster;
   const official = view.official_used ? ` · official used this turn: ${officialLabel(view.official_used)}` +
-    (forced ? " (your hand was empty: the Postmaster gives you two cards)" : "") : "";
+    (forced ? (person ? " (your hand was empty: the Postmaster gives you two cards)" : " (an empty hand: the Postmaster's two cards)") : "") : "";
   const who = seatLabels ? ` (${seatLabels[view.to_move]})` : "";
-  return `Turn ${view.turn + 1} · seat ${view.to_move}${who} to move · ${view.phase}${official}`;
+  const round = Math.floor(view.turn / view.players) + 1;
+  return `Turn ${view.turn + 1} (round ${round}) · seat ${view.to_move}${who} to move · ${PHASE_WORDS[view.phase] || view.phase}${official}`;
 }
 
 // Filled in by app.js: switching between the Play, Replay and Set-up views.

@@ -26,25 +26,40 @@ export function useHint(target, onChange) {
   refreshHint();
 }
 
-// The hint for the position with this key, or null.
-export function hintFor(key) {
-  return state.shown && state.shown.key === key ? state.shown.result : null;
+// The hint shown now: {result, done} with `done` the steps of its recommended turn already played (the
+// position moved on by exactly those moves), or null. A hint stays while its turn is followed.
+function current() {
+  const t = state.target ? state.target() : null;
+  if (!t || t.error || !state.shown) return null;
+  const r = state.shown.result;
+  if (state.shown.key === t.key) return { result: r, done: 0 };
+  const played = t.since ? t.since(state.shown.key) : null;
+  const moves = r.recommended_turn.moves;
+  if (!played || !played.length || played.length >= moves.length || played.some((m, i) => m !== moves[i])) return null;
+  return { result: r, done: played.length };
 }
 
-// {city: [step, ...]} for the board: the cities of the recommended turn, numbered in order.
+// The hint for the position with this key, or null (one followed since: see current()).
+export function hintFor(key) {
+  const c = current();
+  return c ? c.result : null;
+}
+
+// {city: [step, ...]} for the board: the cities of the recommended turn's steps still to play, numbered in
+// the turn's order (1 = the first step, also once it is played).
 export function hintSteps(key) {
-  const r = hintFor(key);
-  if (!r) return null;
+  const c = current();
+  if (!c) return null;
   const steps = {};
-  r.recommended_turn.cities.forEach((c, i) => { if (c) (steps[c] = steps[c] || []).push(i + 1); });
+  c.result.recommended_turn.cities.forEach((city, i) => { if (city && i >= c.done) (steps[city] = steps[city] || []).push(i + 1); });
   return steps;
 }
 
-// {move: [step, ...]}: the moves of the recommended turn numbered in the turn's order (1 = first).
+// {move: [step, ...]}: the moves of the recommended turn still to play, numbered in the turn's order.
 export function hintStepsByMove(key) {
-  const r = hintFor(key);
+  const c = current();
   const steps = {};
-  if (r) r.recommended_turn.moves.forEach((m, i) => (steps[m] = steps[m] || []).push(i + 1));
+  if (c) c.result.recommended_turn.moves.forEach((m, i) => { if (i >= c.done) (steps[m] = steps[m] || []).push(i + 1); });
   return steps;
 }
 
@@ -64,6 +79,7 @@ async function runHint(question) {
   $("#hint-note").textContent = "";
   const t = state.target ? state.target() : { error: "nothing to search" };
   if (t.error) { $("#hint-error").textContent = t.error; return; }
+  if (question === "which_official" && t.noOfficial) { $("#hint-error").textContent = t.noOfficial; return; }
   let job;
   try {
     job = await api("POST", t.url, { ...t.body, ...budget(), question });
@@ -87,7 +103,7 @@ async function runHint(question) {
       state.shown = { key: t.key, result: job.result };
       // the position moved on while the search ran: say so rather than drop the answer silently
       const now = state.target ? state.target() : null;
-      if (!now || now.key !== t.key) {
+      if (!now || (now.key !== t.key && !current())) {
         $("#hint-note").textContent = `The hint finished after the position changed: it was for ${t.what || "an earlier position"}. Ask again for this one.`;
       }
     }
@@ -112,11 +128,13 @@ function showProgress(job) {
 
 const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : "–");     // null: a value never reached
 
-// Show the hint of the position now shown (or nothing, if it is another position's).
+// A rough 95 % margin of a win chance measured over `n` of the search's games (±, in percentage points).
+const margin = (p, n) => (Number.isFinite(p) && n > 0 ? 196 * Math.sqrt(Math.max(p * (1 - p), 0.25 / n) / n) : null);
+
+// Show the hint of the position now shown, or of the turn being followed (nothing for another position).
 export function refreshHint() {
-  const t = state.target ? state.target() : null;
-  const key = t && !t.error ? t.key : null;
-  const r = key ? hintFor(key) : null;
+  const c = current();
+  const r = c ? c.result : null;
   const table = $("#hint-options");
   const body = table.querySelector("tbody");
   body.replaceChildren();
@@ -124,33 +142,49 @@ export function refreshHint() {
   $("#hint-choices").hidden = !r || r.question !== "which_official";
   $("#hint-choices tbody").replaceChildren();
   $("#hint-turn").textContent = "";
+  $("#hint-official-button").title = (state.target && state.target() && state.target().noOfficial) ||
+    "Rate each choice for this turn -- no official, or one still possible -- each searched for the whole turn and re-rated by an independent search. The budget is shared by all the searches (two a choice).";
   if (!r) return;
-  if (r.question === "which_official") { showChoices(r); return; }
-  $("#hint-caption").textContent = `Options for seat ${r.player}, best first`;
+  if (r.question === "which_official") { showChoices(r, c.done); return; }
+  const searched = r.options[0];              // the search's choice: the move it examined most
+  $("#hint-caption").textContent = (c.done ? `Options at the start of the hint (before step 1) for seat ${r.player}` : `Options for seat ${r.player}`) +
+    ", by win chance; ± is the noise of a search this short";
   $("#hint-caption").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
   $("#hint-options").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
-  r.options.slice(0, 12).forEach((o, i) => {
-    body.append(el("tr", { class: i === 0 ? "best" : "", "data-move": o.move },
+  const ranked = r.options.slice(0, 12).map((o, i) => ({ o, i }))
+    .sort((a, b) => (Number.isFinite(b.o.win_prob) ? b.o.win_prob : -1) - (Number.isFinite(a.o.win_prob) ? a.o.win_prob : -1) || a.i - b.i);
+  const top = ranked[0].o;
+  const mTop = margin(top.win_prob, top.visits);
+  ranked.forEach(({ o }, i) => {
+    const m = margin(o.win_prob, o.visits);
+    const close = i > 0 && m !== null && mTop !== null && 100 * (top.win_prob - o.win_prob) < Math.max(m, mTop);
+    body.append(el("tr", { class: `${o === searched ? "best" : ""}`.trim() || null, "data-move": o.move },
       el("td", {}, String(i + 1)),
-      el("td", {}, o.move + (o.official ? ` [${officialLabel(o.official)}]` : "")),
-      el("td", {}, pct(o.share)), el("td", {}, pct(o.win_prob)), el("td", {}, o.mean_score.toFixed(1))));
+      el("td", {}, o.move + (o.official ? ` [${officialLabel(o.official)}]` : "") + (o === searched ? " ★" : "")),
+      el("td", {}, pct(o.win_prob) + (m !== null ? ` ±${m.toFixed(0)}` : "") + (close ? " ≈" : "")),
+      el("td", {}, o.mean_score.toFixed(1)), el("td", {}, pct(o.share))));
   });
   const turn = r.recommended_turn;
-  $("#hint-turn").replaceChildren(el("strong", {}, "Recommended turn, in order (★1, ★2, … on the board and the moves):"), stepsList(turn),
+  const noisy = ranked.length > 1 && mTop !== null ? ` Rows marked ≈ are within the noise of the first: the search cannot tell them apart; differences of 1–3 points in the expected score are noise too. A longer search narrows the ± margins.` : "";
+  $("#hint-turn").replaceChildren(el("strong", {}, c.done ? "The rest of the recommended turn (★ on the board and the moves):" : "Recommended turn, in order (★1, ★2, … on the board and the moves):"),
+    stepsList(turn, c.done),
     `then ${turn.then}. ` + (r.win_prob_calibrated
       ? `Win chance ${pct(r.best.win_prob)} (a probability calibrated on held-out games)`
       : `Win ${pct(r.best.win_prob)} in the search's evaluation units (not a probability)`) +
-    `, expected final score ${r.best.mean_score.toFixed(1)} points.`);
+    `, expected final score ${r.best.mean_score.toFixed(1)} points. ★ in the table: the search's choice, the move it examined most` +
+    (searched !== top ? ` (${searched.move}); ${top.move} has the higher win chance in fewer of the search's games.` : ".") + noisy);
 }
 
-// A turn's i-th move with its official; the turn as one line; the turn as numbered steps.
-const stepText = (turn, i) => turn.moves[i] + (turn.officials[i] ? ` [${officialLabel(turn.officials[i])}]` : "");
+// A turn's i-th move with its official; the turn as one line; the turn as numbered steps (the steps
+// already played struck out).
+const stepText = (turn, i) => turn.moves[i] + (turn.officials[i] && !turn.moves[i].startsWith(turn.officials[i]) ? ` [${officialLabel(turn.officials[i])}]` : "");
 const turnText = (turn) => turn.moves.map((_, i) => stepText(turn, i)).join(", ");
-const stepsList = (turn) => el("ol", { class: "hint-steps" }, turn.moves.map((m, i) => el("li", { "data-move": m }, stepText(turn, i))));
+const stepsList = (turn, done = 0) => el("ol", { class: "hint-steps" }, turn.moves.map((m, i) =>
+  el("li", { "data-move": m, class: i < done ? "done" : i === done && done ? "next" : null }, (i < done ? "✓ " : "") + stepText(turn, i))));
 
 // The answer to "which official this turn": one row a choice, best first. The turn of the choice picked
 // (the best one until another is clicked) is listed under the table and numbered on the board.
-function showChoices(r) {
+function showChoices(r, done = 0) {
   const each = r.each_search.seconds ? `${r.each_search.seconds.toFixed(2)} s` : `${r.each_search.iterations} iterations`;
   const label = (c) => (c.option === "none" ? "no official" : officialLabel(c.option));
   const picked = r.choices.find((c) => c.option === r.picked) || r.choices[0];
@@ -159,8 +193,11 @@ function showChoices(r) {
   r.choices.forEach((c, i) => {
     const pick = el("button", { type: "button", class: "choice-pick", "aria-pressed": String(c === picked),
       onclick: () => { r.picked = c.option; r.recommended_turn = c.recommended_turn; refreshHint(); state.onChange(); } }, label(c));
+    const reaches = c.option === "none" || (c.recommended_turn.officials || []).includes(c.option);
+    const line = `${turnText(c.recommended_turn)}; then ${c.recommended_turn.then}` +
+      (reaches ? "" : ` (this line does not reach the ${label(c)} yet: its use depends on the card drawn)`);
     const cells = c.uses_it
-      ? [el("td", {}, pct(c.win_prob)), el("td", {}, Number.isFinite(c.mean_score) ? c.mean_score.toFixed(1) : "–"), el("td", {}, `${turnText(c.recommended_turn)}; then ${c.recommended_turn.then}`)]
+      ? [el("td", {}, pct(c.win_prob)), el("td", {}, Number.isFinite(c.mean_score) ? c.mean_score.toFixed(1) : "–"), el("td", {}, line)]
       : [el("td", {}, "–"), el("td", {}, "–"), el("td", {}, "no line of this turn found uses it")];
     $("#hint-choices tbody").append(el("tr", { class: [i === 0 ? "best" : "", c === picked ? "picked" : ""].join(" ").trim() || null, "data-option": c.option },
       el("td", {}, pick), ...cells));
@@ -168,7 +205,9 @@ function showChoices(r) {
   const units = r.win_prob_calibrated
     ? "Win chance: a probability calibrated on held-out games."
     : "Win chance in the search's evaluation units, not a probability.";
-  $("#hint-turn").replaceChildren(el("strong", {}, `${picked === r.choices[0] ? "The best choice's" : `The ${label(picked)} choice's`} turn, in order (★1, ★2, … on the board and the moves):`),
-    stepsList(picked.recommended_turn),
-    `${units} Each official is compared with no official this turn, both played as well as the search can.`);
+  $("#hint-turn").replaceChildren(el("strong", {}, `${picked === r.choices[0] ? "The best choice's" : `The ${label(picked)} choice's`} turn` +
+    (done ? ": the rest of it (★ on the board and the moves):" : ", in order (★1, ★2, … on the board and the moves):")),
+    stepsList(picked.recommended_turn, done),
+    `${units} Each official is compared with no official this turn, both played as well as the search can. ` +
+    "Win chances a few points apart are within the noise of searches this short: a longer search separates them.");
 }

@@ -1,5 +1,5 @@
 // The Play view: choose seats and bots, click legal moves, watch the bots move, ask for a hint.
-import { $, api, clearError, closeText, drawPosition, geometry, movedCity, nav, setStatus, showError, sleep, turnSummaries, turnText, moveText } from "./common.js";
+import { $, api, clearError, closeText, drawPosition, geometry, movedCity, nav, plural, PHASE_WORDS, setStatus, showError, sleep, turnSummaries, turnText, moveText } from "./common.js";
 import { canonical, cardEl, cardList, el, isHorses, scoreText, tileLabel } from "./board.js";
 import { hintStepsByMove, hintSteps, refreshHint, useHint } from "./hint.js";
 
@@ -11,6 +11,9 @@ let moved = null;       // the city of the last move, marked on the board
 let busy = false;       // a request for this game is under way
 let stepping = false;   // the bots' loop is running
 let opener = null;      // what opened the move menu (focus returns there)
+// The houses of a close, or the cards to discard, as the person picks them (in any order; the engine takes
+// them in board order once they are confirmed): for the position with this key only.
+let picks = { key: null, cities: [] };
 
 // the setup tab's loader, handed in by app.js (play.js and setup.js use each other; neither imports the other)
 let editPosition = null;
@@ -37,7 +40,7 @@ export function initPlay(startup, { loadIntoSetup }) {
   build();
   $("#new-game-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
   $("#step-bot").addEventListener("click", () => stepOnce());
-  $("#bot-speed").addEventListener("change", () => advance());
+  $("#bot-speed").addEventListener("change", () => { if (game && nav.current === "play") showPlay(); advance(); });
   $("#to-setup").addEventListener("click", () => toSetup());
   $("#undo").addEventListener("click", () => undo());
   document.addEventListener("keydown", (ev) => {
@@ -116,7 +119,18 @@ function hintTarget() {
   if (!game) return { error: "start a game first" };
   if (game.over) return { error: "the game is over" };
   if (game.waiting_for === "bot" && game.humans.length) return { error: `seat ${game.to_move} (${game.seats[game.to_move]}) is to move: a hint is for your own turn` };
-  return { url: `/api/games/${game.id}/hint`, body: {}, key: key(), what: `turn ${game.turn + 1}, ${game.phase}` };
+  return { url: `/api/games/${game.id}/hint`, body: {}, key: key(), what: `turn ${game.turn + 1}, ${PHASE_WORDS[game.phase] || game.phase}`,
+    since, noOfficial: game.forced_postmaster ? "an empty hand forces the Postmaster this turn: there is no official to choose" : null };
+}
+
+// The moves played since the position with this key (a hint's), or null when that is not this game's past:
+// a hint's turn stays on screen while the moves played follow it.
+function since(k) {
+  if (!game || !k) return null;
+  const i = k.lastIndexOf(":");
+  const id = k.slice(0, i), n = Number(k.slice(i + 1));
+  if (id !== game.id || !(n <= game.log.length)) return null;
+  return game.log.slice(n).map((e) => e.move);
 }
 
 // Moves of the person to move, by city (for clicks on the map, the display and the hand).
@@ -148,9 +162,116 @@ function spends(m) {
   return m.official_label ? `This uses your ${m.official_label} (once a turn).` : null;
 }
 
+// Which end of the route a card goes to, by the city it joins ("left" and "right" say nothing on a map).
+function endText(m) {
+  const route = myRoute();
+  if (!route.length) return "";
+  if (m.kind === "left") return ` (before ${route[0]})`;
+  if (m.kind === "right") return ` (after ${route[route.length - 1]})`;
+  return "";
+}
+
 function moveLabel(m) {
   const d = destroys(m);
-  return moveText(m) + (d ? ` ✗ discards route of ${myRoute().length}` : "");
+  return moveText(m) + endText(m) + (d ? ` ✗ discards route of ${myRoute().length}` : "");
+}
+
+// Whether a card of this city could go on the route now (an end of the route is next to it by road).
+function fitsRoute(city) {
+  const route = myRoute();
+  if (!route.length || route.includes(city)) return false;
+  const adj = geo.adjacent[city] || new Set();
+  return adj.has(route[0]) || adj.has(route[route.length - 1]);
+}
+
+// What the player to move may do now, from the moves the rules allow (never an official already spent).
+function phaseHelp() {
+  const kinds = {};
+  for (const m of game.legal) (kinds[m.kind] = kinds[m.kind] || []).push(m);
+  const free = (k) => (kinds[k] || []).some((m) => !m.official);
+  const withOff = (k, o) => (kinds[k] || []).some((m) => m.official === o);
+  const say = [];
+  if (free("draw") || free("deck")) say.push("draw a card from the display or the deck");
+  if (withOff("draw", "postmaster") || withOff("deck", "postmaster")) say.push(game.phase === "draw" ? "draw a second card (Postmaster)" : "draw another card first (Postmaster)");
+  if (kinds.administrator) say.push("replace the display (Administrator)");
+  if (["left", "right", "new", "horse"].some(free)) say.push("play a card from your hand");
+  if (["left", "right", "new", "horse"].some((k) => withOff(k, "postal_carrier"))) say.push("play a second card (Postal Carrier)");
+  if (kinds.close) say.push("close your route");
+  if (kinds.stop) say.push("end your turn");
+  if (kinds.house || kinds.done) say.push("pick the houses to place, then press Place houses");
+  if (kinds.cartwright) say.push("take the next carriage with the Cartwright, or not");
+  if (kinds.discard) say.push(`pick ${plural(discardCount(), "card")} to discard (you keep 3), then press Discard`);
+  if (!say.length) return game.phase_help;
+  return say.length === 1 ? say[0] : `${say.slice(0, -1).join(", ")} or ${say[say.length - 1]}`;
+}
+
+// ---------------------------------------------------------------- picking houses and discards
+
+const pickKey = () => `${game.id}:${game.log.length}:${game.phase}`;
+
+function picked() {
+  if (picks.key !== pickKey()) picks = { key: pickKey(), cities: [] };
+  return picks.cities;
+}
+
+// Whether `city` may be added to the houses picked: some placement the rules allow holds them all.
+function housePickable(city) {
+  const hc = game.house_choice;
+  if (!hc) return false;
+  const want = [...picked(), city];
+  return hc.sets.some((st) => want.every((c) => st.cities.includes(c)));
+}
+
+function discardCount() {
+  const me = game.viewer ?? game.to_move;
+  return Math.max(0, cardList(game.position.players[me].hand).length - 3);
+}
+
+function togglePick(city, ev) {
+  const list = picked();
+  const i = list.indexOf(city);
+  if (game.phase === "houses") {
+    if (i >= 0) list.splice(i, 1);
+    else if (housePickable(city)) list.push(city);
+    else return;
+  } else if (game.phase === "discard") {
+    const hand = cardList(game.position.players[game.viewer ?? game.to_move].hand);
+    const have = hand.filter((c) => canonical(geo, c) === city).length;
+    const chosen = list.filter((c) => c === city).length;
+    if (ev && ev.currentTarget && ev.currentTarget.dataset.picked === "yes") list.splice(i, 1);
+    else if (chosen < have && list.length < discardCount()) list.push(city);
+    else return;
+  }
+  const focused = document.activeElement;
+  showPlay();
+  refocusPick(focused);
+}
+
+function refocusPick(before) {
+  if (!before || !before.dataset) return;
+  const sel = before.dataset.pick ? `#moves [data-pick="${CSS.escape(before.dataset.pick)}"]` :
+    before.closest && before.closest("#board") && before.dataset.city ? `#board .city[data-city="${CSS.escape(before.dataset.city)}"]` :
+      before.id ? `#${CSS.escape(before.id)}` : null;
+  const again = sel && document.querySelector(sel);
+  if (again) again.focus();
+}
+
+// The houses picked, in words: which placement they make and what it earns.
+function housesHelp(list) {
+  const hc = game.house_choice;
+  const names = (st) => st.cities.join(", ");
+  const kinds = hc.sets.map((st) => (st.kind === "province" ? `every ${st.province} city of the route: ${names(st)}` :
+    `one house in each province of the route (and one free city): ${names(st)}`) + ` (${plural(st.cities.length, "house")}, ${st.points >= 0 ? "+" : ""}${st.points} points)`);
+  const exact = hc.sets.find((st) => st.cities.length === list.length && list.every((c) => st.cities.includes(c)));
+  return el("div", { id: "houses-help", class: "help" },
+    el("p", {}, el("strong", {}, "Houses: "), "the rules allow either one house in each province of the route, or a house in every city of one province. Pick them in any order; nothing is placed until you press the button. Here you can place:"),
+    el("ul", {}, kinds.map((k) => el("li", {}, k))),
+    list.length && !exact ? el("p", {}, `Picked so far: ${list.join(", ")} (more can be added).`) : null);
+}
+
+async function confirmPicks(kind) {
+  const list = [...picked()];
+  await playSet(list.map((c) => `${kind} ${c}`));
 }
 
 // ---------------------------------------------------------------- drawing
@@ -170,28 +291,47 @@ export function showPlay() {
   const pos = game.position;
   const byCity = movesByCity();
   const person = game.waiting_for === "person";
+  const phase = game.phase;
+  const picking = person && (phase === "houses" || phase === "discard");
+  const list = picking ? picked() : [];
   // for scripts and tests: whose turn it is, and how many moves were made
   $("#game").dataset.id = game.id;
   $("#game").dataset.waiting = game.waiting_for;
   $("#game").dataset.moves = String(game.log.length);
+  $("#game").dataset.phase = phase;
   const steps = hintStepsByMove(key());
   const labels = game.seats.map((s, i) => (game.humans.includes(i) ? "you" : s));
+  const me = game.viewer;
+  const handCities = new Set(me === null || me === undefined ? [] : cardList(pos.players[me].hand).map((c) => canonical(geo, c)));
+  const cityClass = (c) => {
+    if (picking && phase === "houses") {
+      if (list.includes(c)) return "clickable legal picked";
+      return housePickable(c) ? "clickable legal" : "";
+    }
+    return byCity[c] && !picking ? "clickable legal" : "";
+  };
   drawPosition(geo, pos, {
-    scores: game.scores, scoreParts: game.score_parts, seatLabels: game.seats, viewer: game.viewer, log: game.log,
+    scores: game.scores, scoreParts: game.score_parts, viewer: game.viewer, log: game.log,
+    seatLabels: game.seats.map((s, i) => (game.over && game.humans.includes(i) ? "you" : s)),
     title: `${geo.title} · ${game.summary}`,
-    cityClass: (c) => (byCity[c] ? "clickable legal" : ""),
-    onCity: (c, ev) => byCity[c] && choose(byCity[c], ev),
-    hintSteps: hintSteps(key()), moved,
+    cityClass,
+    onCity: (c, ev) => {
+      if (picking && phase === "houses") { if (cityClass(c)) togglePick(c, ev); return; }
+      if (byCity[c] && !picking) choose(byCity[c], ev);
+    },
+    hintSteps: hintSteps(key()), moved, handCities,
   });
-  $("#turn-info").textContent = turnText(game, labels);
+  $("#turn-info").textContent = turnText(game, labels, person);
   $("#turn-info").dataset.over = game.over ? "yes" : "no";
-  $("#phase-help").textContent = game.over ? "" : (person ? `You: ${game.phase_help}.` : `seat ${game.to_move} (${game.seats[game.to_move]}) is playing…`);
+  const stepMode = $("#bot-speed").value === "step";
+  $("#phase-help").textContent = game.over ? "" : person ? `You: ${phaseHelp()}.` :
+    `seat ${game.to_move} (${game.seats[game.to_move]}) is to move` + (stepMode ? ": press Step bot for its next move." : ": the bots are playing…");
   showBotSummary();
   showClosePreview();
   $("#undo").disabled = !(person && game.undo > 0);
   $("#undo").dataset.count = String(game.undo || 0);
 
-  // the display and the deck
+  // the display and the deck; in the draw phase, the cards that would fit the route are marked
   const draws = {};
   let deckMove = null;
   for (const m of game.legal) {
@@ -201,53 +341,90 @@ export function showPlay() {
   const horses = isHorses(geo, pos);
   const display = $("#display");
   display.replaceChildren();
+  let displayFits = false;
   for (const c of pos.display) {
     const m = draws[canonical(geo, c)];
     const star = m && steps[m.move];
-    display.append(cardEl(geo, c, { class: `${m ? "legal" : ""} ${star ? "hinted" : ""}`.trim(), disabled: !m, move: m ? m.move : null, horses,
-      onclick: m ? (ev) => choose([m], ev) : null, extra: star ? `★${star.join(",")}` : null,
-      title: m ? m.move + (m.official_label ? ` [${m.official_label}]` : "") : null }));
+    const fits = person && !game.over && fitsRoute(canonical(geo, c));
+    displayFits ||= fits;
+    const extra = [star ? `★${star.join(",")}` : null, fits ? "fits" : null].filter(Boolean).join(" ") || null;
+    display.append(cardEl(geo, c, { class: `${m ? "legal" : ""} ${star ? "hinted" : ""} ${fits ? "fits-route" : ""}`.replace(/ +/g, " ").trim(), disabled: !m, move: m ? m.move : null, horses,
+      onclick: m ? (ev) => choose([m], ev) : null, extra,
+      title: m ? moveText(m) + (fits ? ": fits your route" : "") : null }));
   }
   display.append(el("button", { type: "button", class: `card deck ${deckMove ? "legal" : ""}`, disabled: !deckMove, "data-move": deckMove ? deckMove.move : null,
-    onclick: deckMove ? (ev) => choose([deckMove], ev) : null }, el("span", { class: "card-code" }, "deck"), el("span", { class: "card-name" }, `${pos.deck_size} cards`)));
-  $("#deck-info").textContent = `deck ${pos.deck_size} · discard pile ${cardList(pos.discard).length}`;
+    onclick: deckMove ? (ev) => choose([deckMove], ev) : null }, el("span", { class: "card-code" }, "deck"), el("span", { class: "card-name" }, plural(pos.deck_size, "card"))));
+  $("#deck-info").textContent = `deck ${pos.deck_size} · discard pile ${cardList(pos.discard).length}` + (displayFits ? " · “fits”: goes on your route" : "");
 
   // the hand of the person whose view this is: cards that fit the route apart from the others
   const hand = $("#hand");
   hand.replaceChildren();
-  const me = game.viewer;
   $("#hand-info").textContent = "";
   if (me === null || me === undefined) {
     hand.append(el("p", { class: "help" }, game.over ? "Every hand is shown under Players." : "Nobody plays in person: every hand is shown under Players."));
   } else {
     const cards = cardList(pos.players[me].hand);
-    if (!cards.length) hand.append(el("p", { class: "help" }, "empty"));
+    if (!cards.length) hand.append(el("p", { class: "help" }, person ? "empty" : "no cards"));
     let someFit = false, someNot = false;
+    const discarding = picking && phase === "discard";
+    const taken = {};
     cards.forEach((c) => {
-      const ms = (byCity[canonical(geo, c)] || []).filter((m) => HAND_KINDS.has(m.kind));
+      const name = canonical(geo, c);
+      if (discarding) {
+        const k = taken[name] = (taken[name] || 0) + 1;
+        const isPicked = list.filter((x) => x === name).length >= k;
+        const star = steps[`discard ${name}`];
+        hand.append(cardEl(geo, c, { class: `legal ${isPicked ? "picked" : ""} ${star ? "hinted" : ""}`.replace(/ +/g, " ").trim(), horses,
+          onclick: (ev) => togglePick(name, ev), extra: [isPicked ? "discard" : null, star ? `★${star.join(",")}` : null].filter(Boolean).join(" ") || null,
+          pressed: isPicked, title: isPicked ? "picked to discard: click to keep it" : "click to pick it for discarding" }));
+        return;
+      }
+      const ms = picking ? [] : (byCity[name] || []).filter((m) => HAND_KINDS.has(m.kind));
       const fits = ms.some((m) => FITS.has(m.kind));
       const breaks = ms.length && ms.every((m) => destroys(m));
       someFit ||= fits;
       someNot ||= breaks;
       const cls = !ms.length ? "" : fits ? "legal fits" : breaks ? "legal nofit" : "legal";
       const what = fits ? "fits your route" : breaks ? "does not fit: playing it starts a new route" : "";
-      hand.append(cardEl(geo, c, { class: cls, disabled: !ms.length, onclick: ms.length ? (ev) => choose(ms, ev) : null, horses,
-        title: ms.map((m) => moveLabel(m)).join(" / ") || null, move: ms.length === 1 ? ms[0].move : null,
-        extra: breaks ? "new route" : null, label: ms.length ? `${c}${what ? `: ${what}` : ""}` : null }));
+      const one = fits ? ms.filter((m) => FITS.has(m.kind)) : ms;
+      hand.append(cardEl(geo, c, { class: cls, disabled: !ms.length, onclick: ms.length ? (ev) => choose(ms, ev, { card: true }) : null, horses,
+        title: ms.map((m) => moveLabel(m)).join(" / ") || null, move: one.length === 1 ? one[0].move : null,
+        extra: breaks ? "new route" : null, said: ms.length && what ? `: ${what}` : null }));
     });
-    if (someFit || someNot) $("#hand-info").textContent = someNot ? "bold: fits your route · dashed: new route" : "bold: fits your route";
+    if (discarding) $("#hand-info").textContent = `picked ${list.length} of ${discardCount()} to discard`;
+    else if (someFit || someNot) $("#hand-info").textContent = someNot ? "bold: fits your route · dashed: new route" : "bold: fits your route";
   }
 
   // every legal move as a button (the same moves as the clicks above); the hint's steps numbered
   const moves = $("#moves");
   moves.replaceChildren();
-  if (!game.legal.length) moves.append(el("p", { class: "help" }, game.over ? "The game is over." : "Waiting for the bots."));
-  const ordered = [...game.legal].sort((a, b) => Number(Boolean(destroys(a))) - Number(Boolean(destroys(b))));   // destructive last
-  for (const m of ordered) {
-    const star = steps[m.move];
-    moves.append(el("button", { type: "button", class: `move kind-${m.kind} ${star ? "hinted" : ""} ${destroys(m) ? "destructive" : ""}`.replace(/ +/g, " ").trim(),
-      "data-move": m.move, "data-hint-step": star ? star.join(",") : null, onclick: (ev) => choose([m], ev, { fromList: true }) },
-      (star ? `★${star.join(",")} ` : "") + moveLabel(m)));
+  if (!game.legal.length) moves.append(el("p", { class: "help" }, game.over ? "The game is over." : stepMode ? "A bot is to move: press Step bot." : "The bots are playing."));
+  if (picking && phase === "houses") {
+    for (const m of game.legal.filter((x) => x.kind === "house")) {
+      const on = list.includes(m.city);
+      const star = steps[m.move];
+      moves.append(el("button", { type: "button", class: `move kind-house pick ${star ? "hinted" : ""}`.trim(), "data-pick": m.move, "aria-pressed": String(on),
+        disabled: !on && !housePickable(m.city), onclick: (ev) => togglePick(m.city, ev) },
+        (star ? `★${star.join(",")} ` : "") + (on ? "✓ " : "") + m.move));
+    }
+    const n = list.length;
+    moves.append(el("button", { type: "button", id: "place-houses", class: `move kind-close ${steps.done ? "hinted" : ""}`.trim(), onclick: () => confirmPicks("house") },
+      n ? `Place ${plural(n, "house")}: ${[...list].sort((a, b) => geo.cities.findIndex((x) => x.name === a) - geo.cities.findIndex((x) => x.name === b)).join(", ")}` : "Place no house"));
+    moves.append(housesHelp(list));
+  } else if (picking && phase === "discard") {
+    const n = discardCount();
+    moves.append(el("button", { type: "button", id: "place-discards", class: "move kind-close", disabled: list.length !== n, onclick: () => confirmPicks("discard") },
+      list.length === n ? `Discard ${list.join(", ")}` : `Discard (pick ${plural(n - list.length, "more card")} in your hand)`));
+    moves.append(el("p", { class: "help" }, `After a close you keep at most 3 cards: pick ${plural(n, "card")} of your hand to discard, in any order.`));
+  } else {
+    const ordered = [...game.legal].sort((a, b) => Number(Boolean(destroys(a))) - Number(Boolean(destroys(b))));   // destructive last
+    for (const m of ordered) {
+      const star = steps[m.move];
+      moves.append(el("button", { type: "button", class: `move kind-${m.kind} ${star ? "hinted" : ""} ${destroys(m) ? "destructive" : ""} ${m.official ? "uses-official" : ""}`.replace(/ +/g, " ").trim(),
+        "data-move": m.move, "data-hint-step": star ? star.join(",") : null, title: m.official_label ? `uses your ${m.official_label}` : null,
+        onclick: (ev) => choose([m], ev, { fromList: true }) },
+        (star ? `★${star.join(",")} ` : "") + moveLabel(m)));
+    }
   }
   $("#step-bot").disabled = !(game.waiting_for === "bot");
   const rec = $("#download-record");
@@ -281,26 +458,31 @@ function showClosePreview() {
   if (c) p.replaceChildren(el("strong", {}, "If you close now: "), closeText(c, geo, "route").replace(/^route /, "") + " (houses placed for the most points; without the Cartwright).");
 }
 
-// The end: the scoring table and what ended the game.
+// The end: the scoring table and what ended the game. One column for all the tiles (each tile's points in
+// the cell's tooltip and for screen readers): a column a kind of tile made a table wider than its column.
 function showFinal() {
   const box = $("#final");
   box.hidden = !game.over;
   if (!game.over) return;
   const pos = game.position;
+  const t = pos.end_triggered_by;
+  const why = t === null || t === undefined ? "" : (pos.players[t].houses_left === 0 ? "placed their last house" :
+    isHorses(geo, pos) ? "placed their last house" : "took the largest carriage");
   const end = pos.truncated ? "The game was stopped by the turn limit." :
-    pos.end_triggered_by !== null && pos.end_triggered_by !== undefined
-      ? `Seat ${pos.end_triggered_by} triggered the end (placed their last house${isHorses(geo, pos) ? "" : " or took the largest carriage"}); the round was played out.` : "";
+    why ? `Seat ${t} (${game.humans.includes(t) ? "you" : game.seats[t]}) triggered the end (${why}); the round was played out.` : "";
   $("#final-end").textContent = end;
   const parts = game.score_parts;
-  const tileIds = geo.tiles.map((t) => t.id).filter((id) => parts.some((p) => p[`tile_${id}`]));
+  const tileIds = geo.tiles.map((x) => x.id);
+  const tileSum = (s) => tileIds.reduce((n, id) => n + (parts[s][`tile_${id}`] || 0), 0);
+  const tileWords = (s) => tileIds.filter((id) => parts[s][`tile_${id}`]).map((id) => `${tileLabel(geo, id)} ${parts[s][`tile_${id}`]}`).join(", ") || "no tile";
   const head = el("tr", {}, el("th", { scope: "col" }, "place"), el("th", { scope: "col" }, "seat"),
     isHorses(geo, pos) ? null : el("th", { scope: "col" }, "carriage"),
-    tileIds.map((id) => el("th", { scope: "col" }, tileLabel(geo, id))),
+    el("th", { scope: "col" }, "tiles"),
     el("th", { scope: "col" }, "houses not placed"), el("th", { scope: "col" }, "score"));
   const rows = game.ranking.map((s, i) => el("tr", { "data-seat": s },
-    el("td", {}, String(i + 1)), el("th", { scope: "row" }, `seat ${s} (${game.seats[s]})`),
+    el("td", {}, String(i + 1)), el("th", { scope: "row" }, `seat ${s} (${game.humans.includes(s) ? "you" : game.seats[s]})`),
     isHorses(geo, pos) ? null : el("td", {}, parts[s].carriage_size ? `${parts[s].carriage} (size ${parts[s].carriage_size})` : "0"),
-    tileIds.map((id) => el("td", {}, String(parts[s][`tile_${id}`]))),
+    el("td", { title: tileWords(s), class: "tiles-cell" }, String(tileSum(s)), el("span", { class: "visually-hidden" }, ` (${tileWords(s)})`)),
     el("td", {}, `−${parts[s].houses_unplaced}`), el("td", {}, el("strong", {}, String(parts[s].score)))));
   $("#final-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows));
   $("#final-table").setAttribute("aria-label", `final scores: ${game.ranking.map((s) => `seat ${s} ${scoreText(parts[s])}, ${parts[s].score}`).join("; ")}`);
@@ -311,13 +493,18 @@ function showFinal() {
 // Play `moves[0]` at once when that is safe; otherwise a small menu asks: which of several moves, and
 // before a move that throws the route away or (from a click on a card or city) spends an official.
 // Safe moves are listed first, the destructive one last.
+//
+// A click on a card of the hand that fits the route plays it at the end it fits (a new route with it is
+// under Moves, marked as destructive): one click, a menu only when it fits both ends.
 function choose(moves, ev, opts = {}) {
+  if (opts.card && moves.some((m) => FITS.has(m.kind))) moves = moves.filter((m) => FITS.has(m.kind));
   const order = [...moves].sort((a, b) => Number(Boolean(destroys(a))) - Number(Boolean(destroys(b))));
   const warn = order.map((m) => destroys(m) || (opts.fromList ? null : spends(m))).filter(Boolean);
   if (order.length === 1 && !warn.length) { closeChooser(); play(order[0].move); return; }
   const box = $("#chooser");
   opener = (ev && ev.currentTarget instanceof Element) ? ev.currentTarget : document.activeElement;
-  const question = order.length === 1 ? `${moveText(order[0])}?` : "Which move?";
+  const question = order.length === 1 ? `${moveText(order[0])}?` :
+    order.every((m) => m.kind === "left" || m.kind === "right") ? `${order[0].city} fits both ends of your route: which end?` : "Which move?";
   box.replaceChildren(el("p", { id: "chooser-title" }, question), ...warn.map((w) => el("p", { class: "warning" }, w)));
   for (const m of order) {
     box.append(el("button", { type: "button", class: `move ${destroys(m) ? "destructive" : ""}`.trim(), "data-move": m.move,
@@ -362,14 +549,41 @@ function closeChooser(refocus = true) {
 function refocus(before) {
   if (!before || nav.current !== "play") return;
   const same = before.dataset.move && document.querySelector(`#view-play [data-move="${CSS.escape(before.dataset.move)}"]:not([disabled])`);
-  const first = document.querySelector("#moves button[data-move]");
+  const first = firstMove();
   (same || first || $("#undo")).focus();
+}
+
+// The move the keyboard goes to after a redraw: the first that spends no official and throws nothing
+// away (Enter on a Postmaster's draw would spend it without the question a click gets).
+function firstMove() {
+  return document.querySelector("#moves button[data-move]:not(.uses-official):not(.destructive), #moves button[data-pick]:not([disabled]), #place-discards:not([disabled])") ||
+    document.querySelector("#moves button[data-move]:not(.destructive)") || document.querySelector("#moves button[data-move]");
+}
+
+// Houses or discards picked by the person: the server plays them in the engine's order.
+async function playSet(moves) {
+  if (!game || busy) return;
+  busy = true;
+  clearError();
+  $("#undo-note").textContent = "";
+  try {
+    const r = await api("POST", `/api/games/${game.id}/moves`, { moves });
+    moved = movedCity(r.moved);
+    await setGame(r.view);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    busy = false;
+  }
+  refocus({ dataset: {} });
+  advance();
 }
 
 async function play(move) {
   if (!game || busy) return;
   busy = true;
   clearError();
+  $("#undo-note").textContent = "";
   const focused = document.activeElement && document.activeElement.closest("#view-play, #chooser") ? document.activeElement : null;
   try {
     const r = await api("POST", `/api/games/${game.id}/move`, { move });
@@ -391,7 +605,8 @@ async function undo() {
   try {
     const r = await api("POST", `/api/games/${game.id}/undo`, {});
     moved = null;
-    $("#undo-note").textContent = r.undone ? `Taken back: ${moveText(r.undone)}.` : "";
+    const undone = r.undone ? game.log.slice(r.undone.i).filter((e) => e.seat === r.undone.seat && e.kind !== "done").map(moveText) : [];
+    $("#undo-note").textContent = undone.length ? `Taken back: ${undone.join(", ")}.` : "";
     await setGame(r.view);
   } catch (e) {
     showError(e.message);
@@ -438,7 +653,7 @@ async function advance() {
   }
   // the person's turn again: the keyboard's place is the moves (unless they are typing elsewhere)
   if (game && game.waiting_for === "person" && nav.current === "play" && (!document.activeElement || document.activeElement === document.body)) {
-    const first = document.querySelector("#moves button[data-move]");
+    const first = firstMove();
     if (first) first.focus({ preventScroll: true });
   }
 }

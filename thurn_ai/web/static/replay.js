@@ -8,7 +8,9 @@ let view = null;       // the position after `at` moves
 let at = 0;
 let geo = null;
 let playing = false;
-let loading = 0;       // the latest position asked for (answers to older requests are dropped)
+let loading = 0;       // the latest request (answers to older requests are dropped)
+let want = 0;          // the position asked for last: keys and buttons step from it, not from the one shown,
+                       // so that quick presses each count while an answer is on its way
 let fileText = null;   // the text of the file chosen (the name is shown only while the text is the file's)
 
 export function initReplay() {
@@ -19,15 +21,15 @@ export function initReplay() {
     if (f) $("#replay-text").value = fileText;
   });
   $("#replay-first").addEventListener("click", () => goTo(0));
-  $("#replay-prev").addEventListener("click", () => goTo(at - 1));
-  $("#replay-next").addEventListener("click", () => goTo(at + 1));
+  $("#replay-prev").addEventListener("click", () => goTo(want - 1));
+  $("#replay-next").addEventListener("click", () => goTo(want + 1));
   $("#replay-last").addEventListener("click", () => goTo(replay ? replay.n_moves : 0));
   $("#replay-slider").addEventListener("input", () => goTo(Number($("#replay-slider").value)));
-  $("#replay-viewer").addEventListener("change", () => goTo(at));
+  $("#replay-viewer").addEventListener("change", () => goTo(want));
   $("#replay-play").addEventListener("click", () => togglePlay());
   document.addEventListener("keydown", (ev) => {
     if (nav.current !== "replay" || !replay || ev.target.closest("input, textarea, select")) return;
-    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: replay.n_moves }[ev.key];
+    const to = { ArrowRight: want + 1, ArrowLeft: want - 1, Home: 0, End: replay.n_moves }[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
     goTo(to);
@@ -67,6 +69,8 @@ export async function showRecord(summary) {
     `${summary.bots.map((b, s) => `seat ${s} ${b}`).join(", ")} · seed ${summary.seed} · ${summary.n_moves} moves` +
     (summary.scores.length ? ` · final scores ${summary.scores.join(" / ")}` : "");
   $("#replay").hidden = false;
+  $("#view-replay").classList.add("open");      // the position first, the form to open another record below
+  want = 0;
   await goTo(0);
 }
 
@@ -75,12 +79,22 @@ const key = () => (replay ? `${replay.id}@${at}` : null);
 function hintTarget() {
   if (!replay) return { error: "open a record first" };
   if (view && view.over) return { error: "the game is over at this move: step back to ask for a hint" };
-  return { url: `/api/replays/${replay.id}/hint`, body: { at }, key: key(), what: `the position after move ${at}` };
+  return { url: `/api/replays/${replay.id}/hint`, body: { at }, key: key(), what: `the position after move ${at}`, since };
+}
+
+// The moves of the record since the position with this key (a hint's): its turn stays while they follow it.
+function since(k) {
+  if (!replay || !k) return null;
+  const i = k.lastIndexOf("@");
+  const id = k.slice(0, i), n = Number(k.slice(i + 1));
+  if (id !== replay.id || !(n <= at)) return null;
+  return replay.log.slice(n, at).map((e) => e.move);
 }
 
 export async function goTo(k) {
   if (!replay) return;
   k = Math.max(0, Math.min(replay.n_moves, k));
+  want = k;
   const ticket = ++loading;
   const v = $("#replay-viewer").value;
   try {
@@ -128,7 +142,7 @@ async function togglePlay() {
   $("#replay-play").textContent = "⏸ pause";
   try {
     while (playing && replay && at < replay.n_moves) {
-      await goTo(at + 1);
+      await goTo(want + 1);
       await sleep(400);
     }
   } finally {
