@@ -42,13 +42,12 @@ def ece(p, y, bins: int = BINS) -> float:
 
 
 def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) -> tuple[float, float]:
-    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column)."""
-    rng = np.random.default_rng(seed)
+    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column;
+    thurn_ai.stats.summary.cluster_bootstrap, the package's one resampling path)."""
+    from ..stats.summary import cluster_bootstrap
     rows = list(frame.groupby("game", sort=True).indices.values())      # row positions of each game
-    vals = []
-    for _ in range(reps):
-        pick = rng.integers(len(rows), size=len(rows))
-        vals.append(stat(frame.iloc[np.concatenate([rows[i] for i in pick])]))
+    vals = cluster_bootstrap(len(rows), lambda pick: stat(frame.iloc[np.concatenate([rows[i] for i in pick])]),
+                             reps, seed)
     lo, hi = np.percentile(vals, [2.5, 97.5])
     return float(lo), float(hi)
 

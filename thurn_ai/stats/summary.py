@@ -75,6 +75,18 @@ def clustered_proportion_interval(successes, sizes, confidence: float = CONFIDEN
     return (float(min(low, b_low)), float(max(high, b_high)))
 
 
+def cluster_bootstrap(clusters: int, statistic, resamples: int, seed: int = 0) -> np.ndarray:
+    """The bootstrap distribution of statistic(picked), resampling whole clusters (the games of a study):
+    picked is an array of `clusters` cluster indices drawn with replacement (scipy.stats.bootstrap over
+    the indices, generator numpy.random.default_rng(seed)); statistic returns a number or an array of
+    them. Shape (resamples,) or (number of statistics, resamples). The one resampling path of the
+    package: the officials study's turn table and the learned model's calibration use it."""
+    res = sps.bootstrap((np.arange(clusters),), lambda idx: statistic(np.asarray(idx, dtype=int)),
+                        vectorized=False, n_resamples=resamples, method="percentile",
+                        random_state=np.random.default_rng(seed))
+    return np.asarray(res.bootstrap_distribution)
+
+
 def mean_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Student's t interval of a mean (scipy.stats.t); a single value has none."""
     x = np.asarray(values, dtype=float)
@@ -98,13 +110,15 @@ def mean_ci(x) -> tuple[float, float, float]:
 
 # ---------------------------------------------------------------- differences and tests (from scipy)
 
-def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
-    """CI of p1 - p2 for independent proportions (Newcombe's hybrid score interval, from Wilson's)."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson_interval(k1, n1)
-    l2, u2 = wilson_interval(k2, n2)
-    d = p1 - p2
-    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+def newcombe(k1: int, n1: int, k2: int, n2: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """CI of p1 - p2 for independent proportions: Newcombe's hybrid score interval, from the two Wilson
+    intervals (statsmodels.stats.proportion.confint_proportions_2indep, method 'newcomb')."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+    if n1 <= 0 or n2 <= 0:
+        raise StatsError(f"a difference of proportions needs trials on both sides, not {n1} and {n2}")
+    low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff",
+                                           alpha=1 - confidence)
+    return (float(low), float(high))
 
 
 def welch(a, b) -> tuple[float, float, float, float]:

@@ -3,7 +3,7 @@ correction across a table (and a clustered proportion's p-value to feed it), pai
 each ablation play the same game seeds), and robust summaries (medians, trimmed means) beside means.
 
     >>> games_to_separate(2, 0.03)      # games to tell a 53% (or 47%) win rate from the fair 50%
-    2178
+    2181
     >>> holm([0.01, 0.04, 0.03])        # adjusted p-values, same order
     [0.03, 0.06, 0.06]
 """
@@ -31,29 +31,31 @@ def games_to_separate(players: int, difference: float = SEPARATE_BY, alpha: floa
                       power: float = POWER) -> int:
     """Games (one seat of interest per game) a two-sided binomial test at level `alpha` needs to find a
     win rate `difference` away from the fair share 1/players with probability `power`, by the normal
-    approximation: n = (z(1 - alpha/2) + z(power))^2 p(1 - p) / difference^2 with p = 1/players.
-    Fixed before a run (no optional stopping); round it up to whole seat rotations (rotation_games)."""
+    approximation: n = (z(1 - alpha/2) + z(power))^2 p(1 - p) / difference^2 with p = 1/players
+    (statsmodels.stats.power.normal_sample_size_one_tail at alpha/2: the power of the far tail is left out,
+    as the study's runs were sized; NormalIndPower(ratio=0), which counts it, gives the same whole numbers
+    here). Fixed before a run (no optional stopping); round it up to whole seat rotations (rotation_games)."""
+    from statsmodels.stats.power import normal_sample_size_one_tail
     if players not in PLAYER_COUNTS:
         raise StudyError(f"player counts are 2, 3 or 4, not {players!r}")
     if not 0 < difference < 1 or not 0 < alpha < 1 or not 0 < power < 1:
         raise StudyError("difference, alpha and power are between 0 and 1")
     p = 1 / players
-    z = sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)
-    return math.ceil(z * z * p * (1 - p) / (difference * difference))
+    n = normal_sample_size_one_tail(difference, power, alpha / 2, std_null=math.sqrt(p * (1 - p)))
+    return math.ceil(round(float(n), 9))      # 2180.0000000001 is 2180, not 2181
 
 
 def holm(pvalues) -> list[float]:
     """Holm's step-down adjusted p-values (family-wise error over the given tests), in the given order;
-    nan stays nan and does not count as a test. Compare each with the level (0.05) as usual."""
-    p = [float(x) for x in pvalues]
-    tested = sorted((x, i) for i, x in enumerate(p) if not math.isnan(x))
-    m = len(tested)
-    out = [math.nan] * len(p)
-    running = 0.0
-    for rank, (x, i) in enumerate(tested):
-        running = max(running, min(1.0, (m - rank) * x))     # monotone: never below an earlier one
-        out[i] = running
-    return out
+    nan stays nan and does not count as a test. Compare each with the level (0.05) as usual.
+    (statsmodels.stats.multitest.multipletests, method 'holm', on the values that are not nan.)"""
+    from statsmodels.stats.multitest import multipletests
+    p = np.array([float(x) for x in pvalues], dtype=float)
+    out = np.full(len(p), np.nan)
+    tested = ~np.isnan(p)
+    if tested.any():
+        out[tested] = multipletests(p[tested], method="holm")[1]
+    return [float(x) for x in out]
 
 
 def with_holm(table: pd.DataFrame, columns) -> pd.DataFrame:

@@ -192,6 +192,18 @@ def per_turn(df: pd.DataFrame) -> pd.DataFrame:
     return wide
 
 
+def game_bootstrap_distribution(groups: list, statistics, seed: int = 0, resamples: int = RESAMPLES) -> list:
+    """The bootstrap distribution of each statistic of the values of `groups` (one array per game),
+    resampling whole games (thurn_ai.stats.summary.cluster_bootstrap): one array of `resamples` values
+    per statistic."""
+    from ...stats.summary import cluster_bootstrap
+
+    def stat(idx):
+        x = np.concatenate([groups[k] for k in idx])
+        return np.array([f(x) for f in statistics])
+    return list(np.atleast_2d(cluster_bootstrap(len(groups), stat, resamples, seed)))
+
+
 def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
     """Median and trimmed mean of `values` with 95% percentile intervals resampling whole games, and the
     two-sided bootstrap p-value of the trimmed mean being 0."""
@@ -204,11 +216,7 @@ def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
         return {**out, "median_lo": math.nan, "median_hi": math.nan, "trimmed_lo": math.nan,
                 "trimmed_hi": math.nan, "p": math.nan, "p_floor": False}
     groups = [v[g == k] for k in keys]
-    rng = np.random.default_rng(seed)
-    med, trim = np.empty(RESAMPLES), np.empty(RESAMPLES)
-    for b in range(RESAMPLES):
-        x = np.concatenate([groups[k] for k in rng.integers(0, len(groups), len(groups))])
-        med[b], trim[b] = np.median(x), trimmed_mean(x, TRIM)
+    med, trim = game_bootstrap_distribution(groups, (np.median, lambda x: trimmed_mean(x, TRIM)), seed)
     p = 2 * min((trim <= 0).mean(), (trim >= 0).mean())
     # no resample on the other side of 0: the resampling only bounds p (p_floor), it does not measure it
     floor = 1 / (RESAMPLES + 1)
