@@ -101,3 +101,12 @@ def test_the_nav_names_every_page_of_docs():
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     pages = sorted(p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").glob("*.md"))
     assert [p for p in pages if f": {p}\n" not in nav] == []
+
+
+def test_the_docs_link_only_inside_the_repository():
+    """No page of the site (docs/, CHANGELOG.md) and not the README sends a reader off to a web address:
+    what they cite is in the repository (a local server address such as 127.0.0.1 is no link out)."""
+    pages = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+    out = [f"{p.name}: {m}" for p in pages for m in re.findall(r"https?://[^\s)>\]`'\"]+", p.read_text(encoding="utf-8"))
+           if not re.match(r"https?://(127\.0\.0\.1|localhost|\[::1\])", m)]
+    assert out == []
