@@ -21,7 +21,7 @@ cdef enum:
     VALUE_WEIGHTS = 24
     # the learned move prior (thurn_ai/learned/prior.py): features per move, one weight row per decision
     # phase with a learned prior (draw, play, after a card, discard)
-    PRIOR_FEATURES = 24
+    PRIOR_FEATURES = 27
     PRIOR_PHASES = 4
     # a playout's stop turn that no game reaches (play to the end): far above any max_turns * players
     NO_STOP_TURN = 1 << 30

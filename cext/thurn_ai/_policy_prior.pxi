@@ -130,12 +130,18 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
             row[20] = (L + 1) / 5.0
         elif kind == MV_NEW:
             row[20] = 0.2
-        elif kind == MV_CLOSE or kind == MV_STOP:
-            row[20] = L / 5.0
+        elif kind == MV_CLOSE:
+            row[20] = L / 5.0           # (a stop keeps the route: 0, so close vs stop sees the length)
         if kind == MV_CLOSE:
             row[21] = 1.0 if (s.end_triggered or tl <= 2) else 0.0
         if kind == MV_DECK:
             row[23] = s.deck_n / 20.0
+        # where the planner's favourite is one of the kinds a deep search most often overrules (a second
+        # draw instead of a card, a stop instead of a close, a blind draw instead of a face-up card)
+        if i == plan_index:
+            row[24] = row[13]
+            row[25] = row[11]
+            row[26] = row[5]
 
 
 cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeights* w, const int* moves, int n,

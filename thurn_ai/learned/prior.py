@@ -46,10 +46,13 @@ FEATURES = (
     "house_value",     # what a house in the card's city is worth to the mover
     "denies",          # opponents whose route the card (drawn or discarded) would extend
     "denied_value",    # the most a house in that city is worth to one of them
-    "route_length",    # the route's length after the move (cards, closes, stops), / 5
+    "route_length",    # the route's length after the move (a card; a close), / 5
     "close_late",      # a close when the game is ending (or about to)
     "second_copy",     # the mover holds another card of that city
     "deck_size",       # cards in the deck, / 20 (deck draws)
+    "plan_postmaster", # the planner's move, and a second draw (the Postmaster)
+    "plan_stop",       # the planner's move, and a stop (not closing)
+    "plan_deck",       # the planner's move, and a draw from the deck
 )
 N_FEATURES = len(FEATURES)
 

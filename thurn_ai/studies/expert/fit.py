@@ -1,0 +1,203 @@
+"""Fit the learned move prior to teacher data: a conditional logit per player count and decision phase.
+
+Each sampled decision of the teacher data (teacher.py) is set up again from its game's record, seen as the
+mover sees it (a determinization of what the mover cannot know, seeded by the game and the decision), and
+its moves get the compiled prior features (thurn_ai._policy.prior_features_of). The target is soft (the
+teacher's choice is only ~90% reproducible): (1 - Q_SHARE) x the teacher's visit shares + Q_SHARE x a
+softmax of its mean rewards, (Q - Q_best) / Q_TEMP, over the moves it visited at least MIN_VISITS times.
+The weights minimise the cross-entropy to that target plus an L2 penalty chosen by cross-validation over
+games (K folds: a game's decisions stay together). Held-out games (teacher.held_out) are never fitted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+from ... import _policy
+from ...learned.prior import N_FEATURES, PHASES, PriorModel
+from ...play.match import derive_seed
+from ...game.state import new_game
+from . import teacher as T
+
+Q_SHARE = 0.5
+Q_TEMP = 0.02
+MIN_VISITS = 30
+PENALTIES = (1e-3, 1e-2, 1e-1, 1.0)
+FOLDS = 5
+
+
+@dataclass
+class Decisions:
+    """The decisions of one player count and phase: features stacked by move, with segment starts."""
+    players: int
+    phase: int
+    features: np.ndarray     # (moves, N_FEATURES)
+    target: np.ndarray       # (moves,) soft target, sums to 1 per decision
+    visits: np.ndarray       # (moves,) the teacher's visit shares
+    starts: np.ndarray       # (decisions + 1,) first move of each decision
+    game: np.ndarray         # (decisions,)
+    teacher_best: np.ndarray  # (decisions,) index within the decision of the teacher's most-visited move
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+    def take(self, keep: np.ndarray) -> "Decisions":
+        """The decisions where keep (per decision) is true."""
+        idx = np.flatnonzero(keep)
+        rows = np.concatenate([np.arange(self.starts[i], self.starts[i + 1]) for i in idx]) if len(idx) else \
+            np.zeros(0, dtype=int)
+        sizes = np.diff(self.starts)[idx]
+        return Decisions(self.players, self.phase, self.features[rows], self.target[rows], self.visits[rows],
+                         np.concatenate([[0], np.cumsum(sizes)]), self.game[idx], self.teacher_best[idx])
+
+
+def soft_target(visits: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """The fit's target over one decision's moves from the teacher's visits and mean rewards."""
+    share = visits / max(visits.sum(), 1)
+    ok = visits >= MIN_VISITS
+    if not ok.any():
+        return share
+    q = np.where(ok, value, -np.inf)
+    e = np.where(ok, np.exp((q - q[ok].max()) / Q_TEMP), 0.0)
+    return (1 - Q_SHARE) * share + Q_SHARE * e / e.sum()
+
+
+def decision_rows(data: pd.DataFrame, records: dict) -> list[dict]:
+    """Per sampled decision of one player count: its phase row, moves, features, teacher visits and values.
+    `records`: {game: GameRecord}. Each game is replayed once, its decisions read on the way."""
+    out = []
+    for game, rows in data.groupby("game", sort=True):
+        rec = records[int(game)]
+        state = new_game(rules=rec.rules, seed=rec.seed)
+        at = 0
+        for (decision, move_index), d in rows.groupby(["decision", "move_index"], sort=True):
+            while at < move_index:
+                state.apply(state.parse_move(rec.moves[at]))
+                at += 1
+            mover = state.current_player
+            seen = state.determinize(mover, derive_seed("prior-features", rec.seed, int(decision)))
+            phase, moves, f = _policy.prior_features_of(seen)
+            if phase < 0 or len(moves) < 2:
+                continue
+            by_move = {int(m): (v, q) for m, v, q in zip(d["move"], d["visits"], d["value"])}
+            visits = np.array([by_move.get(m, (0, 0.0))[0] for m in moves], dtype=float)
+            value = np.array([by_move.get(m, (0, 0.0))[1] for m in moves], dtype=float)
+            if visits.sum() == 0:
+                continue
+            out.append({"game": int(game), "decision": int(decision), "phase": phase, "moves": moves,
+                        "features": np.asarray(f), "visits": visits, "value": value})
+    return out
+
+
+def stack(players: int, phase: int, rows: list[dict]) -> Decisions:
+    rows = [r for r in rows if r["phase"] == phase]
+    sizes = [len(r["moves"]) for r in rows]
+    return Decisions(
+        players, phase,
+        np.concatenate([r["features"] for r in rows]) if rows else np.zeros((0, N_FEATURES)),
+        np.concatenate([soft_target(r["visits"], r["value"]) for r in rows]) if rows else np.zeros(0),
+        np.concatenate([r["visits"] / r["visits"].sum() for r in rows]) if rows else np.zeros(0),
+        np.concatenate([[0], np.cumsum(sizes)]).astype(int),
+        np.array([r["game"] for r in rows], dtype=int),
+        np.array([int(np.argmax(r["visits"])) for r in rows], dtype=int))
+
+
+def _segment_softmax(u: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    seg = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+    top = np.maximum.reduceat(u, starts[:-1])
+    e = np.exp(u - top[seg])
+    return e / np.add.reduceat(e, starts[:-1])[seg]
+
+
+def loss_and_grad(w: np.ndarray, d: Decisions, penalty: float) -> tuple[float, np.ndarray]:
+    """Mean cross-entropy to the target per decision, plus penalty x |w|^2, and its gradient."""
+    p = _segment_softmax(d.features @ w, d.starts)
+    n = max(len(d), 1)
+    loss = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n + penalty * w @ w
+    # d/dw of -sum t log p over a decision = sum (p - t) phi (the targets of a decision sum to 1)
+    grad = d.features.T @ (p - d.target) / n + 2 * penalty * w
+    return float(loss), grad
+
+
+def fit_weights(d: Decisions, penalty: float) -> np.ndarray:
+    res = minimize(loss_and_grad, np.zeros(N_FEATURES), args=(d, penalty), jac=True, method="L-BFGS-B",
+                   options={"maxiter": 500})
+    return res.x
+
+
+def cross_entropy(w: np.ndarray, d: Decisions) -> float:
+    return loss_and_grad(w, d, 0.0)[0]
+
+
+def choose_penalty(d: Decisions, seed: int = 0) -> tuple[float, dict]:
+    """The L2 penalty of lowest cross-validated cross-entropy (folds by game); and every penalty's score."""
+    games = np.unique(d.game)
+    fold_of = dict(zip(games, np.random.default_rng(seed).permutation(len(games)) % FOLDS))
+    fold = np.array([fold_of[g] for g in d.game])
+    scores = {}
+    for penalty in PENALTIES:
+        total = 0.0
+        for k in range(FOLDS):
+            train, test = d.take(fold != k), d.take(fold == k)
+            if len(test) == 0 or len(train) == 0:
+                continue
+            total += cross_entropy(fit_weights(train, penalty), test) * len(test)
+        scores[penalty] = total / len(d)
+    return min(scores, key=scores.get), scores
+
+
+def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = 50,
+              meta: dict | None = None) -> tuple[PriorModel, pd.DataFrame]:
+    """The prior fitted to each (players, phase) group with enough decisions (fewer: no learned prior in
+    that phase), and a table of the cross-validation."""
+    rows, cv = {}, []
+    for (players, phase), d in sorted(groups.items()):
+        rows.setdefault(players, [None] * len(PHASES))
+        if len(d) < min_decisions:
+            cv.append({"players": players, "phase": PHASES[phase], "decisions": len(d), "penalty": None})
+            continue
+        penalty, scores = choose_penalty(d)
+        rows[players][phase] = fit_weights(d, penalty)
+        cv.append({"players": players, "phase": PHASES[phase], "decisions": len(d), "penalty": penalty,
+                   **{f"cv_xent_{k:g}": v for k, v in scores.items()}})
+    return PriorModel(rows=rows, meta=dict(meta or {})), pd.DataFrame(cv)
+
+
+def agreement(model: PriorModel, d: Decisions) -> dict:
+    """On decisions d: how often the prior's favourite, and the planner's move, is the teacher's most visited
+    move, and the teacher's mean visit share on each (the offline gate of docs/expert.md)."""
+    w = model.rows.get(d.players, [None] * len(PHASES))[d.phase]
+    if len(d) == 0:
+        return {}
+    p = _segment_softmax(d.features @ w, d.starts) if w is not None else None
+    prior_hit, planner_hit, prior_share, planner_share = [], [], [], []
+    for i in range(len(d)):
+        a, b = d.starts[i], d.starts[i + 1]
+        plan = int(np.argmax(d.features[a:b, 0]))
+        pick = int(np.argmax(p[a:b])) if p is not None else plan
+        prior_hit.append(pick == d.teacher_best[i])
+        planner_hit.append(plan == d.teacher_best[i])
+        prior_share.append(d.visits[a + pick])
+        planner_share.append(d.visits[a + plan])
+    return {"players": d.players, "phase": PHASES[d.phase], "decisions": len(d),
+            "prior_top1": float(np.mean(prior_hit)), "planner_top1": float(np.mean(planner_hit)),
+            "prior_share": float(np.mean(prior_share)), "planner_share": float(np.mean(planner_share)),
+            "prior_xent": cross_entropy(w, d) if w is not None else np.nan,
+            "games": int(len(np.unique(d.game)))}
+
+
+def load_groups(folder, players_list) -> tuple[dict, dict]:
+    """({(players, phase): Decisions} for the training games, the same for the held-out games)."""
+    train, held = {}, {}
+    for n in players_list:
+        data = T.load(folder, [n])
+        rows = decision_rows(data, T.records(folder, n))
+        for ph in range(len(PHASES)):
+            d = stack(n, ph, rows)
+            out = T.held_out(d.game)
+            train[(n, ph)] = d.take(~out)
+            held[(n, ph)] = d.take(out)
+    return train, held
