@@ -2,8 +2,12 @@
 
 The slow test builds the project into a fresh virtual environment with a non-editable `pip install .` of
 a copy of the source tree (the files a clone would hold, no build artefacts) and runs, from a folder
-outside the source tree, `thurn-ai --help`, every command's `--help` and the README's main command with a
-tiny budget. The venv is a plain one (not --system-site-packages): the system's editable install hooks
+outside the source tree, `thurn-ai --help`, every command's `--help`, the README's main command with a
+tiny budget, the README's three examples and the commands and Python of docs/getting-started.md as
+written (the folder holds a copy of the clone's examples/, as the clone's root does); it checks that the
+base install is lean (no pyarrow, no dask; a tournament keeps its results in CSV; `officials --out` names
+its extra), that an extra added by name installs without compiling the engine again, that the type stubs
+are installed, and that a bot plugin installed from its own package plays in a tournament. The venv is a plain one (not --system-site-packages): the system's editable install hooks
 into every interpreter that reads its site-packages, and its import side effects once hid a crash that
 every user of `pip install .` saw. pip fetches the dependencies from the package index (wheels are cached
 after the first run), so this test needs the network access CI has.
@@ -90,6 +94,44 @@ def tiny_budget(args: list[str]) -> list[str]:
     return out
 
 
+def section(text: str, heading: str) -> str:
+    """A Markdown section's text, from its heading to the next heading of level 1 or 2."""
+    m = re.search(rf"^(#+) {re.escape(heading)}\n(.*?)(?=^##? |\Z)", text, re.M | re.S)   # sections are ## here
+    assert m, f"no section {heading!r}"
+    return m.group(2)
+
+
+def bash_lines(text: str) -> list[str]:
+    """The commands of the ```bash blocks of a text, without their comments."""
+    out = []
+    for block in re.findall(r"```bash\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            cmd = re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
+            if cmd:
+                out.append(cmd)
+    return out
+
+
+def readme_examples() -> list[list[str]]:
+    """The README's examples (section 'Three examples'), as arguments after `thurn-ai`."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    cmds = [shlex.split(c) for c in bash_lines(section(text, "Three examples"))]
+    assert len(cmds) == 3 and all(c[0] == "thurn-ai" for c in cmds), cmds
+    return [c[1:] for c in cmds]
+
+
+def getting_started() -> tuple[list[list[str]], list[list[str]], str]:
+    """docs/getting-started.md: (the commands run as written, the interactive ones, its Python)."""
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    assert bash_lines(section(text, "Install")) == ["pip install ."]
+    every = section(text, "Every command once")
+    batch, interactive = re.findall(r"```bash\n(.*?)```", every, re.S)[:2]
+    split = [[shlex.split(c) for c in bash_lines(f"```bash\n{b}```")] for b in (batch, interactive)]
+    assert all(c[0] == "thurn-ai" for part in split for c in part)
+    (code,) = re.findall(r"```python\n(.*?)```", section(text, "Python"), re.S)
+    return [c[1:] for c in split[0]], [c[1:] for c in split[1]], code
+
+
 def run(cmd, cwd, env, timeout=300):
     return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
@@ -99,6 +141,16 @@ def test_tiny_budget_rewrites_the_readme_command():
     assert tiny_budget(["tournament", "--bots", "mcts,greedy", "--games", "20", "--seed", "1"]) == \
         ["tournament", "--bots", "mcts(iterations=20),greedy", "--games", "2", "--seed", "1"]
     assert readme_main_command()[0] in COMMANDS
+
+
+def test_the_documented_commands_are_found():
+    """What the slow test runs: the README's three examples and every command of getting-started (each a
+    known command; the batch names every command that needs no person or browser)."""
+    examples = readme_examples()
+    assert {a[0] for a in examples} <= set(COMMANDS)
+    batch, interactive, code = getting_started()
+    assert {a[0] for a in batch} | {a[0] for a in interactive} == set(COMMANDS)
+    assert "import thurn_ai" in code
 
 
 def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
@@ -154,6 +206,65 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         assert lp.returncode == 0 and "Traceback" not in lp.stderr, lp.stderr
         bad = run([exe, "play", "--seed", "nan"], outside, env)
         assert bad.returncode == 2 and bad.stderr.startswith("error:") and len(bad.stderr.splitlines()) == 1
+
+        # the type stubs and the py.typed marker are installed beside the compiled modules
+        assert {"_core.pyi", "_policy.pyi", "_search.pyi", "py.typed"} <= {f.name for f in imported.parent.iterdir()}
+
+        # the base install is lean: no pyarrow, no dask; the tournament above kept its results in CSV
+        lean = run([py, "-c", "import importlib.util as u; print([m for m in ('pyarrow', 'dask', 'distributed') "
+                              "if u.find_spec(m)])"], outside, env)
+        assert lean.stdout.strip() == "[]", lean.stdout + lean.stderr
+        (made,) = (outside / "tournaments").iterdir()
+        assert (made / "results.csv").is_file() and not (made / "results.parquet").exists()
+        needs = run([exe, "officials", "--bot", "random", "--games", "2", "--players", "2", "--out", "o"], outside, env)
+        assert needs.returncode == 2 and 'pip install "thurn-ai[parquet]"' in needs.stderr, needs.stderr
+
+        # the README's examples and the getting-started page, as written, in a folder that holds the
+        # clone's examples/ (as the clone's root does) but not its source
+        shutil.copytree(src / "examples", outside / "examples")
+        for args in readme_examples():
+            r = run([exe, *args], outside, env, timeout=600)
+            assert r.returncode == 0 and r.stdout.strip(), f"README: thurn-ai {shlex.join(args)}:\n{r.stderr[-3000:]}"
+            assert "Traceback" not in r.stderr
+        batch, interactive, code = getting_started()
+        docs_dir = base / "getting-started"
+        docs_dir.mkdir()
+        shutil.copytree(src / "examples", docs_dir / "examples")
+        for args in batch:
+            r = run([exe, *args], docs_dir, env, timeout=600)
+            assert r.returncode == 0, f"getting-started: thurn-ai {shlex.join(args)}:\n{r.stderr[-3000:]}"
+            assert "Traceback" not in r.stderr
+        for args in interactive:                    # a person's commands: at least their options exist
+            h = run([exe, args[0], "--help"], docs_dir, env)
+            assert all(a.split("=")[0] in h.stdout for a in args[1:] if a.startswith("--")), (args, h.stdout)
+        snippet = run([py, "-c", code], docs_dir, env, timeout=600)
+        assert snippet.returncode == 0, snippet.stderr[-3000:]
+
+        # a bot plugin from its own package: installed, it plays without --bot-module
+        plugin = base / "plugin"
+        plugin.mkdir()
+        shutil.copy(src / "examples" / "my_bot.py", plugin / "my_bot.py")
+        (plugin / "pyproject.toml").write_text(
+            '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
+            '[project]\nname = "my-thurn-bots"\nversion = "0.1.0"\n\n'
+            '[project.entry-points."thurn_ai.bots"]\nmybot = "my_bot:MyBot"\n\n'
+            '[tool.setuptools]\npy-modules = ["my_bot"]\n', encoding="utf-8")
+        pi = run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-q", "--no-deps", plugin],
+                 base, env, timeout=600)
+        assert pi.returncode == 0, pi.stdout[-2000:] + pi.stderr[-2000:]
+        tp = run([exe, "tournament", "--bots", "mybot,mcts(iterations=20)", "--games", "2", "--no-progress",
+                  "--out", "plugin-run"], outside, env, timeout=600)
+        assert tp.returncode == 0 and "mybot" in tp.stdout, tp.stderr[-3000:]
+
+        # an extra added by name installs its packages and leaves the compiled engine as it was
+        core = sorted(imported.parent.glob("_core*.so"))
+        before = [(f.name, f.stat().st_mtime_ns) for f in core]
+        extra = run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-compile",
+                     "thurn-ai[gym]"], base, env, timeout=900)
+        assert extra.returncode == 0, extra.stdout[-3000:] + extra.stderr[-3000:]
+        assert "Building wheel for thurn-ai" not in extra.stdout and "Running setup.py" not in extra.stdout
+        assert [(f.name, f.stat().st_mtime_ns) for f in sorted(imported.parent.glob("_core*.so"))] == before
+        assert run([py, "-c", "import gymnasium"], outside, env).returncode == 0
     finally:
         shutil.rmtree(base, ignore_errors=True)             # the venv is ~650 MB
 
