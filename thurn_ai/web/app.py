@@ -51,7 +51,8 @@ from ..game.rules import PLAYER_COUNTS, Rules
 from ..play.workers import init_worker
 from .board_data import board_geometry
 from .guard import Guard, RefusalPacer
-from .hints import DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, in_search_thread, question_of
+from .hints import (DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, question_of,
+                    search_while_connected)
 from .position_editor import check_for_editor, parse_position_text
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
 
@@ -360,8 +361,9 @@ class WebApp:
         game = self.game(request)
         if not await run_in_threadpool(game.is_search):
             return JSONResponse(await run_in_threadpool(game.step))
-        # a search takes a core: at most MAX_STEPS at once, in threads of their own
-        return JSONResponse(await in_search_thread(game.step, self.steps))
+        # a search takes a core: at most MAX_STEPS at once, in threads of their own, each at most
+        # MAX_SECONDS and called off when the client goes away (search_limits)
+        return JSONResponse(await search_while_connected(request, game.step, self.steps))
 
     async def undo(self, request: Request) -> Response:
         game = self.game(request)

@@ -27,15 +27,18 @@ from ..errors import ThurnError
 from ..fileio import short_repr
 from ..game.state import GameState
 from ..game.notation import CITY_KINDS, move_city, move_kind
+from .search_limits import MAX_SECONDS, SearchLimit, limited
 
 log = logging.getLogger("thurn_ai.web")
 
 DEFAULT_SECONDS = 2.0       # a laptop answers in a few seconds; the page can ask for more
-MAX_SECONDS = 120.0         # one search from the page: long enough for a deep look, short enough to wait for
 MAX_RUNNING = 2             # searches at once (a search takes a core)
 MAX_WORKERS = 2             # threads of one search (a spec's workers=64 would start 64)
 SEARCH_NICE = 10            # searches run this much nicer than the server, so requests get the cores first
 KEEP_JOBS = 100             # finished jobs kept for the page to read
+#: a hint nobody has polled for this long is called off (the page polls every 0.2 s, a background tab at
+#: least once a second): its search stops and gives its slot back
+ABANDON_SECONDS = 30.0
 #: what a hint answers: the ranked moves of the next decision (thurn-ai hint), or which official to use this
 #: turn (thurn-ai hint --which-official)
 QUESTIONS = ("moves", "which_official")
@@ -125,11 +128,14 @@ def lower_priority() -> None:
         pass
 
 
-async def in_search_thread(fn, slots=None):
+async def in_search_thread(fn, slots=None, cancelled: threading.Event | None = None):
     """fn() in a thread of its own at lower priority (lower_priority), awaited without holding a worker
     of the server's pool; its exception is raised here. `slots` (a context manager that refuses when
-    full) is taken now and given back when fn ends, even if the request was given up meanwhile."""
+    full) is taken now and given back when fn ends, even if the request was given up meanwhile. Every
+    search fn makes stops after MAX_SECONDS, and at once (SearchCancelled) when `cancelled` is set."""
     loop = asyncio.get_running_loop()
+    limit = SearchLimit.from_now(MAX_SECONDS, cancelled.is_set if cancelled is not None else (lambda: False),
+                                 "the search was called off: its request was given up")
     done = loop.create_future()
     if slots is not None:
         slots.__enter__()
@@ -141,7 +147,8 @@ async def in_search_thread(fn, slots=None):
     def run():
         lower_priority()
         try:
-            result = fn()
+            with limited(limit):
+                result = fn()
         except Exception as e:        # noqa: BLE001 - handed to the request, which answers with it
             loop.call_soon_threadsafe(settle, None, e)
         else:
@@ -153,10 +160,32 @@ async def in_search_thread(fn, slots=None):
     return await done
 
 
+#: how often a waiting step request checks whether its client is still there
+DISCONNECT_CHECK = 0.5
+
+
+async def search_while_connected(request, fn, slots=None):
+    """in_search_thread(fn, slots), called off (its search stops, SearchCancelled) as soon as the client
+    of `request` disconnects or the request is cancelled: a search nobody waits for gives its slot back."""
+    gone = threading.Event()
+    task = asyncio.ensure_future(in_search_thread(fn, slots, gone))
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=DISCONNECT_CHECK)
+            if done:
+                return task.result()
+            if not gone.is_set() and await request.is_disconnected():
+                gone.set()
+    except asyncio.CancelledError:
+        gone.set()
+        raise
+
+
 def check_search_limits(bot) -> None:
     """ThurnError for a bot whose searches would take more than the server gives one search: more than
     MAX_SECONDS a decision or more than MAX_WORKERS threads (iterations are bounded by the search's own
-    MAX_ITERATIONS, pimc's worlds by its MAX_WORLDS). Bots that do not search pass."""
+    MAX_ITERATIONS, pimc's worlds by its MAX_WORLDS; however many, a search on this server stops after
+    MAX_SECONDS: search_limits). Bots that do not search pass."""
     if not isinstance(bot, SearchBot):
         return
     if bot.time is not None and bot.time > MAX_SECONDS:
@@ -187,21 +216,29 @@ class HintJob:
         self.result: dict | None = None
         self.error: str | None = None
         self.started = time.monotonic()
+        self.seen = self.started           # when the page last asked about it (snapshot)
         self.finished: float | None = None
         self._state = state.clone()        # the caller's state may move on meanwhile
         self._seed = seed
         self._bot = bot
         self.thread = threading.Thread(target=self._run, name=f"hint-{self.id}", daemon=True)
 
+    def abandoned(self) -> bool:
+        """Whether nobody has asked about this hint for ABANDON_SECONDS (the page was closed)."""
+        return time.monotonic() - self.seen > ABANDON_SECONDS
+
     def _run(self) -> None:
         lower_priority()
+        limit = SearchLimit(self.started + MAX_SECONDS, self.abandoned,
+                            f"the hint was called off: nobody asked for it for {ABANDON_SECONDS:g} seconds")
         try:
-            if self.question == "which_official":
-                self.result = self._which_official()
-            else:
-                a = analyse(self._state, bot=self._bot, iterations=self.budget.iterations,
-                            seconds=self.budget.seconds, seed=self._seed)
-                self.result = hint_result(self._state, a)
+            with limited(limit):     # at most MAX_SECONDS whatever the budget; stopped when abandoned
+                if self.question == "which_official":
+                    self.result = self._which_official()
+                else:
+                    a = analyse(self._state, bot=self._bot, iterations=self.budget.iterations,
+                                seconds=self.budget.seconds, seed=self._seed)
+                    self.result = hint_result(self._state, a)
             self.status = "done"
         except ThurnError as e:
             self.error = str(e)
@@ -228,7 +265,8 @@ class HintJob:
     def snapshot(self) -> dict:
         """What the page polls: status, elapsed seconds, progress (0-1 for a time budget, None when the
         budget is in iterations and the end cannot be foreseen), and the result or the error."""
-        end = self.finished if self.finished is not None else time.monotonic()
+        self.seen = time.monotonic()
+        end = self.finished if self.finished is not None else self.seen
         elapsed = end - self.started
         if self.status != "running":
             progress = 1.0

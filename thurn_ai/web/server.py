@@ -57,14 +57,78 @@ def allowed_hosts_for(host: str) -> list[str] | None:
     return ["localhost", "127.0.0.1", "[::1]", host]
 
 
-#: Connections served at once; more get 503 from uvicorn at once (each holds a little memory and a task).
+#: Connections held at once. When a new one would pass it, the connection that has waited longest without
+#: sending a request (idle, or sending its headers slowly) is closed to make room: idle connections never
+#: shut out a request. Only when every connection is busy with a request does uvicorn answer 503.
 MAX_CONNECTIONS = 256
+#: The longest a connection may take to send a request's headers, from when it opens or from its last
+#: answer; a connection that sends nothing, or a header line a minute, is closed after it. (uvicorn arms
+#: no timer before the first request: its keep-alive timer starts after a response, and stops at the
+#: first byte of the next request.) A request's body has its own limit (app.BODY_SECONDS).
+HEADER_SECONDS = 10.0
+
+
+def guarded_protocol(base):
+    """uvicorn's HTTP protocol class `base` (h11 or httptools) with HEADER_SECONDS and the connection
+    budget of MAX_CONNECTIONS (see both). uvicorn's protocols keep the server's connections in one set and
+    a request's cycle in `cycle`; this uses only those, connection_made/lost and on_response_complete."""
+
+    class Guarded(base):
+        _header_timer = None
+        _waiting_since = 0.0
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._await_request()
+            if len(self.connections) > MAX_CONNECTIONS:
+                self._make_room()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._await_request()
+
+        def connection_lost(self, exc) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+            super().connection_lost(exc)
+
+        def waiting(self) -> bool:
+            """Whether the connection waits for a request (none started, or the last one answered)."""
+            return self.cycle is None or self.cycle.response_complete
+
+        def _await_request(self) -> None:
+            self._waiting_since = self.loop.time()
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+            self._header_timer = self.loop.call_later(HEADER_SECONDS, self._header_timeout)
+
+        def _header_timeout(self) -> None:
+            self._header_timer = None
+            if self.waiting() and not self.transport.is_closing():
+                self.transport.close()
+
+        def _make_room(self) -> None:
+            idle = [c for c in self.connections
+                    if c is not self and isinstance(c, Guarded) and c.waiting() and not c.transport.is_closing()]
+            if idle:
+                victim = min(idle, key=lambda c: c._waiting_since)
+                victim.transport.close()
+                self.connections.discard(victim)     # counted out now, not when the loop gets to it
+
+    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
+    return Guarded
 
 
 def _uvicorn_server(app, log_level: str):
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
     config = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False,
-                            limit_concurrency=MAX_CONNECTIONS)
+                            http=guarded_protocol(AutoHTTPProtocol),
+                            # 503 only when every connection is busy (idle ones make room, see above; the
+                            # margin covers a closed connection not yet counted out)
+                            limit_concurrency=MAX_CONNECTIONS + 16)
     return uvicorn.Server(config)
 
 
