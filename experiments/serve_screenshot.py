@@ -1,13 +1,16 @@
 """The screenshots of `thurn-ai serve` in docs/serve.md: a game against mcts in the middle, with a hint
-shown, at three window sizes (1024x768, 1440x900, 1920x1080), each showing what a turn needs without
-scrolling: the players' strip, the board, the turn, the display, the hand, the moves and the hint.
+shown, at four window sizes (a phone at 390x844, 1024x768, 1440x900, 1920x1080); from 1024x768 up each
+shows what a turn needs without scrolling: the players' strip, the board, the turn, the display, the hand,
+the moves and the hint. The phone's picture shows the map zoomed (as a phone opens it), panned to the
+hint's city, with the turn below it.
 
     python experiments/serve_screenshot.py [--out-dir docs/img] [--seed 7]
 
 Runs the web app on a loopback port in a thread and drives Debian's Chromium (apt-get install chromium)
 with Playwright: seat 0 plays a simple route-building game by clicking until it has closed two routes
 and has a card to play, then asks for a hint (3000 iterations, seed 0: the same picture each run). The
-pictures are written atomically: serve.png (1440x900, the README's), serve-1024x768.png, serve-1920x1080.png.
+pictures are written atomically: serve.png (1440x900, the README's), serve-390x844.png, serve-1024x768.png,
+serve-1920x1080.png.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from thurn_ai.fileio import atomic_write_bytes  # noqa: E402
 from thurn_ai.web import BackgroundServer, create_app  # noqa: E402
 from browser_driver import CHROMIUM_ARGS, choose_like_a_beginner  # noqa: E402
 
-SIZES = [(1024, 768), (1440, 900), (1920, 1080)]
+SIZES = [(390, 844), (1024, 768), (1440, 900), (1920, 1080)]
 
 
 def main() -> None:
@@ -56,6 +59,21 @@ def main() -> None:
                 break
             move = choose_like_a_beginner(view, board)
             n = page.get_attribute("#game", "data-moves")
+            if view["phase"] == "houses":         # houses are picked on the map in any order, then placed
+                for city in view["house_choice"]["sets"][0]["cities"]:
+                    page.locator(f'#board .city.legal[data-city="{city}"]').click()
+                    page.wait_for_selector(f'#board .city.picked[data-city="{city}"]')
+                page.click("#place-houses")
+                page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
+                continue
+            if view["phase"] == "discard":        # the cards to discard are picked in the hand, then discarded
+                hand = sorted(me["hand"])
+                for k, city in enumerate(hand[:len(hand) - 3]):
+                    page.locator(f'#hand .card[data-city="{city}"]:not([aria-pressed=true])').first.click()
+                    page.wait_for_selector(f"#hand .card[aria-pressed=true] >> nth={k}")
+                page.click("#place-discards")
+                page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
+                continue
             page.locator(f'#moves button[data-move="{move}"]').click()
             chooser = page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]')
             if chooser.count():
@@ -68,6 +86,17 @@ def main() -> None:
         for w, h in SIZES:
             page.set_viewport_size({"width": w, "height": h})
             page.mouse.move(0, 0)
+            if w < 600:            # a phone: the map zoomed (as the page starts on a phone), on the hint's city
+                page.click("#zoom-reset")
+                page.click("#zoom-in")
+                page.click("#zoom-in")
+                page.evaluate("""() => { const ring = document.querySelector('#board .hint-ring') || document.querySelector('#board .route-ring');
+                    const box = document.querySelector('#board-scroll');
+                    if (ring) { const r = ring.getBoundingClientRect(), b = box.getBoundingClientRect();
+                      box.scrollLeft += r.left - b.left - b.width / 2; box.scrollTop += r.top - b.top - b.height / 2; }
+                    window.scrollTo(0, 0); }""")
+            else:
+                page.click("#zoom-reset")
             page.wait_for_timeout(300)
             name = "serve.png" if (w, h) == (1440, 900) else f"serve-{w}x{h}.png"     # serve.png: the README's
             atomic_write_bytes(out / name, page.screenshot())

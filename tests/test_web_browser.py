@@ -316,6 +316,14 @@ def play_by_clicks(page, until, policy, limit=120):
             page.click("#place-houses")
             wait_person(page, n)
             continue
+        if view["phase"] == "discard":           # the cards are picked in the hand (the first ones), then discarded
+            hand = sorted(view["position"]["players"][view["to_move"]]["hand"])
+            for k, city in enumerate(hand[:len(hand) - 3]):
+                page.locator(f'#hand .card[data-city="{city}"]:not([aria-pressed=true])').first.click()
+                page.wait_for_selector(f"#hand .card[aria-pressed=true] >> nth={k}")
+            page.click("#place-discards")
+            wait_person(page, n)
+            continue
         page.click(f'#moves button[data-move="{move}"]')
         confirm = page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]')
         if confirm.count():

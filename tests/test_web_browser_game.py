@@ -161,6 +161,8 @@ def test_the_hints_turn_stays_while_it_is_followed(page):
     assert page.locator("#hint-options tbody tr").count() >= 2
     assert page.locator("#hint-turn li.done").count() == 1
     assert "rest of the recommended turn" in page.inner_text("#hint-turn")
+    line = page.inner_text("#hint-next")                     # beside the moves, in view at 1024x768
+    assert line.startswith("Hint: ✓ ") and "★2 " in line
     second = turn[1]
     button = page.locator(f'#moves button.hinted[data-move="{second}"]')
     assert button.count() == 1 and button.inner_text().startswith("★2 ")

@@ -63,6 +63,15 @@ export function hintStepsByMove(key) {
   return steps;
 }
 
+// The recommended turn in one line (the steps played ticked), for beside the moves: the hint's own panel
+// may be below the fold. Null when no hint is shown.
+export function hintLine() {
+  const c = current();
+  if (!c) return null;
+  const turn = c.result.recommended_turn;
+  return "Hint: " + turn.moves.map((m, i) => (i < c.done ? `✓ ${stepText(turn, i)}` : `★${i + 1} ${stepText(turn, i)}`)).join(" · ") + `; then ${turn.then}.`;
+}
+
 function budget() {
   const unit = $("#hint-unit").value;
   const v = Number($("#hint-budget").value);

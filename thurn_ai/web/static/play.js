@@ -1,7 +1,7 @@
 // The Play view: choose seats and bots, click legal moves, watch the bots move, ask for a hint.
 import { $, api, clearError, closeText, drawPosition, geometry, movedCity, nav, plural, PHASE_WORDS, setStatus, showError, sleep, turnSummaries, turnText, moveText } from "./common.js";
 import { canonical, cardEl, cardList, el, isHorses, scoreText, tileLabel } from "./board.js";
-import { hintStepsByMove, hintSteps, refreshHint, useHint } from "./hint.js";
+import { hintLine, hintStepsByMove, hintSteps, refreshHint, useHint } from "./hint.js";
 
 const HAND_KINDS = new Set(["left", "right", "new", "horse", "discard"]);
 const FITS = new Set(["left", "right", "horse"]);     // a card that goes on the route (or the carriage)
@@ -426,6 +426,7 @@ export function showPlay() {
         (star ? `★${star.join(",")} ` : "") + moveLabel(m)));
     }
   }
+  $("#hint-next").textContent = (person && hintLine()) || "";
   $("#step-bot").disabled = !(game.waiting_for === "bot");
   const rec = $("#download-record");
   rec.hidden = game.from_position;
