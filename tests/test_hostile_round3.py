@@ -213,8 +213,13 @@ def test_save_position_and_the_model_refuse_links_folders_and_fifos(tmp_path):
 
 
 def test_every_atomic_write_refuses_a_device(tmp_path):
-    # a character device stands in for /dev/sda or /dev/full: os.replace would swap it for a file as root
-    dev = Path("/dev/null")
+    # a character device (a private copy of /dev/null, never the system's: the code this test pins replaced
+    # the device it was given by a file) stands in for /dev/sda or /dev/full
+    dev = tmp_path / "null"
+    try:
+        os.mknod(dev, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError):
+        pytest.skip("making a device node needs root")
     with pytest.raises(ThurnError, match="not a regular file"):
         atomic_write_text(dev, "x")
     assert stat.S_ISCHR(os.lstat(dev).st_mode)
@@ -402,3 +407,13 @@ def test_greedy_close_at_is_bounded_as_heuristics():
         with pytest.raises(BotSpecError, match="close_at"):
             make_bot(f"greedy(close_at={bad})")
     assert make_bot("greedy(close_at=7)").close_at == 7
+
+
+def test_study_data_and_results_files_are_read_bounded(tmp_path):
+    from thurn_ai.studies.officials import StudyError, load_study
+    from thurn_ai.play.tournament import TournamentError, load_results
+    with pytest.raises(StudyError, match="not a regular file"):
+        load_study("/dev/zero")
+    (tmp_path / "results.parquet").symlink_to("/dev/zero")
+    with pytest.raises(TournamentError, match="not a regular file"):
+        load_results(tmp_path / "results.parquet")

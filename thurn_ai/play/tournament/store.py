@@ -400,8 +400,8 @@ def _load_file(p: Path) -> pd.DataFrame:
     if p.suffix == ".parquet":
         need("parquet", f"reading {path_text(p)}", TournamentError)
     try:
-        if p.suffix == ".parquet":
-            df = pd.read_parquet(p)
+        if p.suffix == ".parquet":     # bounded, a regular file only, as the logs
+            df = pd.read_parquet(io.BytesIO(read_bounded(p, "results file", TournamentError, MAX_LOG_BYTES)))
         else:
             df = pd.read_csv(io.StringIO(complete_lines(p)), keep_default_na=False)
     except Exception as e:   # pyarrow and the CSV parser raise many kinds; all mean "unreadable"

@@ -33,11 +33,14 @@ The study is split by job; this module is its public face (every name below) and
 """
 from __future__ import annotations
 
+import io
+
 from pathlib import Path
 
 import pandas as pd
 
-from ...fileio import atomic_to_csv, atomic_to_parquet, path_text
+from ...fileio import atomic_to_csv, atomic_to_parquet, path_text, read_bounded
+from ...play.tournament.store import MAX_LOG_BYTES
 from ...game.officials import OFFICIALS, STAGES
 from .choice import (ChoiceSettings, example_names, load_choice_study, run_choice, run_choice_study,
                      save_example_positions, study_records)
@@ -96,10 +99,12 @@ def save_study(df: pd.DataFrame, a: Analysis, out_dir, prefix: str = "", title: 
 def load_study(path) -> pd.DataFrame:
     """Study rows saved by save_study (Parquet) or as CSV; StudyError if unreadable or not study data."""
     p = Path(path)
-    if not p.is_file():
-        raise StudyError(f"{path_text(path)}: no such file")
+    try:          # bounded, a regular file only (a path to /dev/zero or a FIFO is one error)
+        data = io.BytesIO(read_bounded(p, "study data file", StudyError, MAX_LOG_BYTES))
+    except FileNotFoundError:
+        raise StudyError(f"{path_text(path)}: no such file") from None
     try:
-        df = pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p)
+        df = pd.read_parquet(data) if p.suffix == ".parquet" else pd.read_csv(data)
     except Exception as e:  # pyarrow and the CSV reader raise many kinds; all mean "not readable"
         raise StudyError(f"cannot read study data from {path_text(path)}: {e}") from None
     try:

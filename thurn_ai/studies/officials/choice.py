@@ -40,7 +40,7 @@ import pandas as pd
 
 from ...play.analysis import analyse, bot_spec
 from ...errors import ThurnError
-from ...fileio import atomic_write_text, loads_json, path_text
+from ...fileio import atomic_write_text, load_json, loads_json, open_append, path_text
 from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed
 from ...game.officials import OFFICIALS, game_stage, official_of
@@ -314,8 +314,8 @@ def _read_done(path: Path) -> tuple[dict[int, list[dict]], bool]:
 
     if not path.exists():
         return {}, False
-    text = path.read_text(encoding="utf-8")
-    good = complete_lines(path)
+    good = complete_lines(path)          # bounded (MAX_LOG_BYTES), a regular file only
+    text_ends_whole = path.stat().st_size == len(good.encode("utf-8"))
     rows: dict[int, list[dict]] = {}
     done: dict[int, list[dict]] = {}
     for k, line in enumerate(filter(str.strip, good.splitlines()), 1):
@@ -329,7 +329,7 @@ def _read_done(path: Path) -> tuple[dict[int, list[dict]], bool]:
                 raise StudyError(f"{path_text(path)} line {k}: game {g} is marked done with {item['rows']} rows, "
                                  f"but {len(got)} precede it")
             done[g] = got
-    return done, bool(rows) or text != good
+    return done, bool(rows) or not text_ends_whole
 
 
 def _plain(v):
@@ -375,7 +375,7 @@ def rate_records(records_path, out_dir, settings, task, meta_file: str, label: s
     if meta_path.exists():
         if not resume:
             raise StudyError(f"{path_text(out)} already holds {label} rows: resume them, or choose another folder")
-        saved = loads_json(meta_path.read_text(encoding="utf-8"), str(meta_path), StudyError)
+        saved = load_json(meta_path, "settings file", StudyError)
         if saved != meta:
             raise StudyError(f"{path_text(out)} was made with other settings ({json.dumps(saved)}); "
                              f"these are {json.dumps(meta)}: use another folder")
@@ -392,7 +392,7 @@ def rate_records(records_path, out_dir, settings, task, meta_file: str, label: s
 
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=label, unit="game",
               disable=not progress, dynamic_ncols=True) as bar:
-        with open(rows_path, "a", encoding="utf-8") as f:
+        with open_append(rows_path, "rows file", StudyError) as f:       # never through a link
             for game, rows in _results(task, tasks, jobs, client):
                 f.write(_game_lines(game, rows))
                 f.flush()

@@ -28,7 +28,7 @@ import json
 import zlib
 from pathlib import Path
 
-from ...fileio import atomic_write_bytes, atomic_write_text, load_json, path_text, read_bounded
+from ...fileio import atomic_write_bytes, load_json, path_text, read_bounded
 from .plan import StudyError
 
 __all__ = ["keep_records", "check_records", "record_files", "save_raw", "restore_raw"]
@@ -49,7 +49,7 @@ def keep_records(raw, out) -> list[Path]:
         dest = Path(out) / folder.parent.name
         dest.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(dest / f"{folder.name}.jsonl.gz", _compressed_records(folder / "records.jsonl"))
-        atomic_write_text(dest / f"{folder.name}.json", (folder / "tournament.json").read_text(encoding="utf-8"))
+        atomic_write_bytes(dest / f"{folder.name}.json", _raw_bytes(folder / "tournament.json"))
         written += [dest / f"{folder.name}.json", dest / f"{folder.name}.jsonl.gz"]
     return written
 
@@ -192,8 +192,10 @@ def check_records(records, every: int = 50) -> tuple[int, int, list[str]]:
         meta = load_json(meta_path, "tournament settings", StudyError)
         plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],
                                rules=Rules.from_dict(meta["rules"]))
-        with gzip.open(gz, "rt", encoding="utf-8") as f:
-            saved = [json.loads(line) for line in f if line.strip()]
+        try:      # decompressed bounded (MAX_RESTORED_BYTES), as restore_raw reads them
+            saved = [json.loads(line) for line in _decompressed(gz).decode("utf-8").splitlines() if line.strip()]
+        except (UnicodeDecodeError, ValueError) as e:
+            raise StudyError(f"{path_text(gz)} is not a file of game records: {e}") from None
         for was in saved:
             if (was["game"] - 1) % every:
                 continue
