@@ -47,6 +47,16 @@ def test_a_bot_module_file_plays_in_a_cli_tournament_with_worker_processes(tmp_p
     assert len(records) == 4 and all('"mybot"' in r for r in records)
 
 
+def test_a_tournament_of_a_bot_module_resumes_with_the_module_given_again(tmp_path):
+    first = thurn(["tournament", "--bot-module", str(EXAMPLE), "--bots", "mybot,random", "--games", "2", "--jobs", "1",
+                   "--no-progress", "--out", "t"], tmp_path)
+    assert first.returncode == 0, first.stderr
+    lost = thurn(["tournament", "--out", "t", "--resume", "--no-progress"], tmp_path)
+    assert lost.returncode == 2 and "unknown bot 'mybot'" in lost.stderr and "--bot-module" in lost.stderr
+    again = thurn(["tournament", "--out", "t", "--resume", "--bot-module", str(EXAMPLE), "--no-progress"], tmp_path)
+    assert again.returncode == 0 and "mybot" in again.stdout, again.stderr
+
+
 def test_the_example_bot_takes_options_from_its_spec_and_is_reproducible(tmp_path):
     args = ["play", "--bot-module", str(EXAMPLE), "--bots", "mybot(min_route=4),heuristic", "--seed", "3", "--quiet"]
     first, again = thurn(args, tmp_path), thurn(args, tmp_path)
