@@ -4,8 +4,10 @@ results/expert/.
     python experiments/expert_iteration.py --part data      # teacher data (resumes an interrupted run)
     python experiments/expert_iteration.py --part fit       # fit the prior to the data, write its weights
     python experiments/expert_iteration.py --part offline   # agreement with the teacher on held-out decisions
-    python experiments/expert_iteration.py --part strength  # paired cells against heuristic, head to head
-    python experiments/expert_iteration.py --scheduler tcp://host:8786 --games 400   # on a Dask cluster
+    python experiments/expert_iteration.py --part speed     # iterations per CPU second, both priors, one run
+    python experiments/expert_iteration.py --part strength  # the cells below (resumes; --cells to pick)
+    python experiments/expert_iteration.py --part report    # results/expert/README.md from what is saved
+    python experiments/expert_iteration.py --part data --scheduler tcp://host:8786 --games 400   # on Dask
 
 Teacher data: results/expert/data/ (thurn_ai/studies/expert/teacher.py says which games and decisions),
 seed 1. Results must come from committed code: the script refuses uncommitted changes to the package, the
@@ -19,8 +21,11 @@ import sys
 import time
 from pathlib import Path
 
-from thurn_ai.fileio import atomic_write_text
+from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.game.rules import PLAYER_COUNTS
+from thurn_ai.studies.expert import fit as F
+from thurn_ai.studies.expert import measure as M
+from thurn_ai.studies.expert import report as R
 from thurn_ai.studies.expert import teacher as T
 from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state
 
@@ -54,7 +59,63 @@ def part_data(args, code: str) -> None:
             teacher=args.teacher, sample=args.sample, players=list(args.players))
 
 
-PARTS = {"data": part_data}
+PRIOR_PATH = ROOT / "thurn_ai" / "learned" / "prior_model.json"
+
+
+def part_fit(args, code: str) -> None:
+    start = time.time()
+    train, held = F.load_groups(args.out / "data", args.players)
+    F.Q_SHARE = args.q_share
+    model, cv = F.fit_prior(train, meta={"data": "results/expert/data", "code": code, "q_share": F.Q_SHARE,
+                                         "q_temp": F.Q_TEMP, "min_visits": F.MIN_VISITS,
+                                         "decisions": {f"{n}p": int(sum(len(d) for (m, _), d in train.items()
+                                                                       if m == n)) for n in args.players}})
+    model.save(PRIOR_PATH)
+    atomic_to_csv(cv, args.out / "cv.csv", index=False)
+    import pandas as pd
+    rows = [F.agreement(model, d) for _k, d in sorted(held.items()) if len(d)]
+    atomic_to_csv(pd.DataFrame(rows), args.out / "offline_prior.csv", index=False)
+    print(pd.DataFrame(rows).to_string(index=False))
+    log_run(args.out, "fit", time.time() - start, code, q_share=F.Q_SHARE)
+
+
+def part_offline(args, code: str) -> None:
+    import pandas as pd
+    start = time.time()
+    frames = [M.search_agreement(args.out / "data", n, R.OFFLINE_SPECS, limit=args.offline_limit)
+              for n in args.players]
+    df = pd.concat(frames, ignore_index=True)
+    atomic_to_csv(df, args.out / "offline_search.csv", index=False)
+    print(df.groupby(["players", "spec"])[["agrees", "teacher_share"]].mean().to_string())
+    log_run(args.out, "offline", time.time() - start, code, limit=args.offline_limit)
+
+
+def part_speed(args, code: str) -> None:
+    start = time.time()
+    df = R.speed(args.out / "data", R.SPEED_SPECS)
+    atomic_to_csv(df, args.out / "speed.csv", index=False)
+    print(df.to_string(index=False))
+    log_run(args.out, "speed", time.time() - start, code)
+
+
+def part_strength(args, code: str) -> None:
+    cells = [c for c in R.CELLS if not args.cells or c.name in args.cells]
+    for cell in cells:
+        start = time.time()
+        print(f"{cell.name}: {cell.games} games, {cell.players} players, {cell.spec} against {cell.others}",
+              flush=True)
+        M.run_cell(cell, args.out / "runs", jobs=args.jobs, client_scheduler=args.scheduler)
+        log_run(args.out, f"strength {cell.name}", time.time() - start, code, games=cell.games)
+        R.write_report(args.out, code)
+
+
+def part_report(args, code: str) -> None:
+    R.write_report(args.out, code)
+
+
+PARTS = {"data": part_data, "fit": part_fit, "offline": part_offline, "speed": part_speed,
+         "strength": part_strength, "report": part_report}
+DEFAULT_PARTS = ["data", "fit", "offline", "speed", "strength", "report"]
 
 
 def main(argv=None) -> int:
@@ -65,7 +126,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--teacher", default=T.DEFAULT_TEACHER)
     ap.add_argument("--sample", type=float, default=T.DEFAULT_SAMPLE)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--q-share", type=float, default=0.0, help="the value softmax's share of the fit's target")
+    ap.add_argument("--offline-limit", type=int, default=150, help="held-out decisions per count (offline)")
+    ap.add_argument("--cells", nargs="*", help="strength: only these cells (default: all, in order)")
     ap.add_argument("--scheduler")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
@@ -76,7 +140,7 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     code = code_state(ROOT)
-    for part in args.part or list(PARTS):
+    for part in args.part or DEFAULT_PARTS:
         PARTS[part](args, code)
     return 0
 

@@ -1,0 +1,138 @@
+"""What the learned prior is worth: offline on held-out teacher decisions, and in play (paired cells).
+
+Offline (no games): at each held-out decision of the teacher data, seen as its mover saw it, how often a
+search or a prior picks the teacher's most-visited move, and the teacher's mean visit share on its pick.
+
+In play: cells of a tournament with one seat of a candidate `mcts` against `heuristic` in every other
+seat (or against another `mcts`: head to head), seats rotated by the tournament. Cells with the same
+seed and player count play the same deals in the same seats, so two candidates are compared game by game
+(`paired`): the primary estimate is the mean per-game difference of the searching seat's win share, with a
+t interval of the differences (scipy), and the same for its score.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from ...bots import make_bot
+from ...bots.base import Observation
+from ...play.match import derive_seed
+from ...play.tournament.plan import run_tournament
+from ...play.tournament.store import load_results
+from ...stats.summary import wilson_interval
+from . import teacher as T
+
+
+# ---------------------------------------------------------------- offline
+
+
+def search_agreement(folder, players: int, specs: dict[str, str], limit: int | None = None,
+                     seed: int = 0) -> pd.DataFrame:
+    """One row per held-out sampled decision of `players` players and per named spec: whether the spec's
+    choice is the teacher's most-visited move, and the teacher's visit share on it."""
+    data = T.load(folder, [players])
+    data = data[T.held_out(data["game"])]
+    records = T.records(folder, players)
+    decisions = sorted(data.groupby(["game", "decision"]).groups)
+    if limit is not None:
+        decisions = decisions[:limit]
+    out = []
+    for game, decision in decisions:
+        rows = data[(data["game"] == game) & (data["decision"] == decision)]
+        rec = records[int(game)]
+        state = T.position_at(rec, int(rows["move_index"].iloc[0]))
+        share = dict(zip(rows["move"].astype(int), rows["share"]))
+        best = int(rows.loc[rows["visits"].idxmax(), "move"])
+        for name, spec in specs.items():
+            bot = make_bot(spec, derive_seed("agreement", seed, players, int(game), int(decision)))
+            move = bot.choose(Observation(state, state.current_player, derive_seed("obs", int(game), int(decision))))
+            out.append({"players": players, "game": int(game), "decision": int(decision), "phase": rows["phase"].iloc[0],
+                        "spec": name, "agrees": move == best, "teacher_share": share.get(move, 0.0)})
+    return pd.DataFrame(out)
+
+
+# ---------------------------------------------------------------- in play
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One tournament: `spec` in one seat (rotated), `others` in every other seat."""
+    name: str
+    players: int
+    spec: str
+    games: int
+    others: str = "heuristic"
+    seed: int = 2031
+    board: str = "south"
+
+    def specs(self) -> list[str]:
+        return [self.spec] + [self.others] * (self.players - 1)
+
+
+def run_cell(cell: Cell, out: Path, jobs: int = 1, client_scheduler: str | None = None) -> pd.DataFrame:
+    """Play (or resume) a cell into out/<cell name>/; its results, one row per seat per game."""
+    return run_tournament(cell.specs(), players=cell.players, games=cell.games, seed=cell.seed, jobs=jobs,
+                          out_dir=out / cell.name, resume="auto", progress=False, scheduler=client_scheduler,
+                          rules_kwargs={"board": cell.board})
+
+
+def seat_rows(out: Path, cell: Cell) -> pd.DataFrame | None:
+    """The candidate seat's rows of a cell's complete games (by game), or None before any."""
+    path = out / cell.name / "results.csv"
+    if not path.exists():
+        return None
+    df = load_results(path)
+    whole = df.groupby("game")["seat"].nunique()
+    df = df[df["game"].isin(whole[whole == cell.players].index)]
+    mine = df[df["spec"] == cell.spec].drop_duplicates("game").set_index("game")
+    others = df[df["spec"] != cell.spec].groupby("game")["score"].mean()
+    mine = mine.assign(others_score=others.reindex(mine.index))
+    return mine if len(mine) else None
+
+
+def cell_summary(out: Path, cell: Cell) -> dict | None:
+    rows = seat_rows(out, cell)
+    if rows is None:
+        return None
+    n = len(rows)
+    wins = float(rows["win_share"].sum())
+    low, high = wilson_interval(wins, n)
+    return {"cell": cell.name, "players": cell.players, "spec": cell.spec, "others": cell.others,
+            "games": n, "planned": cell.games, "win": wins / n, "win_low": low, "win_high": high,
+            "score": float(rows["score"].mean()), "others_score": float(rows["others_score"].mean())}
+
+
+def paired(out: Path, a: Cell, b: Cell) -> dict | None:
+    """a - b over the games both cells played (same seed and count: the same deals and seats): the mean
+    difference of the candidate seat's win share and score, each with its 95% t interval and p-value."""
+    ra, rb = seat_rows(out, a), seat_rows(out, b)
+    if ra is None or rb is None:
+        return None
+    both = ra.join(rb, how="inner", lsuffix="_a", rsuffix="_b")
+    if not (both["game_seed_a"] == both["game_seed_b"]).all():
+        raise ValueError(f"{a.name} and {b.name} are not paired: their games' seeds differ")
+    row = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
+    for key in ("win_share", "score"):
+        d = (both[f"{key}_a"] - both[f"{key}_b"]).to_numpy(float)
+        mean = float(d.mean())
+        if len(d) > 1 and d.std(ddof=1) > 0:
+            t = sps.ttest_1samp(d, 0.0)
+            ci = t.confidence_interval(0.95)
+            low, high, p = float(ci.low), float(ci.high), float(t.pvalue)
+        else:
+            low = high = mean
+            p = float("nan")
+        row.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_p": p})
+    return row
+
+
+def detectable_difference(games: int, sd: float = 0.45, alpha: float = 0.05, power: float = 0.8) -> float:
+    """The paired win-share difference a cell of `games` games detects with this power (two-sided t test
+    of per-game differences whose standard deviation is `sd`; 0.45 is what the committed paired cells
+    show for one seat's win share)."""
+    from statsmodels.stats.power import TTestPower
+    return float(TTestPower().solve_power(nobs=games, alpha=alpha, power=power) * sd) if games > 1 else np.nan
