@@ -39,6 +39,11 @@ ARTEFACTS = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pyc
                                    "*.c", ".hypothesis", ".pytest_cache", "tournaments", ".venv", "venv")
 
 
+def compiled(folder: Path) -> list[Path]:
+    """The compiled core's extension modules in a package folder (not its type stub _core.pyi)."""
+    return [f for f in folder.glob("_core*") if f.suffix in (".so", ".pyd")]
+
+
 def clean_env(**extra) -> dict:
     """The environment without anything that would point an interpreter at the checkout."""
     env = {k: v for k, v in os.environ.items()
@@ -176,7 +181,7 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         assert where.returncode == 0, where.stderr
         imported = Path(where.stdout.strip()).resolve()
         assert imported.is_relative_to(venv.resolve()), f"imported {imported}, not the venv's own copy"
-        assert list(imported.parent.glob("_core*")), "the installed package has no compiled core"
+        assert compiled(imported.parent), "the installed package has no compiled core"
 
         exe = venv / BIN / "thurn-ai"
         top = run([exe, "--help"], outside, env)
@@ -257,13 +262,12 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         assert tp.returncode == 0 and "mybot" in tp.stdout, tp.stderr[-3000:]
 
         # an extra added by name installs its packages and leaves the compiled engine as it was
-        core = sorted(imported.parent.glob("_core*.so"))
-        before = [(f.name, f.stat().st_mtime_ns) for f in core]
+        before = [(f.name, f.stat().st_mtime_ns) for f in sorted(compiled(imported.parent))]
         extra = run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--no-compile",
                      "thurn-ai[gym]"], base, env, timeout=900)
         assert extra.returncode == 0, extra.stdout[-3000:] + extra.stderr[-3000:]
         assert "Building wheel for thurn-ai" not in extra.stdout and "Running setup.py" not in extra.stdout
-        assert [(f.name, f.stat().st_mtime_ns) for f in sorted(imported.parent.glob("_core*.so"))] == before
+        assert before and [(f.name, f.stat().st_mtime_ns) for f in sorted(compiled(imported.parent))] == before
         assert run([py, "-c", "import gymnasium"], outside, env).returncode == 0
     finally:
         shutil.rmtree(base, ignore_errors=True)             # the venv is ~650 MB
@@ -299,7 +303,7 @@ def test_cli_runs_without_the_import_side_effects_of_an_editable_install(tmp_pat
 
 def test_an_unbuilt_checkout_says_how_to_build_it(tmp_path):
     src = copy_source(tmp_path / "src")
-    assert not list((src / "thurn_ai").glob("_core*"))
+    assert not compiled(src / "thurn_ai")
     for code in ("import thurn_ai", "import thurn_ai.cli", "from thurn_ai.game.state import new_game"):
         out = bare_python(code, tmp_path, [str(src)] + site_dirs())
         assert out.returncode != 0
