@@ -111,3 +111,17 @@ def test_the_docs_link_only_inside_the_repository():
     out = [f"{p.name}: {m}" for p in pages for m in re.findall(r"https?://[^\s)>\]`'\"]+", p.read_text(encoding="utf-8"))
            if not re.match(r"https?://(127\.0\.0\.1|localhost|\[::1\])", m)]
     assert out == []
+
+
+def test_licence_citation_and_changelog_agree_with_pyproject():
+    import tomllib
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with mkdocs (the docs extra)")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"]["text"] == "MIT"
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "License :: OSI Approved :: MIT License" in project["classifiers"]
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert {"cff-version", "message", "title", "authors"} <= set(cff)
+    assert cff["license"] == "MIT" and cff["version"] == project["version"]
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## Unreleased" in changelog and f"## {project['version']}" in changelog
