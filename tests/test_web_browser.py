@@ -50,13 +50,25 @@ def find_or_install_chromium() -> str:
     return found
 
 
+_SHARED: dict = {}      # one Playwright and one Chromium for every browser test module of the session
+
+
 @pytest.fixture(scope="session")
 def browser():
+    # other browser test modules import this fixture; Playwright's sync API may run only once at a time,
+    # so the first module to ask starts it and closes it at the end of the session
+    if _SHARED:
+        yield _SHARED["browser"]
+        return
     path = find_or_install_chromium()
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        _SHARED["browser"] = b
+        try:
+            yield b
+        finally:
+            _SHARED.clear()
+            b.close()
 
 
 @pytest.fixture(scope="session")

@@ -272,9 +272,16 @@ def test_a_discard_is_picked_as_a_set(page):
     page.wait_for_selector("#game[data-phase=discard]")
     assert page.is_disabled("#place-discards")
     page.click('#hand .card[data-city="Zürich"]')        # later in the board order first
+    page.click('#hand .card[data-city="Basel"]')
+    page.wait_for_selector('#hand .card.picked[data-city="Basel"]')
+    assert page.is_disabled("#place-discards") is False
+    page.click('#hand .card[data-city="Basel"]')         # picked by mistake: a second click keeps it
+    page.wait_for_selector('#hand .card:not(.picked)[data-city="Basel"]')
+    assert page.is_disabled("#place-discards")
     page.click('#hand .card[data-city="Lodz"]')
     page.wait_for_selector('#hand .card.picked[data-city="Lodz"]')
     assert page.locator("#hand .card[aria-pressed=true]").count() == 2
+    assert run_axe(page) == []                          # the discard phase, cards picked
     page.click("#place-discards")
     wait_person(page, n)
     hand = api_view(page)["position"]["players"][0]["hand"]
@@ -361,6 +368,7 @@ def test_the_phone_layout_zooms_and_pans_with_readable_names(browser, server_url
         assert pg.evaluate("document.querySelector('#board').getBoundingClientRect().width") <= 391
         pg.click("#zoom-in")
         assert pg.evaluate("document.querySelector('#board').getBoundingClientRect().width") > 400
+        assert run_axe(pg) == []
     finally:
         context.close()
 

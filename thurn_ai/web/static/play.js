@@ -238,7 +238,7 @@ function togglePick(city, ev) {
     const hand = cardList(game.position.players[game.viewer ?? game.to_move].hand);
     const have = hand.filter((c) => canonical(geo, c) === city).length;
     const chosen = list.filter((c) => c === city).length;
-    if (ev && ev.currentTarget && ev.currentTarget.dataset.picked === "yes") list.splice(i, 1);
+    if (ev && ev.currentTarget && ev.currentTarget.getAttribute && ev.currentTarget.getAttribute("aria-pressed") === "true") list.splice(i, 1);
     else if (chosen < have && list.length < discardCount()) list.push(city);
     else return;
   }
@@ -261,7 +261,7 @@ function housesHelp(list) {
   const hc = game.house_choice;
   const names = (st) => st.cities.join(", ");
   const kinds = hc.sets.map((st) => (st.kind === "province" ? `every ${st.province} city of the route: ${names(st)}` :
-    `one house in each province of the route (and one free city): ${names(st)}`) + ` (${plural(st.cities.length, "house")}, ${st.points >= 0 ? "+" : ""}${st.points} points)`);
+    `one house in each province of the route: ${names(st)}`) + ` (${plural(st.cities.length, "house")}, ${st.points >= 0 ? "+" : ""}${st.points} points)`);
   const exact = hc.sets.find((st) => st.cities.length === list.length && list.every((c) => st.cities.includes(c)));
   return el("div", { id: "houses-help", class: "help" },
     el("p", {}, el("strong", {}, "Houses: "), "the rules allow either one house in each province of the route, or a house in every city of one province. Pick them in any order; nothing is placed until you press the button. Here you can place:"),
@@ -408,8 +408,10 @@ export function showPlay() {
         (star ? `★${star.join(",")} ` : "") + (on ? "✓ " : "") + m.move));
     }
     const n = list.length;
+    const exact = game.house_choice && game.house_choice.sets.find((st) => st.cities.length === n && list.every((c) => st.cities.includes(c)));
     moves.append(el("button", { type: "button", id: "place-houses", class: `move kind-close ${steps.done ? "hinted" : ""}`.trim(), onclick: () => confirmPicks("house") },
-      n ? `Place ${plural(n, "house")}: ${[...list].sort((a, b) => geo.cities.findIndex((x) => x.name === a) - geo.cities.findIndex((x) => x.name === b)).join(", ")}` : "Place no house"));
+      (n ? `Place ${plural(n, "house")}: ${[...list].sort((a, b) => geo.cities.findIndex((x) => x.name === a) - geo.cities.findIndex((x) => x.name === b)).join(", ")}` : "Place no house") +
+      (exact ? ` (${exact.points >= 0 ? "+" : ""}${exact.points} points)` : "")));
     moves.append(housesHelp(list));
   } else if (picking && phase === "discard") {
     const n = discardCount();
@@ -499,6 +501,7 @@ function showFinal() {
 // under Moves, marked as destructive): one click, a menu only when it fits both ends.
 function choose(moves, ev, opts = {}) {
   if (opts.card && moves.some((m) => FITS.has(m.kind))) moves = moves.filter((m) => FITS.has(m.kind));
+  else if (!opts.fromList && moves.some((m) => FITS.has(m.kind))) moves = moves.filter((m) => m.kind !== "new");   // a city on the map
   const order = [...moves].sort((a, b) => Number(Boolean(destroys(a))) - Number(Boolean(destroys(b))));
   const warn = order.map((m) => destroys(m) || (opts.fromList ? null : spends(m))).filter(Boolean);
   if (order.length === 1 && !warn.length) { closeChooser(); play(order[0].move); return; }
