@@ -294,3 +294,20 @@ def test_teacher_rows_rebuild_their_positions_and_features(tmp_path):
     for r in rows:
         assert r["features"].shape == (len(r["moves"]), N_FEATURES)
         assert r["visits"].sum() > 0
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_away():
+    from thurn_ai.bots.mcts import MCTS_DEFAULTS, STRONGEST
+    from thurn_ai.bots.search_options import SearchOptions
+    bot = make_bot("mcts")
+    assert bot.options == SearchOptions(**MCTS_DEFAULTS)
+    assert bot.options.eval == "learned"
+    # pimc keeps the SearchOptions defaults; the old mcts is the spec that names them
+    assert make_bot("pimc").options.eval == "simple"
+    assert make_bot("mcts(eval=simple,policy=handset)").options == SearchOptions()
+    # the hint's configuration names what a plain mcts does
+    for options in STRONGEST.values():
+        assert all(getattr(bot.options, k) == v for k, v in options.items())

@@ -32,13 +32,21 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 NO_OFFICIAL = "none"
 
 
-# The strongest configuration measured for each player count (results/strength/players/README.md):
-# `thurn-ai hint` searches with it and names these options. Today one configuration is the best found at
-# every count: the SearchOptions defaults, with the learned evaluation -- it plays as strongly as the
-# hand-set one within the intervals (results/learned/strength/) and its win chances are calibrated
-# (results/learned/report.md), which is what a hint reports. A count tuned separately gets its own entry.
+#: What a plain `mcts` uses beyond the SearchOptions defaults (which pimc keeps): the strongest
+#: configuration measured -- the learned evaluation (pooled paired cells, learned minus hand-set: +3.7 points
+#: [+0.5, +6.9] of win rate against heuristic, results/learned/strength/; its win chances are calibrated
+#: among equal players, results/learned/report.md). The old default is one option away: eval=simple.
+MCTS_DEFAULTS = {"eval": "learned"}
+
+# The strongest configuration measured for each player count: `thurn-ai hint` searches with it and names
+# these options. Today one configuration is the best found at every count: mcts's defaults. A count tuned
+# separately gets its own entry.
+# (the prior's options are named only when it is not the hand-set one: the officials study's saved specs
+# name exactly these options)
 _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval")
-STRONGEST = {players: {**{k: getattr(SearchOptions(), k) for k in _NAMED}, "eval": "learned"}
+_DEFAULT = SearchOptions(**MCTS_DEFAULTS)
+STRONGEST = {players: {**{k: getattr(_DEFAULT, k) for k in _NAMED},
+                       **({"policy": _DEFAULT.policy, "mix": _DEFAULT.mix} if _DEFAULT.policy != "handset" else {})}
              for players in PLAYER_COUNTS}
 
 
@@ -54,6 +62,8 @@ class SearchBot(Bot):
 
     #: the options a spec may set (thurn_ai.bots.spec reads this: they arrive through **options)
     spec_options = frozenset(SearchOptions.names())
+    #: options this bot takes by default where they differ from SearchOptions' defaults
+    default_options: dict = {}
 
     def __init__(self, seed: int = 0, forbid=frozenset(), **options):
         super().__init__(seed=seed, forbid=forbid)
@@ -62,7 +72,7 @@ class SearchBot(Bot):
             raise BotSpecError(f"{type(self).__name__}: no option {', '.join(unknown)} "
                                f"(known: {', '.join(sorted(self.spec_options))})")
         try:
-            self.options = SearchOptions(**options)      # every option checked once, there
+            self.options = SearchOptions(**{**self.default_options, **options})   # every option checked once, there
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
@@ -230,6 +240,7 @@ class MCTSBot(SearchBot):
     """Single-observer ISMCTS: one tree per worker, a new determinization every iteration."""
 
     spec = "mcts"
+    default_options = MCTS_DEFAULTS
 
     def _jobs(self, obs: Observation, seed: int) -> list[tuple]:
         n = self.workers

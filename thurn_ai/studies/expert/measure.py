@@ -29,11 +29,17 @@ from . import teacher as T
 
 # ---------------------------------------------------------------- offline
 
+#: visits a teacher's move needs for its mean reward to count (the fit's MIN_VISITS)
+WELL_VISITED = 30
+
 
 def search_agreement(folder, players: int, specs: dict[str, str], limit: int | None = None,
                      seed: int = 0) -> pd.DataFrame:
     """One row per held-out sampled decision of `players` players and per named spec: whether the spec's
-    choice is the teacher's most-visited move, and the teacher's visit share on it."""
+    choice is the teacher's most-visited move (`agrees`), whether it is the teacher's best move by mean
+    reward among those it visited WELL_VISITED times or more (`agrees_value`: the teacher searched with the
+    hand-set prior, so its visits lean toward that prior's favourite; its values less so), and the
+    teacher's visit share on it."""
     data = T.load(folder, [players])
     data = data[T.held_out(data["game"])]
     records = T.records(folder, players)
@@ -47,11 +53,15 @@ def search_agreement(folder, players: int, specs: dict[str, str], limit: int | N
         state = T.position_at(rec, int(rows["move_index"].iloc[0]))
         share = dict(zip(rows["move"].astype(int), rows["share"]))
         best = int(rows.loc[rows["visits"].idxmax(), "move"])
+        # the teacher's best by mean reward among its well-visited moves: less an echo of its own prior
+        sure = rows[rows["visits"] >= WELL_VISITED]
+        best_q = int(sure.loc[sure["value"].idxmax(), "move"]) if len(sure) else best
         for name, spec in specs.items():
             bot = make_bot(spec, derive_seed("agreement", seed, players, int(game), int(decision)))
             move = bot.choose(Observation(state, state.current_player, derive_seed("obs", int(game), int(decision))))
             out.append({"players": players, "game": int(game), "decision": int(decision), "phase": rows["phase"].iloc[0],
-                        "spec": name, "agrees": move == best, "teacher_share": share.get(move, 0.0)})
+                        "spec": name, "agrees": move == best, "agrees_value": move == best_q,
+                        "teacher_share": share.get(move, 0.0)})
     return pd.DataFrame(out)
 
 

@@ -112,16 +112,22 @@ def write_report(out: Path, code: str) -> None:
     if search.exists():
         df = pd.read_csv(search)
         g = df.groupby(["players", "spec"]).agg(decisions=("agrees", "size"), agrees=("agrees", "mean"),
+                                                agrees_value=("agrees_value", "mean"),
                                                 share=("teacher_share", "mean")).reset_index()
         lines += ["## Offline: the 1000-iteration search against the teacher (held-out decisions)", "",
                   "Each search chooses at the held-out decision as its mover saw it; agreement with the teacher's "
                   "most-visited move (95% Wilson interval) and the teacher's visit share on the choice. This "
                   f"screen chose the candidate's mix ({MIX}) before any game of the cells below.", "",
-                  "| players | search | decisions | = teacher | teacher's share |", "|---|---|---|---|---|"]
+                  "The teacher searched with the hand-set prior, so its visits lean toward that prior's favourite; "
+                  "'= teacher's value' compares with its best move by mean reward among the moves it visited "
+                  f"{M.WELL_VISITED} times or more, which leans less.", "",
+                  "| players | search | decisions | = teacher | = teacher's value | teacher's share |",
+                  "|---|---|---|---|---|---|"]
         for r in g.itertuples():
             lo, hi = wilson_interval(r.agrees * r.decisions, r.decisions)
+            lo2, hi2 = wilson_interval(r.agrees_value * r.decisions, r.decisions)
             lines.append(f"| {r.players} | {r.spec} | {r.decisions} | {_pct(r.agrees)} [{_pct(lo)}, {_pct(hi)}] "
-                         f"| {_pct(r.share)} |")
+                         f"| {_pct(r.agrees_value)} [{_pct(lo2)}, {_pct(hi2)}] | {_pct(r.share)} |")
         lines.append("")
     sp = out / "speed.csv"
     if sp.exists():
