@@ -142,7 +142,8 @@ def test_the_end_table_fits_its_column_at_1024x768_and_1440x900(page):
     assert "every" in (row.locator("td.tiles-cell").get_attribute("title") or "") or \
         row.locator("td.tiles-cell").get_attribute("title") == "no tile"
     # the end says which way it was triggered, and counts turns as the terminal does
-    assert "last house" in page.inner_text("#final-end") or "largest carriage" in page.inner_text("#final-end")
+    end = page.inner_text("#final-end")
+    assert ("last house" in end) != ("largest carriage" in end)          # the one that happened, not both
     assert f"after {rec.turns} turns" in page.inner_text("#turn-info")
 
 
@@ -188,6 +189,7 @@ def test_replay_counts_every_quick_key_press(page):
     # and the buttons likewise
     page.evaluate("() => { for (let i = 0; i < 3; i++) document.querySelector('#replay-prev').click(); }")
     page.wait_for_selector("#replay-pos:text-matches('^after move 2 of ')")
+    assert "your hand" not in page.inner_text("#replay-pos")   # the first turn's forced Postmaster: not "your"
     assert "Open a game record" in page.inner_text("#view-replay")
     form, pos = page.locator("#replay-form").bounding_box(), page.locator("#replay").bounding_box()
     assert pos["y"] < form["y"]                                  # the position first, the open form below
@@ -331,6 +333,26 @@ def test_hint_rows_are_ranked_by_win_chance_with_their_noise(page):
     assert "noise" in page.inner_text("#hint-turn") or "noise" in page.inner_text("#hint-caption")
 
 
+def test_one_move_a_click_says_to_press_step_bot(page):
+    start_game(page, ["human", "random"], seed=6)
+    page.select_option("#bot-speed", "step")
+    n = page.get_attribute("#game", "data-moves")
+    page.click('#display [data-move="draw deck"]')
+    page.wait_for_selector(f'#game:not([data-moves="{n}"])')
+    while page.get_attribute("#game", "data-waiting") == "person":          # the rest of the first turn
+        n = page.get_attribute("#game", "data-moves")
+        page.locator("#moves button[data-move]").first.click()
+        chooser = page.locator("#chooser:not([hidden]) button.move")
+        if chooser.count():
+            chooser.first.click()
+        page.wait_for_selector(f'#game:not([data-moves="{n}"])')
+    assert page.get_attribute("#game", "data-waiting") == "bot"
+    assert "press Step bot" in page.inner_text("#phase-help") and "press Step bot" in page.inner_text("#moves")
+    n = page.get_attribute("#game", "data-moves")
+    page.click("#step-bot")
+    page.wait_for_selector(f'#game:not([data-moves="{n}"])')
+
+
 # ---------------------------------------------------------------- missing items
 
 def test_display_cards_that_fit_and_the_hands_cities_are_marked(page):
@@ -375,6 +397,10 @@ def test_the_phone_layout_zooms_and_pans_with_readable_names(browser, server_url
 
 # ---------------------------------------------------------------- whole games by clicks alone
 
+_BOARD = thurn_ai.Rules().load_board()
+ADJ = {c: {_BOARD.cities[j] for j in range(_BOARD.n_cities) if _BOARD.adjacent(i, j)} for i, c in enumerate(_BOARD.cities)}
+
+
 def choose_for_test(view) -> str:
     """A plain plan: draw a fitting display card (else the deck), play a card that fits (else start a route),
     close once the route has 3 cards, place the best houses, keep the first cards; no official."""
@@ -392,6 +418,17 @@ def choose_for_test(view) -> str:
     for m in free:
         if m.split()[0] in ("left", "right"):
             return m
+    # the officials, by a click on a card (the page asks first): the Postal Carrier's second card that fits,
+    # the Postmaster's second draw of a display card that fits
+    for m, x in legal.items():
+        if x["official"] == "postal_carrier" and m.split()[0] in ("left", "right"):
+            return m
+    if view["phase"] == "play" and route and not any(m.split()[0] in ("left", "right") for m in legal):
+        ends = {route[0], route[-1]}
+        for m, x in legal.items():
+            if x["official"] == "postmaster" and m.startswith("draw ") and m != "draw deck" and \
+                    ADJ.get(m.split(" ", 1)[1], set()) & ends and m.split(" ", 1)[1] not in route:
+                return m
     if "no cartwright" in legal:
         return "no cartwright"
     if "stop" in legal:
@@ -409,10 +446,11 @@ def choose_for_test(view) -> str:
 
 def play_whole_game_by_clicks(page, seed, limit=2000):
     start_game(page, ["human", "greedy"], seed=seed)
-    played = 0
+    played = officials = 0
     for _ in range(limit):
         view = api_view(page)
         if view["over"]:
+            assert officials >= 3, officials                   # the forced Postmaster, and some chosen
             return view, played
         assert view["waiting_for"] == "person"
         plan = choose_for_test(view)
@@ -443,6 +481,9 @@ def play_whole_game_by_clicks(page, seed, limit=2000):
                     chooser.click()
             elif kind == "draw":
                 page.locator(f'#display [data-move="{plan}"]').first.click()
+                chooser = page.locator(f'#chooser:not([hidden]) button[data-move="{plan}"]')
+                if chooser.count():                                # the Postmaster's draw: asked
+                    chooser.click()
             else:
                 page.locator(f'#moves button[data-move="{plan}"]').click()
             expect = [plan]
@@ -453,6 +494,7 @@ def play_whole_game_by_clicks(page, seed, limit=2000):
             mine = sorted(mine)
         assert mine == expect, (plan, mine, expect)           # no wrong move, no lost move
         played += len(mine)
+        officials += sum(1 for e in after["log"][n_log:] if e["seat"] == 0 and e["official"])
     raise AssertionError("the game did not end")
 
 
