@@ -42,12 +42,15 @@ def ece(p, y, bins: int = BINS) -> float:
 
 
 def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) -> tuple[float, float]:
-    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column;
-    thurn_ai.stats.summary.cluster_bootstrap, the package's one resampling path)."""
-    from ..stats.summary import cluster_bootstrap
+    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column):
+    scipy.stats.bootstrap over the games' indices, as thurn_ai.stats.summary.cluster_bootstrap (which
+    this floor may not import)."""
+    from scipy.stats import bootstrap
     rows = list(frame.groupby("game", sort=True).indices.values())      # row positions of each game
-    vals = cluster_bootstrap(len(rows), lambda pick: stat(frame.iloc[np.concatenate([rows[i] for i in pick])]),
-                             reps, seed)
+    res = bootstrap((np.arange(len(rows)),),
+                    lambda pick: stat(frame.iloc[np.concatenate([rows[int(i)] for i in pick])]),
+                    vectorized=False, n_resamples=reps, method="percentile", random_state=np.random.default_rng(seed))
+    vals = res.bootstrap_distribution
     lo, hi = np.percentile(vals, [2.5, 97.5])
     return float(lo), float(hi)
 

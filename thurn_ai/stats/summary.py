@@ -79,8 +79,9 @@ def cluster_bootstrap(clusters: int, statistic, resamples: int, seed: int = 0) -
     """The bootstrap distribution of statistic(picked), resampling whole clusters (the games of a study):
     picked is an array of `clusters` cluster indices drawn with replacement (scipy.stats.bootstrap over
     the indices, generator numpy.random.default_rng(seed)); statistic returns a number or an array of
-    them. Shape (resamples,) or (number of statistics, resamples). The one resampling path of the
-    package: the officials study's turn table and the learned model's calibration use it."""
+    them. Shape (resamples,) or (number of statistics, resamples). The officials study's turn table
+    resamples through it; thurn_ai.learned.calibration, on the play floor below this one, calls
+    scipy.stats.bootstrap the same way."""
     res = sps.bootstrap((np.arange(clusters),), lambda idx: statistic(np.asarray(idx, dtype=int)),
                         vectorized=False, n_resamples=resamples, method="percentile",
                         random_state=np.random.default_rng(seed))
