@@ -164,6 +164,9 @@ def test_the_hints_turn_stays_while_it_is_followed(page):
     assert "rest of the recommended turn" in page.inner_text("#hint-turn")
     line = page.inner_text("#hint-next")                     # beside the moves, in view at 1024x768
     assert line.startswith("Hint: ✓ ") and "★2 " in line
+    page.set_viewport_size({"width": 1024, "height": 768})
+    box = page.locator("#hint-next").bounding_box()
+    assert box["y"] + box["height"] <= 768 and page.evaluate("window.scrollY") == 0
     second = turn[1]
     button = page.locator(f'#moves button.hinted[data-move="{second}"]')
     assert button.count() == 1 and button.inner_text().startswith("★2 ")
