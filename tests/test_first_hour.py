@@ -269,3 +269,8 @@ def test_officials_json_and_seats_numbered_from_0_like_every_command(capsys):
     assert sorted({r["seat"] for r in data["seats"] if r["players"] == 4}) == [0, 1, 2, 3]
     code, out, _ = run_cli(["officials", "--from", games, "--quiet"], capsys)
     assert "seat 0 starts" in out and "seat 1 starts" not in out and "seat 4 " not in out
+
+
+def test_validate_says_why_early_scores_are_negative(capsys):
+    code, out, _ = run_cli(["validate", ROOT / "examples/position.json"], capsys)
+    assert code == 0 and out.startswith("ok: ") and "-1 for each house not yet placed" in out

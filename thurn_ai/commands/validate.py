@@ -36,3 +36,6 @@ def command(position_file, seed, board_file, as_json):
                                "scores": state.scores()}, ensure_ascii=False))
     else:
         click.echo(f"ok: {summary}")
+        if min(state.scores()) < 0:         # early in a game every score is negative: say why, once
+            click.echo(f"(scores so far count -1 for each house not yet placed: they start at "
+                       f"-{state.rules.houses})")
