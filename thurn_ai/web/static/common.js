@@ -105,6 +105,17 @@ export function initZoom() {
   set(window.innerWidth <= 600 ? 2.5 : 1);
 }
 
+// Scroll a zoomed map so that these cities are in the middle of its box (nothing when it is not zoomed).
+export function panToCities(geo, names) {
+  const box = $("#board-scroll"), svg = $("#board");
+  const pts = names.map((n) => geo.byName[n]).filter(Boolean);
+  if (!zoom || zoom <= 1 || !pts.length) return;
+  const scale = svg.getBoundingClientRect().width / geo.width;
+  const cx = pts.reduce((a, c) => a + c.x, 0) / pts.length, cy = pts.reduce((a, c) => a + c.y, 0) / pts.length;
+  box.scrollLeft = cx * scale - box.clientWidth / 2;
+  box.scrollTop = cy * scale - box.clientHeight / 2;
+}
+
 export function drawPosition(geo, pos, opts = {}) {
   if (pressed) { pending = [geo, pos, opts]; return; }
   drawBoard($("#board"), geo, pos, opts);

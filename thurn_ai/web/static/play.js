@@ -1,5 +1,5 @@
 // The Play view: choose seats and bots, click legal moves, watch the bots move, ask for a hint.
-import { $, api, clearError, closeText, drawPosition, geometry, movedCity, nav, plural, PHASE_WORDS, setStatus, showError, sleep, turnSummaries, turnText, moveText } from "./common.js";
+import { $, api, clearError, closeText, drawPosition, geometry, movedCity, nav, panToCities, plural, PHASE_WORDS, setStatus, showError, sleep, turnSummaries, turnText, moveText } from "./common.js";
 import { canonical, cardEl, cardList, el, isHorses, scoreText, tileLabel } from "./board.js";
 import { hintLine, hintStepsByMove, hintSteps, refreshHint, useHint } from "./hint.js";
 
@@ -14,6 +14,7 @@ let opener = null;      // what opened the move menu (focus returns there)
 // The houses of a close, or the cards to discard, as the person picks them (in any order; the engine takes
 // them in board order once they are confirmed): for the position with this key only.
 let picks = { key: null, cities: [] };
+let panned = null;      // the game (and close) the map was last panned for
 
 // the setup tab's loader, handed in by app.js (play.js and setup.js use each other; neither imports the other)
 let editPosition = null;
@@ -429,6 +430,13 @@ export function showPlay() {
     }
   }
   $("#hint-next").textContent = (person && hintLine()) || "";
+  // a zoomed map (a phone) is panned to where the person plays: once a game, and when houses are placed
+  const focusKey = `${game.id}:${phase === "houses" ? game.log.length : "start"}`;
+  if (person && panned !== focusKey && (phase === "houses" || !panned || !panned.startsWith(game.id))) {
+    panned = focusKey;
+    const route = myRoute();
+    panToCities(geo, route.length ? route : [...handCities]);
+  }
   $("#step-bot").disabled = !(game.waiting_for === "bot");
   const rec = $("#download-record");
   rec.hidden = game.from_position;
