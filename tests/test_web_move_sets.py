@@ -68,3 +68,26 @@ def test_a_set_from_another_site_is_refused(client):
                     headers={"origin": "https://elsewhere.example", "sec-fetch-site": "cross-site"})
     assert r.status_code == 403
     assert client.get(f"/api/games/{gid}").json()["phase"] == "houses"
+
+
+def test_one_undo_takes_the_houses_back_while_the_turn_goes_on(client):
+    d = reproduction_position()
+    d["players"][0]["hand"] = ["Passau", "Innsbruck", "Lodz", "Basel", "Zürich", "Kempten"]
+    d["deck_size"] -= 4
+    r = client.post("/api/games", json={"seats": ["human", "random", "random"], "position": d})
+    gid = r.json()["id"]
+    for move in ("draw Ulm", "right Innsbruck", "left Ulm", "close"):
+        assert client.post(f"/api/games/{gid}/move", json={"move": move}).status_code == 200
+    before = client.get(f"/api/games/{gid}").json()
+    r = client.post(f"/api/games/{gid}/moves", json={"moves": ["house Innsbruck", "house Augsburg"]})
+    assert r.status_code == 200 and r.json()["view"]["phase"] == "discard"      # 5 cards: the discards come next
+    r = client.post(f"/api/games/{gid}/undo", json={})
+    assert r.status_code == 200
+    back = r.json()["view"]
+    assert back["phase"] == "houses" and back["log"] == before["log"] and back["position"] == before["position"]
+    # discards in any order, likewise in board order
+    client.post(f"/api/games/{gid}/moves", json={"moves": []})                     # no house
+    r = client.post(f"/api/games/{gid}/moves", json={"moves": ["discard Zürich", "discard Kempten"]})
+    assert r.status_code == 200, r.text
+    mine = [e["move"] for e in r.json()["view"]["log"] if e["kind"] == "discard"]
+    assert mine == ["discard Kempten", "discard Zürich"]
