@@ -45,7 +45,7 @@ FLOORS = {
     "render": ["thurn_ai.render", "thurn_ai.render.*"],
     # the learned evaluation's model: what the search reads at a leaf (its data and fit are on the play floor)
     "evaluation": ["thurn_ai.learned", "thurn_ai.learned.features", "thurn_ai.learned.model",
-                   "thurn_ai.learned.win_map"],
+                   "thurn_ai.learned.prior", "thurn_ai.learned.win_map"],
     "bots": ["thurn_ai.bots", "thurn_ai.bots.*"],
     "play": ["thurn_ai.play", "thurn_ai.play.*", "thurn_ai.learned.data", "thurn_ai.learned.fit",
              "thurn_ai.learned.calibration"],

@@ -86,8 +86,8 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     click.echo(f"recommended: {turn_steps(turn)}; {turn.then}")
     best = analysis.best
     if analysis.calibrated:
-        click.echo(f"expected: win chance {best.win_prob:.0%} (a probability calibrated on held-out games, "
-                   f"if the rest of the game is played like the search and the heuristic bot; docs/learned.md), "
+        click.echo(f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
+                   f"seat plays like the search; against weaker players it is too close to 1/n; docs/learned.md), "
                    f"final score {best.mean_score:.1f}")
     else:
         click.echo(f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
