@@ -450,12 +450,18 @@ def choose_for_test(view) -> str:
 def play_whole_game_by_clicks(page, seed, limit=2000):
     start_game(page, ["human", "greedy"], seed=seed)
     played = officials = 0
+    axed = set()
     for _ in range(limit):
         view = api_view(page)
         if view["over"]:
             assert officials >= 3, officials                   # the forced Postmaster, and some chosen
+            assert {"draw", "play", "after_play", "houses"} <= axed, axed
+            assert run_axe(page) == [], "the end"
             return view, played
         assert view["waiting_for"] == "person"
+        if view["phase"] not in axed:                           # axe-core once in each phase of play
+            axed.add(view["phase"])
+            assert run_axe(page) == [], view["phase"]
         plan = choose_for_test(view)
         n_log = len(view["log"])
         n = page.get_attribute("#game", "data-moves")
