@@ -20,6 +20,7 @@ from scipy import stats as sps
 
 from ...bots import make_bot
 from ...bots.base import Observation
+from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed
 from ...play.tournament.plan import run_tournament
 from ...play.tournament.store import load_results
@@ -31,6 +32,8 @@ from . import teacher as T
 
 #: visits a teacher's move needs for its mean reward to count (the fit's MIN_VISITS)
 WELL_VISITED = 30
+#: the teacher's own row in search_agreement's table (its most-visited move)
+TEACHER = "teacher (its most-visited move)"
 
 
 def search_agreement(folder, players: int, specs: dict[str, str], limit: int | None = None,
@@ -56,12 +59,40 @@ def search_agreement(folder, players: int, specs: dict[str, str], limit: int | N
         # the teacher's best by mean reward among its well-visited moves: less an echo of its own prior
         sure = rows[rows["visits"] >= WELL_VISITED]
         best_q = int(sure.loc[sure["value"].idxmax(), "move"]) if len(sure) else best
+        offers = sorted({o for o in (official_of(state, m) for m in state.legal_moves()) if o})
+        out.append({"players": players, "game": int(game), "decision": int(decision), "phase": rows["phase"].iloc[0],
+                    "spec": TEACHER, "agrees": True, "agrees_value": best == best_q, "teacher_share": share[best],
+                    "move": best, "official": official_of(state, best) or "", "offers": "+".join(offers)})
         for name, spec in specs.items():
             bot = make_bot(spec, derive_seed("agreement", seed, players, int(game), int(decision)))
             move = bot.choose(Observation(state, state.current_player, derive_seed("obs", int(game), int(decision))))
             out.append({"players": players, "game": int(game), "decision": int(decision), "phase": rows["phase"].iloc[0],
                         "spec": name, "agrees": move == best, "agrees_value": move == best_q,
-                        "teacher_share": share.get(move, 0.0)})
+                        "teacher_share": share.get(move, 0.0), "move": int(move),
+                        "official": official_of(state, move) or "", "offers": "+".join(offers)})
+    return pd.DataFrame(out)
+
+
+def official_kappa(df: pd.DataFrame, spec: str, reference: str = "heuristic") -> pd.DataFrame:
+    """At the decisions where an official is on offer: how often `spec` and `reference` both use it or both
+    do without, with Cohen's kappa (statsmodels), per player count and official."""
+    from statsmodels.stats.inter_rater import cohens_kappa
+    out = []
+    for (players, official), _g in df.assign(o=df["offers"].str.split("+")).explode("o").groupby(["players", "o"]):
+        if official not in OFFICIALS:
+            continue
+        at = df[(df["players"] == players) & df["offers"].str.contains(official, regex=False)]
+        a = at[at["spec"] == spec].set_index(["game", "decision"])["official"] == official
+        b = at[at["spec"] == reference].set_index(["game", "decision"])["official"] == official
+        a, b = a.align(b, join="inner")
+        if len(a) == 0:
+            continue
+        table = pd.crosstab(a, b).reindex(index=[False, True], columns=[False, True], fill_value=0).to_numpy()
+        kappa = cohens_kappa(table, return_results=False) if (table.sum(0) > 0).sum() > 1 or \
+            (table.sum(1) > 0).sum() > 1 else np.nan
+        out.append({"players": players, "official": official, "spec": spec, "offers": len(a),
+                    "same": float((a == b).mean()), "uses": float(a.mean()), "reference_uses": float(b.mean()),
+                    "kappa": float(kappa)})
     return pd.DataFrame(out)
 
 

@@ -26,7 +26,8 @@ PRIOR_SPEC = "mcts(iterations={it},eval=learned,policy=learned,mix={mix})"
 MIX = 0.25
 
 OFFLINE_SPECS = {"planner prior, 1000 it": DEFAULT_SPEC.format(it=BUDGET),
-                 **{f"learned prior mix={m}, 1000 it": PRIOR_SPEC.format(it=BUDGET, mix=m) for m in (0.0, 0.25, 0.5)}}
+                 **{f"learned prior mix={m}, 1000 it": PRIOR_SPEC.format(it=BUDGET, mix=m) for m in (0.0, 0.25, 0.5)},
+                 "heuristic": "heuristic"}
 SPEED_SPECS = {"planner prior": DEFAULT_SPEC.format(it=BUDGET),
                "learned prior": PRIOR_SPEC.format(it=BUDGET, mix=MIX)}
 
@@ -111,6 +112,7 @@ def write_report(out: Path, code: str) -> None:
     search = out / "offline_search.csv"
     if search.exists():
         df = pd.read_csv(search)
+        df = df[df["spec"] != M.TEACHER]
         g = df.groupby(["players", "spec"]).agg(decisions=("agrees", "size"), agrees=("agrees", "mean"),
                                                 agrees_value=("agrees_value", "mean"),
                                                 share=("teacher_share", "mean")).reset_index()
@@ -129,6 +131,22 @@ def write_report(out: Path, code: str) -> None:
             lines.append(f"| {r.players} | {r.spec} | {r.decisions} | {_pct(r.agrees)} [{_pct(lo)}, {_pct(hi)}] "
                          f"| {_pct(r.agrees_value)} [{_pct(lo2)}, {_pct(hi2)}] | {_pct(r.share)} |")
         lines.append("")
+    if search.exists():
+        df = pd.read_csv(search, keep_default_na=False)
+        rows = [M.official_kappa(df, spec) for spec in [*OFFLINE_SPECS, M.TEACHER] if spec != "heuristic"]
+        k = pd.concat([r for r in rows if len(r)], ignore_index=True) if any(len(r) for r in rows) else None
+        if k is not None:
+            lines += ["### The officials: the search's choice against the `heuristic` bot's, at the same offers", "",
+                      "At the held-out decisions where an official is on offer: how often the search and the rule "
+                      "bot make the same choice (use it, or do without), and Cohen's kappa (agreement beyond chance; "
+                      "– where one of them never or always uses it).", "",
+                      "| players | official | search | offers | same choice | search uses | heuristic uses | kappa |",
+                      "|---|---|---|---|---|---|---|---|"]
+            for r in k.itertuples():
+                kap = "–" if not np.isfinite(r.kappa) else f"{r.kappa:.2f}"
+                lines.append(f"| {r.players} | {r.official} | {r.spec} | {r.offers} | {_pct(r.same)} | {_pct(r.uses)} "
+                             f"| {_pct(r.reference_uses)} | {kap} |")
+            lines.append("")
     sp = out / "speed.csv"
     if sp.exists():
         df = pd.read_csv(sp)
