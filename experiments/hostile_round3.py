@@ -20,6 +20,11 @@ made with mknod, `newdir/`, a folder); damaged tournament folders on `--resume` 
 to /dev/zero, a damaged bot label); boards of 4,000 and 100,000 cities; bot specs whose own budget is bad
 while --iterations is given; greedy(close_at=...); `experiments/officials_save.py` on damaged lines and
 zip bombs. Writes JSON (every case and its outcome) and prints the totals.
+
+Measured (results/hostile_round3/): 217 inputs; at 65d19b5 201 clean, 14 valid accepted, 0 tracebacks,
+0 unbounded, 0 accepted-invalid, 0 files changed, and the 2 FIFO opens; at the audited commit 53abb84
+(hostile_round3_53abb84.json, the same script with that checkout's code) 105 clean, 17 tracebacks,
+7 unbounded, 73 accepted-invalid and 1 user's file written through a link.
 """
 from __future__ import annotations
 
