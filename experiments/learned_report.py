@@ -27,12 +27,23 @@ from thurn_ai.bots.base import Observation
 from thurn_ai.game.rules import PLAYER_COUNTS
 from thurn_ai.fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.learned import data as D
-from thurn_ai.learned.calibration import calibration_table, game_bootstrap, ece, reliability, stage_of_positions
+from thurn_ai.learned.calibration import (calibration_table, fit_shift, recalibration_table, reliability,
+                                          stage_of_positions)
 from thurn_ai.learned.fit import feature_arrays
 from thurn_ai.learned.model import ValueModel
-from thurn_ai.learned.win_map import WinMap
+from thurn_ai.learned.win_map import HEURISTIC_PATH, WinMap
 from thurn_ai.stats.summary import wilson_interval
 
+#: who the player to move is and whom it plays against, by the data's design (thurn_ai.learned.data):
+#: every 4th game (g % 4 == 3) one seat is the strong search and the others the heuristic bot
+OPPONENT_GROUPS = {"self-play": "self-play of the search (equal players)",
+                   "vs heuristic": "the search to move, the others `heuristic`",
+                   "heuristic": "a `heuristic` seat to move (one strong search among the others)"}
+#: the forms of an opponent-specific map compared out of fold (see opponent_forms)
+FORMS = {"none": "the equal-players map as it is",
+         "shift": "one logit shift, all player counts",
+         "shift per count": "a logit shift per player count",
+         "slope per count": "intercept and slope per player count"}
 SAYERS = {"model": "the model", "hint": "the hint's search (learned), raw",
           "mapped": "the hint (learned, mapped): what it shows", "handset": "the hand-set search"}
 
@@ -153,6 +164,132 @@ def out_of_fold(movers: pd.DataFrame, folds: int = 5) -> pd.Series:
     return out
 
 
+def opponents_of(movers: pd.DataFrame) -> pd.Series:
+    """OPPONENT_GROUPS key of each row: self-play, the search against heuristic, or a heuristic seat."""
+    mixed = movers["game"] % 4 == 3
+    return pd.Series(np.where(~mixed, "self-play", np.where(movers["bot"] == "heuristic", "heuristic",
+                                                             "vs heuristic")), index=movers.index)
+
+
+def _logit(p) -> np.ndarray:
+    p = np.clip(np.asarray(p, float), 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+def _log_loss(p, y) -> np.ndarray:
+    p = np.clip(np.asarray(p, float), 1e-6, 1 - 1e-6)
+    y = np.asarray(y, float)
+    return -(y * np.log(p) + (1 - y) * np.log(1 - p))
+
+
+def _recalibrate(train: pd.DataFrame, test: pd.DataFrame, form: str, said: str = "base") -> np.ndarray:
+    """The test rows' chances after recalibrating `said` by `form` (FORMS) fitted on the train rows."""
+    import statsmodels.api as sm
+    z_te = _logit(test[said])
+    if form == "none":
+        return test[said].to_numpy()
+    out = np.full(len(test), np.nan)
+    groups = [(None, train, test)] if form == "shift" else [
+        (n, train[train["players"] == n], test[test["players"] == n]) for n in sorted(test["players"].unique())]
+    for n, tr, te in groups:
+        mask = np.ones(len(test), bool) if n is None else (test["players"] == n).to_numpy()
+        z_tr, z = _logit(tr[said]), z_te[mask]
+        if form in ("shift", "shift per count"):
+            a = sm.GLM(tr["won"].to_numpy(), np.ones((len(tr), 1)), family=sm.families.Binomial(),
+                       offset=z_tr).fit().params[0]
+            out[mask] = 1 / (1 + np.exp(-(z + a)))
+        else:
+            w = sm.Logit(tr["won"].to_numpy(), np.column_stack([np.ones_like(z_tr), z_tr])).fit(disp=0).params
+            out[mask] = 1 / (1 + np.exp(-(w[0] + w[1] * z)))
+    return out
+
+
+def opponent_forms(movers: pd.DataFrame, folds: int = 5) -> pd.DataFrame:
+    """How well each form of an opponent-specific map (FORMS) predicts games against the heuristic bot it
+    was not fitted on: nested out of fold, by game (the folds of out_of_fold). In each fold the
+    equal-players map is fitted on the other folds' held-out positions (all kinds), the form on the other
+    folds' positions of the search against heuristic; both are scored on this fold's such positions.
+    One row per form and player count (players = 0: all): positions, games, mean log loss, Brier, mean
+    said, share won, and the per-game log-loss gain over the equal-players map with its standard error."""
+    m = movers.dropna(subset=["hint"]).copy()
+    m["opponents"] = opponents_of(m)
+    fold = (m.groupby("players")["game"].rank(method="dense").astype(int) - 1) % folds
+    said = {f: pd.Series(np.nan, index=m.index) for f in FORMS}
+    for k in range(folds):
+        base = fit_win_map(m[fold != k])
+        part = m.copy()
+        part["base"] = np.nan
+        for n, g in part.groupby("players"):
+            part.loc[g.index, "base"] = base.chance(g["hint"].to_numpy(), g["progress"].to_numpy(), int(n))
+        vs = part["opponents"] == "vs heuristic"
+        train, test = part[vs & (fold != k)], part[vs & (fold == k)]
+        for f in FORMS:
+            said[f].loc[test.index] = _recalibrate(train, test, f)
+    h = m[m["opponents"] == "vs heuristic"].copy()
+    rows = []
+    for f in FORMS:
+        h["p"] = said[f].loc[h.index]
+        h["loss"] = _log_loss(h["p"], h["won"])
+        h["loss0"] = _log_loss(said["none"].loc[h.index], h["won"])
+        for n, g in [*h.groupby("players"), (0, h)]:
+            per_game = g.groupby(["players", "game"])[["loss0", "loss"]].sum()
+            gain = per_game["loss0"] - per_game["loss"]
+            rows.append({"form": f, "players": int(n), "positions": len(g), "games": len(per_game),
+                         "log_loss": float(g["loss"].mean()), "brier": float(((g["p"] - g["won"]) ** 2).mean()),
+                         "mean_said": float(g["p"].mean()), "share_won": float(g["won"].mean()),
+                         "gain_per_game": float(gain.mean()),
+                         "gain_se": float(gain.std(ddof=1) / np.sqrt(len(gain))) if len(gain) > 1 else np.nan})
+    return pd.DataFrame(rows)
+
+
+def opponent_map(movers: pd.DataFrame, base: WinMap, forms: pd.DataFrame, meta: dict) -> tuple[WinMap | None, dict]:
+    """The map for `--opponents heuristic`: `base` (the shipped equal-players map) shifted by one logit
+    shift for all player counts, fitted on every held-out position of the search against heuristic --
+    when the data support it: the shift's 95% interval excludes 0 and the shift beats the equal-players
+    map out of fold (opponent_forms, all player counts). Else None. Returns (map or None, the shift's
+    numbers and the verdict)."""
+    m = movers.dropna(subset=["hint"]).copy()
+    m = m[opponents_of(m) == "vs heuristic"]
+    m["base"] = np.nan
+    for n, g in m.groupby("players"):
+        m.loc[g.index, "base"] = base.chance(g["hint"].to_numpy(), g["progress"].to_numpy(), int(n))
+    r = fit_shift(m["base"], m["won"], m["players"].astype(int) * 1_000_000 + m["game"].astype(int))
+    allc = forms[forms["players"] == 0].set_index("form")
+    best = allc["log_loss"].idxmin()
+    supported = bool(r["shift_lo"] > 0 or r["shift_hi"] < 0) and best == "shift"
+    info = {**r, "best_form": best, "supported": supported,
+            "games": {str(n): int(g["game"].nunique()) for n, g in m.groupby("players")},
+            "positions": {str(n): len(g) for n, g in m.groupby("players")}}
+    if not supported:
+        return None, info
+    return base.shifted(r["shift"], meta={**meta, "opponents": "heuristic", "shift": r["shift"],
+                                          "shift_ci": [r["shift_lo"], r["shift_hi"]], "shift_p": r["shift_p"],
+                                          "base": "win_map.json", "games": info["games"],
+                                          "positions": info["positions"]}), info
+
+
+def fit_opponents(out: Path, held_out, code: str, model_path=None, iterations: int = 2000,
+                  players=PLAYER_COUNTS, path=None) -> WinMap | None:
+    """Part `opponents`: the map for `--opponents heuristic` from the committed held-out positions (no
+    search is run when OUT/hint_said.parquet holds them all), written to the package (or `path`); or,
+    when the data do not support one, the reason printed and no file written."""
+    from thurn_ai.learned.win_map import WinMap as W
+    model = ValueModel.load(model_path)
+    _, _, movers = held_out_positions(out, held_out, model, iterations, players)
+    forms = opponent_forms(movers)
+    win_map, info = opponent_map(movers, W.load(), forms, meta={
+        "spec": hint_spec(iterations), "code": code, "model": model.meta.get("code"),
+        "data": "results/learned/data, the held-out games where one seat is the search and the others heuristic"})
+    print(f"shift {info['shift']:+.3f} [{info['shift_lo']:+.3f}, {info['shift_hi']:+.3f}] p {info['shift_p']:.3g}; "
+          f"best form out of fold: {info['best_form']}")
+    if win_map is None:
+        print("not written: the data do not support a map for heuristic opponents (see the report)")
+        return None
+    win_map.save(path or HEURISTIC_PATH)
+    print(f"written: {path or HEURISTIC_PATH}")
+    return win_map
+
+
 def calibrate(out: Path, held_out, code: str, model_path=None, iterations: int = 2000, players=PLAYER_COUNTS,
               path=None) -> WinMap:
     """Part `calibrate`: the win map fitted on every held-out position the hint searched, written to the
@@ -176,6 +313,7 @@ def build(out: Path, held_out, code: str, model_path=None, iterations: int = 200
     frame, test, movers = held_out_positions(out, held_out, model, iterations, players)
     movers["mapped"] = out_of_fold(movers)
     movers["handset"] = movers["search_win"]
+    movers["opponents"] = opponents_of(movers)
     tables, rel = [], []
     for who in SAYERS:
         for board in ("south", "north", "all"):
@@ -186,9 +324,6 @@ def build(out: Path, held_out, code: str, model_path=None, iterations: int = 200
             t = calibration_table(m, said=who)
             t.insert(0, "board", board)
             t.insert(0, "said_by", who)
-            # the ECE's 95% interval, resampling whole games
-            t["ece_ci"] = [_ece_ci(m if ph == "all" else m[m["phase"] == ph], who, n)
-                           for n, ph in zip(t["players"], t["phase"])]
             tables.append(t)
             if board == "all":
                 for n, part in m.groupby("players"):
@@ -198,21 +333,142 @@ def build(out: Path, held_out, code: str, model_path=None, iterations: int = 200
                     rel.append(r)
     cal = pd.concat(tables, ignore_index=True)
     rel = pd.concat(rel, ignore_index=True)
+    # calibration slope and intercept by whom the player to move plays against (the mapped hint, out of fold)
+    shown = movers.dropna(subset=["mapped"])
+    recal = recalibration_table(shown, "mapped", by=("players", "opponents"))
+    forms = opponent_forms(movers)
+    from thurn_ai.learned.win_map import win_map_for
+    shipped = win_map_for("heuristic")
+    _, shift = opponent_map(movers, WinMap.load(), forms, meta={})
     start = start_table(frame, model)
     atomic_to_csv(cal.round(4), out / "calibration.csv", index=False)
+    atomic_to_csv(recal.round(4), out / "calibration_by_opponents.csv", index=False)
+    atomic_to_csv(forms.round(4), out / "opponent_map_forms.csv", index=False)
     atomic_to_csv(rel.round(4), out / "reliability.csv", index=False)
     atomic_to_csv(start.round(4), out / "start.csv", index=False)
     plot(rel, out / "reliability.png")
-    atomic_write_text(out / "report.md", report_text(cal, start, model, code, iterations, frame, test))
+    atomic_write_text(out / "report.md", report_text(cal, start, model, code, iterations, frame, test,
+                                                     recal=recal, forms=forms, shift=shift, shipped=shipped))
 
 
-def _ece_ci(m: pd.DataFrame, who: str, n: int) -> str:
-    m = m[m["players"] == n]
-    lo, hi = game_bootstrap(m, lambda f: ece(f[who], f["won"]), reps=200)
-    return f"[{lo:.3f}, {hi:.3f}]"
+def _ci(r, key, digits=2) -> str:
+    v, lo, hi = getattr(r, key), getattr(r, key + "_lo"), getattr(r, key + "_hi")
+    if any(pd.isna(x) for x in (v, lo, hi)):
+        return "–"
+    return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
-def report_text(cal, start, model, code, iterations, frame, test) -> str:
+def _slope(r) -> str:
+    if any(pd.isna(x) for x in (r.slope, r.slope_lo, r.slope_hi)):
+        return "–"
+    return f"{r.slope:.2f} [{r.slope_lo:.2f}, {r.slope_hi:.2f}]"
+
+
+def _count(n) -> str:
+    return "all" if int(n) == 0 else str(int(n))
+
+
+def summary_lines(cal, recal, forms, shift, shipped) -> list[str]:
+    """The report's summary: the shown chance's calibration on the held-out mixture and by opponents,
+    and whether a chance for heuristic opponents is offered."""
+    L = ["## Summary", ""]
+    mapped = cal[(cal["said_by"] == "mapped") & (cal["board"] == "all") & (cal["phase"] == "all")]
+    L.append("- **On the held-out mixture** (two thirds self-play) the chance the hint shows is calibrated on "
+             "average: ECE " + " / ".join(f"{r.ece:.3f}" for r in mapped.itertuples()) + ", Brier skill "
+             + " / ".join(f"{100 * r.brier_skill:+.1f}%" for r in mapped.itertuples()) + " at "
+             + " / ".join(str(r.players) for r in mapped.itertuples()) + " players.")
+    sp = recal[(recal["opponents"] == "self-play") & (recal["players"] > 0)]
+    L.append("- **Among equal players** (self-play of the search) it is consistent with calibration: calibration "
+             "slope " + ", ".join(f"{_slope(r)}" for r in sp.itertuples()) + " at "
+             + " / ".join(str(int(r.players)) for r in sp.itertuples()) + " players (1 = calibrated).")
+    vs = recal[recal["opponents"] == "vs heuristic"].set_index("players")
+    if len(vs):
+        per = "; ".join(f"{int(n)} players: said {r.mean_said:.3f}, won {r.share_won:.3f}"
+                        for n, r in vs.iterrows() if n > 0)
+        a = vs.loc[0] if 0 in vs.index else None
+        L.append(f"- **Against weaker opponents it is too close to 1/n.** The search to move against `heuristic` "
+                 f"seats: {per}"
+                 + (f"; over all counts the chance is too low by a logit shift of {a['shift']:+.2f} "
+                    f"[{a['shift_lo']:+.2f}, {a['shift_hi']:+.2f}] (p {a['shift_p']:.2g}, "
+                    f"{int(a['groups'])} games)." if a is not None else "."))
+    if shift:
+        if shift["supported"]:
+            L.append(f"- **A chance for heuristic opponents** is offered: `thurn-ai hint --opponents heuristic` "
+                     f"(and `analyse(..., opponents=\"heuristic\")`) adds one logit shift, "
+                     f"{shift['shift']:+.2f} [{shift['shift_lo']:+.2f}, {shift['shift_hi']:+.2f}], to the "
+                     "equal-players map at every player count (thurn_ai/learned/win_map_heuristic.json). Out of "
+                     "fold it is the only form that predicts games against `heuristic` better than the "
+                     "equal-players map; a map per player count (shift, or slope and intercept) fits 30 games a "
+                     "count and predicts them worse (table below).")
+        else:
+            L.append(f"- **No chance for heuristic opponents is offered**: the best form out of fold is "
+                     f"'{shift['best_form']}' and the shift is {shift['shift']:+.2f} [{shift['shift_lo']:+.2f}, "
+                     f"{shift['shift_hi']:+.2f}]; the data do not support a second map.")
+    L += ["- It is the chance of a player in this position among players like those of the games it was fitted "
+          "on; the features describe the position, not the players. For a human at the table it is a position "
+          "index on a probability scale.", ""]
+    return L
+
+
+def opponents_lines(recal, forms, shift, shipped) -> list[str]:
+    L = ["## Whom the chance assumes: calibration by opponents", "",
+         "The hint as shown (mapped, out of fold) against how the game ended, by who is to move and against "
+         "whom (the data's design: every 4th game one seat is the stronger search, `mcts` at 1000 iterations "
+         "with the hand-set evaluation, and the others `heuristic`; the rest is self-play of "
+         "`mcts(iterations=300)`). Calibration **intercept and slope**: statsmodels Logit of won on "
+         "logit(shown chance) -- calibrated is intercept 0 (read at a chance of 1/2) and slope 1; slope < 1: "
+         "too extreme, > 1: too timid. **Shift** (calibration-in-the-large): the intercept with the slope held "
+         "at 1 (logit(shown) as offset), the logit shift that makes the mean said equal the share won; "
+         "negative: said too high. 95% intervals with standard errors clustered by game (in self-play every "
+         "seat of a game is in the sample and the chances of one position sum to about 1, so the shift's "
+         "interval there is very narrow). players = all: every player count pooled.", "",
+         "| players | to move, against | positions | games | mean said | share won | intercept [95%] | "
+         "slope [95%] | shift [95%] | shift p |",
+         "|---|---|---:|---:|---:|---:|---|---|---|---:|"]
+    order = {k: i for i, k in enumerate(OPPONENT_GROUPS)}
+    for r in recal.sort_values(["opponents", "players"], key=lambda c: c.map(order) if c.name == "opponents"
+                               else c.replace(0, 9)).itertuples():
+        L.append(f"| {_count(r.players)} | {OPPONENT_GROUPS[r.opponents]} | {r.n} | {r.groups} | "
+                 f"{r.mean_said:.3f} | {r.share_won:.3f} | {_ci(r, 'intercept')} | {_slope(r)} | "
+                 f"{_ci(r, 'shift')} | {r.shift_p:.2g} |")
+    L += ["", "## A chance for known opponents (`hint --opponents heuristic`)", "",
+          "Which form of a second map the games against `heuristic` support, nested out of fold (5 folds by "
+          "game: in each, the equal-players map is fitted on the other folds' held-out positions, the form on "
+          "the other folds' positions of the search against `heuristic`, both scored on this fold's). Gain: "
+          "log loss of the equal-players map minus the form's, summed over a game's positions, mean over "
+          "games (positive: the form predicts better) with its standard error.", "",
+          "| form | players | positions | games | mean said | share won | log loss | Brier | gain a game (± se) |",
+          "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    for r in forms.sort_values(["players", "form"], key=lambda c: c.replace(0, 9) if c.name == "players"
+                               else c.map({f: i for i, f in enumerate(FORMS)})).itertuples():
+        L.append(f"| {FORMS[r.form]} | {_count(r.players)} | {r.positions} | {r.games} | {r.mean_said:.3f} | "
+                 f"{r.share_won:.3f} | {r.log_loss:.4f} | {r.brier:.4f} | "
+                 + ("–" if r.form == "none" else f"{r.gain_per_game:+.3f} (± {r.gain_se:.3f})") + " |")
+    L.append("")
+    if shift and shift["supported"]:
+        L.append(f"Decision: one logit shift for all player counts, fitted on every held-out position of the search "
+                 f"against `heuristic` ({', '.join(f'{n} players {g} games' for n, g in shift['games'].items())}): "
+                 f"{shift['shift']:+.3f} [{shift['shift_lo']:+.3f}, {shift['shift_hi']:+.3f}] (p "
+                 f"{shift['shift_p']:.2g}), shipped as thurn_ai/learned/win_map_heuristic.json "
+                 "(`python experiments/learned_value.py --part opponents`). It is the only form with a lower log "
+                 "loss out of fold than the equal-players map; its gain a game is within about one standard "
+                 "error of 0, so it corrects the bias on average and is not shown to sharpen the chance. The "
+                 "forms per player count overfit 24 games a fold. What it assumes: the player to move plays like "
+                 "the stronger search of these games (hand-set `mcts`, 1000 iterations) and every other seat is "
+                 "`heuristic`; a stronger player (the hint's own learned search) beats `heuristic` more often "
+                 "still, a weaker one less, and no untouched population was measured.")
+        if shipped is not None and abs(shipped.meta.get("shift", np.nan) - shift["shift"]) > 1e-9:
+            L.append("")
+            L.append(f"**Note**: the shipped win_map_heuristic.json has shift {shipped.meta.get('shift')}, not the "
+                     "one refitted here: run the `opponents` part.")
+    elif shift:
+        L.append("Decision: no second map is shipped (the data do not support one); `hint --opponents heuristic` "
+                 "says so.")
+    return L + [""]
+
+
+def report_text(cal, start, model, code, iterations, frame, test, recal=None, forms=None, shift=None,
+                shipped=None) -> str:
     m = machine_info()
     games = frame.groupby("players")["game"].nunique()
     tgames = test.groupby("players")["game"].nunique()
@@ -225,13 +481,21 @@ def report_text(cal, start, model, code, iterations, frame, test) -> str:
         f"({', '.join(f'{n} players {g} games' for n, g in games.items())}; held out: "
         f"{', '.join(f'{g}' for g in tgames)} games; the fit never saw them).",
         "",
+    ]
+    if recal is not None:
+        lines += summary_lines(cal, recal, forms, shift, shipped) + opponents_lines(recal, forms, shift, shipped)
+    lines += [
+        "## Every sayer, board and phase",
+        "",
         "**What a win chance here assumes**: that the rest of the game is played as in the data set -- the "
         "search (`mcts(iterations=300)`) in every seat, or one stronger search (`mcts`, 1000 iterations) "
-        "against the rule-based `heuristic` bot in the others. Positions: the start of every turn, the player "
+        "against the rule-based `heuristic` bot in the others: mostly equal players (see above for each part). "
+        "Positions: the start of every turn, the player "
         "to move. *Brier skill*: 1 - Brier / Brier of always saying 1/n (positive: better than the base "
-        "rate). ECE: expected calibration error over 10 equal-width bins, its 95% interval resampling whole "
-        "games. Phases: a third of the houses each (the furthest player's). Intervals are not corrected for "
-        "the number of comparisons.",
+        "rate). ECE: expected calibration error over 10 equal-width bins; it is biased upwards by noise and "
+        "has no interval here (a percentile bootstrap of it can exclude its own estimate): the calibration "
+        "slope and intercept above carry the uncertainty. Phases: a third of the houses each (the furthest "
+        "player's).",
         "",
         f"Sayers: **model** -- the fitted model alone; **hint** -- `thurn-ai hint`'s search "
         f"(`mcts(iterations={iterations},eval=learned)`: the best move's win share, at every held-out "
@@ -243,13 +507,13 @@ def report_text(cal, start, model, code, iterations, frame, test) -> str:
         "**hand-set** -- what the data's own searching bots reported, with the hand-set evaluation (the "
         "number the hint showed before).",
         "",
-        "| said by | board | players | phase | positions | games | mean said | share won | ECE [95%] | Brier | "
+        "| said by | board | players | phase | positions | games | mean said | share won | ECE | Brier | "
         "base Brier | Brier skill |",
-        "|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in cal.itertuples():
         lines.append(f"| {SAYERS[r.said_by]} | {r.board} | {r.players} | {r.phase} | {r.positions} | {r.games} | "
-                     f"{r.mean_said:.3f} | {r.share_won:.3f} | {r.ece:.3f} {r.ece_ci} | {r.brier:.4f} | "
+                     f"{r.mean_said:.3f} | {r.share_won:.3f} | {r.ece:.3f} | {r.brier:.4f} | "
                      f"{r.brier_base:.4f} | {100 * r.brier_skill:+.1f}% |")
     lines += ["", "![reliability](reliability.png)", "",
               "## At the first turn (South, every game of the data set)", "",

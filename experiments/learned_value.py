@@ -4,6 +4,7 @@
     python experiments/learned_value.py --part data      # only play the games (resumes)
     python experiments/learned_value.py --part fit       # fit the model to the saved data, write the weights
     python experiments/learned_value.py --part calibrate # the hint's searches on held-out games -> the win map
+    python experiments/learned_value.py --part opponents # the second win map (--opponents heuristic), no games
     python experiments/learned_value.py --part report    # calibration of the shipped model on held-out games
     python experiments/learned_value.py --scheduler tcp://host:8786 --games 5000   # on a Dask cluster
 
@@ -14,6 +15,9 @@ them only. The fit (thurn_ai/learned/fit.py) is
 cross-validated over the other games (5 folds by game) and writes the package's weights file,
 thurn_ai/learned/value_model.json. `calibrate` runs the hint's search at every held-out position and fits
 the map from its win share to a win chance (thurn_ai/learned/win_map.json, what `thurn-ai hint` shows).
+`opponents` fits, from the same saved searches, the second map (thurn_ai/learned/win_map_heuristic.json,
+`thurn-ai hint --opponents heuristic`): the first shifted for games against the heuristic bot, written only
+if the data support it (the report says why or why not).
 The report writes results/learned/calibration.csv, reliability.png and
 report.md.
 
@@ -122,6 +126,15 @@ def part_calibrate(args, code: str) -> None:
             win_map=str(Path(args.win_map).name) if args.win_map else "win_map.json")
 
 
+def part_opponents(args, code: str) -> None:
+    import learned_report as report_learned
+    start = time.time()
+    report_learned.fit_opponents(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
+                                 players=args.players, path=args.opponents_map)
+    log_run(args.out, "opponents", time.time() - start, code, iterations=args.iterations,
+            win_map=str(Path(args.opponents_map).name) if args.opponents_map else "win_map_heuristic.json")
+
+
 def part_report(args, code: str) -> None:
     import learned_report as report_learned
     report_learned.build(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
@@ -130,7 +143,7 @@ def part_report(args, code: str) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--part", choices=("all", "data", "fit", "calibrate", "report"), default="all")
+    ap.add_argument("--part", choices=("all", "data", "fit", "calibrate", "opponents", "report"), default="all")
     ap.add_argument("--players", default="2,3,4", type=lambda s: tuple(int(x) for x in s.split(",")))
     ap.add_argument("--games", type=int, default=GAMES, help="games per player count")
     ap.add_argument("--seed", type=int, default=SEED)
@@ -145,6 +158,8 @@ def main(argv=None) -> int:
                     "the package's")
     ap.add_argument("--iterations", type=int, default=2000, help="the hint's search budget (calibrate, report)")
     ap.add_argument("--win-map", type=Path, help="the win map to write (calibrate); default: the package's")
+    ap.add_argument("--opponents-map", type=Path, help="the heuristic-opponents map to write (opponents); default: "
+                    "the package's win_map_heuristic.json")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -159,6 +174,8 @@ def main(argv=None) -> int:
         part_fit(args, code)
     if args.part in ("all", "calibrate"):
         part_calibrate(args, code)
+    if args.part in ("all", "opponents"):
+        part_opponents(args, code)
     if args.part in ("all", "report"):
         part_report(args, code)
     return 0

@@ -26,7 +26,9 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
     a = analysis.to_dict()
     return {"position": describe(state, viewer), "player": a["player"], "bot": a["bot"],
             "iterations": a["iterations"], "options": a["options"], "recommended_turn": a["recommended_turn"],
-            "best": a["best"], "win_prob_calibrated": a["win_prob_calibrated"], "file": position_file}
+            "best": a["best"], "win_prob_calibrated": a["win_prob_calibrated"],
+            "win_prob_opponents": a["win_prob_opponents"], "win_prob_assumes": a["win_prob_assumes"],
+            "file": position_file}
 
 
 @click.command("hint")
@@ -42,11 +44,16 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
               help="The searching bot: any spec whose bot can analyse, e.g. mcts(c=0.5) or pimc.")
 @click.option("--top", type=TOP, default=10, show_default=True,
               help="How many options to print.")
+@click.option("--opponents", type=click.Choice(["equal", "heuristic"]), default="equal", show_default=True,
+              help="Whom the win chance assumes: equal (every seat plays like the search; against weaker "
+                   "players it is too close to 1/n) or heuristic (you play like the search, every other seat "
+                   "is the rule-based heuristic bot: a second map fitted on held-out games of that kind). "
+                   "Changes only the win chance, not the search; docs/learned.md.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--which-official", is_flag=True,
               help="Instead: rate each choice of official for this turn (none, or one of those still "
                    "possible), each searched for the whole turn and re-rated by an independent search.")
-def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, as_json, which_official):
+def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, opponents, as_json, which_official):
     """Search POSITION_FILE from the view of the player to move and print the ranked options for the
     next decision, the recommended turn and the expected outcome.
 
@@ -59,9 +66,12 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
         raise PositionError(f"{path_text(position_file)} is seat {viewer}'s view, but seat {player} is to move: a hint "
                             "needs the view of the player to move (or a complete position)")
     if which_official:
+        if opponents != "equal":
+            raise click.UsageError("--opponents applies to the hint's win chance, not to --which-official")
         print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json)
         return
-    analysis = analyse(state, player, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
+    analysis = analyse(state, player, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed,
+                       opponents=opponents)
     result = hint_json(state, analysis, viewer, position_file)
     if as_json:
         result["options"] = result["options"][:top]
@@ -85,10 +95,14 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     click.echo("")
     click.echo(f"recommended: {turn_steps(turn)}; {turn.then}")
     best = analysis.best
-    if analysis.calibrated:
-        click.echo(f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
-                   f"seat plays like the search; against weaker players it is too close to 1/n; docs/learned.md), "
+    if analysis.calibrated and analysis.opponents == "heuristic":
+        click.echo(f"expected: win chance {best.win_prob:.0%} (calibrated against the heuristic bot: {analysis.assumes}; "
+                   f"one logit shift for all player counts, fitted on held-out games of that kind; docs/learned.md), "
                    f"final score {best.mean_score:.1f}")
+    elif analysis.calibrated:
+        click.echo(f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
+                   f"seat plays like the search; against weaker players it is too close to 1/n, see "
+                   f"--opponents; docs/learned.md), final score {best.mean_score:.1f}")
     else:
         click.echo(f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
                    f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "

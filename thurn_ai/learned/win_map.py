@@ -9,6 +9,13 @@ with t the game's progress (0 at the start, 1 at the end) and one (a, b0, b1) pe
 maximum likelihood to how held-out games ended (`python experiments/learned_value.py --part calibrate`;
 results/learned/report.md measures the map out of fold). The map is fitted to the hint's own search
 (`meta["spec"]`); another budget gets the same map, which was not measured there.
+
+Whom the chance assumes: the shipped map (win_map.json) is fitted on a mixture that is mostly self-play,
+so its chance holds among equal players; against weaker opponents it is too close to 1/n. A second map
+(win_map_heuristic.json, `OPPONENTS`) assumes the player to move plays like the search and every other
+seat is the `heuristic` bot: the shipped map shifted by one logit shift for all player counts, fitted on
+held-out games of that kind (`python experiments/learned_value.py --part opponents`; the report says why
+one shift and not a map per player count).
 """
 from __future__ import annotations
 
@@ -21,8 +28,16 @@ import numpy as np
 from ..errors import ThurnError
 from ..fileio import atomic_write_text, load_json
 
-#: the map shipped with the package
+#: the map shipped with the package: a chance among equal players (every seat plays like the search)
 DEFAULT_PATH = Path(__file__).with_name("win_map.json")
+#: the second map: the player to move plays like the search, every other seat is the `heuristic` bot
+#: (the shipped map shifted in logit, fitted on held-out games of that kind; docs/learned.md)
+HEURISTIC_PATH = Path(__file__).with_name("win_map_heuristic.json")
+#: whom a map's chance assumes: name -> (file, what the chance assumes, in words)
+OPPONENTS = {
+    "equal": (DEFAULT_PATH, "among equal players: every seat plays like the search"),
+    "heuristic": (HEURISTIC_PATH, "you play like the search, every other seat is the rule-based heuristic bot"),
+}
 FORMAT = "thurn-ai win map"
 _EDGE = 1e-4          # shares of exactly 0 or 1 (a decided game) have no logit
 
@@ -58,6 +73,12 @@ class WinMap:
         z = _design(share, progress) @ np.asarray(self.params[players])
         out = 1 / (1 + np.exp(-z))
         return float(out) if np.ndim(out) == 0 else out
+
+    def shifted(self, shift: float, meta: dict | None = None) -> "WinMap":
+        """This map with `shift` added to every logit (the same shift at every player count):
+        logit(chance') = logit(chance) + shift, still of the form a + (b0 + b1 t) logit(share)."""
+        return WinMap(params={n: (a + float(shift), b0, b1) for n, (a, b0, b1) in self.params.items()},
+                      meta=dict(meta or {}))
 
     @classmethod
     def fit(cls, share, won, progress, players, meta: dict | None = None) -> "WinMap":
@@ -113,12 +134,33 @@ class WinMap:
         return cls.from_dict(load_json(Path(path) if path is not None else DEFAULT_PATH, "win map", WinMapError))
 
 
-_default: WinMap | None = None
+_loaded: dict = {}
+
+
+def opponents_names() -> tuple:
+    return tuple(OPPONENTS)
+
+
+def win_map_for(opponents: str = "equal") -> WinMap | None:
+    """The shipped map whose chance assumes these opponents (OPPONENTS: 'equal' or 'heuristic'), read
+    once; None when its file has not been fitted. An unknown name is a WinMapError."""
+    if opponents not in OPPONENTS:
+        raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
+    if opponents not in _loaded:
+        path = OPPONENTS[opponents][0]
+        if not path.exists():
+            return None
+        _loaded[opponents] = WinMap.load(path)
+    return _loaded[opponents]
+
+
+def assumes(opponents: str = "equal") -> str:
+    """Whom the chance of that map assumes, in words."""
+    if opponents not in OPPONENTS:
+        raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
+    return OPPONENTS[opponents][1]
 
 
 def default_win_map() -> WinMap | None:
-    """The shipped map, read once; None before one has been fitted."""
-    global _default
-    if _default is None and DEFAULT_PATH.exists():
-        _default = WinMap.load()
-    return _default
+    """The shipped map (among equal players), read once; None before one has been fitted."""
+    return win_map_for("equal")

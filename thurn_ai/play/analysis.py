@@ -12,6 +12,12 @@
 
 The search sees only what the player to move may know: hidden cards are re-dealt at random (seeded by
 `seed`), so a complete position and that player's view give the same answer. See docs/analysis.md.
+
+Whom the win chance assumes (`Analysis.assumes`): by default (opponents='equal') it is calibrated among
+equal players -- every seat plays like the search; against weaker opponents it is too close to 1/n.
+`analyse(g, opponents="heuristic")` maps the same search through a second map, fitted on held-out games
+where the player to move plays like the search and every other seat is the rule-based `heuristic` bot
+(docs/learned.md, "Equal players, not weaker ones").
 """
 from __future__ import annotations
 
@@ -26,7 +32,7 @@ from ..errors import BotSpecError, PositionError
 from ..game.state import GameState
 from ..learned.features import position_features
 from ..learned.model import DEFAULT_PATH
-from ..learned.win_map import WinMap, default_win_map
+from ..learned.win_map import OPPONENTS, WinMap, WinMapError, assumes, default_win_map, win_map_for
 from .match import derive_seed
 from ..game.notation import move_kind
 from ..game.officials import official_of
@@ -98,6 +104,16 @@ class Analysis:
     #: the officials the searched line uses (SearchBot.line_officials: past deck draws too), for a search
     #: that can tell; () otherwise
     line_officials: tuple = ()
+    #: whom the calibrated chance assumes: 'equal' (every seat plays like the search) or 'heuristic' (the
+    #: player to move plays like the search, the others are the heuristic bot); see `assumes`
+    opponents: str = "equal"
+
+    @property
+    def assumes(self) -> str:
+        """Whom win_prob assumes, in words (or that it is not a probability at all)."""
+        if not self.calibrated:
+            return "not a probability: the search's win share in the hand-set evaluation's units"
+        return assumes(self.opponents)
 
     @property
     def best(self) -> Option:
@@ -110,7 +126,9 @@ class Analysis:
                 "options": [o.to_dict() for o in self.options],
                 "recommended_turn": self.recommended_turn.to_dict(),
                 "principal_variation": list(self.principal_variation), "best": self.best.to_dict(),
-                "seed": self.seed, "win_prob_calibrated": self.calibrated}
+                "seed": self.seed, "win_prob_calibrated": self.calibrated,
+                "win_prob_opponents": self.opponents if self.calibrated else None,
+                "win_prob_assumes": self.assumes}
 
 
 def _spec_text(name: str, kwargs: dict) -> str:
@@ -147,7 +165,8 @@ def bot_spec(bot: str = DEFAULT_BOT, iterations: int | None = None, seconds: flo
 
 def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
             iterations: int | None = None, seconds: float | None = None, seed: int = 0,
-            official: str | None = None, using: bool = True, turn: str | None = None) -> Analysis:
+            official: str | None = None, using: bool = True, turn: str | None = None,
+            opponents: str = "equal") -> Analysis:
     """Search `state` for the player to move and rank the options of the decision at hand.
 
     player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
@@ -156,8 +175,14 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     re-dealing what the player cannot see. official: rank only the options that use this official
     (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
     decision; later decisions are not restricted. turn: hold the whole rest of the current turn to one
-    choice of official (an official's name, or 'none'; SearchBot.restrict_turn). The same arguments give
-    the same Analysis."""
+    choice of official (an official's name, or 'none'; SearchBot.restrict_turn). opponents: whom the win
+    chance assumes -- 'equal' (default: calibrated among equal players, every seat playing like the search;
+    against weaker opponents too close to 1/n) or 'heuristic' (the player to move plays like the search,
+    every other seat is the rule-based heuristic bot: a second map, fitted on held-out games of that kind);
+    the result's `opponents` and `assumes` say which. It changes only win_prob, never the search. The same
+    arguments give the same Analysis."""
+    if opponents not in OPPONENTS:
+        raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
     if state.is_terminal():
         raise PositionError("the game is over: there is no move to analyse")
     to_move = state.current_player
@@ -167,6 +192,14 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
         raise PositionError(f"seat {to_move} is to move, not seat {player}: an analysis is for the player "
                             "to move")
     spec = bot_spec(bot, iterations, seconds, state.n_players)
+    win_map = _win_map_for(spec, state.n_players, opponents)
+    if opponents != "equal" and win_map is None:
+        if _win_map_for(spec, state.n_players) is None:
+            raise BotSpecError(f"opponents={opponents!r} maps a calibrated win chance, but bot {spec!r} gives "
+                               "none (it needs the learned evaluation, eval=learned, with the shipped weights, "
+                               f"at {state.n_players} players)")
+        raise WinMapError(f"no win map for {opponents} opponents is shipped "
+                          "(python experiments/learned_value.py --part opponents fits one)")
     searcher = make_bot(spec, derive_seed("hint-bot", seed))
     if not callable(getattr(searcher, "analyse", None)):
         raise BotSpecError(f"bot {spec!r} cannot analyse a position (it has no analyse()); "
@@ -186,7 +219,6 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     rows = searcher.analyse(obs)
     if not rows:
         raise PositionError("the search found no move to rank")
-    win_map = _win_map_for(spec, state.n_players)
     progress = position_features(state)[0] if win_map else 0.0
 
     def chance(share: float) -> float:
@@ -206,20 +238,21 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
                     principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed,
-                    calibrated=win_map is not None,
+                    calibrated=win_map is not None, opponents=opponents,
                     line_officials=tuple(searcher.line_officials(obs)) if hasattr(searcher, "line_officials") else ())
 
 
-def _win_map_for(spec: str, players: int) -> WinMap | None:
-    """The shipped win map when the search's win share can be read through it: a search with the learned
-    evaluation at a player count the map was fitted for, reading the shipped weights (the map was fitted
-    to that search's shares: other weights, `model=`, give shares it does not know)."""
+def _win_map_for(spec: str, players: int, opponents: str = "equal") -> WinMap | None:
+    """The shipped win map for these opponents when the search's win share can be read through it: a
+    search with the learned evaluation at a player count the map was fitted for, reading the shipped
+    weights (the map was fitted to that search's shares: other weights, `model=`, give shares it does not
+    know)."""
     name, kwargs = parse_spec(spec)
     if name not in ("mcts", "pimc") or kwargs.get("eval") != "learned":
         return None
     if kwargs.get("model") is not None and Path(kwargs["model"]).expanduser().resolve() != DEFAULT_PATH.resolve():
         return None
-    m = default_win_map()
+    m = default_win_map() if opponents == "equal" else win_map_for(opponents)
     return m if m is not None and m.has(players) else None
 
 
