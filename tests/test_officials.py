@@ -259,16 +259,17 @@ def test_report_builder_on_synthetic_study(tmp_path):
             "plots": {"toy": S.write_plots(a, tmp_path, prefix="toy_")}}
     md = S.build_report({"toy": a}, meta)
     assert "python experiments/officials.py --games 40" in md and "abc1234" in md and "base seed 9" in md
-    assert "| 2 | Postmaster | 48 | 0.0% (fair 50.0%) | -50.0 pp [" in md
+    # the primary (paired) estimate first and in bold, then the estimate against 1/n (issue 40)
+    assert "| 2 | Postmaster | 48 | 0.0% (fair 50.0%) | **-50.0 pp [" in md and "| -50.0 pp [-50.0, -42.6] |" in md
     assert "71 of 226" in md and "31.4%" in md and "34.0% in 2024" in md
     assert "- a note on the method" in md
     # synthetic control games: 30 turns per player, mean score = the mean of the control rows
     ctrl = synthetic().query("official == 'none' and players == 4")
     assert f"4 players 30 turns each, mean score {ctrl.score.mean():.1f}" in md
     findings = "\n".join(S.findings(a))
-    assert "Win rate lower without: Postmaster; no change the CIs can detect: Administrator, Postal Carrier, " \
-           "Cartwright." in findings
-    assert "2 players: the first seat wins" in findings
+    assert "Win rate lower without: Postmaster; no change detected: Administrator (+0.0 pp [-20.7, +20.7]; the " \
+           "smallest effect these games detect with 80% power is 29.5 pp)" in findings
+    assert "2 players, control games only (identical bots): the first seat wins" in findings
     for name in meta["plots"]["toy"]:
         assert (tmp_path / name).stat().st_size > 1000
         assert f"]({name})" in md          # the summary embedded, the others linked

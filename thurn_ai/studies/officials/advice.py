@@ -14,8 +14,11 @@ interval beside it (resampling whole games) is the cell's own, not corrected. Th
 independent re-rating where the rows have it (no selection bias), else from the first rating; the table says
 which. These are one search's ratings: the validation by play says whether following them wins, and the
 advice follows its answer (report_validation.advice_follows): with follow="player" the share is of the
-offers where the search itself used the official (its own choice, which beat the rating's in play), with the
-same test and correction.
+offers where the search itself used the official (its own choice, which beat the rating's in play), and
+then no test is made: whether a bot's own take rate differs from one half answers no question a player has
+(issue 40). The share is described instead: "use it" / "do without" at two in three or more / one in three or
+less, "lean to ..." between, and "no clear rule" where the cell's 95% interval includes one half (the search
+goes either way there); p and p_holm are NaN.
 """
 from __future__ import annotations
 
@@ -101,6 +104,17 @@ def rule_of(right: float, p_holm: float, decisions: int, games: int = MIN_GAMES)
     return "do without" if right <= 1 - CLEAR else "lean to doing without"
 
 
+def rule_of_share(right: float, lo: float, hi: float, decisions: int, games: int = MIN_GAMES) -> str:
+    """The rule of a cell that describes a player's own take rate (no test): its share and 95% interval."""
+    if not enough(decisions, games) or any(math.isnan(v) for v in (right, lo, hi)):
+        return "too few decisions"
+    if lo <= 0.5 <= hi:
+        return "no clear rule"
+    if right > 0.5:
+        return "use it" if right >= CLEAR else "lean to using it"
+    return "do without" if right <= 1 - CLEAR else "lean to doing without"
+
+
 def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFrame:
     """Per official, factor and level: rated decisions, games, the share where using it is right with its
     interval (95%, the cell's own, resampling whole games), its p-value of "one half" and that p
@@ -127,7 +141,7 @@ def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFram
                 if len(c):
                     right = float(yes.mean())
                     lo, hi = clustered_proportion_interval(per_game["sum"], per_game["size"])
-                if enough(len(c), games):
+                if enough(len(c), games) and follow != "player":      # no test of a bot's own take rate
                     p = clustered_proportion_p(per_game["sum"], per_game["size"])
                 out.append({"official": o, "factor": factor, "level": label, "decisions": len(c), "games": games,
                             "right": right, "right_lo": lo, "right_hi": hi, "p": p,
@@ -137,8 +151,12 @@ def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFram
     t = pd.DataFrame(out)
     if t.empty:
         return t
-    t["p_holm"] = holm(t.p)
-    t["rule"] = [rule_of(x.right, x.p_holm, x.decisions, x.games) for x in t.itertuples()]
+    if follow == "player":
+        t["p_holm"] = math.nan
+        t["rule"] = [rule_of_share(x.right, x.right_lo, x.right_hi, x.decisions, x.games) for x in t.itertuples()]
+    else:
+        t["p_holm"] = holm(t.p)
+        t["rule"] = [rule_of(x.right, x.p_holm, x.decisions, x.games) for x in t.itertuples()]
     return t
 
 
@@ -157,6 +175,12 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
             "at most one in three; between, the rule only leans (\"lean to using it\", \"lean to doing "
             "without\"): the choice goes either way often enough that it depends on more than this one factor.")
     if follow == "player":
+        test = (f"A rule where at least {MIN_DECISIONS} offers from {MIN_GAMES} games back it; no test is made "
+                "(whether the search's own take rate differs from one half answers no question a player has): "
+                "\"use it\" / \"do without\" where the share is at least two in three / at most one in three, "
+                "between it only leans (\"lean to using it\", \"lean to doing without\"), and \"no clear rule\" "
+                "where the cell's 95% interval includes one half (the search goes either way). These describe "
+                "one bot's behaviour; no bot following them has been played.")
         what, column = "used by the search", "used by the search [95% CI]"
         intro = ("The validation by play (below) found the search's own choice at an offer better than the "
                  "rating's (following the rating loses to its control, the same searches without it, at the "
@@ -177,16 +201,19 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
         if len(clear):
             L.append(f"- **{OFFICIAL_LABEL[o]}**: " + "; ".join(
                 f"{x.rule} {WHEN[x.factor].format(x.level)} ({what} {pct(x.right)} [{pct(x.right_lo)}, "
-                f"{pct(x.right_hi)}] of {x.decisions} offers, p {p_text(x.p_holm)} Holm)" for x in clear.itertuples())
+                f"{pct(x.right_hi)}] of {x.decisions} offers"
+                + ("" if math.isnan(x.p_holm) else f", p {p_text(x.p_holm)} Holm") + ")" for x in clear.itertuples())
                 + ".")
     other = "taken by the player" if follow != "player" else "right by the rating"
-    L += ["", f"| official | factor | level | offers rated | games | {column} | p (Holm) | {other} | rule |",
-          "|---|---|---|---|---|---|---|---|---|"]
+    tested = follow != "player"
+    L += ["", f"| official | factor | level | offers rated | games | {column} |" + (" p (Holm) |" if tested else "")
+          + f" {other} | rule |", "|---|---|---|---|---|---|" + ("---|" if tested else "") + "---|---|"]
     for x in t.itertuples():
-        ps = "–" if math.isnan(x.p) else f"{p_text(x.p)} ({p_text(x.p_holm)})"
+        ps = ("–" if math.isnan(x.p) else f"{p_text(x.p)} ({p_text(x.p_holm)})") if tested else None
         beside = pct(x.taken) if follow != "player" else pct(getattr(x, "rating_right", math.nan))
         L.append(f"| {OFFICIAL_LABEL[x.official]} | {x.factor} | {x.level} | {x.decisions} | {x.games} | "
-                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] | {ps} | {beside} | {x.rule} |")
+                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] |" + (f" {ps} |" if tested else "")
+                 + f" {beside} | {x.rule} |")
     return L + [""]
 
 
@@ -255,7 +282,7 @@ def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
     out = {}
     for o in OFFICIALS:
         g = t[t.official == o]
-        tested = g[g.p.notna()]
+        tested = g[(g.decisions >= MIN_DECISIONS) & (g.games >= MIN_GAMES)]
         clear = tested[tested.rule.isin(RULES)]
         if clear.empty:
             continue

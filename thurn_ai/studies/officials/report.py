@@ -11,7 +11,7 @@ from ...game.officials import OFFICIALS, STAGES
 from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
-from .report_study import METHOD, num, p_text, pct, pp, study_section
+from .report_study import METHOD, PRIMARY, control_wbc, num, p_text, pct, pp, study_section, verdict, with_primary
 from .report_validation import validation_section
 from .advice import advice_lines, follow_of, rules_in_brief
 
@@ -20,18 +20,23 @@ def findings(a: Analysis) -> list[str]:
     """Plain sentences: what forbidding each official does (where the CI excludes 0 and where it does not),
     which pairs of officials the data separate, how often each is used, and the seat advantage."""
     out = []
-    for n, g in a.ablation.groupby("players"):
-        worst = g.sort_values("d_win").iloc[0]
-        costs = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_hi < 0]
-        gains = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_lo > 0]
-        unclear = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_win_lo <= 0 <= r.d_win_hi]
-        s = (f"{n} players: taking away the {OFFICIAL_LABEL[worst.official]} costs the most "
-             f"({pp(worst.d_win, worst.d_win_lo, worst.d_win_hi)} win rate, "
+    for n, g in with_primary(a.ablation).groupby("players"):
+        worst = g.sort_values("d_primary").iloc[0]
+        how = "paired" if (g.primary == "paired").all() else "against 1/n" if (g.primary != "paired").all() \
+            else "paired where the control dealt the same games, else against 1/n"
+        costs = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_primary_hi < 0]
+        gains = [OFFICIAL_LABEL[r.official] for r in g.itertuples() if r.d_primary_lo > 0]
+        unclear = [r for r in g.itertuples() if r.d_primary_lo <= 0 <= r.d_primary_hi]
+        s = (f"{n} players (primary estimate: {how}): taking away the {OFFICIAL_LABEL[worst.official]} costs the "
+             f"most ({pp(worst.d_primary, worst.d_primary_lo, worst.d_primary_hi)} win rate, "
              f"{num(worst.d_score, worst.d_score_lo, worst.d_score_hi)} points). "
              f"Win rate lower without: {', '.join(costs) or 'none'}")
         if gains:
             s += f"; higher without (this bot uses it to its harm): {', '.join(gains)}"
-        s += f"; no change the CIs can detect: {', '.join(unclear) or 'none'}."
+        s += "; no change detected: " + (", ".join(
+            f"{OFFICIAL_LABEL[r.official]} ({pp(r.d_primary, r.d_primary_lo, r.d_primary_hi)}; the smallest "
+            f"effect these games detect with 80% power is {100 * _detectable(r):.1f} pp)" for r in unclear)
+            or "none") + "."
         out.append(s)
         p = a.pairs[a.pairs.players == n]
         if len(p):
@@ -53,16 +58,21 @@ def findings(a: Analysis) -> list[str]:
             uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} ({pct(r.share_of_turns)} of turns)"
                              for r in g.itertuples())
             out.append(f"{n} players: the full bot's uses per game: {uses}.")
-    for n, g in a.seats.groupby("players"):
+    for n, g in a.seats_control.groupby("players"):
         f = g[g.seat == 0].iloc[0]
-        verdict = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
+        where = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
         off_fair = [f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples()
                     if r.lo > r.expected or r.hi < r.expected]
-        out.append(f"{n} players: the first seat wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
-                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)}; seats whose interval excludes "
-                   f"the fair share: {', '.join(off_fair) or 'none'} (all seats equal: chi-square "
-                   f"p = {f.p_equal_seats:.3g}).")
+        out.append(f"{n} players, control games only (identical bots): the first seat wins {pct(f.win_rate)} "
+                   f"[{pct(f.lo)}, {pct(f.hi)}] of {int(f.games)} games, {where} the fair {pct(f.expected)}; "
+                   f"seats whose interval excludes the fair share: {', '.join(off_fair) or 'none'} (all seats "
+                   f"equal: chi-square p = {p_text(f.p_equal_seats)}).")
     return out
+
+
+def _detectable(r) -> float:
+    """The detectable effect of a with_primary row for its primary estimator."""
+    return r.detectable_paired if r.primary == "paired" else r.detectable_fair
 
 
 def report_head(meta: dict, summary: list[str]) -> list[str]:
@@ -72,6 +82,7 @@ def report_head(meta: dict, summary: list[str]) -> list[str]:
     if meta.get("dirty"):
         L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
               f"({meta['dirty']}), so no commit holds the code that made it.", ""]
+    L += PRIMARY
     if summary:
         L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
     if meta.get("command"):
@@ -134,7 +145,7 @@ def wbc_sentence(w: dict) -> str:
     lo, hi = w["wbc_ci"]
     s = (f"**Against the real games:** at the World Boardgaming Championships the first seat won "
          f"{w['wbc_wins']} of {w['wbc_games']} 4-player games up to 2013 = {pct(w['wbc_rate'])} "
-         f"[{pct(lo)}, {pct(hi)}] (binomial p = {w['wbc_p_vs_quarter']:.3g} against 25%), and "
+         f"[{pct(lo)}, {pct(hi)}] (binomial p = {p_text(w['wbc_p_vs_quarter'])} against 25%), and "
          f"{pct(w['wbc_2024_rate'])} in 2024. The WBC's players bid for their seats, so a seat's rate there "
          f"includes what was paid for it: the comparison is a direction, not a test of fair seats.")
     if "ours_rate" in w:
@@ -157,11 +168,11 @@ def format_text(a: Analysis) -> str:
     for r in a.usage.itertuples():
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} {r.early:5.2f} / {r.middle:5.2f} / "
                  f"{r.late:5.2f} = {r.total:5.2f}  ({pct(r.share_of_turns)} of turns)")
-    L.append("seat advantage (all games; seat 0 starts)")
-    for n, g in a.seats.groupby("players"):
+    L.append("seat advantage (control games only; seat 0 starts)")
+    for n, g in a.seats_control.groupby("players"):
         cells = "  ".join(f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples())
-        L.append(f"  {n}p ({int(g.games.iloc[0])} games, equal-seats p {g.p_equal_seats.iloc[0]:.3g}): {cells}")
-    L.append(wbc_sentence(a.wbc).replace("**", ""))
+        L.append(f"  {n}p ({int(g.games.iloc[0])} games, equal-seats p {p_text(g.p_equal_seats.iloc[0])}): {cells}")
+    L.append(wbc_sentence(control_wbc(a)).replace("**", ""))
     L += ["findings:"] + [f"  - {s}" for s in findings(a)]
     return "\n".join(L)
 
@@ -197,20 +208,21 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
 
 def _ablation_sentences(a: Analysis) -> list[str]:
     out = []
+    t = with_primary(a.ablation)
     for o in OFFICIALS:
-        r = a.ablation[a.ablation.official == o].sort_values("players")
+        r = t[t.official == o].sort_values("players")
         if r.empty:
             continue
         parts, wide = [], []
         for x in r.itertuples():
-            if (x.d_win_hi - x.d_win_lo) / 2 > WIDE:
+            if (x.d_primary_hi - x.d_primary_lo) / 2 > WIDE:
                 wide.append(f"{x.players}")
                 continue
             # the difference carries its sign, the verdict only says whether the interval excludes zero
-            verdict = ("clearly worse" if x.d_win_hi < 0 else "clearly better" if x.d_win_lo > 0 else
-                       "no clear change")
+            est = "paired with the same deals" if x.primary == "paired" else "against 1/n"
             parts.append(f"at {x.players} players it wins {pct(x.win_rate)} of its games instead of "
-                         f"{pct(1 / x.players)} ({pp(x.d_win, x.d_win_lo, x.d_win_hi)}, {verdict})")
+                         f"{pct(1 / x.players)} ({pp(x.d_primary, x.d_primary_lo, x.d_primary_hi)} {est}, "
+                         f"{verdict(x)})")
         s = f"**{OFFICIAL_LABEL[o]}**: a player who never uses it, against players who do"
         s += (": " + "; ".join(parts) if parts else "")
         if wide:
@@ -275,15 +287,16 @@ def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
 
 
 def _seat_sentences(a: Analysis) -> list[str]:
+    """The first seat, from the control games only (identical bots in every seat)."""
     out = []
-    for n, g in a.seats.groupby("players"):
+    for n, g in a.seats_control.groupby("players"):
         f = g[g.seat == 0].iloc[0]
         if (f.hi - f.lo) / 2 > WIDE:
             out.append(f"First seat at {n} players: too few games to tell ({int(f.games)}).")
             continue
-        verdict = "more than" if f.lo > f.expected else "less than" if f.hi < f.expected else "about"
+        where = "more than" if f.lo > f.expected else "less than" if f.hi < f.expected else "about"
         out.append(f"First seat at {n} players: wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
-                   f"{int(f.games)} games, {verdict} the fair {pct(f.expected)}"
+                   f"{int(f.games)} control games (identical bots), {where} the fair {pct(f.expected)}"
                    + (" (the World Boardgaming Championships: 31.4% of 226 4-player games)" if n == 4 else "")
                    + ".")
     return out
@@ -486,9 +499,10 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
         if follow == "player":
             L.append("**At the table.** Following the search's rating of single decisions loses in play (below), "
                      "so these rules are the search's own choices: the share of the offers where it used each "
-                     "official, by what a player sees (95% intervals resample whole games; a rule where the share "
-                     "differs from one half after Holm's correction across the advice table; \"use it\" / \"do "
-                     "without\" at two in three or more / one in three or less, \"lean to\" between).")
+                     "official, by what a player sees (95% intervals resample whole games; a description of one "
+                     "bot, not tested against one half, and no bot following these rules has been played; "
+                     "\"use it\" / \"do without\" at two in three or more / one in three or less, \"lean to\" "
+                     "between, no rule where the interval includes one half).")
         else:
             L.append("**At the table** (the search's rating of single decisions: the share of offers where "
                      "using the official is the better move; "
@@ -503,16 +517,19 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
               "Holm-corrected across the validation table):", ""] + [f"- {line}" for line in played] + [""]
     if a is not None and len(a.ablation):
         L += ["**Never using one**, against players who do (the win rate of one such player in tournaments of "
-              "real games; fair share 1/n; 95% Wilson intervals, uncorrected; an empty hand still forces the "
+              "real games; fair share 1/n; the primary estimate: the paired difference to the control game on the "
+              "same deal, 95% t interval, uncorrected; an empty hand still forces the "
               "Postmaster's draw, not counted as a use):", ""]
+        t = with_primary(a.ablation)
         for o in OFFICIALS:
-            r = a.ablation[a.ablation.official == o].sort_values("players")
+            r = t[t.official == o].sort_values("players")
             if len(r):
                 L.append(f"- {OFFICIAL_LABEL[o]}: " + "; ".join(
-                    f"{pct(x.win_rate)} at {x.players} players ({pp(x.d_win, x.d_win_lo, x.d_win_hi)} "
-                    f"against {pct(1 / x.players)}, {x.games} games)" for x in r.itertuples()) + ".")
-        first = a.seats[a.seats.seat == 0].sort_values("players")
-        L += ["", "**First seat**: wins " + "; ".join(
+                    f"{pct(x.win_rate)} at {x.players} players ({pp(x.d_primary, x.d_primary_lo, x.d_primary_hi)} "
+                    + ("paired with the same deals" if x.primary == "paired" else f"against {pct(1 / x.players)}")
+                    + f", {verdict(x)}, {x.games} games)" for x in r.itertuples()) + ".")
+        first = a.seats_control[a.seats_control.seat == 0].sort_values("players")
+        L += ["", "**First seat** (control games, identical bots in every seat): wins " + "; ".join(
             f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players (fair "
             f"{pct(x.expected)})" for x in first.itertuples()) + "."]
     return L + ["", README_END]

@@ -23,7 +23,7 @@ import pandas as pd
 from .design import ALPHA
 from .plan import OFFICIAL_LABEL
 from .rated import CONTROLS, RATINGS
-from .report_study import pct, pp
+from .report_study import detectable_paired, detectable_vs_fair, p_text, pct, pp
 
 __all__ = ["validation_section", "play_verdict", "control_verdict", "rating_gap", "explanation", "advice_follows"]
 
@@ -191,6 +191,9 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
             if has_controls else
             "No control was played, so a loss cannot be told from the searches' size. ")
          + _games_sentence(validation)
+         + (" The primary (confirmatory) comparison is the paired rating − control at 2 players (bold); "
+            "*detectable* is the smallest paired difference those games detect with 80% power, two-sided 5% "
+            "(statsmodels TTestPower, the differences' spread read off their interval)." if has_controls else "")
          + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
          "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.", "",
          "| players | cell | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
@@ -200,12 +203,13 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
     for r in validation.itertuples():
         pm = (f"{r.uses_postmaster:.2f} vs {r.std_uses_postmaster:.2f}" if hasattr(r, "uses_postmaster") else "–")
         line = (f"| {r.players} | {r.rating} | {r.games} | {pct(r.win_rate)} (fair {pct(1 / r.players)}) | "
-                f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {r.p_win:.2g} ({r.p_win_holm:.2g}) | "
+                f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_win)} ({p_text(r.p_win_holm)}) | "
                 f"{r.margin:+.2f} [{r.margin_lo:+.2f}, {r.margin_hi:+.2f}] | {pm} | {play_verdict(r)} |")
         if has_controls:
             if control_verdict(r):
-                line += (f" {pp(r.d_control, r.d_control_lo, r.d_control_hi)} over {int(r.pairs)} games | "
-                         f"{r.p_control:.2g} ({r.p_control_holm:.2g}) |")
+                det = detectable_paired(int(r.pairs), r.d_control_lo, r.d_control_hi)
+                line += (f" **{pp(r.d_control, r.d_control_lo, r.d_control_hi)}** over {int(r.pairs)} games "
+                         f"(detectable: {100 * det:.1f} pp) | {p_text(r.p_control)} ({p_text(r.p_control_holm)}) |")
             else:
                 line += " – | – |"
         L.append(line)
