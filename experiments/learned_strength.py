@@ -117,6 +117,30 @@ def paired(out: Path, learned: str, handset: str) -> dict | None:
     return out_row
 
 
+def pooled(cells: list[tuple[float, float, float]]) -> dict:
+    """Inverse-variance (fixed-effect) pooling of independent estimates, each (mean, low, high) with a 95%
+    normal interval: the pooled mean and its 95% interval, and Cochran's Q p-value of 'one common effect'
+    (small: the cells disagree beyond chance, and the pooled mean hides it)."""
+    import numpy as np
+    from scipy.stats import chi2
+    m = np.array([c[0] for c in cells], float)
+    se = np.array([(c[2] - c[1]) / (2 * 1.96) for c in cells], float)
+    w = 1 / se ** 2
+    mean = float((w * m).sum() / w.sum())
+    half = 1.96 / np.sqrt(w.sum())
+    q = float((w * (m - mean) ** 2).sum())
+    return {"mean": mean, "low": mean - float(half), "high": mean + float(half), "cells": len(cells),
+            "q_p": float(chi2.sf(q, len(cells) - 1)) if len(cells) > 1 else float("nan"),
+            "se": float(1 / np.sqrt(w.sum()))}
+
+
+def detectable(se: float, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest mean difference an estimate with this standard error detects with `power` in a
+    two-sided `alpha` test (statsmodels NormalIndPower with one unit of 'sample': effect = (z + z) se)."""
+    from statsmodels.stats.power import NormalIndPower
+    return float(NormalIndPower().solve_power(effect_size=None, nobs1=1, alpha=alpha, power=power, ratio=0) * se)
+
+
 def paired_lines(out: Path) -> list[str]:
     lines = []
     for a, b, what in (("L", "H", "the learned evaluation against the hand-set one"),
@@ -126,12 +150,26 @@ def paired_lines(out: Path) -> list[str]:
             continue
         lines += ["", f"Paired ({a} - {b} at 1000 iterations, {what}; the same games: deals and seats), "
                   "the searching seat's win share and score, mean difference [95% normal interval over "
-                  "games, not corrected for the number of comparisons]:", "",
-                  f"| players | games | win share {a} - {b} | score {a} - {b} |", "|---:|---:|---|---|"]
+                  "games, not corrected for the number of comparisons]; *detectable*: the smallest win-share "
+                  "difference the cell detects with 80% power, two-sided 5% (statsmodels):", "",
+                  f"| players | games | win share {a} - {b} | detectable | score {a} - {b} |", "|---:|---:|---|---:|---|"]
         for p, r in rows:
             w, s = r["win_share"], r["score"]
             lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "
+                         f"{100 * detectable((w[2] - w[1]) / (2 * 1.96)):.1f} pp | "
                          f"{s[0]:+.2f} [{s[1]:+.2f}, {s[2]:+.2f}] |")
+        if len(rows) > 1:
+            pw = pooled([r["win_share"] for _, r in rows])
+            ps = pooled([r["score"] for _, r in rows])
+            lines.append(f"| pooled | {sum(r['games'] for _, r in rows)} | **{100 * pw['mean']:+.1f} pp "
+                         f"[{100 * pw['low']:+.1f}, {100 * pw['high']:+.1f}]** | {100 * detectable(pw['se']):.1f} pp | "
+                         f"{ps['mean']:+.2f} [{ps['low']:+.2f}, {ps['high']:+.2f}] |")
+            lines += ["", f"Pooled: the {len(rows)} cells are independent games (one per player count), pooled by "
+                      "inverse variance (fixed effect); Cochran's Q p-value of one common difference: "
+                      f"{pw['q_p']:.2f} (win share). "
+                      + ("The pooled interval excludes zero." if pw["low"] > 0 or pw["high"] < 0 else
+                         "The pooled interval does not exclude zero: no difference is detected, which is not "
+                         "evidence of none -- an effect of a few points is inside it.")]
     return lines
 
 
