@@ -9,8 +9,11 @@ move: the win chance said by
                                shows; measured out of fold, 5 folds by game),
   * the hand-set search        (what the data's own searching bots reported with the hand-set evaluation,
                                where the player to move was such a bot: the number the hint showed before),
-against whether that player won. Writes OUT/calibration.csv, OUT/reliability.csv, OUT/reliability.png,
-OUT/start.csv and OUT/report.md. The hint's searches are saved as they finish (OUT/hint_said.parquet) and
+against whether that player won; and the shown chance's calibration slope, intercept and shift by whom the
+player to move plays against (OUT/calibration_by_opponents.csv), with the forms of a map for heuristic
+opponents compared out of fold (OUT/opponent_map_forms.csv; part `opponents` writes the chosen one to
+thurn_ai/learned/win_map_heuristic.json). Writes OUT/calibration.csv, OUT/reliability.csv,
+OUT/reliability.png, OUT/start.csv and OUT/report.md. The hint's searches are saved as they finish (OUT/hint_said.parquet) and
 resume.
 """
 from __future__ import annotations
