@@ -64,9 +64,8 @@ PRIOR_PATH = ROOT / "thurn_ai" / "learned" / "prior_model.json"
 
 def part_fit(args, code: str) -> None:
     start = time.time()
-    train, held = F.load_groups(args.out / "data", args.players)
-    F.Q_SHARE = args.q_share
-    model, cv = F.fit_prior(train, meta={"data": "results/expert/data", "code": code, "q_share": F.Q_SHARE,
+    train, held = F.load_groups(args.out / "data", args.players, args.q_share)
+    model, cv = F.fit_prior(train, meta={"data": "results/expert/data", "code": code, "q_share": args.q_share,
                                          "q_temp": F.Q_TEMP, "min_visits": F.MIN_VISITS,
                                          "decisions": {f"{n}p": int(sum(len(d) for (m, _), d in train.items()
                                                                        if m == n)) for n in args.players}})
@@ -76,7 +75,7 @@ def part_fit(args, code: str) -> None:
     rows = [F.agreement(model, d) for _k, d in sorted(held.items()) if len(d)]
     atomic_to_csv(pd.DataFrame(rows), args.out / "offline_prior.csv", index=False)
     print(pd.DataFrame(rows).to_string(index=False))
-    log_run(args.out, "fit", time.time() - start, code, q_share=F.Q_SHARE)
+    log_run(args.out, "fit", time.time() - start, code, q_share=args.q_share)
 
 
 def part_offline(args, code: str) -> None:

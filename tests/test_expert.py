@@ -229,10 +229,11 @@ def test_fit_recovers_the_weights_of_a_known_logit():
 def test_soft_target_mixes_visits_and_values():
     visits = np.array([800.0, 150.0, 50.0, 0.0])
     value = np.array([0.50, 0.55, 0.40, 0.0])
-    t = F.soft_target(visits, value)
+    t = F.soft_target(visits, value, q_share=0.5)
     assert t.sum() == pytest.approx(1)
     assert t[3] == 0                       # never visited: no mass
     assert t[1] > visits[1] / 1000         # the better-valued move gains mass from the value part
+    assert np.allclose(F.soft_target(visits, value, q_share=0.0), visits / visits.sum())
 
 
 def test_cross_validation_keeps_a_game_together():

@@ -22,7 +22,7 @@ from ...play.match import derive_seed
 from ...game.state import new_game
 from . import teacher as T
 
-Q_SHARE = 0.5
+Q_SHARE = 0.0     # the shipped fit's share: the screen in docs/expert.md
 Q_TEMP = 0.02
 MIN_VISITS = 30
 PENALTIES = (1e-3, 1e-2, 1e-1, 1.0)
@@ -54,15 +54,16 @@ class Decisions:
                          np.concatenate([[0], np.cumsum(sizes)]), self.game[idx], self.teacher_best[idx])
 
 
-def soft_target(visits: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The fit's target over one decision's moves from the teacher's visits and mean rewards."""
+def soft_target(visits: np.ndarray, value: np.ndarray, q_share: float = Q_SHARE) -> np.ndarray:
+    """The fit's target over one decision's moves from the teacher's visits and mean rewards: (1 - q_share)
+    x the visit shares + q_share x the softmax of the values of the well-visited moves."""
     share = visits / max(visits.sum(), 1)
     ok = visits >= MIN_VISITS
     if not ok.any():
         return share
     q = np.where(ok, value, -np.inf)
     e = np.where(ok, np.exp((q - q[ok].max()) / Q_TEMP), 0.0)
-    return (1 - Q_SHARE) * share + Q_SHARE * e / e.sum()
+    return (1 - q_share) * share + q_share * e / e.sum()
 
 
 def decision_rows(data: pd.DataFrame, records: dict) -> list[dict]:
@@ -92,13 +93,13 @@ def decision_rows(data: pd.DataFrame, records: dict) -> list[dict]:
     return out
 
 
-def stack(players: int, phase: int, rows: list[dict]) -> Decisions:
+def stack(players: int, phase: int, rows: list[dict], q_share: float = Q_SHARE) -> Decisions:
     rows = [r for r in rows if r["phase"] == phase]
     sizes = [len(r["moves"]) for r in rows]
     return Decisions(
         players, phase,
         np.concatenate([r["features"] for r in rows]) if rows else np.zeros((0, N_FEATURES)),
-        np.concatenate([soft_target(r["visits"], r["value"]) for r in rows]) if rows else np.zeros(0),
+        np.concatenate([soft_target(r["visits"], r["value"], q_share) for r in rows]) if rows else np.zeros(0),
         np.concatenate([r["visits"] / r["visits"].sum() for r in rows]) if rows else np.zeros(0),
         np.concatenate([[0], np.cumsum(sizes)]).astype(int),
         np.array([r["game"] for r in rows], dtype=int),
@@ -189,14 +190,15 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
             "games": int(len(np.unique(d.game)))}
 
 
-def load_groups(folder, players_list) -> tuple[dict, dict]:
-    """({(players, phase): Decisions} for the training games, the same for the held-out games)."""
+def load_groups(folder, players_list, q_share: float = Q_SHARE) -> tuple[dict, dict]:
+    """({(players, phase): Decisions} for the training games, the same for the held-out games); the
+    targets mix values in with `q_share` (soft_target)."""
     train, held = {}, {}
     for n in players_list:
         data = T.load(folder, [n])
         rows = decision_rows(data, T.records(folder, n))
         for ph in range(len(PHASES)):
-            d = stack(n, ph, rows)
+            d = stack(n, ph, rows, q_share)
             out = T.held_out(d.game)
             train[(n, ph)] = d.take(~out)
             held[(n, ph)] = d.take(out)
