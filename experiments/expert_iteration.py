@@ -2,6 +2,7 @@
 results/expert/.
 
     python experiments/expert_iteration.py --part data      # teacher data (resumes an interrupted run)
+    python experiments/expert_iteration.py --part screen    # before any game: which target and mix (screen.csv)
     python experiments/expert_iteration.py --part fit       # fit the prior to the data, write its weights
     python experiments/expert_iteration.py --part offline   # agreement with the teacher on held-out decisions
     python experiments/expert_iteration.py --part speed     # iterations per CPU second, both priors, one run
@@ -78,6 +79,30 @@ def part_fit(args, code: str) -> None:
     log_run(args.out, "fit", time.time() - start, code, q_share=args.q_share)
 
 
+def part_screen(args, code: str) -> None:
+    """Before any game: fit the prior with each target (value share 0 and 0.5) into out/screen/, and compare
+    the 1000-iteration search with each (mixed with the hand-set prior at 0 and 0.5) and with the planner
+    prior on held-out decisions; the candidate of the cells (report.MIX, the fit's q_share) comes from here."""
+    import pandas as pd
+    start = time.time()
+    folder = args.out / "screen"
+    folder.mkdir(parents=True, exist_ok=True)
+    specs = {"planner": R.DEFAULT_SPEC.format(it=R.BUDGET)}
+    for q in R.SCREEN_Q_SHARES:
+        path = folder / f"prior_q{q}.json"
+        if not path.exists():
+            train, _held = F.load_groups(args.out / "data", args.players, q)
+            F.fit_prior(train, meta={"code": code, "q_share": q})[0].save(path)
+        for mix in R.SCREEN_MIXES:
+            specs[f"q{q} mix{mix}"] = (f"mcts(iterations={R.BUDGET},eval=learned,policy=learned,mix={mix},"
+                                       f"pmodel={path.relative_to(ROOT) if path.is_relative_to(ROOT) else path})")
+    df = pd.concat([M.search_agreement(args.out / "data", n, specs, limit=R.SCREEN_DECISIONS) for n in args.players],
+                   ignore_index=True)
+    atomic_to_csv(df, args.out / "screen.csv", index=False)
+    print(df[df["spec"] != M.TEACHER].groupby("spec")[["agrees", "agrees_value", "teacher_share"]].mean().to_string())
+    log_run(args.out, "screen", time.time() - start, code)
+
+
 def part_offline(args, code: str) -> None:
     import pandas as pd
     start = time.time()
@@ -112,9 +137,9 @@ def part_report(args, code: str) -> None:
     R.write_report(args.out, code)
 
 
-PARTS = {"data": part_data, "fit": part_fit, "offline": part_offline, "speed": part_speed,
+PARTS = {"data": part_data, "screen": part_screen, "fit": part_fit, "offline": part_offline, "speed": part_speed,
          "strength": part_strength, "report": part_report}
-DEFAULT_PARTS = ["data", "fit", "offline", "speed", "strength", "report"]
+DEFAULT_PARTS = ["data", "screen", "fit", "offline", "speed", "strength", "report"]
 
 
 def main(argv=None) -> int:

@@ -26,6 +26,12 @@ PRIOR_SPEC = "mcts(iterations={it},eval=learned,policy=learned,mix={mix})"
 #: search agreed most often with the teacher (0.5: 88.7% of 600 decisions; 0: 85.7%; the planner prior 87.7%)
 MIX = 0.5
 
+#: the screen (experiments/expert_iteration.py --part screen): fits with each value share of the target, each
+#: searched with each mix, on the first SCREEN_DECISIONS held-out decisions of each player count
+SCREEN_Q_SHARES = (0.0, 0.5)
+SCREEN_MIXES = (0.0, 0.5)
+SCREEN_DECISIONS = 200
+
 OFFLINE_SPECS = {"planner prior, 1000 it": DEFAULT_SPEC.format(it=BUDGET),
                  **{f"learned prior mix={m}, 1000 it": PRIOR_SPEC.format(it=BUDGET, mix=m) for m in (0.0, 0.25, 0.5)},
                  "heuristic": "heuristic"}
