@@ -529,15 +529,16 @@ def test_a_saved_raw_folder_restores_and_the_run_resumes_from_it(tmp_path):
             == (raw / "search/2p_cartwright/records.jsonl").read_bytes())
     assert restore_raw(saved, other) == []                       # identical files are skipped
     # the run started again on the restored folder plays nothing again: it takes the saved games as they
-    # are (a score marked in the restored copy comes back as it was marked)
+    # are (a game length marked in the restored copy comes back as it was marked; not a score: a row
+    # whose score disagrees with its record is damaged, and its game is played again)
     again = ablation(other, resume=True)
     pd.testing.assert_frame_equal(again.reset_index(drop=True), played.reset_index(drop=True))
     csv = other / "search/2p_cartwright/results.csv"
     rows = pd.read_csv(csv)
-    rows.loc[0, "score"] = 999
+    rows.loc[0, "turns"] = 999
     rows.to_csv(csv, index=False)
     again = ablation(other, resume=True)
-    assert 999 in again["score"].tolist() and 999 not in played["score"].tolist()
+    assert 999 in again["turns"].tolist() and 999 not in played["turns"].tolist()
 
     (other / "search/2p_none/results.csv").write_text("game\n")
     with pytest.raises(S.StudyError, match="differs from its save"):

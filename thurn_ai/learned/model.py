@@ -99,9 +99,11 @@ class ValueModel:
         if d.get("features") != list(FEATURES):
             raise ModelError("the value model was fitted to other features than this version computes")
         models = d.get("models")
-        if not isinstance(models, dict) or not models:
+        if not isinstance(models, dict):
             raise ModelError(f"the value model's 'models' must be an object of weights by player count, "
                              f"not {short_repr(models)}")
+        if not models:
+            raise ModelError("the value model holds no weights ('models' is empty)")
         meta = d.get("meta", {})
         if meta is not None and not isinstance(meta, dict):
             raise ModelError(f"the value model's 'meta' must be an object, not {short_repr(meta)}")
@@ -112,8 +114,8 @@ class ValueModel:
                                  f"a game has {player_counts_text()} players")
             n = int(key)
             if not isinstance(m, dict) or set(m) != {"win", "score"}:
-                raise ModelError(f"value model for {n} players: needs an object with 'win' and 'score' "
-                                 f"weights, not {short_repr(m)}")
+                raise ModelError(f"value model for {n} players: malformed weights (an object with 'win' and "
+                                 f"'score' and nothing else is needed), not {short_repr(m)}")
             win[n] = _weights(m["win"], N_TERMS, f"value model for {n} players: win")
             score[n] = _weights(m["score"], N_TERMS + 2, f"value model for {n} players: score")
         return cls(win=win, score=score, meta=dict(meta or {}))
@@ -126,13 +128,16 @@ class ValueModel:
 
 
 def _weights(value, size: int, what: str) -> np.ndarray:
-    """`size` JSON numbers, each finite and at most MAX_WEIGHT in size, as a float array; else ModelError."""
+    """`size` JSON numbers, each finite and at most MAX_WEIGHT in size, as a float array; else ModelError.
+    `what` names them ("value model for 2 players: win": "... for 2 players: needs 24 win weights")."""
+    head, _, key = what.rpartition(": ")
+    needs = f"{head}: needs {size} {key} weights" if head else f"{what}: needs {size} weights"
     if not isinstance(value, list) or len(value) != size:
-        raise ModelError(f"{what} weights must be a list of {size} numbers, not {short_repr(value)}")
+        raise ModelError(f"{needs} (a list of numbers), not {short_repr(value)}")
     for v in value:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
                 or abs(v) > MAX_WEIGHT:
-            raise ModelError(f"{what} weights must be numbers of at most {MAX_WEIGHT:,.0f} in size, "
+            raise ModelError(f"{needs}, each a finite number of at most {MAX_WEIGHT:,.0f} in size, "
                              f"not {short_repr(v)}")
     return np.asarray(value, dtype=float)
 

@@ -242,6 +242,15 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
                     line_officials=tuple(searcher.line_officials(obs)) if hasattr(searcher, "line_officials") else ())
 
 
+def _is_default_model(path) -> bool:
+    """Whether a spec's model= names the shipped weights; a path that cannot be resolved (a symbolic link
+    loop, a NUL) does not (the bot made from the spec then refuses it with one error)."""
+    try:
+        return Path(path).expanduser().resolve() == DEFAULT_PATH.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
 def _win_map_for(spec: str, players: int, opponents: str = "equal") -> WinMap | None:
     """The shipped win map for these opponents when the search's win share can be read through it: a
     search with the learned evaluation at a player count the map was fitted for, reading the shipped
@@ -250,7 +259,7 @@ def _win_map_for(spec: str, players: int, opponents: str = "equal") -> WinMap | 
     name, kwargs = parse_spec(spec)
     if name not in ("mcts", "pimc") or kwargs.get("eval") != "learned":
         return None
-    if kwargs.get("model") is not None and Path(kwargs["model"]).expanduser().resolve() != DEFAULT_PATH.resolve():
+    if kwargs.get("model") is not None and not _is_default_model(kwargs["model"]):
         return None
     m = default_win_map() if opponents == "equal" else win_map_for(opponents)
     return m if m is not None and m.has(players) else None
