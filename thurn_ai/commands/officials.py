@@ -85,9 +85,6 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
     Example: thurn-ai officials --bot mcts --budget 2=1000,3=1000,4=3000 --part all --games 200 --out study"""
     log = None if quiet else (lambda s: click.echo(s, err=True))
     _refuse_unread_options(click.get_current_context(), part)
-    if out_dir or (from_path and str(from_path).endswith(".parquet")):     # its data files are Parquet
-        from ..extras import need
-        need("parquet", "thurn-ai officials --out (its games.parquet and choices.parquet)", study.StudyError)
     _OUTPUT.clear()
     _OUTPUT["json"] = {} if as_json else None
     try:
