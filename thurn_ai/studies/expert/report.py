@@ -21,6 +21,10 @@ from . import teacher as T
 BUDGET = 1000
 DEFAULT_SPEC = "mcts(iterations={it},eval=learned,policy=handset)"
 PRIOR_SPEC = "mcts(iterations={it},eval=learned,policy=learned,mix={mix})"
+#: equal CPU time: each search gets this many seconds of its thread's CPU a decision (clock=cpu)
+CPU_SECONDS = 0.05
+CPU_DEFAULT_SPEC = f"mcts(time={CPU_SECONDS},clock=cpu,eval=learned,policy=handset)"
+CPU_PRIOR_SPEC = f"mcts(time={CPU_SECONDS},clock=cpu,eval=learned,policy=learned,mix={{mix}})"
 #: the hand-set prior's share in the candidate, chosen on held-out teacher decisions (the screen:
 #: results/expert/screen.csv) before any game of the cells below was played: the mix whose 1000-iteration
 #: search agreed most often with the teacher (0.5: 88.7% of 600 decisions; 0: 85.7%; the planner prior 87.7%)
@@ -40,6 +44,7 @@ SPEED_SPECS = {"planner prior": DEFAULT_SPEC.format(it=BUDGET),
 
 GAMES = {2: 400, 3: 402, 4: 400}        # whole seat rotations; a paired t test detects ~6-7 points (80%)
 H2H_GAMES = {2: 200, 3: 201, 4: 200}
+CPU_GAMES = {2: 200, 3: 201, 4: 200}    # equal CPU time: added after the 1000-iteration cells, before any game
 SEED = 2031                             # never used by the project's earlier strength runs
 
 CELLS = [
@@ -48,8 +53,11 @@ CELLS = [
         M.Cell(f"prior_p{n}_it1000", n, PRIOR_SPEC.format(it=BUDGET, mix=MIX), GAMES[n], seed=SEED))],
     *[M.Cell(f"h2h_p{n}_it1000", n, PRIOR_SPEC.format(it=BUDGET, mix=MIX), H2H_GAMES[n],
              others=DEFAULT_SPEC.format(it=BUDGET), seed=SEED) for n in (2, 3, 4)],
+    *[c for n in (3, 4, 2) for c in (
+        M.Cell(f"default_p{n}_cpu{CPU_SECONDS}", n, CPU_DEFAULT_SPEC, CPU_GAMES[n], seed=SEED),
+        M.Cell(f"prior_p{n}_cpu{CPU_SECONDS}", n, CPU_PRIOR_SPEC.format(mix=MIX), CPU_GAMES[n], seed=SEED))],
 ]
-PAIRS = [(f"prior_p{n}_it1000", f"default_p{n}_it1000") for n in (2, 3, 4)]
+PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}") for b in ("it1000", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 
 
 def speed(folder, specs: dict[str, str], positions: int = 20, repeats: int = 3) -> pd.DataFrame:
@@ -182,13 +190,14 @@ def write_report(out: Path, code: str) -> None:
                   "The primary estimate: the mean per-game difference of the searching seat's win share (in "
                   "points), 95% t interval of the differences, two-sided p; and the same for its score. "
                   "Detectable: the difference this many games detect with 80% power (paired t, per-game sd 0.45). "
-                  "Three comparisons: Holm-corrected p beside the raw one.", ""]
+                  "Holm-corrected p (over every paired comparison in the table) beside the raw one.", ""]
         from statsmodels.stats.multitest import multipletests
         holm = multipletests([p["win_share_p"] for p in pairs], method="holm")[1]
-        lines += ["| players | games | win difference | p (Holm) | score difference | detectable |",
-                  "|---|---|---|---|---|---|"]
+        lines += ["| budget | players | games | win difference | p (Holm) | score difference | detectable |",
+                  "|---|---|---|---|---|---|---|"]
         for p, h in zip(pairs, holm):
-            lines.append(f"| {p['players']} | {p['games']} | {_pp(p['win_share'])} pp [{_pp(p['win_share_low'])}, "
+            budget = p["a"].split("_")[-1].replace("it", "").replace("cpu", "CPU s ") + ("" if "cpu" in p["a"] else " it")
+            lines.append(f"| {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp [{_pp(p['win_share_low'])}, "
                          f"{_pp(p['win_share_high'])}] | {_p(p['win_share_p'])} ({_p(h)}) | {p['score']:+.2f} "
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] | {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
