@@ -312,3 +312,48 @@ def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_aw
     # the hint's configuration names what a plain mcts does
     for options in STRONGEST.values():
         assert all(getattr(bot.options, k) == v for k, v in options.items())
+
+
+# ---------------------------------------------------------------- measures
+
+
+def test_paired_cells_compare_the_same_deals(tmp_path):
+    from thurn_ai.studies.expert import measure as M
+    a = M.Cell("a", 2, "greedy", 4, others="random", seed=3)
+    b = M.Cell("b", 2, "random", 4, others="random", seed=3)
+    other_seed = M.Cell("c", 2, "random", 4, others="random", seed=4)
+    for cell in (a, b, other_seed):
+        M.run_cell(cell, tmp_path)
+    s = M.cell_summary(tmp_path, a)
+    assert s["games"] == 4 and 0 <= s["win_low"] <= s["win"] <= s["win_high"] <= 1
+    p = M.paired(tmp_path, a, b)
+    ra, rb = M.seat_rows(tmp_path, a), M.seat_rows(tmp_path, b)
+    assert p["games"] == 4
+    assert p["win_share"] == pytest.approx((ra["win_share"] - rb["win_share"]).mean())
+    assert p["score"] == pytest.approx((ra["score"] - rb["score"]).mean())
+    assert p["score_low"] <= p["score"] <= p["score_high"]
+    with pytest.raises(ValueError, match="not paired"):
+        M.paired(tmp_path, a, other_seed)
+
+
+def test_official_kappa_counts_agreement_at_the_offers():
+    import pandas as pd
+    from thurn_ai.studies.expert import measure as M
+    rows = []
+    # 6 decisions with the Postmaster on offer: the search uses it at 0-2, the rule bot at 0-1 and 3
+    for d in range(6):
+        for spec, uses in (("s", d < 3), ("heuristic", d in (0, 1, 3))):
+            rows.append({"players": 3, "game": 1, "decision": d, "spec": spec, "offers": "postmaster",
+                         "official": "postmaster" if uses else ""})
+    rows.append({"players": 3, "game": 1, "decision": 9, "spec": "s", "offers": "", "official": ""})
+    k = M.official_kappa(pd.DataFrame(rows), "s")
+    assert len(k) == 1
+    r = k.iloc[0]
+    assert (r["offers"], r["same"], r["uses"], r["reference_uses"]) == (6, pytest.approx(4 / 6), 0.5, 0.5)
+    # kappa = (po - pe) / (1 - pe) with po = 4/6 and pe = 0.5
+    assert r["kappa"] == pytest.approx((4 / 6 - 0.5) / 0.5)
+
+
+def test_detectable_difference_shrinks_with_games():
+    from thurn_ai.studies.expert import measure as M
+    assert M.detectable_difference(400) < M.detectable_difference(100) < 0.2

@@ -153,7 +153,7 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
     ra, rb = seat_rows(out, a), seat_rows(out, b)
     if ra is None or rb is None:
         return None
-    both = ra.join(rb, how="inner", lsuffix="_a", rsuffix="_b")
+    both = ra.merge(rb, how="inner", left_index=True, right_index=True, suffixes=("_a", "_b"))
     if not (both["game_seed_a"] == both["game_seed_b"]).all():
         raise ValueError(f"{a.name} and {b.name} are not paired: their games' seeds differ")
     row = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
