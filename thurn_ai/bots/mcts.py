@@ -33,9 +33,10 @@ NO_OFFICIAL = "none"
 
 
 #: What a plain `mcts` uses beyond the SearchOptions defaults (which pimc keeps): the strongest
-#: configuration measured -- the learned evaluation (pooled paired cells, learned minus hand-set: +3.7 points
-#: [+0.5, +6.9] of win rate against heuristic, results/learned/strength/; its win chances are calibrated
-#: among equal players, results/learned/report.md). The old default is one option away: eval=simple.
+#: configuration measured -- the learned evaluation (learned minus hand-set against heuristic, pooled over the
+#: committed paired cells: +3.4 points of win rate [-1.2, +8.0], results/learned/strength/; +3.7 [+0.5, +6.9]
+#: with a review's replication added; and its win chances are calibrated among equal players,
+#: results/learned/report.md). The old default is one option away: eval=simple.
 MCTS_DEFAULTS = {"eval": "learned"}
 
 # The strongest configuration measured for each player count: `thurn-ai hint` searches with it and names
