@@ -271,7 +271,7 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("spec, message", [
     ("mcts(eval=learned,model=no/such/file.json)", "model=no/such/file.json"),
-    ("mcts(model=value.json)", "needs eval=learned"),
+    ("mcts(eval=simple,model=value.json)", "needs eval=learned"),   # (mcts defaults to eval=learned)
     ("mcts(eval=learned,model=a;b)", "not a file path"),
 ])
 def test_a_bad_weights_file_in_a_spec_is_one_clear_error(spec, message):
