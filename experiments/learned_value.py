@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from officials import DirtyTree, check_clean, code_state  # noqa: E402  (the experiments' shared git checks)
+from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state  # noqa: E402
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text  # noqa: E402
 from thurn_ai.learned import data as D  # noqa: E402

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,6 +45,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.studies import officials as study
+from thurn_ai.studies import provenance
 from thurn_ai.studies.officials import cost as study_cost, rated as study_rated, records as study_records
 from thurn_ai.studies.officials.report_validation import advice_follows
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
 SEED = 1
 #: the code whose changes make a result irreproducible: the package, the compiled core, the scripts, the build
-CODE_PATHS = ("thurn_ai", "cext", "experiments", "setup.py", "pyproject.toml")
+CODE_PATHS = provenance.CODE_PATHS
 
 #: iterations per decision of the strong search by player count: the default budget, at which the strongest
 #: mcts (the learned evaluation) beats the heuristic bot at every count (results/learned/strength: 72.8% at
@@ -162,45 +162,26 @@ def unfinished_note(played: dict, rated: dict) -> list[str]:
 
 # ------------------------------------------------------------------------------------------- the code
 
-def git(*args, cwd=ROOT) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
+# one home for the provenance checks: thurn_ai/studies/provenance.py (these names keep the experiments' root)
+DirtyTree = provenance.DirtyTree
 
 
 def commit(root=ROOT) -> str:
-    try:
-        return git("rev-parse", "--short", "HEAD", cwd=root).strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    return provenance.commit(root)
 
 
 def uncommitted(root=ROOT) -> list[str]:
-    """Files under CODE_PATHS that differ from the commit: changed, staged, deleted or new (not ignored).
-    ['(not a git checkout)'] when git cannot tell."""
-    try:
-        out = git("status", "--porcelain", "--untracked-files=all", "--", *CODE_PATHS, cwd=root)
-    except (OSError, subprocess.CalledProcessError):
-        return ["(not a git checkout)"]
-    return sorted(line[3:] for line in out.splitlines() if line.strip())
+    return provenance.uncommitted(root, CODE_PATHS)
 
 
 def code_state(root=ROOT) -> str:
     """The commit the games are played with, and any uncommitted changes to the code."""
-    changed = uncommitted(root)
-    return commit(root) + (f" with uncommitted changes to {', '.join(changed)}" if changed else "")
-
-
-class DirtyTree(Exception):
-    pass
+    return provenance.code_state(root)
 
 
 def check_clean(root=ROOT, allow_dirty: bool = False) -> list[str]:
     """The uncommitted code files; DirtyTree if there are any and allow_dirty is not set."""
-    changed = uncommitted(root)
-    if changed and not allow_dirty:
-        shown = ", ".join(changed[:8]) + (f" and {len(changed) - 8} more" if len(changed) > 8 else "")
-        raise DirtyTree(f"uncommitted changes to {shown}: results must come from committed code. Commit them, "
-                        "or pass --allow-dirty (the report is then marked as not reproducible)")
-    return changed
+    return provenance.check_clean(root, allow_dirty)
 
 
 def log_run(out: Path, name: str, seconds: float = 0.0, played_with: str | None = None,
