@@ -60,7 +60,7 @@ def part_data(args, code: str) -> None:
             teacher=args.teacher, sample=args.sample, players=list(args.players))
 
 
-PRIOR_PATH = ROOT / "thurn_ai" / "learned" / "prior_model.json"
+PRIOR_PATH = ROOT / "src" / "thurn_ai" / "learned" / "prior_model.json"
 
 
 def part_fit(args, code: str) -> None:

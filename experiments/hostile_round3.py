@@ -73,7 +73,7 @@ def run_case(argv: list[str], cwd: Path, timeout: float = LIMIT_S) -> tuple[str,
 
 def model_files(d: Path) -> list[tuple[str, Path, bool]]:
     """(name, path, valid) for 77 weights files."""
-    base = json.loads((ROOT / "thurn_ai" / "learned" / "value_model.json").read_text())
+    base = json.loads((ROOT / "src" / "thurn_ai" / "learned" / "value_model.json").read_text())
     out = []
 
     def add(name, change, valid=False):
@@ -194,7 +194,7 @@ def main(argv=None) -> int:
                    "--resume", "--no-progress"], True, []))
 
     # boards
-    b = json.loads((ROOT / "thurn_ai" / "game" / "boards" / "south.json").read_text())
+    b = json.loads((ROOT / "src" / "thurn_ai" / "game" / "boards" / "south.json").read_text())
     for n in (4000, 100_000):
         big = json.loads(json.dumps(b))
         big["cities"] += [{"name": f"C{i}", "province": "Baiern"} for i in range(n)]

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from thurn_ai.errors import ThurnError  # noqa: E402
 from thurn_ai.fileio import MAX_JSON_DEPTH, atomic_write_text, loads_json  # noqa: E402

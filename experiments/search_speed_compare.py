@@ -26,7 +26,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from thurn_ai.fileio import atomic_write_text  # noqa: E402  (the checkout running this script)
 
 CHILD = r'''
@@ -85,18 +85,23 @@ else:
 
 def child(checkout: Path, what: str) -> dict:
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    run = subprocess.run([sys.executable, "-c", CHILD, str(checkout), what], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-c", CHILD, str(package_root(checkout)), what], capture_output=True, text=True,
                          env=env)
     if run.returncode:
         raise SystemExit(f"error: {checkout} ({what}) failed:\n{run.stderr.strip()[-2000:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
+def package_root(checkout: Path) -> Path:
+    """The folder that holds the checkout's thurn_ai package: src/ since the src layout, the root before."""
+    return checkout / "src" if (checkout / "src" / "thurn_ai").is_dir() else checkout
+
+
 def commit(checkout: Path) -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cext", "thurn_ai"], cwd=checkout,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cext", "thurn_ai", "src"], cwd=checkout,
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -138,8 +143,8 @@ def main(argv=None) -> int:
     if a.rounds < 1:
         ap.error("--rounds must be at least 1")
     for checkout in (a.old, a.new):
-        if not (checkout / "thurn_ai").is_dir():
-            ap.error(f"{checkout}: not a thurn-ai checkout (no thurn_ai folder)")
+        if not (package_root(checkout) / "thurn_ai").is_dir():
+            ap.error(f"{checkout}: not a thurn-ai checkout (no thurn_ai or src/thurn_ai folder)")
     res = compare(a.old.resolve(), a.new.resolve(), a.rounds)
     for p, r in res["players"].items():
         print(f"{p} players: {r['old_seconds']:.3f} s -> {r['new_seconds']:.3f} s  ({r['speedup']:.2f}x)")

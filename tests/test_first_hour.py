@@ -94,7 +94,7 @@ def test_no_file_cites_rules_texts_outside_the_repository():
 
 def test_the_board_files_cite_the_docs_that_state_them():
     for name, doc in (("south", "docs/rules.md"), ("north", "docs/north.md")):
-        data = json.loads((ROOT / "thurn_ai/game/boards" / f"{name}.json").read_text(encoding="utf-8"))
+        data = json.loads((ROOT / "src/thurn_ai/game/boards" / f"{name}.json").read_text(encoding="utf-8"))
         assert data["source"].startswith(doc) and (ROOT / doc).is_file()
 
 
@@ -106,7 +106,7 @@ def _table_rows(text: str) -> dict[str, tuple[set[str], int]]:
 
 
 def test_the_south_board_in_docs_rules_matches_the_board_file():
-    board = json.loads((ROOT / "thurn_ai/game/boards/south.json").read_text(encoding="utf-8"))
+    board = json.loads((ROOT / "src/thurn_ai/game/boards/south.json").read_text(encoding="utf-8"))
     section = (ROOT / "docs/rules.md").read_text(encoding="utf-8").split("## 12. The South board")[1]
     provinces_part, roads_part = section.split("The 45 roads")
     roads_part = roads_part.split("Bonus tiles")[0]

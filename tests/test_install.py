@@ -182,6 +182,11 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         imported = Path(where.stdout.strip()).resolve()
         assert imported.is_relative_to(venv.resolve()), f"imported {imported}, not the venv's own copy"
         assert compiled(imported.parent), "the installed package has no compiled core"
+        # the clone's root: with the src layout the source folder does not hide the installed package (a
+        # Python prompt there puts the current folder first on its path)
+        at_root = run([py, "-c", "import thurn_ai; print(thurn_ai.__file__)"], src, env)
+        assert at_root.returncode == 0, at_root.stderr
+        assert Path(at_root.stdout.strip()).resolve().is_relative_to(venv.resolve()), at_root.stdout
 
         exe = venv / BIN / "thurn-ai"
         top = run([exe, "--help"], outside, env)
@@ -297,15 +302,15 @@ def test_cli_runs_without_the_import_side_effects_of_an_editable_install(tmp_pat
             "    except SystemExit as e:\n"
             "        assert e.code in (0, None), (args, e.code)\n"
             "print('ok')\n")
-    out = bare_python(code, tmp_path, [str(ROOT)] + site_dirs())
+    out = bare_python(code, tmp_path, [str(ROOT / "src")] + site_dirs())
     assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-3000:]
 
 
 def test_an_unbuilt_checkout_says_how_to_build_it(tmp_path):
     src = copy_source(tmp_path / "src")
-    assert not compiled(src / "thurn_ai")
+    assert not compiled(src / "src" / "thurn_ai")
     for code in ("import thurn_ai", "import thurn_ai.cli", "from thurn_ai.game.state import new_game"):
-        out = bare_python(code, tmp_path, [str(src)] + site_dirs())
+        out = bare_python(code, tmp_path, [str(src / "src")] + site_dirs())
         assert out.returncode != 0
         last = out.stderr.strip().splitlines()[-1]
         assert last.startswith("ImportError:") and "not built" in last, out.stderr
@@ -333,5 +338,5 @@ def test_every_package_of_the_source_tree_is_listed_for_installing():
     """A folder of thurn_ai/ missing from pyproject.toml's packages is left out of a non-editable install."""
     import tomllib
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "thurn_ai").rglob("__init__.py")}
+    found = {".".join(p.parent.relative_to(ROOT / "src").parts) for p in (ROOT / "src" / "thurn_ai").rglob("__init__.py")}
     assert found - listed == set()

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PKG = ROOT / "thurn_ai"
+PKG = ROOT / "src" / "thurn_ai"
 CEXT = ROOT / "cext" / "thurn_ai"
 COMPILED = ("thurn_ai._core", "thurn_ai._policy", "thurn_ai._search")
 
@@ -73,7 +73,7 @@ CORE_MAY_IMPORT = {"thurn_ai._core", "thurn_ai._random"}   # cimports of the com
 def python_modules() -> dict[str, Path]:
     out = {}
     for f in sorted(PKG.rglob("*.py")):
-        parts = f.relative_to(ROOT).with_suffix("").parts
+        parts = f.relative_to(PKG.parent).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
         out[".".join(parts)] = f

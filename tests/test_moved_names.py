@@ -54,7 +54,7 @@ def test_the_old_openspiel_name_still_registers_the_game():
     run = subprocess.run([sys.executable, "-W", "always::DeprecationWarning", "-c", code], cwd=ROOT,
                          capture_output=True, text=True, check=True)
     file, players = run.stdout.split()
-    assert file == str(ROOT / "thurn_ai" / "adapters" / "openspiel.py") and players == "2"
+    assert file == str(ROOT / "src" / "thurn_ai" / "adapters" / "openspiel.py") and players == "2"
     assert "thurn_ai.openspiel moved to thurn_ai.adapters.openspiel" in run.stderr
 
 

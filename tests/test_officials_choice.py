@@ -282,8 +282,8 @@ def _experiment():
 def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
     exp = _experiment()
     repo = tmp_path / "repo"
-    (repo / "thurn_ai").mkdir(parents=True)
-    (repo / "thurn_ai" / "x.py").write_text("A = 1\n")
+    (repo / "src" / "thurn_ai").mkdir(parents=True)
+    (repo / "src" / "thurn_ai" / "x.py").write_text("A = 1\n")
     (repo / "results").mkdir()
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -292,11 +292,11 @@ def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
     assert exp.check_clean(repo) == []
     (repo / "results" / "data.csv").write_text("not code\n")       # results are not code
     assert exp.check_clean(repo) == []
-    (repo / "thurn_ai" / "x.py").write_text("A = 2\n")
-    (repo / "thurn_ai" / "new.py").write_text("B = 1\n")
-    with pytest.raises(exp.DirtyTree, match="thurn_ai/new.py, thurn_ai/x.py"):
+    (repo / "src" / "thurn_ai" / "x.py").write_text("A = 2\n")
+    (repo / "src" / "thurn_ai" / "new.py").write_text("B = 1\n")
+    with pytest.raises(exp.DirtyTree, match="src/thurn_ai/new.py, src/thurn_ai/x.py"):
         exp.check_clean(repo)
-    assert exp.check_clean(repo, allow_dirty=True) == ["thurn_ai/new.py", "thurn_ai/x.py"]
+    assert exp.check_clean(repo, allow_dirty=True) == ["src/thurn_ai/new.py", "src/thurn_ai/x.py"]
     monkeypatch.setattr(exp, "ROOT", repo)
     assert exp.main(["--part", "report", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err

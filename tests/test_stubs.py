@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PKG = Path(__file__).resolve().parents[1] / "thurn_ai"
+PKG = Path(__file__).resolve().parents[1] / "src" / "thurn_ai"
 MODULES = ["_core", "_policy", "_search"]
 # names a compiled module holds that are not its API (imported helpers)
 NOT_API = {"namedtuple", "combinations"}

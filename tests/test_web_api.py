@@ -77,7 +77,7 @@ def test_the_page_and_every_file_it_loads_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     refs = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text)
-    scripts = {p.name for p in (ROOT / "thurn_ai/web/static").glob("*.js")}
+    scripts = {p.name for p in (ROOT / "src/thurn_ai/web/static").glob("*.js")}
     assert "/static/app.js" in refs and "/static/style.css" in refs
     for ref in refs:
         assert client.get(ref).status_code == 200, ref

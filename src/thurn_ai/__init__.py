@@ -13,6 +13,8 @@ def _check_built() -> None:
         import os
         import sys
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        if os.path.basename(root) == "src":      # the src layout: the checkout is one folder up
+            root = os.path.dirname(root)
         raise ImportError(
             f"thurn_ai is not built: its compiled core (thurn_ai._core) is missing for Python "
             f"{sys.version_info.major}.{sys.version_info.minor} in {os.path.dirname(os.path.abspath(__file__))}; "

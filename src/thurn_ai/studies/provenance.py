@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 #: the files whose changes make a result not reproducible from its commit
-CODE_PATHS = ("thurn_ai", "cext", "experiments", "setup.py", "pyproject.toml")
+CODE_PATHS = ("src", "cext", "experiments", "setup.py", "pyproject.toml")
 
 
 class DirtyTree(Exception):
