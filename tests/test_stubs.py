@@ -86,6 +86,6 @@ def test_signatures_agree_where_the_compiled_code_keeps_them(name):
 
 def test_the_stubs_and_the_typed_marker_are_package_data():
     import tomllib
-    data = tomllib.loads((PKG.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    data = tomllib.loads((PKG.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     assert set(data["package-data"]["thurn_ai"]) >= {"py.typed", "*.pyi"}
     assert (PKG / "py.typed").is_file() and all((PKG / f"{m}.pyi").is_file() for m in MODULES)
