@@ -151,7 +151,7 @@ def test_search_options_for_the_prior_are_checked(tmp_path):
     with pytest.raises(BotSpecError, match="select=puct"):
         make_bot("mcts(policy=learned,select=ucb)")
     with pytest.raises(BotSpecError, match="policy=learned"):
-        make_bot(f"mcts(pmodel={tmp_path}/x.json)")
+        make_bot(f"mcts(policy=handset,pmodel={tmp_path}/x.json)")
     with pytest.raises(BotSpecError, match="mix"):
         make_bot("mcts(policy=learned,mix=1.5)")
     with pytest.raises(BotSpecError, match="pmodel"):
@@ -189,7 +189,7 @@ def test_the_prior_changes_what_the_search_explores():
     g = build(players=3, current=0, phase="draw", hands={0: ["München"]}, routes={0: ["Stuttgart", "Ulm"]})
     phase, moves, f = _policy.prior_features_of(g)
     obs = Observation(g, 0, 9)
-    hand = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400)", 3).analyse(obs)}
+    hand = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400,policy=handset)", 3).analyse(obs)}
     learned = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400,policy=learned)", 3).analyse(obs)}
     assert hand != learned
 
@@ -305,13 +305,19 @@ def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_aw
     from thurn_ai.bots.search_options import SearchOptions
     bot = make_bot("mcts")
     assert bot.options == SearchOptions(**MCTS_DEFAULTS)
-    assert bot.options.eval == "learned"
+    assert (bot.options.eval, bot.options.policy, bot.options.mix) == ("learned", "learned", 0.5)
     # pimc keeps the SearchOptions defaults; the old mcts is the spec that names them
     assert make_bot("pimc").options.eval == "simple"
     assert make_bot("mcts(eval=simple,policy=handset)").options == SearchOptions()
-    # the hint's configuration names what a plain mcts does
+    # the hint searches with what its win chance is calibrated for: mcts's defaults with the hand-set prior
     for options in STRONGEST.values():
-        assert all(getattr(bot.options, k) == v for k, v in options.items())
+        assert "policy" not in options and options["eval"] == "learned"
+        hint = SearchOptions(**options)
+        assert hint == SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
+    # select=ucb has no prior: a plain mcts with it searches without the learned one, instead of refusing
+    assert make_bot("mcts(select=ucb)").options.policy == "handset"
+    with pytest.raises(BotSpecError, match="select=puct"):
+        make_bot("mcts(select=ucb,policy=learned)")
 
 
 # ---------------------------------------------------------------- measures

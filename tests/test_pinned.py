@@ -214,11 +214,15 @@ def random_game_case(config: str, seed: int, how: str) -> str:
 
 
 def as_pinned(spec: str) -> str:
-    """The search a pinned name stands for: mcts's defaults as they were pinned (the hand-set evaluation;
-    since mcts's default became eval=learned the old default is spelled out, and the names stay)."""
-    if spec.startswith("mcts") and "eval=" not in spec:
-        return spec[:-1] + ",eval=simple)" if spec.endswith(")") else spec + "(eval=simple)"
-    return spec
+    """The search a pinned name stands for: mcts's defaults as they were pinned (the hand-set evaluation and
+    prior; since mcts's defaults became eval=learned and policy=learned the old ones are spelled out, and the
+    names stay)."""
+    if not spec.startswith("mcts"):
+        return spec
+    old = [o for o in ("eval=simple", "policy=handset") if o.split("=")[0] + "=" not in spec]
+    if not old:
+        return spec
+    return spec[:-1] + "," + ",".join(old) + ")" if spec.endswith(")") else spec + "(" + ",".join(old) + ")"
 
 
 def bot_game_case(config: str, specs: list[str], seed: int) -> str:

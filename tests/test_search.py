@@ -76,9 +76,13 @@ def test_search_closes_the_route_that_wins_the_game(spec):
     rows = bot.analyse(obs)
     assert rows[0]["notation"] == "close"
     assert rows[0]["win_prob"] > 0.9
-    # UCB tries every move; PUCT may never visit a move its prior rules out
+    # UCB tries every move, and learns that stopping loses; PUCT may never visit a move its prior rules
+    # out, or visit it a few times (a learned prior leaves it some mass) and rate it below the close
     stop = next((r for r in rows if r["notation"] == "stop"), None)
-    assert (stop is None and "ucb" not in spec) or stop["win_prob"] < 0.5
+    if "ucb" in spec:
+        assert stop["win_prob"] < 0.5
+    else:
+        assert stop is None or (stop["visits"] < rows[0]["visits"] and stop["win_prob"] < rows[0]["win_prob"])
     assert bot.choose(obs) == g.parse_move("close")
     assert [g.move_str(m) for m in bot.principal_variation(obs)] == ["close", "house Carlsruhe"]
 

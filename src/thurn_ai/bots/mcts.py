@@ -32,27 +32,30 @@ _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card
 NO_OFFICIAL = "none"
 
 
-#: What a plain `mcts` uses beyond the SearchOptions defaults (which pimc keeps): the strongest
-#: configuration measured -- the learned evaluation (learned minus hand-set against heuristic, pooled over the
-#: committed paired cells: +3.4 points of win rate [-1.2, +8.0], results/learned/strength/; +3.7 [+0.5, +6.9]
-#: with a review's replication added; and its win chances are calibrated among equal players,
-#: results/learned/report.md). The old default is one option away: eval=simple.
-MCTS_DEFAULTS = {"eval": "learned"}
+#: What a plain `mcts` uses beyond the SearchOptions defaults (which pimc keeps): the strongest configuration
+#: measured. The learned evaluation (learned minus hand-set against heuristic, pooled over the committed paired
+#: cells: +3.4 points of win rate [-1.2, +8.0], results/learned/strength/; its win chances are calibrated among
+#: equal players) and the learned move prior, mixed half and half with the hand-set one (expert iteration,
+#: generation 1, results/expert/: at 1000 iterations against heuristic, paired, +9.8 points [+4.5, +15.0] at 2
+#: players, +1.9 and +2.6 at 3 and 4 (not separated from 0); head to head against the hand-set prior 57.8%
+#: [50.6, 64.6] of 200 two-player games). The old default is one option away: policy=handset (and eval=simple).
+MCTS_DEFAULTS = {"eval": "learned", "policy": "learned", "mix": 0.5}
 
-# The strongest configuration measured for each player count: `thurn-ai hint` searches with it and names
-# these options. Today one configuration is the best found at every count: mcts's defaults. A count tuned
-# separately gets its own entry.
-# (the prior's options are named only when it is not the hand-set one: the officials study's saved specs
-# name exactly these options)
+# The configuration `thurn-ai hint` searches with, for each player count, and names: the one its win chance
+# is calibrated for (thurn_ai/learned/win_map.json was fitted to this search's win shares): mcts's defaults
+# with the hand-set prior, until the win map is refit for the learned prior. A count tuned separately gets
+# its own entry. (The prior's options are named only when it is not the hand-set one: the officials study's
+# saved specs name exactly these options.)
 _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval")
-_DEFAULT = SearchOptions(**MCTS_DEFAULTS)
-STRONGEST = {players: {**{k: getattr(_DEFAULT, k) for k in _NAMED},
-                       **({"policy": _DEFAULT.policy, "mix": _DEFAULT.mix} if _DEFAULT.policy != "handset" else {})}
+_HINT = SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
+STRONGEST = {players: {**{k: getattr(_HINT, k) for k in _NAMED},
+                       **({"policy": _HINT.policy, "mix": _HINT.mix} if _HINT.policy != "handset" else {})}
              for players in PLAYER_COUNTS}
 
 
 def strongest_options(players: int) -> dict:
-    """The options of the strongest measured `mcts` configuration for this player count."""
+    """The options of the `mcts` configuration `thurn-ai hint` searches with at this player count: the strongest
+    one its win chance is calibrated for (STRONGEST)."""
     return dict(STRONGEST.get(players, STRONGEST[2]))
 
 
@@ -73,13 +76,25 @@ class SearchBot(Bot):
             raise BotSpecError(f"{type(self).__name__}: no option {', '.join(unknown)} "
                                f"(known: {', '.join(sorted(self.spec_options))})")
         try:
-            self.options = SearchOptions(**{**self.default_options, **options})   # every option checked once, there
+            self.options = SearchOptions(**{**self._defaults_for(options), **options})   # every option checked once, there
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
         self.root_uses = self.root_avoids = 0     # see restrict_root
         self.turn_uses = self.turn_avoids = 0     # see restrict_turn
         self._last = None          # (observation, result): analyse() and principal_variation() share a search
+
+    def _defaults_for(self, options: dict) -> dict:
+        """The bot's default options that apply with these: a prior (policy, mix) only where the selection
+        has one (select=puct), so mcts(select=ucb) searches without it instead of refusing; and with
+        policy=handset no default mix, so that mcts(policy=handset) is exactly the old search."""
+        defaults = dict(self.default_options)
+        if options.get("select", SearchOptions.select) != "puct":
+            defaults.pop("policy", None)
+            defaults.pop("mix", None)
+        if options.get("policy") == "handset":      # the mix is the learned prior's: none without it
+            defaults.pop("mix", None)
+        return defaults
 
     # ---- what subclasses provide
 
