@@ -103,8 +103,13 @@ def write_report(out: Path, code: str) -> None:
         data = T.load(out / "data")
         games = data.groupby("players")["game"].nunique()
         dec = data.drop_duplicates(["players", "game", "decision"]).groupby("players").size()
+        import json
+        m_ = json.loads(meta.read_text())
         lines += ["## Teacher data", "",
-                  f"{meta.read_text().strip()}", "",
+                  f"Seed {m_['seed']}; games played by `{m_['play']}` in every seat (every fourth game: one seat "
+                  f"`{m_['strong']}`, the others `heuristic`); at a share {m_['sample']} of the decisions with a "
+                  f"choice, the teacher `{m_['teacher']}` searched from the mover's information set "
+                  "(thurn_ai/studies/expert/teacher.py). Held out: games with number mod 5 = 0 or mod 10 = 9.", "",
                   "| players | games | sampled decisions | of them held out |", "|---|---|---|---|"]
         for n in sorted(games.index):
             d = data[data["players"] == n].drop_duplicates(["game", "decision"])
@@ -148,7 +153,8 @@ def write_report(out: Path, code: str) -> None:
         lines.append("")
     if search.exists():
         df = pd.read_csv(search, keep_default_na=False)
-        rows = [M.official_kappa(df, spec) for spec in [*OFFLINE_SPECS, M.TEACHER] if spec != "heuristic"]
+        shown = ["planner prior, 1000 it", f"learned prior mix={MIX}, 1000 it", M.TEACHER]
+        rows = [M.official_kappa(df, spec) for spec in shown]
         k = pd.concat([r for r in rows if len(r)], ignore_index=True) if any(len(r) for r in rows) else None
         if k is not None:
             lines += ["### The officials: the search's choice against the `heuristic` bot's, at the same offers", "",
@@ -162,6 +168,20 @@ def write_report(out: Path, code: str) -> None:
                 lines.append(f"| {r.players} | {r.official} | {r.spec} | {r.offers} | {_pct(r.same)} | {_pct(r.uses)} "
                              f"| {_pct(r.reference_uses)} | {kap} |")
             lines.append("")
+    screen = out / "screen.csv"
+    if screen.exists():
+        df = pd.read_csv(screen)
+        df = df[df["spec"] != M.TEACHER]
+        g = df.groupby("spec").agg(decisions=("agrees", "size"), agrees=("agrees", "mean"),
+                                   agrees_value=("agrees_value", "mean"), share=("teacher_share", "mean"))
+        lines += ["### The screen that chose the candidate (before any game)", "",
+                  "Fits with the target's value share q (0: visit shares only), each searched at 1000 iterations "
+                  "with the hand-set prior's share `mix`, at the first held-out decisions of every player count "
+                  "(`--part screen`, screen.csv).", "",
+                  "| search | decisions | = teacher | = teacher's value | teacher's share |", "|---|---|---|---|---|"]
+        for spec, r in g.iterrows():
+            lines.append(f"| {spec} | {int(r.decisions)} | {_pct(r.agrees)} | {_pct(r.agrees_value)} | {_pct(r.share)} |")
+        lines.append("")
     sp = out / "speed.csv"
     if sp.exists():
         df = pd.read_csv(sp)
@@ -177,11 +197,12 @@ def write_report(out: Path, code: str) -> None:
                   f"One seat of the cell's search, the other seats `heuristic` (or, head to head, today's default "
                   f"search); seats rotated; seed {SEED}; game counts fixed before the run. Win: the rules' winner "
                   "(ties shared), 95% Wilson interval. Scores: the search's mean and the other seats' mean.", "",
-                  "| cell | players | search | against | games (planned) | win | score | others' score |",
-                  "|---|---|---|---|---|---|---|---|"]
+                  "| cell | players | search | against | games (planned) | fair share | win | score | others' score |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             lines.append(f"| {r['cell']} | {r['players']} | `{r['spec']}` | `{r['others']}` | {r['games']} "
-                         f"({r['planned']}) | {_pct(r['win'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}] "
+                         f"({r['planned']}) | {_pct(1 / r['players'])} "
+                         f"| {_pct(r['win'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}] "
                          f"| {r['score']:.1f} | {r['others_score']:.1f} |")
         lines.append("")
     pairs = [p for p in (M.paired(out / "runs", _cell(a), _cell(b)) for a, b in PAIRS) if p]
