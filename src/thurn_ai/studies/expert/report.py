@@ -204,6 +204,9 @@ def write_report(out: Path, code: str) -> None:
                          f"({r['planned']}) | {_pct(1 / r['players'])} "
                          f"| {_pct(r['win'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}] "
                          f"| {r['score']:.1f} | {r['others_score']:.1f} |")
+        missing = [c.name for c in CELLS if M.cell_summary(out / "runs", c) is None]
+        if missing:
+            lines += ["", f"Planned but not played (the run stopped before them): {', '.join(missing)}."]
         lines.append("")
     pairs = [p for p in (M.paired(out / "runs", _cell(a), _cell(b)) for a, b in PAIRS) if p]
     if pairs:
