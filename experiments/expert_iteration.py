@@ -17,30 +17,21 @@ core, the experiments or the build files, unless --allow-dirty, which the output
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
-from thurn_ai.fileio import atomic_to_csv, atomic_write_text
+from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.game.rules import PLAYER_COUNTS
 from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import measure as M
 from thurn_ai.studies.expert import report as R
 from thurn_ai.studies.expert import teacher as T
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state
+from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "expert"
 SEED = 1
-
-
-def log_run(out: Path, part: str, seconds: float, code: str, **info) -> None:
-    """out/runs.json: each part's runs (the code they ran, the wall time, settings)."""
-    path = out / "runs.json"
-    runs = json.loads(path.read_text()) if path.exists() else []
-    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
-    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
 
 
 def part_data(args, code: str) -> None:

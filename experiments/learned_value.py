@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state  # noqa: E402
+from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run  # noqa: E402
 
-from thurn_ai.fileio import atomic_to_csv, atomic_write_text  # noqa: E402
+from thurn_ai.fileio import atomic_to_csv  # noqa: E402
 from thurn_ai.learned import data as D  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,14 +48,6 @@ GAMES = 300
 def held_out(game):
     """Games the fit never sees: every fifth (all South) and every tenth North game (numbers ending in 9)."""
     return (game % 5 == 0) | (game % 10 == 9)
-
-
-def log_run(out: Path, part: str, seconds: float, code: str, **info) -> None:
-    """out/runs.json: each part's runs (the code they ran, the wall time, settings)."""
-    path = out / "runs.json"
-    runs = json.loads(path.read_text()) if path.exists() else []
-    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
-    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
 
 
 def part_data(args, code: str) -> None:

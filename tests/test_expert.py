@@ -363,3 +363,13 @@ def test_official_kappa_counts_agreement_at_the_offers():
 def test_detectable_difference_shrinks_with_games():
     from thurn_ai.studies.expert import measure as M
     assert M.detectable_difference(400) < M.detectable_difference(100) < 0.2
+
+
+def test_runs_are_logged_beside_the_results(tmp_path):
+    import json
+    from thurn_ai.studies.provenance import log_run
+    log_run(tmp_path, "data", 12.34, "abc1234", games=5)
+    log_run(tmp_path, "fit", 1.0, "abc1234 with uncommitted changes to x")
+    runs = json.loads((tmp_path / "runs.json").read_text())
+    assert runs == [{"part": "data", "code": "abc1234", "seconds": 12.3, "games": 5},
+                    {"part": "fit", "code": "abc1234 with uncommitted changes to x", "seconds": 1.0}]

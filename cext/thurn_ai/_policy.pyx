@@ -172,6 +172,20 @@ cdef int fill_prior_weights(PriorWeights* w, rows) except -1:
     return 0
 
 
+cdef int search_decision(GameState state, int forbid, int* moves, HouseValues* values, int* pidx) except -1:
+    """The moves the search considers at the decision of the player to move (as Tree.tree_options filters
+    them) and, in pidx, the planner's choice among them; values is reset for this state."""
+    cdef int n
+    if state.s.phase == PH_OVER:
+        raise ValueError("the game is over")
+    reset_values(values)
+    n = gen_moves(&state.s, &state.cfg.c, moves)
+    n = drop_forbidden(&state.s, moves, n, forbid)
+    n = tree_moves(&state.s, &state.cfg.c, moves, n, values)
+    pidx[0] = plan_choice(&state.s, &state.cfg.c, moves, n, forbid, values)
+    return n
+
+
 def prior_features_of(GameState state, int forbid=0):
     """(phase row or -1, moves, [[feature, ...] per move]): the learned prior's inputs at the decision of the
     player to move, over the moves the search considers there (see thurn_ai/learned/prior.py)."""
@@ -179,13 +193,7 @@ def prior_features_of(GameState state, int forbid=0):
     cdef double f[MAXMOVES * PRIOR_FEATURES]
     cdef int n, i, k, pidx
     cdef HouseValues values
-    if state.s.phase == PH_OVER:
-        raise ValueError("the game is over")
-    reset_values(&values)
-    n = gen_moves(&state.s, &state.cfg.c, moves)
-    n = drop_forbidden(&state.s, moves, n, forbid)
-    n = tree_moves(&state.s, &state.cfg.c, moves, n, &values)
-    pidx = plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)
+    n = search_decision(state, forbid, moves, &values, &pidx)
     prior_features(&state.s, &state.cfg.c, moves, n, forbid, pidx, &values, f)
     return (prior_phase(&state.s), [moves[i] for i in range(n)],
             [[f[i * PRIOR_FEATURES + k] for k in range(PRIOR_FEATURES)] for i in range(n)])
@@ -200,14 +208,8 @@ def learned_prior_of(GameState state, rows, int forbid=0):
     cdef double prob[MAXMOVES]
     cdef int n, i, pidx
     cdef HouseValues values
-    if state.s.phase == PH_OVER:
-        raise ValueError("the game is over")
     fill_prior_weights(&w, rows)
-    reset_values(&values)
-    n = gen_moves(&state.s, &state.cfg.c, moves)
-    n = drop_forbidden(&state.s, moves, n, forbid)
-    n = tree_moves(&state.s, &state.cfg.c, moves, n, &values)
-    pidx = plan_choice(&state.s, &state.cfg.c, moves, n, forbid, &values)
+    n = search_decision(state, forbid, moves, &values, &pidx)
     prior_logits(&state.s, &state.cfg.c, &w, moves, n, forbid, pidx, &values, logit)
     softmax_into(logit, n, prob)
     return [moves[i] for i in range(n)], [prob[i] for i in range(n)]

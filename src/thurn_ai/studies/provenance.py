@@ -5,8 +5,11 @@ Results in results/ must come from committed code: a study's runner calls `check
 beside what it made."""
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
+
+from ..fileio import atomic_write_text
 
 #: the files whose changes make a result not reproducible from its commit
 CODE_PATHS = ("src", "cext", "experiments", "setup.py", "pyproject.toml")
@@ -52,3 +55,12 @@ def check_clean(root, allow_dirty: bool = False) -> list[str]:
         raise DirtyTree(f"uncommitted changes to {shown}: results must come from committed code. Commit them, "
                         "or pass --allow-dirty (the report is then marked as not reproducible)")
     return changed
+
+
+def log_run(out, part: str, seconds: float, code: str, **info) -> None:
+    """out/runs.json, committed with a study's results: each part's runs (the code they ran, the wall time,
+    their settings), appended and written atomically."""
+    path = Path(out) / "runs.json"
+    runs = json.loads(path.read_text()) if path.exists() else []
+    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
+    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
