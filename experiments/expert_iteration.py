@@ -2,6 +2,7 @@
 results/expert/.
 
     python experiments/expert_iteration.py --part data      # teacher data (resumes an interrupted run)
+    python experiments/expert_iteration.py --part data --generation 2 --games 60   # the next generation's
     python experiments/expert_iteration.py --part screen    # before any game: which target and mix (screen.csv)
     python experiments/expert_iteration.py --part fit       # fit the prior to the data, write its weights
     python experiments/expert_iteration.py --part offline   # agreement with the teacher on held-out decisions
@@ -10,13 +11,14 @@ results/expert/.
     python experiments/expert_iteration.py --part report    # results/expert/README.md from what is saved
     python experiments/expert_iteration.py --part data --scheduler tcp://host:8786 --games 400   # on Dask
 
-Teacher data: results/expert/data/ (thurn_ai/studies/expert/teacher.py says which games and decisions),
-seed 1. Results must come from committed code: the script refuses uncommitted changes to the package, the
+Teacher data: results/expert/data/ (generation 1, seed 1) and results/expert/gen<N>/data/ (thurn_ai/studies/
+expert/teacher.py says which games and decisions; report.GENERATIONS which bots and seed each generation has). Results must come from committed code: the script refuses uncommitted changes to the package, the
 core, the experiments or the build files, unless --allow-dirty, which the outputs then say.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,43 +33,55 @@ from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "expert"
-SEED = 1
 
 
 def part_data(args, code: str) -> None:
-    chunks = T.plan_chunks(players=args.players, games=args.games, seed=args.seed, teacher=args.teacher,
-                           sample=args.sample)
+    gen = R.GENERATIONS[args.generation]
+    chunks = T.plan_chunks(players=args.players, games=args.games, seed=gen.seed, play=gen.play, strong=gen.strong,
+                           teacher=gen.teacher, sample=args.sample)
     client = None
     if args.scheduler:
         from thurn_ai.play.workers import connect
         client = connect(args.scheduler)
-    folder = args.out / "data"
-    print(f"teacher data: {len(chunks)} chunks of up to {T.CHUNK} games in {folder} (complete ones are kept)",
+    folder = args.out / gen.data
+    print(f"generation {gen.number}'s teacher data: {len(chunks)} chunks of up to {T.CHUNK} games in {folder} (complete ones are kept)",
           flush=True)
     start = time.time()
     done = T.generate(folder, chunks, jobs=args.jobs, client=client,
                       progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))
-    log_run(args.out, "data", time.time() - start, code, chunks=done, games=args.games, seed=args.seed,
-            teacher=args.teacher, sample=args.sample, players=list(args.players))
+    log_run(args.out, "data" if gen.number == 1 else f"data gen{gen.number}", time.time() - start, code,
+            chunks=done, games=args.games, seed=gen.seed, teacher=gen.teacher, sample=args.sample,
+            players=list(args.players))
 
 
 PRIOR_PATH = ROOT / "src" / "thurn_ai" / "learned" / "prior_model.json"
 
 
 def part_fit(args, code: str) -> None:
+    """Fit the generation's prior (to its own and earlier generations' training games) into
+    results/expert/prior_gen<N>.json; --ship also makes it the package's prior."""
+    gen = R.GENERATIONS[args.generation]
     start = time.time()
-    train, held = F.load_groups(args.out / "data", args.players, args.q_share)
-    model, cv = F.fit_prior(train, meta={"data": "results/expert/data", "code": code, "q_share": args.q_share,
+    folders = [args.out / f for f in gen.fit_on]
+    train, held = F.load_groups(folders, args.players, args.q_share)
+    model, cv = F.fit_prior(train, meta={"data": [f"results/expert/{f}" for f in gen.fit_on], "generation": gen.number,
+                                         "code": code, "q_share": args.q_share,
                                          "q_temp": F.Q_TEMP, "min_visits": F.MIN_VISITS,
                                          "decisions": {f"{n}p": int(sum(len(d) for (m, _), d in train.items()
                                                                        if m == n)) for n in args.players}})
-    model.save(PRIOR_PATH)
-    atomic_to_csv(cv, args.out / "cv.csv", index=False)
+    model.save(ROOT / gen.prior)
+    if args.ship:
+        model.save(PRIOR_PATH)
+    where = args.out / gen.folder
+    atomic_to_csv(cv, where / "cv.csv", index=False)
     import pandas as pd
-    rows = [F.agreement(model, d) for _k, d in sorted(held.items()) if len(d)]
-    atomic_to_csv(pd.DataFrame(rows), args.out / "offline_prior.csv", index=False)
+    # offline: on the held-out games of this generation's own data
+    _train, own = F.load_groups([args.out / gen.data], args.players, args.q_share)
+    rows = [F.agreement(model, d) for _k, d in sorted(own.items()) if len(d)]
+    atomic_to_csv(pd.DataFrame(rows), where / "offline_prior.csv", index=False)
     print(pd.DataFrame(rows).to_string(index=False))
-    log_run(args.out, "fit", time.time() - start, code, q_share=args.q_share)
+    log_run(args.out, "fit" if gen.number == 1 else f"fit gen{gen.number}", time.time() - start, code,
+            q_share=args.q_share, shipped=bool(args.ship))
 
 
 def part_screen(args, code: str) -> None:
@@ -138,11 +152,13 @@ def main(argv=None) -> int:
     ap.add_argument("--part", choices=list(PARTS), action="append")
     ap.add_argument("--games", type=int, default=100, help="games per player count (teacher data)")
     ap.add_argument("--players", type=lambda s: [int(x) for x in s.split(",")], default=list(PLAYER_COUNTS))
-    ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("--teacher", default=T.DEFAULT_TEACHER)
+    ap.add_argument("--generation", type=int, choices=sorted(R.GENERATIONS), default=max(R.GENERATIONS),
+                    help="which generation's teacher data (--part data) or prior (--part fit)")
+    ap.add_argument("--ship", action="store_true", help="fit: also write the package's prior_model.json")
     ap.add_argument("--sample", type=float, default=T.DEFAULT_SAMPLE)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--q-share", type=float, default=0.0, help="the value softmax's share of the fit's target")
+    ap.add_argument("--q-share", type=float, default=0.5, help="the value softmax's share of the fit's target "
+                    "(0.5: the screen's choice, docs/expert.md)")
     ap.add_argument("--offline-limit", type=int, default=150, help="held-out decisions per count (offline)")
     ap.add_argument("--cells", nargs="*", help="strength: only these cells (default: all, in order)")
     ap.add_argument("--scheduler")
@@ -155,6 +171,7 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     code = code_state(ROOT)
+    os.chdir(ROOT)      # the generations' specs name weights files relative to the repository's root
     for part in args.part or DEFAULT_PARTS:
         PARTS[part](args, code)
     return 0

@@ -190,13 +190,21 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
             "games": int(len(np.unique(d.game)))}
 
 
-def load_groups(folder, players_list, q_share: float = Q_SHARE) -> tuple[dict, dict]:
-    """({(players, phase): Decisions} for the training games, the same for the held-out games); the
-    targets mix values in with `q_share` (soft_target)."""
+GAME_OFFSET = 1_000_000   # game numbers of the k-th data folder are shifted by k x this (held_out is unchanged)
+
+
+def load_groups(folders, players_list, q_share: float = Q_SHARE) -> tuple[dict, dict]:
+    """({(players, phase): Decisions} for the training games, the same for the held-out games) of one
+    teacher data folder or several (a later generation fits to its own and earlier generations' data; each
+    folder's games keep apart in the cross-validation); the targets mix values in with `q_share`."""
+    if isinstance(folders, (str, bytes)) or hasattr(folders, "joinpath"):
+        folders = [folders]
     train, held = {}, {}
     for n in players_list:
-        data = T.load(folder, [n])
-        rows = decision_rows(data, T.records(folder, n))
+        rows = []
+        for k, folder in enumerate(folders):
+            for r in decision_rows(T.load(folder, [n]), T.records(folder, n)):
+                rows.append({**r, "game": r["game"] + k * GAME_OFFSET})
         for ph in range(len(PHASES)):
             d = stack(n, ph, rows, q_share)
             out = T.held_out(d.game)

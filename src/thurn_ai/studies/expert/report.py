@@ -3,6 +3,7 @@ played) and its report, results/expert/README.md, rebuilt from what is saved."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +43,46 @@ OFFLINE_SPECS = {"planner prior, 1000 it": DEFAULT_SPEC.format(it=BUDGET),
 SPEED_SPECS = {"planner prior": DEFAULT_SPEC.format(it=BUDGET),
                "learned prior": PRIOR_SPEC.format(it=BUDGET, mix=MIX)}
 
+@dataclass(frozen=True)
+class Generation:
+    """One round of expert iteration: teacher data from games played and searched with the previous
+    generation's prior (generation 1: the hand-set prior), and the prior fitted to this and earlier data.
+    Paths are relative to the repository's root (the experiment runs from there)."""
+    number: int
+    folder: str                  #: its outputs (cv.csv, offline_prior.csv, data/) under results/expert/
+    seed: int                    #: of its teacher games (each generation plays new deals)
+    play: str
+    strong: str
+    teacher: str
+    fit_on: tuple[str, ...]      #: teacher data folders its prior is fitted to (under results/expert/)
+
+    @property
+    def data(self) -> str:
+        return f"{self.folder}/data" if self.folder else "data"
+
+    @property
+    def prior(self) -> str:
+        """Its fitted weights (results/expert/prior_gen<N>.json); the package ships the best generation's."""
+        return f"results/expert/prior_gen{self.number}.json"
+
+    def searching(self, it: int) -> str:
+        """The search at `it` iterations with this generation's prior, mixed as the cells mix it."""
+        return f"mcts(iterations={it},eval=learned,policy=learned,mix={MIX},pmodel={self.prior})"
+
+
+def _with_prior_of(gen: "Generation", spec_head: str) -> str:
+    return f"{spec_head},eval=learned,policy=learned,mix={MIX},pmodel={gen.prior})"
+
+
+GEN1 = Generation(1, "", 1, T.DEFAULT_PLAY, T.DEFAULT_STRONG, T.DEFAULT_TEACHER, ("data",))
+#: generation 2: the same recipe (300-iteration self-play, every fourth game one 1000-iteration search among
+#: heuristic bots, a 10,000-iteration teacher at a fifth of the decisions), every search with generation 1's
+#: prior; its prior is fitted to generation 1's and 2's training games together
+GEN2 = Generation(2, "gen2", 2, _with_prior_of(GEN1, "mcts(iterations=300"), _with_prior_of(GEN1, "mcts(iterations=1000"),
+                  _with_prior_of(GEN1, "mcts(iterations=10000"), ("data", "gen2/data"))
+GENERATIONS = {g.number: g for g in (GEN1, GEN2)}
+
+
 GAMES = {2: 400, 3: 402, 4: 400}        # whole seat rotations; a paired t test detects ~6-7 points (80%)
 H2H_GAMES = {2: 200, 3: 201, 4: 200}
 CPU_GAMES = {2: 100, 3: 102, 4: 100}    # equal CPU time: added after the 1000-iteration cells, before any game (what fits in the session)
@@ -57,7 +98,11 @@ CELLS = [
         M.Cell(f"default_p{n}_cpu{CPU_SECONDS}", n, CPU_DEFAULT_SPEC, CPU_GAMES[n], seed=SEED),
         M.Cell(f"prior_p{n}_cpu{CPU_SECONDS}", n, CPU_PRIOR_SPEC.format(mix=MIX), CPU_GAMES[n], seed=SEED))],
 ]
+#: generation 2 against heuristic on the same deals as generation 1's cells (planned once its prior was fitted,
+#: before any of its games)
+CELLS += [M.Cell(f"gen2_p{n}_it1000", n, GEN2.searching(BUDGET), GAMES[n], seed=SEED) for n in (3, 4, 2)]
 PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}") for b in ("it1000", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
+PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
 
 def speed(folder, specs: dict[str, str], positions: int = 20, repeats: int = 3) -> pd.DataFrame:

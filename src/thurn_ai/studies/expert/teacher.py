@@ -38,9 +38,10 @@ from ...play.match import GameRecord, derive_seed, read_records
 from ...play.workers import run_each
 
 CHUNK = 5                                         #: games a file
-DEFAULT_PLAY = "mcts(iterations=300,eval=learned)"
-DEFAULT_STRONG = "mcts(eval=learned)"
-DEFAULT_TEACHER = "mcts(iterations=10000,eval=learned)"
+#: generation 1's bots, spelled out in full (policy=handset: the search's defaults changed after it)
+DEFAULT_PLAY = "mcts(iterations=300,eval=learned,policy=handset)"
+DEFAULT_STRONG = "mcts(eval=learned,policy=handset)"
+DEFAULT_TEACHER = "mcts(iterations=10000,eval=learned,policy=handset)"
 DEFAULT_SAMPLE = 0.2
 META = "teacher.json"
 
