@@ -78,6 +78,12 @@ def part_fit(args, code: str) -> None:
     # offline: on the held-out games of this generation's own data
     _train, own = F.load_groups([args.out / gen.data], args.players, args.q_share)
     rows = [F.agreement(model, d) for _k, d in sorted(own.items()) if len(d)]
+    if gen.number > 1:         # the previous generation's prior on the same held-out decisions
+        from thurn_ai.learned.prior import prior_from
+        before = prior_from(ROOT / R.GENERATIONS[gen.number - 1].prior)
+        for r, (_k, d) in zip(rows, [(k, d) for k, d in sorted(own.items()) if len(d)]):
+            b = F.agreement(before, d)
+            r.update(previous_top1=b["prior_top1"], previous_share=b["prior_share"], previous_xent=b["prior_xent"])
     atomic_to_csv(pd.DataFrame(rows), where / "offline_prior.csv", index=False)
     print(pd.DataFrame(rows).to_string(index=False))
     log_run(args.out, "fit" if gen.number == 1 else f"fit gen{gen.number}", time.time() - start, code,

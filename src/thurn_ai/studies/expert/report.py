@@ -140,7 +140,7 @@ def _pp(x: float) -> str:
 def write_report(out: Path, code: str) -> None:
     """results/expert/README.md from the saved tables and cells."""
     m = machine_info()
-    lines = ["# Expert iteration, generation 1: a move prior learned from deep searches", "",
+    lines = ["# Expert iteration: a move prior learned from deep searches, generation by generation", "",
              f"Built by `python experiments/expert_iteration.py` at {code} ({m['cpu']}). docs/expert.md describes "
              "the method; this page gives what was measured.", ""]
     meta = out / "data" / "teacher.json"
@@ -227,6 +227,7 @@ def write_report(out: Path, code: str) -> None:
         for spec, r in g.iterrows():
             lines.append(f"| {spec} | {int(r.decisions)} | {_pct(r.agrees)} | {_pct(r.agrees_value)} | {_pct(r.share)} |")
         lines.append("")
+    lines += _generation_lines(out, GEN2)
     sp = out / "speed.csv"
     if sp.exists():
         df = pd.read_csv(sp)
@@ -255,22 +256,64 @@ def write_report(out: Path, code: str) -> None:
         lines.append("")
     pairs = [p for p in (M.paired(out / "runs", _cell(a), _cell(b)) for a, b in PAIRS) if p]
     if pairs:
-        lines += ["### Paired: learned prior minus today's default (same deals and seats)", "",
+        lines += ["### Paired: each comparison on the same deals and seats", "",
+                  "Generation 1 against the hand-set prior (today's default before this study), and each later "
+                  "generation against the one before it.", "",
                   "The primary estimate: the mean per-game difference of the searching seat's win share (in "
                   "points), 95% t interval of the differences, two-sided p; and the same for its score. "
                   "Detectable: the difference this many games detect with 80% power (paired t, per-game sd 0.45). "
                   "Holm-corrected p (over every paired comparison in the table) beside the raw one.", ""]
         from statsmodels.stats.multitest import multipletests
         holm = multipletests([p["win_share_p"] for p in pairs], method="holm")[1]
-        lines += ["| budget | players | games | win difference | p (Holm) | score difference | detectable |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += ["| comparison | budget | players | games | win difference | p (Holm) | score difference | detectable |",
+                  "|---|---|---|---|---|---|---|---|"]
         for p, h in zip(pairs, holm):
             budget = p["a"].split("_")[-1].replace("it", "").replace("cpu", "CPU s ") + ("" if "cpu" in p["a"] else " it")
-            lines.append(f"| {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp [{_pp(p['win_share_low'])}, "
+            lines.append(f"| {_comparison(p)} | {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp [{_pp(p['win_share_low'])}, "
                          f"{_pp(p['win_share_high'])}] | {_p(p['win_share_p'])} ({_p(h)}) | {p['score']:+.2f} "
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] | {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
     atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
+
+
+def _comparison(p: dict) -> str:
+    """A paired row's name in words: which generation minus which."""
+    gen = lambda name: (f"generation {name[3]}" if name.startswith("gen") else  # noqa: E731
+                        "generation 1" if name.startswith("prior") else "hand-set prior")
+    return f"{gen(p['a'])} − {gen(p['b'])}"
+
+
+def _generation_lines(out: Path, gen: "Generation") -> list[str]:
+    """The report's section on a later generation: its teacher data and its prior offline."""
+    meta = out / gen.data / T.META
+    if gen.number == 1 or not meta.exists():
+        return []
+    import json
+    m_ = json.loads(meta.read_text())
+    data = T.load(out / gen.data)
+    lines = [f"## Generation {gen.number}", "",
+             f"Teacher data (results/expert/{gen.data}/, seed {m_['seed']}): games played by `{m_['play']}` in "
+             f"every seat (every fourth game: one seat `{m_['strong']}`, the others `heuristic`); the teacher "
+             f"`{m_['teacher']}` at a share {m_['sample']} of the decisions. Its prior "
+             f"({gen.prior}) is fitted to the training games of {', '.join(f'results/expert/{f}' for f in gen.fit_on)}.",
+             "", "| players | games | sampled decisions | of them held out |", "|---|---|---|---|"]
+    for n, d in data.drop_duplicates(["players", "game", "decision"]).groupby("players"):
+        lines.append(f"| {n} | {d['game'].nunique()} | {len(d)} | {int(T.held_out(d['game']).sum())} |")
+    lines.append("")
+    prior = out / gen.folder / "offline_prior.csv"
+    if prior.exists():
+        df = pd.read_csv(prior)
+        lines += [f"Offline, on generation {gen.number}'s held-out decisions (its teacher searched with generation "
+                  f"{gen.number - 1}'s prior, so agreement measured this way favours that prior): top-1 = how often "
+                  "the prior's favourite is the teacher's most-visited move; cross-entropy to the fit's soft target "
+                  "(lower is better).", "",
+                  f"| players | phase | decisions | gen {gen.number} top-1 | gen {gen.number - 1} top-1 | planner top-1 "
+                  f"| gen {gen.number} cross-entropy | gen {gen.number - 1} cross-entropy |", "|---|---|---|---|---|---|---|---|"]
+        for r in df.itertuples():
+            lines.append(f"| {r.players} | {r.phase} | {r.decisions} | {_pct(r.prior_top1)} | {_pct(r.previous_top1)} "
+                         f"| {_pct(r.planner_top1)} | {r.prior_xent:.3f} | {r.previous_xent:.3f} |")
+        lines.append("")
+    return lines
 
 
 def _p(p: float) -> str:
