@@ -297,6 +297,37 @@ def test_teacher_rows_rebuild_their_positions_and_features(tmp_path):
         assert r["visits"].sum() > 0
 
 
+def test_a_later_generation_fits_to_several_folders_keeping_their_games_apart(tmp_path):
+    a, b = tmp_path / "gen1", tmp_path / "gen2"
+    T.generate(a, T.plan_chunks(players=[2], games=2, seed=2, **SMALL))
+    T.generate(b, T.plan_chunks(players=[2], games=2, seed=3, **SMALL))
+    one, _ = F.load_groups(a, [2])
+    both, held = F.load_groups([a, b], [2])
+    games = {g for (n, _ph), d in both.items() for g in d.game}
+    own = {g for (n, _ph), d in one.items() for g in d.game}
+    # generation 2's game k is not generation 1's game k: shifted, and kept out of the same fold
+    assert own <= games and any(g >= F.GAME_OFFSET for g in games)
+    assert sum(len(d) for d in both.values()) > sum(len(d) for d in one.values())
+    assert all(T.held_out(d.game).all() for d in held.values())    # held out by the original number
+
+
+def test_each_generation_searches_with_the_previous_generations_weights(monkeypatch):
+    from pathlib import Path
+    from thurn_ai.studies.expert import report as R
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])      # the specs name files from the repository
+    assert R.GEN1.teacher == T.DEFAULT_TEACHER and "policy=handset" in R.GEN1.teacher
+    for n, gen in R.GENERATIONS.items():
+        if n == 1:
+            continue
+        before = R.GENERATIONS[n - 1].prior
+        assert Path(before).is_file()                     # committed with the generation that made it
+        for spec in (gen.play, gen.strong, gen.teacher):
+            assert f"pmodel={before}" in spec
+            assert make_bot(spec, 0).options.pmodel == before
+        assert R.GENERATIONS[n - 1].data in gen.fit_on and gen.data in gen.fit_on
+        assert len({g.seed for g in R.GENERATIONS.values()}) == len(R.GENERATIONS)   # new deals each time
+
+
 # ---------------------------------------------------------------- defaults
 
 
