@@ -81,6 +81,7 @@ GEN1 = Generation(1, "", 1, T.DEFAULT_PLAY, T.DEFAULT_STRONG, T.DEFAULT_TEACHER,
 GEN2 = Generation(2, "gen2", 2, _with_prior_of(GEN1, "mcts(iterations=300"), _with_prior_of(GEN1, "mcts(iterations=1000"),
                   _with_prior_of(GEN1, "mcts(iterations=10000"), ("data", "gen2/data"))
 GENERATIONS = {g.number: g for g in (GEN1, GEN2)}
+OFFLINE_SPECS["generation 2 prior, 1000 it"] = GEN2.searching(BUDGET)
 
 
 GAMES = {2: 400, 3: 402, 4: 400}        # whole seat rotations; a paired t test detects ~6-7 points (80%)
@@ -198,7 +199,8 @@ def write_report(out: Path, code: str) -> None:
         lines.append("")
     if search.exists():
         df = pd.read_csv(search, keep_default_na=False)
-        shown = ["planner prior, 1000 it", f"learned prior mix={MIX}, 1000 it", M.TEACHER]
+        shown = ["planner prior, 1000 it", f"learned prior mix={MIX}, 1000 it", "generation 2 prior, 1000 it",
+                 M.TEACHER]
         rows = [M.official_kappa(df, spec) for spec in shown]
         k = pd.concat([r for r in rows if len(r)], ignore_index=True) if any(len(r) for r in rows) else None
         if k is not None:
