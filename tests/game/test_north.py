@@ -610,7 +610,7 @@ def check_invariants(g, rules):
             if d["tiles_n"][p][t] and stack.kind == "each_province":
                 assert all(any(b.city_province[x] == q for x in d["houses"][p]) for q in stack.provinces)
         if stack.kind == "free_city" and g.phase != "houses":
-            (c,) = st.cities
+            (c,) = stack.cities
             assert (pos == 1) == any(c in d["houses"][p] for p in range(n))   # the first builder's
     p = g.current_player
     if g.phase == "houses":
