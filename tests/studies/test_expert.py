@@ -314,7 +314,7 @@ def test_a_later_generation_fits_to_several_folders_keeping_their_games_apart(tm
 def test_each_generation_searches_with_the_previous_generations_weights(monkeypatch):
     from pathlib import Path
     from thurn_ai.studies.expert import report as R
-    monkeypatch.chdir(Path(__file__).resolve().parents[1])      # the specs name files from the repository
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])      # the specs name files from the repository
     assert R.GEN1.teacher == T.DEFAULT_TEACHER and "policy=handset" in R.GEN1.teacher
     for n, gen in R.GENERATIONS.items():
         if n == 1:
