@@ -72,8 +72,10 @@ def main(argv=None):
     ap.add_argument("new", type=Path)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
-    commit = lambda p: subprocess.run(["git", "-C", str(p), "rev-parse", "--short", "HEAD"],
-                                      capture_output=True, text=True).stdout.strip()
+
+    def commit(p):
+        return subprocess.run(["git", "-C", str(p), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip()
     old, new = measure(args.old.resolve()), measure(args.new.resolve())
     report = {"old": {"commit": commit(args.old), **old},
               "new": {"commit": commit(args.new), **new},

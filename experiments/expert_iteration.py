@@ -12,7 +12,8 @@ results/expert/.
     python experiments/expert_iteration.py --part data --scheduler tcp://host:8786 --games 400   # on Dask
 
 Teacher data: results/expert/data/ (generation 1, seed 1) and results/expert/gen<N>/data/ (thurn_ai/studies/
-expert/teacher.py says which games and decisions; report.GENERATIONS which bots and seed each generation has). Results must come from committed code: the script refuses uncommitted changes to the package, the
+expert/teacher.py says which games and decisions; report.GENERATIONS which bots and seed each generation
+has). Results must come from committed code: the script refuses uncommitted changes to the package, the
 core, the experiments or the build files, unless --allow-dirty, which the outputs then say.
 """
 from __future__ import annotations
@@ -44,8 +45,8 @@ def part_data(args, code: str) -> None:
         from thurn_ai.play.workers import connect
         client = connect(args.scheduler)
     folder = args.out / gen.data
-    print(f"generation {gen.number}'s teacher data: {len(chunks)} chunks of up to {T.CHUNK} games in {folder} (complete ones are kept)",
-          flush=True)
+    print(f"generation {gen.number}'s teacher data: {len(chunks)} chunks of up to {T.CHUNK} games in {folder} "
+          "(complete ones are kept)", flush=True)
     start = time.time()
     done = T.generate(folder, chunks, jobs=args.jobs, client=client,
                       progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))

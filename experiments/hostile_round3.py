@@ -87,7 +87,8 @@ def model_files(d: Path) -> list[tuple[str, Path, bool]]:
               "huge": 10 ** 30}
     for field in ("format", "version", "features", "models", "meta"):
         for vn, v in values.items():
-            add(f"{field}_{vn}", lambda m, f=field, v=v: m.__setitem__(f, v), field == "meta" and vn in ("null", "dict"))
+            add(f"{field}_{vn}", lambda m, f=field, v=v: m.__setitem__(f, v),
+                field == "meta" and vn in ("null", "dict"))
         add(f"{field}_deleted", lambda m, f=field: m.pop(f), field == "meta")
     for key in ("win", "score"):
         for vn, v in {"1e200": 1e200, "1e308": 1e308, "-1e308": -1e308, "true": True, "str15": "1.5",

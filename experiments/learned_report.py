@@ -13,8 +13,8 @@ against whether that player won; and the shown chance's calibration slope, inter
 player to move plays against (OUT/calibration_by_opponents.csv), with the forms of a map for heuristic
 opponents compared out of fold (OUT/opponent_map_forms.csv; part `opponents` writes the chosen one to
 thurn_ai/learned/win_map_heuristic.json). Writes OUT/calibration.csv, OUT/reliability.csv,
-OUT/reliability.png, OUT/start.csv and OUT/report.md. The hint's searches are saved as they finish (OUT/hint_said.parquet) and
-resume.
+OUT/reliability.png, OUT/start.csv and OUT/report.md. The hint's searches are saved as they finish
+(OUT/hint_said.parquet) and resume.
 """
 from __future__ import annotations
 
@@ -194,7 +194,7 @@ def _recalibrate(train: pd.DataFrame, test: pd.DataFrame, form: str, said: str =
     out = np.full(len(test), np.nan)
     groups = [(None, train, test)] if form == "shift" else [
         (n, train[train["players"] == n], test[test["players"] == n]) for n in sorted(test["players"].unique())]
-    for n, tr, te in groups:
+    for n, tr, _te in groups:
         mask = np.ones(len(test), bool) if n is None else (test["players"] == n).to_numpy()
         z_tr, z = _logit(tr[said]), z_te[mask]
         if form in ("shift", "shift per count"):

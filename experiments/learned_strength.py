@@ -152,7 +152,8 @@ def paired_lines(out: Path) -> list[str]:
                   "the searching seat's win share and score, mean difference [95% normal interval over "
                   "games, not corrected for the number of comparisons]; *detectable*: the smallest win-share "
                   "difference the cell detects with 80% power, two-sided 5% (statsmodels):", "",
-                  f"| players | games | win share {a} - {b} | detectable | score {a} - {b} |", "|---:|---:|---|---:|---|"]
+                  f"| players | games | win share {a} - {b} | detectable | score {a} - {b} |",
+                  "|---:|---:|---|---:|---|"]
         for p, r in rows:
             w, s = r["win_share"], r["score"]
             lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "

@@ -27,10 +27,13 @@ the experiments or the build files, unless --allow-dirty, which the outputs then
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

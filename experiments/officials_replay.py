@@ -116,7 +116,8 @@ def main(argv=None) -> int:
         return 1 if total[1] else 0
     df = pd.read_parquet(a.games)
     if not all(b.startswith("heuristic") for b in set(df.bot)):
-        ap.error(f"{a.games}: only the heuristic study replays without search budgets; bots here: {sorted(set(df.bot))}")
+        ap.error(f"{a.games}: only the heuristic study replays without search budgets; "
+                 f"bots here: {sorted(set(df.bot))}")
     same, differ, notes = replay(df, a.every)
     print(f"{same} of {same + differ} sampled games replay identically" + "".join(f"\n  {x}" for x in notes))
     return 1 if differ else 0

@@ -315,11 +315,12 @@ def summarize(rows: list[dict]) -> list[dict]:
         wins = sum(float(r["openspiel_win"]) for r in mine)
         low, high = wilson_interval(wins, n)
 
-        def per(key, count):
+        def per(key, count, mine=mine):
             total = sum(float(r[count]) for r in mine)
             return round(sum(float(r[key]) for r in mine) / total, 4) if total else ""
 
-        out.append({"cell": cell, "players": players, "setup": mine[0]["setup"], "mode": mine[0]["mode"], "budget": mine[0]["budget"],
+        out.append({"cell": cell, "players": players, "setup": mine[0]["setup"], "mode": mine[0]["mode"],
+                    "budget": mine[0]["budget"],
                     "games": n, "openspiel_wins": round(wins, 2), "openspiel_win_rate": round(wins / n, 4),
                     "ci_low": round(low, 4), "ci_high": round(high, 4), "fair": round(1 / players, 4),
                     "openspiel_score": round(sum(float(r["openspiel_score"]) for r in mine) / n, 2),
@@ -366,7 +367,8 @@ def write_readme(out: Path, settings: dict, machine: dict, speed: list[dict], su
         if ours and theirs and vanilla and native and via:
             lines += ["", f"{p} players: `mcts` runs {ours / theirs:.1f}× the iterations per second of OpenSpiel's "
                       f"ISMCTS with compiled rollouts ({vanilla / theirs:.1f}× when set up like it); a random "
-                      f"playout plays {native / via:,.0f}× the actions per second natively that it plays through pyspiel."]
+                      f"playout plays {native / via:,.0f}× the actions per second natively that it plays through "
+                      "pyspiel."]
     lines += ["", "## Strength (one OpenSpiel ISMCTS seat against mcts in the others, seats rotated)", "",
               "| cell | players | ISMCTS set-up | budget | games | OpenSpiel ISMCTS wins [95% CI] | fair share | "
               "mean score: ISMCTS vs mcts | iterations a decision: ISMCTS / mcts | s a decision: ISMCTS / mcts |",
@@ -453,7 +455,8 @@ def main(argv=None) -> int:
     settings = {"games": a.games, "players": players, "setups": setups, "modes": modes,
                 "iterations": a.iterations, "time": a.time, "uct_c": a.uct_c, "mcts_options": a.mcts_options,
                 "seed": a.seed, "workers": a.workers,
-                "command": "python experiments/openspiel_peer.py " + " ".join(argv if argv is not None else sys.argv[1:])}
+                "command": "python experiments/openspiel_peer.py "
+                           + " ".join(argv if argv is not None else sys.argv[1:])}
     run_file = out / "run.json"
     games = _read_csv(out / "games.csv")
     same = ("players", "setups", "modes", "iterations", "time", "uct_c", "mcts_options", "seed")
@@ -474,7 +477,8 @@ def main(argv=None) -> int:
         for p in players:
             print(f"speed, {p} players ...", flush=True)
             speed += measure_speed(p, a.iterations, a.seed)
-        _write_csv(out / "speed.csv", speed, ["players", "measure", "who", "per_second", "actions_per_second", "rounds"])
+        _write_csv(out / "speed.csv", speed,
+                   ["players", "measure", "who", "per_second", "actions_per_second", "rounds"])
     speed = _read_csv(out / "speed.csv")
 
     done = {(r["cell"], int(r["game"])) for r in games}

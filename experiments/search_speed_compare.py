@@ -85,8 +85,8 @@ else:
 
 def child(checkout: Path, what: str) -> dict:
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    run = subprocess.run([sys.executable, "-c", CHILD, str(package_root(checkout)), what], capture_output=True, text=True,
-                         env=env)
+    run = subprocess.run([sys.executable, "-c", CHILD, str(package_root(checkout)), what], capture_output=True,
+                         text=True, env=env)
     if run.returncode:
         raise SystemExit(f"error: {checkout} ({what}) failed:\n{run.stderr.strip()[-2000:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])

@@ -64,7 +64,8 @@ def main() -> None:
                     page.locator(f'#board .city.legal[data-city="{city}"]').click()
                     page.wait_for_selector(f'#board .city.picked[data-city="{city}"]')
                 page.click("#place-houses")
-                page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
+                page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), '
+                                       '#game[data-waiting=nobody]')
                 continue
             if view["phase"] == "discard":        # the cards to discard are picked in the hand, then discarded
                 hand = sorted(me["hand"])
@@ -72,7 +73,8 @@ def main() -> None:
                     page.locator(f'#hand .card[data-city="{city}"]:not([aria-pressed=true])').first.click()
                     page.wait_for_selector(f"#hand .card[aria-pressed=true] >> nth={k}")
                 page.click("#place-discards")
-                page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
+                page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), '
+                                       '#game[data-waiting=nobody]')
                 continue
             page.locator(f'#moves button[data-move="{move}"]').click()
             chooser = page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]')
@@ -90,7 +92,9 @@ def main() -> None:
                 page.click("#zoom-reset")
                 page.click("#zoom-in")
                 page.click("#zoom-in")
-                page.evaluate("""() => { const ring = document.querySelector('#board .hint-ring') || document.querySelector('#board .route-ring');
+                page.evaluate("""() => {
+                    const ring = document.querySelector('#board .hint-ring')
+                      || document.querySelector('#board .route-ring');
                     const box = document.querySelector('#board-scroll');
                     if (ring) { const r = ring.getBoundingClientRect(), b = box.getBoundingClientRect();
                       box.scrollLeft += r.left - b.left - b.width / 2; box.scrollTop += r.top - b.top - b.height / 2; }

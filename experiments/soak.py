@@ -9,8 +9,8 @@ Configurations: South (classic), North (horses) and North (classic) for 2, 3 and
   * bot games played by thurn_ai.play.match.play_game, the seats drawn from random, greedy, heuristic and
     mcts(iterations=50); the record must round-trip through JSON and replay to the same scores.
 Checked before every move and at the end, with the test suite's own checks (imported, not copied:
-tests/test_north.py's check_invariants for every board — cards, houses and tiles conserved, routes,
-placements, scores, a legal move before the end — and, on the South board, tests/test_properties.py's
+tests/game/test_north.py's check_invariants for every board — cards, houses and tiles conserved, routes,
+placements, scores, a legal move before the end — and, on the South board, tests/game/test_properties.py's
 per-move Tracker — houses, tiles and carriages only for the mover, one official per turn):
   * the game ends by the rules (never by the max_turns safeguard, never more than MAX_MOVES moves);
   * every --roundtrip-every moves and at the end, the position round-trips: position_from_dict(to_dict())
@@ -31,11 +31,11 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))     # the suite's invariant checks are reused, not copied
+sys.path.insert(0, str(ROOT))     # the suite's invariant checks (tests/game/) are reused, not copied
 
 import thurn_ai  # noqa: E402
-from test_north import check_invariants  # noqa: E402
-from test_properties import Tracker  # noqa: E402
+from tests.game.test_north import check_invariants  # noqa: E402
+from tests.game.test_properties import Tracker  # noqa: E402
 from thurn_ai.bots import make_bot  # noqa: E402
 from thurn_ai.game.rules import PLAYER_COUNTS  # noqa: E402
 from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay  # noqa: E402

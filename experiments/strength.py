@@ -20,7 +20,6 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
 
 from summary_csv import pct, read_summary, write_summary
 from summary_csv import write_readme as write_notes_readme

@@ -1,5 +1,5 @@
 """Type stubs for the compiled core (cext/thurn_ai/_core.pyx and its _core_*.pxi parts): the game state,
-its compiled configuration, and the engine's codes. Keep in step with the .pyx (tests/test_stubs.py checks
+its compiled configuration, and the engine's codes. Keep in step with the .pyx (tests/core/test_stubs.py checks
 that every public name and method of the compiled module is here, with the same parameters)."""
 from typing import Any, Callable, NamedTuple
 

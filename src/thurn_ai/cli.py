@@ -34,7 +34,7 @@ COMMANDS = {     # the one-line descriptions `thurn-ai --help` lists (without im
 INPUT_ERRORS = (ValueError, OverflowError, RecursionError, UnicodeError, OSError)
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 

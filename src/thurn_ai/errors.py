@@ -23,6 +23,7 @@ class IllegalMoveError(ThurnError):
 
 class PositionError(ThurnError):
     """A position file that is malformed or describes an impossible position."""
+    problems: list[str]     # every problem, one message each (set by position.read.position_error)
 
 
 class BotSpecError(ThurnError):

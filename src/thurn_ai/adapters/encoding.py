@@ -113,7 +113,8 @@ class Encoding:
         top = max((max(st.values) for st in b.tiles if st.values), default=1)
         self.pieces = (
             Piece("seat", (n,), 1, "the observer's seat, one-hot (absolute: seat 0 starts)"),
-            Piece("to_move", (n,), 1, "the seat to move, one-hot, relative to the observer (zeros when the game is over)"),
+            Piece("to_move", (n,), 1,
+                  "the seat to move, one-hot, relative to the observer (zeros when the game is over)"),
             Piece("phase", (len(PHASES),), 1, "the decision due, one-hot: " + ", ".join(PHASES)),
             Piece("official_used", (len(OFFICIALS) + 1,), 1,
                   "the official used this turn, one-hot: none, " + ", ".join(OFFICIALS)),
@@ -121,12 +122,14 @@ class Encoding:
             Piece("plays", (1,), MAX_PLAYS, "cards played this turn"),
             Piece("forced_postmaster", (1,), 1, "1 when this turn started with an empty hand (forced Postmaster)"),
             Piece("close_houses", (c,), 1, "cities where houses were placed in the close under way"),
-            Piece("last_discard", (c,), 1, "the last city discarded in the discards under way, one-hot (zeros when unknown or none)"),
+            Piece("last_discard", (c,), 1,
+                  "the last city discarded in the discards under way, one-hot (zeros when unknown or none)"),
             Piece("display", (c,), cpc, "face-up cards per city"),
             Piece("discard_pile", (c,), cpc, "cards per city in the discard pile"),
             Piece("deck_size", (1,), b.n_cards, "cards in the deck"),
             Piece("deck", (c,), cpc, "cards per city in the deck (only for an observer that sees everything)"),
-            Piece("hand", (n, c), cpc, "cards per city in each hand the observer sees (its own; every hand for an observer that sees everything), zeros otherwise"),
+            Piece("hand", (n, c), cpc, "cards per city in each hand the observer sees (its own; every hand for an "
+                  "observer that sees everything), zeros otherwise"),
             Piece("hand_size", (n,), b.n_cards, "cards in each hand"),
             Piece("known", (n, c), cpc, "cards per city known to be in each hand (taken face up)"),
             Piece("route", (n, c), 1, "the cities of each route"),
@@ -140,11 +143,13 @@ class Encoding:
                   "each player's carriage, one-hot: none, then the sizes " + ", ".join(str(s) for s, _ in b.carriages)),
             Piece("tiles_count", (n, t), stack_len, "tiles each player holds from each stack (board order)"),
             Piece("tiles_points", (n, t), stack_sum, "points of those tiles"),
-            Piece("official_uses", (n, len(OFFICIALS)), rules.max_turns, "uses of each official so far: " + ", ".join(OFFICIALS)),
+            Piece("official_uses", (n, len(OFFICIALS)), rules.max_turns,
+                  "uses of each official so far: " + ", ".join(OFFICIALS)),
             Piece("closes", (n,), rules.max_turns, "routes each player has closed"),
             Piece("stack_left", (t,), stack_len, "tiles left in each stack"),
             Piece("stack_top", (t,), top, "the value of each stack's top tile (0 when empty)"),
-            Piece("end_triggered_by", (n,), 1, "the seat that triggered the end of the game, one-hot, relative to the observer"),
+            Piece("end_triggered_by", (n,), 1,
+                  "the seat that triggered the end of the game, one-hot, relative to the observer"),
             Piece("truncated", (1,), 1, "1 when the game was cut by the max_turns safeguard"),
             Piece("turn", (1,), turns, "turns completed, all players together"),
         )
@@ -347,7 +352,8 @@ def returns_of_finished(state: GameState, mode: str) -> list[float]:
     return [s - mean for s in scores]
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))    # made once: json.dumps with options makes one a call
+# made once: json.dumps with options makes one a call
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def view_string(view: dict) -> str:

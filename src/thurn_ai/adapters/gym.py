@@ -120,6 +120,7 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
 
     def _play_opponents(self) -> None:
         g = self.game
+        assert g is not None            # reset() has dealt it
         rng = self.np_random
         while not g.is_terminal() and g.current_player != self.seat:
             p = g.current_player
@@ -127,14 +128,17 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
 
     def action_mask(self) -> np.ndarray:
         """The legal actions of the agent now (all zeros once the game is over)."""
+        assert self.game is not None    # reset() has dealt it
         return self.encoding.action_mask(self.game)
 
     def _observe(self) -> dict:
         enc, g = self.encoding, self.game
+        assert g is not None            # reset() has dealt it
         x = enc.normalised_tensor(g, self.seat) if self.observation_kind == "normalised" else enc.tensor(g, self.seat)
         return {"observation": x, "action_mask": enc.action_mask(g)}
 
     def _info(self) -> dict:
+        assert self.game is not None    # reset() has dealt it
         return {"seat": self.seat, "turn": self.game.turn}
 
 

@@ -225,11 +225,12 @@ class _Engine:
     def __init__(self, state: GameState | None = None, game: ThurnUndTaxisGame | None = None):
         self.state = state
         self.game = game
-        self.read = {}
+        self.read: dict = {}
 
     def get(self) -> GameState:
         s = self.state
         if s is None:
+            assert self.game is not None    # a state without an engine has its game to deal from
             s = self.state = self.game._deal()
             self.game = None
         return s
@@ -441,6 +442,7 @@ class Evaluator(mcts.Evaluator):
                 g.playout()
             r = np.array(returns_of_finished(g, mode))
             total = r if total is None else total + r
+        assert total is not None            # n_rollouts >= 1
         return total / self.n_rollouts
 
     def prior(self, state: ThurnUndTaxisState):

@@ -22,7 +22,8 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as e:        # the optional extra is missing: say how to get it
-    raise ImportError(f"thurn_ai.adapters.pettingzoo needs PettingZoo ({e}): pip install \"thurn-ai[pettingzoo]\"") from e
+    raise ImportError(f"thurn_ai.adapters.pettingzoo needs PettingZoo ({e}): "
+                      "pip install \"thurn-ai[pettingzoo]\"") from e
 
 from ..render.text import render_view
 from ..errors import RulesError

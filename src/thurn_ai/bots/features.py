@@ -149,7 +149,7 @@ class View:
         self.known = d["known"]
         self.scores = state.scores()
         self.progress_weight = progress_weight
-        self._values = None
+        self._values: list[float] | None = None
 
     # ---- tiles and houses -------------------------------------------------------------------------
 

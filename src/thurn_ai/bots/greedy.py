@@ -107,7 +107,8 @@ class GreedyBot(Bot):
                 return move
         if view.phase == "after_play":
             base = self._route_score(state, p)
-        best, best_move = None, None
+        best: int | None = None
+        best_move: int | None = None
         for m in plays:
             s = state.clone()
             s.apply(m)
@@ -115,9 +116,10 @@ class GreedyBot(Bot):
             if best is None or score > best:
                 best, best_move = score, m
         if view.phase == "play":
+            assert best_move is not None    # with more than one move, some card can be played
             return best_move
         # after playing: a second card only if it improves the route
-        if best_move is not None and best > base:
+        if best_move is not None and best is not None and best > base:
             return best_move
         close = make_move("close")
         if close in moves and self._wants_close(view):

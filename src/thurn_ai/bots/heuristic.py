@@ -63,9 +63,9 @@ class HeuristicBot(Bot):
             raise ValueError(f"close_at must be a whole number from {lo} to {hi}, not {close_at!r}")
         for name, val in (("turn_cost", turn_cost), ("next_weight", next_weight), ("partial", partial),
                           ("scarce_bonus", scarce_bonus), ("postmaster_margin", postmaster_margin)):
-            lo, hi = WEIGHT_BOUNDS
-            if not isinstance(val, (int, float)) or isinstance(val, bool) or not lo <= val <= hi:
-                raise ValueError(f"{name} must be a number from {lo:g} to {hi:g}, not {val!r}")
+            wlo, whi = WEIGHT_BOUNDS
+            if not isinstance(val, (int, float)) or isinstance(val, bool) or not wlo <= val <= whi:
+                raise ValueError(f"{name} must be a number from {wlo:g} to {whi:g}, not {val!r}")
         self.close_at = close_at
         self.turn_cost = float(turn_cost)
         self.next_weight = float(next_weight)
@@ -113,9 +113,9 @@ class Planner:
                                            popcount(info.province_mask[info.province[c]]) == 1
                                            and view.values[c] > 0) else 0.0 for c in range(info.n)]
         self.hv = [view.values[c] + self.bonus[c] for c in range(info.n)]
-        self._np_cache = {}
-        self._plan_cache = {}
-        self._houses_cache = {}
+        self._np_cache: dict[int, float] = {}
+        self._plan_cache: dict[tuple, tuple[float, tuple]] = {}
+        self._houses_cache: dict[int, float] = {}
 
     # ---- how long the game may last ----------------------------------------------------------------
 
@@ -185,7 +185,7 @@ class Planner:
         info, adj, cost = self.info, self.info.adj, self.cost
         hmask = sum(1 << x for x, k in enumerate(hand) if k)
         horses_variant = info.horses_variant
-        best = [NEG, ()]
+        best: list = [NEG, ()]
         seen = set()
 
         dups = sum(1 << x for x, k in enumerate(hand) if k > 1)
@@ -517,7 +517,8 @@ class Planner:
         cards = [x for x in range(v.info.n) for _ in range(v.hand[x])]
         keep_n = min(HAND_LIMIT, len(cards))
         horses_variant = v.info.horses_variant
-        best_key, best_keep = None, ()
+        best_key: float | None = None
+        best_keep: tuple[int, ...] = ()
         for keep in sorted(set(combinations(cards, keep_n))):
             mask = sum(1 << x for x in set(keep))
             key = self.next_route_value(mask) + 0.05 * len(set(keep))

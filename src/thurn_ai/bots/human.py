@@ -31,7 +31,7 @@ class HumanBot(Bot):
         super().__init__(seed, forbid)
         self.read = read or _default_read
         self.write = write or click.echo
-        self._last_turn = None
+        self._last_turn: int | None = None
 
     def choose(self, obs: Observation) -> int:
         state, p = obs.state, obs.player

@@ -16,6 +16,7 @@ option is checked here, once; see docs/bots.md for what each means and how the d
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from .. import _search
 from ..errors import BotSpecError, ThurnError
@@ -39,7 +40,7 @@ NO_OFFICIAL = "none"
 #: generation 1, results/expert/: at 1000 iterations against heuristic, paired, +9.8 points [+4.5, +15.0] at 2
 #: players, +1.9 and +2.6 at 3 and 4 (not separated from 0); head to head against the hand-set prior 57.8%
 #: [50.6, 64.6] of 200 two-player games). The old default is one option away: policy=handset (and eval=simple).
-MCTS_DEFAULTS = {"eval": "learned", "policy": "learned", "mix": 0.5}
+MCTS_DEFAULTS: dict[str, Any] = {"eval": "learned", "policy": "learned", "mix": 0.5}
 
 # The configuration `thurn-ai hint` searches with, for each player count, and names: the one its win chance
 # is calibrated for (thurn_ai/learned/win_map.json was fitted to this search's win shares): mcts's defaults
@@ -76,13 +77,15 @@ class SearchBot(Bot):
             raise BotSpecError(f"{type(self).__name__}: no option {', '.join(unknown)} "
                                f"(known: {', '.join(sorted(self.spec_options))})")
         try:
-            self.options = SearchOptions(**{**self._defaults_for(options), **options})   # every option checked once, there
+            # every option checked once, there
+            self.options = SearchOptions(**{**self._defaults_for(options), **options})
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
         self.root_uses = self.root_avoids = 0     # see restrict_root
         self.turn_uses = self.turn_avoids = 0     # see restrict_turn
-        self._last = None          # (observation, result): analyse() and principal_variation() share a search
+        # (observation, result): analyse() and principal_variation() share a search
+        self._last: tuple[Observation, dict] | None = None
 
     def _defaults_for(self, options: dict) -> dict:
         """The bot's default options that apply with these: a prior (policy, mix) only where the selection
@@ -188,7 +191,7 @@ class SearchBot(Bot):
                 s[2] += wins
                 s[3] += score
         total = sum(s[0] for s in stats.values()) or 1
-        rows = []
+        rows: list[dict[str, Any]] = []
         for move, (visits, value, wins, score) in stats.items():
             n = max(visits, 1)
             rows.append({"move": move, "notation": obs.state.move_str(move), "visits": int(visits),

@@ -21,12 +21,16 @@ import re
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import BotSpecError
 from ..fileio import short_repr
 from ..game.officials import OFFICIALS, official_name
 
-_REGISTRY: dict[str, object] = {}
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+_REGISTRY: dict[str, Callable[..., Any]] = {}
 _BUILTIN_LOADED = False
 _LOADING = threading.RLock()      # re-entrant: importing the bots may parse a spec
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
@@ -36,7 +40,7 @@ _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 ENTRY_POINT_GROUP = "thurn_ai.bots"
 #: modules (file paths or dotted names) whose import registers bots, read by every process of a run
 BOT_MODULES_ENV = "THURN_AI_BOT_MODULES"
-_PLUGINS: dict[str, object] = {}       # entry points found but not yet loaded, by bot name
+_PLUGINS: dict[str, EntryPoint] = {}   # entry points found but not yet loaded, by bot name
 _IMPORTED: set[str] = set()            # bot modules imported by this process (as given, resolved)
 _ENV_READ = [""]                       # the value of THURN_AI_BOT_MODULES last read
 
@@ -258,7 +262,7 @@ def _accepted_keys(factory) -> set | None:
     that cannot be told (then the factory itself refuses what it does not know)."""
     keys: set = set(getattr(factory, "spec_options", ()))   # options a bot takes through **kwargs
     for f in (factory.__mro__ if isinstance(factory, type) else (factory,)):
-        init = f.__init__ if isinstance(factory, type) else f
+        init = f.__init__ if isinstance(factory, type) else f   # type: ignore[misc]  # a class's own, read off it
         if isinstance(factory, type) and "__init__" not in vars(f):
             continue
         try:

@@ -96,7 +96,8 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     click.echo(f"recommended: {turn_steps(turn)}; {turn.then}")
     best = analysis.best
     if analysis.calibrated and analysis.opponents == "heuristic":
-        click.echo(f"expected: win chance {best.win_prob:.0%} (calibrated against the heuristic bot: {analysis.assumes}; "
+        click.echo(f"expected: win chance {best.win_prob:.0%} "
+                   f"(calibrated against the heuristic bot: {analysis.assumes}; "
                    f"one logit shift for all player counts, fitted on held-out games of that kind; docs/learned.md), "
                    f"final score {best.mean_score:.1f}")
     elif analysis.calibrated:

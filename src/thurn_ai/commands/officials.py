@@ -12,9 +12,9 @@ from click.core import ParameterSource
 from ..fileio import atomic_write_text, claim_folder
 from ..game.officials import OFFICIALS
 from ._lazy import LazyModule
+from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 study = LazyModule("thurn_ai.studies.officials")   # pandas and scipy: imported when the command runs, not for --help
-from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 PARTS = ("ablation", "choice", "turns", "validation", "all")
 #: options that only some parts read: {parameter: those parts}. Another part refuses them rather than ignore

@@ -146,7 +146,7 @@ class _Parser:
 
     def __init__(self, data, path: str):
         self.data, self.path = data, path
-        self.recon = {"provinces": [], "cities": [], "horses": [], "roads": [], "tile values": [],
+        self.recon: dict[str, list] = {"provinces": [], "cities": [], "horses": [], "roads": [], "tile values": [],
                       "tile counts": [], "carriages": []}
 
     def err(self, msg: str) -> BoardError:
@@ -175,7 +175,8 @@ class _Parser:
     def listing(self, key: str, required: bool = True) -> list:
         v = self.data.get(key, [] if not required else None)
         if not isinstance(v, list):
-            raise self.err(f"{short_repr(key)} must be a list" if key in self.data else f"missing key {short_repr(key)}")
+            raise self.err(f"{short_repr(key)} must be a list" if key in self.data
+                           else f"missing key {short_repr(key)}")
         return v
 
     def text(self, v, what: str, limit: int = MAX_NAME) -> str:
@@ -328,14 +329,15 @@ class _Parser:
             self.text(tid, "tile stack id")
             kind = t.get("kind")
             if kind not in TILE_KINDS:
-                raise self.err(f"tile stack {short_repr(tid)}: kind must be one of {', '.join(TILE_KINDS)}, not {short_repr(kind)}")
+                raise self.err(f"tile stack {short_repr(tid)}: kind must be one of {', '.join(TILE_KINDS)}, "
+                               f"not {short_repr(kind)}")
             e = self.entry(t, f"tile stack {short_repr(tid)}", TILE_KEYS | TILE_KIND_KEYS[kind],
                            required=("values", *TILE_KIND_KEYS[kind]) if kind != "each_province" else ("values",))
             vals = e["values"]
             if (not isinstance(vals, list) or not 1 <= len(vals) <= MAX_TILE_VALUES
                     or not all(self.is_int(v) and 0 <= v <= MAX_TILE_POINTS for v in vals)):
-                raise self.err(f"tile stack {short_repr(tid)}: values must be a list of 1 to {MAX_TILE_VALUES} integers "
-                               f"0-{MAX_TILE_POINTS}, top first")
+                raise self.err(f"tile stack {short_repr(tid)}: values must be a list of 1 to {MAX_TILE_VALUES} "
+                               f"integers 0-{MAX_TILE_POINTS}, top first")
             if any(x.id == tid for x in self.tiles):
                 raise self.err(f"tile stack {short_repr(tid)} listed twice")
             kw = dict(id=tid, kind=kind, values=tuple(vals),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._core import KINDS, SHIFT, valid_house_set
+from .._core import KINDS, SHIFT, GameState, valid_house_set
 from .board import Board
 from .officials import OFFICIAL_ALIASES, OFFICIAL_LABEL, OFFICIALS, PLAY_KINDS
 from .rules import BASE_HORSES, HAND_LIMIT, MAX_HORSE_CARDS, MIN_CLOSE
@@ -146,7 +146,7 @@ def why_illegal(state, move: int) -> str | None:
 @dataclass(frozen=True)
 class _Turn:
     """What the checks of why_illegal read: the move (kind, city index x, city name) and the turn so far."""
-    state: object
+    state: GameState
     kind: str
     x: int
     city: str | None
@@ -271,6 +271,7 @@ def _why_not_one_placement(t: _Turn) -> str | None:
         return (f"houses are placed in board order: place {city} first, then {placed[-1]} (after "
                 f"{placed[-1]} only cities later in the board order can follow)")
     if not one_placement:
+        assert city is not None             # a house move names its city
         cities = ", ".join(sorted(placed + [city], key=b.city_index))
         return (f"{cities} is not one placement: at most one city a province (and one free city), "
                 "or cities of one province only")

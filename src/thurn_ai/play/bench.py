@@ -170,7 +170,7 @@ def learned_speed(players: int, iterations: int, repeats: int) -> dict:
     handset, learned = SearchOptions().tree_args(), SearchOptions(eval="learned").tree_args()
     weights = default_model().weights_for(players)
     best_h = best_l = 0.0
-    for r in range(repeats):
+    for _ in range(repeats):
         best_h = max(best_h, _rate(obs, iterations, 1, **handset)[0])
         best_l = max(best_l, _rate(obs, iterations, 1, value_weights=weights, **learned)[0])
     return {"handset": best_h, "learned": best_l, "ratio": best_l / best_h}

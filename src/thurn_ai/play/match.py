@@ -169,7 +169,7 @@ class Moved(NamedTuple):
     """What Table.apply did: the move's number in the game (from 0), the turn and seat it was made in,
     its code and notation, the official it used (None for an ordinary move) and what it awarded if it
     closed a route."""
-    index: int
+    index: int             # type: ignore[assignment]  # the field hides tuple.index(), on purpose
     turn: int
     player: int
     move: int

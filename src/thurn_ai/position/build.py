@@ -20,6 +20,7 @@ def check_position(data, board_file=None) -> list[str]:
     (positions name only packaged boards: south, north)."""
     parsed, problems = read_and_check(data, board_file)
     if not problems:
+        assert parsed is not None           # read without a problem
         try:
             build_state(parsed, 0)
         except PositionError as e:
@@ -36,6 +37,7 @@ def position_from_dict(data, seed: int | None = None, board_file=None) -> GameSt
     parsed, problems = read_and_check(data, board_file)
     if problems:
         raise position_error(problems)
+    assert parsed is not None               # read without a problem
     return build_state(parsed, seed)
 
 

@@ -188,7 +188,7 @@ class Reader:
         if "deck_size" in data:
             deck_size = self.integer(data["deck_size"], "deck_size", 0, board.n_cards)
         hand_size = [None] * n
-        fields = {k: [] for k in ("hand", "known", "route", "horse_cards", "houses", "houses_left",
+        fields: dict[str, list] = {k: [] for k in ("hand", "known", "route", "horse_cards", "houses", "houses_left",
                                   "carriage", "tiles_n", "tiles_pts", "tiles_values", "official_uses",
                                   "closes")}
         for p, row in enumerate(players_in):
@@ -257,7 +257,8 @@ class Reader:
         w = f"seat {p}"
         self.unknown_fields(row, PLAYER_FIELDS, f"{w}: ")
         if "seat" in row and row["seat"] != p:
-            self.bad(f"{w}: the entry says seat {short_repr(row['seat'])} but is number {p} in the list (seats count from 0)")
+            self.bad(f"{w}: the entry says seat {short_repr(row['seat'])} but is number {p} in the list "
+                     "(seats count from 0)")
         known = self.pile(row.get("known", []), f"{w} known")
         size = None
         if "hand" in row:
@@ -315,13 +316,15 @@ class Reader:
         """Per tile stack: the tiles a player holds, their points, and their values if listed."""
         board = self.board
         ids = [st.id for st in board.tiles]
-        count, points, values = [0] * len(ids), [0] * len(ids), [None] * len(ids)
+        count, points = [0] * len(ids), [0] * len(ids)
+        values: list[list[int] | None] = [None] * len(ids)
         if not isinstance(tiles, dict):
             self.bad(f"{w} tiles must be an object {{stack id: [values]}}")
             tiles = {}
         for tid, held in tiles.items():
             if tid not in ids:
-                self.bad(f"{w} tiles: unknown tile stack {short_repr(tid)} (the {board.name} board has {', '.join(ids)})")
+                self.bad(f"{w} tiles: unknown tile stack {short_repr(tid)} "
+                         f"(the {board.name} board has {', '.join(ids)})")
                 continue
             t = ids.index(tid)
             if isinstance(held, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
@@ -361,7 +364,8 @@ class Reader:
         ids = [st.id for st in board.tiles]
         for tid, left in d.items():
             if tid not in ids:
-                self.bad(f"tile_stacks: unknown tile stack {short_repr(tid)} (the {board.name} board has {', '.join(ids)})")
+                self.bad(f"tile_stacks: unknown tile stack {short_repr(tid)} "
+                         f"(the {board.name} board has {', '.join(ids)})")
                 continue
             t = ids.index(tid)
             values = list(board.tiles[t].values)

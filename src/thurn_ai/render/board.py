@@ -114,7 +114,8 @@ def _panel_text(state, viewer) -> list[tuple[str, str]]:
             k = d["carriage"][p]
             lines.append(f"  carriage: {b.carriages[k][0]} ({b.carriages[k][1]} points)" if k >= 0
                          else "  carriage: none")
-        tiles = [f"{tile_name(b, st, english)} {d['tiles_pts'][p][t]}" for t, st in enumerate(b.tiles) if d["tiles_n"][p][t]]
+        tiles = [f"{tile_name(b, st, english)} {d['tiles_pts'][p][t]}" for t, st in enumerate(b.tiles)
+                 if d["tiles_n"][p][t]]
         lines += wrap.wrap("  tiles: " + (", ".join(tiles) if tiles else "-"))
         blocks.append(("\n".join(lines), PLAYER_COLORS[p]))
     left = [f"{tile_name(b, st, english)} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
@@ -134,8 +135,8 @@ def draw_position(state, viewer: int | None = None, title: str | None = None):
     r = span * 0.022                     # house-marker distance from the city centre
 
     fig = plt.figure(figsize=(16, 9), dpi=100)
-    ax = fig.add_axes([0.01, 0.07, 0.6, 0.86])
-    panel = fig.add_axes([0.62, 0.02, 0.37, 0.9])
+    ax = fig.add_axes((0.01, 0.07, 0.6, 0.86))
+    panel = fig.add_axes((0.62, 0.02, 0.37, 0.9))
     panel.axis("off")
 
     for a, c in b.roads:
@@ -177,8 +178,9 @@ def draw_position(state, viewer: int | None = None, title: str | None = None):
     ax.set_xticks([])
     ax.set_yticks([])
 
-    handles = [Patch(facecolor=PROVINCE_COLORS[k % len(PROVINCE_COLORS)], edgecolor="black", label=pname)
-               for k, pname in enumerate(b.provinces)]
+    handles: list[Patch | Line2D] = [
+        Patch(facecolor=PROVINCE_COLORS[k % len(PROVINCE_COLORS)], edgecolor="black", label=pname)
+        for k, pname in enumerate(b.provinces)]
     if b.free_cities:
         handles.append(Line2D([], [], marker="s", ls="", markerfacecolor="white", markeredgecolor="black",
                               markersize=10, label="free city"))

@@ -44,7 +44,8 @@ def render_view(state, viewer: int | None = None) -> str:
             lines.append(f"    hand: {cards(b, d['hand'][p])}")
         else:
             known = cards(b, d["known"][p])
-            lines.append(f"    hand: {count(sum(d['hand'][p]), 'card')}" + (f" (known: {known})" if known != "-" else ""))
+            lines.append(f"    hand: {count(sum(d['hand'][p]), 'card')}"
+                         + (f" (known: {known})" if known != "-" else ""))
         route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
         lines.append(f"    route: {route}")
         if horses:

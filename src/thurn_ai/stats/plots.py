@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -49,7 +50,7 @@ def plot_scores(df: pd.DataFrame, summary: dict, path: Path) -> Path:
     order = list(summary["bots"].index)[::-1]
     data = [df.loc[df["bot"] == b, "score"].to_numpy() for b in order]
     fig, ax = plt.subplots(figsize=(7, _bar_height(len(order))))
-    style = {"showmeans": True, "meanprops": {"marker": "D", "markerfacecolor": "white"}}
+    style: dict[str, Any] = {"showmeans": True, "meanprops": {"marker": "D", "markerfacecolor": "white"}}
     try:
         ax.boxplot(data, orientation="horizontal", **style)
     except TypeError:      # matplotlib < 3.10

@@ -32,6 +32,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
@@ -91,7 +92,7 @@ def error_response(e: BaseException) -> JSONResponse:
     for cls, status in STATUS:
         if isinstance(e, cls):
             problems = getattr(e, "problems", None)
-            body = {"error": str(e)}
+            body: dict[str, Any] = {"error": str(e)}
             if problems:
                 body["problems"] = list(problems)
             # a body left unread (too large, too slow) would hold the connection until keep-alive ends
@@ -144,7 +145,7 @@ class BodyBudget:
 
     def __init__(self, limit: int | None = None):
         self.limit, self.held = MAX_BODIES if limit is None else limit, 0
-        self._parsing = None
+        self._parsing: anyio.CapacityLimiter | None = None
 
     def parsing(self) -> anyio.CapacityLimiter:
         """One large body parsed at a time (made in the event loop, where it is used)."""
@@ -515,7 +516,8 @@ def create_app(record_text: str | None = None, record_source: str = "record", ga
     web = WebApp(record_text, record_source, game, position, hint_seconds, max_searches, replay_process)
     pacer = RefusalPacer() if pace_refusals else None
     middleware = [Middleware(Guard, allowed_hosts=allowed_hosts, pacer=pacer)]
-    app = Starlette(routes=web.routes(), middleware=middleware,
-                    exception_handlers={HTTPException: web.http_error, Exception: web.server_error})
+    # starlette calls a handler with the exception class it is registered for; its type says Exception
+    handlers: dict[Any, Any] = {HTTPException: web.http_error, Exception: web.server_error}
+    app = Starlette(routes=web.routes(), middleware=middleware, exception_handlers=handlers)
     app.state.web = web
     return app

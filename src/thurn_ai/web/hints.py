@@ -17,6 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from ..play.analysis import analyse, bot_spec
 from ..play.turn_options import check_turn_question, open_choices, which_official
@@ -75,6 +76,7 @@ class Budget:
         """Each of `searches` searches' share of this budget (the page's budget is the whole question's)."""
         if self.iterations is not None:
             return Budget(iterations=max(1, math.ceil(self.iterations / searches)))
+        assert self.seconds is not None     # a budget is iterations or seconds
         return Budget(seconds=self.seconds / searches)
 
 
@@ -97,7 +99,7 @@ def official_choices_result(state: GameState, choices, each: Budget) -> dict:
     rows = []
     for c in choices:
         # a value the re-rating never reached is nan: JSON has no nan, the page shows null as "–"
-        row = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in c.to_dict().items()}
+        row: dict[str, Any] = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in c.to_dict().items()}
         row["recommended_turn"]["cities"] = turn_cities(state, c.recommended_turn.codes)
         rows.append(row)
     return {"question": "which_official", "player": state.current_player, "bot": choices[0].bot,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import threading
 import time
 from dataclasses import dataclass
@@ -128,4 +127,4 @@ def install() -> None:
     """Wrap SearchBot.search once (see the module doc); a search outside `limited` is unchanged."""
     with _install_lock:
         if not getattr(SearchBot.search, "limited", False):
-            SearchBot.search = _limited_search(SearchBot.search)
+            SearchBot.search = _limited_search(SearchBot.search)  # type: ignore[method-assign]  # the wrap

@@ -142,8 +142,8 @@ class GameSession:
         return entry
 
     def play(self, text) -> dict:
-        """A person's move, in notation: {"moved": its log entry, "view": the view after it}; IllegalMoveError (saying why and what is possible) if it is not
-        legal, SessionError if it is not a person's turn."""
+        """A person's move, in notation: {"moved": its log entry, "view": the view after it}; IllegalMoveError
+        (saying why and what is possible) if it is not legal, SessionError if it is not a person's turn."""
         with self.lock:
             s = self.state
             if s.is_terminal():
@@ -286,7 +286,7 @@ class ReplaySession:
 
     kind = "replay"
 
-    def __init__(self, text: str, game: int = 1, source: str = "record"):
+    def __init__(self, text: object, game: int = 1, source: str = "record"):
         if not isinstance(text, str):
             raise PositionError("a game record is text: one JSON object a line")
         if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
@@ -369,7 +369,8 @@ class ReplaySession:
     def summary(self) -> dict:
         rec = self.record
         return {"id": self.id, "kind": self.kind, "bots": rec.bots, "seed": rec.seed, "n_moves": self.n_moves,
-                "game": self.game, "games": self.games, "rules": rec.rules.to_dict(), "log": [json.loads(e) for e in self.log],
+                "game": self.game, "games": self.games, "rules": rec.rules.to_dict(),
+                "log": [json.loads(e) for e in self.log],
                 "scores": rec.scores, "winner": rec.winner, "source": self.source}
 
     def summary_json(self) -> bytes:
@@ -387,7 +388,7 @@ class Sessions:
     def __init__(self, limit: int = MAX_SESSIONS, replay_moves: int = MAX_KEPT_REPLAY_MOVES):
         self.limit = limit
         self.replay_moves = replay_moves
-        self._items: OrderedDict[str, object] = OrderedDict()
+        self._items: OrderedDict[str, GameSession | ReplaySession] = OrderedDict()
         self._lock = threading.Lock()
 
     def add(self, session):

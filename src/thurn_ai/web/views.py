@@ -45,7 +45,7 @@ def close_preview(state: GameState) -> dict | None:
     if state.is_terminal() or not any(move_kind(m) == "close" for m in state.legal_moves()):
         return None
     p = state.current_player
-    best = [None, None]          # the score after the close, the moves that reach it
+    best: list = [None, None]    # the score after the close, the moves that reach it
     seen = [0]
 
     def search(s: GameState, line: list) -> None:

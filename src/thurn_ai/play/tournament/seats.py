@@ -71,7 +71,7 @@ def seatings(n_bots: int, players: int) -> list[tuple[int, ...]]:
                     group.append(rotated)
             groups.append(group)
         groups_by_mix.append(groups)
-    cycle = []
+    cycle: list = []
     for round_ in itertools.zip_longest(*groups_by_mix):
         for group in round_:
             if group:

@@ -147,14 +147,15 @@ def choose_penalty(d: Decisions, seed: int = 0) -> tuple[float, dict]:
                 continue
             total += cross_entropy(fit_weights(train, penalty), test) * len(test)
         scores[penalty] = total / len(d)
-    return min(scores, key=scores.get), scores
+    return min(scores, key=scores.__getitem__), scores
 
 
 def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = 50,
               meta: dict | None = None) -> tuple[PriorModel, pd.DataFrame]:
     """The prior fitted to each (players, phase) group with enough decisions (fewer: no learned prior in
     that phase), and a table of the cross-validation."""
-    rows, cv = {}, []
+    rows: dict[int, list] = {}
+    cv = []
     for (players, phase), d in sorted(groups.items()):
         rows.setdefault(players, [None] * len(PHASES))
         if len(d) < min_decisions:

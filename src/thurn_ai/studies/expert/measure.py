@@ -66,7 +66,8 @@ def search_agreement(folder, players: int, specs: dict[str, str], limit: int | N
         for name, spec in specs.items():
             bot = make_bot(spec, derive_seed("agreement", seed, players, int(game), int(decision)))
             move = bot.choose(Observation(state, state.current_player, derive_seed("obs", int(game), int(decision))))
-            out.append({"players": players, "game": int(game), "decision": int(decision), "phase": rows["phase"].iloc[0],
+            out.append({"players": players, "game": int(game), "decision": int(decision),
+                        "phase": rows["phase"].iloc[0],
                         "spec": name, "agrees": move == best, "agrees_value": move == best_q,
                         "teacher_share": share.get(move, 0.0), "move": int(move),
                         "official": official_of(state, move) or "", "offers": "+".join(offers)})

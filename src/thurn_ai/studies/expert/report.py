@@ -78,15 +78,17 @@ GEN1 = Generation(1, "", 1, T.DEFAULT_PLAY, T.DEFAULT_STRONG, T.DEFAULT_TEACHER,
 #: generation 2: the same recipe (300-iteration self-play, every fourth game one 1000-iteration search among
 #: heuristic bots, a 10,000-iteration teacher at a fifth of the decisions), every search with generation 1's
 #: prior; its prior is fitted to generation 1's and 2's training games together
-GEN2 = Generation(2, "gen2", 2, _with_prior_of(GEN1, "mcts(iterations=300"), _with_prior_of(GEN1, "mcts(iterations=1000"),
-                  _with_prior_of(GEN1, "mcts(iterations=10000"), ("data", "gen2/data"))
+GEN2 = Generation(2, "gen2", 2, _with_prior_of(GEN1, "mcts(iterations=300"),
+                  _with_prior_of(GEN1, "mcts(iterations=1000"), _with_prior_of(GEN1, "mcts(iterations=10000"),
+                  ("data", "gen2/data"))
 GENERATIONS = {g.number: g for g in (GEN1, GEN2)}
 OFFLINE_SPECS["generation 2 prior, 1000 it"] = GEN2.searching(BUDGET)
 
 
 GAMES = {2: 400, 3: 402, 4: 400}        # whole seat rotations; a paired t test detects ~6-7 points (80%)
 H2H_GAMES = {2: 200, 3: 201, 4: 200}
-CPU_GAMES = {2: 100, 3: 102, 4: 100}    # equal CPU time: added after the 1000-iteration cells, before any game (what fits in the session)
+# equal CPU time: added after the 1000-iteration cells, before any game (what fits in the session)
+CPU_GAMES = {2: 100, 3: 102, 4: 100}
 SEED = 2031                             # never used by the project's earlier strength runs
 
 CELLS = [
@@ -227,7 +229,8 @@ def write_report(out: Path, code: str) -> None:
                   "(`--part screen`, screen.csv).", "",
                   "| search | decisions | = teacher | = teacher's value | teacher's share |", "|---|---|---|---|---|"]
         for spec, r in g.iterrows():
-            lines.append(f"| {spec} | {int(r.decisions)} | {_pct(r.agrees)} | {_pct(r.agrees_value)} | {_pct(r.share)} |")
+            lines.append(f"| {spec} | {int(r.decisions)} | {_pct(r.agrees)} | {_pct(r.agrees_value)} "
+                         f"| {_pct(r.share)} |")
         lines.append("")
     lines += _generation_lines(out, GEN2)
     sp = out / "speed.csv"
@@ -267,13 +270,16 @@ def write_report(out: Path, code: str) -> None:
                   "Holm-corrected p (over every paired comparison in the table) beside the raw one.", ""]
         from statsmodels.stats.multitest import multipletests
         holm = multipletests([p["win_share_p"] for p in pairs], method="holm")[1]
-        lines += ["| comparison | budget | players | games | win difference | p (Holm) | score difference | detectable |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += ["| comparison | budget | players | games | win difference | p (Holm) | score difference "
+                  "| detectable |", "|---|---|---|---|---|---|---|---|"]
         for p, h in zip(pairs, holm):
-            budget = p["a"].split("_")[-1].replace("it", "").replace("cpu", "CPU s ") + ("" if "cpu" in p["a"] else " it")
-            lines.append(f"| {_comparison(p)} | {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp [{_pp(p['win_share_low'])}, "
+            budget = (p["a"].split("_")[-1].replace("it", "").replace("cpu", "CPU s ")
+                      + ("" if "cpu" in p["a"] else " it"))
+            lines.append(f"| {_comparison(p)} | {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp "
+                         f"[{_pp(p['win_share_low'])}, "
                          f"{_pp(p['win_share_high'])}] | {_p(p['win_share_p'])} ({_p(h)}) | {p['score']:+.2f} "
-                         f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] | {100 * M.detectable_difference(p['games']):.1f} pp |")
+                         f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
+                         f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
     atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
 
@@ -297,7 +303,8 @@ def _generation_lines(out: Path, gen: "Generation") -> list[str]:
              f"Teacher data (results/expert/{gen.data}/, seed {m_['seed']}): games played by `{m_['play']}` in "
              f"every seat (every fourth game: one seat `{m_['strong']}`, the others `heuristic`); the teacher "
              f"`{m_['teacher']}` at a share {m_['sample']} of the decisions. Its prior "
-             f"({gen.prior}) is fitted to the training games of {', '.join(f'results/expert/{f}' for f in gen.fit_on)}.",
+             f"({gen.prior}) is fitted to the training games of "
+             f"{', '.join(f'results/expert/{f}' for f in gen.fit_on)}.",
              "", "| players | games | sampled decisions | of them held out |", "|---|---|---|---|"]
     for n, d in data.drop_duplicates(["players", "game", "decision"]).groupby("players"):
         lines.append(f"| {n} | {d['game'].nunique()} | {len(d)} | {int(T.held_out(d['game']).sum())} |")
@@ -309,8 +316,9 @@ def _generation_lines(out: Path, gen: "Generation") -> list[str]:
                   f"{gen.number - 1}'s prior, so agreement measured this way favours that prior): top-1 = how often "
                   "the prior's favourite is the teacher's most-visited move; cross-entropy to the fit's soft target "
                   "(lower is better).", "",
-                  f"| players | phase | decisions | gen {gen.number} top-1 | gen {gen.number - 1} top-1 | planner top-1 "
-                  f"| gen {gen.number} cross-entropy | gen {gen.number - 1} cross-entropy |", "|---|---|---|---|---|---|---|---|"]
+                  f"| players | phase | decisions | gen {gen.number} top-1 | gen {gen.number - 1} top-1 "
+                  f"| planner top-1 | gen {gen.number} cross-entropy | gen {gen.number - 1} cross-entropy |",
+                  "|---|---|---|---|---|---|---|---|"]
         for r in df.itertuples():
             lines.append(f"| {r.players} | {r.phase} | {r.decisions} | {_pct(r.prior_top1)} | {_pct(r.previous_top1)} "
                          f"| {_pct(r.planner_top1)} | {r.prior_xent:.3f} | {r.previous_xent:.3f} |")

@@ -39,9 +39,10 @@ __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write
 
 #: the factors a player counts: (the rated row's column, unit, the levels' spans (lo, hi), both ends included,
 #: hi None for "or more"); neighbouring levels with one rule are said as one span ("2–4 cards")
-COUNTED = {"hand size": ("hand_size", "cards", [(0, 1), (2, 3), (4, 4), (5, None)]),
-           "route length": ("route_len", "cities", [(0, 2), (3, 4), (5, None)]),
-           "players": ("players", "players", [(n, n) for n in PLAYER_COUNTS])}
+COUNTED: dict[str, tuple[str, str, list[tuple[int, int | None]]]] = {
+    "hand size": ("hand_size", "cards", [(0, 1), (2, 3), (4, 4), (5, None)]),
+    "route length": ("route_len", "cities", [(0, 2), (3, 4), (5, None)]),
+    "players": ("players", "players", [(n, n) for n in PLAYER_COUNTS])}
 
 
 def span_label(lo: int, hi: int | None, unit: str) -> str:
@@ -138,10 +139,11 @@ def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFram
                 per_game = yes.groupby([c.source, c.game]).agg(["sum", "size"]) if len(c) else None
                 games = len(per_game) if per_game is not None else 0
                 right = lo = hi = p = math.nan
-                if len(c):
+                if per_game is not None:       # len(c) > 0
                     right = float(yes.mean())
                     lo, hi = clustered_proportion_interval(per_game["sum"], per_game["size"])
-                if enough(len(c), games) and follow != "player":      # no test of a bot's own take rate
+                # no test of a bot's own take rate
+                if per_game is not None and enough(len(c), games) and follow != "player":
                     p = clustered_proportion_p(per_game["sum"], per_game["size"])
                 out.append({"official": o, "factor": factor, "level": label, "decisions": len(c), "games": games,
                             "right": right, "right_lo": lo, "right_hi": hi, "p": p,
@@ -256,7 +258,7 @@ def _levels_text(factor: str, levels: list[str]) -> str:
     names = [label for label, _ in FACTORS[factor]]
     if levels == names:
         return EVERY[factor]
-    runs = []                                  # runs of neighbouring levels, by their index in FACTORS
+    runs: list[list[int]] = []                 # runs of neighbouring levels, by their index in FACTORS
     for i in sorted(names.index(level) for level in levels):
         if runs and runs[-1][-1] == i - 1:
             runs[-1].append(i)

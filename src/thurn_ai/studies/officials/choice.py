@@ -49,10 +49,11 @@ from ...position import save_position
 from ...game.rules import HOUSES
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["SearchSettings", "ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials", "rate_decision",
-           "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
+__all__ = ["SearchSettings", "ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials",
+           "rate_decision", "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
            "save_example_positions", "LATER_COLUMNS", "prefers_using", "side_move", "fresh_seed", "last_round_start",
-           "position_at", "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names", "run_choice_study", "load_choice_study", "study_records"]
+           "position_at", "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names",
+           "run_choice_study", "load_choice_study", "study_records"]
 
 ROWS_FILE = "rows.jsonl"
 META_FILE = "choice.json"
@@ -455,7 +456,8 @@ def save_example_positions(examples: pd.DataFrame, records: dict, out_dir, prefi
 
 def example_names(examples: pd.DataFrame, prefix: str = "") -> list[str]:
     """The position file names of the examples: <prefix><official>_<k>.json, k = 1, 2, ... per official."""
-    names, count = [], {}
+    names: list[str] = []
+    count: dict[str, int] = {}
     for o in examples.official:
         count[o] = count.get(o, 0) + 1
         names.append(f"{prefix}{o}_{count[o]}.json")

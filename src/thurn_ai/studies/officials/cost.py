@@ -55,7 +55,7 @@ def measure(players: int, spec: str, seed: int = 0) -> Timing:
     """A short timing of `spec` (a search bot) at this player count (see the module doc)."""
     cheap = _cheap(spec)
     rules = Rules(players=players)
-    positions = []
+    positions: list = []
     counts = {"searches": 0, "offers": 0, "turns": 0, "options": 0}
     last_turn = [-1]
 
@@ -128,7 +128,8 @@ def format_costs(rows: list[dict], timings: dict) -> str:
     w = max([len("part")] + [len(r["part"]) for r in rows])  # the widest part name sets the column
     lines.append(f"  {'part':<{w}} {'players':>7} {'games':>7} {'searches':>10} {'core-hours':>10}")
     for r in rows:
-        lines.append(f"  {r['part']:<{w}} {r['players']:>7} {r['games']:>7} {r['searches']:>10} {r['core_hours']:>10.2f}")
+        lines.append(f"  {r['part']:<{w}} {r['players']:>7} {r['games']:>7} {r['searches']:>10} "
+                     f"{r['core_hours']:>10.2f}")
     total = sum(r["core_hours"] for r in rows)
     lines.append(f"  total {total:.1f} core-hours (divide by the cores working: --jobs, or a cluster's workers)")
     return "\n".join(lines)

@@ -29,8 +29,8 @@ class StudyError(ThurnError):
 
 # the study's usage columns: each official in each game stage, named where a game record's uses become
 # columns (play.match; a tournament's results add each official's total)
-from ...play.match import STAGE_USE_COLUMNS as USE_COLUMNS, use_column  # noqa: E402
-from ...game.rules import PLAYER_COUNTS, is_player_count
+from ...play.match import STAGE_USE_COLUMNS as USE_COLUMNS, use_column  # noqa: E402, F401  (USE_COLUMNS: re-exported)
+from ...game.rules import PLAYER_COUNTS, is_player_count  # noqa: E402
 
 
 def with_forbid(spec: str, official: str) -> str:
@@ -213,7 +213,7 @@ def phase_turns(records_path, board_file=None) -> pd.DataFrame:
         forced = [dict.fromkeys(STAGES, 0) for _ in range(rec.rules.players)]
         last_turn = [-1]
 
-        def count(state, player, move):
+        def count(state, player, move, last_turn=last_turn, counts=counts, forced=forced):   # this game's
             if state.turn != last_turn[0]:  # the first decision of a turn
                 last_turn[0] = state.turn
                 counts[player][game_stage(state)] += 1

@@ -187,7 +187,8 @@ def check_records(records, every: int = 50) -> tuple[int, int, list[str]]:
     pairs = record_files(records)
     if not pairs:
         raise StudyError(f"{path_text(records)} holds no kept records (<study>/<name>.jsonl.gz)")
-    same, differ, notes = 0, 0, []
+    same, differ = 0, 0
+    notes: list[str] = []
     for meta_path, gz in pairs:
         meta = load_json(meta_path, "tournament settings", StudyError)
         plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],

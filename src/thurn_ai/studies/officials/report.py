@@ -130,7 +130,7 @@ def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice
     if comparison is not None:
         L += comparison_section(comparison, names, meta.get("comparison_plots", ()))
     if seats is not None and len(analyses) > 1:
-        main = meta.get("main_study") if meta.get("main_study") in analyses else list(analyses)[-1]
+        main = meta["main_study"] if meta.get("main_study") in analyses else list(analyses)[-1]
         L += seats_section(seats, list(analyses), analyses[main].wbc)
     return "\n".join(L).rstrip() + "\n"
 
@@ -191,7 +191,7 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
     """A few plain sentences for players, from the data: what never using each official costs the main
     study's player, when using it is right (value at the moment of choice), and the first seat. Says so
     where the sample is too small."""
-    out = []
+    out: list[str] = []
     names = list(analyses) or list(choice or {})
     if not names:
         return out
@@ -275,7 +275,7 @@ def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
             s += "; the search uses it " + ", ".join(f"{pct(used[p])} in the {p} game" for p in STAGES if p in used)
         elif len(ph):
             by_phase = {p: _weighted(g, f"{prefix}d_win_mean", weight) for p, g in ph.groupby("phase")}
-            top = max(by_phase, key=by_phase.get)
+            top = max(by_phase, key=by_phase.__getitem__)
             median = _weighted(ph[ph.phase == top], f"{prefix}d_win_median", weight)
             said = f"{unit} {100 * by_phase[top]:+.1f} pp on average there, median {100 * median:+.1f}"
             if by_phase[top] > 0:
@@ -367,7 +367,8 @@ def choice_section(choice: dict) -> list[str]:
         if ex is not None and len(ex):
             L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
                   "to move):", "",
-                  "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score | played |",
+                  "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score "
+                  "| played |",
                   "|---|---|---|---|---|---|---|---|---|"]
             for r in ex.itertuples():
                 link = f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None) else "–"
@@ -418,13 +419,13 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
         return []
     a, b = names[0], names[1]
     L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "",
-         f"Uses per game and the share of its turns on which each player used the official (early / middle / "
-         f"late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
-         f"offer in each player's own games, how often it took the official, how often the search rates "
-         f"taking it right, how often the player agreed with the search, and the search's Δ win the player "
-         f"gave away per game by its choices (summed over the decisions where the search rates the other "
-         f"side better by more than two standard errors; a lower bound, as the player may also pick a worse "
-         f"move within a side; estimates of a search, not measured wins).", ""]
+         "Uses per game and the share of its turns on which each player used the official (early / middle / "
+         "late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
+         "offer in each player's own games, how often it took the official, how often the search rates "
+         "taking it right, how often the player agreed with the search, and the search's Δ win the player "
+         "gave away per game by its choices (summed over the decisions where the search rates the other "
+         "side better by more than two standard errors; a lower bound, as the player may also pick a worse "
+         "move within a side; estimates of a search, not measured wins).", ""]
     for img in plots:
         L += [f"![{Path(img).stem}]({img})", ""]
 

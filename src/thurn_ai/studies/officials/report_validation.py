@@ -23,7 +23,7 @@ import pandas as pd
 from .design import ALPHA
 from .plan import OFFICIAL_LABEL
 from .rated import CONTROLS, RATINGS
-from .report_study import detectable_paired, detectable_vs_fair, p_text, pct, pp
+from .report_study import detectable_paired, p_text, pct, pp
 
 __all__ = ["validation_section", "play_verdict", "control_verdict", "rating_gap", "explanation", "advice_follows"]
 

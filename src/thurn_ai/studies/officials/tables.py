@@ -8,6 +8,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -20,7 +21,7 @@ from ...stats.summary import (binomial_p, equal_counts_p, excludes_zero, mean_ci
                      wilson_interval)
 
 #: First-seat wins in 4-player games at the World Boardgaming Championships (as quoted in the issue).
-WBC_FIRST_SEAT = {"wins": 71, "games": 226, "period": "WBC 4-player games up to 2013"}
+WBC_FIRST_SEAT: dict[str, Any] = {"wins": 71, "games": 226, "period": "WBC 4-player games up to 2013"}
 WBC_FIRST_SEAT_2024 = {"rate": 0.34, "period": "WBC 2024 (game count not given)"}
 
 
@@ -45,7 +46,7 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
         own_turns = per_game["turns"].first() / n  # every player gets the same number of turns
         for o in OFFICIALS:
             row = {"players": n, "official": o, "games": per_game.ngroups}
-            total = 0.0
+            total: Any = 0.0             # then a Series: per game
             for ph in STAGES:
                 m, lo, hi = mean_ci(per_game[use_column(o, ph)].mean())
                 row.update({f"{ph}": m, f"{ph}_lo": max(lo, 0.0), f"{ph}_hi": hi})
@@ -153,8 +154,8 @@ def pairwise_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def seat_table(df: pd.DataFrame, control_only: bool = False) -> pd.DataFrame:
-    """Win rate per seat and player count (seat 0 = the start player, as everywhere in thurn-ai), Wilson CIs, and the chi-square
-    p-value of 'all seats win equally often' (one value per player count, on every row)."""
+    """Win rate per seat and player count (seat 0 = the start player, as everywhere in thurn-ai), Wilson CIs,
+    and the chi-square p-value of 'all seats win equally often' (one value per player count, on every row)."""
     check_study_data(df)
     d = df[df.official == CONTROL] if control_only else df
     rows = []
@@ -275,7 +276,7 @@ def bot_comparison(usage: dict, ablation: dict, choices: dict | None = None) -> 
 def seat_comparison(analyses: dict) -> pd.DataFrame:
     """Win rate per seat and player count for each named study (all its games, and its control games
     only), side by side, with Wilson CIs; the WBC 4-player first-seat record is in wbc_comparison."""
-    rows = {}
+    rows: dict[tuple[int, int], dict] = {}
     for name, a in analyses.items():
         for kind, t in (("all", a.seats), ("control", a.seats_control)):
             for r in t.itertuples():

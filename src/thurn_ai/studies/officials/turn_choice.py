@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -211,7 +212,7 @@ def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
     v, g = values[ok].to_numpy(float), games[ok].to_numpy()
     out = {"median": float(np.median(v)) if len(v) else math.nan, "trimmed": trimmed_mean(v),
            "mean": float(v.mean()) if len(v) else math.nan}
-    keys = np.unique(g) if len(v) else []
+    keys: Any = np.unique(g) if len(v) else []
     if len(keys) < 2:
         return {**out, "median_lo": math.nan, "median_hi": math.nan, "trimmed_lo": math.nan,
                 "trimmed_hi": math.nan, "p": math.nan, "p_floor": False}
@@ -294,7 +295,8 @@ def turn_section(table: pd.DataFrame, follow: str = "unvalidated") -> list[str]:
               "advice: the advice at the table follows the search's own play.", ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
-    L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean | p (Holm) |",
+    L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean "
+          "| p (Holm) |",
           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in table.itertuples():
         label = OFFICIAL_LABEL.get(r.option, "(none)")

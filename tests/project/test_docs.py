@@ -1,0 +1,128 @@
+"""The documentation: the README a newcomer reads in two minutes, and the site built from docs/.
+
+* The site builds with `mkdocs build --strict` (a broken link, a page missing from the files, a docstring
+  the API reference cannot read: each fails it), and a broken link does fail a build that uses the same
+  hooks (so the first test cannot pass by not checking).
+* The README stays short (at most 150 lines, none over 120 characters), names its two set-up commands as
+  `.ci/run` runs the second, and every file it links to exists.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def mkdocs(args, cwd, timeout=600):
+    pytest.importorskip("mkdocs", reason="the docs extra (in the test extra): pip install -e '.[test]'")
+    return subprocess.run([sys.executable, "-m", "mkdocs", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_the_site_builds_strict(tmp_path):
+    out = mkdocs(["build", "--strict", "--site-dir", str(tmp_path / "site")], ROOT)
+    said = [x for x in out.stderr.splitlines() if not x.startswith(("INFO", "  - "))]
+    assert out.returncode == 0, "\n".join(said)[-4000:]
+    site = tmp_path / "site"
+    for page in ("getting-started", "writing-a-bot", "cli", "api", "results", "officials-advice",
+                 "results/strength/players", "results/learned/strength"):
+        assert (site / page / "index.html").is_file(), page
+    cli = (site / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "--bot-module" in cli and "thurn-ai tournament" in cli          # generated from the commands
+    api = (site / "api" / "index.html").read_text(encoding="utf-8")
+    assert "thurn_ai._core.GameState.legal_moves" in api and "thurn_ai.bots.spec.register" in api
+    # a link from docs/ into the repository (../results/...) leads to the page on the site
+    bots = (site / "bots" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../results/strength/players/' in bots
+
+
+def test_a_broken_link_fails_the_build(tmp_path):
+    """The same hooks and strictness on a two-page site: a link to a missing file fails; the same link to a
+    file that exists outside docs/ builds."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "results" / "x").mkdir(parents=True)
+    (tmp_path / "results" / "x" / "README.md").write_text("# x\n\nBack to [the index](../../docs/index.md).\n")
+    shutil.copy(ROOT / "mkdocs_hooks.py", tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nstrict: true\nhooks: [mkdocs_hooks.py]\n"
+                                         "validation: {unrecognized_links: warn, anchors: warn}\n")
+    page = tmp_path / "docs" / "index.md"
+    page.write_text("# t\n\nSee [x](../results/x/README.md).\n")
+    good = mkdocs(["build", "--strict", "--site-dir", str(tmp_path / "site")], tmp_path, timeout=120)
+    assert good.returncode == 0, good.stderr[-3000:]
+    assert (tmp_path / "site" / "results" / "x" / "index.html").is_file()
+    page.write_text("# t\n\nSee [x](../results/x/README.md) and [y](../results/y/missing.md).\n")
+    bad = mkdocs(["build", "--strict", "--site-dir", str(tmp_path / "site")], tmp_path, timeout=120)
+    assert bad.returncode != 0 and "missing.md" in bad.stderr, bad.stderr[-3000:]
+
+
+def test_the_readme_reads_in_two_minutes():
+    lines = README.splitlines()
+    assert len(lines) <= 150, f"the README has {len(lines)} lines; move the rest into docs/"
+    long = [(i + 1, len(x)) for i, x in enumerate(lines) if len(x) > 120]
+    assert long == [], f"lines over 120 characters: {long}"
+    assert len(README.split()) <= 1100, len(README.split())
+
+
+def test_the_readme_names_the_two_setup_commands_and_ci_runs_the_second():
+    assert re.search(r"^pip install \. && thurn-ai tournament .+$", README, re.M)
+    test_cmd = 'pip install -e ".[test]" && pytest'
+    assert f"\n{test_cmd}\n" in README
+    ci = [x.strip() for x in (ROOT / ".ci" / "run").read_text().splitlines() if x.strip() and not x.startswith("#")]
+    assert test_cmd in ci, ci
+
+
+def test_every_file_the_readme_links_to_exists():
+    for target in LINK.findall(README):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        path = ROOT / target.split("#")[0]
+        assert path.exists(), f"README links to {target}, which does not exist"
+
+
+def test_the_hint_is_described_as_calibrated_among_equal_players():
+    """The README and getting-started say for whom the win chance holds (issue 41): among equal players,
+    not against weaker opponents (against `heuristic` it is biased toward 1/n)."""
+    text = " ".join(README.split())
+    assert "equal players" in text and "biased toward 1/n" in text
+    assert "(the search and the rule-based bot)" not in text
+    start = " ".join((ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8").split())
+    assert "equal players" in start and "biased toward 1/n" in start
+
+
+def test_the_nav_names_every_page_of_docs():
+    """A page in docs/ that the site's menu does not list is found only by chance."""
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = sorted(p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").glob("*.md"))
+    assert [p for p in pages if f": {p}\n" not in nav] == []
+
+
+def test_the_docs_link_only_inside_the_repository():
+    """No page of the site (docs/, CHANGELOG.md) and not the README sends a reader off to a web address:
+    what they cite is in the repository (a local server address such as 127.0.0.1 is no link out)."""
+    pages = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+    out = [f"{p.name}: {m}" for p in pages
+           for m in re.findall(r"https?://[^\s)>\]`'\"]+", p.read_text(encoding="utf-8"))
+           if not re.match(r"https?://(127\.0\.0\.1|localhost|\[::1\])", m)]
+    assert out == []
+
+
+def test_licence_citation_and_changelog_agree_with_pyproject():
+    import tomllib
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with mkdocs (the docs extra)")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"]["text"] == "MIT"
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "License :: OSI Approved :: MIT License" in project["classifiers"]
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert {"cff-version", "message", "title", "authors"} <= set(cff)
+    assert cff["license"] == "MIT" and cff["version"] == project["version"]
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## Unreleased" in changelog and f"## {project['version']}" in changelog

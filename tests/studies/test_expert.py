@@ -1,0 +1,406 @@
+"""Expert iteration: the learned move prior's features on a hand-computed position, its compiled inference
+against numpy, its weights file, the search that uses it (legal, reproducible), the fit, and the teacher
+data generator (seeded, resumable)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from tests.helpers import build
+
+import thurn_ai
+from thurn_ai import _policy
+from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
+from thurn_ai.errors import BotSpecError
+from thurn_ai.learned.model import ModelError
+from thurn_ai.learned.prior import FEATURES, N_FEATURES, PHASES, PriorModel, prior_from
+from thurn_ai.play.match import play_game
+from thurn_ai.studies.expert import fit as F
+from thurn_ai.studies.expert import teacher as T
+
+
+def random_prior(seed: int, scale: float = 1.0) -> PriorModel:
+    rng = np.random.default_rng(seed)
+    return PriorModel(rows={n: [rng.normal(0, scale, N_FEATURES) for _ in PHASES] for n in (2, 3, 4)})
+
+
+def feature_rows(state) -> tuple[int, dict]:
+    phase, moves, f = _policy.prior_features_of(state)
+    return phase, {state.move_str(m): dict(zip(FEATURES, row)) for m, row in zip(moves, f)}
+
+
+# ---------------------------------------------------------------- features
+
+
+def test_features_of_a_hand_computed_position():
+    # seat 0 to draw, route Stuttgart-Ulm, München in hand; seat 1's route ends in Nürnberg, seat 2's
+    # route is Zürich-Basel
+    g = build(players=3, current=0, phase="draw", hands={0: ["München"]},
+              routes={0: ["Stuttgart", "Ulm"], 1: ["Nürnberg"], 2: ["Zürich", "Basel"]},
+              display=["Augsburg", "Kempten", "Würzburg", "Linz", "Lodz", "Passau"])
+    phase, rows = feature_rows(g)
+    assert PHASES[phase] == "draw"
+    aug, kem, wue, linz = rows["draw Augsburg"], rows["draw Kempten"], rows["draw Würzburg"], rows["draw Linz"]
+    # Augsburg: fits Ulm, next to München in hand, extends no other route
+    assert (aug["fits_route"], aug["hand_neighbours"], aug["denies"]) == (1, pytest.approx(1 / 3), 0)
+    # Kempten fits Ulm and extends seat 2's route (Zürich); Würzburg fits Stuttgart and extends seat 1's
+    assert (kem["fits_route"], kem["hand_neighbours"], kem["denies"]) == (1, 0, 1)
+    assert (wue["fits_route"], wue["denies"]) == (1, 1)
+    assert kem["denied_value"] > 0 and aug["denied_value"] == 0
+    assert (linz["fits_route"], linz["denies"]) == (0, 0)
+    deck = rows["draw deck"]
+    assert deck["draw_deck"] == 1 and deck["draw_face_up"] == 0
+    assert deck["deck_size"] == pytest.approx(g.export()["deck_n"] / 20)
+    for name, r in rows.items():
+        kinds = [r[k] for k in ("draw_face_up", "draw_deck", "administrator")]
+        assert sum(kinds) == 1, name
+        assert r["postmaster"] == r["postal_carrier"] == 0     # the first draw uses no official
+    # exactly one move is the planner's, and it is the one plan_policy_choice names
+    assert sum(r["plan_move"] for r in rows.values()) == 1
+    planned = g.move_str(_policy.plan_policy_choice(g))
+    assert rows[planned]["plan_move"] == 1
+    # relative features: the best move scores 0, the others below
+    assert max(r["rule_of_thumb"] for r in rows.values()) == 0
+    assert max(r["plan_gain"] for r in rows.values() if r["has_plan_value"]) == 0
+    assert all(-3 <= r["rule_of_thumb"] <= 0 and -5 <= r["plan_gain"] <= 0 for r in rows.values())
+
+
+def test_features_of_a_play_decision_mark_the_postmaster_and_lengths():
+    g = build(players=2, current=0, phase="play", hands={0: ["Augsburg", "Linz"]}, routes={0: ["Stuttgart", "Ulm"]})
+    phase, rows = feature_rows(g)
+    assert PHASES[phase] == "play"
+    ext = [r for name, r in rows.items() if name.startswith(("left", "right")) and "Augsburg" in name]
+    assert ext and all(r["extend"] == 1 and r["route_length"] == pytest.approx(3 / 5) for r in ext)
+    new = rows["new Linz"]
+    assert new["new_route"] == 1 and new["route_length"] == pytest.approx(1 / 5)
+    draws = [r for name, r in rows.items() if name.startswith("draw")]
+    assert draws and all(r["postmaster"] == 1 for r in draws)        # a draw now is the Postmaster's
+    # the interaction features copy the kind only for the planner's move
+    for r in rows.values():
+        assert r["plan_postmaster"] == r["plan_move"] * r["postmaster"]
+        assert r["plan_stop"] == r["plan_move"] * r["stop"]
+        assert r["plan_deck"] == r["plan_move"] * r["draw_deck"]
+
+
+def test_no_learned_phase_for_house_placement():
+    g = build(players=2, current=0, phase="after_play", hands={0: ["Linz"]},
+              routes={0: ["Stuttgart", "Ulm", "Augsburg"]})
+    g.apply(g.parse_move("close"))
+    assert g.phase == "houses"
+    phase, _moves, _f = _policy.prior_features_of(g)
+    assert phase == -1
+    assert random_prior(0).probabilities(g)[1] is None
+
+
+# ---------------------------------------------------------------- inference
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_prior_equals_numpy(players):
+    model = random_prior(players)
+    rng = np.random.default_rng(players)
+    g = thurn_ai.new_game(players=players, seed=10 + players)
+    compared = 0
+    while not g.is_terminal() and compared < 60:
+        moves, p = model.probabilities(g)
+        c_moves, c_p = _policy.learned_prior_of(g, model.weights_for(players))
+        assert c_moves == moves
+        if p is not None:
+            assert np.allclose(c_p, p, rtol=0, atol=1e-12) and abs(sum(c_p) - 1) < 1e-12
+            compared += 1
+        legal = g.legal_moves()
+        g.apply(legal[int(rng.integers(len(legal)))])
+    assert compared > 10
+
+
+def test_prior_file_round_trip_and_refusals(tmp_path):
+    model = random_prior(1)
+    path = tmp_path / "prior.json"
+    model.save(path)
+    back = PriorModel.load(path)
+    assert all(np.array_equal(a, b) for n in (2, 3, 4) for a, b in zip(back.rows[n], model.rows[n]))
+    good = json.loads(path.read_text())
+    for change, words in [(lambda d: d.update(version=2), "version"),
+                          (lambda d: d.update(features=["x"]), "other features"),
+                          (lambda d: d["models"]["2"].update(draw=[1e308] * N_FEATURES), "at most"),
+                          (lambda d: d["models"]["2"].update(draw=[1.0] * 3), "list of"),
+                          (lambda d: d["models"].update({"5": d["models"]["2"]}), "players"),
+                          (lambda d: d.update(models=[]), "models")]:
+        bad = json.loads(json.dumps(good))
+        change(bad)
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ModelError, match=words):
+            PriorModel.load(path)
+    path.write_text("{")
+    with pytest.raises(ModelError):
+        PriorModel.load(path)
+
+
+def test_the_shipped_prior_loads_and_covers_every_count():
+    model = prior_from(None)
+    assert set(model.players()) == {2, 3, 4}
+    assert any(r is not None for r in model.rows[3])
+
+
+# ---------------------------------------------------------------- the search with it
+
+
+def test_search_options_for_the_prior_are_checked(tmp_path):
+    with pytest.raises(BotSpecError, match="select=puct"):
+        make_bot("mcts(policy=learned,select=ucb)")
+    with pytest.raises(BotSpecError, match="policy=learned"):
+        make_bot(f"mcts(policy=handset,pmodel={tmp_path}/x.json)")
+    with pytest.raises(BotSpecError, match="mix"):
+        make_bot("mcts(policy=learned,mix=1.5)")
+    with pytest.raises(BotSpecError, match="pmodel"):
+        make_bot(f"mcts(policy=learned,pmodel={tmp_path}/missing.json)")
+    with pytest.raises(BotSpecError, match="clock"):
+        make_bot("mcts(clock=sundial)")
+
+
+@pytest.mark.parametrize("players,mix", [(2, 0.0), (3, 0.3), (4, 0.0)])
+def test_a_game_with_the_learned_prior_plays_only_legal_moves(players, mix, tmp_path):
+    # extreme weights too: a prior that is nearly one-hot must still leave every move legal
+    path = tmp_path / "sharp.json"
+    random_prior(7, scale=30.0).save(path)
+    bots = [make_bot(f"mcts(iterations=60,policy=learned,mix={mix})", 1),
+            make_bot(f"mcts(iterations=60,policy=learned,pmodel={path})", 2)] + \
+        [make_bot("heuristic", 3)] * (players - 2)
+    rec = play_game(thurn_ai.Rules(players=players), bots, seed=5)     # play_game refuses an illegal move
+    assert rec.winner in range(players) and not rec.truncated
+
+
+def test_same_seed_same_search():
+    g = build(players=3, current=0, phase="draw", hands={0: ["München"]}, routes={0: ["Stuttgart", "Ulm"]})
+
+    def analysis(seed):
+        bot = make_bot("mcts(iterations=400,policy=learned)", seed)
+        return [(r["move"], r["visits"]) for r in bot.analyse(Observation(g, 0, 9))]
+
+    assert analysis(3) == analysis(3)
+    assert analysis(3) != analysis(4)     # a different seed re-deals differently
+
+
+def test_the_prior_changes_what_the_search_explores():
+    # the same position and seed: a prior that puts its mass on another move than the planner's gives
+    # other visit counts (the prior is really read by the tree)
+    g = build(players=3, current=0, phase="draw", hands={0: ["München"]}, routes={0: ["Stuttgart", "Ulm"]})
+    phase, moves, f = _policy.prior_features_of(g)
+    obs = Observation(g, 0, 9)
+    hand = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400,policy=handset)", 3).analyse(obs)}
+    learned = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400,policy=learned)", 3).analyse(obs)}
+    assert hand != learned
+
+
+def test_cpu_clock_budget_searches():
+    g = build(players=2, current=0, phase="draw", hands={0: ["München"]}, routes={0: ["Stuttgart", "Ulm"]})
+    bot = make_bot("mcts(time=0.02,clock=cpu,policy=learned)", 1)
+    assert bot.search(Observation(g, 0, 1))["iterations"] > 1
+
+
+# ---------------------------------------------------------------- the fit
+
+
+def synthetic_decisions(w_true, decisions=400, seed=0) -> F.Decisions:
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(2, 7, decisions)
+    feats = rng.normal(size=(sizes.sum(), N_FEATURES))
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    target = F._segment_softmax(feats @ w_true, starts)
+    best = np.array([int(np.argmax(target[starts[i]:starts[i + 1]])) for i in range(decisions)])
+    return F.Decisions(3, 0, feats, target, target, starts, np.arange(decisions) // 4, best)
+
+
+def test_fit_recovers_the_weights_of_a_known_logit():
+    w_true = np.linspace(-1, 1, N_FEATURES)
+    d = synthetic_decisions(w_true)
+    w = F.fit_weights(d, 1e-6)
+    assert np.abs(w - w_true).max() < 0.05
+    # the gradient is the loss's: a finite difference agrees
+    e = np.zeros(N_FEATURES)
+    e[3] = 1e-6
+    g = F.loss_and_grad(w_true * 0.5, d, 0.01)[1][3]
+    fd = (F.loss_and_grad(w_true * 0.5 + e, d, 0.01)[0] - F.loss_and_grad(w_true * 0.5 - e, d, 0.01)[0]) / 2e-6
+    assert g == pytest.approx(fd, rel=1e-4)
+
+
+def test_soft_target_mixes_visits_and_values():
+    visits = np.array([800.0, 150.0, 50.0, 0.0])
+    value = np.array([0.50, 0.55, 0.40, 0.0])
+    t = F.soft_target(visits, value, q_share=0.5)
+    assert t.sum() == pytest.approx(1)
+    assert t[3] == 0                       # never visited: no mass
+    assert t[1] > visits[1] / 1000         # the better-valued move gains mass from the value part
+    assert np.allclose(F.soft_target(visits, value, q_share=0.0), visits / visits.sum())
+
+
+def test_cross_validation_keeps_a_game_together():
+    d = synthetic_decisions(np.ones(N_FEATURES) * 0.3, decisions=200)
+    penalty, scores = F.choose_penalty(d)
+    assert penalty in F.PENALTIES and set(scores) == set(F.PENALTIES)
+    train = d.take(d.game % 2 == 0)
+    assert set(train.game) == {g for g in d.game if g % 2 == 0}
+    assert len(train.target) == train.starts[-1]
+
+
+# ---------------------------------------------------------------- teacher data
+
+
+SMALL = dict(play="mcts(iterations=20)", strong="mcts(iterations=20)", teacher="mcts(iterations=60)", sample=0.1)
+
+
+def test_teacher_data_is_seeded_and_resumes_without_skipping(tmp_path):
+    out = tmp_path / "data"
+    first = T.plan_chunks(players=[2], games=3, seed=5, **SMALL)
+    assert [(c.first, c.count) for c in first] == [(0, 3)]
+    assert T.generate(out, first) == 1
+    before = T.load(out)
+    assert set(before["game"]) <= {0, 1, 2} and len(before)
+    # extended to 7 games: the short chunk is played again in full (same seeds, the same rows), then 5-6
+    more = T.plan_chunks(players=[2], games=7, seed=5, **SMALL)
+    assert T.generate(out, more) == 2
+    after = T.load(out)
+    assert set(T.records(out, 2)) == set(range(7))
+    old = after[after["game"] <= 2].reset_index(drop=True)
+    assert old.equals(before.reset_index(drop=True))
+    assert T.generate(out, more) == 0                     # complete: nothing to play
+    # each sampled decision's rows: visit shares of a search, one row the teacher's best
+    for _k, rows in after.groupby(["game", "decision"]):
+        assert rows["teacher_best"].sum() == 1 and rows["share"].sum() == pytest.approx(1)
+        assert (rows["iterations"] == 60).all()
+
+
+def test_teacher_folder_keeps_one_data_set(tmp_path):
+    out = tmp_path / "data"
+    T.generate(out, T.plan_chunks(players=[2], games=1, seed=5, **SMALL))
+    with pytest.raises(T.TeacherError, match="another teacher data set"):
+        T.generate(out, T.plan_chunks(players=[2], games=1, seed=6, **SMALL))
+    with pytest.raises(T.TeacherError, match="sample"):
+        T.plan_chunks(players=[2], games=1, sample=0.0)
+
+
+def test_held_out_games():
+    games = np.arange(20)
+    assert list(games[T.held_out(games)]) == [0, 5, 9, 10, 15, 19]
+
+
+def test_teacher_rows_rebuild_their_positions_and_features(tmp_path):
+    out = tmp_path / "data"
+    T.generate(out, T.plan_chunks(players=[3], games=1, seed=2, **SMALL))
+    data = T.load(out)
+    rows = F.decision_rows(data, T.records(out, 3))
+    assert rows
+    for r in rows:
+        assert r["features"].shape == (len(r["moves"]), N_FEATURES)
+        assert r["visits"].sum() > 0
+
+
+def test_a_later_generation_fits_to_several_folders_keeping_their_games_apart(tmp_path):
+    a, b = tmp_path / "gen1", tmp_path / "gen2"
+    T.generate(a, T.plan_chunks(players=[2], games=2, seed=2, **SMALL))
+    T.generate(b, T.plan_chunks(players=[2], games=2, seed=3, **SMALL))
+    one, _ = F.load_groups(a, [2])
+    both, held = F.load_groups([a, b], [2])
+    games = {g for (n, _ph), d in both.items() for g in d.game}
+    own = {g for (n, _ph), d in one.items() for g in d.game}
+    # generation 2's game k is not generation 1's game k: shifted, and kept out of the same fold
+    assert own <= games and any(g >= F.GAME_OFFSET for g in games)
+    assert sum(len(d) for d in both.values()) > sum(len(d) for d in one.values())
+    assert all(T.held_out(d.game).all() for d in held.values())    # held out by the original number
+
+
+def test_each_generation_searches_with_the_previous_generations_weights(monkeypatch):
+    from pathlib import Path
+    from thurn_ai.studies.expert import report as R
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])      # the specs name files from the repository
+    assert R.GEN1.teacher == T.DEFAULT_TEACHER and "policy=handset" in R.GEN1.teacher
+    for n, gen in R.GENERATIONS.items():
+        if n == 1:
+            continue
+        before = R.GENERATIONS[n - 1].prior
+        assert Path(before).is_file()                     # committed with the generation that made it
+        for spec in (gen.play, gen.strong, gen.teacher):
+            assert f"pmodel={before}" in spec
+            assert make_bot(spec, 0).options.pmodel == before
+        assert R.GENERATIONS[n - 1].data in gen.fit_on and gen.data in gen.fit_on
+        assert len({g.seed for g in R.GENERATIONS.values()}) == len(R.GENERATIONS)   # new deals each time
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_away():
+    from thurn_ai.bots.mcts import MCTS_DEFAULTS, STRONGEST
+    from thurn_ai.bots.search_options import SearchOptions
+    bot = make_bot("mcts")
+    assert bot.options == SearchOptions(**MCTS_DEFAULTS)
+    assert (bot.options.eval, bot.options.policy, bot.options.mix) == ("learned", "learned", 0.5)
+    # pimc keeps the SearchOptions defaults; the old mcts is the spec that names them
+    assert make_bot("pimc").options.eval == "simple"
+    assert make_bot("mcts(eval=simple,policy=handset)").options == SearchOptions()
+    # the hint searches with what its win chance is calibrated for: mcts's defaults with the hand-set prior
+    for options in STRONGEST.values():
+        assert "policy" not in options and options["eval"] == "learned"
+        hint = SearchOptions(**options)
+        assert hint == SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
+    # select=ucb has no prior: a plain mcts with it searches without the learned one, instead of refusing
+    assert make_bot("mcts(select=ucb)").options.policy == "handset"
+    with pytest.raises(BotSpecError, match="select=puct"):
+        make_bot("mcts(select=ucb,policy=learned)")
+
+
+# ---------------------------------------------------------------- measures
+
+
+def test_paired_cells_compare_the_same_deals(tmp_path):
+    from thurn_ai.studies.expert import measure as M
+    a = M.Cell("a", 2, "greedy", 4, others="random", seed=3)
+    b = M.Cell("b", 2, "random", 4, others="random", seed=3)
+    other_seed = M.Cell("c", 2, "random", 4, others="random", seed=4)
+    for cell in (a, b, other_seed):
+        M.run_cell(cell, tmp_path)
+    s = M.cell_summary(tmp_path, a)
+    assert s["games"] == 4 and 0 <= s["win_low"] <= s["win"] <= s["win_high"] <= 1
+    p = M.paired(tmp_path, a, b)
+    ra, rb = M.seat_rows(tmp_path, a), M.seat_rows(tmp_path, b)
+    assert p["games"] == 4
+    assert p["win_share"] == pytest.approx((ra["win_share"] - rb["win_share"]).mean())
+    assert p["score"] == pytest.approx((ra["score"] - rb["score"]).mean())
+    assert p["score_low"] <= p["score"] <= p["score_high"]
+    with pytest.raises(ValueError, match="not paired"):
+        M.paired(tmp_path, a, other_seed)
+
+
+def test_official_kappa_counts_agreement_at_the_offers():
+    import pandas as pd
+    from thurn_ai.studies.expert import measure as M
+    rows = []
+    # 6 decisions with the Postmaster on offer: the search uses it at 0-2, the rule bot at 0-1 and 3
+    for d in range(6):
+        for spec, uses in (("s", d < 3), ("heuristic", d in (0, 1, 3))):
+            rows.append({"players": 3, "game": 1, "decision": d, "spec": spec, "offers": "postmaster",
+                         "official": "postmaster" if uses else ""})
+    rows.append({"players": 3, "game": 1, "decision": 9, "spec": "s", "offers": "", "official": ""})
+    k = M.official_kappa(pd.DataFrame(rows), "s")
+    assert len(k) == 1
+    r = k.iloc[0]
+    assert (r["offers"], r["same"], r["uses"], r["reference_uses"]) == (6, pytest.approx(4 / 6), 0.5, 0.5)
+    # kappa = (po - pe) / (1 - pe) with po = 4/6 and pe = 0.5
+    assert r["kappa"] == pytest.approx((4 / 6 - 0.5) / 0.5)
+
+
+def test_detectable_difference_shrinks_with_games():
+    from thurn_ai.studies.expert import measure as M
+    assert M.detectable_difference(400) < M.detectable_difference(100) < 0.2
+
+
+def test_runs_are_logged_beside_the_results(tmp_path):
+    import json
+    from thurn_ai.studies.provenance import log_run
+    log_run(tmp_path, "data", 12.34, "abc1234", games=5)
+    log_run(tmp_path, "fit", 1.0, "abc1234 with uncommitted changes to x")
+    runs = json.loads((tmp_path / "runs.json").read_text())
+    assert runs == [{"part": "data", "code": "abc1234", "seconds": 12.3, "games": 5},
+                    {"part": "fit", "code": "abc1234 with uncommitted changes to x", "seconds": 1.0}]
