@@ -22,8 +22,13 @@ class IllegalMoveError(ThurnError):
 
 
 class PositionError(ThurnError):
-    """A position file that is malformed or describes an impossible position."""
-    problems: list[str]     # every problem, one message each (set by position.read.position_error)
+    """A position file that is malformed or describes an impossible position. `problems`: each problem
+    found, as thurn_ai.position.Problem values (kind, field, message); empty when the file could not be
+    read at all (the message says why)."""
+
+    def __init__(self, message: str, problems: tuple | list = ()):
+        super().__init__(message)
+        self.problems = tuple(problems)
 
 
 class BotSpecError(ThurnError):

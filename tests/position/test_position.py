@@ -14,8 +14,8 @@ from hypothesis import given, strategies as st
 import thurn_ai
 from thurn_ai.cli import main
 from thurn_ai.errors import PositionError
-from thurn_ai.position import (check_position, dumps_position, load_position, position_from_dict,
-                               save_position)
+from thurn_ai.position import (FIELDS, SEAT_PARTS, ProblemKind as K, check_position, check_state, dumps_position, load_position,
+                               position_from_dict, position_to_dict, problems_of, save_position)
 
 GAMES = [("south", None), ("north", None), ("north", "classic")]  # classic, horses, North classic
 
@@ -188,114 +188,168 @@ def edit(**changes):
 
 
 DELETE = object()
+# HAND_WRITTEN moved to the North board (horses variant)
+NORTH = {"rules.board": "north", "display": ["Berlin", "Halle", "Kassel", "Weimar", "Bremen", "Dresden"],
+         "players.0": {"hand": ["Hamburg"]}}
 
+# name: (changes to HAND_WRITTEN, the one problem's kind and field, words of its message)
 BAD_POSITIONS = {
-    "unknown city": ({"players.0.hand": ["Ulmm"]}, ["unknown city 'Ulmm'", "seat 0 hand"]),
-    "unknown tile stack held": ({"players.0.tiles": {"route9": [1]}}, ["unknown tile stack 'route9'"]),
-    "unknown tile stack left": ({"tile_stacks": {"baiernn": [5]}}, ["unknown tile stack 'baiernn'"]),
-    "unknown official": ({"players.1.official_uses": {"amtmann": 1}}, ["unknown official 'amtmann'"]),
-    "unknown field": ({"hnad": []}, ["unknown field 'hnad'"]),
-    "unknown phase": ({"phase": "flying"}, ["unknown phase 'flying'"]),
+    "unknown city": ({"players.0.hand": ["Ulmm"]}, K.UNKNOWN_CITY, "seat0.hand", ["unknown city 'Ulmm'", "seat 0 hand"]),
+    "unknown tile stack held": ({"players.0.tiles": {"route9": [1]}}, K.UNKNOWN_TILE_STACK, "seat0.tiles", ["unknown tile stack 'route9'"]),
+    "unknown tile stack left": ({"tile_stacks": {"baiernn": [5]}}, K.UNKNOWN_TILE_STACK, "tiles", ["unknown tile stack 'baiernn'"]),
+    "unknown official": ({"players.1.official_uses": {"amtmann": 1}}, K.UNKNOWN_OFFICIAL, "seat1.official_uses", ["unknown official 'amtmann'"]),
+    "unknown field": ({"hnad": []}, K.UNKNOWN_FIELD, "position", ["unknown field 'hnad'"]),
+    "unknown phase": ({"phase": "flying"}, K.UNKNOWN_PHASE, "turn", ["unknown phase 'flying'"]),
     "too many cards of a city": ({"players.1.hand": ["Ulm", "Ulm", "Ulm"]},
-                                 ["city Ulm: 4 cards", "hands 3", "display 1"]),
+                                 K.TOO_MANY_CARDS, "cards", ["city Ulm: 4 cards", "hands 3", "display 1"]),
     "too many cards, discard counted": ({"discard": {"Lodz": 2}, "players.1.hand": ["Lodz"]},
-                                        ["city Lodz: 4 cards", "hands 1, display 1, discard 2"]),
-    "route not a road path": ({"players.1.route": ["Ulm", "Lodz"]}, ["Ulm and Lodz are not joined by a road"]),
-    "route repeats a city": ({"players.1.route": ["Ulm", "Augsburg", "Ulm"]}, ["Ulm appears 2 times"]),
+                                        K.TOO_MANY_CARDS, "cards", ["city Lodz: 4 cards", "hands 1, display 1, discard 2"]),
+    "route not a road path": ({"players.1.route": ["Ulm", "Lodz"]}, K.ROUTE_NOT_JOINED, "seat1.route", ["Ulm and Lodz are not joined by a road"]),
+    "route repeats a city": ({"players.1.route": ["Ulm", "Augsburg", "Ulm"]}, K.ROUTE_REPEATS_CITY, "seat1.route", ["Ulm appears 2 times"]),
     "more than 20 houses": ({"players.1.houses": ["Augsburg", "Ingolstadt", "Kempten", "München", "Nürnberg",
                                                   "Passau", "Regensburg", "Würzburg", "Carlsruhe", "Freiburg",
                                                   "Mannheim", "Stuttgart", "Ulm", "Sigmaringen", "Basel",
                                                   "Zürich", "Innsbruck", "Salzburg", "Linz", "Pilsen",
                                                   "Budweis"]},
-                            ["seat 1", "21 houses on the board", "only 20"]),
-    "house count inconsistent": ({"players.0.houses_left": 18}, ["seat 0", "3 houses", "18 left", "20"]),
-    "house listed twice": ({"players.1.houses": ["Ulm", "Ulm"]}, ["Ulm is listed 2 times"]),
+                            K.HOUSE_COUNT, "seat1.houses", ["seat 1", "21 houses on the board", "only 20"]),
+    "house count inconsistent": ({"players.0.houses_left": 18}, K.HOUSE_COUNT, "seat0.houses", ["seat 0", "3 houses", "18 left", "20"]),
+    "house listed twice": ({"players.1.houses": ["Ulm", "Ulm"]}, K.HOUSE_TWICE, "seat1.houses", ["Ulm is listed 2 times"]),
     "stack values not what remains": ({"tile_stacks": {"route7": [4, 2, 1]}},
-                                      ["tile_stacks route7", "[4, 2, 1]", "[4, 3, 2, 1]"]),
+                                      K.STACK_REMAINDER, "tiles", ["tile_stacks route7", "[4, 2, 1]", "[4, 3, 2, 1]"]),
     "more tiles held than taken": ({"players.1.tiles": {"route5": [2, 1]}, "tile_stacks": {"route5": [1]}},
-                                   ["route5", "hold 2 tiles", "1 tile was taken"]),
+                                   K.TILES_NOT_CONSERVED, "tiles", ["route5", "hold 2 tiles", "1 tile was taken"]),
     "tile worth a value not taken": ({"players.1.tiles": {"route5": [1]}, "tile_stacks": {"route5": [1]}},
-                                     ["route5", "worth 1", "worth 2"]),
+                                     K.TILES_NOT_CONSERVED, "tiles", ["route5", "worth 1", "worth 2"]),
     "two tiles of a province stack": ({"players.0.tiles": {"baden": [3, 2]}},
-                                      ["seat 0 holds 2 tiles of stack baden", "only once"]),
+                                      K.TILE_TAKEN_TWICE, "seat0.tiles", ["seat 0 holds 2 tiles of stack baden", "only once"]),
     "province tile without the houses": ({"players.0.houses": ["Carlsruhe"]},
-                                         ["seat 0 holds tile baden without a house in Freiburg, Mannheim"]),
+                                         K.TILE_WITHOUT_HOUSES, "seat0.tiles", ["seat 0 holds tile baden without a house in Freiburg, Mannheim"]),
     "negative hand size": ({"players.1.hand": DELETE, "players.1.hand_size": -1},
-                           ["seat 1 hand_size must be at least 0"]),
+                           K.OUT_OF_RANGE, "seat1.hand", ["seat 1 hand_size must be at least 0"]),
     "known cards exceed hand size": ({"players.1.hand": DELETE, "players.1.hand_size": 1,
                                       "players.1.known": ["Ulm", "Linz"]},
-                                     ["seat 1", "2 known cards", "holds only 1"]),
-    "known card not in hand": ({"players.1.known": ["Ulm"]}, ["seat 1", "known card Ulm is not in the hand"]),
-    "hand and hand_size": ({"players.1.hand_size": 2}, ["either hand or hand_size"]),
+                                     K.KNOWN_NOT_IN_HAND, "seat1.known", ["seat 1", "2 known cards", "holds only 1"]),
+    "known card not in hand": ({"players.1.known": ["Ulm"]}, K.KNOWN_NOT_IN_HAND, "seat1.known", ["seat 1", "known card Ulm is not in the hand"]),
+    "hand and hand_size": ({"players.1.hand_size": 2}, K.HAND_TWICE, "seat1.hand", ["either hand or hand_size"]),
     "display larger than 6": ({"display": ["Ulm", "Basel", "Zürich", "Linz", "Pilsen", "Lodz", "Passau"]},
-                              ["display holds 7 cards", "6"]),
-    "display short while the deck has cards": ({"display": ["Ulm"]}, ["display holds 1 cards", "deck holds"]),
-    "wrong player count": ({"rules.players": 3}, ["rules are for 3 players but 2 players are listed"]),
-    "bad rules": ({"rules.board": "east"}, ["rules", "unknown board 'east'"]),
-    "max_turns beyond the engine": ({"rules.max_turns": 10 ** 12}, ["rules max_turns must be from 1 to"]),
-    "turn beyond the turn limit": ({"turn": 10 ** 12}, ["turn must be from 0 to 10000"]),
-    "counter beyond the engine": ({"players.0.closes": 10 ** 6}, ["seat 0 closes must be from 0 to 32767"]),
-    "carriage not on the board": ({"players.1.carriage": 8}, ["carriage 8 is not on the board"]),
-    "carriage in the horses variant": ({"rules.board": "north", "display": ["Berlin", "Halle", "Kassel",
-                                                                            "Weimar", "Bremen", "Dresden"],
-                                        "players.0": {"hand": ["Hamburg"]}, "players.1": {"carriage": 5}},
-                                       ["carriage 5", "horses variant"]),
+                              K.DISPLAY_OVERFULL, "display", ["display holds 7 cards", "6"]),
+    "display short while the deck has cards": ({"display": ["Ulm"]}, K.DISPLAY_NOT_REFILLED, "display", ["display holds 1 cards", "deck holds"]),
+    "wrong player count": ({"rules.players": 3}, K.PLAYER_COUNT, "rules", ["rules are for 3 players but 2 players are listed"]),
+    "bad rules": ({"rules.board": "east"}, K.BAD_RULES, "rules", ["rules", "unknown board 'east'"]),
+    "max_turns beyond the engine": ({"rules.max_turns": 10 ** 12}, K.OUT_OF_RANGE, "rules", ["rules max_turns must be from 1 to"]),
+    "turn beyond the turn limit": ({"turn": 10 ** 12}, K.OUT_OF_RANGE, "turn", ["turn must be from 0 to 10000"]),
+    "counter beyond the engine": ({"players.0.closes": 10 ** 6}, K.OUT_OF_RANGE, "seat0.closes", ["seat 0 closes must be from 0 to 32767"]),
+    "carriage not on the board": ({"players.1.carriage": 8}, K.NO_SUCH_CARRIAGE, "seat1.carriage", ["carriage 8 is not on the board"]),
+    "carriage in the horses variant": ({**NORTH, "players.1": {"carriage": 5}},
+                                       K.NO_SUCH_CARRIAGE, "seat1.carriage", ["carriage 5", "horses variant"]),
     "horse cards in the classic variant": ({"players.1.horse_cards": ["Ulm"]},
-                                           ["horse cards are only laid in the horses variant"]),
-    "deck given but cards missing": ({"deck": {"Ulm": 1}}, ["with the deck given", "missing"]),
-    "deck size wrong": ({"deck_size": 3}, ["deck_size is 3", "53"]),
+                                           K.HORSE_CARDS_OUTSIDE_VARIANT, "seat1.horse_cards", ["horse cards are only laid in the horses variant"]),
+    "deck given but cards missing": ({"deck": {"Ulm": 1}}, K.CARDS_UNACCOUNTED, "cards", ["with the deck given", "missing"]),
+    "deck size wrong": ({"deck_size": 3}, K.DECK_SIZE, "cards", ["deck_size is 3", "53"]),
     "hidden cards more than unaccounted": ({"players.1.hand": DELETE, "players.1.hand_size": 60},
-                                           ["hide 60 cards", "only 55"]),
+                                           K.CARDS_UNACCOUNTED, "cards", ["hide 60 cards", "only 55"]),
     "viewer hand not listed": ({"viewer": 1, "players.1.hand": DELETE, "players.1.hand_size": 2},
-                               ["seat 1 is the viewer", "hand must be listed"]),
-    "viewer out of range": ({"viewer": 2}, ["viewer must be from 0 to 1"]),
-    "to_move out of range": ({"to_move": 5}, ["to_move must be from 0 to 1"]),
+                               K.VIEWER_HAND_HIDDEN, "seat1.hand", ["seat 1 is the viewer", "hand must be listed"]),
+    "viewer out of range": ({"viewer": 2}, K.OUT_OF_RANGE, "rules", ["viewer must be from 0 to 1"]),
+    "to_move out of range": ({"to_move": 5}, K.OUT_OF_RANGE, "turn", ["to_move must be from 0 to 1"]),
     "game-end tile without the end": ({"players.0.tiles": {"baden": [3], "game_end": [1]}},
-                                      ["seat 0 holds the game-end tile", "triggered by nobody"]),
-    "end triggered, game-end tile not taken": ({"end_triggered_by": 1},
-                                               ["triggered by seat 1", "game-end tile", "must be taken"]),
+                                      K.GAME_END_TILE, "seat0.tiles", ["seat 0 holds the game-end tile", "triggered by nobody"]),
+    "end triggered, game-end tile not taken": ({"end_triggered_by": 1, "players.1.carriage": 7}, K.GAME_END_TILE,
+                                               "tiles", ["triggered by seat 1", "game-end tile", "must be taken"]),
+    "end triggered without a cause": ({"end_triggered_by": 1, "players.1.tiles": {"game_end": [1]}},
+                                      K.END_WITHOUT_CAUSE, "turn",
+                                      ["triggered by seat 1", "neither placed all 20 houses nor taken the 7-carriage"]),
+    "seat misnumbered": ({"players.1.seat": 0}, K.SEAT_MISNUMBERED, "seat1", ["says seat 0 but is number 1"]),
+    "format": ({"format": "chess"}, K.WRONG_FORMAT, "position", ["format must be 'thurn-ai position'"]),
+    "counter that could wrap": ({"players.0.closes": 32000}, K.COUNTER_OVERFLOW, "seat0.closes",
+                                ["closes is 32000", "could pass 32767"]),
+    "seven horse cards": ({**NORTH, "players.1": {"horse_cards": ["Berlin", "Halle", "Magdeburg", "Stettin",
+                                                                 "Münster", "Cöln", "Coblenz"]}},
+                          K.TOO_MANY_HORSE_CARDS, "seat1.horse_cards", ["7 horse cards", "at most 6"]),
+    "free city built, its tile not taken": ({**NORTH, "players.1": {"houses": ["Lübeck"]}}, K.FREE_CITY_TILE,
+                                            "seat1.houses", ["house in Lübeck", "free_luebeck must have been taken"]),
+    "no deal leaves a move": ({"phase": "discard", "players.0.route": [], "players.0.hand": DELETE,
+                               "players.0.hand_size": 5, "players.0.known": ["Augsburg", "Kempten", "München", "Ulm",
+                                                                             "Basel"],
+                               "turn_state": {"last_discard": "Zürich"}},
+                              K.NO_DEAL, "turn", ["no way of dealing", "seat 0", "discard phase"]),
     "all houses placed without the end": ({"players.1.houses_left": 0, "players.1.houses": [
         "Augsburg", "Ingolstadt", "Kempten", "München", "Nürnberg", "Passau", "Regensburg", "Würzburg",
         "Carlsruhe", "Freiburg", "Mannheim", "Stuttgart", "Ulm", "Sigmaringen", "Basel", "Zürich",
-        "Innsbruck", "Salzburg", "Linz", "Pilsen"]}, ["seat 1 has placed all 20 houses", "end"]),
-    "largest carriage without the end": ({"players.1.carriage": 7}, ["seat 1 has the 7-carriage", "end"]),
-    "houses phase with a short route": ({"phase": "houses"}, ["phase houses", "route of 2 cards", "needs 3"]),
+        "Innsbruck", "Salzburg", "Linz", "Pilsen"]}, K.END_NOT_TRIGGERED, "seat1.houses", ["seat 1 has placed all 20 houses", "end"]),
+    "largest carriage without the end": ({"players.1.carriage": 7}, K.END_NOT_TRIGGERED, "seat1.carriage", ["seat 1 has the 7-carriage", "end"]),
+    "houses phase with a short route": ({"phase": "houses"}, K.CLOSE_IMPOSSIBLE, "turn", ["phase houses", "route of 2 cards", "needs 3"]),
     "close houses outside the route": ({"phase": "houses", "players.0.route": ["Ingolstadt", "Regensburg",
                                                                                "Passau"],
                                         "turn_state": {"close_houses": ["Carlsruhe"]}},
-                                       ["close_houses", "only in cities of the route"]),
-    "cartwright phase with a short route": ({"phase": "cartwright"}, ["phase cartwright", "route of 2 cards"]),
+                                       K.HOUSE_PLACEMENT, "turn", ["close_houses", "only in cities of the route"]),
+    "cartwright phase with a short route": ({"phase": "cartwright"}, K.CLOSE_IMPOSSIBLE, "turn", ["phase cartwright", "route of 2 cards"]),
     "cartwright phase without a reachable carriage": ({"phase": "cartwright", "players.0.carriage": 5,
                                                        "players.0.route": ["Ingolstadt", "Regensburg", "Passau"]},
-                                                      ["phase cartwright", "cannot", "6-carriage"]),
+                                                      K.CLOSE_IMPOSSIBLE, "turn", ["phase cartwright", "cannot", "6-carriage"]),
     "forced postmaster without the official": ({"phase": "draw", "turn_state": {"forced_postmaster": True,
                                                                                 "official_used": None}},
-                                               ["forced_postmaster needs official_used postmaster"]),
+                                               K.TURN_STATE, "turn", ["forced_postmaster needs official_used postmaster"]),
     "discard order impossible": ({"phase": "discard", "players.0.route": [],
                                   "players.0.hand": ["Augsburg", "Kempten", "München", "Ulm", "Basel"],
                                   "turn_state": {"last_discard": "Zürich"}},
-                                 ["last_discard", "city order", "fewer than 2 cards from Zürich on"]),
-    "play phase before a draw": ({"turn_state": {"draws": 0}}, ["play phase", "draws 1 or 2"]),
-    "draws out of range": ({"turn_state": {"draws": 5}}, ["turn_state draws must be from 0 to 2, not 5"]),
-    "unsupported version": ({"version": 7}, ["version 7 is not supported"]),
-    "version true": ({"version": True}, ["version True is not supported"]),     # True == 1 in Python
-    "version 1.0": ({"version": 1.0}, ["version 1.0 is not supported"]),
-    "bad generator": ({"rng": {"chance": "zz"}}, ["rng.chance", "64-bit"]),
-    "truncated game not over": ({"truncated": True}, ["truncated", "finished game"]),
-    "not an object": ({"players.1.tiles": [3]}, ["seat 1 tiles must be an object"]),
+                                 K.DISCARD_ORDER, "turn", ["last_discard", "city order", "fewer than 2 cards from Zürich on"]),
+    "play phase before a draw": ({"turn_state": {"draws": 0}}, K.TURN_STATE, "turn", ["play phase", "draws 1 or 2"]),
+    "draws out of range": ({"turn_state": {"draws": 5}}, K.OUT_OF_RANGE, "turn", ["turn_state draws must be from 0 to 2, not 5"]),
+    "unsupported version": ({"version": 7}, K.UNSUPPORTED_VERSION, "position", ["version 7 is not supported"]),
+    "version true": ({"version": True}, K.UNSUPPORTED_VERSION, "position", ["version True is not supported"]),     # True == 1 in Python
+    "version 1.0": ({"version": 1.0}, K.UNSUPPORTED_VERSION, "position", ["version 1.0 is not supported"]),
+    "bad generator": ({"rng": {"chance": "zz"}}, K.WRONG_TYPE, "position", ["rng.chance", "64-bit"]),
+    "truncated game not over": ({"truncated": True}, K.TRUNCATED_NOT_OVER, "turn", ["truncated", "finished game"]),
+    "not an object": ({"players.1.tiles": [3]}, K.WRONG_TYPE, "seat1.tiles", ["seat 1 tiles must be an object"]),
 }
 
 
 @pytest.mark.parametrize("name", list(BAD_POSITIONS))
 def test_each_problem_gets_one_message_naming_it(name):
-    changes, words = BAD_POSITIONS[name]
+    changes, kind, field, words = BAD_POSITIONS[name]
     problems = check_position(edit(**changes))
-    assert len(problems) == 1, problems
+    assert [(p.kind, p.field) for p in problems] == [(kind, field)], problems
+    assert known_field(field)
     for w in words:
-        assert w in problems[0], (w, problems[0])
+        assert w in problems[0].message, (w, problems[0])
     with pytest.raises(PositionError) as e:
         position_from_dict(edit(**changes))
-    assert e.value.problems == problems
+    assert list(e.value.problems) == problems
+
+
+def test_a_problem_of_an_unreadable_file_or_state_is_named_too(tmp_path):
+    assert [p.kind for p in check_position([1, 2])] == [K.NOT_AN_OBJECT]
+    assert [(p.kind, p.field) for p in check_position({"players": "x"})] == [(K.NOT_AN_OBJECT, "rules")]
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(PositionError) as e:
+        load_position(broken)
+    assert e.value.problems == ()                     # not a position at all: the error is its one problem
+    [p] = problems_of(e.value)
+    assert (p.kind, p.field) == (K.UNREADABLE, "position") and "not valid JSON" in p.message
+
+
+def test_check_state_names_what_an_engine_state_gets_wrong():
+    g = thurn_ai.new_game(players=2, seed=3)
+    for _ in range(40):
+        g.apply_random()
+    assert check_state(g) == []
+    for change, kind, field in [(lambda d: d.update(display_n=d["display_n"] + 1), K.COUNT_OUT_OF_STEP, "display"),
+                                (lambda d: d["carriage"].__setitem__(1, 9), K.NO_SUCH_CARRIAGE, "seat1.carriage"),
+                                (lambda d: d["stack_pos"].__setitem__(0, 99), K.STACK_REMAINDER, "tiles"),
+                                (lambda d: d["houses_left"].__setitem__(0, 3), K.HOUSE_COUNT, "seat0.houses")]:
+        d = g.export()
+        change(d)
+        h = g.clone()
+        h.load(d)
+        assert [(p.kind, p.field) for p in check_state(h)] == [(kind, field)]
+
+
+def test_every_problem_kind_has_a_minimal_bad_position_above():
+    named = {kind for _, kind, _, _ in BAD_POSITIONS.values()}
+    # the other two tests above: not an object, unreadable, and the engine's own bookkeeping
+    assert set(K) - named == {K.NOT_AN_OBJECT, K.UNREADABLE, K.COUNT_OUT_OF_STEP}
 
 
 def test_the_hand_written_base_is_valid():
@@ -314,7 +368,7 @@ def test_all_problems_are_collected():
 
 
 def test_not_an_object_and_bad_json(tmp_path):
-    assert check_position([1, 2]) == ["a position must be a JSON object"]
+    assert [p.message for p in check_position([1, 2])] == ["a position must be a JSON object"]
     f = tmp_path / "broken.json"
     f.write_text('{\n  "rules": {"players": 2},\n  "players": [\n    {"hand": ["Ulm"]}\n    {"hand": []}\n  ]\n}\n')
     with pytest.raises(PositionError, match=r"broken.json is not valid JSON: .* at line 5"):
@@ -415,6 +469,12 @@ json_values = st.recursive(
     max_leaves=6)
 
 
+def known_field(field: str) -> bool:
+    """A field the documentation lists (and the web editor has a place for, or shows in its general list)."""
+    seat, _, part = field.partition(".")
+    return field in FIELDS or (re.fullmatch(r"seat\d+", seat) is not None and part in ("", *SEAT_PARTS))
+
+
 @given(base=st.integers(0, 5), where=st.integers(0, 10 ** 6), value=json_values, delete=st.booleans())
 def test_any_edit_gives_a_state_or_a_position_error(base, where, value, delete):
     d = copy.deepcopy(fuzz_bases()[base])
@@ -430,7 +490,7 @@ def test_any_edit_gives_a_state_or_a_position_error(base, where, value, delete):
     try:
         g = position_from_dict(d, seed=where)
     except PositionError as e:
-        assert e.problems and all(isinstance(p, str) and p for p in e.problems)
+        assert e.problems and all(p.message and known_field(p.field) for p in e.problems), e.problems
         return
     # accepted: a usable state that saves and loads again exactly
     assert g.is_terminal() or g.legal_moves()

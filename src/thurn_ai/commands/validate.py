@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import PositionError
-from ..position import describe, load_position
+from ..position import describe, load_position, problems_of
 from .options import SEED, data_board_file_option
 
 
@@ -17,7 +17,8 @@ from .options import SEED, data_board_file_option
               help="Seed for dealing the cards a player's view leaves unknown.")
 @data_board_file_option("position")
 @click.option("--json", "as_json", is_flag=True,
-              help='Machine-readable output: {"ok": ..., "summary"|"problems": ...}; exit status 2 if not ok.')
+              help='Machine-readable output: {"ok": ..., "summary"|"problems": [{"kind", "field", "message"}, ...]}; '
+                   'exit status 2 if not ok.')
 def command(position_file, seed, board_file, as_json):
     """Check POSITION_FILE (see docs/position-format.md): prints "ok: <summary>", or every problem and
     exits with status 2."""
@@ -26,7 +27,7 @@ def command(position_file, seed, board_file, as_json):
     except PositionError as e:
         if not as_json:
             raise
-        problems = getattr(e, "problems", None) or [str(e)]
+        problems = [p.to_json() for p in problems_of(e)]
         click.echo(json.dumps({"ok": False, "file": position_file, "problems": problems}, ensure_ascii=False))
         sys.exit(2)
     summary = describe(state, viewer)

@@ -1,5 +1,5 @@
 """JSON positions, building: a state from a position dict (the cards not given dealt at random,
-consistently with everything given), and check_position, which lists every problem.
+consistently with everything given), and check_position, the one checker of a position.
 """
 from __future__ import annotations
 
@@ -9,22 +9,23 @@ from .._core import GameState
 from ..errors import PositionError
 from ..game.state import config_for
 from .check import read_and_check
-from .read import SECOND_GENERATOR, Parsed, position_error
+from .problems import Problem, ProblemKind, position_error
+from .read import SECOND_GENERATOR, Parsed
 
 MAX_DEALS = 2000     # attempts to deal hidden cards that keep the position's decision
 
 
-def check_position(data, board_file=None) -> list[str]:
-    """Every problem of a position dict, one message each (an empty list: the position is possible).
-    `board_file`: the path of a board file to use instead of the packaged board the position names
-    (positions name only packaged boards: south, north)."""
+def check_position(data, board_file=None) -> list[Problem]:
+    """Every problem of a position dict, one Problem each (kind, field, message; an empty list: the
+    position is possible). `board_file`: the path of a board file to use instead of the packaged board the
+    position names (positions name only packaged boards: south, north)."""
     parsed, problems = read_and_check(data, board_file)
     if not problems:
         assert parsed is not None           # read without a problem
         try:
             build_state(parsed, 0)
         except PositionError as e:
-            problems = e.problems
+            problems = list(e.problems)
     return problems
 
 
@@ -56,8 +57,9 @@ def build_state(pp: Parsed, seed: int | None) -> GameState:
         if settled.export() == g.export() and (g.legal_moves() or g.is_terminal()):
             return g
     if not (settled.legal_moves() or settled.is_terminal()):
-        raise position_error([f"no way of dealing the unknown cards leaves seat {settled.current_player} "
-                              f"a legal move in the {settled.phase} phase"])
+        raise position_error([Problem(ProblemKind.NO_DEAL, "turn",
+                                      f"no way of dealing the unknown cards leaves seat {settled.current_player} "
+                                      f"a legal move in the {settled.phase} phase")])
     # No decision is due in this position: the engine takes the automatic steps, as after any move.
     return settled
 

@@ -9,7 +9,8 @@ from .._core import GameState
 from ..errors import PositionError
 from ..fileio import atomic_write_text, load_json, path_text
 from .build import position_from_dict
-from .read import position_error, position_viewer
+from .problems import position_error, problems_of
+from .read import position_viewer
 from .write import position_to_dict
 
 WIDTH = 100          # saved files: line width
@@ -66,7 +67,7 @@ def position_of_file(data, path, seed: int | None = None, board_file=None) -> Ga
     try:
         return position_from_dict(data, seed, board_file)
     except PositionError as e:
-        raise position_error(getattr(e, "problems", [str(e)]), path_text(path)) from None
+        raise position_error(problems_of(e), path_text(path)) from None
 
 
 def describe(state: GameState, viewer: int | None = None) -> str:

@@ -46,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..game.board import BUILTIN_BOARDS
 from ..bots.spec import known_bots, refuse_file_options
-from ..errors import ThurnError
+from ..errors import PositionError, ThurnError
 from ..fileio import JSON_SLICE, loads_json, short_repr
 from ..game.rules import PLAYER_COUNTS, Rules
 from ..play.workers import init_worker
@@ -91,10 +91,9 @@ INPUT_ERRORS = (ValueError, OverflowError, RecursionError, UnicodeError)
 def error_response(e: BaseException) -> JSONResponse:
     for cls, status in STATUS:
         if isinstance(e, cls):
-            problems = getattr(e, "problems", None)
-            body: dict[str, Any] = {"error": str(e)}
-            if problems:
-                body["problems"] = list(problems)
+            body = {"error": str(e)}
+            if isinstance(e, PositionError) and e.problems:
+                body["problems"] = [p.to_json() for p in e.problems]     # kind, field, message
             # a body left unread (too large, too slow) would hold the connection until keep-alive ends
             headers = {"connection": "close"} if isinstance(e, (TooLarge, BodyTimeout)) else None
             return JSONResponse(body, status_code=status, headers=headers)
