@@ -31,7 +31,7 @@ from thurn_ai.bots.spec import parse_spec, split_specs
 from thurn_ai.cli import main
 from thurn_ai.errors import ThurnError
 from thurn_ai.play.match import play_game, read_records, replay
-from thurn_ai.position import load_position, position_from_dict
+from thurn_ai.position import load_position, position_from_dict, problems_of
 from thurn_ai.game.rules import Rules
 
 DATA = Path(__file__).parents[1] / "data"
@@ -67,7 +67,7 @@ def fresh_path(workdir, suffix=".json") -> Path:
 
 def check_error(e: ThurnError, path=None) -> None:
     """One line per problem (a position lists several, each on its own line); a file is named."""
-    problems = getattr(e, "problems", None) or [str(e)]
+    problems = [p.message for p in problems_of(e)]
     for p in problems:
         assert p and "\n" not in p and "\r" not in p, repr(p)
         assert len(p) < 2000, p[:200]
@@ -295,7 +295,7 @@ def test_counters_near_the_16_bit_limit_are_refused_with_the_limit_named():
     check_error(e.value)
     d["rules"]["max_turns"] = 100          # with few turns left the same count cannot wrap
     d["turn"] = min(d["turn"], 100)
-    assert "closes" not in " ".join(thurn_ai.position.check_position(d))
+    assert "closes" not in " ".join(p.message for p in thurn_ai.position.check_position(d))
     with pytest.raises(ThurnError, match="max_turns must be an integer from 1 to 32767"):
         Rules(max_turns=32768)
 

@@ -7,8 +7,10 @@ Three kinds of games are played:
   length per seat, so games end by the last house as well as by the 7-carriage), checked after every
   move, including the change from the previous position;
 - uniform random games stepped in Python, checked every few dozen moves.
-Expected values come from the rules (66 cards, 20 houses, tile values top first, carriage points), not
-from the engine.
+The consistency of each position is the library's one checker (thurn_ai.position.check_state, the rules
+a position file is checked with); its numbers (66 cards, 20 houses, carriage points) are pinned here to
+the rulebook's, and scores, moves and the changes of each move are checked against the rules, not the
+engine.
 """
 import random
 from collections import Counter
@@ -17,8 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thurn_ai
-from tests.helpers import build, total_cards
+from helpers import build, total_cards
+from thurn_ai.game import rules
 from thurn_ai.game.notation import move_city, move_kind
+from thurn_ai.position import check_state
 
 PLAYERS = st.sampled_from([2, 3, 4])
 SEEDS = st.integers(0, 2**63 - 1)
@@ -27,8 +31,6 @@ NC = BOARD.n_cities
 CARDS_PER_CITY = 3
 HOUSES = 20
 CARRIAGE_POINTS = [2, 3, 5, 7, 10]
-GAME_END = BOARD.tile_index("game_end")
-ONE_PER_PLAYER = [t for t, s in enumerate(BOARD.tiles) if s.kind != "route"]
 PUBLIC = ("display", "display_n", "deck_n", "discard", "discard_n", "route", "houses", "houses_left",
           "carriage", "stack_pos", "tiles_n", "tiles_pts", "official_uses", "closes", "current", "phase",
           "turn", "end_triggered", "end_player")
@@ -36,58 +38,22 @@ PUBLIC = ("display", "display_n", "deck_n", "discard", "discard_n", "route", "ho
 
 # ------------------------------------------------------------------ invariants of one position
 
-def check_position(g, d):
-    n = g.n_players
-    # every card accounted for, city by city
-    assert total_cards(d) == NC * CARDS_PER_CITY
-    per_city = [sum(d["hand"][p][x] for p in range(n)) + d["display"][x] + d["deck"][x] + d["discard"][x]
-                for x in range(NC)]
-    for r in d["route"]:
-        for x in r:
-            per_city[x] += 1
-    assert per_city == [CARDS_PER_CITY] * NC
-    assert (d["display_n"], d["deck_n"], d["discard_n"]) == (sum(d["display"]), sum(d["deck"]),
-                                                             sum(d["discard"]))
-    assert d["display_n"] <= 6
-    assert d["display_n"] == 6 or d["deck_n"] == 0          # the display is refilled while cards remain
-    for p in range(n):
-        # a card known to be in a hand is in it
-        assert all(k <= h for k, h in zip(d["known"][p], d["hand"][p]))
-        # routes: distinct cities joined by roads
-        r = d["route"][p]
-        assert len(set(r)) == len(r)
-        assert all(BOARD.adjacent(a, b) for a, b in zip(r, r[1:]))
-        # houses: the supply of 20
-        assert 0 <= d["houses_left"][p] <= HOUSES
-        assert len(d["houses"][p]) + d["houses_left"][p] == HOUSES
-        assert -1 <= d["carriage"][p] < len(CARRIAGE_POINTS)
-        for t in ONE_PER_PLAYER:
-            assert d["tiles_n"][p][t] <= 1
-        # a province tile is held only with the houses for it on the board
-        houses = set(d["houses"][p])
-        for t, s in enumerate(BOARD.tiles):
-            if d["tiles_n"][p][t] and s.kind == "all_cities":
-                assert s.cities <= houses
-            if d["tiles_n"][p][t] and s.kind == "each_province":
-                assert all(any(BOARD.city_province[x] == q for x in houses) for q in s.provinces)
-    # tiles: conserved and taken top first (the values taken are exactly the top of each stack)
-    for t, s in enumerate(BOARD.tiles):
-        k = d["stack_pos"][t]
-        assert 0 <= k <= len(s.values)
-        assert sum(d["tiles_n"][p][t] for p in range(n)) == k
-        assert sum(d["tiles_pts"][p][t] for p in range(n)) == sum(s.values[:k])
-    # the end: triggered exactly when the game-end tile was taken, by a player meeting a condition
-    if d["end_triggered"]:
-        e = d["end_player"]
-        assert d["tiles_n"][e][GAME_END] == 1
-        assert d["houses_left"][e] == 0 or d["carriage"][e] == len(CARRIAGE_POINTS) - 1
-    else:
-        assert d["stack_pos"][GAME_END] == 0 and d["end_player"] == -1
-        for p in range(n):
-            assert d["houses_left"][p] > 0 and d["carriage"][p] < len(CARRIAGE_POINTS) - 1
+def test_the_checker_counts_with_the_rulebooks_numbers():
+    """check_state counts with the board's and the rules' numbers: they are the rulebook's."""
+    assert BOARD.cards_per_city == CARDS_PER_CITY and BOARD.n_cards == NC * CARDS_PER_CITY == 66
+    assert (rules.HOUSES, rules.DISPLAY_SIZE) == (HOUSES, 6)
+    assert [points for _, points in BOARD.carriages] == CARRIAGE_POINTS
+
+
+def check_reachable(g):
+    """What must hold in every reachable position: no problem by the rules positions are checked with
+    (thurn_ai.position.check_state: cards, routes, houses, tiles, the end, the turn), and the score and the
+    moves as the rules say."""
+    assert check_state(g) == []
+    d = g.export()
     # score: highest carriage + tiles - houses not placed
     expected = [(CARRIAGE_POINTS[d["carriage"][p]] if d["carriage"][p] >= 0 else 0)
-                + sum(d["tiles_pts"][p]) - d["houses_left"][p] for p in range(n)]
+                + sum(d["tiles_pts"][p]) - d["houses_left"][p] for p in range(g.n_players)]
     assert g.scores() == expected
     assert d["truncated"] == 0
     if g.is_terminal():
@@ -106,7 +72,7 @@ def expected_ranking(d, scores):
 def check_final(g):
     d = g.export()
     assert g.is_terminal() and d["truncated"] == 0, "the game must end by the rules, not by the cap"
-    check_position(g, d)
+    check_reachable(g)
     assert d["end_triggered"] == 1
     assert g.ranking() == expected_ranking(d, g.scores())
     assert g.winner() == g.ranking()[0]
@@ -121,7 +87,7 @@ class Tracker:
         self.g = g
         self.prev = g.export()
         self.official_this_turn = Counter()      # (turn, seat) -> officials used
-        check_position(g, self.prev)
+        check_reachable(g)
         self._count_officials(self.prev, [[0] * 4 for _ in range(g.n_players)])
 
     def _count_officials(self, d, before):
@@ -139,7 +105,7 @@ class Tracker:
         mover, kind, city = g.current_player, move_kind(m), move_city(m)
         g.apply(m)
         b = g.export()
-        check_position(g, b)
+        check_reachable(g)
         n = g.n_players
         # houses only grow, one at a time, by a house move in a city of the route being closed
         for p in range(n):
@@ -211,7 +177,7 @@ def check_determinize(g, rng):
         def unseen(x, p=p):
             return [x["deck"][c] + sum(x["hand"][q][c] for q in range(n) if q != p) for c in range(NC)]
         assert unseen(e) == unseen(d)
-        check_position(h, e)
+        check_reachable(h)
         assert g.determinize(p, seed).export() == e        # the same seed deals the same way
         if g.current_player == p:
             assert h.legal_moves() == g.legal_moves()      # p's choices do not depend on hidden cards
@@ -284,7 +250,7 @@ def test_uniform_random_games_checked_along_the_way(players, seed):
         steps += 1
         if steps % 53 == 0 or g.is_terminal():
             d = g.export()
-            check_position(g, d)
+            check_reachable(g)
             for p in range(players):                      # houses only ever grow
                 assert set(prev["houses"][p]) <= set(d["houses"][p])
                 assert d["carriage"][p] >= prev["carriage"][p]
@@ -296,7 +262,7 @@ def test_uniform_random_games_checked_along_the_way(players, seed):
             for m in g.legal_moves():
                 h = g.clone()
                 h.apply(m)
-                check_position(h, h.export())
+                check_reachable(h)
     check_final(g)
 
 

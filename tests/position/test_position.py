@@ -335,7 +335,7 @@ def test_check_state_names_what_an_engine_state_gets_wrong():
     for _ in range(40):
         g.apply_random()
     assert check_state(g) == []
-    for change, kind, field in [(lambda d: d.update(display_n=d["display_n"] + 1), K.COUNT_OUT_OF_STEP, "display"),
+    for change, kind, field in [(lambda d: d.update(display_n=d["display_n"] + 1), K.BOOKKEEPING, "display"),
                                 (lambda d: d["carriage"].__setitem__(1, 9), K.NO_SUCH_CARRIAGE, "seat1.carriage"),
                                 (lambda d: d["stack_pos"].__setitem__(0, 99), K.STACK_REMAINDER, "tiles"),
                                 (lambda d: d["houses_left"].__setitem__(0, 3), K.HOUSE_COUNT, "seat0.houses")]:
@@ -349,7 +349,7 @@ def test_check_state_names_what_an_engine_state_gets_wrong():
 def test_every_problem_kind_has_a_minimal_bad_position_above():
     named = {kind for _, kind, _, _ in BAD_POSITIONS.values()}
     # the other two tests above: not an object, unreadable, and the engine's own bookkeeping
-    assert set(K) - named == {K.NOT_AN_OBJECT, K.UNREADABLE, K.COUNT_OUT_OF_STEP}
+    assert set(K) - named == {K.NOT_AN_OBJECT, K.UNREADABLE, K.BOOKKEEPING}
 
 
 def test_the_hand_written_base_is_valid():

@@ -29,10 +29,9 @@ from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.render.board import board_layout
 from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay
-from thurn_ai.position import check_position, describe, position_from_dict
+from thurn_ai.position import FIELDS, SEAT_PARTS, ProblemKind as K, check_position, describe, position_from_dict
 from thurn_ai.web import create_app
 from thurn_ai.web.board_data import board_geometry, province_codes
-from thurn_ai.web.position_editor import problem_field
 from thurn_ai.web.server import allowed_hosts_for, bind, is_loopback
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -497,34 +496,52 @@ def test_a_view_round_trips_unchanged(client):
     assert res["view"]["viewer"] == 1
 
 
-@pytest.mark.parametrize("change, field, words", [
-    (lambda d: d.update(display=["Ulm"]), "display", "display holds 1 cards"),
-    (lambda d: d["players"][0].update(route=["Ulm", "Lodz"]), "seat0.route", "not joined by a road"),
-    (lambda d: d["players"][0].update(hand=["Atlantis"]), "seat0.hand", "unknown city"),
-    (lambda d: d["players"][0].update(houses=["Ulm", "Ulm"]), "seat0.houses", "listed 2 times"),
-    (lambda d: d["players"][1].update(carriage=9), "seat1.carriage", "not on the board"),
-    (lambda d: d["players"][1].update(tiles={"baiern": [5]}), "seat1.tiles", "without a house"),
-    (lambda d: d.update(phase="houses"), "turn", "a route needs 3"),
-    (lambda d: d.update(display=["Ulm"] * 4 + ["Basel", "Lodz"]), "cards", "4 cards in play"),
-    (lambda d: d.update(rules={"players": 5}), "rules", "players must be"),
-    (lambda d: d.update(colour="red"), "position", "unknown field"),
+@pytest.mark.parametrize("change, kind, field, words", [
+    (lambda d: d.update(display=["Ulm"]), K.DISPLAY_NOT_REFILLED, "display", "display holds 1 cards"),
+    (lambda d: d["players"][0].update(route=["Ulm", "Lodz"]), K.ROUTE_NOT_JOINED, "seat0.route", "not joined by a road"),
+    (lambda d: d["players"][0].update(hand=["Atlantis"]), K.UNKNOWN_CITY, "seat0.hand", "unknown city"),
+    (lambda d: d["players"][1].update(known=["Ulm"]), K.KNOWN_NOT_IN_HAND, "seat1.known", "not in the hand"),
+    (lambda d: d["players"][0].update(houses=["Ulm", "Ulm"]), K.HOUSE_TWICE, "seat0.houses", "listed 2 times"),
+    (lambda d: d["players"][1].update(carriage=9), K.NO_SUCH_CARRIAGE, "seat1.carriage", "not on the board"),
+    (lambda d: d["players"][1].update(tiles={"baiern": [5]}), K.TILE_WITHOUT_HOUSES, "seat1.tiles", "without a house"),
+    (lambda d: d.update(phase="houses"), K.CLOSE_IMPOSSIBLE, "turn", "a route needs 3"),
+    (lambda d: d.update(display=["Ulm"] * 4 + ["Basel", "Lodz"]), K.TOO_MANY_CARDS, "cards", "4 cards in play"),
+    (lambda d: d.update(tile_stacks={"route5": [9]}), K.STACK_REMAINDER, "tiles", "not what can remain"),
+    (lambda d: d.update(rules={"players": 5}), K.BAD_RULES, "rules", "players must be"),
+    (lambda d: d.update(colour="red"), K.UNKNOWN_FIELD, "position", "unknown field"),
 ])
-def test_problems_come_with_the_field_they_are_about_as_validate_reports_them(client, change, field, words):
+def test_problems_come_named_with_the_field_they_are_about_as_validate_reports_them(client, change, kind, field,
+                                                                                     words):
     d = json.loads(json.dumps(HAND_WRITTEN))
     change(d)
     res = check(client, d)
     assert not res["ok"]
-    assert [p["message"] for p in res["problems"]] == check_position(d)       # the same checks as validate
-    assert any(p["field"] == field and words in p["message"] for p in res["problems"]), res["problems"]
+    # the same checker as validate, each problem as its kind, field and message
+    assert res["problems"] == [p.to_json() for p in check_position(d)]
+    assert any(p["kind"] == kind.value and p["field"] == field and words in p["message"]
+               for p in res["problems"]), res["problems"]
 
 
-def test_problem_fields_of_seat_messages():
-    assert problem_field("seat 2 known: unknown city 'X' on the south board") == "seat2.known"
-    assert problem_field("seat 1 hand_size must be at least 0, not -1") == "seat1.hand"
-    assert problem_field("seat 0: 3 known cards, but the hand holds only 2") == "seat0.known"
-    assert problem_field("seat 1 holds the game-end tile, but the end was triggered by nobody") == "seat1.tiles"
-    assert problem_field("tile stack baden: players hold 1 tile, but 0 tiles were taken from it") == "tiles"
-    assert problem_field("something new") == "position"
+def test_a_game_from_an_impossible_position_is_a_400_naming_each_problem(client):
+    d = json.loads(json.dumps(HAND_WRITTEN))
+    d["players"][1]["route"] = ["Ulm", "Lodz"]
+    d["colour"] = "red"
+    r = client.post("/api/games", json={"seats": "human,random", "position": d})
+    assert_clean_error(r, 400)
+    assert r.json()["problems"] == [p.to_json() for p in check_position(d)]
+    assert [p["kind"] for p in r.json()["problems"]] == ["unknown_field", "route_not_joined"]
+
+
+def test_the_page_has_a_place_for_every_field_a_problem_names():
+    """The page shows a problem next to the element whose data-problems-for is the problem's field (any
+    other field: in the general list, "position"): every field the checker uses has its place."""
+    static = ROOT / "src" / "thurn_ai" / "web" / "static"
+    page = set(re.findall(r'data-problems-for="([^"]+)"', (static / "index.html").read_text(encoding="utf-8")))
+    seat = set(re.findall(r"problemsBox\(`\$\{f\}\.(\w+)`\)", (static / "setup.js").read_text(encoding="utf-8")))
+    assert set(FIELDS) <= page
+    # a seat's counters are typed in no field of the page: their problems go to the general list
+    assert seat == set(SEAT_PARTS) - {"official_uses", "closes"}
+    assert "boxes[p.field] || boxes.position" in (static / "setup.js").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("body, words", [

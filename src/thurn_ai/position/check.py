@@ -27,8 +27,8 @@ def read_and_check(data, board_file=None) -> tuple[Parsed | None, list[Problem]]
 
 def check_state(state: GameState) -> list[Problem]:
     """The problems of an engine state, by the rules a position is checked with (an empty list: no rule
-    is broken), plus the engine's own bookkeeping (card counts, carriage and stack indices) that a
-    position does not write. The tests and experiments/soak.py call it after every move."""
+    is broken), plus the engine's own bookkeeping (card counts, the end's flag, carriage and stack indices)
+    that a position does not write. The tests call it after every move (and the soak run through them)."""
     raw, b, n = state.export(), state.board, state.n_players
     problems: list[Problem] = []
 
@@ -36,7 +36,9 @@ def check_state(state: GameState) -> list[Problem]:
         problems.append(Problem(kind, field, msg))
     for place, field in (("display", "display"), ("deck", "cards"), ("discard", "discard")):
         if raw[f"{place}_n"] != sum(raw[place]):
-            bad(K.COUNT_OUT_OF_STEP, field, f"{place}_n is {raw[f'{place}_n']}, but the {place} holds {sum(raw[place])}")
+            bad(K.BOOKKEEPING, field, f"{place}_n is {raw[f'{place}_n']}, but the {place} holds {sum(raw[place])}")
+    if raw["end_triggered"] != (raw["end_player"] >= 0):
+        bad(K.BOOKKEEPING, "turn", f"end_triggered is {raw['end_triggered']}, but end_player is {raw['end_player']}")
     for p in range(n):
         if not -1 <= raw["carriage"][p] < len(b.carriages) or (
                 raw["carriage"][p] >= 0 and state.rules.resolved_variant == "horses"):

@@ -59,8 +59,8 @@ class ProblemKind(Enum):
     TRUNCATED_NOT_OVER = "truncated_not_over"
     VIEWER_HAND_HIDDEN = "viewer_hand_hidden"    # the viewer's own hand given only by its size
     NO_DEAL = "no_deal"                          # no deal of the unknown cards leaves the mover a legal move
-    # engine states only (check_state): a count the engine keeps beside the cards it counts
-    COUNT_OUT_OF_STEP = "count_out_of_step"
+    # engine states only (check_state): a count or flag the engine keeps beside what it describes
+    BOOKKEEPING = "bookkeeping"
 
 
 # The parts of a position a problem can be about (`Problem.field`), as the web editor groups them:
