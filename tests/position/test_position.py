@@ -346,6 +346,13 @@ def test_check_state_names_what_an_engine_state_gets_wrong():
         assert [(p.kind, p.field) for p in check_state(h)] == [(kind, field)]
 
 
+def test_the_format_documentation_lists_every_problem_kind_and_field():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "position-format.md").read_text(encoding="utf-8")
+    table = text[text.index("### Problems are named"):]
+    assert [k.value for k in K if f"`{k.value}`" not in table] == []
+    assert [f for f in (*FIELDS, *SEAT_PARTS) if f"`{f}`" not in table] == []
+
+
 def test_every_problem_kind_has_a_minimal_bad_position_above():
     named = {kind for _, kind, _, _ in BAD_POSITIONS.values()}
     # the other two tests above: not an object, unreadable, and the engine's own bookkeeping

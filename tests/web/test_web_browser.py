@@ -279,6 +279,8 @@ def test_set_up_a_position_by_clicking_and_export_it(page):
     page.click('#board .city[data-city="Ingolstadt"]')
     page.click('#board .city[data-city="Lodz"]')                                  # no road: a problem
     page.wait_for_selector('[data-problems-for="seat0.route"] .problem:text-matches("not joined by a road")')
+    # placed by the problem's field (seat0.route), not in the general list
+    assert page.locator('[data-problems-for="position"] .problem:text-matches("not joined")').count() == 0
     page.click('button[aria-label="remove Lodz from seat 0 route"]')
     page.click('#board .city[data-city="Regensburg"]')
     page.check('input[name=setup-target][value="seat1.known"]')
