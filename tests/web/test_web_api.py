@@ -498,7 +498,7 @@ def test_a_view_round_trips_unchanged(client):
 
 @pytest.mark.parametrize("change, kind, field, words", [
     (lambda d: d.update(display=["Ulm"]), K.DISPLAY_NOT_REFILLED, "display", "display holds 1 cards"),
-    (lambda d: d["players"][0].update(route=["Ulm", "Lodz"]), K.ROUTE_NOT_JOINED, "seat0.route", "not joined by a road"),
+    (lambda d: d["players"][0].update(route=["Ulm", "Lodz"]), K.ROUTE_NOT_JOINED, "seat0.route", "not joined"),
     (lambda d: d["players"][0].update(hand=["Atlantis"]), K.UNKNOWN_CITY, "seat0.hand", "unknown city"),
     (lambda d: d["players"][1].update(known=["Ulm"]), K.KNOWN_NOT_IN_HAND, "seat1.known", "not in the hand"),
     (lambda d: d["players"][0].update(houses=["Ulm", "Ulm"]), K.HOUSE_TWICE, "seat0.houses", "listed 2 times"),

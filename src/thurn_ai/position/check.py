@@ -45,7 +45,8 @@ def check_state(state: GameState) -> list[Problem]:
             bad(K.NO_SUCH_CARRIAGE, seat_field(p, "carriage"), f"seat {p}: carriage index {raw['carriage'][p]}")
     for t, st in enumerate(b.tiles):
         if not 0 <= raw["stack_pos"][t] <= len(st.values):
-            bad(K.STACK_REMAINDER, "tiles", f"tile stack {st.id}: {raw['stack_pos'][t]} tiles taken of {len(st.values)}")
+            bad(K.STACK_REMAINDER, "tiles",
+                f"tile stack {st.id}: {raw['stack_pos'][t]} tiles taken of {len(st.values)}")
     if problems:
         return problems        # the rules below read these fields
     parsed = Parsed(state.rules, b, None, raw, [None] * n, None, True, [[None] * len(b.tiles) for _ in range(n)],
@@ -143,7 +144,8 @@ def _check_cards(pp: Parsed, bad: Report, all_read: bool) -> None:
         total = sum(v[x] for v in places.values())
         if total > cpc:
             where = ", ".join(f"{k} {v[x]}" for k, v in places.items() if v[x])
-            bad(K.TOO_MANY_CARDS, "cards", f"city {b.cities[x]}: {total} cards in play ({where}), but the game has {cpc}")
+            bad(K.TOO_MANY_CARDS, "cards",
+                f"city {b.cities[x]}: {total} cards in play ({where}), but the game has {cpc}")
         missing += max(0, cpc - total)
     if not all_read:
         return
@@ -152,19 +154,23 @@ def _check_cards(pp: Parsed, bad: Report, all_read: bool) -> None:
     deck_n = sum(r["deck"]) if r["deck"] is not None else missing - hidden
     if r["deck"] is not None and missing != hidden:
         if hidden:
-            bad(K.CARDS_UNACCOUNTED, "cards", f"{missing} cards are not accounted for, but the hands given by size hide {hidden}")
+            bad(K.CARDS_UNACCOUNTED, "cards",
+                f"{missing} cards are not accounted for, but the hands given by size hide {hidden}")
         else:
             short = [f"{b.cities[x]} {cpc - sum(v[x] for v in places.values())}"
                      for x in range(nc) if sum(v[x] for v in places.values()) < cpc]
-            bad(K.CARDS_UNACCOUNTED, "cards", f"with the deck given every card must be somewhere, but {plural(missing, 'card')} are "
+            bad(K.CARDS_UNACCOUNTED, "cards",
+                f"with the deck given every card must be somewhere, but {plural(missing, 'card')} are "
                 f"missing: {', '.join(short)}")
     elif deck_n < 0:
-        bad(K.CARDS_UNACCOUNTED, "cards", f"the hands given by size hide {hidden} cards, but only {missing} cards are not accounted for")
+        bad(K.CARDS_UNACCOUNTED, "cards",
+            f"the hands given by size hide {hidden} cards, but only {missing} cards are not accounted for")
     if pp.deck_size is not None and deck_n >= 0 and pp.deck_size != deck_n:
         what = "the deck listed holds" if r["deck"] is not None else "the cards not accounted for leave"
         bad(K.DECK_SIZE, "cards", f"deck_size is {pp.deck_size}, but {what} {deck_n}")
     if sum(r["display"]) < DISPLAY_SIZE and deck_n > 0:
-        bad(K.DISPLAY_NOT_REFILLED, "display", f"the display holds {sum(r['display'])} cards while the deck holds {deck_n}: "
+        bad(K.DISPLAY_NOT_REFILLED, "display",
+            f"the display holds {sum(r['display'])} cards while the deck holds {deck_n}: "
             f"the display is refilled to {DISPLAY_SIZE} at once")
 
 
@@ -177,7 +183,8 @@ def _check_tiles(pp: Parsed, bad: Report) -> None:
         if st.kind in SINGLE_TILE_KINDS:
             for p in range(n):
                 if held[p] > 1:
-                    bad(K.TILE_TAKEN_TWICE, seat_field(p, "tiles"), f"seat {p} holds {held[p]} tiles of stack {st.id}; a player takes this tile only once")
+                    bad(K.TILE_TAKEN_TWICE, seat_field(p, "tiles"),
+                        f"seat {p} holds {held[p]} tiles of stack {st.id}; a player takes this tile only once")
         if sum(held) != len(taken):
             bad(K.TILES_NOT_CONSERVED, "tiles", f"tile stack {st.id}: players hold {plural(sum(held), 'tile')}, but "
                 f"{plural(len(taken), 'tile')} {'was' if len(taken) == 1 else 'were'} taken from it "
@@ -187,24 +194,29 @@ def _check_tiles(pp: Parsed, bad: Report) -> None:
         listed = [v for p in range(n) for v in (pp.tile_values[p][t] or [])]
         not_taken = _not_in(listed, taken)
         if not_taken:
-            bad(K.TILES_NOT_CONSERVED, "tiles", f"tile stack {st.id}: a tile worth {not_taken} is held, but the tiles taken are worth "
+            bad(K.TILES_NOT_CONSERVED, "tiles",
+                f"tile stack {st.id}: a tile worth {not_taken} is held, but the tiles taken are worth "
                 f"{', '.join(map(str, taken)) or 'nothing (none taken)'}")
         elif points != sum(taken):
-            bad(K.TILES_NOT_CONSERVED, "tiles", f"tile stack {st.id}: the tiles held are worth {points} in all, the tiles taken {sum(taken)}")
+            bad(K.TILES_NOT_CONSERVED, "tiles",
+                f"tile stack {st.id}: the tiles held are worth {points} in all, the tiles taken {sum(taken)}")
         for p in range(n):
             lacking = _houses_lacking(pp, st, set(r["houses"][p])) if held[p] else []
             if lacking:
-                bad(K.TILE_WITHOUT_HOUSES, seat_field(p, "tiles"), f"seat {p} holds tile {st.id} without a house in {', '.join(lacking)}")
+                bad(K.TILE_WITHOUT_HOUSES, seat_field(p, "tiles"),
+                    f"seat {p} holds tile {st.id} without a house in {', '.join(lacking)}")
             if held[p] and st.kind == "game_end" and p != r["end_player"]:
                 who = "nobody" if r["end_player"] < 0 else f"seat {r['end_player']}"
-                bad(K.GAME_END_TILE, seat_field(p, "tiles"), f"seat {p} holds the game-end tile, but the end was triggered by {who}")
+                bad(K.GAME_END_TILE, seat_field(p, "tiles"),
+                    f"seat {p} holds the game-end tile, but the end was triggered by {who}")
         builders = [p for p in range(n) if st.kind == "free_city" and set(st.cities) & set(r["houses"][p])]
         if builders and not taken and PHASES[r["phase"]] != "houses":   # the tile goes at the end of placing
             bad(K.FREE_CITY_TILE, seat_field(builders[0], "houses"),
                 f"seat {builders[0]} has a house in {b.cities[min(st.cities)]}, so the tile of stack {st.id} must "
                 "have been taken (the first player to build there takes it)")
         if st.kind == "game_end" and r["end_player"] >= 0 and not taken:
-            bad(K.GAME_END_TILE, "tiles", f"the end was triggered by seat {r['end_player']}, so the game-end tile ({st.id}) must be taken")
+            bad(K.GAME_END_TILE, "tiles",
+                f"the end was triggered by seat {r['end_player']}, so the game-end tile ({st.id}) must be taken")
 
 
 def _not_in(values: list, pool: list):
@@ -250,17 +262,21 @@ def _check_turn(pp: Parsed, bad: Report) -> None:
         bad(K.TURN_STATE, "turn", "turn_state: in the draw phase no card has been played and nothing drawn yet "
             "(except the first draw of the forced Postmaster)")
     if phase == "play" and (r["plays"] or not r["draws"]):
-        bad(K.TURN_STATE, "turn", "turn_state: in the play phase a card has been drawn (draws 1 or 2) and none played (plays 0)")
+        bad(K.TURN_STATE, "turn",
+            "turn_state: in the play phase a card has been drawn (draws 1 or 2) and none played (plays 0)")
     closing = phase in ("houses", "cartwright")
     if closing and len(route) < MIN_CLOSE:
-        bad(K.CLOSE_IMPOSSIBLE, "turn", f"phase {phase}: seat {p} is closing a route of {len(route)} cards; a route needs {MIN_CLOSE}")
+        bad(K.CLOSE_IMPOSSIBLE, "turn",
+            f"phase {phase}: seat {p} is closing a route of {len(route)} cards; a route needs {MIN_CLOSE}")
     elif closing and rules.resolved_variant == "horses":
         pulling = BASE_HORSES + sum(b.horses[x] * k for x, k in enumerate(r["horse_cards"][p]))
         if pulling < len(route):
-            bad(K.CLOSE_IMPOSSIBLE, "turn", f"phase {phase}: seat {p} is closing a route of {len(route)} cards with only {pulling} horses")
+            bad(K.CLOSE_IMPOSSIBLE, "turn",
+                f"phase {phase}: seat {p} is closing a route of {len(route)} cards with only {pulling} horses")
     if phase == "houses":
         if not placed <= set(route):
-            bad(K.HOUSE_PLACEMENT, "turn", "turn_state close_houses: houses are placed only in cities of the route being closed")
+            bad(K.HOUSE_PLACEMENT, "turn",
+                "turn_state close_houses: houses are placed only in cities of the route being closed")
     if placed and not any(placed <= set(r["houses"][q]) for q in range(rules.players)):
         bad(K.HOUSE_PLACEMENT, "turn", "turn_state close_houses: no player has houses in all of "
             + ", ".join(b.cities[x] for x in sorted(placed)))
@@ -272,17 +288,21 @@ def _check_turn(pp: Parsed, bad: Report) -> None:
         if rules.resolved_variant == "horses" or nxt >= len(b.carriages):
             bad(K.CLOSE_IMPOSSIBLE, "turn", f"phase cartwright: seat {p} has no next carriage to take")
         elif not len(route) < b.carriages[nxt][0] <= len(route) + 2:
-            bad(K.CLOSE_IMPOSSIBLE, "turn", f"phase cartwright: with a route of {len(route)} cards the Cartwright cannot be what takes "
+            bad(K.CLOSE_IMPOSSIBLE, "turn",
+                f"phase cartwright: with a route of {len(route)} cards the Cartwright cannot be what takes "
                 f"the {b.carriages[nxt][0]}-carriage")
         elif official is not None:
-            bad(K.CLOSE_IMPOSSIBLE, "turn", f"phase cartwright: the Cartwright is not offered after the {official} in the same turn")
+            bad(K.CLOSE_IMPOSSIBLE, "turn",
+                f"phase cartwright: the Cartwright is not offered after the {official} in the same turn")
     if phase == "discard" and (route or sum(r["horse_cards"][p])):
-        bad(K.TURN_STATE, "turn", f"phase discard: seat {p} has closed, so its route and horse cards are already discarded")
+        bad(K.TURN_STATE, "turn",
+            f"phase discard: seat {p} has closed, so its route and horse cards are already discarded")
     if phase == "discard" and pp.hand_size[p] is None and r["last_discard"]:
         # discards come in city order: enough cards must remain at or after the last one
         excess = sum(r["hand"][p]) - HAND_LIMIT
         if excess > 0 and sum(r["hand"][p][r["last_discard"]:]) < excess:
-            bad(K.DISCARD_ORDER, "turn", f"turn_state last_discard: discards come in city order, but seat {p} holds fewer than "
+            bad(K.DISCARD_ORDER, "turn",
+                f"turn_state last_discard: discards come in city order, but seat {p} holds fewer than "
                 f"{excess} cards from {b.cities[r['last_discard']]} on")
     if phase == "over" and r["end_player"] < 0 and not r["truncated"]:
         bad(K.END_NOT_TRIGGERED, "turn", "phase over: the end of the game was not triggered (end_triggered_by is null)")

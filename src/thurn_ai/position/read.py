@@ -69,7 +69,8 @@ class Reader:
     def unknown_fields(self, d: dict, allowed, where: str, field: str):
         for k in d:
             if k not in allowed:
-                self.bad(K.UNKNOWN_FIELD, field, f"{where}unknown field {short_repr(k)} (allowed: {', '.join(allowed)})")
+                self.bad(K.UNKNOWN_FIELD, field,
+                         f"{where}unknown field {short_repr(k)} (allowed: {', '.join(allowed)})")
 
     def integer(self, v, where: str, field: str, lo: int = 0, hi: int | None = None, fallback=None):
         """v if it is a whole number in range; else one problem, and `fallback` is used instead (chosen
@@ -134,7 +135,8 @@ class Reader:
         except ValueError:
             x = None
         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64:
-            self.bad(K.WRONG_TYPE, "position", f"{where} must be a 64-bit unsigned number (an integer or a hex string), not {short_repr(v)}")
+            self.bad(K.WRONG_TYPE, "position",
+                     f"{where} must be a 64-bit unsigned number (an integer or a hex string), not {short_repr(v)}")
             return 0
         return x
 
@@ -145,10 +147,12 @@ class Reader:
             return None
         self.unknown_fields(data, TOP_FIELDS, "", "position")
         if "format" in data and data["format"] != FORMAT:
-            self.bad(K.WRONG_FORMAT, "position", f"format must be {short_repr(FORMAT)}, not {short_repr(data['format'])}")
+            self.bad(K.WRONG_FORMAT, "position",
+                     f"format must be {short_repr(FORMAT)}, not {short_repr(data['format'])}")
         # `type(...) is int`: True == 1 and 1.0 == 1 in Python, but neither is a version number
         if "version" in data and (type(data["version"]) is not int or data["version"] != VERSION):
-            self.bad(K.UNSUPPORTED_VERSION, "position", f"version {short_repr(data['version'])} is not supported (this is version {VERSION})")
+            self.bad(K.UNSUPPORTED_VERSION, "position",
+                     f"version {short_repr(data['version'])} is not supported (this is version {VERSION})")
         players_in = data.get("players")
         if not isinstance(players_in, list) or not all(isinstance(p, dict) for p in players_in):
             self.bad(K.NOT_AN_OBJECT, "rules", "players must be a list with one object per seat")
@@ -179,9 +183,9 @@ class Reader:
         if "deck_size" in data:
             deck_size = self.integer(data["deck_size"], "deck_size", "cards", 0, board.n_cards)
         hand_size = [None] * n
-        fields: dict[str, list] = {k: [] for k in ("hand", "known", "route", "horse_cards", "houses", "houses_left",
-                                  "carriage", "tiles_n", "tiles_pts", "tiles_values", "official_uses",
-                                  "closes")}
+        fields: dict[str, list] = {k: [] for k in ("hand", "known", "route", "horse_cards", "houses",
+                                                   "houses_left", "carriage", "tiles_n", "tiles_pts",
+                                                   "tiles_values", "official_uses", "closes")}
         for p, row in enumerate(players_in):
             hand_size[p] = self.player(row, p, fields, rules)
         raw.update({k: v for k, v in fields.items() if k != "tiles_values"})
@@ -223,7 +227,8 @@ class Reader:
             rooms.append(("closes", raw["closes"][p], turns - (in_turn and phase == "discard")))
             for what, count, more in rooms:
                 if count + more > MAX_COUNTER:
-                    self.bad(K.COUNTER_OVERFLOW, seat_field(p, what.split()[0]), f"seat {p} {what} is {count}, but with up to {more} more turns (rules max_turns "
+                    self.bad(K.COUNTER_OVERFLOW, seat_field(p, what.split()[0]),
+                             f"seat {p} {what} is {count}, but with up to {more} more turns (rules max_turns "
                              f"{rules.max_turns}) it could pass {MAX_COUNTER}, the most the engine counts: "
                              "lower it or max_turns")
 
@@ -252,7 +257,8 @@ class Reader:
         self.unknown_fields(row, PLAYER_FIELDS, f"{w}: ", at(""))
         if "seat" in row and row["seat"] != p:
             self.bad(K.SEAT_MISNUMBERED, at(""),
-                     f"{w}: the entry says seat {short_repr(row['seat'])} but is number {p} in the list (seats count from 0)")
+                     f"{w}: the entry says seat {short_repr(row['seat'])} but is number {p} in the list "
+                     "(seats count from 0)")
         known = self.pile(row.get("known", []), f"{w} known", at("known"))
         size = None
         if "hand" in row:
@@ -320,7 +326,8 @@ class Reader:
         for tid, held in tiles.items():
             if tid not in ids:
                 self.bad(K.UNKNOWN_TILE_STACK, field,
-                         f"{w} tiles: unknown tile stack {short_repr(tid)} (the {board.name} board has {', '.join(ids)})")
+                         f"{w} tiles: unknown tile stack {short_repr(tid)} "
+                         f"(the {board.name} board has {', '.join(ids)})")
                 continue
             t = ids.index(tid)
             if isinstance(held, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
@@ -366,7 +373,8 @@ class Reader:
         for tid, left in d.items():
             if tid not in ids:
                 self.bad(K.UNKNOWN_TILE_STACK, "tiles",
-                         f"tile_stacks: unknown tile stack {short_repr(tid)} (the {board.name} board has {', '.join(ids)})")
+                         f"tile_stacks: unknown tile stack {short_repr(tid)} "
+                         f"(the {board.name} board has {', '.join(ids)})")
                 continue
             t = ids.index(tid)
             values = list(board.tiles[t].values)
@@ -396,7 +404,8 @@ class Reader:
         forced = d.get("forced_postmaster",
                        phase == "draw" and ((draws == 0 and mover_cards == 0) or draws == 1))
         if not isinstance(forced, bool):
-            self.bad(K.WRONG_TYPE, "turn", f"turn_state forced_postmaster must be true or false, not {short_repr(forced)}")
+            self.bad(K.WRONG_TYPE, "turn",
+                     f"turn_state forced_postmaster must be true or false, not {short_repr(forced)}")
             forced = False
         if off is None and forced and "official_used" not in d:
             off = "postmaster"

@@ -91,7 +91,7 @@ INPUT_ERRORS = (ValueError, OverflowError, RecursionError, UnicodeError)
 def error_response(e: BaseException) -> JSONResponse:
     for cls, status in STATUS:
         if isinstance(e, cls):
-            body = {"error": str(e)}
+            body: dict[str, Any] = {"error": str(e)}
             if isinstance(e, PositionError) and e.problems:
                 body["problems"] = [p.to_json() for p in e.problems]     # kind, field, message
             # a body left unread (too large, too slow) would hold the connection until keep-alive ends

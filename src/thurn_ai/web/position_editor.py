@@ -35,8 +35,8 @@ def check_for_editor(data) -> dict:
         # seed 0: a view's unknown cards are dealt the same way each time, so the answer is stable
         state = None if problems else position_from_dict(data, seed=0)
     except ThurnError as e:       # the board of a rules entry, a record that cannot be read at all
-        problems = problems_of(e)
-    if problems:
+        problems, state = problems_of(e), None
+    if state is None:
         return {"ok": False, "problems": [p.to_json() for p in problems]}
     viewer = position_viewer(data)
     normal = position_to_dict(state, viewer)
