@@ -365,10 +365,14 @@ def test_check_state_names_what_an_engine_state_gets_wrong():
     for _ in range(40):
         g.apply_random()
     assert check_state(g) == []
-    for change, kind, field in [(lambda d: d.update(display_n=d["display_n"] + 1), K.BOOKKEEPING, "display"),
-                                (lambda d: d["carriage"].__setitem__(1, 9), K.NO_SUCH_CARRIAGE, "seat1.carriage"),
-                                (lambda d: d["stack_pos"].__setitem__(0, 99), K.STACK_REMAINDER, "tiles"),
-                                (lambda d: d["houses_left"].__setitem__(0, 3), K.HOUSE_COUNT, "seat0.houses")]:
+    def put(key, i, value):
+        return lambda d: d[key].__setitem__(i, value)
+    cases = [(lambda d: d.update(display_n=d["display_n"] + 1), K.BOOKKEEPING, "display"),
+             (put("carriage", 1, 9), K.NO_SUCH_CARRIAGE, "seat1.carriage"),
+             (put("stack_pos", 0, 99), K.STACK_REMAINDER, "tiles"),
+             (put("houses_left", 0, 3), K.HOUSE_COUNT, "seat0.houses"),
+             (lambda d: d["hand"][0].__setitem__(5, d["hand"][0][5] + 1), K.TOO_MANY_CARDS, "cards")]
+    for change, kind, field in cases:
         d = g.export()
         change(d)
         h = g.clone()
