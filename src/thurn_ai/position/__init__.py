@@ -32,7 +32,8 @@ from .write import position_to_dict
 
 __all__ = ["position_to_dict", "position_from_dict", "check_position", "check_state", "Problem", "ProblemKind",
            "problems_of", "FIELDS", "SEAT_PARTS", "position_viewer", "position_error",
-           "dumps_position", "save_position", "read_position_file", "load_position", "position_of_file", "describe", "plural",
+           "dumps_position", "save_position", "read_position_file", "load_position", "position_of_file", "describe",
+           "plural",
            "FORMAT", "VERSION", "SECOND_GENERATOR", "TOP_FIELDS", "PLAYER_FIELDS", "TURN_FIELDS",
            "RULES_FIELDS", "SINGLE_TILE_KINDS", "HOUSES", "HAND_LIMIT", "MIN_CLOSE", "BASE_HORSES",
            "MAX_HORSE_CARDS", "DISPLAY_SIZE", "MAX_DEALS", "WIDTH"]
