@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thurn_ai
-from helpers import build, total_cards
+from tests.helpers import build, total_cards
 from thurn_ai.game import rules
 from thurn_ai.game.notation import move_city, move_kind
 from thurn_ai.position import check_state
