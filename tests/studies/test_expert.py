@@ -371,6 +371,15 @@ def test_paired_cells_compare_the_same_deals(tmp_path):
     assert p["score_low"] <= p["score"] <= p["score_high"]
     with pytest.raises(ValueError, match="not paired"):
         M.paired(tmp_path, a, other_seed)
+    # pooled over two comparisons: every game weighs the same (a mean of all differences, not of means)
+    c = M.Cell("c3", 3, "greedy", 3, others="random", seed=3)
+    d = M.Cell("d3", 3, "random", 3, others="random", seed=3)
+    for cell in (c, d):
+        M.run_cell(cell, tmp_path)
+    both = M.pooled(tmp_path, [(a, b), (c, d)])
+    diffs = np.concatenate([M.paired_differences(tmp_path, a, b), M.paired_differences(tmp_path, c, d)])
+    assert both["games"] == 7 and both["win_share"] == pytest.approx(diffs.mean())
+    assert M.pooled(tmp_path, [(a, M.Cell("never", 2, "random", 4))]) is None
 
 
 def test_official_kappa_counts_agreement_at_the_offers():

@@ -172,6 +172,27 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
     return row
 
 
+def paired_differences(out: Path, a: Cell, b: Cell) -> np.ndarray:
+    """Per game of a paired comparison (as `paired`): a's win share minus b's; empty before both ran."""
+    ra, rb = seat_rows(out, a), seat_rows(out, b)
+    if ra is None or rb is None:
+        return np.zeros(0)
+    both = ra.merge(rb, how="inner", left_index=True, right_index=True, suffixes=("_a", "_b"))
+    return (both["win_share_a"] - both["win_share_b"]).to_numpy(float)
+
+
+def pooled(out: Path, pairs: list[tuple[Cell, Cell]]) -> dict | None:
+    """The per-game win-share differences of several paired comparisons (e.g. one per player count) pooled
+    into one mean with its 95% t interval: every game weighs the same."""
+    d = np.concatenate([paired_differences(out, a, b) for a, b in pairs])
+    if len(d) < 2:
+        return None
+    t = sps.ttest_1samp(d, 0.0)
+    ci = t.confidence_interval(0.95)
+    return {"games": len(d), "win_share": float(d.mean()), "low": float(ci.low), "high": float(ci.high),
+            "p": float(t.pvalue)}
+
+
 def detectable_difference(games: int, sd: float = 0.45, alpha: float = 0.05, power: float = 0.8) -> float:
     """The paired win-share difference a cell of `games` games detects with this power (two-sided t test
     of per-game differences whose standard deviation is `sd`; 0.45 is what the committed paired cells

@@ -107,6 +107,19 @@ CELLS += [M.Cell(f"gen2_p{n}_it1000", n, GEN2.searching(BUDGET), GAMES[n], seed=
 PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}") for b in ("it1000", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
+#: when a generation replaces the one before as mcts's prior (written down before generation 2's 4- and
+#: 2-player cells were played): its per-game win-share differences against the previous generation at 1000
+#: iterations, pooled over 2, 3 and 4 players, have a 95% interval above zero. Otherwise the previous
+#: generation stays the default and this one is the generation that stops the iteration.
+def replaces_previous(out: Path, number: int) -> dict | None:
+    """The pooled paired comparison of generation `number` against the one before, with the verdict."""
+    before = "prior" if number == 2 else f"gen{number - 1}"
+    p = M.pooled(out / "runs", [(_cell(f"gen{number}_p{n}_it1000"), _cell(f"{before}_p{n}_it1000"))
+                                for n in (2, 3, 4)])
+    if p is None:
+        return None
+    return {**p, "replaces": p["low"] > 0}
+
 
 def speed(folder, specs: dict[str, str], positions: int = 20, repeats: int = 3) -> pd.DataFrame:
     """Iterations per CPU second of each spec's search, alternating specs position by position in one run
@@ -281,6 +294,23 @@ def write_report(out: Path, code: str) -> None:
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
                          f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
+    g1 = M.pooled(out / "runs", [(_cell(f"prior_p{n}_it1000"), _cell(f"default_p{n}_it1000")) for n in (2, 3, 4)])
+    if g1:
+        lines += [f"Generation 1 − hand-set prior at 1000 iterations, pooled over the three player counts "
+                  f"({g1['games']} paired games, each game weighing the same): {_pp(g1['win_share'])} points "
+                  f"[{_pp(g1['low'])}, {_pp(g1['high'])}], p {_p(g1['p'])}.", ""]
+    verdict = replaces_previous(out, 2)
+    complete = all(M.cell_summary(out / "runs", _cell(f"gen2_p{n}_it1000")) for n in (2, 3, 4))
+    if verdict and complete:
+        lines += ["### Does generation 2 replace generation 1?", "",
+                  "The rule, written down before generation 2's 4- and 2-player cells were played: it replaces "
+                  "generation 1 as `mcts`'s prior if its per-game win-share differences against generation 1, "
+                  "pooled over 2, 3 and 4 players, have a 95% interval above zero.", "",
+                  f"Pooled over {verdict['games']} paired games: {_pp(verdict['win_share'])} points "
+                  f"[{_pp(verdict['low'])}, {_pp(verdict['high'])}], p {_p(verdict['p'])}: "
+                  + ("generation 2 replaces generation 1." if verdict["replaces"] else
+                     "generation 1 stays the default; generation 2 is the generation that stops the iteration "
+                     "(by the rule above)."), ""]
     atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
 
 
