@@ -35,7 +35,7 @@ def test_changed_copies_keep_the_order_of_the_options():
     assert str(spec.with_(time=2.5)) == "mcts(time=2.5,c=0.7)"       # a set option keeps its place
     assert str(spec.without("time", "c")) == "mcts"
     assert str(spec) == "mcts(time=1.0,c=0.7)"                       # the original is unchanged
-    assert spec.get("c") == 0.7 and spec.get("worlds", 9) == 9
+    assert spec.option("c") == 0.7 and spec.option("worlds", 9) == 9
 
 
 def test_a_spec_is_a_hashable_picklable_value():

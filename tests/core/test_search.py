@@ -74,15 +74,15 @@ def test_search_closes_the_route_that_wins_the_game(spec):
     bot = make_bot(spec, seed=3)
     obs = Observation(g, 0, seed=11)
     rows = bot.analyse(obs)
-    assert rows[0]["notation"] == "close"
-    assert rows[0]["win_prob"] > 0.9
+    assert rows[0].notation == "close"
+    assert rows[0].win_prob > 0.9
     # UCB tries every move, and learns that stopping loses; PUCT may never visit a move its prior rules
     # out, or visit it a few times (a learned prior leaves it some mass) and rate it below the close
-    stop = next((r for r in rows if r["notation"] == "stop"), None)
+    stop = next((r for r in rows if r.notation == "stop"), None)
     if "ucb" in spec:
-        assert stop["win_prob"] < 0.5
+        assert stop.win_prob < 0.5
     else:
-        assert stop is None or (stop["visits"] < rows[0]["visits"] and stop["win_prob"] < rows[0]["win_prob"])
+        assert stop is None or (stop.visits < rows[0].visits and stop.win_prob < rows[0].win_prob)
     assert bot.choose(obs) == g.parse_move("close")
     assert [g.move_str(m) for m in bot.principal_variation(obs)] == ["close", "house Carlsruhe"]
 
@@ -94,9 +94,9 @@ def test_search_places_the_house_that_ends_the_game_with_a_win(spec):
     assert sorted(g.move_str(m) for m in g.legal_moves()) == ["done", "house Carlsruhe"]
     obs = Observation(g, 0, seed=4)
     rows = make_bot(spec, seed=5).analyse(obs)
-    assert rows[0]["notation"] == "house Carlsruhe" and rows[0]["win_prob"] > 0.9
-    done = next((r for r in rows if r["notation"] == "done"), None)   # PUCT may never try it
-    assert done is None or done["win_prob"] < 0.5
+    assert rows[0].notation == "house Carlsruhe" and rows[0].win_prob > 0.9
+    done = next((r for r in rows if r.notation == "done"), None)   # PUCT may never try it
+    assert done is None or done.win_prob < 0.5
 
 
 # ---------------------------------------------------------------- determinizations
@@ -223,8 +223,8 @@ def test_forbid_keeps_postmaster_out_of_the_analysis():
     obs = Observation(g, g.current_player, seed=1)
     free = make_bot("mcts(iterations=300)", seed=1).analyse(obs)
     banned = make_bot("mcts(iterations=300,forbid=postmaster)", seed=1).analyse(obs)
-    assert any(official_of(g, r["move"]) == "postmaster" for r in free)
-    assert not any(official_of(g, r["move"]) == "postmaster" for r in banned)
+    assert any(official_of(g, r.move) == "postmaster" for r in free)
+    assert not any(official_of(g, r.move) == "postmaster" for r in banned)
 
 
 def _first_decision_with(official, players=3, seed=4):
@@ -245,8 +245,8 @@ def test_a_root_restricted_search_spends_its_budget_on_one_side(official, spec):
         bot = make_bot(spec, seed=1)
         bot.restrict_root(official, using)
         rows = bot.analyse(obs)
-        assert sum(r["visits"] for r in rows) == 300
-        assert all((official_of(g, r["move"]) == official) is using for r in rows)
+        assert sum(r.visits for r in rows) == 300
+        assert all((official_of(g, r.move) == official) is using for r in rows)
         sides[using] = rows
     # the unrestricted search covers both sides; lifting the restriction gives it back exactly
     bot = make_bot(spec, seed=1)
@@ -300,7 +300,7 @@ def test_same_seed_same_search(spec):
     a = make_bot(spec, seed=42).analyse(obs)
     b = make_bot(spec, seed=42).analyse(obs)
     assert a == b
-    assert sum(r["visits"] for r in a) == 200
+    assert sum(r.visits for r in a) == 200
     c = make_bot(spec, seed=43).analyse(obs)
     assert c != a          # another seed samples other worlds and playouts
 
@@ -314,12 +314,12 @@ def test_analysis_and_principal_variation_are_consistent(moves):
     bot = make_bot("mcts(iterations=500)", seed=1)
     rows = bot.analyse(obs)
     legal = set(g.legal_moves())
-    assert rows and all(r["move"] in legal for r in rows)
-    assert [r["visits"] for r in rows] == sorted((r["visits"] for r in rows), reverse=True)
-    assert sum(r["share"] for r in rows) == pytest.approx(1.0)
-    assert all(0 <= r["win_prob"] <= 1 and r["notation"] == g.move_str(r["move"]) for r in rows)
+    assert rows and all(r.move in legal for r in rows)
+    assert [r.visits for r in rows] == sorted((r.visits for r in rows), reverse=True)
+    assert sum(r.share for r in rows) == pytest.approx(1.0)
+    assert all(0 <= r.win_prob <= 1 and r.notation == g.move_str(r.move) for r in rows)
     pv = bot.principal_variation(obs)
-    assert pv[0] == rows[0]["move"]
+    assert pv[0] == rows[0].move
     # the line is the player's own and playable on the observation until a card comes from the deck
     s = obs.state.clone()
     for m in pv:
@@ -344,5 +344,5 @@ def test_time_budget_searches_and_answers_legally(spec):
     obs = Observation(g, g.current_player, seed=1)
     bot = make_bot(spec, seed=1)
     rows = bot.analyse(obs)
-    assert sum(r["visits"] for r in rows) > 0
+    assert sum(r.visits for r in rows) > 0
     assert g.is_legal(bot.choose(obs))

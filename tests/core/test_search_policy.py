@@ -186,11 +186,11 @@ def test_hint_searches_with_the_strongest_configuration_and_names_it(players):
     from thurn_ai.bots.spec import BotSpec
     from thurn_ai.play.analysis import bot_spec as search_spec
     spec = search_spec("mcts", 300, None, players)
-    assert spec.name == "mcts" and spec.get("iterations") == 300
+    assert spec.name == "mcts" and spec.option("iterations") == 300
     assert spec.without("iterations").options == strongest_options(players)
     assert BotSpec.parse(str(spec)) == spec          # the text it is saved as reads back as the same spec
     # options the user sets win over the configuration's
     mine = search_spec("mcts(c=0.3,reward=win)", None, None, players)
-    assert mine.get("c") == 0.3 and mine.get("reward") == "win" and mine.get("select") == strongest_options(players)["select"]
+    assert mine.option("c") == 0.3 and mine.option("reward") == "win" and mine.option("select") == strongest_options(players)["select"]
     # other bots are searched as given
     assert search_spec("pimc(worlds=4)", 100, None, players) == BotSpec("pimc", {"worlds": 4, "iterations": 100})

@@ -136,7 +136,7 @@ def test_restrict_turn_on_the_bots_and_lifting_it(spec):
     bot = make_bot(spec, seed=1)
     bot.restrict_turn("none")
     assert bot.line_officials(obs) == ()
-    assert all(official_of(g, r["move"]) is None for r in bot.analyse(obs))
+    assert all(official_of(g, r.move) is None for r in bot.analyse(obs))
     bot = make_bot(spec, seed=1)
     bot.restrict_turn("postmaster")
     assert bot.line_officials(obs)[:1] == ("postmaster",)

@@ -241,8 +241,8 @@ def test_the_learned_search_reports_model_chances():
     from thurn_ai.bots.base import Observation
     rows = bot.analyse(Observation(g, 0, 5))
     # every playout stops at the horizon and is scored by the model: shares, near an even 1/4 at the start
-    assert all(0 < r["win_prob"] < 1 for r in rows)
-    assert 0.1 < rows[0]["win_prob"] < 0.45
+    assert all(0 < r.win_prob < 1 for r in rows)
+    assert 0.1 < rows[0].win_prob < 0.45
 
 
 def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
@@ -256,7 +256,7 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
     g = thurn_ai.new_game(players=3, seed=5)
 
     def said(spec):
-        return [(r["move"], r["visits"], round(r["win_prob"], 12))
+        return [(r.move, r.visits, round(r.win_prob, 12))
                 for r in make_bot(spec, 3).analyse(Observation(g, 0, 5))]
     base = "mcts(iterations=200,eval=learned,horizon=1"
     assert said(base + f",model={copy})") == said(base + ")")

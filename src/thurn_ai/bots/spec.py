@@ -302,7 +302,7 @@ class BotSpec:
             return self.name
         return f"{self.name}({','.join(f'{k}={_text(v)}' for k, v in self.options.items())})"
 
-    def get(self, key: str, default=None):
+    def option(self, key: str, default=None):
         """The option's value, or `default` when the spec does not set it."""
         return self.options.get(key, default)
 

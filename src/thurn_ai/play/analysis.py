@@ -213,16 +213,13 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
     def chance(share: float) -> float:
         return win_map.chance(share, progress, state.n_players) if win_map else share
 
-    options = tuple(Option(move=r["move"], notation=state.move_str(r["move"]),
-                           official=official_of(state, r["move"]), visits=int(r.get("visits", 0)),
-                           share=float(r.get("share", 0.0)),
-                           win_prob=chance(float(r.get("win_prob", 0.0))),
-                           mean_score=float(r.get("mean_score", 0.0)),
-                           search_win=float(r.get("win_prob", 0.0))) for r in rows)
-    line = [rows[0]["move"]]
+    options = tuple(Option(move=r.move, notation=state.move_str(r.move), official=official_of(state, r.move),
+                           visits=int(r.visits), share=float(r.share), win_prob=chance(float(r.win_prob)),
+                           mean_score=float(r.mean_score), search_win=float(r.win_prob)) for r in rows)
+    line = [rows[0].move]
     pv = getattr(searcher, "principal_variation", None)
     got = list(pv(obs)) if callable(pv) else []
-    if got and got[0] == rows[0]["move"]:
+    if got and got[0] == rows[0].move:
         line = got
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
@@ -245,9 +242,9 @@ def _win_map_for(spec: BotSpec, players: int, opponents: str = "equal") -> WinMa
     search with the learned evaluation at a player count the map was fitted for, reading the shipped
     weights (the map was fitted to that search's shares: other weights, `model=`, give shares it does not
     know)."""
-    if spec.name not in ("mcts", "pimc") or spec.get("eval") != "learned":
+    if spec.name not in ("mcts", "pimc") or spec.option("eval") != "learned":
         return None
-    if spec.get("model") is not None and not _is_default_model(spec.get("model")):
+    if spec.option("model") is not None and not _is_default_model(spec.option("model")):
         return None
     m = default_win_map() if opponents == "equal" else win_map_for(opponents)
     return m if m is not None and m.has(players) else None

@@ -36,8 +36,8 @@ from ...game.rules import PLAYER_COUNTS, is_player_count  # noqa: E402
 def with_forbid(spec: str, official: str) -> str:
     """The spec with `forbid=official` added: 'mcts(iterations=300)' -> 'mcts(iterations=300,forbid=...)'."""
     value = BotSpec.parse(spec)  # validates the spec (BotSpecError names the problem)
-    if value.get("forbid"):
-        raise StudyError(f"the full bot {spec!r} already forbids {'+'.join(sorted(value.get('forbid')))}; "
+    if value.option("forbid"):
+        raise StudyError(f"the full bot {spec!r} already forbids {'+'.join(sorted(value.option('forbid')))}; "
                          "give the study an unrestricted bot")
     if official not in OFFICIALS:
         raise StudyError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")

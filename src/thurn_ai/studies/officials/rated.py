@@ -117,7 +117,7 @@ def rated_spec(standard: str, rating: str = "fresh", rate_iterations: int | None
     value = BotSpec.parse(standard)
     if value.name != "mcts":
         raise StudyError(f"the rated bot follows the mcts search's rating; the standard bot is {standard!r}")
-    if value.get("forbid"):
+    if value.option("forbid"):
         raise StudyError(f"the standard bot {standard!r} forbids an official; give an unrestricted one")
     if rating not in RATINGS + (SEARCH_SIDE,):
         raise StudyError(f"rating is {', '.join(RATINGS)} or {SEARCH_SIDE}, not {rating!r}")
@@ -133,9 +133,9 @@ def equal_budget(standard: str, rating: str) -> int | None:
     iterations shared by the searches the rating runs there (1000 -> 500 with first, 250 with fresh); None
     when the standard bot's budget is in seconds (then the rating searches take the bot's own budget)."""
     value = BotSpec.parse(standard)
-    if value.get("time") is not None:
+    if value.option("time") is not None:
         return None
-    iterations = int(value.get("iterations", SearchOptions().iterations))
+    iterations = int(value.option("iterations", SearchOptions().iterations))
     return max(1, iterations // SEARCHES_AT_AN_OFFER[rating])
 
 
