@@ -251,7 +251,7 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
         "players": cond.players, "official": cond.official,
         "game": pick("game").astype(int), "seed": pick("game_seed", "seed").astype("int64"),
         "seat": pick("seat").astype(int), "bot": bot,
-        "restricted": [bool(BotSpec.parse(s).get("forbid")) for s in bot],
+        "restricted": [bool(BotSpec.parse(s).option("forbid")) for s in bot],
         "score": pick("score").astype(float), "win": pick("win").astype(int),
         "rank": pick("rank").astype(int), "turns": pick("turns").astype(int),
     })
