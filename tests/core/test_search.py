@@ -258,7 +258,8 @@ def test_a_root_restricted_search_spends_its_budget_on_one_side(official, spec):
 def test_root_restriction_binds_the_root_only():
     # the "without" side may still use the Postmaster later in the turn: the tree below the root is free
     g = _first_decision_with("postmaster")
-    tree = _search.Tree(g, 3, root_avoids=_search.official_mask(["postmaster"]), **SearchOptions().tree_args())
+    tree = _search.Tree(g, 3, officials=_search.OfficialFilter(root_avoids=_search.official_mask(["postmaster"])),
+                        **SearchOptions().tree_args())
     tree.run(2000)
     root = {m for m, *_ in tree.root_children()}
     assert root and not any(official_of(g, m) == "postmaster" for m in root)
@@ -270,11 +271,13 @@ def test_bad_root_restrictions_are_refused(monkeypatch):
     args = SearchOptions().tree_args()
     pm = _search.official_mask(["postmaster"])
     with pytest.raises(ValueError, match="disjoint"):
-        _search.Tree(g, 1, root_uses=pm, root_avoids=pm, **args)
+        _search.OfficialFilter(root_uses=pm, root_avoids=pm)
     with pytest.raises(ValueError, match="disjoint"):
-        _search.Tree(g, 1, root_uses=64, **args)
+        _search.OfficialFilter(root_uses=64)
     with pytest.raises(ValueError, match="no move of the root decision"):
-        _search.Tree(g, 1, root_uses=_search.official_mask(["cartwright"]), **args)
+        _search.Tree(g, 1, officials=_search.OfficialFilter(root_uses=_search.official_mask(["cartwright"])), **args)
+    with pytest.raises(TypeError):
+        _search.Tree(g, 1, officials=(pm, 0, 0, 0), **args)      # one value, not loose bit sets
     with pytest.raises(BotSpecError, match="no official 'mayor'"):
         make_bot("mcts(iterations=10)", seed=1).restrict_root("mayor")
     from thurn_ai.play.analysis import analyse

@@ -83,8 +83,7 @@ class SearchBot(Bot):
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
-        self.root_uses = self.root_avoids = 0     # see restrict_root
-        self.turn_uses = self.turn_avoids = 0     # see restrict_turn
+        self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
         # (observation, result): analyse() and principal_variation() share a search
         self._last: tuple[Observation, SearchResult] | None = None
 
@@ -120,8 +119,7 @@ class SearchBot(Bot):
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
-                            observer=state.current_player, root_uses=self.root_uses,
-                            root_avoids=self.root_avoids, turn_uses=self.turn_uses, turn_avoids=self.turn_avoids,
+                            observer=state.current_player, officials=self.official_filter,
                             value_weights=weights, prior_weights=prior, **self.options.tree_args())
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
@@ -133,7 +131,7 @@ class SearchBot(Bot):
         if official is not None and official not in OFFICIALS:
             raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
         mask = _search.official_mask([official]) if official else 0
-        self.root_uses, self.root_avoids = (mask, 0) if using else (0, mask)
+        self.official_filter = self.official_filter.with_root(*((mask, 0) if using else (0, mask)))
         self._last = None
 
     def restrict_turn(self, official: str | None) -> None:
@@ -144,16 +142,17 @@ class SearchBot(Bot):
         choice: it stays); None lifts the restriction. The officials study's turn question rates each
         choice with a search of its own (thurn_ai/studies/officials/turn_choice.py)."""
         if official is None:
-            self.turn_uses = self.turn_avoids = 0
+            uses = avoids = 0
         elif official == NO_OFFICIAL:
-            self.turn_uses, self.turn_avoids = 0, _search.official_mask(OFFICIALS)
+            uses, avoids = 0, _search.official_mask(OFFICIALS)
         elif official in OFFICIALS:
             if official in self.forbid:
                 raise BotSpecError(f"this bot forbids the {official}: it cannot search a turn with it")
-            self.turn_uses = _search.official_mask([official])
-            self.turn_avoids = _search.official_mask(OFFICIALS) & ~self.turn_uses
+            uses = _search.official_mask([official])
+            avoids = _search.official_mask(OFFICIALS) & ~uses
         else:
             raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)}, or {NO_OFFICIAL})")
+        self.official_filter = self.official_filter.with_turn(uses, avoids)
         self._last = None
 
     # ---- searching
