@@ -1,5 +1,7 @@
 """ISMCTS and PIMC (thurn_ai._search, bots mcts/pimc): they find clear wins, never leak or contradict what
 the searcher knows, never play illegal or forbidden moves, and reproduce with the same seed."""
+import pickle
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -349,3 +351,45 @@ def test_time_budget_searches_and_answers_legally(spec):
     rows = bot.analyse(obs)
     assert sum(r.visits for r in rows) > 0
     assert g.is_legal(bot.choose(obs))
+
+
+# ---------------------------------------------------------------- what a search returns
+
+def test_a_search_returns_typed_root_moves_and_gives_its_last_search_back():
+    g = played_position(Rules(players=3), 5, 40)
+    obs = Observation(g, g.current_player, seed=3)
+    bot = make_bot("mcts(iterations=300,workers=2)", seed=2)
+    assert bot.last_search() is None and bot.last_search(obs) is None       # nothing searched yet
+    result = bot.search(obs)
+    assert result.iterations == 300 and len(result.trees) == 2
+    assert result.best is result.moves[0] and bot.choose(obs) == result.best.move
+    assert bot.analyse(obs) == result.moves and bot.search(obs) is result          # one search per observation
+    assert bot.last_search(obs) is result and bot.last_search() is result
+    assert bot.last_search(Observation(g, g.current_player, seed=3)) is None      # another observation object
+    assert sum(m.visits for m in result.moves) == sum(t.iterations for t in result.trees)
+    # the JSON form keeps the old keys and values
+    d = result.to_dict()
+    assert d["iterations"] == 300 and [r["move"] for r in d["analysis"]] == [m.move for m in result.moves]
+    assert list(d["analysis"][0]) == ["move", "notation", "visits", "share", "win_prob", "mean_score", "value"]
+    assert d["analysis"][0]["win_prob"] == result.best.win_prob
+    bot.restrict_root(None)                   # a changed search forgets the last one
+    assert bot.last_search() is None
+    assert make_bot("heuristic").last_search(obs) is None                   # a bot that does not search
+
+
+def test_the_official_filter_is_one_value():
+    F = _search.OfficialFilter
+    pm, ad = _search.official_mask(["postmaster"]), _search.official_mask(["administrator"])
+    f = F(root_uses=pm).with_turn(0, ad)
+    assert (f.root_uses, f.root_avoids, f.turn_uses, f.turn_avoids) == (pm, 0, 0, ad)
+    assert f == F(pm, 0, 0, ad) and hash(f) == hash(F(pm, 0, 0, ad)) and f != F(pm)
+    assert f.with_root() == F(turn_avoids=ad) and not F() and bool(f)
+    assert pickle.loads(pickle.dumps(f)) == f
+    bot = make_bot("mcts(iterations=10)", seed=1)
+    bot.restrict_turn("none")
+    bot.restrict_root("postmaster", using=False)        # the root's restriction keeps the turn's
+    all_officials = _search.official_mask(["postmaster", "administrator", "postal_carrier", "cartwright"])
+    assert bot.official_filter == F(root_avoids=pm, turn_avoids=all_officials)
+    bot.restrict_turn(None)
+    bot.restrict_root(None)
+    assert bot.official_filter == F()
