@@ -84,7 +84,7 @@ class SearchBot(Bot):
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
         self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
-        # (observation, result): analyse() and principal_variation() share a search
+        # the last search and its observation: analyse() and principal_variation() share a search
         self._last: tuple[Observation, SearchResult] | None = None
 
     def _defaults_for(self, options: dict) -> dict:

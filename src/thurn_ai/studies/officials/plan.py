@@ -60,7 +60,7 @@ def study_spec(bot: str, players: int, iterations: int | None = None) -> str:
             raise StudyError(f"a budget in iterations is for a search bot ({', '.join(SEARCH_BOTS)}), "
                              f"not {value.name}")
         return bot.strip()
-    if value.name == "mcts" and iterations is None and "iterations" not in value.options and "time" not in value.options:
+    if value.name == "mcts" and iterations is None and not {"iterations", "time"} & set(value.options):
         iterations = SearchOptions().iterations
     if value.name == "mcts" or iterations is not None:
         return str(bot_spec(value, iterations, players=players))
