@@ -277,17 +277,17 @@ class BotSpec:
     equal value; `spec.with_(iterations=300)` and `spec.without("time")` make changed copies.
     `options` is read-only by convention (a plain dict, so a spec pickles to a worker process)."""
     name: str
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "name", self.name.lower())
         object.__setattr__(self, "options", dict(self.options))
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.name, tuple(self.options.items())))
 
     @classmethod
-    def parse(cls, text: "str | BotSpec") -> "BotSpec":
+    def parse(cls, text: str | BotSpec) -> BotSpec:
         """The value of a spec's text (a BotSpec is returned as it is); BotSpecError if malformed:
         unbalanced parentheses, a part that is not key=value, a key given twice, NaN or infinite numbers, a
         whole number of more than 18 digits, an unknown bot. (Whether the bot has each option is checked by
@@ -302,20 +302,20 @@ class BotSpec:
             return self.name
         return f"{self.name}({','.join(f'{k}={_text(v)}' for k, v in self.options.items())})"
 
-    def option(self, key: str, default=None):
+    def option(self, key: str, default: Any = None) -> Any:
         """The option's value, or `default` when the spec does not set it."""
         return self.options.get(key, default)
 
-    def with_(self, **options) -> "BotSpec":
+    def with_(self, **options: Any) -> BotSpec:
         """A copy with these options set (a new option goes last, a set one keeps its place)."""
         return BotSpec(self.name, {**self.options, **options})
 
-    def without(self, *keys: str) -> "BotSpec":
+    def without(self, *keys: str) -> BotSpec:
         """A copy without these options (the bot's defaults apply)."""
         return BotSpec(self.name, {k: v for k, v in self.options.items() if k not in keys})
 
 
-def parse_spec(spec: "str | BotSpec") -> tuple[str, dict]:
+def parse_spec(spec: str | BotSpec) -> tuple[str, dict]:
     """('mcts', {'iterations': 2000}) from 'mcts(iterations=2000)': BotSpec.parse(spec) as a pair."""
     value = BotSpec.parse(spec)
     return value.name, dict(value.options)
@@ -339,7 +339,7 @@ def _accepted_keys(factory) -> set | None:
     return None
 
 
-def make_bot(spec: "str | BotSpec", seed: int = 0):
+def make_bot(spec: str | BotSpec, seed: int = 0):
     """A bot from its spec (text or a BotSpec), seeded; BotSpecError names the problem with the spec. The
     bot's `spec` is the text it was made from: as given (stripped), or str() of a BotSpec."""
     value = BotSpec.parse(spec)
