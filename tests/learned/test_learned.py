@@ -209,6 +209,10 @@ def test_the_data_generator_is_seeded_and_resumes(tmp_path):
     a, b = D.load(tmp_path / "a"), D.load(tmp_path / "b")
     pd.testing.assert_frame_equal(a, b)
     assert set(a["game"]) == {0, 1} and (a.groupby(["game", "turn"])["won"].sum() == 1).all()
+    # the player to move's row says what its search reported (Bot.last_search); the others' rows say nothing
+    said = a.loc[a["mover"], "search_win"]
+    assert said.notna().mean() > 0.5 and said.dropna().between(0, 1).all()
+    assert a.loc[~a["mover"], ["search_win", "search_score"]].isna().all().all()
     # every row's features are those of the position its record sets up again
     recs = D.records(tmp_path / "a", 2, [0, 1])
     for row in a.sample(8, random_state=0).itertuples():
