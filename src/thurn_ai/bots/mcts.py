@@ -198,7 +198,7 @@ class SearchBot(Bot):
                 s[2] += wins
                 s[3] += score
         total = sum(s[0] for s in stats.values()) or 1
-        rows: list[dict[str, Any]] = []
+        rows: list[RootMove] = []
         for move, (visits, value, wins, score) in stats.items():
             n = max(visits, 1)
             rows.append(RootMove(move=move, notation=obs.state.move_str(move), visits=int(visits),
