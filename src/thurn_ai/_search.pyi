@@ -48,7 +48,8 @@ class Tree:
     def __init__(self, state: GameState, seed: int, *, c: float, select: int, plan_prior: float,
                  prior_temp: float, playout: int, eps: float, horizon: int, evaluation: int, tile_weight: float,
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
-                 officials: OfficialFilter | None = None, value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
+                 officials: OfficialFilter | None = None,
+                 value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
                  prior_weights: Sequence[Sequence[float] | None] | None = None, prior_mix: float = 0.0) -> None:
         """Search from `state` for `observer` (default: the player to move)."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
