@@ -79,7 +79,7 @@ def hint_said(out: Path, movers: pd.DataFrame, iterations: int, spec_of) -> pd.D
             bot.rng.seed(int(game) * 1000 + int(move))
             best = bot.analyse(obs)[0] if len(state.legal_moves()) > 1 else None
             rows.append({"players": int(n), "game": int(game), "move": int(move),
-                         "hint": best["win_prob"] if best else np.nan})
+                         "hint": best.win_prob if best else np.nan})
             if len(rows) % 200 == 0:
                 done = pd.concat([done, pd.DataFrame(rows)], ignore_index=True)
                 rows = []

@@ -136,10 +136,11 @@ def make_mcts_bot(mode: str, budget: float, options: str, seed: int):
             self.iterations = []
 
         def step(self, state):
-            self.bot._last = None
+            before = self.bot.last_search()
             action = super().step(state)
-            if self.bot._last is not None:          # None: a forced move, no search
-                self.iterations.append(self.bot._last[1]["iterations"])
+            searched = self.bot.last_search()
+            if searched is not before:          # the same: a forced move, no search
+                self.iterations.append(searched.iterations)
             return action
 
     return CountedMCTS()
@@ -248,7 +249,7 @@ def measure_speed(players: int, iterations: int, seed: int, rounds: int = 3) -> 
             for k, s in enumerate(starts):
                 bot = make_bot(spec, seed + k)
                 g = s.engine
-                total += bot.search(Observation(g, g.current_player, seed + k))["iterations"]
+                total += bot.search(Observation(g, g.current_player, seed + k)).iterations
             return total, 0
         return run
 

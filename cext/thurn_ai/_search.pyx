@@ -54,6 +54,9 @@ cdef enum:
     MAX_NODES = 1 << 30
     CLOCK_EVERY = 16          # a timed search reads the clock every 16 iterations (an iteration is ~10 µs+)
 
+include "_search_filter.pxi"
+
+
 # below every selection value, so the first move considered always becomes the best so far
 cdef double NO_VALUE = -1e300
 # the first-play urgency of PUCT before any sibling was tried: a reward halfway between loss and win
@@ -96,10 +99,7 @@ cdef class Tree:
     cdef HouseValues values
     cdef bint redeterminize
     cdef int forbid[MAXP]
-    cdef int root_uses
-    cdef int root_avoids
-    cdef int turn_uses
-    cdef int turn_avoids
+    cdef OfficialBits officials
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
@@ -121,24 +121,16 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 int root_uses=0, int root_avoids=0, int turn_uses=0, int turn_avoids=0, value_weights=None,
-                 prior_weights=None, double prior_mix=0.0):
+                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
         the learned model's (win, score) weights for this player count, needed by the learned evaluation).
         ismcts=True re-deals what the observer cannot see every iteration; ismcts=False searches `state` as it
         is (perfect information: pass a determinization). `forbid` is a bit set of officials (1 << official
-        code) the observer never uses, in the tree and in playouts. `root_uses` / `root_avoids` restrict the
-        root decision only (later decisions are free): to moves using an official of the set root_uses, and to
-        moves using none of root_avoids -- so two searches rate one side of a decision each ("the best move with
-        the Postmaster" and "the best without it", the officials study's value at the moment of choice).
-        `turn_uses` / `turn_avoids` restrict every decision of the root player's current turn, in the tree and
-        in the playout's rest of that turn (keep_turn_officials): where an official of turn_uses is on offer
-        only the moves using it, elsewhere the moves using none of turn_avoids; later turns are free. So
-        turn_uses = X, turn_avoids = the others is "the best line with X this turn", turn_avoids = all of them
-        "the best line with no official this turn" (the officials study's turn question). The forced
-        Postmaster of an empty hand is no choice and is not restricted. `prior_weights` (with select=PUCT):
+        code) the observer never uses, in the tree and in playouts. `officials` (an OfficialFilter; None keeps
+        every move) restricts the observer's moves at the root decision or through its current turn by the
+        officials they use; a root it leaves without a move is an error. `prior_weights` (with select=PUCT):
         the learned move prior's weight rows for this player count (thurn_ai.learned.prior), used where its
         phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
@@ -151,10 +143,6 @@ cdef class Tree:
                 raise ValueError(f"{key} must be one of the codes {sorted(table.values())}, not {code!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
-        for key, uses, avoids in (("root", root_uses, root_avoids), ("turn", turn_uses, turn_avoids)):
-            if not (0 <= uses < 32 and 0 <= avoids < 32) or uses & avoids:
-                raise ValueError(f"{key}_uses and {key}_avoids must be disjoint sets of official bits (0-31), "
-                                 f"not {uses!r} and {avoids!r}")
         if not -1 <= observer < state.cfg.c.n_players:
             raise ValueError(f"observer must be a player of this game, not {observer!r}")
         if state.s.phase == PH_OVER:
@@ -190,11 +178,11 @@ cdef class Tree:
         self.redeterminize = ismcts
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
-        self.root_uses = root_uses
-        self.root_avoids = root_avoids
-        self.turn_uses = turn_uses
-        self.turn_avoids = turn_avoids
-        if (root_uses or root_avoids) and self.root_options() == 0:
+        if officials is None:
+            memset(&self.officials, 0, sizeof(self.officials))
+        else:
+            self.officials = officials.bits      # checked when the filter was made
+        if (self.officials.root_uses or self.officials.root_avoids) and self.root_options() == 0:
             raise ValueError("no move of the root decision is left by root_uses / root_avoids")
         memset(self.slot, 0, sizeof(self.slot))
         self.iterations = 0
@@ -242,9 +230,9 @@ cdef class Tree:
         cdef int moves[MAXMOVES]
         cdef StateData s = self.root
         cdef int n = gen_moves(&s, &self.cfg.c, moves)
-        if self.turn_uses | self.turn_avoids:
-            n = keep_turn_officials(&s, moves, n, self.turn_uses, self.turn_avoids)
-        return keep_officials(&s, moves, n, self.root_uses, self.root_avoids)
+        if self.officials.turn_uses | self.officials.turn_avoids:
+            n = keep_turn_officials(&s, moves, n, self.officials.turn_uses, self.officials.turn_avoids)
+        return keep_officials(&s, moves, n, self.officials.root_uses, self.officials.root_avoids)
 
     cdef bint iterate(self) noexcept nogil:
         """One iteration: a determinization, selection and expansion, a playout, the backup."""
@@ -272,9 +260,9 @@ cdef class Tree:
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, self.forbid[mover])
         if self.in_scope(s):
-            n = keep_turn_officials(s, moves, n, self.turn_uses, self.turn_avoids)
-        if node == 0 and (self.root_uses | self.root_avoids):
-            n = keep_officials(s, moves, n, self.root_uses, self.root_avoids)
+            n = keep_turn_officials(s, moves, n, self.officials.turn_uses, self.officials.turn_avoids)
+        if node == 0 and (self.officials.root_uses | self.officials.root_avoids):
+            n = keep_officials(s, moves, n, self.officials.root_uses, self.officials.root_avoids)
         n = tree_moves(s, c, moves, n, &self.values)
         if self.select == SELECT_PUCT:
             if n > 1 and self.learned_prior and prior_phase(s) >= 0 and self.prior_weights.has[prior_phase(s)]:
@@ -378,7 +366,8 @@ cdef class Tree:
 
     cdef inline bint in_scope(self, const StateData* s) noexcept nogil:
         # a decision of the root player's current turn, under a turn restriction
-        return (self.turn_uses | self.turn_avoids) != 0 and s.turn == self.root.turn and s.phase != PH_OVER
+        return ((self.officials.turn_uses | self.officials.turn_avoids) != 0 and s.turn == self.root.turn
+                and s.phase != PH_OVER)
 
     cdef int select_expand(self, StateData* s) noexcept nogil:
         """Walk down from the root, applying the chosen moves to s, until a move not yet in the tree
@@ -446,7 +435,8 @@ cdef class Tree:
             stop_turn = s.turn + self.horizon * c.n_players if self.horizon > 0 else NO_STOP_TURN
             if self.in_scope(s):       # the rest of the restricted turn first
                 self.playout_moves += playout_turn(s, c, self.playout, &self.rng, self.forbid, self.eps, stop_turn,
-                                                   self.turn_uses, self.turn_avoids, &self.values)
+                                                   self.officials.turn_uses, self.officials.turn_avoids,
+                                                   &self.values)
             self.playout_moves += playout(s, c, self.playout, &self.rng, self.forbid, self.eps, stop_turn,
                                           &self.values)
         if s.phase == PH_OVER:

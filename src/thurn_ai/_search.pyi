@@ -15,6 +15,26 @@ SELECTS: dict[str, int]
 EVALUATIONS: dict[str, int]
 
 
+class OfficialFilter:
+    """Which moves of the searching player a Tree keeps, by the officials they use (bit sets of 1 << official
+    code): at the root decision only (root_uses, root_avoids) and through the root player's current turn
+    (turn_uses, turn_avoids). The default keeps every move."""
+    @property
+    def root_uses(self) -> int: ...
+    @property
+    def root_avoids(self) -> int: ...
+    @property
+    def turn_uses(self) -> int: ...
+    @property
+    def turn_avoids(self) -> int: ...
+    def __init__(self, root_uses: int = 0, root_avoids: int = 0, turn_uses: int = 0, turn_avoids: int = 0) -> None:
+        """ValueError unless each pair is two disjoint sets of official bits (0-31)."""
+    def with_root(self, uses: int = 0, avoids: int = 0) -> OfficialFilter:
+        """This filter with the root decision's sets replaced."""
+    def with_turn(self, uses: int = 0, avoids: int = 0) -> OfficialFilter:
+        """This filter with the current turn's sets replaced."""
+
+
 class Tree:
     """One search tree (ISMCTS, or UCT on one fixed determinization). Build, run(), read the root."""
     @property
@@ -28,7 +48,7 @@ class Tree:
     def __init__(self, state: GameState, seed: int, *, c: float, select: int, plan_prior: float,
                  prior_temp: float, playout: int, eps: float, horizon: int, evaluation: int, tile_weight: float,
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
-                 root_uses: int = 0, root_avoids: int = 0, turn_uses: int = 0, turn_avoids: int = 0,
+                 officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
                  prior_weights: Sequence[Sequence[float] | None] | None = None, prior_mix: float = 0.0) -> None:
         """Search from `state` for `observer` (default: the player to move)."""

@@ -27,7 +27,7 @@ import thurn_ai
 import thurn_ai.position
 from thurn_ai.game.board import BOARD_DIR
 from thurn_ai.bots import make_bot
-from thurn_ai.bots.spec import parse_spec, split_specs
+from thurn_ai.bots.spec import BotSpec, parse_spec, split_specs
 from thurn_ai.cli import main
 from thurn_ai.errors import ThurnError
 from thurn_ai.play.match import play_game, read_records, replay
@@ -201,6 +201,8 @@ def spec_contract(spec):
     def run():
         name, kwargs = parse_spec(spec)
         assert isinstance(name, str) and isinstance(kwargs, dict)
+        value = BotSpec.parse(spec)
+        assert BotSpec.parse(str(value)) == value      # the canonical text reads back as the same spec
         make_bot(spec, seed=1)
         return name
     outcome(run, kind="bot specs")

@@ -237,8 +237,8 @@ def analyse_case(name: str, spec: str, seed: int, obs_seed: int) -> list:
     g = load(name)
     bot = make_bot(as_pinned(spec), seed=seed)
     obs = Observation(g, g.current_player, seed=obs_seed)
-    rows = [[r["move"], r["notation"], r["visits"], round(r["share"], 6), round(r["win_prob"], 6),
-             round(r["mean_score"], 6), round(r["value"], 6)] for r in bot.analyse(obs)]
+    rows = [[r.move, r.notation, r.visits, round(r.share, 6), round(r.win_prob, 6),
+             round(r.mean_score, 6), round(r.value, 6)] for r in bot.analyse(obs)]
     return {"rows": rows, "pv": bot.principal_variation(obs)}
 
 

@@ -1,5 +1,7 @@
 """ISMCTS and PIMC (thurn_ai._search, bots mcts/pimc): they find clear wins, never leak or contradict what
 the searcher knows, never play illegal or forbidden moves, and reproduce with the same seed."""
+import pickle
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -74,15 +76,15 @@ def test_search_closes_the_route_that_wins_the_game(spec):
     bot = make_bot(spec, seed=3)
     obs = Observation(g, 0, seed=11)
     rows = bot.analyse(obs)
-    assert rows[0]["notation"] == "close"
-    assert rows[0]["win_prob"] > 0.9
+    assert rows[0].notation == "close"
+    assert rows[0].win_prob > 0.9
     # UCB tries every move, and learns that stopping loses; PUCT may never visit a move its prior rules
     # out, or visit it a few times (a learned prior leaves it some mass) and rate it below the close
-    stop = next((r for r in rows if r["notation"] == "stop"), None)
+    stop = next((r for r in rows if r.notation == "stop"), None)
     if "ucb" in spec:
-        assert stop["win_prob"] < 0.5
+        assert stop.win_prob < 0.5
     else:
-        assert stop is None or (stop["visits"] < rows[0]["visits"] and stop["win_prob"] < rows[0]["win_prob"])
+        assert stop is None or (stop.visits < rows[0].visits and stop.win_prob < rows[0].win_prob)
     assert bot.choose(obs) == g.parse_move("close")
     assert [g.move_str(m) for m in bot.principal_variation(obs)] == ["close", "house Carlsruhe"]
 
@@ -94,9 +96,9 @@ def test_search_places_the_house_that_ends_the_game_with_a_win(spec):
     assert sorted(g.move_str(m) for m in g.legal_moves()) == ["done", "house Carlsruhe"]
     obs = Observation(g, 0, seed=4)
     rows = make_bot(spec, seed=5).analyse(obs)
-    assert rows[0]["notation"] == "house Carlsruhe" and rows[0]["win_prob"] > 0.9
-    done = next((r for r in rows if r["notation"] == "done"), None)   # PUCT may never try it
-    assert done is None or done["win_prob"] < 0.5
+    assert rows[0].notation == "house Carlsruhe" and rows[0].win_prob > 0.9
+    done = next((r for r in rows if r.notation == "done"), None)   # PUCT may never try it
+    assert done is None or done.win_prob < 0.5
 
 
 # ---------------------------------------------------------------- determinizations
@@ -223,8 +225,8 @@ def test_forbid_keeps_postmaster_out_of_the_analysis():
     obs = Observation(g, g.current_player, seed=1)
     free = make_bot("mcts(iterations=300)", seed=1).analyse(obs)
     banned = make_bot("mcts(iterations=300,forbid=postmaster)", seed=1).analyse(obs)
-    assert any(official_of(g, r["move"]) == "postmaster" for r in free)
-    assert not any(official_of(g, r["move"]) == "postmaster" for r in banned)
+    assert any(official_of(g, r.move) == "postmaster" for r in free)
+    assert not any(official_of(g, r.move) == "postmaster" for r in banned)
 
 
 def _first_decision_with(official, players=3, seed=4):
@@ -245,8 +247,8 @@ def test_a_root_restricted_search_spends_its_budget_on_one_side(official, spec):
         bot = make_bot(spec, seed=1)
         bot.restrict_root(official, using)
         rows = bot.analyse(obs)
-        assert sum(r["visits"] for r in rows) == 300
-        assert all((official_of(g, r["move"]) == official) is using for r in rows)
+        assert sum(r.visits for r in rows) == 300
+        assert all((official_of(g, r.move) == official) is using for r in rows)
         sides[using] = rows
     # the unrestricted search covers both sides; lifting the restriction gives it back exactly
     bot = make_bot(spec, seed=1)
@@ -258,7 +260,8 @@ def test_a_root_restricted_search_spends_its_budget_on_one_side(official, spec):
 def test_root_restriction_binds_the_root_only():
     # the "without" side may still use the Postmaster later in the turn: the tree below the root is free
     g = _first_decision_with("postmaster")
-    tree = _search.Tree(g, 3, root_avoids=_search.official_mask(["postmaster"]), **SearchOptions().tree_args())
+    tree = _search.Tree(g, 3, officials=_search.OfficialFilter(root_avoids=_search.official_mask(["postmaster"])),
+                        **SearchOptions().tree_args())
     tree.run(2000)
     root = {m for m, *_ in tree.root_children()}
     assert root and not any(official_of(g, m) == "postmaster" for m in root)
@@ -270,11 +273,13 @@ def test_bad_root_restrictions_are_refused(monkeypatch):
     args = SearchOptions().tree_args()
     pm = _search.official_mask(["postmaster"])
     with pytest.raises(ValueError, match="disjoint"):
-        _search.Tree(g, 1, root_uses=pm, root_avoids=pm, **args)
+        _search.OfficialFilter(root_uses=pm, root_avoids=pm)
     with pytest.raises(ValueError, match="disjoint"):
-        _search.Tree(g, 1, root_uses=64, **args)
+        _search.OfficialFilter(root_uses=64)
     with pytest.raises(ValueError, match="no move of the root decision"):
-        _search.Tree(g, 1, root_uses=_search.official_mask(["cartwright"]), **args)
+        _search.Tree(g, 1, officials=_search.OfficialFilter(root_uses=_search.official_mask(["cartwright"])), **args)
+    with pytest.raises(TypeError):
+        _search.Tree(g, 1, officials=(pm, 0, 0, 0), **args)      # one value, not loose bit sets
     with pytest.raises(BotSpecError, match="no official 'mayor'"):
         make_bot("mcts(iterations=10)", seed=1).restrict_root("mayor")
     from thurn_ai.play.analysis import analyse
@@ -300,7 +305,7 @@ def test_same_seed_same_search(spec):
     a = make_bot(spec, seed=42).analyse(obs)
     b = make_bot(spec, seed=42).analyse(obs)
     assert a == b
-    assert sum(r["visits"] for r in a) == 200
+    assert sum(r.visits for r in a) == 200
     c = make_bot(spec, seed=43).analyse(obs)
     assert c != a          # another seed samples other worlds and playouts
 
@@ -314,12 +319,12 @@ def test_analysis_and_principal_variation_are_consistent(moves):
     bot = make_bot("mcts(iterations=500)", seed=1)
     rows = bot.analyse(obs)
     legal = set(g.legal_moves())
-    assert rows and all(r["move"] in legal for r in rows)
-    assert [r["visits"] for r in rows] == sorted((r["visits"] for r in rows), reverse=True)
-    assert sum(r["share"] for r in rows) == pytest.approx(1.0)
-    assert all(0 <= r["win_prob"] <= 1 and r["notation"] == g.move_str(r["move"]) for r in rows)
+    assert rows and all(r.move in legal for r in rows)
+    assert [r.visits for r in rows] == sorted((r.visits for r in rows), reverse=True)
+    assert sum(r.share for r in rows) == pytest.approx(1.0)
+    assert all(0 <= r.win_prob <= 1 and r.notation == g.move_str(r.move) for r in rows)
     pv = bot.principal_variation(obs)
-    assert pv[0] == rows[0]["move"]
+    assert pv[0] == rows[0].move
     # the line is the player's own and playable on the observation until a card comes from the deck
     s = obs.state.clone()
     for m in pv:
@@ -344,5 +349,47 @@ def test_time_budget_searches_and_answers_legally(spec):
     obs = Observation(g, g.current_player, seed=1)
     bot = make_bot(spec, seed=1)
     rows = bot.analyse(obs)
-    assert sum(r["visits"] for r in rows) > 0
+    assert sum(r.visits for r in rows) > 0
     assert g.is_legal(bot.choose(obs))
+
+
+# ---------------------------------------------------------------- what a search returns
+
+def test_a_search_returns_typed_root_moves_and_gives_its_last_search_back():
+    g = played_position(Rules(players=3), 5, 40)
+    obs = Observation(g, g.current_player, seed=3)
+    bot = make_bot("mcts(iterations=300,workers=2)", seed=2)
+    assert bot.last_search() is None and bot.last_search(obs) is None       # nothing searched yet
+    result = bot.search(obs)
+    assert result.iterations == 300 and len(result.trees) == 2
+    assert result.best is result.moves[0] and bot.choose(obs) == result.best.move
+    assert bot.analyse(obs) == result.moves and bot.search(obs) is result          # one search per observation
+    assert bot.last_search(obs) is result and bot.last_search() is result
+    assert bot.last_search(Observation(g, g.current_player, seed=3)) is None      # another observation object
+    assert sum(m.visits for m in result.moves) == sum(t.iterations for t in result.trees)
+    # the JSON form keeps the old keys and values
+    d = result.to_dict()
+    assert d["iterations"] == 300 and [r["move"] for r in d["analysis"]] == [m.move for m in result.moves]
+    assert list(d["analysis"][0]) == ["move", "notation", "visits", "share", "win_prob", "mean_score", "value"]
+    assert d["analysis"][0]["win_prob"] == result.best.win_prob
+    bot.restrict_root(None)                   # a changed search forgets the last one
+    assert bot.last_search() is None
+    assert make_bot("heuristic").last_search(obs) is None                   # a bot that does not search
+
+
+def test_the_official_filter_is_one_value():
+    F = _search.OfficialFilter
+    pm, ad = _search.official_mask(["postmaster"]), _search.official_mask(["administrator"])
+    f = F(root_uses=pm).with_turn(0, ad)
+    assert (f.root_uses, f.root_avoids, f.turn_uses, f.turn_avoids) == (pm, 0, 0, ad)
+    assert f == F(pm, 0, 0, ad) and hash(f) == hash(F(pm, 0, 0, ad)) and f != F(pm)
+    assert f.with_root() == F(turn_avoids=ad) and not F() and bool(f)
+    assert pickle.loads(pickle.dumps(f)) == f
+    bot = make_bot("mcts(iterations=10)", seed=1)
+    bot.restrict_turn("none")
+    bot.restrict_root("postmaster", using=False)        # the root's restriction keeps the turn's
+    all_officials = _search.official_mask(["postmaster", "administrator", "postal_carrier", "cartwright"])
+    assert bot.official_filter == F(root_avoids=pm, turn_avoids=all_officials)
+    bot.restrict_turn(None)
+    bot.restrict_root(None)
+    assert bot.official_filter == F()

@@ -183,13 +183,15 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_hint_searches_with_the_strongest_configuration_and_names_it(players):
     from thurn_ai.bots.mcts import strongest_options
-    from thurn_ai.bots.spec import parse_spec
+    from thurn_ai.bots.spec import BotSpec
     from thurn_ai.play.analysis import bot_spec as search_spec
-    name, kwargs = parse_spec(search_spec("mcts", 300, None, players))
-    assert name == "mcts" and kwargs.pop("iterations") == 300
-    assert kwargs == strongest_options(players)
+    spec = search_spec("mcts", 300, None, players)
+    assert spec.name == "mcts" and spec.option("iterations") == 300
+    assert spec.without("iterations").options == strongest_options(players)
+    assert BotSpec.parse(str(spec)) == spec          # the text it is saved as reads back as the same spec
     # options the user sets win over the configuration's
-    _, mine = parse_spec(search_spec("mcts(c=0.3,reward=win)", None, None, players))
-    assert mine["c"] == 0.3 and mine["reward"] == "win" and mine["select"] == strongest_options(players)["select"]
+    mine = search_spec("mcts(c=0.3,reward=win)", None, None, players)
+    assert mine.option("c") == 0.3 and mine.option("reward") == "win"
+    assert mine.option("select") == strongest_options(players)["select"]
     # other bots are searched as given
-    assert parse_spec(search_spec("pimc(worlds=4)", 100, None, players)) == ("pimc", {"worlds": 4, "iterations": 100})
+    assert search_spec("pimc(worlds=4)", 100, None, players) == BotSpec("pimc", {"worlds": 4, "iterations": 100})

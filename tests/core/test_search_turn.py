@@ -1,5 +1,5 @@
-"""The compiled search's whole-turn restriction of the officials (Tree turn_uses / turn_avoids,
-SearchBot.restrict_turn): every decision of the root player's current turn is held to one choice of
+"""The compiled search's whole-turn restriction of the officials (Tree(officials=OfficialFilter(turn_uses=,
+turn_avoids=)), SearchBot.restrict_turn): every decision of the root player's current turn is held to one choice of
 official, in the tree and in the playout's rest of the turn; later turns are free."""
 import pytest
 
@@ -27,7 +27,7 @@ def turn_start(players=2, seed=3, after=6):
 
 
 def tree(g, seed=5, iterations=1500, **kw):
-    t = _search.Tree(g, seed, **kw, **SearchOptions(horizon=2).tree_args())
+    t = _search.Tree(g, seed, officials=_search.OfficialFilter(**kw), **SearchOptions(horizon=2).tree_args())
     t.run(iterations)
     return t
 
@@ -118,10 +118,10 @@ def test_bad_turn_restrictions_are_refused():
     args = SearchOptions().tree_args()
     pm = BIT["postmaster"]
     with pytest.raises(ValueError, match="turn_uses and turn_avoids must be disjoint"):
-        _search.Tree(g, 1, turn_uses=pm, turn_avoids=pm, **args)
+        _search.OfficialFilter(turn_uses=pm, turn_avoids=pm)
     # the turn's and the root's restrictions together leave the root nothing: an error, not a silent search
     with pytest.raises(ValueError, match="no move of the root decision"):
-        _search.Tree(g, 1, turn_avoids=ALL, root_uses=BIT["administrator"], **args)
+        _search.Tree(g, 1, officials=_search.OfficialFilter(turn_avoids=ALL, root_uses=BIT["administrator"]), **args)
     bot = make_bot("mcts(iterations=10)", seed=1)
     with pytest.raises(BotSpecError, match="no official 'mayor'"):
         bot.restrict_turn("mayor")
@@ -136,7 +136,7 @@ def test_restrict_turn_on_the_bots_and_lifting_it(spec):
     bot = make_bot(spec, seed=1)
     bot.restrict_turn("none")
     assert bot.line_officials(obs) == ()
-    assert all(official_of(g, r["move"]) is None for r in bot.analyse(obs))
+    assert all(official_of(g, r.move) is None for r in bot.analyse(obs))
     bot = make_bot(spec, seed=1)
     bot.restrict_turn("postmaster")
     assert bot.line_officials(obs)[:1] == ("postmaster",)

@@ -209,6 +209,10 @@ def test_the_data_generator_is_seeded_and_resumes(tmp_path):
     a, b = D.load(tmp_path / "a"), D.load(tmp_path / "b")
     pd.testing.assert_frame_equal(a, b)
     assert set(a["game"]) == {0, 1} and (a.groupby(["game", "turn"])["won"].sum() == 1).all()
+    # the player to move's row says what its search reported (Bot.last_search); the others' rows say nothing
+    said = a.loc[a["mover"], "search_win"]
+    assert said.notna().mean() > 0.5 and said.dropna().between(0, 1).all()
+    assert a.loc[~a["mover"], ["search_win", "search_score"]].isna().all().all()
     # every row's features are those of the position its record sets up again
     recs = D.records(tmp_path / "a", 2, [0, 1])
     for row in a.sample(8, random_state=0).itertuples():
@@ -241,8 +245,8 @@ def test_the_learned_search_reports_model_chances():
     from thurn_ai.bots.base import Observation
     rows = bot.analyse(Observation(g, 0, 5))
     # every playout stops at the horizon and is scored by the model: shares, near an even 1/4 at the start
-    assert all(0 < r["win_prob"] < 1 for r in rows)
-    assert 0.1 < rows[0]["win_prob"] < 0.45
+    assert all(0 < r.win_prob < 1 for r in rows)
+    assert 0.1 < rows[0].win_prob < 0.45
 
 
 def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
@@ -256,7 +260,7 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
     g = thurn_ai.new_game(players=3, seed=5)
 
     def said(spec):
-        return [(r["move"], r["visits"], round(r["win_prob"], 12))
+        return [(r.move, r.visits, round(r.win_prob, 12))
                 for r in make_bot(spec, 3).analyse(Observation(g, 0, 5))]
     base = "mcts(iterations=200,eval=learned,horizon=1"
     assert said(base + f",model={copy})") == said(base + ")")

@@ -177,7 +177,7 @@ def test_same_seed_same_search():
 
     def analysis(seed):
         bot = make_bot("mcts(iterations=400,policy=learned)", seed)
-        return [(r["move"], r["visits"]) for r in bot.analyse(Observation(g, 0, 9))]
+        return [(r.move, r.visits) for r in bot.analyse(Observation(g, 0, 9))]
 
     assert analysis(3) == analysis(3)
     assert analysis(3) != analysis(4)     # a different seed re-deals differently
@@ -189,15 +189,15 @@ def test_the_prior_changes_what_the_search_explores():
     g = build(players=3, current=0, phase="draw", hands={0: ["München"]}, routes={0: ["Stuttgart", "Ulm"]})
     phase, moves, f = _policy.prior_features_of(g)
     obs = Observation(g, 0, 9)
-    hand = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400,policy=handset)", 3).analyse(obs)}
-    learned = {r["move"]: r["visits"] for r in make_bot("mcts(iterations=400,policy=learned)", 3).analyse(obs)}
+    hand = {r.move: r.visits for r in make_bot("mcts(iterations=400,policy=handset)", 3).analyse(obs)}
+    learned = {r.move: r.visits for r in make_bot("mcts(iterations=400,policy=learned)", 3).analyse(obs)}
     assert hand != learned
 
 
 def test_cpu_clock_budget_searches():
     g = build(players=2, current=0, phase="draw", hands={0: ["München"]}, routes={0: ["Stuttgart", "Ulm"]})
     bot = make_bot("mcts(time=0.02,clock=cpu,policy=learned)", 1)
-    assert bot.search(Observation(g, 0, 1))["iterations"] > 1
+    assert bot.search(Observation(g, 0, 1)).iterations > 1
 
 
 # ---------------------------------------------------------------- the fit

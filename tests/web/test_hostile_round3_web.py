@@ -74,13 +74,13 @@ def test_a_limited_search_stops_at_its_deadline_and_is_called_off():
     bot = make_bot("mcts(iterations=10000000)", 1)
     with limited(SearchLimit.from_now(0.3)):
         result = bot.search(Observation(g, 0, 7))
-    assert 0 < result["iterations"] < 10_000_000
+    assert 0 < result.iterations < 10_000_000
     bot = make_bot("mcts(iterations=10000000)", 1)
     with pytest.raises(SearchCancelled), limited(SearchLimit.from_now(60, lambda: True, "gone")):
         bot.search(Observation(g, 0, 7))
     # outside a limit, nothing changes
     bot = make_bot("mcts(iterations=300)", 1)
-    assert bot.search(Observation(g, 0, 8))["iterations"] == 300
+    assert bot.search(Observation(g, 0, 8)).iterations == 300
 
 
 def test_a_limited_search_that_ends_in_time_gives_the_same_answer():

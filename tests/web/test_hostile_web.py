@@ -480,7 +480,7 @@ def test_a_search_too_short_for_one_iteration_still_chooses_a_move(spec):
     from thurn_ai.bots.base import Observation
     g = thurn_ai.new_game(rules=rules, seed=1)
     result = bot.search(Observation(g, g.current_player, 1))
-    assert result["iterations"] >= 1 and result["analysis"]
+    assert result.iterations >= 1 and result.moves
 
 
 @pytest.mark.parametrize("worlds", [0, 1001, 10 ** 9, True, 2.5])

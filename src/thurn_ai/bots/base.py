@@ -45,6 +45,12 @@ class Bot:
     def choose(self, obs: Observation) -> int:
         raise NotImplementedError
 
+    def last_search(self, obs: Observation | None = None):
+        """This bot's last search (thurn_ai.bots.search_result.SearchResult; with `obs`, only the one it made
+        to choose at that observation), or None: a bot that does not search has none (tree searches override
+        this)."""
+        return None
+
     def allowed_moves(self, state: GameState) -> list[int]:
         """Legal moves minus those that would use a forbidden official (never empty)."""
         moves = state.legal_moves()

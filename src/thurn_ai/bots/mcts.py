@@ -27,6 +27,7 @@ from ..game.officials import OFFICIALS
 from ..game.rules import PLAYER_COUNTS
 from .base import Bot, Observation
 from .search_options import SearchOptions
+from .search_result import RootMove, SearchResult
 
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
 #: restrict_turn's name for "no official this turn"
@@ -82,10 +83,9 @@ class SearchBot(Bot):
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
-        self.root_uses = self.root_avoids = 0     # see restrict_root
-        self.turn_uses = self.turn_avoids = 0     # see restrict_turn
-        # (observation, result): analyse() and principal_variation() share a search
-        self._last: tuple[Observation, dict] | None = None
+        self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
+        # the last search and its observation: analyse() and principal_variation() share a search
+        self._last: tuple[Observation, SearchResult] | None = None
 
     def _defaults_for(self, options: dict) -> dict:
         """The bot's default options that apply with these: a prior (policy, mix) only where the selection
@@ -119,8 +119,7 @@ class SearchBot(Bot):
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
-                            observer=state.current_player, root_uses=self.root_uses,
-                            root_avoids=self.root_avoids, turn_uses=self.turn_uses, turn_avoids=self.turn_avoids,
+                            observer=state.current_player, officials=self.official_filter,
                             value_weights=weights, prior_weights=prior, **self.options.tree_args())
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
@@ -132,7 +131,7 @@ class SearchBot(Bot):
         if official is not None and official not in OFFICIALS:
             raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
         mask = _search.official_mask([official]) if official else 0
-        self.root_uses, self.root_avoids = (mask, 0) if using else (0, mask)
+        self.official_filter = self.official_filter.with_root(*((mask, 0) if using else (0, mask)))
         self._last = None
 
     def restrict_turn(self, official: str | None) -> None:
@@ -143,24 +142,25 @@ class SearchBot(Bot):
         choice: it stays); None lifts the restriction. The officials study's turn question rates each
         choice with a search of its own (thurn_ai/studies/officials/turn_choice.py)."""
         if official is None:
-            self.turn_uses = self.turn_avoids = 0
+            uses = avoids = 0
         elif official == NO_OFFICIAL:
-            self.turn_uses, self.turn_avoids = 0, _search.official_mask(OFFICIALS)
+            uses, avoids = 0, _search.official_mask(OFFICIALS)
         elif official in OFFICIALS:
             if official in self.forbid:
                 raise BotSpecError(f"this bot forbids the {official}: it cannot search a turn with it")
-            self.turn_uses = _search.official_mask([official])
-            self.turn_avoids = _search.official_mask(OFFICIALS) & ~self.turn_uses
+            uses = _search.official_mask([official])
+            avoids = _search.official_mask(OFFICIALS) & ~uses
         else:
             raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)}, or {NO_OFFICIAL})")
+        self.official_filter = self.official_filter.with_turn(uses, avoids)
         self._last = None
 
     # ---- searching
 
-    def search(self, obs: Observation) -> dict:
-        """Run the search for the player to move; returns {'analysis': [...], 'trees': [...],
-        'iterations': n}. The last result is kept, so analyse() and principal_variation() on the same
-        observation search once."""
+    def search(self, obs: Observation) -> SearchResult:
+        """Run the search for the player to move (SearchResult: the root moves best first, the trees, the
+        iterations). The last result is kept, so analyse() and principal_variation() on the same
+        observation search once (and last_search(obs) reads it)."""
         if self._last is not None and self._last[0] is obs:
             return self._last[1]
         if obs.state.is_terminal():
@@ -175,13 +175,20 @@ class SearchBot(Bot):
         # A time budget shorter than one iteration (time=1e-9, or a slow machine) would leave a tree
         # without statistics and the search without a move: every tree searches at least once.
         done = [n or tree.run(1, 0.0) for n, (tree, _, _) in zip(done, jobs)]
-        trees = [j[0] for j in jobs]
-        result = {"analysis": self._merge(obs, trees), "trees": trees, "iterations": sum(done)}
+        trees = tuple(j[0] for j in jobs)
+        result = SearchResult(moves=self._merge(obs, trees), trees=trees, iterations=sum(done))
         self._last = (obs, result)
         return result
 
+    def last_search(self, obs: Observation | None = None) -> SearchResult | None:
+        """This bot's last search (None before the first); with `obs`, only if it searched that observation
+        (the same object) -- else None: a forced move is played without a search."""
+        if self._last is None or (obs is not None and self._last[0] is not obs):
+            return None
+        return self._last[1]
+
     @staticmethod
-    def _merge(obs: Observation, trees) -> list[dict]:
+    def _merge(obs: Observation, trees) -> tuple[RootMove, ...]:
         stats: dict[int, list[float]] = {}
         for tree in trees:
             for move, visits, _avail, value, wins, score in tree.root_children():
@@ -191,15 +198,14 @@ class SearchBot(Bot):
                 s[2] += wins
                 s[3] += score
         total = sum(s[0] for s in stats.values()) or 1
-        rows: list[dict[str, Any]] = []
+        rows: list[RootMove] = []
         for move, (visits, value, wins, score) in stats.items():
             n = max(visits, 1)
-            rows.append({"move": move, "notation": obs.state.move_str(move), "visits": int(visits),
-                         "share": visits / total, "win_prob": wins / n, "mean_score": score / n,
-                         "value": value / n})
+            rows.append(RootMove(move=move, notation=obs.state.move_str(move), visits=int(visits),
+                                 share=visits / total, win_prob=wins / n, mean_score=score / n, value=value / n))
         # most visits first; ties by mean reward, then by move code so the order is reproducible
-        rows.sort(key=lambda r: (-r["visits"], -r["value"], r["move"]))
-        return rows
+        rows.sort(key=lambda r: (-r.visits, -r.value, r.move))
+        return tuple(rows)
 
     # ---- the Bot interface and the analysis used by `thurn-ai hint`
 
@@ -207,13 +213,12 @@ class SearchBot(Bot):
         moves = self.allowed_moves(obs.state)
         if len(moves) == 1:
             return moves[0]
-        return self.search(obs)["analysis"][0]["move"]
+        return self.search(obs).moves[0].move
 
-    def analyse(self, obs: Observation) -> list[dict]:
-        """Root moves best first: {move, notation, visits, share, win_prob, mean_score, value}.
-        win_prob is the share of playouts through the move that the player won; mean_score their mean
-        final score; value the mean reward the search maximised."""
-        return [dict(r) for r in self.search(obs)["analysis"]]
+    def analyse(self, obs: Observation) -> tuple[RootMove, ...]:
+        """The root moves best first (RootMove: move, notation, visits, share, win_prob, mean_score,
+        value)."""
+        return self.search(obs).moves
 
     def principal_variation(self, obs: Observation) -> list[int]:
         """The most-visited line of the player's own decisions for the rest of this turn.
@@ -223,10 +228,10 @@ class SearchBot(Bot):
         `draw deck` the tree mixes every possible card; cards already in hand or taken face up are
         certain)."""
         result = self.search(obs)
-        if not result["analysis"]:
+        if result.best is None:
             return []
-        first = result["analysis"][0]["move"]
-        tree = max(result["trees"], key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
+        first = result.best.move
+        tree = max(result.trees, key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
         line = tree.principal_variation(first)
         p = obs.player
         hand = list(obs.state.export()["hand"][p])
@@ -247,10 +252,10 @@ class SearchBot(Bot):
         tree of the best move: unlike principal_variation() it goes on past a card drawn from the deck, so
         it tells whether the best line of a turn uses an official (a Postmaster after `draw deck`)."""
         result = self.search(obs)
-        if not result["analysis"]:
+        if result.best is None:
             return ()
-        first = result["analysis"][0]["move"]
-        tree = max(result["trees"], key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
+        first = result.best.move
+        tree = max(result.trees, key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
         names = {_search.official_mask([o]): o for o in OFFICIALS}
         return tuple(names[bit] for _m, bit in tree.principal_variation(first, officials=True) if bit)
 

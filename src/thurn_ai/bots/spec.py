@@ -3,6 +3,8 @@
 A spec is a registered name, optionally followed by keyword arguments in parentheses. Values are numbers,
 true/false, or words; `forbid` takes officials joined by '+' (forbid=postmaster+cartwright).
 Register a bot class with `register(name, cls)`; the class is called as cls(seed=..., **kwargs).
+`BotSpec.parse(text)` reads a spec once into a value (name, options); code changes it with `with_()` /
+`without()` and writes it back with str(), never by splicing text.
 
 Bots from outside the package (docs/writing-a-bot.md): an installed distribution names its bots in the
 entry-point group `thurn_ai.bots` (name = "module:BotClass"), loaded when a bot is first looked up; or a
@@ -20,6 +22,7 @@ import os
 import re
 import sys
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -215,10 +218,8 @@ def _value(key: str, text: str):
     raise BotSpecError(f"bad value {short_repr(text)} for {key}")
 
 
-def parse_spec(spec: str) -> tuple[str, dict]:
-    """('mcts', {'iterations': 2000}) from 'mcts(iterations=2000)'; BotSpecError if malformed: unbalanced
-    parentheses, a part that is not key=value, a key given twice, NaN or infinite numbers, a whole number
-    of more than 18 digits, an unknown bot. (Whether the bot has each option is checked by make_bot.)"""
+def _parse(spec: str) -> tuple[str, dict]:
+    # the one parser of spec text (BotSpec.parse): the checks below are the whole grammar
     _load_builtin()
     if not isinstance(spec, str):
         raise BotSpecError(f"a bot spec is a string such as 'mcts(iterations=2000)', not {short_repr(spec)}")
@@ -257,6 +258,69 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name, kwargs
 
 
+def _text(value) -> str:
+    """An option's value as a spec writes it (what _value reads back as the same value)."""
+    if isinstance(value, (frozenset, set)):
+        return "+".join(sorted(value)) or "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot spec as a value: the bot's registered name and its options, parsed once.
+
+    `BotSpec.parse("mcts(iterations=2000,forbid=postmaster)")` reads the text a person types (the grammar in
+    the module doc; BotSpecError names a problem); `str(spec)` writes it back in the canonical form
+    (options in their order, `true`/`false`, `forbid` as sorted names joined by '+'), which parses to an
+    equal value; `spec.with_(iterations=300)` and `spec.without("time")` make changed copies.
+    `options` is read-only by convention (a plain dict, so a spec pickles to a worker process)."""
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "name", self.name.lower())
+        object.__setattr__(self, "options", dict(self.options))
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(self.options.items())))
+
+    @classmethod
+    def parse(cls, text: str | BotSpec) -> BotSpec:
+        """The value of a spec's text (a BotSpec is returned as it is); BotSpecError if malformed:
+        unbalanced parentheses, a part that is not key=value, a key given twice, NaN or infinite numbers, a
+        whole number of more than 18 digits, an unknown bot. (Whether the bot has each option is checked by
+        make_bot.)"""
+        if isinstance(text, BotSpec):
+            return text
+        name, options = _parse(text)
+        return cls(name, options)
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return f"{self.name}({','.join(f'{k}={_text(v)}' for k, v in self.options.items())})"
+
+    def option(self, key: str, default: Any = None) -> Any:
+        """The option's value, or `default` when the spec does not set it."""
+        return self.options.get(key, default)
+
+    def with_(self, **options: Any) -> BotSpec:
+        """A copy with these options set (a new option goes last, a set one keeps its place)."""
+        return BotSpec(self.name, {**self.options, **options})
+
+    def without(self, *keys: str) -> BotSpec:
+        """A copy without these options (the bot's defaults apply)."""
+        return BotSpec(self.name, {k: v for k, v in self.options.items() if k not in keys})
+
+
+def parse_spec(spec: str | BotSpec) -> tuple[str, dict]:
+    """('mcts', {'iterations': 2000}) from 'mcts(iterations=2000)': BotSpec.parse(spec) as a pair."""
+    value = BotSpec.parse(spec)
+    return value.name, dict(value.options)
+
+
 def _accepted_keys(factory) -> set | None:
     """The keyword arguments a bot factory accepts (following **kwargs up a class's bases); None if
     that cannot be told (then the factory itself refuses what it does not know)."""
@@ -275,19 +339,28 @@ def _accepted_keys(factory) -> set | None:
     return None
 
 
-def make_bot(spec: str, seed: int = 0):
-    """A bot from its spec string, seeded; BotSpecError names the problem with the spec."""
-    name, kwargs = parse_spec(spec)
+def make_bot(spec: str | BotSpec, seed: int = 0):
+    """A bot from its spec (text or a BotSpec), seeded; BotSpecError names the problem with the spec. The
+    bot's `spec` is the text it was made from: as given (stripped), or str() of a BotSpec."""
+    value = BotSpec.parse(spec)
+    text = spec.strip() if isinstance(spec, str) else str(value)
+    shown = short_repr(spec if isinstance(spec, str) else text, 80)
+    _load_builtin()
+    if value.name not in _REGISTRY:          # a BotSpec built in code, not parsed: its bot is looked up here
+        _load_plugin(value.name)
+    if value.name not in _REGISTRY:
+        raise BotSpecError(f"unknown bot {short_repr(value.name)}; known bots: {', '.join(known_bots())}")
+    name, kwargs = value.name, value.options
     known = _accepted_keys(_REGISTRY[name])
     for k in kwargs:
         if k in _NOT_FROM_SPECS or (known is not None and k not in known):
             allowed = f" (known: {', '.join(sorted(known))})" if known else ""
-            raise BotSpecError(f"bad bot spec {short_repr(spec, 80)}: {name} has no option {k}{allowed}")
+            raise BotSpecError(f"bad bot spec {shown}: {name} has no option {k}{allowed}")
     try:
         bot = _REGISTRY[name](seed=seed, **kwargs)
     except (TypeError, ValueError, OverflowError) as e:
-        raise BotSpecError(f"bad bot spec {short_repr(spec, 80)}: {e}") from None
-    bot.spec = spec.strip()
+        raise BotSpecError(f"bad bot spec {shown}: {e}") from None
+    bot.spec = text
     return bot
 
 
@@ -323,8 +396,7 @@ def known_bots() -> list[str]:
 def refuse_file_options(spec: str) -> str:
     """The spec, if it sets no option that names a file (FILE_OPTIONS); else BotSpecError. For specs that
     come from someone who may not choose files on this machine (a web request)."""
-    _name, options = parse_spec(spec)
-    named = sorted(set(options) & FILE_OPTIONS)
+    named = sorted(set(BotSpec.parse(spec).options) & FILE_OPTIONS)
     if named:
         raise BotSpecError(f"bot {short_repr(spec, 80)}: {named[0]}= names a file, and this server opens no "
                            "file a request names (use the shipped weights: leave it out)")

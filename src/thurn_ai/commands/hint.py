@@ -8,7 +8,6 @@ import click
 
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
-from ..bots.spec import parse_spec
 from ..errors import PositionError
 from ..fileio import finite_json, path_text
 from ..game.officials import OFFICIAL_LABEL
@@ -80,7 +79,7 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     click.echo(result["position"])
     click.echo(f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {player}'s view"
                + (f" (the strongest configuration measured for {state.n_players} players)"
-                  if parse_spec(bot_spec)[0] == DEFAULT_BOT else ""))
+                  if analysis.bot.name == DEFAULT_BOT else ""))
     click.echo("")
     win_label = "win chance" if analysis.calibrated else "win (eval)"
     click.echo(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")

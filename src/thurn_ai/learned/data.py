@@ -125,11 +125,10 @@ def play_data_game(players: int, game: int, seed: int, search: str = DEFAULT_SEA
 def _said(bot, obs) -> tuple[float, float]:
     """The searching bot's reported win share and mean score for its chosen move at obs (NaN if it did
     not search: not a search bot, or a single legal move)."""
-    last = getattr(bot, "_last", None)
-    if last is None or last[0] is not obs or not last[1]["analysis"]:
+    searched = bot.last_search(obs)
+    if searched is None or searched.best is None:
         return np.nan, np.nan
-    best = last[1]["analysis"][0]
-    return float(best["win_prob"]), float(best["mean_score"])
+    return float(searched.best.win_prob), float(searched.best.mean_score)
 
 
 def play_chunk(chunk: DataChunk) -> tuple[DataChunk, pd.DataFrame, str]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..bots import make_bot
 from ..bots.base import Observation
 from ..bots.mcts import strongest_options
-from ..bots.spec import parse_spec
+from ..bots.spec import BotSpec
 from ..errors import BotSpecError, PositionError
 from ..game.state import GameState
 from ..learned.features import position_features
@@ -91,7 +91,7 @@ class Analysis:
     """The result of analyse(): options best first, the recommended turn, the principal variation (the
     searched line of the player's own decisions, notation), the bot spec used and its root visits."""
     player: int
-    bot: str
+    bot: BotSpec
     iterations: int
     options: tuple
     recommended_turn: Turn
@@ -122,7 +122,7 @@ class Analysis:
     def to_dict(self) -> dict:
         """JSON-ready data: player, bot, iterations, options, recommended_turn, principal_variation,
         best, seed."""
-        return {"player": self.player, "bot": self.bot, "iterations": self.iterations,
+        return {"player": self.player, "bot": str(self.bot), "iterations": self.iterations,
                 "options": [o.to_dict() for o in self.options],
                 "recommended_turn": self.recommended_turn.to_dict(),
                 "principal_variation": list(self.principal_variation), "best": self.best.to_dict(),
@@ -131,39 +131,28 @@ class Analysis:
                 "win_prob_assumes": self.assumes}
 
 
-def _spec_text(name: str, kwargs: dict) -> str:
-    def text(v):
-        if isinstance(v, frozenset):
-            return "+".join(sorted(v)) or "none"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return str(v)
-    return name + ("(" + ",".join(f"{k}={text(v)}" for k, v in kwargs.items()) + ")" if kwargs else "")
-
-
-def bot_spec(bot: str = DEFAULT_BOT, iterations: int | None = None, seconds: float | None = None,
-             players: int = 2) -> str:
+def bot_spec(bot: str | BotSpec = DEFAULT_BOT, iterations: int | None = None, seconds: float | None = None,
+             players: int = 2) -> BotSpec:
     """The bot spec a search runs with: `iterations` / `seconds` override the spec's own budget; `mcts`
     gets the strongest measured configuration for the player count (thurn_ai.bots.mcts.strongest_options)
     under the options the spec sets itself, every option written out, and DEFAULT_ITERATIONS when no
     budget is given at all."""
-    name, kwargs = parse_spec(bot)
-    if (iterations is not None or seconds is not None) and ("iterations" in kwargs or "time" in kwargs):
-        make_bot(bot)      # the spec's own budget is replaced, but a bad one is still an error, not dropped
-    if name == DEFAULT_BOT:
-        kwargs = {**strongest_options(players), **kwargs}
+    spec = BotSpec.parse(bot)
+    if (iterations is not None or seconds is not None) and ("iterations" in spec.options or "time" in spec.options):
+        make_bot(spec)     # the spec's own budget is replaced, but a bad one is still an error, not dropped
+    if spec.name == DEFAULT_BOT:
+        spec = BotSpec(spec.name, {**strongest_options(players), **spec.options})
     if iterations is not None:
-        kwargs["iterations"] = iterations
-        kwargs.pop("time", None)
+        spec = spec.with_(iterations=iterations).without("time")
     if seconds is not None:
-        kwargs["time"] = seconds
-    if iterations is None and seconds is None and "iterations" not in kwargs and "time" not in kwargs \
-            and name == DEFAULT_BOT:
-        kwargs["iterations"] = DEFAULT_ITERATIONS
-    return _spec_text(name, kwargs)
+        spec = spec.with_(time=seconds)
+    if iterations is None and seconds is None and "iterations" not in spec.options and "time" not in spec.options \
+            and spec.name == DEFAULT_BOT:
+        spec = spec.with_(iterations=DEFAULT_ITERATIONS)
+    return spec
 
 
-def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
+def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DEFAULT_BOT,
             iterations: int | None = None, seconds: float | None = None, seed: int = 0,
             official: str | None = None, using: bool = True, turn: str | None = None,
             opponents: str = "equal") -> Analysis:
@@ -195,25 +184,25 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     win_map = _win_map_for(spec, state.n_players, opponents)
     if opponents != "equal" and win_map is None:
         if _win_map_for(spec, state.n_players) is None:
-            raise BotSpecError(f"opponents={opponents!r} maps a calibrated win chance, but bot {spec!r} gives "
+            raise BotSpecError(f"opponents={opponents!r} maps a calibrated win chance, but bot {str(spec)!r} gives "
                                "none (it needs the learned evaluation, eval=learned, with the shipped weights, "
                                f"at {state.n_players} players)")
         raise WinMapError(f"no win map for {opponents} opponents is shipped "
                           "(python experiments/learned_value.py --part opponents fits one)")
     searcher = make_bot(spec, derive_seed("hint-bot", seed))
     if not callable(getattr(searcher, "analyse", None)):
-        raise BotSpecError(f"bot {spec!r} cannot analyse a position (it has no analyse()); "
+        raise BotSpecError(f"bot {str(spec)!r} cannot analyse a position (it has no analyse()); "
                            "use a search bot such as mcts or pimc")
     if official is not None:
         if not callable(getattr(searcher, "restrict_root", None)):
-            raise BotSpecError(f"bot {spec!r} cannot restrict its search to the moves with or without an official")
+            raise BotSpecError(f"bot {str(spec)!r} cannot restrict its search to the moves with or without an official")
         if not any((official_of(state, m) == official) == using for m in state.legal_moves()):
             raise PositionError(f"no legal move {'uses' if using else 'avoids'} the {official.replace('_', ' ')} "
                                 "at this decision")
         searcher.restrict_root(official, using)
     if turn is not None:
         if not callable(getattr(searcher, "restrict_turn", None)):
-            raise BotSpecError(f"bot {spec!r} cannot restrict its search to one official for the turn")
+            raise BotSpecError(f"bot {str(spec)!r} cannot restrict its search to one official for the turn")
         searcher.restrict_turn(turn)
     obs = Observation(state, player, derive_seed("hint-observation", seed))
     rows = searcher.analyse(obs)
@@ -224,16 +213,13 @@ def analyse(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
     def chance(share: float) -> float:
         return win_map.chance(share, progress, state.n_players) if win_map else share
 
-    options = tuple(Option(move=r["move"], notation=state.move_str(r["move"]),
-                           official=official_of(state, r["move"]), visits=int(r.get("visits", 0)),
-                           share=float(r.get("share", 0.0)),
-                           win_prob=chance(float(r.get("win_prob", 0.0))),
-                           mean_score=float(r.get("mean_score", 0.0)),
-                           search_win=float(r.get("win_prob", 0.0))) for r in rows)
-    line = [rows[0]["move"]]
+    options = tuple(Option(move=r.move, notation=state.move_str(r.move), official=official_of(state, r.move),
+                           visits=int(r.visits), share=float(r.share), win_prob=chance(float(r.win_prob)),
+                           mean_score=float(r.mean_score), search_win=float(r.win_prob)) for r in rows)
+    line = [rows[0].move]
     pv = getattr(searcher, "principal_variation", None)
     got = list(pv(obs)) if callable(pv) else []
-    if got and got[0] == rows[0]["move"]:
+    if got and got[0] == rows[0].move:
         line = got
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
@@ -251,15 +237,14 @@ def _is_default_model(path) -> bool:
         return False
 
 
-def _win_map_for(spec: str, players: int, opponents: str = "equal") -> WinMap | None:
+def _win_map_for(spec: BotSpec, players: int, opponents: str = "equal") -> WinMap | None:
     """The shipped win map for these opponents when the search's win share can be read through it: a
     search with the learned evaluation at a player count the map was fitted for, reading the shipped
     weights (the map was fitted to that search's shares: other weights, `model=`, give shares it does not
     know)."""
-    name, kwargs = parse_spec(spec)
-    if name not in ("mcts", "pimc") or kwargs.get("eval") != "learned":
+    if spec.name not in ("mcts", "pimc") or spec.option("eval") != "learned":
         return None
-    if kwargs.get("model") is not None and not _is_default_model(kwargs["model"]):
+    if spec.option("model") is not None and not _is_default_model(spec.option("model")):
         return None
     m = default_win_map() if opponents == "equal" else win_map_for(opponents)
     return m if m is not None and m.has(players) else None

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from ..bots.mcts import NO_OFFICIAL
+from ..bots.spec import BotSpec
 from ..errors import PositionError
 from ..game.officials import possible_officials
 from ..game.state import GameState
@@ -73,7 +74,7 @@ def open_choices(state: GameState) -> tuple[str, ...]:
     return (NO_OFFICIAL, *possible_officials(state))
 
 
-def rate_turn_option(state: GameState, option: str, bot: str, seed: int, again_seed: int,
+def rate_turn_option(state: GameState, option: str, bot: str | BotSpec, seed: int, again_seed: int,
                      iterations: int | None = None, seconds: float | None = None) -> TurnOption:
     """One option of the turn (see the module doc): searched with `seed`, re-rated with `again_seed`."""
     player = state.current_player
@@ -86,7 +87,7 @@ def rate_turn_option(state: GameState, option: str, bot: str, seed: int, again_s
                       mean_score=again.mean_score if again else math.nan,
                       uses_it=option == NO_OFFICIAL or option in a.line_officials,
                       recommended_turn=a.recommended_turn, calibrated=bool(a.calibrated and b.calibrated),
-                      bot=a.bot, first_win=top.win_prob, first_score=top.mean_score, visits=top.visits,
+                      bot=str(a.bot), first_win=top.win_prob, first_score=top.mean_score, visits=top.visits,
                       fresh_visits=again.visits if again else 0)
 
 

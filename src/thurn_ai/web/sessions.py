@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ..bots.spec import make_bot, parse_spec, refuse_file_options, split_specs
+from ..bots.spec import BotSpec, make_bot, refuse_file_options, split_specs
 from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
 from ..game.state import GameState
@@ -46,10 +46,10 @@ class SessionError(ThurnError):
 
 
 def is_human(spec: str) -> bool:
-    name, options = parse_spec(spec)
-    if name == HUMAN and options:
+    value = BotSpec.parse(spec)
+    if value.name == HUMAN and value.options:
         raise ThurnError(f"seat {short_repr(spec)}: '{HUMAN}' takes no options (a person plays in the page)")
-    return name == HUMAN
+    return value.name == HUMAN
 
 
 def log_entry(board, moved: Moved, who: str) -> dict:

@@ -106,15 +106,15 @@ def play_teacher_game(chunk: TeacherChunk, game: int) -> tuple[pd.DataFrame, Gam
         taught = teacher.search(Observation(state, p, int(rng.integers(2 ** 63)))) if asked else None
         move = bots[p].choose(obs)
         if taught is not None:
-            best = taught["analysis"][0]["move"]
-            for r in taught["analysis"]:
+            best = taught.best.move
+            for r in taught.moves:
                 rows.append({"game": game, "players": chunk.players, "board": rules.board,
                              "decision": decision, "move_index": len(record.moves), "turn": state.turn,
                              "phase": state.phase, "mover": p, "bot": specs[p], "n_legal": n_legal,
-                             "move": r["move"], "notation": r["notation"], "visits": r["visits"],
-                             "share": r["share"], "value": r["value"], "win_prob": r["win_prob"],
-                             "mean_score": r["mean_score"], "teacher_best": r["move"] == best,
-                             "played": r["move"] == move, "iterations": taught["iterations"]})
+                             "move": r.move, "notation": r.notation, "visits": r.visits,
+                             "share": r.share, "value": r.value, "win_prob": r.win_prob,
+                             "mean_score": r.mean_score, "teacher_best": r.move == best,
+                             "played": r.move == move, "iterations": taught.iterations})
             decision += 1
         record.moves.append(state.move_str(move))
         state.apply(move)

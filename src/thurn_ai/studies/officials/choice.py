@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...bots.spec import BotSpec
 from ...play.analysis import analyse, bot_spec
 from ...errors import ThurnError
 from ...fileio import atomic_write_text, load_json, loads_json, open_append, path_text
@@ -91,7 +92,7 @@ class SearchSettings:
                                             or self.iterations < 1):
             raise StudyError(f"rating iterations must be a positive whole number, not {self.iterations!r}")
 
-    def spec(self, players: int) -> str:
+    def spec(self, players: int) -> BotSpec:
         """The full spec the searches run with at this player count (every option written out)."""
         return bot_spec(self.bot, self.iterations, players=players)
 
@@ -130,7 +131,7 @@ def _binomial_se(p: float, n: int) -> float:
     return math.sqrt(p * (1 - p) / n) if n > 0 else math.nan
 
 
-def _side_rating(state, official: str, using: bool, spec: str, seed: int, fresh_seed: int | None = None) -> dict:
+def _side_rating(state, official: str, using: bool, spec: BotSpec, seed: int, fresh_seed: int | None = None) -> dict:
     """The best move on one side of the decision (using `official` or not), from a search restricted to
     that side at the root: its most visited move, with that move's win probability, score and visits.
     With fresh_seed, a second search of that side with its own seed re-rates the same move (fresh_win,
@@ -187,7 +188,7 @@ def rate_decision(state, settings: ChoiceSettings, seed: int, officials=None) ->
         o, (w, wo) = next(iter(out.items()))
         uses = prefers_using(w, wo, settings.fresh)
         best, best_official = (w["move"], o) if uses else (wo["move"], None)
-    return {"search": spec, "iterations": max((x["iterations"] for side in out.values() for x in side), default=0),
+    return {"search": str(spec), "iterations": max((x["iterations"] for side in out.values() for x in side), default=0),
             "best": best, "best_official": best_official, "ratings": out}
 
 

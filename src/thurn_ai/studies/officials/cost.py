@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ...bots import make_bot
 from ...bots.base import Observation
-from ...bots.spec import parse_spec
+from ...bots.spec import BotSpec
 from ...game.rules import Rules
 from ...play.match import play_game
 from .choice import choice_officials
@@ -45,10 +45,10 @@ class Timing:
     options_per_turn: float = 0.0
 
 
-def _cheap(spec: str) -> str:
-    name, kwargs = parse_spec(spec)
-    keep = ",".join(f"{k}={v}" for k, v in kwargs.items() if k not in ("iterations", "time", "forbid"))
-    return f"{name}(iterations=10{',' + keep if keep else ''})"
+def _cheap(spec: str) -> BotSpec:
+    """The spec's bot at 10 iterations, forbidding nothing (it plays the games the timed positions come from)."""
+    value = BotSpec.parse(spec)
+    return BotSpec(value.name, {"iterations": 10, **value.without("iterations", "time", "forbid").options})
 
 
 def measure(players: int, spec: str, seed: int = 0) -> Timing:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ...bots.search_options import SearchOptions
-from ...bots.spec import parse_spec
+from ...bots.spec import BotSpec
 from ...errors import ThurnError
 from ...fileio import path_text
 from ...game.officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, STAGES
@@ -35,15 +35,13 @@ from ...game.rules import PLAYER_COUNTS, is_player_count  # noqa: E402
 
 def with_forbid(spec: str, official: str) -> str:
     """The spec with `forbid=official` added: 'mcts(iterations=300)' -> 'mcts(iterations=300,forbid=...)'."""
-    name, kwargs = parse_spec(spec)  # validates the spec (BotSpecError names the problem)
-    if kwargs.get("forbid"):
-        raise StudyError(f"the full bot {spec!r} already forbids {'+'.join(sorted(kwargs['forbid']))}; "
+    value = BotSpec.parse(spec)  # validates the spec (BotSpecError names the problem)
+    if value.option("forbid"):
+        raise StudyError(f"the full bot {spec!r} already forbids {'+'.join(sorted(value.option('forbid')))}; "
                          "give the study an unrestricted bot")
-    s = spec.strip()
-    if s.endswith(")"):
-        inner = s[s.index("(") + 1:-1].strip()
-        return f"{s[:s.index('(')]}({inner + ',' if inner else ''}forbid={official})"
-    return f"{s}(forbid={official})"
+    if official not in OFFICIALS:
+        raise StudyError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
+    return str(value.with_(forbid=frozenset({official})))
 
 
 SEARCH_BOTS = ("mcts", "pimc")
@@ -56,15 +54,17 @@ def study_spec(bot: str, players: int, iterations: int | None = None) -> str:
     mcts spec without one gets the bot's default."""
     from ...play.analysis import bot_spec
 
-    name, kwargs = parse_spec(bot)  # validates the spec (BotSpecError names the problem)
-    if name not in SEARCH_BOTS:
+    value = BotSpec.parse(bot)  # validates the spec (BotSpecError names the problem)
+    if value.name not in SEARCH_BOTS:
         if iterations is not None:
             raise StudyError(f"a budget in iterations is for a search bot ({', '.join(SEARCH_BOTS)}), "
-                             f"not {name}")
+                             f"not {value.name}")
         return bot.strip()
-    if name == "mcts" and iterations is None and "iterations" not in kwargs and "time" not in kwargs:
+    if value.name == "mcts" and iterations is None and not {"iterations", "time"} & set(value.options):
         iterations = SearchOptions().iterations
-    return bot_spec(bot, iterations, players=players) if name == "mcts" or iterations is not None else bot.strip()
+    if value.name == "mcts" or iterations is not None:
+        return str(bot_spec(value, iterations, players=players))
+    return bot.strip()
 
 
 def parse_budget(text) -> dict[int, int] | None:
@@ -251,7 +251,7 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
         "players": cond.players, "official": cond.official,
         "game": pick("game").astype(int), "seed": pick("game_seed", "seed").astype("int64"),
         "seat": pick("seat").astype(int), "bot": bot,
-        "restricted": [bool(parse_spec(s)[1].get("forbid")) for s in bot],
+        "restricted": [bool(BotSpec.parse(s).option("forbid")) for s in bot],
         "score": pick("score").astype(float), "win": pick("win").astype(int),
         "rank": pick("rank").astype(int), "turns": pick("turns").astype(int),
     })
@@ -327,6 +327,6 @@ def choice_bots(bots: dict, iterations=None) -> dict[int, str]:
     budget = parse_budget(iterations) or {}
     out = {}
     for n, spec in bots.items():
-        name = parse_spec(spec)[0]
-        out[n] = bot_spec(spec if name == "mcts" else "mcts", budget.get(n), players=n)
+        value = BotSpec.parse(spec)
+        out[n] = str(bot_spec(value if value.name == "mcts" else "mcts", budget.get(n), players=n))
     return out

@@ -39,7 +39,7 @@ from scipy import stats as sps
 from ...bots.base import Bot
 from ...bots.mcts import MCTSBot
 from ...bots.search_options import SearchOptions
-from ...bots.spec import parse_spec, register
+from ...bots.spec import BotSpec, register
 from ...errors import BotSpecError
 from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed
@@ -108,25 +108,21 @@ class RatedBot(Bot):
 
 def standard_text(options: dict) -> str:
     """The mcts spec of these options (the standard bot the rated one plays as between offers)."""
-    def text(v):
-        return ("true" if v else "false") if isinstance(v, bool) else str(v)
-    return "mcts" + ("(" + ",".join(f"{k}={text(v)}" for k, v in options.items()) + ")" if options else "")
+    return str(BotSpec("mcts", options))
 
 
 def rated_spec(standard: str, rating: str = "fresh", rate_iterations: int | None = None) -> str:
     """The rated bot's spec for a standard mcts spec: 'mcts(iterations=1000,...)' ->
     'rated(iterations=1000,...,rating=fresh)' (rating=search: the control)."""
-    name, kwargs = parse_spec(standard)
-    if name != "mcts":
+    value = BotSpec.parse(standard)
+    if value.name != "mcts":
         raise StudyError(f"the rated bot follows the mcts search's rating; the standard bot is {standard!r}")
-    if kwargs.get("forbid"):
+    if value.option("forbid"):
         raise StudyError(f"the standard bot {standard!r} forbids an official; give an unrestricted one")
     if rating not in RATINGS + (SEARCH_SIDE,):
         raise StudyError(f"rating is {', '.join(RATINGS)} or {SEARCH_SIDE}, not {rating!r}")
-    s = standard.strip()
-    inner = s[s.index("(") + 1:-1].strip() if s.endswith(")") else ""
-    extra = f"rating={rating}" + (f",rate_iterations={rate_iterations}" if rate_iterations else "")
-    return f"rated({inner + ',' if inner else ''}{extra})"
+    extra = {"rating": rating, **({"rate_iterations": rate_iterations} if rate_iterations else {})}
+    return str(BotSpec("rated", {**value.options, **extra}))
 
 
 register("rated", RatedBot)
@@ -136,10 +132,10 @@ def equal_budget(standard: str, rating: str) -> int | None:
     """rate_iterations that give the rated bot the standard bot's budget at an offer: the standard mcts's
     iterations shared by the searches the rating runs there (1000 -> 500 with first, 250 with fresh); None
     when the standard bot's budget is in seconds (then the rating searches take the bot's own budget)."""
-    _, kwargs = parse_spec(standard)
-    if kwargs.get("time") is not None:
+    value = BotSpec.parse(standard)
+    if value.option("time") is not None:
         return None
-    iterations = int(kwargs.get("iterations", SearchOptions().iterations))
+    iterations = int(value.option("iterations", SearchOptions().iterations))
     return max(1, iterations // SEARCHES_AT_AN_OFFER[rating])
 
 
