@@ -43,10 +43,3 @@ class SearchResult:
     def to_dict(self) -> dict:
         """JSON form: {'analysis': [each move's to_dict()], 'iterations': n} (the trees are not data)."""
         return {"analysis": [m.to_dict() for m in self.moves], "iterations": self.iterations}
-
-    def __getitem__(self, key: str):
-        # Transitional: studies/expert/report.py (another author's file) still reads out["iterations"];
-        # remove once it reads out.iterations. New code reads the attributes.
-        if key == "iterations":
-            return self.iterations
-        raise KeyError(key)

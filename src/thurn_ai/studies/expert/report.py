@@ -139,7 +139,7 @@ def speed(folder, specs: dict[str, str], positions: int = 20, repeats: int = 3) 
                     t = time.process_time()
                     out = bot.search(Observation(state, state.current_player, r))
                     cpu[name] += time.process_time() - t
-                    iters[name] += out["iterations"]
+                    iters[name] += out.iterations
     return pd.DataFrame([{"search": name, "spec": specs[name], "iterations": iters[name],
                           "cpu_seconds": round(cpu[name], 3),
                           "iterations_per_cpu_second": iters[name] / cpu[name]} for name in specs])
