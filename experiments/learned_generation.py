@@ -14,7 +14,7 @@ evaluation (`mcts(iterations=300,eval=learned)` self-play, every 4th game `mcts(
         --model results/learned/gen2/value_model.json
 
 Each model's win chance for the player to move, at the start of every turn of each data set's held-out
-games (every fifth game, every tenth North game: learned_value.held_out), against whether that player
+games (every fifth game, every tenth North game: studies/learned/data.held_out), against whether that player
 won: Brier score, its skill over always saying 1/n, log loss and ECE, per player count and phase. Whether
 the new generation also *plays* better is measured in play: experiments/learned_strength.py's G2_* cells,
 paired with the L_* cells on the same deals.
@@ -28,16 +28,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from learned_report import model_said  # noqa: E402
-from learned_value import held_out  # noqa: E402
-
-from thurn_ai.fileio import atomic_to_csv, atomic_write_text  # noqa: E402
-from thurn_ai.learned import data as D  # noqa: E402
-from thurn_ai.learned.calibration import calibration_table, stage_of_positions  # noqa: E402
-from thurn_ai.learned.model import DEFAULT_PATH, ValueModel  # noqa: E402
-from thurn_ai.play.bench import machine_info  # noqa: E402
+from thurn_ai.fileio import atomic_to_csv, atomic_write_text
+from thurn_ai.learned.model import DEFAULT_PATH, ValueModel
+from thurn_ai.play.bench import machine_info
+from thurn_ai.studies.learned import data as D
+from thurn_ai.studies.learned.calibration import calibration_table, stage_of_positions
+from thurn_ai.studies.learned.data import held_out
+from thurn_ai.studies.learned.report import model_said
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN2 = ROOT / "results" / "learned" / "gen2"

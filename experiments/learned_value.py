@@ -8,10 +8,10 @@
     python experiments/learned_value.py --part report    # calibration of the shipped model on held-out games
     python experiments/learned_value.py --scheduler tcp://host:8786 --games 5000   # on a Dask cluster
 
-Data: results/learned/data/ (one Parquet file per 10 games; thurn_ai/learned/data.py says which games),
+Data: results/learned/data/ (one Parquet file per 10 games; thurn_ai/studies/learned/data.py says which games),
 seed 1, 300 games per player count by default. Games whose number is a multiple of 5 are held out: the fit
 never sees them, nor every North game whose number ends in 9; the calibration report is computed on
-them only. The fit (thurn_ai/learned/fit.py) is
+them only. The fit (thurn_ai/studies/learned/fit.py) is
 cross-validated over the other games (5 folds by game) and writes the package's weights file,
 thurn_ai/learned/value_model.json. `calibrate` runs the hint's search at every held-out position and fits
 the map from its win share to a win chance (thurn_ai/learned/win_map.json, what `thurn-ai hint` shows).
@@ -35,22 +35,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run  # noqa: E402
-
-from thurn_ai.fileio import atomic_to_csv  # noqa: E402
-from thurn_ai.learned import data as D  # noqa: E402
+from thurn_ai.fileio import atomic_to_csv
+from thurn_ai.studies.learned import data as D
+from thurn_ai.studies.learned import report as report_learned
+from thurn_ai.studies.learned.data import held_out
+from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "learned"
 SEED = 1
 GAMES = 300
-
-
-def held_out(game):
-    """Games the fit never sees: every fifth (all South) and every tenth North game (numbers ending in 9)."""
-    return (game % 5 == 0) | (game % 10 == 9)
 
 
 def part_data(args, code: str) -> None:
@@ -72,21 +66,6 @@ def part_data(args, code: str) -> None:
             search=args.search, strong=args.strong, players=list(args.players))
 
 
-def training_games(folders, players) -> "pd.DataFrame":
-    """The games the fit may see, of one or more data folders (a later generation's games beside the
-    earlier ones): each folder's held-out games left out by its own numbering, then the game numbers of
-    the k-th folder shifted by k * 1,000,000, so that the folds, which keep a game together, never join
-    two different games."""
-    import pandas as pd
-    frames = []
-    for k, folder in enumerate(folders):
-        frame = D.load(folder, players)
-        frame = frame[~held_out(frame["game"])].copy()
-        frame["game"] += k * 1_000_000
-        frames.append(frame)
-    return pd.concat(frames, ignore_index=True)
-
-
 def display_path(path: Path) -> str:
     """A folder as the repository names it (no machine's path in a committed file)."""
     p = Path(path).resolve()
@@ -94,10 +73,10 @@ def display_path(path: Path) -> str:
 
 
 def part_fit(args, code: str) -> None:
-    from thurn_ai.learned.fit import fit_model
+    from thurn_ai.studies.learned.fit import fit_model
     from thurn_ai.learned.model import DEFAULT_PATH
     folders = [args.out / "data", *args.also]
-    train = training_games(folders, args.players)
+    train = D.training_games(folders, args.players)
     start = time.time()
     model, cv = fit_model(train, meta={
         "data": [display_path(f) for f in folders], "seed": args.seed, "code": code,
@@ -113,7 +92,6 @@ def part_fit(args, code: str) -> None:
 
 
 def part_calibrate(args, code: str) -> None:
-    import learned_report as report_learned
     start = time.time()
     report_learned.calibrate(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
                              players=args.players, path=args.win_map)
@@ -122,7 +100,6 @@ def part_calibrate(args, code: str) -> None:
 
 
 def part_opponents(args, code: str) -> None:
-    import learned_report as report_learned
     start = time.time()
     report_learned.fit_opponents(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
                                  players=args.players, path=args.opponents_map)
@@ -131,7 +108,6 @@ def part_opponents(args, code: str) -> None:
 
 
 def part_report(args, code: str) -> None:
-    import learned_report as report_learned
     report_learned.build(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
                          players=args.players)
 

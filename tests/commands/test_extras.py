@@ -33,7 +33,7 @@ def test_no_module_imports_an_extra_at_its_top():
     # (pandas itself imports pyarrow when it is installed, so only a base install shows pyarrow's absence:
     # tests/project/test_install.py; here the modules of dask)
     code = ("import sys, importlib, pkgutil, thurn_ai\n"
-            "import thurn_ai.cli, thurn_ai.play.tournament, thurn_ai.studies.officials, thurn_ai.learned.data\n"
+            "import thurn_ai.cli, thurn_ai.play.tournament, thurn_ai.studies.officials, thurn_ai.studies.learned.data\n"
             "import thurn_ai.stats.summary, thurn_ai.play.workers, thurn_ai.commands.tournament\n"
             "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

@@ -367,7 +367,7 @@ def test_duplicate_provinces_roads_and_cities_are_still_refused():
 # ---------------------------------------------------------------- 8: extending a data set skips no game
 
 def test_extending_a_data_set_plays_the_short_last_chunk_again(tmp_path, monkeypatch):
-    from thurn_ai.learned import data as D
+    from thurn_ai.studies.learned import data as D
     played = []
     real = D.play_data_game
 

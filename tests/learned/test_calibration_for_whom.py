@@ -14,7 +14,7 @@ from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.cli import main
 from thurn_ai.game.rules import Rules
-from thurn_ai.learned.calibration import fit_shift, recalibration, recalibration_table
+from thurn_ai.studies.learned.calibration import fit_shift, recalibration, recalibration_table
 from thurn_ai.learned.win_map import HEURISTIC_PATH, OPPONENTS, WinMap, WinMapError, assumes, win_map_for
 from thurn_ai.position import save_position
 
@@ -173,10 +173,9 @@ def test_hint_opponents_with_an_uncalibrated_search_is_one_error_line(position_f
 
 
 def test_the_opponent_map_is_chosen_from_the_data():
-    """experiments/learned_report.opponent_map ships a shift only when it is supported (its interval
+    """studies/learned/report.opponent_map ships a shift only when it is supported (its interval
     excludes 0 and it is the best form out of fold), on synthetic movers."""
-    from tests.helpers import experiment
-    mod = experiment("learned_report")
+    from thurn_ai.studies.learned import report as mod
     rng = np.random.default_rng(3)
     rows = []
     for n in (2, 3, 4):

@@ -13,9 +13,9 @@ import thurn_ai
 from thurn_ai import _policy
 from thurn_ai.bots import make_bot
 from thurn_ai.learned import FEATURES, ValueModel, position_features
-from thurn_ai.learned import calibration as C
-from thurn_ai.learned import data as D
-from thurn_ai.learned import fit as F
+from thurn_ai.studies.learned import calibration as C
+from thurn_ai.studies.learned import data as D
+from thurn_ai.studies.learned import fit as F
 from thurn_ai.learned.features import N_FEATURES, N_TERMS, terms
 from thurn_ai.learned.model import ModelError
 from thurn_ai.play.match import play_game
@@ -287,8 +287,7 @@ def test_a_bad_weights_file_in_a_spec_is_one_clear_error(spec, message):
 
 
 def test_held_out_games_are_every_fifth_and_every_tenth_north_game():
-    from tests.helpers import experiment
-    held = experiment("learned_value").held_out(np.arange(30))
+    held = D.held_out(np.arange(30))
     assert list(np.flatnonzero(held)) == [0, 5, 9, 10, 15, 19, 20, 25, 29]
     # the North games (number % 5 == 4) held out are those ending in 9
     assert all(D.game_setup(2, g, 1, "a", "b")[0].board == "north" for g in (9, 19, 29))
@@ -334,15 +333,15 @@ def test_a_cell_the_summary_holds_in_full_is_not_played_again(tmp_path, monkeypa
 
 def test_a_later_generation_is_fitted_beside_the_earlier_and_compared_on_held_out_games(tmp_path):
     from tests.helpers import experiment
-    value, generation = experiment("learned_value"), experiment("learned_generation")
+    generation = experiment("learned_generation")
     for name, seed in (("a", 5), ("b", 6)):
         D.generate(tmp_path / name, D.plan_chunks(players=(2,), games=7, seed=seed, search="mcts(iterations=4)",
                                                   strong="mcts(iterations=4)"))
     a, b = D.load(tmp_path / "a"), D.load(tmp_path / "b")
-    train = value.training_games([tmp_path / "a", tmp_path / "b"], (2,))
+    train = D.training_games([tmp_path / "a", tmp_path / "b"], (2,))
     # each folder's held-out games (0 and 5) stay out; the second folder's games get numbers of their own
     assert sorted(train["game"].unique()) == [1, 2, 3, 4, 6, 1_000_001, 1_000_002, 1_000_003, 1_000_004, 1_000_006]
-    assert len(train) == (~value.held_out(a["game"])).sum() + (~value.held_out(b["game"])).sum()
+    assert len(train) == (~D.held_out(a["game"])).sum() + (~D.held_out(b["game"])).sum()
     other = tmp_path / "other.json"
     random_model(3, players=(2,)).save(other)
     from thurn_ai.learned.model import DEFAULT_PATH
@@ -351,7 +350,7 @@ def test_a_later_generation_is_fitted_beside_the_earlier_and_compared_on_held_ou
     assert len(whole) == 4
     assert whole.loc["a", "positions"].nunique() == 1          # both models judged on the same positions
     # the log loss of the held-out movers, by hand, for one data set and model
-    test = a[value.held_out(a["game"])]
+    test = a[D.held_out(a["game"])]
     p = generation.model_said(test, ValueModel.load(other))[test["mover"]].to_numpy()
     y = test[test["mover"]]["won"].to_numpy(float)
     assert whole.loc[("a", "other"), "log_loss"] == pytest.approx(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
@@ -410,8 +409,7 @@ def test_analyse_shows_the_mapped_win_share_only_for_the_learned_evaluation(monk
 
 
 def test_the_report_measures_the_win_map_out_of_fold(monkeypatch):
-    from tests.helpers import experiment
-    mod = experiment("learned_report")
+    from thurn_ai.studies.learned import report as mod
     rng = np.random.default_rng(0)
     movers = pd.DataFrame({"players": 2, "game": np.repeat(np.arange(0, 100, 5), 10),
                            "hint": rng.uniform(0.1, 0.9, 200), "progress": rng.uniform(0, 1, 200)})

@@ -37,19 +37,18 @@ COMPILED = ("thurn_ai._core", "thurn_ai._policy", "thurn_ai._search")
 # Patterns are fnmatch patterns over dotted module names. Same as docs/architecture.md.
 FLOORS = {
     "base": ["thurn_ai.errors", "thurn_ai.fileio", "thurn_ai.extras"],
-    "boards": ["thurn_ai.game.board", "thurn_ai.game.rules"],
     "core": ["thurn_ai._core", "thurn_ai._policy", "thurn_ai._search"],
     "game": ["thurn_ai.game", "thurn_ai.game.*"],
     # positions as files; the package root wires notation and positions into the core (thurn_ai/__init__.py)
     "position": ["thurn_ai", "thurn_ai.position", "thurn_ai.position.*"],
     "render": ["thurn_ai.render", "thurn_ai.render.*"],
-    # the learned evaluation's model: what the search reads at a leaf (its data and fit are on the play floor)
-    "evaluation": ["thurn_ai.learned", "thurn_ai.learned.features", "thurn_ai.learned.model",
-                   "thurn_ai.learned.prior", "thurn_ai.learned.win_map"],
+    # what the search reads at play time: the learned evaluation, the move prior, the win map, their weights
+    # (how they were made is a study: thurn_ai.studies.learned, thurn_ai.studies.expert)
+    "evaluation": ["thurn_ai.learned", "thurn_ai.learned.*"],
     "bots": ["thurn_ai.bots", "thurn_ai.bots.*"],
-    "play": ["thurn_ai.play", "thurn_ai.play.*", "thurn_ai.learned.data", "thurn_ai.learned.fit",
-             "thurn_ai.learned.calibration"],
+    "play": ["thurn_ai.play", "thurn_ai.play.*"],
     "stats": ["thurn_ai.stats", "thurn_ai.stats.*"],
+    # the research wing: each study's pipeline (data, fits, runners, reports) and their provenance
     "studies": ["thurn_ai.studies", "thurn_ai.studies.*"],
     # adapters to other frameworks (OpenSpiel, PettingZoo, Gymnasium) and the web app: users of the library
     "adapters": ["thurn_ai.adapters", "thurn_ai.adapters.*"],

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from thurn_ai.learned.calibration import game_bootstrap
+from thurn_ai.studies.learned.calibration import game_bootstrap
 from thurn_ai.stats.summary import StatsError, newcombe, wilson_interval
 from thurn_ai.studies.officials import design
 from thurn_ai.studies.officials.turn_choice import RESAMPLES, _game_bootstrap, turn_table

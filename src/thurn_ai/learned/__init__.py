@@ -4,10 +4,12 @@
     model = ValueModel.load()                   # the fitted model shipped with the package
     win, score = model.predict(state)           # per player: chance of winning, expected final score
 
-Modules: `features` (what the model reads of a position), `model` (the model: numpy inference, the
-weights file), `data` (a seeded, resumable generator of positions and outcomes from games of the bots),
-`fit` (the fit, cross-validated), `calibration` (how well said chances match what happened). The search
-uses the same model compiled (`mcts(eval=learned)`, cext/thurn_ai/_policy.pyx); docs/learned.md explains it.
+This folder holds what the search reads at play time: `features` (what the model reads of a position),
+`model` (the model: numpy inference, the weights file), `win_map` (the hint's win share as a win chance),
+`prior` (the learned move prior) and their weights files. The search uses the same model compiled
+(`mcts(eval=learned)`, cext/thurn_ai/_policy.pyx). How they were made -- the training games, the fits, the
+calibration -- is a study: thurn_ai.studies.learned (and studies.expert for the prior); docs/learned.md
+explains it.
 """
 from .features import FEATURES, position_features
 from .model import ValueModel, default_model, model_from

@@ -80,8 +80,7 @@ def cluster_bootstrap(clusters: int, statistic, resamples: int, seed: int = 0) -
     picked is an array of `clusters` cluster indices drawn with replacement (scipy.stats.bootstrap over
     the indices, generator numpy.random.default_rng(seed)); statistic returns a number or an array of
     them. Shape (resamples,) or (number of statistics, resamples). The officials study's turn table
-    resamples through it; thurn_ai.learned.calibration, on the play floor below this one, calls
-    scipy.stats.bootstrap the same way."""
+    and the learned evaluation's calibration (studies/learned/calibration.game_bootstrap) resample through it."""
     res = sps.bootstrap((np.arange(clusters),), lambda idx: statistic(np.asarray(idx, dtype=int)),
                         vectorized=False, n_resamples=resamples, method="percentile",
                         random_state=np.random.default_rng(seed))

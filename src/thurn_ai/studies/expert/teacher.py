@@ -6,7 +6,7 @@ interrupted run loses at most the chunks in progress and `generate()` run again 
 Every game's seed, every bot's seed, which decisions are sampled and every teacher search's seed derive
 from the data set's seed, its player count and the game's number: a chunk is the same on any machine.
 
-Which games (as the learned evaluation's data, thurn_ai/learned/data.py): for each player count, game g is
+Which games (as the learned evaluation's data, thurn_ai/studies/learned/data.py): for each player count, game g is
 played on the North board with horses when g % 5 == 4 (else South); by `play` in every seat, except every
 fourth game (g % 4 == 3), where one seat (rotating) plays `strong` and the others the rule-based
 `heuristic` bot. Held out from every fit: games with g % 5 == 0 and g % 10 == 9 (`held_out`).
@@ -33,7 +33,7 @@ from ...errors import ThurnError
 from ...fileio import atomic_to_parquet, atomic_write_text, load_json
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...game.state import new_game
-from ...learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
+from ..learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
 from ...play.match import GameRecord, derive_seed, read_records
 from ...play.workers import run_each
 

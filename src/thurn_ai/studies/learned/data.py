@@ -28,15 +28,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..bots import make_bot
-from ..bots.base import Observation
-from ..errors import ThurnError
-from ..fileio import atomic_to_parquet, atomic_write_text, load_json
-from ..game.state import new_game
-from ..play.match import GameRecord, derive_seed, read_records
-from ..game.rules import PLAYER_COUNTS, Rules
-from ..play.workers import run_each
-from .features import FEATURES, position_features
+from ...bots import make_bot
+from ...bots.base import Observation
+from ...errors import ThurnError
+from ...fileio import atomic_to_parquet, atomic_write_text, load_json
+from ...game.state import new_game
+from ...play.match import GameRecord, derive_seed, read_records
+from ...game.rules import PLAYER_COUNTS, Rules
+from ...play.workers import run_each
+from ...learned.features import FEATURES, position_features
 
 CHUNK = 10                       #: games a file
 DEFAULT_SEARCH = "mcts(iterations=300)"
@@ -221,6 +221,26 @@ def records(out_dir, players: int, games) -> dict:
             if first + k in want:
                 out[first + k] = rec
     return out
+
+
+def held_out(game):
+    """Games the fit never sees: every fifth (all South) and every tenth North game (numbers ending in 9).
+    `game`: a game number or an array (Series) of them."""
+    return (game % 5 == 0) | (game % 10 == 9)
+
+
+def training_games(folders, players) -> pd.DataFrame:
+    """The games the fit may see, of one or more data folders (a later generation's games beside the
+    earlier ones): each folder's held-out games left out by its own numbering, then the game numbers of
+    the k-th folder shifted by k * 1,000,000, so that the folds, which keep a game together, never join
+    two different games."""
+    frames = []
+    for k, folder in enumerate(folders):
+        frame = load(folder, players)
+        frame = frame[~held_out(frame["game"])].copy()
+        frame["game"] += k * 1_000_000
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
 
 
 def position_at(record: GameRecord, move: int):

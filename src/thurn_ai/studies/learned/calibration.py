@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game.officials import STAGES, stage_of
+from ...game.officials import STAGES, stage_of
+from ...stats.summary import cluster_bootstrap
 
 BINS = 10
 
@@ -42,15 +43,10 @@ def ece(p, y, bins: int = BINS) -> float:
 
 
 def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) -> tuple[float, float]:
-    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column):
-    scipy.stats.bootstrap over the games' indices, as thurn_ai.stats.summary.cluster_bootstrap (which
-    this floor may not import)."""
-    from scipy.stats import bootstrap
+    """A 95% percentile interval of stat(frame) resampling whole games (frame has a `game` column)."""
     rows = list(frame.groupby("game", sort=True).indices.values())      # row positions of each game
-    res = bootstrap((np.arange(len(rows)),),
-                    lambda pick: stat(frame.iloc[np.concatenate([rows[int(i)] for i in pick])]),
-                    vectorized=False, n_resamples=reps, method="percentile", random_state=np.random.default_rng(seed))
-    vals = res.bootstrap_distribution
+    vals = cluster_bootstrap(len(rows), lambda pick: stat(frame.iloc[np.concatenate([rows[i] for i in pick])]),
+                             reps, seed)
     lo, hi = np.percentile(vals, [2.5, 97.5])
     return float(lo), float(hi)
 
@@ -58,7 +54,7 @@ def game_bootstrap(frame: pd.DataFrame, stat, reps: int = 400, seed: int = 0) ->
 def stage_of_positions(frame: pd.DataFrame) -> pd.Series:
     """early / middle / late of each row's position, by the houses the furthest player has placed (a
     third of the supply each: thurn_ai.game.officials.stage_of)."""
-    from ..game.rules import HOUSES
+    from ...game.rules import HOUSES
     placed = HOUSES - frame.groupby(["game", "turn"])["f_houses_left"].transform("min")
     return placed.map(stage_of).rename(None)
 

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
-from .features import FEATURES, N_TERMS, terms
-from .model import ValueModel
+from ...learned.features import FEATURES, N_TERMS, terms
+from ...learned.model import ValueModel
 
 PENALTIES = (1e-4, 1e-3, 1e-2)     #: L2 strengths tried (per position, on standardised terms)
 FOLDS = 5

@@ -1,4 +1,5 @@
-"""The calibration report of the learned evaluation (part `report` of experiments/learned_value.py).
+"""The calibration report of the learned evaluation (part `report` of experiments/learned_value.py), and the
+win maps' fits (parts `calibrate` and `opponents`).
 
 On the held-out games of the data set (never used in fitting), at the start of every turn, for the player to
 move: the win chance said by
@@ -24,20 +25,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from thurn_ai.play.bench import machine_info
-from thurn_ai.bots import make_bot
-from thurn_ai.bots.base import Observation
-from thurn_ai.game.rules import PLAYER_COUNTS
-from thurn_ai.fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
-from thurn_ai.learned import data as D
-from thurn_ai.learned.calibration import (calibration_table, fit_shift, recalibration_table, reliability,
-                                          stage_of_positions)
-from thurn_ai.learned.fit import feature_arrays
-from thurn_ai.learned.model import ValueModel
-from thurn_ai.learned.win_map import HEURISTIC_PATH, WinMap
-from thurn_ai.stats.summary import wilson_interval
+from ...play.bench import machine_info
+from ...bots import make_bot
+from ...bots.base import Observation
+from ...game.rules import PLAYER_COUNTS
+from ...fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
+from . import data as D
+from .calibration import (calibration_table, fit_shift, recalibration_table, reliability,
+                          stage_of_positions)
+from .fit import feature_arrays
+from ...learned.model import ValueModel
+from ...learned.win_map import HEURISTIC_PATH, WinMap
+from ...stats.summary import wilson_interval
 
-#: who the player to move is and whom it plays against, by the data's design (thurn_ai.learned.data):
+#: who the player to move is and whom it plays against, by the data's design (studies/learned/data.py):
 #: every 4th game (g % 4 == 3) one seat is the strong search and the others the heuristic bot
 OPPONENT_GROUPS = {"self-play": "self-play of the search (equal players)",
                    "vs heuristic": "the search to move, the others `heuristic`",
@@ -276,7 +277,7 @@ def fit_opponents(out: Path, held_out, code: str, model_path=None, iterations: i
     """Part `opponents`: the map for `--opponents heuristic` from the committed held-out positions (no
     search is run when OUT/hint_said.parquet holds them all), written to the package (or `path`); or,
     when the data do not support one, the reason printed and no file written."""
-    from thurn_ai.learned.win_map import WinMap as W
+    from ...learned.win_map import WinMap as W
     model = ValueModel.load(model_path)
     _, _, movers = held_out_positions(out, held_out, model, iterations, players)
     forms = opponent_forms(movers)
@@ -340,7 +341,7 @@ def build(out: Path, held_out, code: str, model_path=None, iterations: int = 200
     shown = movers.dropna(subset=["mapped"])
     recal = recalibration_table(shown, "mapped", by=("players", "opponents"))
     forms = opponent_forms(movers)
-    from thurn_ai.learned.win_map import win_map_for
+    from ...learned.win_map import win_map_for
     shipped = win_map_for("heuristic")
     _, shift = opponent_map(movers, WinMap.load(), forms, meta={})
     start = start_table(frame, model)
