@@ -9,7 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from thurn_ai.play.bench import bench_rules, machine_info
+from thurn_ai.play.bench import bench_rules
+from thurn_ai.studies.provenance import machine_info
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import PLAYER_COUNTS, Rules
 

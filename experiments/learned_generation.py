@@ -30,7 +30,7 @@ import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.learned.model import DEFAULT_PATH, ValueModel
-from thurn_ai.play.bench import machine_info
+from thurn_ai.studies.provenance import machine_info
 from thurn_ai.studies.learned import data as D
 from thurn_ai.studies.learned.calibration import calibration_table, stage_of_positions
 from thurn_ai.studies.learned.data import held_out

@@ -13,7 +13,7 @@ Cells, fixed before any was run (game counts included): one seat plays the cell'
 as L_* -- paired), or, in h2h_*, mcts with the learned evaluation in one seat against mcts with the
 hand-set one in every other seat at 0.1 s a decision. Seats rotated by the tournament, seed 2027 (a seed
 the project's earlier strength runs never used), 95% Wilson intervals, not corrected for the number of
-cells. Uses experiments/strength_players.py's cell runner and summary.
+cells. Uses the strength study's cell runner and summary (thurn_ai.studies.strength).
 """
 from __future__ import annotations
 
@@ -22,13 +22,8 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from strength_players import FIELDS, run_cell, summarize_saved  # noqa: E402
-from summary_csv import pct, read_summary, write_summary  # noqa: E402
-from summary_csv import write_readme as write_notes_readme  # noqa: E402
-
-from thurn_ai.play.bench import machine_info  # noqa: E402
+from thurn_ai.studies.provenance import write_results_readme
+from thurn_ai.studies.strength import FIELDS, pct, read_summary, run_cell, summarize_saved, write_summary
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "learned" / "strength"
@@ -64,13 +59,7 @@ def rules_for(board: str) -> dict:
 
 
 def write_readme(out: Path, rows: dict, argv: list[str]) -> None:
-    m = machine_info()
     lines = [
-        "# The learned evaluation in play",
-        "",
-        "Produced by `python experiments/learned_strength.py" + (" " + " ".join(argv) if argv else "") + "` "
-        f"(commit {m['commit']}, {m['cpu']}, 2 worker processes).",
-        "",
         __doc__.split("\n\n", 2)[2].strip(),
         "",
         "| cell | board | players | bot | against | games | wins | win rate [95% CI] | fair | score "
@@ -90,7 +79,8 @@ def write_readme(out: Path, rows: dict, argv: list[str]) -> None:
     if missing:
         lines += ["", "Not run yet: " + ", ".join(missing) + " (run the script again to add them)."]
     lines.append("")
-    write_notes_readme(out, lines)
+    write_results_readme(out, "The learned evaluation in play",
+                         "python experiments/learned_strength.py" + (" " + " ".join(argv) if argv else ""), lines)
 
 
 def paired(out: Path, learned: str, handset: str) -> dict | None:

@@ -226,7 +226,7 @@ def main(argv=None) -> int:
     except ImportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from thurn_ai.play.bench import machine_info
+    from thurn_ai.studies.provenance import machine_info
     from thurn_ai.fileio import atomic_write_bytes, atomic_write_text
     from thurn_ai.play.match import derive_seed
 

@@ -447,7 +447,7 @@ def main(argv=None) -> int:
     except ImportError as e:
         print(f"error: OpenSpiel is missing ({e}); pip install 'thurn-ai[openspiel]'", file=sys.stderr)
         return 2
-    from thurn_ai.play.bench import machine_info
+    from thurn_ai.studies.provenance import machine_info
     from thurn_ai.fileio import atomic_write_text
     from thurn_ai.play.match import derive_seed
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.play.bench import machine_info
+from thurn_ai.studies.provenance import machine_info
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.play.tournament import run_tournament
 from thurn_ai.play.workers import default_jobs

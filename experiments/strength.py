@@ -21,12 +21,11 @@ import time
 from pathlib import Path
 
 
-from summary_csv import pct, read_summary, write_summary
-from summary_csv import write_readme as write_notes_readme
-from thurn_ai.play.bench import machine_info
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.stats.summary import wilson_interval
 from thurn_ai.play.tournament import load_results, run_tournament
+from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.studies.provenance import write_results_readme
+from thurn_ai.studies.strength import pct, read_summary, write_summary
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength"
@@ -97,13 +96,7 @@ def run_matchup(name, a, b, games, board, out: Path, jobs: int) -> dict:
 
 def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
     d = SearchOptions()
-    m = machine_info()
     lines = [
-        "# ISMCTS strength",
-        "",
-        "Produced by `python experiments/strength.py" + (" " + " ".join(argv) if argv else "") + "` "
-        f"(commit {m['commit']}, {m['cpu']}, 2 worker processes).",
-        "",
         f"Two-player games (South board: classic rules; North board: horses variant) via "
         f"`thurn_ai.play.tournament.run_tournament` with seed "
         f"{SEED}: seats alternate game by game and every game has its own seed (derived from {SEED} and the "
@@ -127,7 +120,8 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
                      f"{r['b_mean_score']} | {r['mean_turns']} | {r['seconds']} |")
     lines += ["", "Time is wall-clock seconds on 2 cores (a shared machine) for playing the matchup's games.",
               ""]
-    write_notes_readme(out, lines)
+    write_results_readme(out, "ISMCTS strength",
+                         "python experiments/strength.py" + (" " + " ".join(argv) if argv else ""), lines)
 
 
 def main(argv=None):

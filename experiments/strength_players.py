@@ -15,17 +15,12 @@ each heuristic.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-import time
 from pathlib import Path
 
-from summary_csv import pct, read_summary, write_summary
-from summary_csv import write_readme as write_notes_readme
-from thurn_ai.play.bench import machine_info
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.stats.summary import wilson_interval
-from thurn_ai.play.tournament import load_results, run_tournament
+from thurn_ai.studies.provenance import write_results_readme
+from thurn_ai.studies.strength import FIELDS, pct, read_summary, run_cell, summarize_saved, write_summary
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "strength" / "players"
@@ -51,69 +46,9 @@ CELLS = [
     ("pimc_p4_t0.1", 4, "pimc(time=0.1)", 200, "south"),
     ("pimc_p2_t0.1", 2, "pimc(time=0.1)", 200, "south"),
 ]
-FIELDS = ["cell", "players", "board", "mcts", "games", "wins", "win_rate", "ci_low", "ci_high", "fair",
-          "mcts_score", "mcts_score_ci", "heuristic_scores", "outscored", "mean_turns", "seconds"]
-
-
-def summarize(cell: str, players: int, spec: str, board: str, df, seconds: float) -> dict:
-    mine = df[df["spec"] == spec]
-    games = len(mine)
-    wins = float(mine["win_share"].sum())          # ties on the top score share the win
-    low, high = wilson_interval(wins, games)
-    sd = float(mine["score"].std(ddof=1)) if games > 1 else 0.0
-    others = df[df["spec"] != spec]
-    heur = {label: round(float(g["score"].mean()), 2) for label, g in others.groupby("bot")}
-    # how often mcts outscored each heuristic seat in the same game (ties count half)
-    by_game = df.pivot_table(index="game", columns="bot", values="score")
-    me = mine["bot"].iloc[0]
-    outscored = {label: round(float(((by_game[me] > by_game[label]) + 0.5 * (by_game[me] == by_game[label])).mean()), 3)
-                 for label in heur}
-    return {"cell": cell, "players": players, "board": board, "mcts": spec, "games": games,
-            "wins": round(wins, 2), "win_rate": round(wins / games, 4), "ci_low": round(low, 4),
-            "ci_high": round(high, 4), "fair": round(1 / players, 4),
-            "mcts_score": round(float(mine["score"].mean()), 2),
-            "mcts_score_ci": round(1.96 * sd / math.sqrt(max(games, 1)), 2),
-            "heuristic_scores": " / ".join(f"{v}" for v in heur.values()),
-            "outscored": " / ".join(f"{100 * v:.0f}%" for v in outscored.values()),
-            "mean_turns": round(float(df.groupby("game")["turns"].first().mean()), 1),
-            "seconds": round(seconds)}
-
-
-def run_cell(cell, players, spec, games, board, out: Path, jobs: int, seed: int = SEED, others: str = "heuristic",
-             rules_kwargs: dict | None = None) -> dict:
-    """One cell: `spec` in one seat (rotated), `others` in every other seat."""
-    start = time.time()
-    df = run_tournament([spec] + [others] * (players - 1), players=players, games=games, seed=seed,
-                        jobs=jobs, out_dir=out / "runs" / cell, resume="auto", progress=False,
-                        rules_kwargs=rules_kwargs or {"board": board})
-    return summarize(cell, players, spec, board, df, time.time() - start)
-
-
-def summarize_saved(cell, players, spec, board, out: Path, before: dict | None) -> dict | None:
-    """The summary of the complete games a cell's folder holds (whole seat rotations only), or None."""
-    path = out / "runs" / cell / "results.csv"
-    if not path.exists():
-        return None
-    df = load_results(path)
-    complete = df.groupby("game")["seat"].nunique()
-    games = sorted(complete[complete == players].index)
-    games = games[:players * (len(games) // players)]
-    if not games:
-        return None
-    r = summarize(cell, players, spec, board, df[df["game"].isin(games)], 0)
-    r["seconds"] = before["seconds"] if before and int(before["games"]) == r["games"] else "–"
-    return r
-
-
 def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
     d = SearchOptions()
-    m = machine_info()
     lines = [
-        "# ISMCTS against the heuristic bot at 2, 3 and 4 players",
-        "",
-        "Produced by `python experiments/strength_players.py" + (" " + " ".join(argv) if argv else "") + "` "
-        f"(commit {m['commit']}, {m['cpu']}, 2 worker processes, one core per game).",
-        "",
         f"One `mcts` seat, `heuristic` in every other seat, seats rotated by the tournament; seed {SEED} "
         "(each game's seed derives from it and the game number). Win rate: the rules' winner (tie-break "
         "included), 95% Wilson interval; fair share = 1/players. Scores: mean, ± the 95% normal interval for "
@@ -137,7 +72,9 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
                      f"{r['mean_turns']} | {r['seconds']} |")
     lines += ["", "Time: wall-clock seconds on 2 cores (a shared machine) for the games played in the last run "
               "of the cell.", ""]
-    write_notes_readme(out, lines)
+    write_results_readme(out, "ISMCTS against the heuristic bot at 2, 3 and 4 players",
+                         "python experiments/strength_players.py" + (" " + " ".join(argv) if argv else ""), lines,
+                         "2 worker processes, one core per game")
 
 
 def main(argv=None):
@@ -164,7 +101,7 @@ def main(argv=None):
             if r is None:
                 continue
         else:
-            r = run_cell(cell, players, spec, n, board, args.out, args.jobs)
+            r = run_cell(cell, players, spec, n, board, args.out, args.jobs, SEED)
         rows[cell] = r
         print(f"{cell:16s} {spec}: {r['wins']}/{r['games']} = {pct(r['win_rate'])} "
               f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]  score {r['mcts_score']} vs {r['heuristic_scores']}  "

@@ -238,16 +238,16 @@ def test_hint_which_official_gives_its_study_caveat(capsys):
 # ---------------------------------------------------------------- bench names the commit
 
 def test_bench_names_the_commit_of_the_checkout_it_runs_from(monkeypatch, tmp_path, capsys):
-    from thurn_ai.play import bench
+    from thurn_ai.studies import provenance
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
     monkeypatch.chdir(tmp_path)                     # the current folder's repository is not the one asked
-    commit, _ = bench.source_commit()
+    commit, _ = provenance.source_commit()
     assert commit is not None and commit.split("+")[0] == head
-    fake = tmp_path / "site-packages" / "thurn_ai" / "play"
+    fake = tmp_path / "site-packages" / "thurn_ai" / "studies"
     fake.mkdir(parents=True)
-    monkeypatch.setattr(bench, "__file__", str(fake / "bench.py"))
-    assert bench.source_commit() == (None, "not run from a git checkout (an installed copy)")
+    monkeypatch.setattr(provenance, "__file__", str(fake / "provenance.py"))
+    assert provenance.source_commit() == (None, "not run from a git checkout (an installed copy)")
     code, out, _ = run_cli(["bench", "--players", "2", "--playouts", "1", "--no-search"], capsys)
     assert code == 0 and out.startswith("commit unknown: not run from a git checkout") and "None" not in out
 

@@ -5,7 +5,8 @@ import json
 
 import click
 
-from ..play.bench import bench_rules, machine_info
+from ..play.bench import bench_rules
+from ..studies.provenance import machine_info
 from ..game.rules import Rules
 from .options import COUNTS, PLAYOUTS
 

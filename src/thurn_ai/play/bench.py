@@ -1,10 +1,8 @@
 """Speed measurements, the library side of `thurn-ai bench` and experiments/bench_engine.py: the engine
-(moves, playouts per second) and the search (ISMCTS iterations per second)."""
+(moves, playouts per second) and the search (ISMCTS iterations per second). The machine and commit they
+ran on: thurn_ai.studies.provenance.machine_info."""
 from __future__ import annotations
 
-import platform
-import subprocess
-from pathlib import Path
 import time
 
 from .. import _core, _search
@@ -65,40 +63,6 @@ def bench_rules(rules: Rules, playouts: int = 300, seed: int = 1) -> dict:
         "legal_moves_python_us": t_gen_py / n_py * 1e6,
         "determinize_us": t_det / n_det * 1e6,
     }
-
-
-def source_commit() -> tuple[str | None, str]:
-    """(commit, how it was found) of the code that runs: the git commit of the checkout this package is
-    in (with '+changes' when its files differ from that commit), or (None, why not) when the package is
-    not in a git checkout (an installed copy): the current folder's repository is never consulted."""
-    pkg = Path(__file__).resolve().parent.parent
-
-    def git(*args):
-        return subprocess.run(["git", "-C", str(pkg), *args], capture_output=True, text=True, timeout=5)
-    try:
-        tracked = git("ls-files", "--error-unmatch", "__init__.py").returncode == 0
-        commit = git("rev-parse", "--short", "HEAD").stdout.strip() if tracked else ""
-        if not commit:
-            return None, "not run from a git checkout (an installed copy)"
-        dirty = git("diff", "--quiet", "HEAD", "--", ".").returncode != 0
-    except (OSError, subprocess.SubprocessError):
-        return None, "git is not available"
-    return commit + ("+changes" if dirty else ""), "the git checkout the package runs from"
-
-
-def machine_info() -> dict:
-    commit, commit_source = source_commit()
-    cpu = platform.processor()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"commit": commit, "commit_source": commit_source, "cpu": cpu, "python": platform.python_version(),
-            "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
 # ---------------------------------------------------------------- search speed

@@ -1,12 +1,16 @@
-"""Where a result came from: the commit it ran at and whether the code had uncommitted changes.
+"""Where a result came from: the commit it ran at, whether the code had uncommitted changes, the machine.
 
 Results in results/ must come from committed code: a study's runner calls `check_clean()` before it plays
 (DirtyTree unless the caller allows a dirty tree, which its report then says) and writes `code_state()`
-beside what it made."""
+beside what it made; `log_run` keeps each part's runs in OUT/runs.json; `write_results_readme` writes a
+results folder's README with the command, commit and machine that made it. `machine_info` (what
+`thurn-ai bench` prints) names the commit of the checkout the package itself runs from."""
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
+import time
 from pathlib import Path
 
 from ..fileio import atomic_write_text
@@ -41,9 +45,10 @@ def uncommitted(root, paths=CODE_PATHS) -> list[str]:
     return sorted(line[3:] for line in out.splitlines() if line.strip())
 
 
-def code_state(root) -> str:
-    """The commit, and any uncommitted changes to the code: what a report names as its source."""
-    changed = uncommitted(root)
+def code_state(root, paths=CODE_PATHS) -> str:
+    """The commit, and any uncommitted changes to the code (the files under `paths`): what a report names
+    as its source."""
+    changed = uncommitted(root, paths)
     return commit(root) + (f" with uncommitted changes to {', '.join(changed)}" if changed else "")
 
 
@@ -64,3 +69,49 @@ def log_run(out, part: str, seconds: float, code: str, **info) -> None:
     runs = json.loads(path.read_text()) if path.exists() else []
     runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
     atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
+
+
+def source_commit() -> tuple[str | None, str]:
+    """(commit, how it was found) of the code that runs: the git commit of the checkout this package is
+    in (with '+changes' when its files differ from that commit), or (None, why not) when the package is
+    not in a git checkout (an installed copy): the current folder's repository is never consulted."""
+    pkg = Path(__file__).resolve().parent.parent
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(pkg), *args], capture_output=True, text=True, timeout=5)
+    try:
+        tracked = git("ls-files", "--error-unmatch", "__init__.py").returncode == 0
+        head = git("rev-parse", "--short", "HEAD").stdout.strip() if tracked else ""
+        if not head:
+            return None, "not run from a git checkout (an installed copy)"
+        dirty = git("diff", "--quiet", "HEAD", "--", ".").returncode != 0
+    except (OSError, subprocess.SubprocessError):
+        return None, "git is not available"
+    return head + ("+changes" if dirty else ""), "the git checkout the package runs from"
+
+
+def machine_info() -> dict:
+    """The commit the package runs from (source_commit), the CPU, Python, the machine and the time."""
+    head, commit_source = source_commit()
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"commit": head, "commit_source": commit_source, "cpu": cpu, "python": platform.python_version(),
+            "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+def write_results_readme(out, title: str, command: str, lines: list[str], setup: str = "2 worker processes") -> None:
+    """OUT/README.md: the title, the command that produced the folder with the commit and CPU it ran on
+    (machine_info) and `setup`, then `lines`, with OUT/NOTES.md (hand-written notes) appended; atomically."""
+    m = machine_info()
+    text = [f"# {title}", "", f"Produced by `{command}` (commit {m['commit']}, {m['cpu']}, {setup}).", "", *lines]
+    notes = Path(out) / "NOTES.md"
+    if notes.exists():
+        text += [notes.read_text(encoding="utf-8").rstrip(), ""]
+    atomic_write_text(Path(out) / "README.md", "\n".join(text))

@@ -12,7 +12,7 @@ import pandas as pd
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...fileio import atomic_write_text
-from ...play.bench import machine_info
+from ..provenance import machine_info
 from ...stats.summary import wilson_interval
 from . import measure as M
 from . import teacher as T

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...play.bench import machine_info
+from ..provenance import machine_info
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...game.rules import PLAYER_COUNTS
