@@ -5,7 +5,7 @@ whatever else the shared machine is doing, unlike seconds.
 
 Each checkout must be built in place (python setup.py build_ext --inplace). For each, a Python process
 under callgrind imports that checkout's thurn_ai (not the installed one), sets up a 3-player position (40
-random moves) and the search benchmark's position (thurn_ai.bench_search), and then does nothing (the
+random moves) and the search benchmark's position (thurn_ai.play.bench), and then does nothing (the
 baseline) or one of: 20,000 clones, 200 compiled random playouts (the same games in both, when the rules did
 not change), 200,000 compiled legal-move generations, 2,000 complete position dicts (to_dict), or 2,000
 iterations of the default mcts tree (SearchOptions defaults, one tree; the same search in both when its
@@ -21,6 +21,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from thurn_ai.fileio import atomic_write_text
+from thurn_ai.studies.provenance import commit, package_root
+
 CHILD = r'''
 import sys
 sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
@@ -29,7 +32,10 @@ import thurn_ai
 from thurn_ai import _core
 assert thurn_ai.__file__.startswith(sys.argv[1]), thurn_ai.__file__
 from thurn_ai import _search
-from thurn_ai.bench_search import bench_position
+try:
+    from thurn_ai.play.bench import bench_position
+except ImportError:                      # a checkout from before the folders (issue 23)
+    from thurn_ai.bench_search import bench_position
 from thurn_ai.bots.search_options import SearchOptions
 g = thurn_ai.new_game(players=3, seed=4)
 for _ in range(40):
@@ -56,7 +62,7 @@ def instructions(checkout: Path, what: str) -> int:
     # one hash seed for every run: Python's randomized string hashes change the instruction count of the
     # import (the baseline) by a few percent of a clone's count
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                          "-c", CHILD, str(checkout), what], capture_output=True, text=True, check=True,
+                          "-c", CHILD, str(package_root(checkout)), what], capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONHASHSEED="0"))
     return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
 
@@ -72,10 +78,6 @@ def main(argv=None):
     ap.add_argument("new", type=Path)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
-
-    def commit(p):
-        return subprocess.run(["git", "-C", str(p), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True).stdout.strip()
     old, new = measure(args.old.resolve()), measure(args.new.resolve())
     report = {"old": {"commit": commit(args.old), **old},
               "new": {"commit": commit(args.new), **new},
@@ -83,7 +85,6 @@ def main(argv=None):
     text = json.dumps(report, indent=2)
     print(text)
     if args.out:
-        from thurn_ai.fileio import atomic_write_text
         atomic_write_text(args.out, text + "\n")
 
 

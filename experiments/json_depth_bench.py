@@ -17,10 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from thurn_ai.errors import ThurnError  # noqa: E402
-from thurn_ai.fileio import MAX_JSON_DEPTH, atomic_write_text, loads_json  # noqa: E402
+from thurn_ai.errors import ThurnError
+from thurn_ai.fileio import MAX_JSON_DEPTH, atomic_write_text, loads_json
 
 SIZES = (20_000, 80_000, 160_000, 1_000_000, 4_000_000)
 

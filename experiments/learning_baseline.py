@@ -31,7 +31,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))       # the thurn_ai of this checkout, not another one installed
 OUT = ROOT / "results" / "learning"
 SEED = 2026
 OPPONENTS = ("random", "greedy", "heuristic")

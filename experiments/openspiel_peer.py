@@ -49,7 +49,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))       # the thurn_ai of this checkout, not another one installed
 OUT = ROOT / "results" / "openspiel"
 SEED = 2026
 GAME_FIELDS = ["cell", "game", "players", "setup", "mode", "budget", "seed", "openspiel_seat", "scores", "winner",

@@ -13,8 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search_speed_compare import commit  # noqa: E402  (a checkout's commit, marked if it has changes)
+from thurn_ai.studies.provenance import code_state, package_root
 
 WORKER = r'''
 import sys, time
@@ -45,7 +44,7 @@ print(1e6 * (t1 - t0) / moves, 1e6 * (t2 - t1) / moves, moves)
 
 
 def run(checkout: str, games: int) -> tuple[float, float, int]:
-    out = subprocess.run([sys.executable, "-c", WORKER, str(games), os.path.abspath(checkout)],
+    out = subprocess.run([sys.executable, "-c", WORKER, str(games), os.path.abspath(package_root(checkout))],
                          capture_output=True, text=True, check=True, cwd=os.path.abspath(os.sep)).stdout.split()
     return float(out[0]), float(out[1]), int(out[2])
 
@@ -64,7 +63,8 @@ def main(argv=None) -> int:
     if {r[2] for r in got["old"] + got["new"]} != {got["old"][0][2]}:
         print("error: the two checkouts played different games", file=sys.stderr)
         return 2
-    print(f"old: {commit(Path(a.old))}, new: {commit(Path(a.new))}")
+    paths = ("cext", "thurn_ai", "src")        # the package and the compiled sources, before and after the src layout
+    print(f"old: {code_state(Path(a.old), paths)}, new: {code_state(Path(a.new), paths)}")
     for i, what in enumerate(("play_game", "replay")):
         old, new = min(r[i] for r in got["old"]), min(r[i] for r in got["new"])
         print(f"{what}: old {old:.2f} µs a move, new {new:.2f} µs a move, new / old {new / old:.2f}")

@@ -26,8 +26,8 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-from thurn_ai.fileio import atomic_write_text  # noqa: E402  (the checkout running this script)
+from thurn_ai.fileio import atomic_write_text
+from thurn_ai.studies.provenance import code_state, package_root
 
 CHILD = r'''
 import hashlib, json, sys, time
@@ -92,20 +92,9 @@ def child(checkout: Path, what: str) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def package_root(checkout: Path) -> Path:
-    """The folder that holds the checkout's thurn_ai package: src/ since the src layout, the root before."""
-    return checkout / "src" if (checkout / "src" / "thurn_ai").is_dir() else checkout
-
-
 def commit(checkout: Path) -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cext", "thurn_ai", "src"], cwd=checkout,
-                               capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (" (uncommitted changes)" if dirty else "")
+    """The checkout's commit, and any uncommitted changes to its package or compiled sources."""
+    return code_state(checkout, ("cext", "thurn_ai", "src"))
 
 
 def compare(old: Path, new: Path, rounds: int) -> dict:

@@ -15,19 +15,16 @@ serve-1920x1080.png.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
+import thurn_ai
+from thurn_ai.fileio import atomic_write_bytes
+from thurn_ai.web import BackgroundServer, create_app
+from thurn_ai.web.page_driver import CHROMIUM_ARGS, choose_like_a_beginner
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))     # browser_driver: shared with the browser tests
-
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-import thurn_ai  # noqa: E402
-from thurn_ai.fileio import atomic_write_bytes  # noqa: E402
-from thurn_ai.web import BackgroundServer, create_app  # noqa: E402
-from browser_driver import CHROMIUM_ARGS, choose_like_a_beginner  # noqa: E402
 
 SIZES = [(390, 844), (1024, 768), (1440, 900), (1920, 1080)]
 

@@ -36,7 +36,6 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 # The server process: thurn-ai serve with an audit hook that logs each file opened (to find any path a
 # request made the server open). Files of the package and of Python itself are expected.
@@ -247,7 +246,7 @@ def main(argv=None) -> int:
         os.mkfifo(fifo)
         opened_log = tmp / "opened.txt"
         stderr_log = tmp / "server.log"
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         with open(stderr_log, "w") as err:
             server = subprocess.Popen([sys.executable, "-c", SERVER, str(opened_log)], cwd=tmp, env=env,
                                       stdout=subprocess.PIPE, stderr=err, text=True)

@@ -19,9 +19,8 @@ from thurn_ai.game.state import CloseLog, new_game
 from thurn_ai.play.match import score_details
 from thurn_ai.web import create_app
 from thurn_ai.web.board_data import board_geometry
+from thurn_ai.web.page_driver import choose_like_a_beginner
 from thurn_ai.web.views import close_preview
-
-from tests.browser_driver import choose_like_a_beginner
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 BOARD = thurn_ai.Rules().load_board()

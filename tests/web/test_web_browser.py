@@ -24,8 +24,7 @@ from thurn_ai.bots import make_bot
 from thurn_ai.play.match import play_game
 from thurn_ai.position import check_position, position_from_dict
 from thurn_ai.web import BackgroundServer, create_app
-
-from tests.browser_driver import CHROMIUM_ARGS, choose_like_a_beginner
+from thurn_ai.web.page_driver import CHROMIUM_ARGS, choose_like_a_beginner
 
 CHROMIUM = "/usr/bin/chromium"
 TIMEOUT_MS = 20_000

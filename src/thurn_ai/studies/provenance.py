@@ -71,6 +71,13 @@ def log_run(out, part: str, seconds: float, code: str, **info) -> None:
     atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
 
 
+def package_root(checkout) -> Path:
+    """The folder that holds a checkout's thurn_ai package: src/ since the src layout, the root before (the
+    speed comparisons load an older checkout's package beside this one's)."""
+    checkout = Path(checkout)
+    return checkout / "src" if (checkout / "src" / "thurn_ai").is_dir() else checkout
+
+
 def source_commit() -> tuple[str | None, str]:
     """(commit, how it was found) of the code that runs: the git commit of the checkout this package is
     in (with '+changes' when its files differ from that commit), or (None, why not) when the package is

@@ -1,5 +1,5 @@
-"""What the browser tests and experiments/serve_screenshot.py share to drive the board page: Chromium's
-launch flags and a simple scripted player that chooses the next move to click."""
+"""What a script needs to drive the board page in a browser (the browser tests, experiments/serve_screenshot.py):
+Chromium's launch flags and a simple scripted player that chooses the next move to click."""
 from __future__ import annotations
 
 # The closed network here refuses most connections: Chromium must not try its background services.
