@@ -22,64 +22,15 @@ reader's check that the committed games come from the committed code.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.bots import make_bot
-from thurn_ai.play.match import play_game
-from thurn_ai.game.rules import Rules
+from thurn_ai.studies.officials.plan import StudyError
+from thurn_ai.studies.officials.records import check_records, replay, replay_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def replay(games: pd.DataFrame, every: int):
-    """(same, different) counts over the sampled games, and the first few differences."""
-    same, differ, notes = 0, 0, []
-    for (n, official, game), g in games.groupby(["players", "official", "game"]):
-        if (game - 1) % every:
-            continue
-        g = g.sort_values("seat")
-        specs = [f"heuristic(forbid={official})" if r.restricted else "heuristic" for r in g.itertuples()]
-        rec = play_game(Rules(players=int(n)), [make_bot(s, seed=0) for s in specs], seed=int(g.seed.iloc[0]))
-        if list(rec.scores) == [int(x) for x in g.score] and rec.turns == int(g.turns.iloc[0]):
-            same += 1
-        else:
-            differ += 1
-            if len(notes) < 5:
-                notes.append(f"{n} players, {official}, game {game}: now {list(rec.scores)} in {rec.turns} turns, "
-                             f"recorded {[int(x) for x in g.score]} in {int(g.turns.iloc[0])}")
-    return same, differ, notes
-
-
-def replay_tournament(folder: Path, every: int):
-    """(same, different) counts over game 1, 1 + every, ... of the games saved in a tournament folder, each
-    played again with this checkout's code and compared move by move, and the first few differences."""
-    from thurn_ai.play.tournament import plan_tournament, play_task, read_meta
-
-    meta = read_meta(folder / "tournament.json")
-    plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],
-                           rules=Rules.from_dict(meta["rules"]))
-    same, differ, notes = 0, 0, []
-    with open(folder / "records.jsonl", encoding="utf-8") as f:
-        saved = {r["game"]: r for r in map(json.loads, f) if "game" in r}
-    for game in sorted(saved):
-        if (game - 1) % every:
-            continue
-        now = json.loads(play_task(plan.task(game))[2])
-        was = saved[game]
-        if now["moves"] == was["moves"] and now.get("scores") == was.get("scores"):
-            same += 1
-            continue
-        differ += 1
-        if len(notes) < 5:
-            k = next((i for i, (a, b) in enumerate(zip(now["moves"], was["moves"])) if a != b),
-                     min(len(now["moves"]), len(was["moves"])))
-            notes.append(f"{folder.name}, game {game}: first differs at move {k + 1} "
-                         f"(now {now['moves'][k:k + 1]}, saved {was['moves'][k:k + 1]})")
-    return same, differ, notes
 
 
 def main(argv=None) -> int:
@@ -94,8 +45,6 @@ def main(argv=None) -> int:
     if a.every < 1:
         ap.error("--every must be at least 1")
     if a.records:
-        from thurn_ai.studies.officials.records import check_records
-        from thurn_ai.studies.officials.plan import StudyError
         try:
             same, differ, notes = check_records(a.records, a.every)
         except StudyError as e:

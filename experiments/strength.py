@@ -20,7 +20,6 @@ import sys
 import time
 from pathlib import Path
 
-
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.play.tournament import load_results, run_tournament
 from thurn_ai.stats.summary import wilson_interval

@@ -8,7 +8,14 @@ import pandas as pd
 import pytest
 
 import thurn_ai
+from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
+from thurn_ai.game.officials import STAGES
+from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.studies.officials.plan import CONTROL, load_ablation, plan, rotation_games, turns_column, with_forbid
+from thurn_ai.studies.officials.plots import write_plots
+from thurn_ai.studies.officials.report import control_facts, findings
+from thurn_ai.studies.officials.tables import ablation_table, pairwise_table, seat_table, substitution_table, usage_table, wbc_comparison
 from thurn_ai.bots import make_bot, parse_spec
 from thurn_ai.bots.officials import OFFICIALS
 from thurn_ai.cli import main
@@ -80,13 +87,13 @@ def test_forbidden_official_is_never_used_and_the_other_seat_uses_it():
 
 def test_forbid_in_spec_and_with_forbid():
     assert parse_spec("greedy(forbid=postmaster+carrier)")[1]["forbid"] == {"postmaster", "postal_carrier"}
-    spec = S.with_forbid("random(foo=1)", "cartwright")
+    spec = with_forbid("random(foo=1)", "cartwright")
     assert spec == "random(foo=1,forbid=cartwright)"
     assert parse_spec(spec)[1] == {"foo": 1, "forbid": frozenset({"cartwright"})}
-    assert S.with_forbid(" random ", "administrator") == "random(forbid=administrator)"
-    assert make_bot(S.with_forbid("random", "postmaster")).forbid == {"postmaster"}
+    assert with_forbid(" random ", "administrator") == "random(forbid=administrator)"
+    assert make_bot(with_forbid("random", "postmaster")).forbid == {"postmaster"}
     with pytest.raises(S.StudyError):
-        S.with_forbid("random(forbid=postmaster)", "cartwright")
+        with_forbid("random(forbid=postmaster)", "cartwright")
 
 
 # ------------------------------------------------------------------ usage counting
@@ -95,7 +102,7 @@ def test_recorded_uses_match_a_recount_from_the_moves():
     rules = Rules(players=3)
     bots = [make_bot("random", seed=1), make_bot("random(forbid=postal_carrier)", seed=2), make_bot("random", seed=3)]
     rec = play_game(rules, bots, seed=77)
-    counted = [{o: {ph: 0 for ph in S.STAGES} for o in OFFICIALS} for _ in range(3)]
+    counted = [{o: {ph: 0 for ph in STAGES} for o in OFFICIALS} for _ in range(3)]
 
     def count(state, player, move):
         off = official_by_text(state.phase, state.move_str(move))
@@ -110,24 +117,24 @@ def test_recorded_uses_match_a_recount_from_the_moves():
 def test_run_ablation_records_usage_per_phase(tmp_path):
     df = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                         out_dir=tmp_path, progress=False, log=None)
-    assert set(df.official) == {S.CONTROL, "administrator"}
+    assert set(df.official) == {CONTROL, "administrator"}
     assert len(df) == 2 * 2 * 2 and df.restricted.sum() == 2
-    admin = sum(df[S.use_column("administrator", ph)] for ph in S.STAGES)
+    admin = sum(df[use_column("administrator", ph)] for ph in STAGES)
     assert (admin[df.restricted] == 0).all()
     assert admin[~df.restricted].sum() > 0
     # the restricted bot sat in both seats
     assert sorted(df[df.restricted].seat) == [0, 1]
     # turns per phase (replayed from the records) add up to the game's turns
-    turns = df[[S.turns_column(ph) for ph in S.STAGES]].sum(axis=1).groupby([df.official, df.game]).sum()
+    turns = df[[turns_column(ph) for ph in STAGES]].sum(axis=1).groupby([df.official, df.game]).sum()
     assert (turns.to_numpy() == df.groupby(["official", "game"]).turns.first().to_numpy()).all()
-    assert (df[S.turns_column("early")] > 0).all()
+    assert (df[turns_column("early")] > 0).all()
     # the usage table's means are the per-player means of the recorded counts
-    u = S.usage_table(df).set_index(["players", "official"])
-    ctrl = df[df.official == S.CONTROL]
-    for ph in S.STAGES:
-        assert u.loc[(2, "postmaster"), ph] == pytest.approx(ctrl[S.use_column("postmaster", ph)].mean())
+    u = usage_table(df).set_index(["players", "official"])
+    ctrl = df[df.official == CONTROL]
+    for ph in STAGES:
+        assert u.loc[(2, "postmaster"), ph] == pytest.approx(ctrl[use_column("postmaster", ph)].mean())
         assert u.loc[(2, "postmaster"), f"{ph}_share_of_turns"] == pytest.approx(
-            ctrl[S.use_column("postmaster", ph)].sum() / ctrl[S.turns_column(ph)].sum())
+            ctrl[use_column("postmaster", ph)].sum() / ctrl[turns_column(ph)].sum())
     # resuming a finished study plays nothing new and returns the same rows
     again = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                            out_dir=tmp_path, resume=True, progress=False, log=None)
@@ -144,11 +151,11 @@ def test_cli_study_on_a_board_file_replays_its_records(tmp_path, capsys):
               "--officials", "administrator", "--jobs", "1", "--quiet", "--out", str(out)])
     assert e.value.code == 0, capsys.readouterr().err
     df = pd.read_parquet(out / "games.parquet")
-    assert set(df.official) == {S.CONTROL, "administrator"} and len(df) == 2 * 2 * 2
-    turns = df[[S.turns_column(ph) for ph in S.STAGES]].sum(axis=1).groupby([df.official, df.game]).sum()
+    assert set(df.official) == {CONTROL, "administrator"} and len(df) == 2 * 2 * 2
+    turns = df[[turns_column(ph) for ph in STAGES]].sum(axis=1).groupby([df.official, df.game]).sum()
     assert (turns.to_numpy() == df.groupby(["official", "game"]).turns.first().to_numpy()).all()
     # the saved study reads back with the same board file
-    again = S.load_ablation(out / "raw", "random", (2,), ("administrator",), board_file=mini)
+    again = load_ablation(out / "raw", "random", (2,), ("administrator",), board_file=mini)
     assert len(again) == len(df)
 
 
@@ -160,14 +167,14 @@ def synthetic(games=48, players=(2, 4), seed=0):
     rng = random.Random(seed)
     rows = []
     for n in players:
-        for off in (S.CONTROL, *OFFICIALS):
+        for off in (CONTROL, *OFFICIALS):
             for g in range(games):
-                restricted_seat = None if off == S.CONTROL else g % n
+                restricted_seat = None if off == CONTROL else g % n
                 base = [rng.randint(10, 30) for _ in range(n)]
                 if off == "postmaster":
                     winner = (restricted_seat + 1) % n
                     base[restricted_seat] = min(base) - 10
-                elif off == S.CONTROL and n == 2:
+                elif off == CONTROL and n == 2:
                     winner = 0 if g % 3 else 1                       # seat 1 wins 2/3 of control games
                 else:
                     winner = g // n % n if restricted_seat is not None else g % n
@@ -178,8 +185,8 @@ def synthetic(games=48, players=(2, 4), seed=0):
                          "restricted": s == restricted_seat, "score": float(base[s]), "win": int(s == winner),
                          "rank": 1 if s == winner else 2, "turns": 30 * n}
                     for o in OFFICIALS:
-                        for i, ph in enumerate(S.STAGES):
-                            r[S.use_column(o, ph)] = 0 if (o == off and s == restricted_seat) else i + 1
+                        for i, ph in enumerate(STAGES):
+                            r[use_column(o, ph)] = 0 if (o == off and s == restricted_seat) else i + 1
                     rows.append(r)
     return pd.DataFrame(rows)
 
@@ -192,7 +199,7 @@ def wilson_by_formula(k, n, z=1.959963984540054):
 
 
 def test_wilson_interval_of_the_wbc_record():
-    lo, hi = S.wilson_interval(71, 226)
+    lo, hi = wilson_interval(71, 226)
     elo, ehi = wilson_by_formula(71, 226)
     assert lo == pytest.approx(elo, abs=1e-9) and hi == pytest.approx(ehi, abs=1e-9)
     assert lo > 0.25          # the WBC first seat won significantly more than a quarter
@@ -200,7 +207,7 @@ def test_wilson_interval_of_the_wbc_record():
 
 def test_ablation_statistics_on_synthetic_study():
     df = synthetic()
-    t = S.ablation_table(df).set_index(["players", "official"])
+    t = ablation_table(df).set_index(["players", "official"])
     for n in (2, 4):
         pm = t.loc[(n, "postmaster")]
         assert pm.wins == 0 and pm.d_win == pytest.approx(-1 / n)
@@ -210,41 +217,41 @@ def test_ablation_statistics_on_synthetic_study():
             assert r.win_rate == pytest.approx(1 / n)
             assert r.d_win_lo < 0 < r.d_win_hi
     # Δ score: the restricted seat's mean minus the control games' per-seat mean, computed directly
-    ctrl = df[(df.players == 4) & (df.official == S.CONTROL)].score.mean()
+    ctrl = df[(df.players == 4) & (df.official == CONTROL)].score.mean()
     r = df[(df.players == 4) & (df.official == "cartwright") & df.restricted].score.mean()
     assert t.loc[(4, "cartwright")].d_score == pytest.approx(r - ctrl)
-    pairs = S.pairwise_table(df).set_index(["players", "a", "b"])
+    pairs = pairwise_table(df).set_index(["players", "a", "b"])
     assert pairs.loc[(4, "postmaster", "administrator")].win_separated
     assert not pairs.loc[(4, "administrator", "cartwright")].win_separated
 
 
 def test_usage_and_substitution_on_synthetic_study():
     df = synthetic()
-    u = S.usage_table(df).set_index(["players", "official"])
+    u = usage_table(df).set_index(["players", "official"])
     row = u.loc[(4, "administrator")]
     assert (row.early, row.middle, row.late, row.total) == (1, 2, 3, 6)
     assert row.share_of_turns == pytest.approx(6 / 30)     # 6 uses in 120 / 4 own turns
     assert "early_share_of_turns" not in u                 # no turns per phase in these data
-    df[S.turns_column("early")], df[S.turns_column("middle")], df[S.turns_column("late")] = 5, 10, 15
-    row = S.usage_table(df).set_index(["players", "official"]).loc[(4, "administrator")]
+    df[turns_column("early")], df[turns_column("middle")], df[turns_column("late")] = 5, 10, 15
+    row = usage_table(df).set_index(["players", "official"]).loc[(4, "administrator")]
     assert (row.early_share_of_turns, row.middle_share_of_turns, row.late_share_of_turns) == (0.2, 0.2, 0.2)
-    assert "(share of its turns early / middle / late)" in "\n".join(S.findings(S.analyse(df)))
-    sub = S.substitution_table(df).set_index(["players", "forbidden"])
+    assert "(share of its turns early / middle / late)" in "\n".join(findings(S.analyse(df)))
+    sub = substitution_table(df).set_index(["players", "forbidden"])
     assert sub.loc[(2, "cartwright"), "cartwright"] == 0
     assert sub.loc[(2, "cartwright"), "postmaster"] == 6
-    assert sub.loc[(2, S.CONTROL), "cartwright"] == 6
+    assert sub.loc[(2, CONTROL), "cartwright"] == 6
 
 
 def test_seat_advantage_on_synthetic_study():
     df = synthetic()
-    seats = S.seat_table(df, control_only=True).set_index(["players", "seat"])
+    seats = seat_table(df, control_only=True).set_index(["players", "seat"])
     first = seats.loc[(2, 0)]
     assert first.games == 48 and first.wins == sum(1 for g in range(48) if g % 3)
     assert first.p_equal_seats < 0.05
     assert seats.loc[(4, 1)].win_rate == pytest.approx(0.25) and seats.loc[(4, 1)].p_equal_seats == 1
-    all_games = S.seat_table(df)
+    all_games = seat_table(df)
     assert (all_games.groupby("players").wins.sum() == all_games.groupby("players").games.first()).all()
-    w = S.wbc_comparison(S.seat_table(df))
+    w = wbc_comparison(seat_table(df))
     assert w["ours_rate"] == pytest.approx(0.25) and w["wbc_rate"] == pytest.approx(71 / 226)
     lo, hi = w["diff_ci"]
     assert lo < 0.25 - 71 / 226 < hi
@@ -255,8 +262,8 @@ def test_report_builder_on_synthetic_study(tmp_path):
     meta = {"command": "python experiments/officials.py --games 40", "commit": "abc1234",
             "notes": ["a note on the method"],
             "studies": {"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none",
-                                "game_length": S.control_facts(synthetic())}},
-            "plots": {"toy": S.write_plots(a, tmp_path, prefix="toy_")}}
+                                "game_length": control_facts(synthetic())}},
+            "plots": {"toy": write_plots(a, tmp_path, prefix="toy_")}}
     md = S.build_report({"toy": a}, meta)
     assert "python experiments/officials.py --games 40" in md and "abc1234" in md and "base seed 9" in md
     # the primary (paired) estimate first and in bold, then the estimate against 1/n (issue 40)
@@ -266,10 +273,10 @@ def test_report_builder_on_synthetic_study(tmp_path):
     # synthetic control games: 30 turns per player, mean score = the mean of the control rows
     ctrl = synthetic().query("official == 'none' and players == 4")
     assert f"4 players 30 turns each, mean score {ctrl.score.mean():.1f}" in md
-    findings = "\n".join(S.findings(a))
+    found = "\n".join(findings(a))
     assert "Win rate lower without: Postmaster; no change detected: Administrator (+0.0 pp [-20.7, +20.7]; the " \
-           "smallest effect these games detect with 80% power is 29.5 pp)" in findings
-    assert "2 players, control games only (identical bots): the first seat wins" in findings
+           "smallest effect these games detect with 80% power is 29.5 pp)" in found
+    assert "2 players, control games only (identical bots): the first seat wins" in found
     for name in meta["plots"]["toy"]:
         assert (tmp_path / name).stat().st_size > 1000
         assert f"]({name})" in md          # the summary embedded, the others linked
@@ -281,13 +288,13 @@ def test_report_builder_on_synthetic_study(tmp_path):
 
 def test_bad_study_input_is_a_clear_error():
     with pytest.raises(S.StudyError, match="unknown official"):
-        S.plan(officials="postmaster,baker")
+        plan(officials="postmaster,baker")
     with pytest.raises(S.StudyError, match="2, 3 or 4"):
-        S.plan(players="2,5")
+        plan(players="2,5")
     with pytest.raises(S.StudyError, match="lacks columns"):
         S.analyse(pd.DataFrame({"players": [2]}))
-    assert [c.name for c in S.plan(players="3", officials="cartwright")] == ["3p_none", "3p_cartwright"]
-    assert S.rotation_games(10, 4) == 12 and S.rotation_games(10, 2) == 10
+    assert [c.name for c in plan(players="3", officials="cartwright")] == ["3p_none", "3p_cartwright"]
+    assert rotation_games(10, 4) == 12 and rotation_games(10, 2) == 10
 
 
 @pytest.mark.parametrize("args, message", [

@@ -3,13 +3,17 @@
 import json
 import math
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
+from thurn_ai.studies.officials import records, run
+from thurn_ai.game.officials import STAGES
+from thurn_ai.studies.officials.plan import choice_bots, with_forbid
+from thurn_ai.studies.officials.tables import bot_comparison
 from thurn_ai.cli import main
 from thurn_ai.game.officials import OFFICIALS
 from thurn_ai.studies.officials.choice import (META_FILE, ROWS_FILE, ChoiceSettings, load_choice, position_at,
@@ -163,7 +167,7 @@ def _tiny_ablation():
                      "bot": "x" if off == "none" or seat != g - 1 else f"x(forbid={off})",
                      "restricted": off != "none" and seat == g - 1, "score": 20.0 + seat + g,
                      "win": int(seat == g - 1), "rank": 1 if seat == g - 1 else 2, "turns": 40}
-                r.update({S.use_column(o, ph): 1 for o in OFFICIALS for ph in S.STAGES})
+                r.update({use_column(o, ph): 1 for o in OFFICIALS for ph in STAGES})
                 rows.append(r)
     return pd.DataFrame(rows)
 
@@ -178,7 +182,7 @@ def test_given_away_counts_only_clear_wrong_choices():
         {**base, "game": 1, "official": "postmaster", "used": True, "d_win": math.nan, "se_win": math.nan},
     ])
     usage = pd.DataFrame([{"players": 2, "official": "postmaster", "total": 3.0, "share_of_turns": 0.5}])
-    t = S.bot_comparison({"h": usage}, {}, {"h": rows}).iloc[0]
+    t = bot_comparison({"h": usage}, {}, {"h": rows}).iloc[0]
     assert t.h_given_away == pytest.approx((0.30 + 0.20) / 2)     # per player-game: 1 game x 2 players
     assert t.h_offered == pytest.approx(5 / 2) and t.h_rated == 4
     assert t.h_agree == pytest.approx(1 / 4) and t.h_taken == pytest.approx(3 / 5)   # only the last agrees
@@ -267,10 +271,10 @@ def test_cli_bad_choice_input_is_one_error_line(capsys, args, message):
 def test_study_specs_per_player_count():
     bots = S.study_bots("mcts", (2, 4), "2=1000,4=3000")
     assert "iterations=1000" in bots[2] and "iterations=3000" in bots[4] and "prior=" in bots[2]
-    assert S.with_forbid(bots[4], "cartwright").endswith(",forbid=cartwright)")
+    assert with_forbid(bots[4], "cartwright").endswith(",forbid=cartwright)")
     assert S.study_bots("heuristic", (3,)) == {3: "heuristic"}
-    assert S.choice_bots({3: "heuristic"}, None)[3].startswith("mcts(")
-    assert "iterations=77" in S.choice_bots(bots, 77)[2]
+    assert choice_bots({3: "heuristic"}, None)[3].startswith("mcts(")
+    assert "iterations=77" in choice_bots(bots, 77)[2]
 
 
 # ------------------------------------------------------------------ the experiment script
@@ -309,15 +313,15 @@ def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
 
 def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     exp = _experiment()
-    heuristic, search = exp.studies(exp.SEARCH_BUDGET, exp.SEARCH_GAMES, None, players=(2, 3))
+    heuristic, search = run.studies(run.SEARCH_BUDGET, run.SEARCH_GAMES, None, players=(2, 3))
     assert search.players == (2, 3) and set(search.choice_games) == {2, 3} and set(search.bots()) == {2, 3}
     assert "4 players" not in search.budget_text
     assert heuristic.players == (2, 3, 4) and set(heuristic.choice_games) == {2, 3}
     # the report shows rated decisions of every count saved, so it needs each count's rating search
-    only4 = exp.studies(exp.SEARCH_BUDGET, exp.SEARCH_GAMES, None, players=(4,))[1]
-    rating = exp.rating_searches(only4)
-    assert set(rating) == {2, 3, 4} and all(f"iterations={exp.SEARCH_BUDGET[n]}" in rating[n] for n in (2, 3, 4))
-    assert set(exp.rating_searches(only4, every_count=False)) == {4}
+    only4 = run.studies(run.SEARCH_BUDGET, run.SEARCH_GAMES, None, players=(4,))[1]
+    rating = run.rating_searches(only4)
+    assert set(rating) == {2, 3, 4} and all(f"iterations={run.SEARCH_BUDGET[n]}" in rating[n] for n in (2, 3, 4))
+    assert set(run.rating_searches(only4, every_count=False)) == {4}
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
         with pytest.raises(SystemExit) as e:
@@ -334,50 +338,42 @@ def test_every_part_of_a_run_records_the_code_it_started_with(monkeypatch, tmp_p
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     monkeypatch.setattr(exp, "code_state", lambda root=exp.ROOT: next(states))
     seen = []
-    monkeypatch.setattr(exp, "run_ablation", lambda s, out, jobs, played_with, scheduler:
-                        seen.append(("ablation", played_with)))
-    monkeypatch.setattr(exp, "run_choice", lambda s, sr, out, jobs, played_with, scheduler:
-                        seen.append(("choice", played_with)))
-    monkeypatch.setattr(exp, "run_validation", lambda s, games, ratings, out, jobs, played_with, scheduler:
-                        seen.append(("validation", played_with)))
-    monkeypatch.setattr(exp, "run_turns", lambda s, sr, games, out, jobs, played_with, scheduler:
-                        seen.append(("turns", played_with)))
-    monkeypatch.setattr(exp, "print_costs", lambda *a: seen.append(("cost", None)))
-    monkeypatch.setattr(exp, "report", lambda *a, **k: None)
+    # every part is run through run.timed, which keeps the code it played with in runs.json
+    monkeypatch.setattr(run, "timed", lambda out, key, played_with, part, *a, **k:
+                        seen.append((part.__name__.removeprefix("play_"), played_with)))
+    monkeypatch.setattr(run, "print_costs", lambda *a: seen.append(("cost", None)))
+    monkeypatch.setattr(run, "report", lambda *a, **k: None)
     assert exp.main(["--out", str(tmp_path), "--players", "2"]) == 0
     assert [p for p, _ in seen] == ["cost"] + ["ablation"] * 2 + ["choice"] * 2 + ["validation", "turns"]
     assert {w for _, w in seen[1:]} == {"abc1234"}
 
 
 def test_the_report_names_what_the_search_study_still_lacks():
-    exp = _experiment()
-    done = {"search": dict(exp.SEARCH_CHOICE_GAMES), "heuristic": dict(exp.HEURISTIC_CHOICE_GAMES)}
-    full = {n: exp.study.rotation_games(exp.SEARCH_GAMES, n) for n in (2, 3, 4)}
-    assert exp.unfinished_note(full, done) == []
+    done = {"search": dict(run.SEARCH_CHOICE_GAMES), "heuristic": dict(run.HEURISTIC_CHOICE_GAMES)}
+    full = {n: run.rotation_games(run.SEARCH_GAMES, n) for n in (2, 3, 4)}
+    assert run.unfinished_note(full, done) == []
     # 4 players: half the ablation, no rated decisions; 3 players: one heuristic game short
     short = {**done, "search": {2: 100, 3: 100}, "heuristic": {2: 50, 3: 49}}
-    note, = exp.unfinished_note({**full, 4: 100}, short)
+    note, = run.unfinished_note({**full, 4: 100}, short)
     assert "at 4 players the ablation has 100 of its 200 games a tournament" in note
     assert "rated 0 of 100 search control games and 0 of 50 heuristic control games" in note
     assert "at 3 players the value at the moment of choice has rated 49 of 50 heuristic" in note
     assert "at 2 players" not in note and "python experiments/officials.py" in note
-    note, = exp.unfinished_note({2: 200, 3: 201}, done)
+    note, = run.unfinished_note({2: 200, 3: 201}, done)
     assert ("at 4 players the ablation is not played yet (200 games a tournament, "
-            f"{exp.SEARCH_BUDGET[4]} iterations") in note
+            f"{run.SEARCH_BUDGET[4]} iterations") in note
 
 
 def test_played_per_tournament_counts_only_complete_designs():
-    exp = _experiment()
-    rows = [{"players": 4, "official": o, "game": g} for o in ("none",) + exp.OFFICIALS for g in range(1, 4)]
+    rows = [{"players": 4, "official": o, "game": g} for o in ("none",) + run.OFFICIALS for g in range(1, 4)]
     rows = [r for r in rows if not (r["official"] == "cartwright" and r["game"] == 3)]
     rows += [{"players": 2, "official": "none", "game": 1}]          # 2 players: only the control so far
-    got = exp.played_per_tournament(pd.DataFrame(rows))
+    got = run.played_per_tournament(pd.DataFrame(rows))
     assert got == {4: 2, 2: 0}
-    assert exp.played_per_tournament(None) == {}
+    assert run.played_per_tournament(None) == {}
 
 
 def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
-    mod = experiment("officials_replay")
     from thurn_ai.bots import make_bot
     from thurn_ai.play.match import play_game
     from thurn_ai.game.rules import Rules
@@ -388,19 +384,16 @@ def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
         rows += [{"players": 2, "official": "cartwright", "game": game, "seed": seed, "seat": k,
                   "restricted": k == 0, "score": rec.scores[k], "turns": rec.turns} for k in range(2)]
     df = pd.DataFrame(rows)
-    assert mod.replay(df, 1)[:2] == (2, 0)
+    assert records.replay(df, 1)[:2] == (2, 0)
     df.loc[3, "score"] += 1                              # game 2, seat 1: recorded one point more
-    same, differ, notes = mod.replay(df, 1)
+    same, differ, notes = records.replay(df, 1)
     assert (same, differ) == (1, 1) and "game 2" in notes[0]
-    assert mod.replay(df, 2)[:2] == (1, 0)               # every 2nd game: only game 1
+    assert records.replay(df, 2)[:2] == (1, 0)               # every 2nd game: only game 1
     # the report's note says what the check found
-    exp = _experiment()
-    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
-    monkeypatch.setattr(mod, "replay", lambda games, every: (1, 1, []))
-    monkeypatch.setitem(sys.modules, "officials_replay", mod)
-    assert "2 games, 1 differ, so these results do not reproduce" in exp.replay_note(df, "abc1234")
-    monkeypatch.setattr(mod, "replay", lambda games, every: (2, 0, []))
-    assert "commit abc1234: 2 games, all gave the same scores" in exp.replay_note(df, "abc1234")
+    monkeypatch.setattr(run, "replay", lambda games, every: (1, 1, []))
+    assert "2 games, 1 differ, so these results do not reproduce" in run.replay_note(df, "abc1234")
+    monkeypatch.setattr(run, "replay", lambda games, every: (2, 0, []))
+    assert "commit abc1234: 2 games, all gave the same scores" in run.replay_note(df, "abc1234")
 
 
 def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phase():
@@ -443,14 +436,14 @@ def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp
     folder = tmp_path / "t"
     run_tournament(["mcts(iterations=15)", "heuristic"], players=2, games=4, seed=3, jobs=1, out_dir=str(folder),
                    progress=False)
-    assert mod.replay_tournament(folder, 1)[:2] == (4, 0)
-    assert mod.replay_tournament(folder, 3)[:2] == (2, 0)          # games 1 and 4
+    assert records.replay_tournament(folder, 1)[:2] == (4, 0)
+    assert records.replay_tournament(folder, 3)[:2] == (2, 0)          # games 1 and 4
     lines = (folder / "records.jsonl").read_text(encoding="utf-8").splitlines()
     rec = json.loads(lines[1])
     rec["moves"][5] = "draw deck" if rec["moves"][5] != "draw deck" else "close"
     lines[1] = json.dumps(rec)
     (folder / "records.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    same, differ, notes = mod.replay_tournament(folder, 1)
+    same, differ, notes = records.replay_tournament(folder, 1)
     assert (same, differ) == (3, 1) and f"game {rec['game']}: first differs at move 6" in notes[0]
     assert mod.main(["--tournament", str(folder), "--every", "1"]) == 1
     assert "3 of 4 sampled games replay move by move" in capsys.readouterr().out
@@ -459,19 +452,17 @@ def test_a_saved_tournament_replays_move_by_move_and_a_changed_move_is_found(tmp
     assert "not a tournament folder" in capsys.readouterr().err
 
 
-def test_the_report_replays_two_games_of_each_search_tournament(tmp_path, monkeypatch):
-    exp = _experiment()
-    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+def test_the_report_replays_two_games_of_each_search_tournament(tmp_path):
     from thurn_ai.play.tournament import run_tournament
-    assert exp.search_replay_note(tmp_path, "abc1234") is None           # nothing saved: no note
+    assert run.search_replay_note(tmp_path, "abc1234") is None           # nothing saved: no note
     for name, games in (("2p_none", 4), ("2p_cartwright", 3)):
         run_tournament(["mcts(iterations=10)", "mcts(iterations=10,forbid=cartwright)"], players=2, games=games,
                        seed=len(name), jobs=1, out_dir=str(tmp_path / name), progress=False)
-    note = exp.search_replay_note(tmp_path, "abc1234")
+    note = run.search_replay_note(tmp_path, "abc1234")
     assert "commit abc1234: 4 games, all gave the same games" in note     # games 1 and 3, games 1 and 3
     path = tmp_path / "2p_cartwright" / "records.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     rec = json.loads(lines[0])
     rec["moves"][3] = "draw deck" if rec["moves"][3] != "draw deck" else "close"
     path.write_text("\n".join([json.dumps(rec)] + lines[1:]) + "\n", encoding="utf-8")
-    assert "4 games, 1 differ, so these results do not reproduce" in exp.search_replay_note(tmp_path, "abc1234")
+    assert "4 games, 1 differ, so these results do not reproduce" in run.search_replay_note(tmp_path, "abc1234")

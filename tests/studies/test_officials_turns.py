@@ -13,6 +13,7 @@ from thurn_ai import _search
 from thurn_ai.game.officials import OFFICIALS
 from thurn_ai.play.tournament import run_tournament
 from thurn_ai.studies import officials as S
+from thurn_ai.studies.officials.turn_choice import load_turns_study
 from thurn_ai.studies.officials import cost
 from thurn_ai.studies.officials.choice import ROWS_FILE
 from thurn_ai.studies.officials.turn_choice import (RESAMPLES, TURN_OPTIONS, TURNS_META, TurnSettings, load_turns,
@@ -187,4 +188,4 @@ def test_the_turns_part_needs_the_control_games(tmp_path):
     with pytest.raises(S.StudyError, match="play the control games first"):
         S.run_turns_study(tmp_path, (2,), 1, "mcts(iterations=5)", log=None)
     with pytest.raises(S.StudyError, match="no rated turns"):
-        S.load_turns_study(tmp_path, (2,))
+        load_turns_study(tmp_path, (2,))

@@ -18,6 +18,11 @@ from thurn_ai.play.analysis import analyse
 from thurn_ai.play.match import derive_seed, replay
 from thurn_ai.play.tournament import run_tournament
 from thurn_ai.studies import officials as S
+from thurn_ai.studies.officials import run
+from thurn_ai.studies.provenance import tally_run
+from thurn_ai.studies.officials import choice as choice_module
+from thurn_ai.studies.officials.plan import phase_turns, plan
+from thurn_ai.studies.officials.tables import ablation_table, pairwise_table, substitution_table
 from thurn_ai.studies.officials import design, rated as R
 from thurn_ai.studies.officials.choice import (ChoiceSettings, choice_officials, fresh_seed, last_round_start,
                                               rate_decision, read_game_records, run_choice, side_move)
@@ -74,7 +79,7 @@ def test_two_proportions_p():
 # ------------------------------------------------------------------------------ paired deals
 
 def test_the_control_and_every_ablation_of_a_count_share_their_seed():
-    conds = S.plan((2, 3), OFFICIALS)
+    conds = plan((2, 3), OFFICIALS)
     for n in (2, 3):
         seeds = {c.seed(7) for c in conds if c.players == n}
         assert len(seeds) == 1
@@ -103,11 +108,11 @@ def test_paired_ablation_games_deal_the_same_cards_as_the_control(paired):
 def test_the_ablation_table_carries_paired_estimates_and_holm():
     df = S.run_ablation("heuristic", players=(2,), games=6, seed=3, officials=("postmaster", "administrator"),
                         jobs=1, progress=False, log=None)
-    t = S.ablation_table(df)
+    t = ablation_table(df)
     assert {"d_win_paired", "d_win_paired_lo", "p_win_holm", "p_score_holm"} <= set(t.columns)
     assert (t.p_win_holm >= t.p_win - 1e-12).all()
     assert list(t.p_win_holm) == pytest.approx(design.holm(t.p_win))
-    pairs = S.pairwise_table(df)
+    pairs = pairwise_table(df)
     assert {"p_win", "p_win_holm"} <= set(pairs.columns)
 
 
@@ -116,7 +121,7 @@ def test_the_ablation_table_carries_paired_estimates_and_holm():
 def test_forced_postmaster_counts_turns_begun_with_an_empty_hand(tmp_path):
     run_tournament(["heuristic", "heuristic"], players=2, games=2, seed=4, jobs=1, out_dir=tmp_path / "t",
                    progress=False)
-    got = S.phase_turns(tmp_path / "t" / "records.jsonl")
+    got = phase_turns(tmp_path / "t" / "records.jsonl")
     want = {}
     for g, (_line, rec) in read_game_records(tmp_path / "t" / "records.jsonl").items():
         last = [-1]
@@ -180,7 +185,7 @@ def test_the_fresh_share_right_is_counted_from_the_fresh_deltas():
                          "d_win_fresh": [-0.1, 0.2, -0.1, -0.3], "se_win": 0.01, "se_win_fresh": 0.01,
                          "d_score": 0.0, "used": [True, False, True, False], "best_uses": False,
                          "endgame": [False, False, False, True], "calibrated": True})
-    for c in S.choice.CHOICE_COLUMNS:
+    for c in choice_module.CHOICE_COLUMNS:
         if c not in rows:
             rows[c] = 0
     t = choice_table(rows)
@@ -402,13 +407,11 @@ def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tm
 
 
 def test_the_report_finds_the_rated_seat_of_the_games_the_validation_played(tmp_path):
-    # the script reads the saved games back and must name the rated bot as run_validation played it
-    from tests.helpers import experiment
-    exp = experiment("officials")
-    search = exp.Study("search", "mcts", (2,), {2: 2}, "mcts, 8 iterations", budget={2: 8})
+    # the runner reads the saved games back and must name the rated bot as run_validation played it
+    search = run.Study("search", "mcts", (2,), {2: 2}, "mcts, 8 iterations", budget={2: 8})
     R.run_validation(search.bots(), players=(2,), games=2, seed=1, ratings=("first", "fresh", "control-first"),
                      jobs=1, out_dir=tmp_path / "raw" / "validation", log=None)
-    rows = exp.validation_rows(search, tmp_path)
+    rows = run.validation_rows(search, tmp_path)
     assert rows.groupby("rating").rated.sum().to_dict() == {"first": 2, "fresh": 2, "control-first": 2}
     t = R.validation_table(rows).set_index("rating")
     assert len(t) == 3 and t.loc["first", "pairs"] == 2 and math.isnan(t.loc["fresh", "pairs"])
@@ -431,7 +434,7 @@ def test_the_validation_runs_on_a_dask_cluster(tmp_path):
 def test_the_substitution_table_counts_the_forced_postmaster_apart(tmp_path):
     df = S.run_ablation("heuristic", players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
                         progress=False, log=None, out_dir=tmp_path)
-    t = S.substitution_table(df).set_index("forbidden")
+    t = substitution_table(df).set_index("forbidden")
     r = df[(df.official == "postmaster") & df.restricted]
     forced = r[[f"forced_postmaster_{ph}" for ph in ("early", "middle", "late")]].sum(axis=1)
     assert t.loc["postmaster", "postmaster"] == 0                     # never chosen ...
@@ -549,12 +552,9 @@ def test_a_saved_raw_folder_restores_and_the_run_resumes_from_it(tmp_path):
 
 
 def test_runs_json_keeps_only_the_runs_the_report_uses(tmp_path):
-    from tests.helpers import experiment
-
-    exp = experiment("officials")
     (tmp_path / "runs.json").write_text('{"mcts": {"seconds": 1}, "search": {"seconds": 2, "played_with": []},'
                                         ' "strength_check": "old"}')
-    runs = exp.log_run(tmp_path, "", keep_only=exp.RUN_NAMES)
+    runs = tally_run(tmp_path, "", keep_only=run.RUN_NAMES)
     assert set(runs) == {"search"}
     import json
     assert set(json.loads((tmp_path / "runs.json").read_text())) == {"search"}
@@ -758,11 +758,11 @@ def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, cap
     exp = experiment("officials")
     readme = tmp_path / "README.md"
     readme.write_text(f"# t\n\n{README_START}\nold\n{README_END}\n", encoding="utf-8")
-    assert exp.write_readme_block(readme, [README_START, "new", README_END])
+    assert run.write_readme_block(readme, [README_START, "new", README_END])
     assert readme.read_text(encoding="utf-8") == f"# t\n\n{README_START}\nnew\n{README_END}\n"
-    assert not exp.write_readme_block(readme, [])                # nothing to say: the block stays
+    assert not run.write_readme_block(readme, [])                # nothing to say: the block stays
     readme.write_text("# a README of one's own\n", encoding="utf-8")
-    assert not exp.write_readme_block(readme, [README_START, "new", README_END])
+    assert not run.write_readme_block(readme, [README_START, "new", README_END])
     assert readme.read_text(encoding="utf-8") == "# a README of one's own\n"
     assert "warning: the README has no block" in capsys.readouterr().err
     # the project's page of advice (docs/officials-advice.md, once the README) has the block the report step writes

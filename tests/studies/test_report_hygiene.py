@@ -12,7 +12,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
+from thurn_ai.game.officials import STAGES
+from thurn_ai.studies.officials.plan import CONTROL
+from thurn_ai.studies.officials.report import player_summary
 from thurn_ai.studies.officials.report import _ablation_sentences, findings, readme_block
 from thurn_ai.studies.officials.report_study import (detectable_paired, detectable_vs_fair, p_text, paired_p,
                                                      with_primary)
@@ -96,13 +100,13 @@ def synthetic_study(games=48, players=(2, 4), seed=0):
     rng = np.random.default_rng(seed)
     rows = []
     for n in players:
-        for off in (S.CONTROL, *OFFICIALS):
+        for off in (CONTROL, *OFFICIALS):
             for g in range(games):
-                restricted = None if off == S.CONTROL else g % n
+                restricted = None if off == CONTROL else g % n
                 base = list(rng.integers(10, 31, n).astype(float))
                 if off == "postmaster":
                     winner = (restricted + 1) % n
-                elif off == S.CONTROL and n == 2:
+                elif off == CONTROL and n == 2:
                     winner = 0 if g % 3 else 1
                 else:
                     winner = g // n % n if restricted is not None else g % n
@@ -112,8 +116,8 @@ def synthetic_study(games=48, players=(2, 4), seed=0):
                          "bot": "x", "restricted": s == restricted, "score": base[s], "win": int(s == winner),
                          "rank": 1 if s == winner else 2, "turns": 30 * n}
                     for o in OFFICIALS:
-                        for i, ph in enumerate(S.STAGES):
-                            r[S.use_column(o, ph)] = 0 if (o == off and s == restricted) else i + 1
+                        for i, ph in enumerate(STAGES):
+                            r[use_column(o, ph)] = 0 if (o == off and s == restricted) else i + 1
                     rows.append(r)
     return pd.DataFrame(rows)
 
@@ -150,7 +154,7 @@ def test_the_first_seat_is_quoted_from_the_control_games_only():
     said = "\n".join(findings(a))
     assert f"2 players, control games only (identical bots): the first seat wins {100 * control.win_rate:.1f}%" in said
     assert f"the first seat wins {100 * pooled.win_rate:.1f}%" not in said
-    summary = "\n".join(S.player_summary({"toy": a}, "toy"))
+    summary = "\n".join(player_summary({"toy": a}, "toy"))
     assert f"First seat at 2 players: wins {100 * control.win_rate:.1f}%" in summary and "control games" in summary
     block = "\n".join(readme_block({"toy": a}, None, {"main_study": "toy", "commit": "abc"}))
     assert "**First seat** (control games, identical bots in every seat)" in block

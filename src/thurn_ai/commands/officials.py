@@ -1,6 +1,7 @@
 """thurn-ai officials: the officials study (thurn_ai/studies/officials/): the ablation of the four officials,
 their value at the moment of choice, the turn question (which official this turn) and the validation by
-play of the rating."""
+play of the rating. Its options and output; the parts are played by the study's runner
+(studies/officials/run.py), as experiments/officials.py plays them."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,9 @@ from ..game.officials import OFFICIALS
 from ._lazy import LazyModule
 from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
-study = LazyModule("thurn_ai.studies.officials")   # pandas and scipy: imported when the command runs, not for --help
+# pandas and scipy: imported when the command runs, not for --help
+study = LazyModule("thurn_ai.studies.officials")
+run = LazyModule("thurn_ai.studies.officials.run")
 
 PARTS = ("ablation", "choice", "turns", "validation", "all")
 #: options that only some parts read: {parameter: those parts}. Another part refuses them rather than ignore
@@ -141,8 +144,13 @@ def _command(bot, budget, part, games, players, officials_text, choice_games, ch
         return
     if part not in ("ablation", "validation") and not out_dir:
         raise study.StudyError(f"--part {part} needs --out: the games' records and the rated decisions are kept there")
-    counts = study.parse_players(players)
-    officials = study.parse_officials(officials_text)
+    from ..studies.officials.choice import study_records
+    from ..studies.officials.choice_tables import choice_table
+    from ..studies.officials.plan import choice_bots, parse_officials, parse_players, study_board_file, with_forbid
+    from ..studies.officials.report import format_choice_text
+
+    counts = parse_players(players)
+    officials = parse_officials(officials_text)
     rules = rules_from(counts[0], board, variant, board_file, english_tile)
     if rules.resolved_variant == "horses" and "cartwright" in officials:
         if officials_text != ",".join(OFFICIALS):
@@ -150,33 +158,32 @@ def _command(bot, budget, part, games, players, officials_text, choice_games, ch
         officials = tuple(o for o in officials if o != "cartwright")
     bots = study.study_bots(bot, counts, budget)          # checks the spec and the budget before any game
     for spec in bots.values():
-        study.with_forbid(spec, officials[0])
-    searchers = study.choice_bots(bots, choice_iterations)
+        with_forbid(spec, officials[0])
+    searchers = choice_bots(bots, choice_iterations)
     rules_kwargs = {"board": board_file or board, "variant": variant,
                     "all_provinces_tile": "english" if english_tile else "german"}
     raw = Path(out_dir) / "raw" if out_dir else None
     name = bot if len(set(bots.values())) > 1 else next(iter(bots.values()))
+    the_study = run.Study(name, bot, counts, games, "", budget, {n: choice_games for n in counts}, officials,
+                          seed, rules_kwargs)
     if part == "validation":
-        _validation(bots, counts, validation_games, seed, jobs, raw, out_dir, quiet, log, controls)
+        _validation(the_study, validation_games, jobs, raw, out_dir, quiet, log, controls)
         return
     analyses, frames = {}, {}
     if part in ("ablation", "all"):
-        df = study.run_ablation(bots, counts, games, seed, officials, jobs=jobs, rules_kwargs=rules_kwargs,
-                                out_dir=raw, resume=bool(out_dir), progress=not quiet, log=log)
+        df = run.play_ablation(the_study, raw, jobs, log=log, progress=not quiet, resume=bool(out_dir))
         analyses[name], frames[name] = study.analyse(df), df
     choice = None
     if part in ("choice", "all"):
-        cdf = study.run_choice_study(bots, counts, games, choice_games, searchers, seed=seed, choice_seed=seed,
-                                     jobs=jobs, rules_kwargs=rules_kwargs, out_dir=raw, progress=not quiet, log=log)
-        ctable = study.choice_table(cdf)
-        _show(study.format_choice_text(ctable), {"choice": ctable})
-        records = study.study_records(raw, cdf, study.study_board_file(rules_kwargs))
+        cdf = run.play_choice(the_study, searchers, raw, jobs, log=log, progress=not quiet)
+        ctable = choice_table(cdf)
+        _show(format_choice_text(ctable), {"choice": ctable})
+        records = study_records(raw, cdf, study_board_file(rules_kwargs))
         choice = {name: {**study.save_choice(cdf, out_dir, records, title=name),
                          "search": searchers,
                          "games": {n: int(cdf[cdf.players == n].game.nunique()) for n in counts}}}
     if part in ("turns", "all"):
-        _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log,
-               study.study_board_file(rules_kwargs))
+        _turns(the_study, raw, searchers, jobs, out_dir, quiet, log)
         if part == "turns":
             return
     command_line = (f"thurn-ai officials --bot '{bot}'" + (f" --budget {budget}" if budget else "")
@@ -201,28 +208,30 @@ def _refuse_unread_options(ctx: click.Context, part: str) -> None:
                                       if param.name == "games" and part == "validation" else ""))
 
 
-def _turns(raw, counts, choice_games, searchers, seed, jobs, out_dir, quiet, log, board_file=None) -> None:
-    """The turn question on the first `choice_games` control games of each count: printed, and written to
+def _turns(the_study, raw, searchers, jobs, out_dir, quiet, log) -> None:
+    """The turn question on the first --choice-games control games of each count: printed, and written to
     OUT/turns.csv (the table) and OUT/turns.md (its section)."""
-    df = study.run_turns_study(raw, counts, choice_games, searchers, seed=seed, jobs=jobs, board_file=board_file,
-                               progress=not quiet, log=log)
-    table = study.turn_table(df)
-    text = "\n".join(study.turn_section(table))
+    from ..studies.officials.turn_choice import turn_section, turn_table
+
+    df = run.play_turns(the_study, searchers, the_study.choice_games, raw, jobs, log=log, progress=not quiet)
+    table = turn_table(df)
+    text = "\n".join(turn_section(table))
     _show(text, {"turns": table})
     atomic_write_text(Path(out_dir) / "turns.csv", table.to_csv(index=False))
     atomic_write_text(Path(out_dir) / "turns.md", text + "\n")
     _note(f"wrote {out_dir}/turns.csv and turns.md")
 
 
-def _validation(bots, counts, games, seed, jobs, raw, out_dir, quiet, log, controls=False) -> None:
+def _validation(the_study, games, jobs, raw, out_dir, quiet, log, controls=False) -> None:
     """The validation by play: the rated bot against the bot at each count, both ratings (and with controls
     their controls); printed, and with --out written to OUT/validation.csv (the table) and OUT/validation.md
     (its section)."""
-    cells = study.CELLS if controls else study.RATINGS
-    rows = study.run_validation(bots, counts, games, seed=seed, ratings=cells, jobs=jobs, progress=not quiet,
-                                log=log, out_dir=None if raw is None else raw / "validation")
-    table = study.validation_table(rows)
+    from ..studies.officials.rated import CELLS, RATINGS, validation_table
     from ..studies.officials.report_validation import validation_section
+
+    rows = run.play_validation(the_study, games, CELLS if controls else RATINGS,
+                               None if raw is None else raw / "validation", jobs, log=log, progress=not quiet)
+    table = validation_table(rows)
     text = "\n".join(validation_section(table, None))
     _show(text, {"validation": table})
     if out_dir:
@@ -244,7 +253,8 @@ def _finish(analyses: dict, frames: dict, choice, out_dir, name: str, meta_extra
     if analyses:
         text = study.build_report(analyses, meta, choice)
     else:
-        text = study.choice_report(choice, meta)
+        from ..studies.officials.report import choice_report
+        text = choice_report(choice, meta)
     atomic_write_text(Path(out_dir) / "report.md", text)
     _note(f"wrote {out_dir}/report.md" + (", games.parquet, tables and plots" if analyses else "")
                + (", choices.parquet, choice table, plots and example positions" if choice else ""))

@@ -4,6 +4,10 @@ settings, so a reader can replay any game and check it.
     >>> keep_records("results/officials/raw", "results/officials/records")   # after a run
     >>> check_records("results/officials/records", every=50)                 # (same, differ, notes)
 
+A study's games are checked against this code the same way before they are kept: `replay` plays a sample
+of a heuristic study's games again (its bot does not search), `replay_tournament` a sample of a saved
+tournament folder's, move by move (experiments/officials_replay.py).
+
 A tournament folder <study>/<name>/ (tournament.json, records.jsonl) becomes records/<study>/<name>.json
 (its settings) and records/<study>/<name>.jsonl.gz (one game record a line, sorted by game number; gzip
 without a timestamp, so the same games give the same bytes). A game is replayed by playing it again from
@@ -31,7 +35,7 @@ from pathlib import Path
 from ...fileio import atomic_write_bytes, load_json, path_text, read_bounded
 from .plan import StudyError
 
-__all__ = ["keep_records", "check_records", "record_files", "save_raw", "restore_raw"]
+__all__ = ["keep_records", "check_records", "record_files", "save_raw", "restore_raw", "replay", "replay_tournament"]
 
 
 def _tournaments(raw: Path):
@@ -207,4 +211,60 @@ def check_records(records, every: int = 50) -> tuple[int, int, list[str]]:
                 differ += 1
                 if len(notes) < 5:
                     notes.append(f"{gz.parent.name}/{gz.name}: game {was['game']} differs")
+    return same, differ, notes
+
+
+def replay(games, every: int):
+    """Replay game 1, 1 + every, ... of each tournament of a heuristic study's games (a study frame: the
+    heuristic bot does not search, so its games are the same given the seeds) with this code: (same,
+    different) counts over the sampled games (every seat's score and the game's length), and the first few
+    differences."""
+    from ...bots import make_bot
+    from ...game.rules import Rules
+    from ...play.match import play_game
+
+    same, differ, notes = 0, 0, []
+    for (n, official, game), g in games.groupby(["players", "official", "game"]):
+        if (game - 1) % every:
+            continue
+        g = g.sort_values("seat")
+        specs = [f"heuristic(forbid={official})" if r.restricted else "heuristic" for r in g.itertuples()]
+        rec = play_game(Rules(players=int(n)), [make_bot(s, seed=0) for s in specs], seed=int(g.seed.iloc[0]))
+        if list(rec.scores) == [int(x) for x in g.score] and rec.turns == int(g.turns.iloc[0]):
+            same += 1
+        else:
+            differ += 1
+            if len(notes) < 5:
+                notes.append(f"{n} players, {official}, game {game}: now {list(rec.scores)} in {rec.turns} turns, "
+                             f"recorded {[int(x) for x in g.score]} in {int(g.turns.iloc[0])}")
+    return same, differ, notes
+
+
+def replay_tournament(folder, every: int):
+    """(same, different) counts over game 1, 1 + every, ... of the games saved in a tournament folder, each
+    played again with this checkout's code and compared move by move, and the first few differences."""
+    from ...game.rules import Rules
+    from ...play.tournament import plan_tournament, play_task, read_meta
+
+    folder = Path(folder)
+    meta = read_meta(folder / "tournament.json")
+    plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],
+                           rules=Rules.from_dict(meta["rules"]))
+    same, differ, notes = 0, 0, []
+    with open(folder / "records.jsonl", encoding="utf-8") as f:
+        saved = {r["game"]: r for r in map(json.loads, f) if "game" in r}
+    for game in sorted(saved):
+        if (game - 1) % every:
+            continue
+        now = json.loads(play_task(plan.task(game))[2])
+        was = saved[game]
+        if now["moves"] == was["moves"] and now.get("scores") == was.get("scores"):
+            same += 1
+            continue
+        differ += 1
+        if len(notes) < 5:
+            k = next((i for i, (a, b) in enumerate(zip(now["moves"], was["moves"])) if a != b),
+                     min(len(now["moves"]), len(was["moves"])))
+            notes.append(f"{folder.name}, game {game}: first differs at move {k + 1} "
+                         f"(now {now['moves'][k:k + 1]}, saved {was['moves'][k:k + 1]})")
     return same, differ, notes
