@@ -9,7 +9,7 @@ import thurn_ai
 from thurn_ai import _search
 from thurn_ai.bots import Observation, make_bot
 from thurn_ai.bots.search_options import SearchOptions
-from thurn_ai.bots.officials import official_of
+from thurn_ai.game.officials import official_of
 from thurn_ai.errors import BotSpecError
 from thurn_ai.play.match import play_game
 from thurn_ai.game.notation import move_kind

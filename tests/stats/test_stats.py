@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from thurn_ai.bots.officials import OFFICIALS
+from thurn_ai.game.officials import OFFICIALS
 from thurn_ai.stats.summary import (StatsError, clustered_proportion_interval, format_summary, mean_interval,
                             summarize, summary_to_json, wilson_interval)
 from thurn_ai.game.officials import STAGES as PHASES

@@ -17,14 +17,14 @@ from thurn_ai.studies.officials.plots import write_plots
 from thurn_ai.studies.officials.report import control_facts, findings
 from thurn_ai.studies.officials.tables import ablation_table, pairwise_table, seat_table, substitution_table, usage_table, wbc_comparison
 from thurn_ai.bots import make_bot, parse_spec
-from thurn_ai.bots.officials import OFFICIALS
+from thurn_ai.game.officials import OFFICIALS
 from thurn_ai.cli import main
 from thurn_ai.play.match import play_game, replay
 from thurn_ai.game.rules import Rules
 
 
 # ------------------------------------------------------------------ what each official looks like as a move
-# Read from the move text and the decision phase, independently of thurn_ai.bots.officials.official_of.
+# Read from the move text and the decision phase, independently of thurn_ai.game.officials.official_of.
 
 def official_by_text(phase: str, text: str):
     word = text.split()[0]
