@@ -16,7 +16,10 @@ The rules:
   (e) no import loop at all, within a floor too (imports inside functions count), and none between the
       browser's ES modules (web/static/*.js, static and dynamic `import`);
   (f) no module of the library is over MAX_LINES lines: no Python module and no source file of the
-      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd).
+      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd);
+  (g) each folder of the package is on one floor (a folder's listing shows what it may import);
+  (h) the scripts in experiments/ are entry points over the library: they import no other script and
+      nothing of tests/, and do not edit sys.path (what they share is in the library, with tests).
 """
 from __future__ import annotations
 
@@ -200,6 +203,16 @@ def core_upward() -> set[tuple[str, str]]:
 def test_every_module_has_a_floor():
     assert [m for m in sorted(ALL_MODULES) if floor_of(m) is None] == [], \
         "place new modules in FLOORS (tests/project/test_layers.py) and in docs/architecture.md"
+
+
+def test_each_folder_is_on_one_floor():
+    floors = {}
+    for m in MODULES:
+        parts = m.split(".")
+        if len(parts) > 2 or (len(parts) == 2 and MODULES[m].name == "__init__.py"):   # in a folder of thurn_ai
+            floors.setdefault(parts[1], set()).add(floor_of(m))
+    assert {folder: sorted(f) for folder, f in floors.items() if len(f) != 1} == {}
+    assert {"game", "learned", "studies", "play"} <= set(floors)
 
 
 def test_the_library_never_imports_the_command_line():
@@ -405,3 +418,52 @@ def test_every_compiled_part_is_included_once():
         for f in included(pyx.read_text(encoding="utf-8")):
             uses.setdefault(f.name, []).append(pyx.name)
     assert {f.name: uses.get(f.name, []) for f in CEXT.glob("*.pxi") if len(uses.get(f.name, [])) != 1} == {}
+
+
+# ---------------------------------------------------------------- the experiments (rule h)
+
+EXPERIMENTS = ROOT / "experiments"
+
+
+def script_problems(path: Path, scripts: set[str], test_modules: set[str]) -> list[str]:
+    """What breaks rule (h) in one script: an import of another script or of a test module (also inside a
+    function), importlib loading a file, or an edit of sys.path by the script itself (code a script runs in
+    another process, a string it hands to `python -c`, is not read)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    out = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.ImportFrom):
+            out.append(f"{path.name}:{node.lineno} imports relatively")
+        for name in names:
+            top = name.split(".")[0]
+            if top in scripts or top in test_modules or top in ("tests", "experiments"):
+                out.append(f"{path.name}:{node.lineno} imports {name}")
+        if isinstance(node, ast.Attribute) and node.attr in ("spec_from_file_location", "syspath_prepend"):
+            out.append(f"{path.name}:{node.lineno} loads a file as a module")
+        if (isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name)
+                and node.value.id == "sys"):
+            parent = next((p for p in ast.walk(tree) if isinstance(p, ast.Attribute) and p.value is node), None)
+            if parent is not None and parent.attr in ("insert", "append", "extend", "remove"):
+                out.append(f"{path.name}:{node.lineno} edits sys.path")
+    return out
+
+
+def test_experiments_import_only_the_library():
+    scripts = {f.stem for f in EXPERIMENTS.glob("*.py")}
+    test_modules = {f.stem for f in (ROOT / "tests").rglob("*.py")}
+    assert len(scripts) > 10
+    assert [p for f in sorted(EXPERIMENTS.glob("*.py")) for p in script_problems(f, scripts, test_modules)] == []
+
+
+def test_the_experiment_rule_finds_what_it_forbids(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\nsys.path.insert(0, 'x')\nfrom other import f\n"
+                   "def g():\n    import test_north\n    from thurn_ai.game import rules\n"
+                   "CHILD = 'import sys; sys.path.insert(0, sys.argv[1])'\n", encoding="utf-8")
+    assert sorted(script_problems(bad, {"other", "bad"}, {"test_north"})) == [
+        "bad.py:2 edits sys.path", "bad.py:3 imports other", "bad.py:5 imports test_north"]
