@@ -1,8 +1,10 @@
 """Soak test: many whole games on every board, variant and player count, invariants checked all along.
+Part of the test suite (it runs the suite's own checks for as long as it is given), run by hand from
+the checkout's root:
 
-    python experiments/soak.py --minutes 3                 # as long as that, configurations in turn
-    python experiments/soak.py --games 20 --seed 7 --json  # 20 games per configuration, JSON summary
-    python experiments/soak.py --game north-horses-3p-bots:1234   # one game again (from a failure)
+    python -m tests.game.soak --minutes 3                 # as long as that, configurations in turn
+    python -m tests.game.soak --games 20 --seed 7 --json  # 20 games per configuration, JSON summary
+    python -m tests.game.soak --game north-horses-3p-bots:1234   # one game again (from a failure)
 
 Configurations: South (classic), North (horses) and North (classic) for 2, 3 and 4 players, each with
   * random games stepped in Python (`apply_random`), and
@@ -30,16 +32,13 @@ import traceback
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))     # the suite's invariant checks (tests/game/) are reused, not copied
-
-import thurn_ai  # noqa: E402
-from tests.game.test_north import check_invariants  # noqa: E402
-from tests.game.test_properties import Tracker  # noqa: E402
-from thurn_ai.bots import make_bot  # noqa: E402
-from thurn_ai.game.rules import PLAYER_COUNTS  # noqa: E402
-from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay  # noqa: E402
-from thurn_ai.position import dumps_position, position_from_dict  # noqa: E402
+import thurn_ai
+from tests.game.test_north import check_invariants      # the suite's invariant checks, reused, not copied
+from tests.game.test_properties import Tracker
+from thurn_ai.bots import make_bot
+from thurn_ai.game.rules import PLAYER_COUNTS
+from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay
+from thurn_ai.position import dumps_position, position_from_dict
 
 GAMES = [("south", "classic"), ("north", "horses"), ("north", "classic")]
 PLAYERS = PLAYER_COUNTS
@@ -166,7 +165,7 @@ def run(args) -> dict:
             if error:
                 s["violations"] += 1
                 failures.append({"config": cfg.key, "seed": seed, "error": error,
-                                 "rerun": f"python experiments/soak.py --game {cfg.key}:{seed}"})
+                                 "rerun": f"python -m tests.game.soak --game {cfg.key}:{seed}"})
                 if not args.json:
                     print(f"VIOLATION {cfg.key} seed {seed}: {error}", file=sys.stderr)
             else:
