@@ -1,0 +1,97 @@
+"""What the experiments share, in the library: a strength cell and its summary.csv (thurn_ai.studies.strength),
+and where a result came from (thurn_ai.studies.provenance: the code state of a checkout, the runs' tally,
+a results folder's README)."""
+import subprocess
+
+import pandas as pd
+import pytest
+
+from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.studies import provenance, strength
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+
+
+# ---------------------------------------------------------------- a strength cell
+
+def test_a_cell_is_summarised_from_its_games_and_again_from_its_folder(tmp_path):
+    row = strength.run_cell("c", 2, "random", 4, "south", tmp_path, jobs=1, seed=5, others="greedy")
+    games = pd.read_csv(tmp_path / "runs" / "c" / "results.csv")
+    mine, other = games[games["spec"] == "random"], games[games["spec"] == "greedy"]
+    assert row["games"] == len(mine) == 4 and row["players"] == 2 and row["fair"] == 0.5
+    assert row["wins"] == pytest.approx(mine["win_share"].sum())
+    lo, hi = wilson_interval(mine["win_share"].sum(), 4)
+    assert (row["ci_low"], row["ci_high"]) == (round(lo, 4), round(hi, 4))
+    assert row["mcts_score"] == round(mine["score"].mean(), 2)
+    assert row["heuristic_scores"] == str(round(other["score"].mean(), 2))
+    # how often the cell's bot outscored the other seat in the same game, ties half
+    pairs = mine.set_index("game")["score"].to_frame("me").join(other.set_index("game")["score"].rename("it"))
+    share = ((pairs["me"] > pairs["it"]) + 0.5 * (pairs["me"] == pairs["it"])).mean()
+    assert row["outscored"] == f"{100 * round(share, 3):.0f}%"
+    again = strength.summarize_saved("c", 2, "random", "south", tmp_path, before=row)
+    assert again == row                                  # the same games: the same row, its time kept
+    assert strength.summarize_saved("c", 2, "random", "south", tmp_path, before=None)["seconds"] == "–"
+    assert strength.summarize_saved("none", 2, "random", "south", tmp_path, before=None) is None
+
+
+def test_the_summary_keeps_its_rows_in_the_cells_order(tmp_path):
+    path = tmp_path / "summary.csv"
+    assert strength.read_summary(path, "cell") == {}
+    rows = {name: {"cell": name, "games": n, "extra": "dropped"} for name, n in (("b", 2), ("new", 3), ("a", 1))}
+    strength.write_summary(path, rows, ["cell", "games"], order=["a", "b"])
+    assert path.read_text().splitlines() == ["cell,games", "a,1", "b,2", "new,3"]      # unknown names last
+    assert strength.read_summary(path, "cell")["new"] == {"cell": "new", "games": "3"}
+    assert strength.pct(0.1234) == "12.3%"
+
+
+# ---------------------------------------------------------------- provenance
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "repo"
+    (root / "src" / "thurn_ai").mkdir(parents=True)
+    (root / "src" / "thurn_ai" / "x.py").write_text("A = 1\n")
+    (root / "docs").mkdir()
+    (root / "docs" / "a.md").write_text("a\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run([*GIT, "add", "."], cwd=root, check=True)
+    subprocess.run([*GIT, "commit", "-q", "-m", "x"], cwd=root, check=True)
+    return root
+
+
+def test_the_code_state_names_changes_to_the_code_only(repo, tmp_path):
+    head = provenance.commit(repo)
+    assert len(head) >= 7 and provenance.code_state(repo) == head
+    (repo / "docs" / "a.md").write_text("b\n")                     # not code
+    assert provenance.code_state(repo) == head
+    (repo / "src" / "thurn_ai" / "x.py").write_text("A = 2\n")
+    assert provenance.code_state(repo) == f"{head} with uncommitted changes to src/thurn_ai/x.py"
+    assert provenance.code_state(repo, ("cext",)) == head           # only the paths asked about
+    assert provenance.commit(tmp_path / "nowhere") == "unknown"
+
+
+def test_a_checkouts_package_is_under_src_since_the_src_layout(repo, tmp_path):
+    assert provenance.package_root(repo) == repo / "src"
+    (tmp_path / "old" / "thurn_ai").mkdir(parents=True)
+    assert provenance.package_root(tmp_path / "old") == tmp_path / "old"
+
+
+def test_the_runs_tally_adds_time_and_keeps_each_code_once(tmp_path):
+    provenance.tally_run(tmp_path, "a", played_with="abc")
+    provenance.tally_run(tmp_path, "a", seconds=2.5)
+    provenance.tally_run(tmp_path, "a", seconds=1.0, played_with="abc")
+    provenance.tally_run(tmp_path, "b", seconds=3.0, played_with="def")
+    runs = provenance.tally_run(tmp_path, "", keep_only=("a",))
+    assert runs == {"a": {"seconds": 3.5, "played_with": ["abc"]}}
+
+
+def test_a_results_readme_names_its_command_commit_and_machine_and_keeps_the_notes(tmp_path, monkeypatch):
+    monkeypatch.setattr(provenance, "machine_info", lambda: {"commit": "abc1234", "cpu": "a CPU"})
+    provenance.write_results_readme(tmp_path, "Title", "python experiments/x.py --y", ["body", ""])
+    assert (tmp_path / "README.md").read_text().splitlines() == [
+        "# Title", "", "Produced by `python experiments/x.py --y` (commit abc1234, a CPU, 2 worker processes).",
+        "", "body"]
+    (tmp_path / "NOTES.md").write_text("hand-written\n\n")
+    provenance.write_results_readme(tmp_path, "Title", "cmd", ["body", ""], setup="one core")
+    text = (tmp_path / "README.md").read_text()
+    assert "(commit abc1234, a CPU, one core)" in text and text.endswith("body\n\nhand-written\n")
