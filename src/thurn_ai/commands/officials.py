@@ -164,8 +164,8 @@ def _command(bot, budget, part, games, players, officials_text, choice_games, ch
                     "all_provinces_tile": "english" if english_tile else "german"}
     raw = Path(out_dir) / "raw" if out_dir else None
     name = bot if len(set(bots.values())) > 1 else next(iter(bots.values()))
-    the_study = run.Study(name, bot, counts, games, "", budget, {n: choice_games for n in counts}, officials,
-                          seed, rules_kwargs)
+    the_study = run.Study(name, bot, counts, games, budget=budget, choice_games={n: choice_games for n in counts},
+                          officials=officials, seed=seed, rules_kwargs=rules_kwargs)
     if part == "validation":
         _validation(the_study, validation_games, jobs, raw, out_dir, quiet, log, controls)
         return

@@ -2,9 +2,10 @@
 
 Results in results/ must come from committed code: a study's runner calls `check_clean()` before it plays
 (DirtyTree unless the caller allows a dirty tree, which its report then says) and writes `code_state()`
-beside what it made; `log_run` keeps each part's runs in OUT/runs.json (`tally_run`: their time and code by part); `write_results_readme` writes a
-results folder's README with the command, commit and machine that made it. `machine_info` (what
-`thurn-ai bench` prints) names the commit of the checkout the package itself runs from."""
+beside what it made; `log_run` keeps each part's runs in OUT/runs.json (`tally_run`: their time and code by
+part); `write_results_readme` writes a results folder's README with the command, commit and machine that
+made it. `machine_info` (what `thurn-ai bench` prints) names the commit of the checkout the package itself
+runs from."""
 from __future__ import annotations
 
 import json
@@ -73,8 +74,8 @@ def log_run(out, part: str, seconds: float, code: str, **info) -> None:
 
 def tally_run(out, name: str, seconds: float = 0.0, played_with: str | None = None, keep_only=None) -> dict:
     """OUT/runs.json as a tally (the officials study's form, committed with its results): per study and part
-    the wall time over all its runs and the code each run played with. Re-read before every write, as two studies may run in two processes.
-    keep_only: drop every entry not named there (the report's runs) and save."""
+    the wall time over all its runs and the code each run played with. Re-read before every write, as two
+    studies may run in two processes. keep_only: drop every entry not named there (the report's runs) and save."""
     path = Path(out) / "runs.json"
     runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     if keep_only is not None and set(runs) - set(keep_only):

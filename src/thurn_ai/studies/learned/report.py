@@ -25,18 +25,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..provenance import machine_info
 from ...bots import make_bot
 from ...bots.base import Observation
-from ...game.rules import PLAYER_COUNTS
 from ...fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
-from . import data as D
-from .calibration import (calibration_table, fit_shift, recalibration_table, reliability,
-                          stage_of_positions)
-from .fit import feature_arrays
+from ...game.rules import PLAYER_COUNTS
 from ...learned.model import ValueModel
 from ...learned.win_map import HEURISTIC_PATH, WinMap
 from ...stats.summary import wilson_interval
+from ..provenance import machine_info
+from . import data as D
+from .calibration import calibration_table, fit_shift, recalibration_table, reliability, stage_of_positions
+from .fit import feature_arrays
 
 #: who the player to move is and whom it plays against, by the data's design (studies/learned/data.py):
 #: every 4th game (g % 4 == 3) one seat is the strong search and the others the heuristic bot

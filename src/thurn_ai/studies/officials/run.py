@@ -19,13 +19,14 @@ from ...fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from ...game.officials import OFFICIALS
 from ..provenance import tally_run
 from . import cost as study_cost, rated as study_rated
-from .report_validation import advice_follows
 from .choice import load_choice_study, run_choice_study, study_records
-from .records import keep_records, replay, replay_tournament
 from .files import load_study, save_choice, save_study
-from .plan import StudyError, choice_bots, study_board_file, load_ablation, parse_players, plan, rotation_games, run_ablation, study_bots
+from .plan import (StudyError, choice_bots, load_ablation, parse_players, plan, rotation_games, run_ablation,
+                   study_board_file, study_bots)
 from .plots import write_comparison_plot
+from .records import keep_records, replay, replay_tournament
 from .report import build_report, control_facts, format_choice_text, format_text, readme_block, with_readme_block
+from .report_validation import advice_follows
 from .tables import analyse, bot_comparison, seat_comparison
 from .turn_choice import load_turns_study, run_turns_study, turn_table, turns_folder
 
