@@ -70,7 +70,7 @@ class Study:
     bot: str
     players: tuple[int, ...]
     games: dict                      # per tournament (control and each official), by player count
-    budget_text: str                 # the budget in words, for the report
+    budget_text: str = ""            # the budget in words, for the report
     budget: dict | None = None       # iterations per decision by player count (a search bot)
     choice_games: dict = field(default_factory=dict)   # control games rated, by player count
     officials: tuple[str, ...] = OFFICIALS
