@@ -30,10 +30,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.studies.learned import data as D

@@ -15,7 +15,8 @@ from thurn_ai.stats.summary import wilson_interval
 from thurn_ai.studies.officials.plan import CONTROL, load_ablation, plan, rotation_games, turns_column, with_forbid
 from thurn_ai.studies.officials.plots import write_plots
 from thurn_ai.studies.officials.report import control_facts, findings
-from thurn_ai.studies.officials.tables import ablation_table, pairwise_table, seat_table, substitution_table, usage_table, wbc_comparison
+from thurn_ai.studies.officials.tables import (ablation_table, pairwise_table, seat_table, substitution_table,
+                                               usage_table, wbc_comparison)
 from thurn_ai.bots import make_bot, parse_spec
 from thurn_ai.game.officials import OFFICIALS
 from thurn_ai.cli import main

@@ -302,7 +302,8 @@ def run_ablation(bot, players=PLAYER_COUNTS, games=100, seed: int = 0, officials
     return pd.concat(frames, ignore_index=True)
 
 
-def load_ablation(out_dir, bot: str, players=PLAYER_COUNTS, officials=OFFICIALS, board_file=None) -> pd.DataFrame:
+def load_ablation(out_dir, bot: str | dict[int, str], players=PLAYER_COUNTS, officials=OFFICIALS,
+                  board_file=None) -> pd.DataFrame:
     """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
     contributes its complete games); StudyError if a tournament folder is missing. A study played on a
     board file needs that file as `board_file` (the records name only packaged boards)."""

@@ -223,7 +223,8 @@ def replay(games, every: int):
     from ...game.rules import Rules
     from ...play.match import play_game
 
-    same, differ, notes = 0, 0, []
+    same, differ = 0, 0
+    notes: list[str] = []
     for (n, official, game), g in games.groupby(["players", "official", "game"]):
         if (game - 1) % every:
             continue
@@ -250,7 +251,8 @@ def replay_tournament(folder, every: int):
     meta = read_meta(folder / "tournament.json")
     plan = plan_tournament(meta["specs"], meta["players"], meta["games"], meta["seed"],
                            rules=Rules.from_dict(meta["rules"]))
-    same, differ, notes = 0, 0, []
+    same, differ = 0, 0
+    notes: list[str] = []
     with open(folder / "records.jsonl", encoding="utf-8") as f:
         saved = {r["game"]: r for r in map(json.loads, f) if "game" in r}
     for game in sorted(saved):

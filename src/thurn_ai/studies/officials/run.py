@@ -225,7 +225,7 @@ def print_costs(chosen: list[Study], searchers: dict, part: str, validation_game
     timings = {n: study_cost.measure(n, searchers[n], SEED) for n in counts if n in searchers}
     abl = {n: rotation_games(search.games, n) for n in search.players} if search and part in (
         "ablation", "all") else None
-    rated = {}
+    rated: dict[int, int] = {}
     if part in ("choice", "all"):
         for s in chosen:
             for n, g in s.choice_games.items():
@@ -312,7 +312,7 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     keeps only the runs the report uses."""
     runs = tally_run(out, "", keep_only=RUN_NAMES)
     analyses, choice = {}, {}
-    meta = {"command": command, "commit": at, "studies": {}, "plots": {}, "notes": notes,
+    meta: dict = {"command": command, "commit": at, "studies": {}, "plots": {}, "notes": notes,
             "main_study": "search", "compare": ["heuristic", "search"]}
     if dirty:
         meta["dirty"] = ", ".join(dirty[:8]) + (f" and {len(dirty) - 8} more" if len(dirty) > 8 else "")
@@ -332,7 +332,7 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
             a = analyse(df)
             analyses[s.name], frames[s.name] = a, df
             meta["plots"][s.name] = save_study(df, a, out, prefix=f"{s.name}_",
-                                                     title=f"{s.name}: what each official is worth")
+                                               title=f"{s.name}: what each official is worth")
             run = runs.get(s.name, {})
             bots = s.bots()
             meta["studies"][s.name] = {"bot": next(iter(bots.values())) if len(set(bots.values())) == 1 else
