@@ -1,0 +1,176 @@
+"""The officials' rule card (thurn_ai/studies/officials/rulecard.py): the joint-rule fit (it recovers a planted
+rule; the split is by game; the committed data fit the bot's card), the clustered paired agreement, the
+`rulecard` bot (legal moves, it follows the card at every offer, the heuristic elsewhere, seeded
+reproducibility) and the paired play table."""
+import random
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import thurn_ai
+from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
+from thurn_ai.errors import BotSpecError
+from thurn_ai.game.officials import STAGES, official_of
+from thurn_ai.studies.officials import rulecard as RC
+from thurn_ai.studies.officials.choice import choice_officials
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def synthetic_offers(rule, games=200, per_game=20, noise=0.0, seed=1, players=(2, 3)):
+    """Offers of the Postmaster whose `used` follows `rule`, a share `noise` of them flipped."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in players:
+        for g in range(1, games + 1):
+            for _ in range(per_game):
+                hand, route = int(rng.integers(2, 9)), int(rng.integers(0, 7))
+                used = bool(rule.says_use(hand, route)) ^ bool(rng.random() < noise)
+                rows.append({"players": n, "source": f"{n}p_none", "game": g, "official": "postmaster",
+                             "hand_size": hand, "route_len": route, "phase": STAGES[int(rng.integers(3))],
+                             "used": used})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------ the fit
+
+@pytest.mark.parametrize("planted", [RC.Rule(True, 4, 2), RC.Rule(True, 6, None), RC.Rule(True, None, 1),
+                                     RC.Rule(False), RC.Rule(True)])
+def test_the_fit_recovers_a_planted_rule_through_noise(planted):
+    offers = synthetic_offers(planted, noise=0.15)
+    assert RC.fit_rule(offers) == planted
+
+
+def test_a_limit_that_adds_less_than_min_gain_is_left_off_the_card():
+    # the search takes it always except at 9 cards, which almost never happens: "always", not "at most 8"
+    offers = synthetic_offers(RC.Rule(True), noise=0.0)
+    offers.loc[offers.index[:3], ["hand_size", "used"]] = [9, False]
+    assert RC.fit_rule(offers) == RC.Rule(True)
+    assert RC.fit_rule(offers, min_gain=0.0) == RC.Rule(True, 8, None)
+
+
+def test_the_split_is_by_game_half_of_each_player_count_and_seeded():
+    offers = synthetic_offers(RC.Rule(True, 4, 2), games=31, per_game=5)
+    fit = RC.split_by_game(offers, seed=7)
+    sides = offers.assign(fit=fit).groupby(["players", "game"]).fit.agg(["min", "max"])
+    assert (sides["min"] == sides["max"]).all()                       # a game lies on one side
+    per_count = offers.assign(fit=fit).groupby("players").apply(lambda g: g[g.fit].game.nunique())
+    assert (per_count == 15).all()                                    # half of 31 games, rounded down
+    assert fit.equals(RC.split_by_game(offers, seed=7))
+    assert not fit.equals(RC.split_by_game(offers, seed=8))
+
+
+def test_the_agreement_table_checks_on_the_other_half_only():
+    always = synthetic_offers(RC.Rule(True), games=60, noise=0.1)
+    fit = RC.split_by_game(always)
+    # flip every choice of the fitting half: the rule fitted there is "never", and agrees with the
+    # held-out half at about 10% of its offers; had the check used the fitting half, 90%
+    flipped = always.assign(used=np.where(fit, ~always.used, always.used))
+    card = RC.agreement_table(flipped).set_index(["players", "rule"]).xs(RC.CARD_RULE, level="rule")
+    assert (card.fitted == "never").all()
+    assert (card.test_offers == (~fit).groupby(always.players).sum()).all()
+    assert (card.share < 0.2).all()
+    planted = RC.Rule(True, 4, 2)
+    offers = synthetic_offers(planted, games=60, noise=0.1)
+    straight = RC.agreement_table(offers).set_index(["players", "rule"]).xs(RC.CARD_RULE, level="rule")
+    assert (straight.share > 0.85).all() and (straight.fitted == planted.text()).all()
+    # the card beats "always" on held-out offers, and the clustered interval says so
+    always = RC.agreement_table(offers).set_index(["players", "rule"]).xs("always", level="rule")
+    assert (always.d_card_lo > 0).all()
+
+
+def test_paired_agreement_is_clustered_by_game():
+    rng = np.random.default_rng(3)
+    games = np.repeat(np.arange(40), 25)
+    # the difference is the same within a game: 40 independent values, not 1000
+    per_game = rng.random(40) < 0.5
+    a, b = per_game[games].astype(int), np.zeros(len(games), int)
+    d, lo, hi = RC.paired_agreement(a, b, games)
+    assert d == pytest.approx(a.mean())
+    naive = 1.96 * a.std() / np.sqrt(len(a))
+    assert (hi - lo) / 2 > 3 * naive                                 # much wider than if offers were independent
+    assert RC.paired_agreement(a, a, games) == (0.0, 0.0, 0.0)
+
+
+def test_the_committed_offers_fit_the_bots_card():
+    offers = pd.read_parquet(ROOT / "results" / "officials" / "search_choices.parquet")
+    assert RC.fit_card(offers[RC.split_by_game(offers)]) == RC.CARD
+
+
+def test_rules_read_as_a_card_line():
+    assert RC.Rule(False).text() == "never" and RC.Rule(True).text() == "always"
+    assert RC.Rule(True, 4, 1).text() == "with at most 4 cards in hand and a route of at most 1 city"
+    assert RC.Rule(True, 4, 1).says_use(4, 1) and not RC.Rule(True, 4, 1).says_use(5, 1)
+    assert RC.CARD.says_use(2, "cartwright", 9, 9) and not RC.CARD.says_use(4, "administrator", 0, 0)
+
+
+# ------------------------------------------------------------------------------------------ the bot
+
+def play_checked(players, seed, card=None):
+    """A game of rulecard against heuristic seats; at each of rulecard's moves, checks it is legal, that at
+    an offer it is on the card's side, and that elsewhere it is the heuristic's move. Returns the moves."""
+    g = thurn_ai.new_game(players=players, seed=seed)
+    bots = [RC.RuleCardBot(seed=seed, card=card)] + [make_bot("heuristic", seed=seed + k) for k in range(1, players)]
+    heur = make_bot("heuristic", seed=seed)
+    moves, offers = [], 0
+    rng = random.Random(seed)
+    while not g.is_terminal():
+        p = g.current_player
+        obs_seed = rng.getrandbits(63)
+        m = bots[p].choose(Observation(g, p, obs_seed))
+        assert m in g.legal_moves()
+        if p == 0:
+            offered = choice_officials(g)
+            if offered:
+                offers += 1
+                o = offered[0]
+                hand, route, _ = RC.offer_features(g)
+                assert (official_of(g, m) == o) == bots[0].card.says_use(players, o, hand, route)
+            else:
+                assert m == heur.choose(Observation(g, p, obs_seed))
+        moves.append(m)
+        g.apply(m)
+    return moves, offers, bots[0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rulecard_plays_legal_moves_and_follows_the_card_at_every_offer(players):
+    _moves, offers, bot = play_checked(players, seed=20 + players)
+    assert offers > 5 and sum(bot.offers.values()) == offers
+    assert bot.used["administrator"] == 0                              # the card: never
+
+
+def test_rulecard_follows_another_card_too():
+    contrary = RC.RuleCard(tuple((n, o, RC.Rule(o != "postal_carrier")) for n in (2, 3, 4)
+                                 for o in ("postmaster", "administrator", "postal_carrier", "cartwright")))
+    _, offers, bot = play_checked(2, seed=5, card=contrary)
+    assert offers and bot.used["postal_carrier"] == 0 and bot.used["administrator"] == bot.offers["administrator"]
+
+
+def test_rulecard_is_reproducible_from_its_seed():
+    assert play_checked(3, seed=9)[0] == play_checked(3, seed=9)[0]
+
+
+def test_rulecard_by_spec_and_its_refusals():
+    assert isinstance(make_bot("rulecard"), RC.RuleCardBot)
+    with pytest.raises(BotSpecError):
+        make_bot("rulecard(forbid=postmaster)")
+    with pytest.raises(BotSpecError):
+        make_bot("rulecard(card=x)")
+
+
+# ------------------------------------------------------------------------------------------ play
+
+def test_paired_play_table_pairs_by_game_and_seat():
+    rows = RC.play_cells("heuristic", 2, 8, seed=3)
+    t = RC.paired_play_table(rows).iloc[0]
+    card = rows[(rows.cell == "card") & rows.focus]
+    control = rows[(rows.cell == "control") & rows.focus]
+    assert (card.spec == "rulecard").all() and len(card) == 8 and len(control) == 8
+    assert list(card.seat) == list(control.seat) and list(card.game_seed) == list(control.game_seed)
+    assert t.games == 8 and t.card_wins == card.win.sum() and t.control_wins == control.win.sum()
+    assert t.d_win == pytest.approx((card.win.to_numpy() - control.win.to_numpy()).mean())
+    assert t.card_uses_administrator == 0
