@@ -174,3 +174,51 @@ def test_paired_play_table_pairs_by_game_and_seat():
     assert t.games == 8 and t.card_wins == card.win.sum() and t.control_wins == control.win.sum()
     assert t.d_win == pytest.approx((card.win.to_numpy() - control.win.to_numpy()).mean())
     assert t.card_uses_administrator == 0
+
+
+# ------------------------------------------------------------------------------------------ the report
+
+def _small_play():
+    return RC.paired_play_table(pd.concat([RC.play_cells("heuristic", 2, 4, seed=3),
+                                           RC.play_cells("heuristic", 3, 6, seed=3)]))
+
+
+def test_the_card_reads_in_short_lines_with_one_number_an_official():
+    from thurn_ai.studies.officials import rulecard_report as RR
+    offers = pd.read_parquet(ROOT / "results" / "officials" / "search_choices.parquet")
+    agreement = RC.agreement_table(offers)
+    block = RR.card_block(agreement, _small_play(), "abc1234", "results/officials/rulecard.md")
+    assert block[0] == RR.CARD_START and block[-1] == RR.CARD_END
+    assert max(len(x) for x in block) <= 120                            # the README's limit
+    rows = [x for x in block if x.startswith("| ") and "---" not in x][1:]
+    assert len(rows) == 4 + 1                                          # an official a line, one line of play
+    pooled = RR.pooled_agreement(agreement)
+    pm = agreement[(agreement.rule == RC.CARD_RULE) & (agreement.official == "postmaster")]
+    assert pooled.loc["postmaster"].test_offers == pm.test_offers.sum()
+    assert f"{100 * pooled.loc['postmaster'].share:.0f}% of {pm.test_offers.sum():,} offers" in rows[0]
+    assert rows[1].startswith("| Administrator | never |") and rows[2].startswith("| Postal Carrier | always |")
+
+
+def test_card_rule_text_names_the_common_limit_and_the_exceptions():
+    from thurn_ai.studies.officials import rulecard_report as RR
+    card = RC.RuleCard(((2, "postmaster", RC.Rule(True, 5, 2)), (3, "postmaster", RC.Rule(True, 4, 2)),
+                        (4, "postmaster", RC.Rule(True, 4, None))))
+    assert RR.card_rule_text("postmaster", card) == "≤ 4 (2p: 5) cards in hand and route ≤ 2 (4p: any) cities"
+    assert RR.card_rule_text("postmaster", RC.RuleCard(((2, "postmaster", RC.Rule(False)),))) == "never"
+
+
+def test_the_card_block_replaces_only_its_own_lines():
+    from thurn_ai.studies.officials import rulecard_report as RR
+    text = f"# t\n\nbefore\n\n{RR.CARD_START}\nold\n{RR.CARD_END}\n\nafter\n"
+    new = RR.with_card_block(text, [RR.CARD_START, "new", RR.CARD_END])
+    assert new == f"# t\n\nbefore\n\n{RR.CARD_START}\nnew\n{RR.CARD_END}\n\nafter\n"
+    with pytest.raises(ValueError, match="no block"):
+        RR.with_card_block("# no block\n", [RR.CARD_START, RR.CARD_END])
+    for page in ("README.md", "docs/officials-advice.md"):             # where the script writes it
+        assert RR.CARD_START in (ROOT / page).read_text(encoding="utf-8")
+
+
+def test_the_play_comparisons_are_holm_adjusted_among_themselves():
+    from thurn_ai.studies.officials import rulecard_report as RR
+    play = pd.DataFrame({"p_win": [0.01, 0.02, 0.5]})
+    assert list(RR.holm_play(play).p_holm) == pytest.approx([0.03, 0.04, 0.5])
