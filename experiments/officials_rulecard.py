@@ -5,6 +5,8 @@ the search. Reproduces results/officials/rulecard*.
     python experiments/officials_rulecard.py                  # fit, play (resumes), report
     python experiments/officials_rulecard.py --part fit       # the held-out agreement only (seconds)
     python experiments/officials_rulecard.py --part report    # the report from the saved files
+    python experiments/officials_rulecard.py --part fit --records DIR/2p_none/records.jsonl ... --out DIR
+                                          # the card another search's self-play games fit (no ratings needed)
 
 The library does the work (thurn_ai.studies.officials.rulecard, rulecard_report); this script fixes the
 settings. Fixed before any game was played: the split's seed (rulecard.SPLIT_SEED), the opponents, the
@@ -14,12 +16,14 @@ minutes of games (the heuristic's games take a fraction of a second each, the se
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 
+from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet
 from thurn_ai.studies import provenance
 from thurn_ai.studies.officials import rulecard
@@ -39,15 +43,27 @@ GAMES = {"heuristic": {2: 600, 3: 600, 4: 600}, SEARCH: {2: 120, 3: 120, 4: 120}
 SEEDS = {"heuristic": 4000, SEARCH: 4100}
 
 
-def fit(out: Path) -> pd.DataFrame:
-    offers = pd.read_parquet(OFFERS)
+def fit(out: Path, records: list[Path] | None = None) -> pd.DataFrame:
+    """The held-out agreement of every rule on the study's offers; with `records` (tournaments'
+    records.jsonl: another search's self-play), on the offers of those games instead (saved as
+    rulecard_offers.parquet), and the card they fit is printed (the bot's card stays rulecard.CARD)."""
+    if records:
+        offers = pd.concat([rulecard.offers_from_records(p, source=p.parent.name) for p in records],
+                           ignore_index=True)
+        atomic_to_parquet(offers, out / "rulecard_offers.parquet", index=False)
+    else:
+        offers = pd.read_parquet(OFFERS)
     fitted = rulecard.fit_card(offers[rulecard.split_by_game(offers)])
-    if fitted != rulecard.CARD:
+    if records:
+        for n, o, r in fitted.rules:
+            print(f"fit: {n} players, {o}: {r.text()} (the bot's card: {rulecard.CARD.rule(n, o).text()})")
+    elif fitted != rulecard.CARD:
         sys.exit("error: the committed offers fit another card than rulecard.CARD (the bot's); "
                  f"fitted: {fitted}")
     table = rulecard.agreement_table(offers)
     atomic_to_csv(table, out / "rulecard_agreement.csv", index=False, float_format="%.6g")
-    print(f"fit: {len(offers)} offers, split seed {rulecard.SPLIT_SEED}; the card is rulecard.CARD")
+    print(f"fit: {len(offers)} offers, split seed {rulecard.SPLIT_SEED}" + ("" if records else
+                                                                            "; the card is rulecard.CARD"))
     return table
 
 
@@ -76,8 +92,10 @@ def report(out: Path) -> None:
     rows = pd.read_parquet(out / "rulecard_games.parquet")
     play_table = rulecard.paired_play_table(rows)
     atomic_to_csv(play_table, out / "rulecard_play.csv", index=False, float_format="%.6g")
+    runs = json.loads((out / "runs.json").read_text()) if (out / "runs.json").exists() else []
+    played = [r["code"] for r in runs if r.get("part") == "rulecard play"]
     rulecard_report.write(out, ROOT, agreement, play_table, search=SEARCH, games=GAMES, seeds=SEEDS,
-                          code=provenance.code_state(ROOT))
+                          code=provenance.code_state(ROOT), played_at=played[-1] if played else "unknown")
     print(f"report: {out / 'rulecard.md'}; the card in README.md and docs/officials-advice.md")
 
 
@@ -87,15 +105,18 @@ def main(argv=None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
+    ap.add_argument("--records", type=Path, nargs="+", default=None,
+                    help="fit on the offers of these tournaments' records.jsonl (another search's self-play)")
     a = ap.parse_args(argv)
     try:
         if a.part in ("all", "fit"):
-            fit(a.out)
+            a.out.mkdir(parents=True, exist_ok=True)
+            fit(a.out, a.records)
         if a.part in ("all", "play"):
             play(a.out, a.jobs, a.allow_dirty)
         if a.part in ("all", "report"):
             report(a.out)
-    except provenance.DirtyTree as e:
+    except (provenance.DirtyTree, ThurnError, OSError, ValueError) as e:   # one line, no traceback
         sys.exit(f"error: {e}")
 
 

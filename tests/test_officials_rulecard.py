@@ -222,3 +222,40 @@ def test_the_play_comparisons_are_holm_adjusted_among_themselves():
     from thurn_ai.studies.officials import rulecard_report as RR
     play = pd.DataFrame({"p_win": [0.01, 0.02, 0.5]})
     assert list(RR.holm_play(play).p_holm) == pytest.approx([0.03, 0.04, 0.5])
+
+
+def test_offers_from_records_are_the_studys_offers_without_the_searches(tmp_path):
+    """Replaying the kept records of the study's 2-player control games gives the offers, their features
+    and the search's choices exactly as the choice part saved them (offer_features reads what the study
+    read)."""
+    import gzip
+    records = tmp_path / "records.jsonl"
+    lines = gzip.open(ROOT / "results" / "officials" / "records" / "search" / "2p_none.jsonl.gz", "rt",
+                      encoding="utf-8").read().splitlines()
+    records.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    got = RC.offers_from_records(records, source="2p_none")
+    saved = pd.read_parquet(ROOT / "results" / "officials" / "search_choices.parquet")
+    cols = ["players", "source", "game", "official", "phase", "hand_size", "route_len", "used"]
+    want = saved[(saved.source == "2p_none") & saved.game.isin(got.game.unique())][cols]
+    assert len(got) > 100 and got.game.nunique() == 3
+    pd.testing.assert_frame_equal(got[cols].reset_index(drop=True), want.reset_index(drop=True), check_dtype=False)
+
+
+def test_the_script_fits_another_searchs_games_and_refuses_bad_input_in_one_line(tmp_path, capsys):
+    import gzip
+
+    from helpers import experiment
+    exp = experiment("officials_rulecard")
+    records = tmp_path / "2p_none" / "records.jsonl"
+    records.parent.mkdir()
+    lines = gzip.open(ROOT / "results" / "officials" / "records" / "search" / "2p_none.jsonl.gz", "rt",
+                      encoding="utf-8").read().splitlines()
+    records.write_text("\n".join(lines[:6]) + "\n", encoding="utf-8")
+    exp.main(["--part", "fit", "--records", str(records), "--out", str(tmp_path / "out")])
+    table = pd.read_csv(tmp_path / "out" / "rulecard_agreement.csv")
+    offers = pd.read_parquet(tmp_path / "out" / "rulecard_offers.parquet")
+    assert set(offers.source) == {"2p_none"} and offers.game.nunique() == 6
+    assert set(table.test_games) == {3}                                # half of 6 games checked
+    with pytest.raises(SystemExit) as e:
+        exp.main(["--part", "fit", "--records", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "out")])
+    assert str(e.value).startswith("error: ") and "missing.jsonl" in str(e.value)

@@ -61,6 +61,7 @@ __all__ = [
     "fit_rule",
     "heuristic_move",
     "offer_features",
+    "offers_from_records",
     "paired_agreement",
     "paired_play_table",
     "play_cells",
@@ -166,10 +167,10 @@ def fit_rule(rows: pd.DataFrame, family: str = "card", min_gain: float = MIN_GAI
     A rule with more limits is taken only when it agrees at `min_gain` more of the offers than the best
     with fewer (a card line must carry its weight); among equals, the looser limits."""
     hand, route, used = rows.hand_size.to_numpy(), rows.route_len.to_numpy(), rows.used.to_numpy(bool)
-    best: dict[int, tuple[int, Rule]] = {}
+    best: dict[int, tuple[tuple, Rule]] = {}      # limits -> ((agreeing offers, looseness), the rule)
     for rule in _candidates(family):
         k = int((rule.says_use(hand, route) == used).sum())
-        key = (k, rule.hand_max if rule.hand_max is not None else 99, rule.route_max if rule.route_max is not None else 99)
+        key = (k, 99 if rule.hand_max is None else rule.hand_max, 99 if rule.route_max is None else rule.route_max)
         if rule.limits not in best or key > best[rule.limits][0]:
             best[rule.limits] = (key, rule)
     (k, *_), chosen = best[min(best)]
@@ -182,8 +183,30 @@ def fit_rule(rows: pd.DataFrame, family: str = "card", min_gain: float = MIN_GAI
 
 def fit_card(rows: pd.DataFrame) -> RuleCard:
     """A card Rule per player count and official of the offers in `rows`."""
-    return RuleCard(tuple((int(n), o, fit_rule(g)) for (n, o), g in
-                          sorted(rows.groupby(["players", "official"]), key=lambda x: (x[0][0], OFFICIALS.index(x[0][1])))))
+    return RuleCard(tuple((int(n), o, fit_rule(g)) for (n, o), g in rows.groupby(["players", "official"])))
+
+
+def offers_from_records(path, source: str = "", board_file=None) -> pd.DataFrame:
+    """The offers of recorded games (a tournament's records.jsonl) with what the player did at each, and no
+    rating (what the card is fitted on: the choice part's rows without its searches): players, source,
+    game, official, phase (the stage), hand_size, route_len, used. A card for another search needs only its
+    self-play games."""
+    from ...game.state import new_game
+    from .choice import read_game_records
+
+    rows = []
+    for game, (_line, record) in read_game_records(path, board_file).items():
+        state = new_game(rules=record.rules, seed=record.seed)
+        for text in record.moves:
+            move = state.parse_move(text)
+            for official in choice_officials(state):
+                hand, route, stage = offer_features(state)
+                rows.append({"players": record.rules.players, "source": source, "game": game, "official": official,
+                             "phase": stage, "hand_size": hand, "route_len": route,
+                             "used": official_of(state, move) == official})
+            state.apply(move)
+    return pd.DataFrame(rows, columns=["players", "source", "game", "official", "phase", "hand_size", "route_len",
+                                       "used"])
 
 
 def split_by_game(rows: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.Series:

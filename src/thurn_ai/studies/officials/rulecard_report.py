@@ -172,7 +172,7 @@ def _verdict(r) -> str:
 
 
 def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,
-                 code: str) -> list[str]:
+                 code: str, played_at: str = "unknown") -> list[str]:
     play = holm_play(play)
     pooled = pooled_agreement(agreement)
     pm = agreement[agreement.official == "postmaster"].set_index(["players", "rule"])
@@ -181,7 +181,8 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
     L = ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
          f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
          "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
-         "(`rulecard_games.parquet`); tables: `rulecard_agreement.csv`, `rulecard_play.csv`.", "",
+         f"(`rulecard_games.parquet`, played at commit `{played_at}`: `runs.json`); tables: "
+         "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
          "## Summary", "",
          *card_lines(agreement, play), "",
          f"1. **Postmaster.** The card's joint rule (cards in hand after the first draw, and route length) "
@@ -303,11 +304,12 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
 
 
 def write(out, root, agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,
-          code: str | None = None) -> None:
+          code: str | None = None, played_at: str = "unknown") -> None:
     """results/officials/rulecard.md, and the card's block in README.md and docs/officials-advice.md."""
     out, root = Path(out), Path(root)
     code = code or commit(root)
-    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(agreement, play, search, games, seeds, code)))
+    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(agreement, play, search, games, seeds, code,
+                                                                 played_at)))
     report = (out / "rulecard.md").resolve()
     for page in (root / "README.md", root / "docs" / "officials-advice.md"):
         link = Path(_relative(report, page.parent)).as_posix()
