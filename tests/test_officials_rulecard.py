@@ -165,15 +165,40 @@ def test_rulecard_by_spec_and_its_refusals():
 # ------------------------------------------------------------------------------------------ play
 
 def test_paired_play_table_pairs_by_game_and_seat():
-    rows = RC.play_cells("heuristic", 2, 8, seed=3)
-    t = RC.paired_play_table(rows).iloc[0]
-    card = rows[(rows.cell == "card") & rows.focus]
+    rows = RC.play_cells("heuristic", 2, 8, seed=3, cards=("rulecard", "rulecard(only=postal_carrier)"))
+    table = RC.paired_play_table(rows).set_index("cell")
+    assert set(table.index) == {"card", "only postal_carrier"}
     control = rows[(rows.cell == "control") & rows.focus]
-    assert (card.spec == "rulecard").all() and len(card) == 8 and len(control) == 8
-    assert list(card.seat) == list(control.seat) and list(card.game_seed) == list(control.game_seed)
-    assert t.games == 8 and t.card_wins == card.win.sum() and t.control_wins == control.win.sum()
-    assert t.d_win == pytest.approx((card.win.to_numpy() - control.win.to_numpy()).mean())
-    assert t.card_uses_administrator == 0
+    for cell, spec in (("card", "rulecard"), ("only postal_carrier", "rulecard(only=postal_carrier)")):
+        card = rows[(rows.cell == cell) & rows.focus]
+        t = table.loc[cell]
+        assert (card.spec == spec).all() and len(card) == 8 and len(control) == 8
+        assert list(card.seat) == list(control.seat) and list(card.game_seed) == list(control.game_seed)
+        assert t.games == 8 and t.card_wins == card.win.sum() and t.control_wins == control.win.sum()
+        assert t.d_win == pytest.approx((card.win.to_numpy() - control.win.to_numpy()).mean())
+    assert table.loc["card", "card_uses_administrator"] == 0
+
+
+def test_one_line_of_the_card_leaves_the_other_officials_to_the_heuristic():
+    g = thurn_ai.new_game(players=3, seed=4)
+    only = make_bot("rulecard(only=postmaster)", seed=1)
+    heur = make_bot("heuristic", seed=1)
+    rng = random.Random(4)
+    seen = 0
+    while not g.is_terminal():
+        obs_seed = rng.getrandbits(63)
+        m = only.choose(Observation(g, g.current_player, obs_seed))
+        offered = choice_officials(g)
+        if offered and offered[0] == "postmaster":
+            hand, route, _ = RC.offer_features(g)
+            assert (official_of(g, m) == "postmaster") == RC.CARD.says_use(3, "postmaster", hand, route)
+            seen += 1
+        else:
+            assert m == heur.choose(Observation(g, g.current_player, obs_seed))
+        g.apply(m)
+    assert seen > 5 and only.offers["postmaster"] == seen and only.offers["administrator"] == 0
+    with pytest.raises(BotSpecError):
+        make_bot("rulecard(only=mayor)")
 
 
 # ------------------------------------------------------------------------------------------ the report

@@ -39,14 +39,15 @@ from ...bots.heuristic import HeuristicBot, Planner
 from ...bots.spec import register
 from ...errors import BotSpecError
 from ...game.notation import PLAY_KINDS, move_kind
-from ...game.officials import OFFICIALS, STAGES, game_stage, official_of
+from ...game.officials import OFFICIALS, STAGES, game_stage, official_name, official_of
 from ...game.rules import PLAYER_COUNTS
 from ...stats.summary import wilson_interval
 from .choice import choice_officials
 
 __all__ = [
     "CARD",
-    "CELLS",
+    "CARD_CELL",
+    "CONTROL_CELL",
     "CONTROL_BOT",
     "HAND_LIMITS",
     "MIN_GAIN",
@@ -57,6 +58,7 @@ __all__ = [
     "RuleCard",
     "RuleCardBot",
     "agreement_table",
+    "cell_name",
     "fit_card",
     "fit_rule",
     "heuristic_move",
@@ -349,26 +351,31 @@ def heuristic_move(bot: HeuristicBot, obs: Observation, moves: list[int]) -> int
 
 class RuleCardBot(Bot):
     """The `heuristic` bot with its official choices taken from the rule card (CARD): at each offer of an
-    official the card says use it or not, and the heuristic plays its best move on that side."""
+    official the card says use it or not, and the heuristic plays its best move on that side. only=<an
+    official>: the card's rule for that official alone, the heuristic's own choices for the others (what
+    one line of the card does in play)."""
 
     spec = "rulecard"
 
-    def __init__(self, seed: int = 0, forbid=frozenset(), card: RuleCard | None = None):
+    def __init__(self, seed: int = 0, forbid=frozenset(), card: RuleCard | None = None, only: str | None = None):
         if forbid:
             raise BotSpecError("rulecard: the card decides every official; it forbids none")
         if card is not None and not isinstance(card, RuleCard):
             raise ValueError(f"rulecard: card is a RuleCard, not {card!r}")
+        self.only = None if only is None else official_name(str(only))
+        if only is not None and self.only is None:
+            raise ValueError(f"rulecard: only= names an official ({', '.join(OFFICIALS)}), not {only!r}")
         super().__init__(seed=seed)
         self.heuristic = HeuristicBot(seed=seed)
         self.card = CARD if card is None else card
-        #: offers met and how often the card used the official there (per official)
+        #: offers met and how often the card used the official there (per official; the card's offers only)
         self.offers = dict.fromkeys(OFFICIALS, 0)
         self.used = dict.fromkeys(OFFICIALS, 0)
 
     def choose(self, obs: Observation) -> int:
         state = obs.state
         offered = choice_officials(state)
-        if not offered:
+        if not offered or (self.only is not None and offered[0] != self.only):
             return self.heuristic.choose(obs)
         official = offered[0]
         hand, route, _stage = offer_features(state)
@@ -386,56 +393,73 @@ register("rulecard", RuleCardBot)
 
 #: the card's seat against each opponent is paired with this bot in the same seat on the same deals
 CONTROL_BOT = "heuristic"
-CELLS = ("card", "control")
+#: the cells of the paired games: the whole card (spec rulecard), one line of it (rulecard(only=...)), and
+#: the control (heuristic) on the same deals
+CARD_CELL, CONTROL_CELL = "card", "control"
 
 
-def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1, out_dir=None) -> pd.DataFrame:
-    """Two tournaments on the same deals (the same seed and game numbers): `rulecard` in one rotating seat
-    against `opponent` in the others (cell 'card'), and the heuristic bot in its place (cell 'control').
-    Returns run_tournament's rows with `cell` and `focus` (the row of the seat the card or its control
-    holds: the seats agree, run_tournament seats the first spec the same way on the same numbers)."""
+def cell_name(spec: str) -> str:
+    """The cell a card's spec plays in: 'card' (rulecard), 'only postmaster' (rulecard(only=postmaster))."""
+    from ...bots.spec import parse_spec
+    _, kwargs = parse_spec(spec)
+    return f"only {kwargs['only']}" if "only" in kwargs else CARD_CELL
+
+
+def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1, out_dir=None,
+               cards=("rulecard",)) -> pd.DataFrame:
+    """Tournaments on the same deals (the same seed and game numbers): each card spec of `cards` in one
+    rotating seat against `opponent` in the others (cell_name), and the heuristic bot in its place (cell
+    'control'). Returns run_tournament's rows with `cell` and `focus` (the row of the seat the card or its
+    control holds: the seats agree, run_tournament seats the first spec the same way on the same numbers).
+    With out_dir, each cell resumes from its folder (<players>p_<cell>): a control already played is read."""
     from pathlib import Path
 
     from ...play.tournament import run_tournament
 
     frames = []
-    for cell, spec in zip(CELLS, ("rulecard", CONTROL_BOT)):
-        folder = None if out_dir is None else str(Path(out_dir) / f"{players}p_{cell}")
+    for spec in (*cards, CONTROL_BOT):
+        cell = CONTROL_CELL if spec == CONTROL_BOT else cell_name(spec)
+        folder = None if out_dir is None else str(Path(out_dir) / f"{players}p_{cell.replace(' ', '_')}")
         raw = run_tournament([spec] + [opponent] * (players - 1), players=players, games=games, seed=seed,
                              jobs=jobs, out_dir=folder, resume="auto" if folder else False, progress=False)
-        frames.append(raw.assign(cell=cell))
-    card, control = frames
-    seat = card[card.spec == "rulecard"].set_index("game").seat
-    for f in frames:
-        f["focus"] = f.seat.to_numpy() == seat.reindex(f.game).to_numpy()
-    if opponent != CONTROL_BOT:         # the control's own seat is the heuristic's: the same seat
-        mine = control[control.spec == CONTROL_BOT].set_index("game").seat
-        if not (mine.reindex(seat.index) == seat).all():
-            raise ValueError("the card's and the control's seats differ: not paired")
+        frames.append(raw.assign(cell=cell, focus=raw.spec == spec))
+    control = frames[-1]
+    seat = frames[0][frames[0].focus].set_index("game").seat
+    for f in frames[:-1]:
+        if not (f[f.focus].set_index("game").seat.reindex(seat.index) == seat).all():
+            raise ValueError("the cards' seats differ: not paired")
+    if opponent == CONTROL_BOT:         # every seat of the control is the heuristic: the card's seat is its
+        control["focus"] = control.seat.to_numpy() == seat.reindex(control.game).to_numpy()
+    elif not (control[control.focus].set_index("game").seat.reindex(seat.index) == seat).all():
+        raise ValueError("the card's and the control's seats differ: not paired")
     return pd.concat(frames, ignore_index=True).assign(opponent=opponent)
 
 
 def paired_play_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per opponent and player count: the card's seat against the heuristic bot in the same seat on the
-    same deal: games, win rates (Wilson), the paired difference of wins (card - control, mean and 95% t
-    interval over games, paired t test's p-value; ties broken by the rules' tie-break, as every study
-    here counts wins) and of scores, the smallest difference the games detect with 80% power (statsmodels
-    TTestPower, from the differences' spread), and each official's uses a game in the two seats."""
+    """Per opponent, player count and card cell: the card's seat against the heuristic bot in the same seat
+    on the same deal (the control cell): games, win rates (Wilson), the paired difference of wins (card -
+    control, mean and 95% t interval over games, paired t test's p-value; ties broken by the rules'
+    tie-break, as every study here counts wins) and of scores, the smallest difference the games detect
+    with 80% power (statsmodels TTestPower, from the differences' spread), and each official's uses a game
+    in the two seats."""
     from scipy import stats as sps
     from statsmodels.stats.power import TTestPower
 
     from ...stats.summary import mean_ci
 
     out = []
-    for (opp, n), g in rows.groupby(["opponent", "players"], sort=False):
-        a = g[(g.cell == "card") & g.focus].set_index("game").sort_index()
-        c = g[(g.cell == "control") & g.focus].set_index("game").reindex(a.index)
+    for (opp, n, cell), g in rows.assign(card=rows.cell).groupby(["opponent", "players", "card"], sort=False):
+        if cell == CONTROL_CELL:
+            continue
+        g = pd.concat([g, rows[(rows.opponent == opp) & (rows.players == n) & (rows.cell == CONTROL_CELL)]])
+        a = g[(g.cell == cell) & g.focus].set_index("game").sort_index()
+        c = g[(g.cell == CONTROL_CELL) & g.focus].set_index("game").reindex(a.index)
         if (a.game_seed != c.game_seed).any():
             raise ValueError(f"{opp}, {n} players: the cells dealt different games (not paired)")
         dw = (a.win - c.win).astype(float).to_numpy()
         ds = (a.score - c.score).astype(float).to_numpy()
         m = len(dw)
-        row = {"opponent": opp, "players": int(n), "games": m, "card_wins": int(a.win.sum()),
+        row = {"opponent": opp, "players": int(n), "cell": cell, "games": m, "card_wins": int(a.win.sum()),
                "control_wins": int(c.win.sum())}
         for name, k in (("card", row["card_wins"]), ("control", row["control_wins"])):
             lo, hi = wilson_interval(k, m)

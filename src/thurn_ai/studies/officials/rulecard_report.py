@@ -17,6 +17,7 @@ from ..provenance import commit
 from .design import holm
 from .rulecard import (
     CARD,
+    CARD_CELL,
     CARD_RULE,
     MIN_GAIN,
     RULES,
@@ -76,6 +77,11 @@ def pooled_agreement(agreement: pd.DataFrame, rule: str = CARD_RULE) -> pd.DataF
         [o for o in OFFICIALS if o in out.index])
 
 
+def _whole(play: pd.DataFrame) -> pd.DataFrame:
+    """The whole card's rows of the play table (not one line of it at a time)."""
+    return play[play.cell == CARD_CELL] if "cell" in play else play
+
+
 def holm_play(play: pd.DataFrame) -> pd.DataFrame:
     """The play table with p_win Holm-adjusted across its rows (the card's primary comparisons)."""
     return play.assign(p_holm=holm(play.p_win.to_numpy()))
@@ -89,6 +95,7 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
     """The card: one line an official with its one number, and one line a opponent of the card in play
     (every line at most 120 characters: the README's limit)."""
     pooled = pooled_agreement(agreement)
+    play = _whole(play)
     L = ["| official | use it when | the search did the same at |", "|---|---|---|"]
     for o in OFFICIALS:
         r = pooled.loc[o]
@@ -156,12 +163,31 @@ def _play_rows(play: pd.DataFrame) -> list[str]:
     return L
 
 
-def _uses_rows(play: pd.DataFrame) -> list[str]:
-    L = ["| against | players | " + " | ".join(f"{OFFICIAL_LABEL[o]}: card / heuristic" for o in OFFICIALS) + " |",
-         "|---|---|" + "---|" * len(OFFICIALS)]
+def _uses_rows(play: pd.DataFrame, label: bool = False) -> list[str]:
+    L = [("| cell " if label else "") + "| against | players | "
+         + " | ".join(f"{OFFICIAL_LABEL[o]}: card / heuristic" for o in OFFICIALS) + " |",
+         ("|---" if label else "") + "|---|---|" + "---|" * len(OFFICIALS)]
     for r in play.itertuples():
-        L.append(f"| {_opponent_name(r.opponent)} | {r.players} | " + " | ".join(
+        L.append((f"| {r.cell} " if label else "") + f"| {_opponent_name(r.opponent)} | {r.players} | " + " | ".join(
             f"{getattr(r, f'card_uses_{o}'):.2f} / {getattr(r, f'control_uses_{o}'):.2f}" for o in OFFICIALS) + " |")
+    return L
+
+
+def _lines_section(lines: pd.DataFrame) -> list[str]:
+    """One line of the card at a time (exploratory: added after the whole card's games, p unadjusted)."""
+    if lines.empty:
+        return []
+    L = ["**One line of the card at a time** (exploratory: added after the whole card's games against "
+         "heuristic had been played, before any of these; the heuristic's own choices for the other "
+         "officials; the same deals and control as the whole card; p-values not adjusted):", "",
+         "| line of the card | against | players | games | difference, paired [95% t] | p | score difference |",
+         "|---|---|---|---|---|---|---|"]
+    for r in lines.itertuples():
+        o = r.cell.removeprefix("only ")
+        L.append(f"| {OFFICIAL_LABEL.get(o, o)} only | {_opponent_name(r.opponent)} | {r.players} | {r.games} | "
+                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_win)} | "
+                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] |")
+    L += ["", "Uses a game, each line's seat against the heuristic's:", "", *_uses_rows(lines, label=True), ""]
     return L
 
 
@@ -173,7 +199,8 @@ def _verdict(r) -> str:
 
 def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,
                  code: str, played_at: str = "unknown") -> list[str]:
-    play = holm_play(play)
+    lines = play[play.cell != CARD_CELL] if "cell" in play else play.iloc[:0]
+    play = holm_play(_whole(play))
     pooled = pooled_agreement(agreement)
     pm = agreement[agreement.official == "postmaster"].set_index(["players", "rule"])
     best = _best_single(agreement).set_index(["players", "official"])
@@ -268,6 +295,7 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
           "card never takes the Administrator; the heuristic takes it when nothing in hand or on display "
           "extends its route):", "",
           *_uses_rows(play), "",
+          *_lines_section(lines),
           "Against " + "; against ".join(
               f"{_opponent_name(opp)}: the card's bot {_verdict(r)} the heuristic at {r.players} players"
               for opp, g in play.groupby("opponent", sort=False) for r in g.itertuples()) + ".", "",
