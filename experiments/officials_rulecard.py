@@ -24,13 +24,14 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.errors import ThurnError
-from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet
+from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.studies import provenance
 from thurn_ai.studies.officials import rulecard
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
 OFFERS = OUT / "search_choices.parquet"
+RUNS = "rulecard_runs.json"                    # the runs of the play part: code, seconds, settings
 RAW = ROOT / "results" / "tmp_rulecard"        # tournaments as they are played (ignored by git; resumable)
 
 #: the search the card was fitted on (the officials study's, its hand-set prior spelled out: the mcts
@@ -49,6 +50,15 @@ GAMES = {"heuristic": {2: 600, 3: 600, 4: 600}, SEARCH: {2: 120, 3: 60, 4: 60}}
 ONLY = {3: ("postmaster", "administrator", "postal_carrier")}
 #: one seed per opponent and player count, shared by the card's cell and its control (paired deals)
 SEEDS = {"heuristic": 4000, SEARCH: 4100}
+
+
+def log_run(out: Path, part: str, seconds: float, code: str, **info) -> None:
+    """out/rulecard_runs.json: each run of a part, with the code it ran (the study's runs.json has its own
+    form)."""
+    path = out / RUNS
+    runs = json.loads(path.read_text()) if path.exists() else []
+    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
+    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
 
 
 def fit(out: Path, records: list[Path] | None = None) -> pd.DataFrame:
@@ -88,7 +98,7 @@ def play(out: Path, jobs: int, allow_dirty: bool) -> pd.DataFrame:
             print(f"play: {opponent} at {n} players, {games} games a cell, {time.time() - t:.0f} s", flush=True)
     rows = pd.concat(frames, ignore_index=True)
     atomic_to_parquet(rows, out / "rulecard_games.parquet", index=False)
-    provenance.log_run(out, "rulecard play", time.time() - started, code, jobs=jobs,
+    log_run(out, "rulecard play", time.time() - started, code, jobs=jobs,
                        games={k if k == "heuristic" else "search": v for k, v in GAMES.items()},
                        seeds={k if k == "heuristic" else "search": v for k, v in SEEDS.items()}, search=SEARCH,
                        only={str(k): list(v) for k, v in ONLY.items()})
@@ -102,7 +112,7 @@ def report(out: Path) -> None:
     rows = pd.read_parquet(out / "rulecard_games.parquet")
     play_table = rulecard.paired_play_table(rows)
     atomic_to_csv(play_table, out / "rulecard_play.csv", index=False, float_format="%.6g")
-    runs = json.loads((out / "runs.json").read_text()) if (out / "runs.json").exists() else []
+    runs = json.loads((out / RUNS).read_text()) if (out / RUNS).exists() else []
     played = list(dict.fromkeys(r["code"] for r in runs if r.get("part") == "rulecard play"))
     rulecard_report.write(out, ROOT, agreement, play_table, search=SEARCH, games=GAMES, seeds=SEEDS,
                           code=provenance.code_state(ROOT), played_at=", ".join(played) or "unknown")
