@@ -284,3 +284,18 @@ def test_the_script_fits_another_searchs_games_and_refuses_bad_input_in_one_line
     with pytest.raises(SystemExit) as e:
         exp.main(["--part", "fit", "--records", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "out")])
     assert str(e.value).startswith("error: ") and "missing.jsonl" in str(e.value)
+
+
+@pytest.mark.parametrize("games", [8, 60, 600])
+def test_the_detectable_difference_at_any_number_of_games(games):
+    """statsmodels answers with an array at some sample sizes (60 did): the table holds a number, 2.8
+    standard errors of the paired difference for many games, more for few (the t distribution)."""
+    rng = np.random.default_rng(games)
+    base = {"opponent": "heuristic", "players": 2, "focus": True, "game_seed": 0, "score": 0.0,
+            **{f"uses_{o}": 0 for o in ("postmaster", "administrator", "postal_carrier", "cartwright")}}
+    rows = pd.DataFrame([{**base, "cell": cell, "game": g, "win": int(rng.random() < 0.5)}
+                         for cell in ("card", "control") for g in range(games)])
+    t = RC.paired_play_table(rows).iloc[0]
+    d = rows[rows.cell == "card"].win.to_numpy() - rows[rows.cell == "control"].win.to_numpy()
+    se = d.std(ddof=1) / np.sqrt(games)
+    assert 2.75 * se < t.detectable < (3.6 if games < 10 else 2.9) * se

@@ -469,7 +469,10 @@ def paired_play_table(rows: pd.DataFrame) -> pd.DataFrame:
         row["d_score"], row["d_score_lo"], row["d_score_hi"] = mean_ci(ds)
         row["discordant"] = int((dw != 0).sum())
         sd = dw.std(ddof=1)
-        row["detectable"] = float(TTestPower().solve_power(nobs=m, alpha=0.05, power=0.8) * sd) if m > 1 else math.nan
+        # the effect size (in standard deviations of the differences); statsmodels returns it as an array
+        # for some sample sizes
+        es = float(np.ravel(TTestPower().solve_power(nobs=m, alpha=0.05, power=0.8))[0]) if m > 1 else math.nan
+        row["detectable"] = es * sd
         for o in OFFICIALS:
             row[f"card_uses_{o}"] = float(a[f"uses_{o}"].mean())
             row[f"control_uses_{o}"] = float(c[f"uses_{o}"].mean())
