@@ -113,7 +113,9 @@ def report(out: Path) -> None:
     play_table = rulecard.paired_play_table(rows)
     atomic_to_csv(play_table, out / "rulecard_play.csv", index=False, float_format="%.6g")
     runs = json.loads((out / RUNS).read_text()) if (out / RUNS).exists() else []
-    played = list(dict.fromkeys(r["code"] for r in runs if r.get("part") == "rulecard play"))
+    # a run's commit, and the same code's commit after the branch was rebased onto main (rebased_as)
+    played = list(dict.fromkeys(r["code"] + (f" (rebased as {r['rebased_as']})" if r.get("rebased_as") else "")
+                                for r in runs if r.get("part") == "rulecard play"))
     rulecard_report.write(out, ROOT, agreement, play_table, search=SEARCH, games=GAMES, seeds=SEEDS,
                           code=provenance.code_state(ROOT), played_at=", ".join(played) or "unknown")
     print(f"report: {out / 'rulecard.md'}; the card in README.md and docs/officials-advice.md")

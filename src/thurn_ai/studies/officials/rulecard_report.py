@@ -208,7 +208,7 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
     L = ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
          f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
          "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
-         f"(`rulecard_games.parquet`, played at commit `{played_at}`: `runs.json`); tables: "
+         f"(`rulecard_games.parquet`, played at commit `{played_at}`: `rulecard_runs.json`); tables: "
          "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
          "## Summary", "",
          *card_lines(agreement, play), "",
@@ -228,17 +228,46 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
          + ", ".join(f"{pct(pooled.loc[o].share)} ({OFFICIAL_LABEL[o]})" for o in OFFICIALS[1:])
          + " of held-out offers; no rule with a limit did better by the fit's margin.",
     ]
+    k = 2
     for k, (opp, g) in enumerate(play.groupby("opponent", sort=False), 3):
         L.append(f"{k}. **In play against {_opponent_name(opp)}**, the heuristic bot following the card, minus the "
                  "heuristic bot itself in the same seat on the same deals: "
                  + "; ".join(f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} of win rate at {r.players} players "
-                             f"({r.games} games, Holm p {p_text(r.p_holm)})" for r in g.itertuples()) + ".")
+                             f"({r.games} games, Holm p {p_text(r.p_holm)}; score {r.d_score:+.1f} points "
+                             f"[{r.d_score_lo:+.1f}, {r.d_score_hi:+.1f}])" for r in g.itertuples()) + ".")
+    h = play[play.opponent == "heuristic"].sort_values("players")
+    if len(h):
+        def uses(o):
+            return ", ".join(f"{getattr(r, f'card_uses_{o}'):.1f} / {getattr(r, f'control_uses_{o}'):.1f}"
+                             for r in h.itertuples())
+        L.append(f"{k + 1}. **What the card changes** (uses a game against heuristic players, the card's seat / "
+                 f"the heuristic's, at {' / '.join(str(n) for n in h.players)} players): Postal Carrier "
+                 f"{uses('postal_carrier')}; Cartwright {uses('cartwright')} (one official a turn: a second card "
+                 f"played forgoes the turn's Cartwright); Postmaster {uses('postmaster')}; Administrator "
+                 f"{uses('administrator')}.")
+        k += 1
+    if len(lines):
+        L.append(f"{k + 1}. **One line of the card at a time** (exploratory, against heuristic): " + "; ".join(
+            f"{OFFICIAL_LABEL.get(r.cell.removeprefix('only '), r.cell)} only {pp(r.d_win, r.d_win_lo, r.d_win_hi)} "
+            f"at {r.players} players (p {p_text(r.p_win)})" for r in lines.itertuples()) + ".")
+    worse = play[(play.p_holm < 0.05) & (play.d_win < 0)]
+    better = play[(play.p_holm < 0.05) & (play.d_win > 0)]
+    L += ["", "**Reading.** The card reproduces what the search does at most offers; that is a description of "
+          "one bot, and agreement is not strength. "
+          + (("Inside the heuristic bot, following it loses win rate against the heuristic's own choices ("
+              + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}" for r in worse.itertuples())
+              + ", Holm p < 0.05), so it is not shown to be good advice; ") if len(worse) else "")
+          + (("following it wins more (" + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}"
+                                                    for r in better.itertuples()) + "); ") if len(better) else "")
+          + "where no difference was detected, the detectable difference is given in the results."]
     L += ["", "## Questions", "",
           "1. *Exploratory.* How often do rules a player can read at the table (cards in hand, route length, "
           "game stage) reproduce the search's choice at an offer of an official, on games the rules were not "
           "fitted on, and how much does a joint rule add to a single factor and to always/never?",
           "2. *Confirmatory (the game counts, seeds, opponents and estimator fixed in "
-          "`experiments/officials_rulecard.py` and committed before any game was played).* Does a bot that "
+          "`experiments/officials_rulecard.py` and committed before any game was played; the search's 3- and "
+          "4-player cells were cut from 120 to 60 games while the heuristic's were being played, before any "
+          "game against the search).* Does a bot that "
           "follows the card win as often as the bot it is built on (`heuristic`), in the same seat on the same "
           "deals, against `heuristic` players and against the search? Primary estimator: the paired difference "
           "of wins (card − heuristic, one pair a deal), 95% t interval, two-sided paired t test, Holm across "
