@@ -216,7 +216,7 @@ def split_by_game(rows: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.Series:
     numpy's generator seeded `seed`; every offer of a game falls on the same side."""
     rng = np.random.default_rng(seed)
     fitting = set()
-    for n, g in rows[["players", "source", "game"]].drop_duplicates().sort_values(
+    for _n, g in rows[["players", "source", "game"]].drop_duplicates().sort_values(
             ["players", "source", "game"]).groupby("players"):
         keys = list(g.itertuples(index=False, name=None))
         fitting |= {keys[i] for i in rng.permutation(len(keys))[:len(keys) // 2]}

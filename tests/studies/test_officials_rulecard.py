@@ -17,7 +17,7 @@ from thurn_ai.game.officials import STAGES, official_of
 from thurn_ai.studies.officials import rulecard as RC
 from thurn_ai.studies.officials.choice import choice_officials
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def synthetic_offers(rule, games=200, per_game=20, noise=0.0, seed=1, players=(2, 3)):
@@ -269,7 +269,7 @@ def test_offers_from_records_are_the_studys_offers_without_the_searches(tmp_path
 def test_the_script_fits_another_searchs_games_and_refuses_bad_input_in_one_line(tmp_path, capsys):
     import gzip
 
-    from helpers import experiment
+    from tests.helpers import experiment
     exp = experiment("officials_rulecard")
     records = tmp_path / "2p_none" / "records.jsonl"
     records.parent.mkdir()
