@@ -215,6 +215,7 @@ def test_the_card_reads_in_short_lines_with_one_number_an_official():
     block = RR.card_block(agreement, _small_play(), "abc1234", "results/officials/rulecard.md")
     assert block[0] == RR.CARD_START and block[-1] == RR.CARD_END
     assert max(len(x) for x in block) <= 120                            # the README's limit
+    assert any("[the card's report](results/officials/rulecard.md)" in x for x in block)   # one line: the site
     rows = [x for x in block if x.startswith("| ") and "---" not in x][1:]
     assert len(rows) == 4 + 1                                          # an official a line, one line of play
     pooled = RR.pooled_agreement(agreement)

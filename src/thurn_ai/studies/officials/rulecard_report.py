@@ -115,10 +115,10 @@ def card_block(agreement: pd.DataFrame, play: pd.DataFrame, code: str, report_li
     intro = ("Cards in hand count the first card drawn; \"did the same\": at offers of games the card was not "
              "fitted on; \"in play\": the win rate of the heuristic bot following the card minus the heuristic's "
              "own, same seat and deals.")
-    after = (f"Fitted to the officials study's search; intervals, tests and what the card assumes: "
-             f"[its report]({report_link}) (commit `{code}`).")
-    return [CARD_START, *textwrap.wrap(intro, 118), "", *card_lines(agreement, play), "",
-            *textwrap.wrap(after, 118), CARD_END]
+    # the link on a line of its own: a link broken across lines is not followed by the site's hooks
+    after = ["Fitted to the officials study's search; intervals, tests and what the card assumes:",
+             f"[the card's report]({report_link}) (commit `{code}`)."]
+    return [CARD_START, *textwrap.wrap(intro, 118), "", *card_lines(agreement, play), "", *after, CARD_END]
 
 
 def with_card_block(text: str, block: list[str]) -> str:
