@@ -107,8 +107,8 @@ CELLS += [M.Cell(f"gen2_p{n}_it1000", n, GEN2.searching(BUDGET), GAMES[n], seed=
 PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}") for b in ("it1000", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
-#: when a generation replaces the one before as mcts's prior (written down before generation 2's 4- and
-#: 2-player cells were played): its per-game win-share differences against the previous generation at 1000
+#: when a generation replaces the one before as mcts's prior (committed while generation 2's 4-player cell
+#: was being played, before its 2-player cell began; the 3-player cell was known): its per-game win-share differences against the previous generation at 1000
 #: iterations, pooled over 2, 3 and 4 players, have a 95% interval above zero. Otherwise the previous
 #: generation stays the default and this one is the generation that stops the iteration.
 def replaces_previous(out: Path, number: int) -> dict | None:
@@ -303,7 +303,8 @@ def write_report(out: Path, code: str) -> None:
     complete = all(M.cell_summary(out / "runs", _cell(f"gen2_p{n}_it1000")) for n in (2, 3, 4))
     if verdict and complete:
         lines += ["### Does generation 2 replace generation 1?", "",
-                  "The rule, written down before generation 2's 4- and 2-player cells were played: it replaces "
+                  "The rule, committed while generation 2's 4-player cell was being played and before its "
+                  "2-player cell began (its 3-player cell was known): it replaces "
                   "generation 1 as `mcts`'s prior if its per-game win-share differences against generation 1, "
                   "pooled over 2, 3 and 4 players, have a 95% interval above zero.", "",
                   f"Pooled over {verdict['games']} paired games: {_pp(verdict['win_share'])} points "
