@@ -108,9 +108,10 @@ PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}") for b in ("it1000", f"cpu{CPU_
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
 #: when a generation replaces the one before as mcts's prior (committed while generation 2's 4-player cell
-#: was being played, before its 2-player cell began; the 3-player cell was known): its per-game win-share differences against the previous generation at 1000
-#: iterations, pooled over 2, 3 and 4 players, have a 95% interval above zero. Otherwise the previous
-#: generation stays the default and this one is the generation that stops the iteration.
+#: was being played, before its 2-player cell began; the 3-player cell was known): its per-game win-share
+#: differences against the previous generation at 1000 iterations, pooled over 2, 3 and 4 players, have a
+#: 95% interval above zero. Otherwise the previous generation stays the default and this one is the
+#: generation that stops the iteration.
 def replaces_previous(out: Path, number: int) -> dict | None:
     """The pooled paired comparison of generation `number` against the one before, with the verdict."""
     before = "prior" if number == 2 else f"gen{number - 1}"

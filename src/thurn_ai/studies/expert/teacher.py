@@ -20,7 +20,6 @@ so features can be recomputed from it later.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,12 +29,11 @@ import pandas as pd
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...errors import ThurnError
-from ...fileio import atomic_to_parquet, atomic_write_text, load_json
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...game.state import new_game
 from ..learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
 from ...play.match import GameRecord, derive_seed, read_records
-from ...play.workers import run_each
+from ..chunked import interleaved, keep_one_data_set, write_chunks
 
 CHUNK = 5                                         #: games a file
 #: generation 1's bots, spelled out in full (policy=handset: the search's defaults changed after it)
@@ -151,10 +149,7 @@ def plan_chunks(players=PLAYER_COUNTS, games: int = 100, seed: int = 0, play: st
         make_bot(spec, 0)          # a bad spec fails here, before any game
     per = {n: [TeacherChunk(n, g, min(CHUNK, games - g), seed, play, strong, teacher, sample)
                for g in range(0, games, CHUNK)] for n in players}
-    out = []
-    for k in range(max((len(v) for v in per.values()), default=0)):
-        out += [per[n][k] for n in players if k < len(per[n])]
-    return out
+    return interleaved(per, players)
 
 
 def _done(out: Path, chunk: TeacherChunk) -> bool:
@@ -171,16 +166,7 @@ def generate(out_dir, chunks: list[TeacherChunk], jobs: int = 1, client=None, pr
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     _check_meta(out, chunks)
-    todo = [c for c in chunks if not _done(out, c)]
-    done = 0
-    for chunk, frame, records in run_each(play_chunk, todo, jobs, client):
-        # the records first: a chunk counts as done once its rows are there too
-        atomic_write_text(out / chunk.records_name, records)
-        atomic_to_parquet(frame, out / chunk.name, index=False)
-        done += 1
-        if progress:
-            progress(chunk)
-    return done
+    return write_chunks(out, [c for c in chunks if not _done(out, c)], play_chunk, jobs, client, progress)
 
 
 def _check_meta(out: Path, chunks: list[TeacherChunk]) -> None:
@@ -190,13 +176,7 @@ def _check_meta(out: Path, chunks: list[TeacherChunk]) -> None:
     c = chunks[0]
     meta = {"seed": c.seed, "play": c.play, "strong": c.strong, "teacher": c.teacher, "sample": c.sample,
             "chunk": CHUNK}
-    path = out / META
-    if path.exists():
-        old = load_json(path, "teacher data set description", TeacherError)
-        if {k: old.get(k) for k in meta} != meta:
-            raise TeacherError(f"{out} holds another teacher data set ({json.dumps(old)}); use another folder")
-    else:
-        atomic_write_text(path, json.dumps(meta, indent=1) + "\n")
+    keep_one_data_set(out, meta, META, "teacher data set", TeacherError)
 
 
 def load(out_dir, players=None) -> pd.DataFrame:

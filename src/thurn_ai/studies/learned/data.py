@@ -21,7 +21,6 @@ bot searched, also what the search said: `search_win` (its reported win %, as a 
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,12 +30,11 @@ import pandas as pd
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...errors import ThurnError
-from ...fileio import atomic_to_parquet, atomic_write_text, load_json
 from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed, read_records
 from ...game.rules import PLAYER_COUNTS, Rules
-from ...play.workers import run_each
 from ...learned.features import FEATURES, position_features
+from ..chunked import interleaved, keep_one_data_set, write_chunks
 
 CHUNK = 10                       #: games a file
 DEFAULT_SEARCH = "mcts(iterations=300)"
@@ -147,10 +145,7 @@ def plan_chunks(players=PLAYER_COUNTS, games: int = 500, seed: int = 0, search: 
         make_bot(spec, 0)          # a bad spec fails here, before any game
     per = {n: [DataChunk(n, g, min(CHUNK, first_game + games - g), seed, search, strong)
                for g in range(first_game, first_game + games, CHUNK)] for n in players}
-    out = []
-    for k in range(max(len(v) for v in per.values())):
-        out += [per[n][k] for n in players if k < len(per[n])]
-    return out
+    return interleaved(per, players)
 
 
 def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progress=None) -> int:
@@ -159,16 +154,7 @@ def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progr
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     _check_meta(out, chunks)
-    todo = [c for c in chunks if not _chunk_done(out, c)]
-    done = 0
-    for chunk, frame, records in run_each(play_chunk, todo, jobs, client):
-        # the records first: a chunk counts as done once its positions are there
-        atomic_write_text(out / chunk.records_name, records)
-        atomic_to_parquet(frame, out / chunk.name, index=False)
-        done += 1
-        if progress:
-            progress(chunk)
-    return done
+    return write_chunks(out, [c for c in chunks if not _chunk_done(out, c)], play_chunk, jobs, client, progress)
 
 
 def _chunk_done(out: Path, chunk: DataChunk) -> bool:
@@ -192,13 +178,7 @@ def _check_meta(out: Path, chunks: list[DataChunk]) -> None:
     if not chunks:
         return
     meta = {"seed": chunks[0].seed, "search": chunks[0].search, "strong": chunks[0].strong, "chunk": CHUNK}
-    path = out / META
-    if path.exists():
-        old = load_json(path, "data set description", DataError)
-        if {k: old.get(k) for k in meta} != meta:
-            raise DataError(f"{out} holds another data set ({json.dumps(old)}); use another folder")
-    else:
-        atomic_write_text(path, json.dumps(meta, indent=1) + "\n")
+    keep_one_data_set(out, meta, META, "data set", DataError)
 
 
 def load(out_dir, players=None) -> pd.DataFrame:
