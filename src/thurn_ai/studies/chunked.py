@@ -8,7 +8,22 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from ..fileio import atomic_to_parquet, atomic_write_text, load_json
+from ..game.rules import Rules
 from ..play.workers import run_each
+
+
+def mixed_game(players: int, game: int, play: str, strong: str) -> tuple[Rules, list[str]]:
+    """(rules, bot specs by seat) of game number `game` of such a data set: the North board with horses
+    when game % 5 == 4 (else South); `play` in every seat, except every fourth game (game % 4 == 3), where
+    one seat (rotating) plays `strong` and the others the rule-based `heuristic` bot."""
+    north = game % 5 == 4
+    rules = Rules(players=players, board="north" if north else "south", variant="horses" if north else None)
+    if game % 4 == 3:
+        specs = ["heuristic"] * players
+        specs[(game // 4) % players] = strong
+    else:
+        specs = [play] * players
+    return rules, specs
 
 
 def interleaved(per_count: dict[int, list], players: Iterable[int]) -> list:

@@ -33,7 +33,7 @@ from ...game.rules import PLAYER_COUNTS, Rules
 from ...game.state import new_game
 from ..learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
 from ...play.match import GameRecord, derive_seed, read_records
-from ..chunked import interleaved, keep_one_data_set, write_chunks
+from ..chunked import interleaved, keep_one_data_set, mixed_game, write_chunks
 
 CHUNK = 5                                         #: games a file
 #: generation 1's bots, spelled out in full (policy=handset: the search's defaults changed after it)
@@ -76,13 +76,7 @@ class TeacherChunk:
 
 def game_setup(players: int, game: int, seed: int, play: str, strong: str) -> tuple[Rules, list[str], int]:
     """(rules, bot specs by seat, game seed) of game `game` of a teacher data set."""
-    north = game % 5 == 4
-    rules = Rules(players=players, board="north" if north else "south", variant="horses" if north else None)
-    if game % 4 == 3:
-        specs = ["heuristic"] * players
-        specs[(game // 4) % players] = strong
-    else:
-        specs = [play] * players
+    rules, specs = mixed_game(players, game, play, strong)
     return rules, specs, derive_seed("teacher-data", seed, players, game)
 
 

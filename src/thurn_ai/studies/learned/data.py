@@ -34,7 +34,7 @@ from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed, read_records
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...learned.features import FEATURES, position_features
-from ..chunked import interleaved, keep_one_data_set, write_chunks
+from ..chunked import interleaved, keep_one_data_set, mixed_game, write_chunks
 
 CHUNK = 10                       #: games a file
 DEFAULT_SEARCH = "mcts(iterations=300)"
@@ -67,14 +67,7 @@ class DataChunk:
 
 def game_setup(players: int, game: int, seed: int, search: str, strong: str) -> tuple[Rules, list[str], int]:
     """(rules, bot specs by seat, game seed) of game `game` of a data set."""
-    north = game % 5 == 4
-    rules = Rules(players=players, board="north" if north else "south", variant="horses" if north else None)
-    if game % 4 == 3:
-        seat = (game // 4) % players
-        specs = ["heuristic"] * players
-        specs[seat] = strong
-    else:
-        specs = [search] * players
+    rules, specs = mixed_game(players, game, search, strong)
     return rules, specs, derive_seed("learned-data", seed, players, game)
 
 
