@@ -12,6 +12,20 @@ from ..game.rules import Rules
 from ..play.workers import run_each
 
 
+class ChunkFiles:
+    """The file names of a chunk of games first.. of one player count (a mixin of the chunk values)."""
+    players: int
+    first: int
+
+    @property
+    def name(self) -> str:
+        return f"p{self.players}-{self.first:05d}.parquet"
+
+    @property
+    def records_name(self) -> str:
+        return f"p{self.players}-{self.first:05d}.jsonl"
+
+
 def mixed_game(players: int, game: int, play: str, strong: str) -> tuple[Rules, list[str]]:
     """(rules, bot specs by seat) of game number `game` of such a data set: the North board with horses
     when game % 5 == 4 (else South); `play` in every seat, except every fourth game (game % 4 == 3), where

@@ -33,7 +33,7 @@ from ...game.rules import PLAYER_COUNTS, Rules
 from ...game.state import new_game
 from ..learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
 from ...play.match import GameRecord, derive_seed, read_records
-from ..chunked import interleaved, keep_one_data_set, mixed_game, write_chunks
+from ..chunked import ChunkFiles, interleaved, keep_one_data_set, mixed_game, write_chunks
 
 CHUNK = 5                                         #: games a file
 #: generation 1's bots, spelled out in full (policy=handset: the search's defaults changed after it)
@@ -54,7 +54,7 @@ def held_out(game):
 
 
 @dataclass(frozen=True)
-class TeacherChunk:
+class TeacherChunk(ChunkFiles):
     """Games first .. first + count - 1 of one player count, and how they are played and sampled."""
     players: int
     first: int
@@ -64,14 +64,6 @@ class TeacherChunk:
     strong: str = DEFAULT_STRONG
     teacher: str = DEFAULT_TEACHER
     sample: float = DEFAULT_SAMPLE
-
-    @property
-    def name(self) -> str:
-        return f"p{self.players}-{self.first:05d}.parquet"
-
-    @property
-    def records_name(self) -> str:
-        return f"p{self.players}-{self.first:05d}.jsonl"
 
 
 def game_setup(players: int, game: int, seed: int, play: str, strong: str) -> tuple[Rules, list[str], int]:

@@ -34,7 +34,7 @@ from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed, read_records
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...learned.features import FEATURES, position_features
-from ..chunked import interleaved, keep_one_data_set, mixed_game, write_chunks
+from ..chunked import ChunkFiles, interleaved, keep_one_data_set, mixed_game, write_chunks
 
 CHUNK = 10                       #: games a file
 DEFAULT_SEARCH = "mcts(iterations=300)"
@@ -47,7 +47,7 @@ class DataError(ThurnError):
 
 
 @dataclass(frozen=True)
-class DataChunk:
+class DataChunk(ChunkFiles):
     """Games first .. first + count - 1 of one player count."""
     players: int
     first: int
@@ -55,14 +55,6 @@ class DataChunk:
     seed: int
     search: str
     strong: str
-
-    @property
-    def name(self) -> str:
-        return f"p{self.players}-{self.first:05d}.parquet"
-
-    @property
-    def records_name(self) -> str:
-        return f"p{self.players}-{self.first:05d}.jsonl"
 
 
 def game_setup(players: int, game: int, seed: int, search: str, strong: str) -> tuple[Rules, list[str], int]:
