@@ -331,6 +331,16 @@ def test_each_generation_searches_with_the_previous_generations_weights(monkeypa
 # ---------------------------------------------------------------- defaults
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_hint_and_the_officials_study_search_with_the_prior_their_win_map_was_fitted_for(players):
+    # their spec text names the hand-set prior: without it, the text would mean mcts's default (learned) prior
+    from thurn_ai.play.analysis import bot_spec
+    from thurn_ai.studies.officials.plan import study_spec
+    for text in (str(bot_spec("mcts", None, players=players)), study_spec("mcts", players)):
+        assert "policy=handset" in text
+        assert make_bot(text, 0).options.policy == "handset"
+
+
 def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_away():
     from thurn_ai.bots.mcts import MCTS_DEFAULTS, STRONGEST
     from thurn_ai.bots.search_options import SearchOptions

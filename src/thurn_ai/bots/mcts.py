@@ -46,12 +46,13 @@ MCTS_DEFAULTS: dict[str, Any] = {"eval": "learned", "policy": "learned", "mix": 
 # The configuration `thurn-ai hint` searches with, for each player count, and names: the one its win chance
 # is calibrated for (thurn_ai/learned/win_map.json was fitted to this search's win shares): mcts's defaults
 # with the hand-set prior, until the win map is refit for the learned prior. A count tuned separately gets
-# its own entry. (The prior's options are named only when it is not the hand-set one: the officials study's
-# saved specs name exactly these options.)
-_NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval")
+# its own entry. The prior is always named (policy=handset): a spec text without it means mcts's default
+# prior, the learned one. (The officials study's data saved before the default changed name no policy:
+# they were played with the hand-set prior, the default of that time.)
+_NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval", "policy")
 _HINT = SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
 STRONGEST = {players: {**{k: getattr(_HINT, k) for k in _NAMED},
-                       **({"policy": _HINT.policy, "mix": _HINT.mix} if _HINT.policy != "handset" else {})}
+                       **({"mix": _HINT.mix} if _HINT.policy != "handset" else {})}
              for players in PLAYER_COUNTS}
 
 
