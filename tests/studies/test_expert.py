@@ -352,7 +352,7 @@ def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_aw
     assert make_bot("mcts(eval=simple,policy=handset)").options == SearchOptions()
     # the hint searches with what its win chance is calibrated for: mcts's defaults with the hand-set prior
     for options in STRONGEST.values():
-        assert "policy" not in options and options["eval"] == "learned"
+        assert options["policy"] == "handset" and options["eval"] == "learned"   # named: see the test above
         hint = SearchOptions(**options)
         assert hint == SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
     # select=ucb has no prior: a plain mcts with it searches without the learned one, instead of refusing
