@@ -116,7 +116,8 @@ def card_block(agreement: pd.DataFrame, play: pd.DataFrame, code: str, report_li
              "fitted on; \"in play\": the win rate of the heuristic bot following the card minus the heuristic's "
              "own, same seat and deals.")
     # the link on a line of its own: a link broken across lines is not followed by the site's hooks
-    after = ["It describes the search's choices, not shown to be good advice (in play it lost); intervals, assumptions:",
+    after = ["It describes the search's choices, not shown to be good advice (in play it lost); "
+             "intervals, assumptions:",
              f"[the card's report]({report_link}) (commit `{code}`)."]
     return [CARD_START, *textwrap.wrap(intro, 118), "", *card_lines(agreement, play), "", *after, CARD_END]
 
