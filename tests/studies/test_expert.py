@@ -390,6 +390,8 @@ def test_paired_cells_compare_the_same_deals(tmp_path):
     diffs = np.concatenate([M.paired_differences(tmp_path, a, b), M.paired_differences(tmp_path, c, d)])
     assert both["games"] == 7 and both["win_share"] == pytest.approx(diffs.mean())
     assert M.pooled(tmp_path, [(a, M.Cell("never", 2, "random", 4))]) is None
+    with pytest.raises(ValueError, match="not paired"):       # pooled checks the pairing as paired does
+        M.pooled(tmp_path, [(a, other_seed)])
 
 
 def test_official_kappa_counts_agreement_at_the_offers():

@@ -151,12 +151,9 @@ def cell_summary(out: Path, cell: Cell) -> dict | None:
 def paired(out: Path, a: Cell, b: Cell) -> dict | None:
     """a - b over the games both cells played (same seed and count: the same deals and seats): the mean
     difference of the candidate seat's win share and score, each with its 95% t interval and p-value."""
-    ra, rb = seat_rows(out, a), seat_rows(out, b)
-    if ra is None or rb is None:
+    both = _paired_rows(out, a, b)
+    if both is None:
         return None
-    both = ra.merge(rb, how="inner", left_index=True, right_index=True, suffixes=("_a", "_b"))
-    if not (both["game_seed_a"] == both["game_seed_b"]).all():
-        raise ValueError(f"{a.name} and {b.name} are not paired: their games' seeds differ")
     row = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
     for key in ("win_share", "score"):
         d = (both[f"{key}_a"] - both[f"{key}_b"]).to_numpy(float)
@@ -172,12 +169,23 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
     return row
 
 
-def paired_differences(out: Path, a: Cell, b: Cell) -> np.ndarray:
-    """Per game of a paired comparison (as `paired`): a's win share minus b's; empty before both ran."""
+def _paired_rows(out: Path, a: Cell, b: Cell) -> pd.DataFrame | None:
+    """The games both cells played, a's columns suffixed _a and b's _b (None before both ran); ValueError
+    if their games' seeds differ (not the same deals)."""
     ra, rb = seat_rows(out, a), seat_rows(out, b)
     if ra is None or rb is None:
-        return np.zeros(0)
+        return None
     both = ra.merge(rb, how="inner", left_index=True, right_index=True, suffixes=("_a", "_b"))
+    if not (both["game_seed_a"] == both["game_seed_b"]).all():
+        raise ValueError(f"{a.name} and {b.name} are not paired: their games' seeds differ")
+    return both
+
+
+def paired_differences(out: Path, a: Cell, b: Cell) -> np.ndarray:
+    """Per game of a paired comparison (as `paired`): a's win share minus b's; empty before both ran."""
+    both = _paired_rows(out, a, b)
+    if both is None:
+        return np.zeros(0)
     return (both["win_share_a"] - both["win_share_b"]).to_numpy(float)
 
 
