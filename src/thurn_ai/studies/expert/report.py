@@ -70,16 +70,11 @@ class Generation:
         return f"mcts(iterations={it},eval=learned,policy=learned,mix={MIX},pmodel={self.prior})"
 
 
-def _with_prior_of(gen: "Generation", spec_head: str) -> str:
-    return f"{spec_head},eval=learned,policy=learned,mix={MIX},pmodel={gen.prior})"
-
-
 GEN1 = Generation(1, "", 1, T.DEFAULT_PLAY, T.DEFAULT_STRONG, T.DEFAULT_TEACHER, ("data",))
 #: generation 2: the same recipe (300-iteration self-play, every fourth game one 1000-iteration search among
 #: heuristic bots, a 10,000-iteration teacher at a fifth of the decisions), every search with generation 1's
 #: prior; its prior is fitted to generation 1's and 2's training games together
-GEN2 = Generation(2, "gen2", 2, _with_prior_of(GEN1, "mcts(iterations=300"),
-                  _with_prior_of(GEN1, "mcts(iterations=1000"), _with_prior_of(GEN1, "mcts(iterations=10000"),
+GEN2 = Generation(2, "gen2", 2, GEN1.searching(300), GEN1.searching(1000), GEN1.searching(10000),
                   ("data", "gen2/data"))
 GENERATIONS = {g.number: g for g in (GEN1, GEN2)}
 OFFLINE_SPECS["generation 2 prior, 1000 it"] = GEN2.searching(BUDGET)
