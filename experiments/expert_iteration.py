@@ -77,7 +77,8 @@ def part_fit(args, code: str) -> None:
     atomic_to_csv(cv, where / "cv.csv", index=False)
     import pandas as pd
     # offline: on the held-out games of this generation's own data
-    _train, own = F.load_groups([args.out / gen.data], args.players, args.q_share)
+    k = gen.fit_on.index(gen.data)           # its folder's games are numbered from k x GAME_OFFSET
+    own = {key: d.take(d.game // F.GAME_OFFSET == k) for key, d in held.items()}
     rows = [F.agreement(model, d) for _k, d in sorted(own.items()) if len(d)]
     if gen.number > 1:         # the previous generation's prior on the same held-out decisions
         from thurn_ai.learned.prior import prior_from
