@@ -141,16 +141,22 @@ class GameSession:
         self.log.append(entry)
         return entry
 
+    def _persons_turn(self) -> int:
+        """The seat to move, if a person sits there and the game is not over; else SessionError."""
+        s = self.state
+        if s.is_terminal():
+            raise SessionError("the game is over")
+        p = s.current_player
+        if p not in self.humans:
+            raise SessionError(f"seat {p} ({self.seats[p]}) is to move, not a person: ask it to step")
+        return p
+
     def play(self, text) -> dict:
         """A person's move, in notation: {"moved": its log entry, "view": the view after it}; IllegalMoveError
         (saying why and what is possible) if it is not legal, SessionError if it is not a person's turn."""
         with self.lock:
+            self._persons_turn()
             s = self.state
-            if s.is_terminal():
-                raise SessionError("the game is over")
-            p = s.current_player
-            if p not in self.humans:
-                raise SessionError(f"seat {p} ({self.seats[p]}) is to move, not a person: ask it to step")
             if not isinstance(text, str):
                 raise ThurnError(f"a move is given in notation, e.g. 'draw deck', not {short_repr(text)}")
             move = s.parse_move(text)
@@ -165,12 +171,8 @@ class GameSession:
         nothing: a move that is not legal leaves the game as it was. One Undo takes the set back (while
         the turn has not passed). {"moved": the last log entry, "view"} as play()."""
         with self.lock:
+            p = self._persons_turn()
             s = self.state
-            if s.is_terminal():
-                raise SessionError("the game is over")
-            p = s.current_player
-            if p not in self.humans:
-                raise SessionError(f"seat {p} ({self.seats[p]}) is to move, not a person: ask it to step")
             if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or len(texts) > 40:
                 raise ThurnError(f"moves: a list of houses or discards in notation, e.g. ['house Ulm', "
                                  f"'house Passau'], not {short_repr(texts)}")
