@@ -94,6 +94,10 @@ def parser() -> argparse.ArgumentParser:
                          f"(default {','.join(f'{k}={v}' for k, v in run.SEARCH_CHOICE_GAMES.items())})")
     ap.add_argument("--choice-iterations", type=lambda t: per_count(t, "choice iterations"), default=None,
                     help="iterations of each rating search by player count (default: the search study's budget)")
+    ap.add_argument("--search-bot", default="mcts",
+                    help="the search study's bot, which also rates its decisions: an mcts spec whose options "
+                         "replace the strongest configuration's (default mcts; e.g. mcts(policy=learned,mix=0.5) "
+                         "for the learned move prior); the budget is --budget's")
     ap.add_argument("--players", default="2,3,4",
                     help="player counts of the search study and of the rated decisions (default 2,3,4; the "
                          "heuristic study's ablation always has all three)")
@@ -106,7 +110,8 @@ def parser() -> argparse.ArgumentParser:
 def command_text(args) -> str:
     """The command that reproduces this run, for the report."""
     return "python experiments/officials.py" + (" --quick" if args.quick else "") + (
-        f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + "".join(
+        f" --players {args.players}" if args.players != "2,3,4" and not args.quick else "") + (
+        f" --search-bot '{args.search_bot}'" if args.search_bot != "mcts" and not args.quick else "") + "".join(
         f" --{k.replace('_', '-')} " + ",".join(f"{n}={v}" for n, v in sorted(getattr(args, k).items()))
         for k in ("budget", "games", "choice_games", "choice_iterations", "validation_games") if getattr(args, k))
 
@@ -138,7 +143,7 @@ def main(argv=None) -> int:
     out = args.out or (Path(tempfile.gettempdir()) / "thurn-officials-quick" if args.quick else OUT)
     try:
         plan = run.run_plan(out, args.quick, args.players, args.budget, args.games, args.choice_games,
-                            args.choice_iterations, args.only, args.ratings, args.validation_games)
+                            args.choice_iterations, args.only, args.ratings, args.validation_games, args.search_bot)
     except StudyError as e:
         ap.error(str(e))
     problem = reachable(args.scheduler) if part not in ("report", "records") else None

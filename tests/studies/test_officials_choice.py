@@ -466,3 +466,22 @@ def test_the_report_replays_two_games_of_each_search_tournament(tmp_path):
     rec["moves"][3] = "draw deck" if rec["moves"][3] != "draw deck" else "close"
     path.write_text("\n".join([json.dumps(rec)] + lines[1:]) + "\n", encoding="utf-8")
     assert "4 games, 1 differ, so these results do not reproduce" in run.search_replay_note(tmp_path, "abc1234")
+
+
+def test_the_search_study_can_search_with_another_mcts_configuration(monkeypatch, capsys):
+    """--search-bot: the study's bot and its rating searches take the given options over the strongest
+    configuration's (the learned move prior, say); a spec that is not a plain mcts is one error line."""
+    plan = run.run_plan(Path("out"), players="2,3", search_bot="mcts(policy=learned,mix=0.5)")
+    for spec in (*plan.search.bots().values(), *plan.searchers.values()):
+        assert "policy=learned" in spec and "mix=0.5" in spec and "eval=learned" in spec
+    default = run.run_plan(Path("out"), players="2")
+    assert "policy=handset" in default.search.bots()[2] and "policy=handset" in default.searchers[2]
+    exp = _experiment()
+    monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    for bad, says in (("heuristic", "not 'heuristic'"), ("mcts(iterations=50)", "--budget"),
+                      ("mcts(forbid=cartwright)", "forbid"), ("mcts(nonsense=1)", "nonsense")):
+        with pytest.raises(SystemExit) as e:
+            exp.main(["--search-bot", bad, "--part", "report"])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert "--search-bot" in err and says in err

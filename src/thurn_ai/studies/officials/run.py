@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...bots.spec import BotSpec, make_bot
+from ...errors import BotSpecError
 from ...fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from ...game.officials import OFFICIALS
 from ..provenance import tally_run
@@ -82,15 +84,19 @@ class Study:
         return study_bots(self.bot, self.players, self.budget)
 
 
-def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3, 4)) -> list[Study]:
+def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3, 4),
+            search_bot: str = "mcts") -> list[Study]:
     """The two studies. `players`: the counts the search study plays and both studies' decisions are rated
-    at (the heuristic study's ablation always has 2, 3 and 4: it is cheap)."""
+    at (the heuristic study's ablation always has 2, 3 and 4: it is cheap). search_bot: the search study's bot
+    (an mcts spec: its options over the strongest configuration's, plan.study_spec), which also rates."""
     return [
         Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 180, 4: 180},
               "rule-based heuristic bot, no search (deterministic given the cards)",
               choice_games={n: HEURISTIC_CHOICE_GAMES[n] for n in players}),
-        Study("search", "mcts", tuple(players), games,
-              "the strongest mcts configuration for each player count, iterations per decision "
+        Study("search", search_bot, tuple(players), games,
+              ("the strongest mcts configuration for each player count" if search_bot == "mcts" else
+               f"{search_bot} over the strongest mcts configuration for each player count")
+              + ", iterations per decision "
               + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items()) if n in players) + "; one thread",
               budget=budget, choice_games={n: (choice_games or SEARCH_CHOICE_GAMES)[n] for n in players}),
     ]
@@ -416,9 +422,11 @@ class Plan:
 
 def run_plan(out: Path, quick: bool = False, players: str = "2,3,4", budget: dict | None = None,
              games: dict | None = None, choice_games: dict | None = None, choice_iterations=None,
-             only: str | None = None, ratings: str | None = None, validation_games: dict | None = None) -> Plan:
+             only: str | None = None, ratings: str | None = None, validation_games: dict | None = None,
+             search_bot: str = "mcts") -> Plan:
     """The run's Plan from its options (experiments/officials.py's): the design (SEARCH_BUDGET, ...) with the
-    given per-count replacements, or the QUICK smoke run; StudyError naming the option for a bad one."""
+    given per-count replacements, or the QUICK smoke run; StudyError naming the option for a bad one.
+    search_bot: the search study's bot and rating search (an mcts spec; default the strongest mcts)."""
     if quick:
         chosen_all = QUICK
     else:
@@ -427,7 +435,7 @@ def run_plan(out: Path, quick: bool = False, players: str = "2,3,4", budget: dic
         except StudyError as e:
             raise StudyError(f"--players: {e}") from None
         chosen_all = studies({**SEARCH_BUDGET, **(budget or {})}, {**SEARCH_GAMES, **(games or {})},
-                             choice_games, counts)
+                             choice_games, counts, check_search_bot(search_bot))
     search = next(s for s in chosen_all if s.name == "search")
     searchers = rating_searches(search, choice_iterations, every_count=not quick)
     chosen = chosen_all
@@ -449,6 +457,24 @@ def run_plan(out: Path, quick: bool = False, players: str = "2,3,4", budget: dic
     vgames = {n: rotation_games(g, n) for n, g in vgames.items() if n in search.players}
     tgames = {n: (1 if quick else SEARCH_TURN_GAMES[n]) for n in search.players}
     return Plan(chosen_all, chosen, Path(out), search, searchers, cells, vgames, tgames)
+
+
+def check_search_bot(spec: str) -> str:
+    """The search study's bot, checked: an mcts spec without a budget (--budget sets it) or forbidden
+    officials (the study forbids them in turn); StudyError naming the problem."""
+    try:
+        value = BotSpec.parse(spec)
+        make_bot(value)                 # an unknown option or a bad value is named here, not at the first game
+    except BotSpecError as e:
+        raise StudyError(f"--search-bot: {e}") from None
+    if value.name != "mcts":
+        raise StudyError(f"--search-bot: the study and its ratings search with mcts, not {value.name!r}")
+    if value.option("forbid"):
+        raise StudyError("--search-bot: the study forbids each official in turn; give a bot with no forbid")
+    budget = {"iterations", "time"} & set(value.options)
+    if budget:
+        raise StudyError(f"--search-bot: give the budget with --budget, not {', '.join(sorted(budget))}")
+    return str(value) if value.options else "mcts"
 
 
 def run_parts(plan: Plan, part: str, played_with: str, jobs=None, scheduler: str | None = None) -> None:
