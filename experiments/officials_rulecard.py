@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.errors import ThurnError
-from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
+from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet
 from thurn_ai.studies import provenance
 from thurn_ai.studies.officials import rulecard
 
@@ -50,15 +50,6 @@ GAMES = {"heuristic": {2: 600, 3: 600, 4: 600}, SEARCH: {2: 120, 3: 60, 4: 60}}
 ONLY = {3: ("postmaster", "administrator", "postal_carrier")}
 #: one seed per opponent and player count, shared by the card's cell and its control (paired deals)
 SEEDS = {"heuristic": 4000, SEARCH: 4100}
-
-
-def log_run(out: Path, part: str, seconds: float, code: str, **info) -> None:
-    """out/rulecard_runs.json: each run of a part, with the code it ran (the study's runs.json has its own
-    form)."""
-    path = out / RUNS
-    runs = json.loads(path.read_text()) if path.exists() else []
-    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
-    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
 
 
 def fit(out: Path, records: list[Path] | None = None) -> pd.DataFrame:
@@ -98,7 +89,7 @@ def play(out: Path, jobs: int, allow_dirty: bool) -> pd.DataFrame:
             print(f"play: {opponent} at {n} players, {games} games a cell, {time.time() - t:.0f} s", flush=True)
     rows = pd.concat(frames, ignore_index=True)
     atomic_to_parquet(rows, out / "rulecard_games.parquet", index=False)
-    log_run(out, "rulecard play", time.time() - started, code, jobs=jobs,
+    provenance.log_run(out, "rulecard play", time.time() - started, code, runs_file=RUNS, jobs=jobs,
                        games={k if k == "heuristic" else "search": v for k, v in GAMES.items()},
                        seeds={k if k == "heuristic" else "search": v for k, v in SEEDS.items()}, search=SEARCH,
                        only={str(k): list(v) for k, v in ONLY.items()})

@@ -793,3 +793,105 @@ def test_the_players_summary_gives_each_difference_once_with_its_sign():
     assert "wins 21.5% of its games instead of 25.0% (-3.5 pp [-8.6, +2.7] against 1/n, no change detected)" in text
     assert "(+6.7 pp [+2.0, +11.0] against 1/n, clearly better)" in text
     assert "loses -" not in text
+
+
+# ------------------------------------------------------------------ the validation, cell by cell
+
+@pytest.mark.parametrize("text,value", [
+    ("first", R.ValidationCell("first")),
+    ("control-fresh", R.ValidationCell("fresh", control=True)),
+    ("first:Administrator", R.ValidationCell("first", official="administrator")),
+    ("control-first:x2", R.ValidationCell("first", control=True, scale=2)),
+    ("fresh:postal-carrier:x3", R.ValidationCell("fresh", official="postal_carrier", scale=3)),
+])
+def test_a_validation_cell_reads_and_writes_its_text(text, value):
+    assert R.ValidationCell.parse(text) == value
+    assert R.ValidationCell.parse(str(value)) == value
+    assert value.control_cell.rating_cell == value.rating_cell and value.control_cell.control
+    assert ":" not in value.folder
+
+
+@pytest.mark.parametrize("bad", ["best", "first:x0", "first:nobody", "first:postmaster:administrator", ""])
+def test_a_bad_validation_cell_is_named(bad):
+    with pytest.raises(S.StudyError, match="validation cell"):
+        R.ValidationCell.parse(bad)
+
+
+def test_a_cells_qualifiers_reach_the_rated_bots_spec():
+    std = "mcts(iterations=1000,eval=learned)"
+    assert R.validation_spec(std, "first:administrator") == \
+        "rated(iterations=1000,eval=learned,rating=first,rate_iterations=500,follow=administrator)"
+    assert R.validation_spec(std, "first:x2") == "rated(iterations=1000,eval=learned,rating=first,rate_iterations=1000)"
+    # the x2 control picks its side with a search of twice the standard budget: the same iterations at an offer
+    # (2000 to pick the side, then the side's search) as the rating's two searches of 1000
+    assert R.validation_spec(std, "control-first:x2") == \
+        "rated(iterations=1000,eval=learned,rating=search,rate_iterations=1000,side_iterations=2000)"
+    assert R.control_of("control-first:administrator") == "first:administrator" and R.control_of("first:x2") is None
+    with pytest.raises(BotSpecError, match="follow"):
+        make_bot("rated(iterations=30,follow=nobody)")
+    with pytest.raises(BotSpecError, match="side_iterations"):
+        make_bot("rated(iterations=30,rating=first,side_iterations=60)")
+
+
+def test_a_bot_following_one_official_plays_the_others_offers_as_the_standard_bot():
+    offers, _ = offer_states(want=8)
+    checked = set()
+    for k, state in enumerate(offers):
+        o = choice_officials(state)[0]
+        other = next(x for x in OFFICIALS if x != o)
+        obs = Observation(state, state.current_player, 5)
+        bot = make_bot(f"rated(iterations=30,rating=first,follow={other})", seed=k)
+        standard = make_bot("mcts(iterations=30)", seed=derive_seed("rated-standard", k))
+        assert bot.choose(obs) == standard.choose(obs) and sum(bot.offers.values()) == 0
+        follows = make_bot(f"rated(iterations=30,rating=first,follow={o})", seed=k)
+        r = rate_decision(state, follows.settings, random.Random(k).getrandbits(63), [o])
+        assert state.move_str(follows.choose(obs)) == r["best"] and follows.offers[o] == 1
+        checked.add(o)
+    assert checked
+
+
+def test_the_compute_matched_control_picks_its_side_with_the_larger_search():
+    offers, _ = offer_states(want=3)
+    for k, state in enumerate(offers):
+        obs = Observation(state, state.current_player, 5)
+        bot = make_bot("rated(iterations=30,rating=search,rate_iterations=12,side_iterations=60)", seed=k)
+        side_search = make_bot("mcts(iterations=60)", seed=derive_seed("rated-side", k))
+        o = choice_officials(state)[0]
+        using = official_of(state, side_search.choose(Observation(state, state.current_player, 5))) == o
+        move = bot.choose(obs)
+        assert state.move_str(move) == side_move(state, o, using, bot.settings, random.Random(k).getrandbits(63))
+
+
+def test_cell_comparisons_pair_by_deal_and_correct_only_the_primary_ones():
+    from thurn_ai.studies.officials import validation_cells as vc
+    rows = pd.concat([_with_control([1, 0, 0, 1, 0, 0], [1, 1, 0, 1, 1, 1], rating="first:administrator"),
+                      _with_control([1, 1, 0, 1], [0, 1, 0, 1], rating="first")], ignore_index=True)
+    rows["uses_administrator"] = 1
+    comparisons = (vc.Comparison(2, "first:administrator", "one official"),
+                   vc.Comparison(2, "first", "reference", primary=False),
+                   vc.Comparison(3, "first", "not played"))
+    t = vc.comparison_table(rows, comparisons).set_index("rating")
+    assert list(t.index) == ["first:administrator", "first"]          # a comparison without games is left out
+    a = t.loc["first:administrator"]
+    assert a.pairs == 6 and a.d_control == pytest.approx(-0.5) and a.control == "control-first:administrator"
+    assert (a.win_rating, a.win_control) == pytest.approx((2 / 6, 5 / 6))
+    assert a.p_holm == pytest.approx(a.p_control)                     # the one primary test: Holm changes nothing
+    assert math.isnan(t.loc["first", "p_holm"]) and t.loc["first", "d_control"] == pytest.approx(0.25)
+    assert a.detectable > abs(a.d_control) > 0
+    md = vc.cells_report(t.reset_index(), pd.DataFrame([{"players": 2, "cell": "first", "planned": 4, "games": 4}]),
+                         "abc1234", "python x.py", [])
+    for part in ("## Summary", "## Question", "## Method", "## Results", "## Threats to validity", "## Appendix"):
+        assert part in md
+    assert "-50.0 pp" in md and "(reference)" in md and "abc1234" in md
+
+
+def test_the_cells_experiment_reports_from_the_saved_games(tmp_path, capsys):
+    """--part report with no cell played yet: the study's own 2-player cells on the design's first deals are
+    the x1 reference; nothing new is claimed."""
+    from tests.helpers import experiment
+    exp = experiment("officials_validation")
+    assert exp.main(["--part", "report", "--out", str(tmp_path)]) == 0
+    md = (tmp_path / "validation_cells.md").read_text()
+    table = pd.read_csv(tmp_path / "validation_cells.csv")
+    assert list(table.rating) == ["first"] and table.pairs.iloc[0] == 400 and not table.primary.iloc[0]
+    assert "| 2 | `first:administrator` | 400 | 0 |" in md

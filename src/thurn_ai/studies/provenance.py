@@ -63,10 +63,10 @@ def check_clean(root, allow_dirty: bool = False) -> list[str]:
     return changed
 
 
-def log_run(out, part: str, seconds: float, code: str, **info) -> None:
-    """out/runs.json, committed with a study's results: each part's runs (the code they ran, the wall time,
+def log_run(out, part: str, seconds: float, code: str, runs_file: str = "runs.json", **info) -> None:
+    """out/<runs_file>, committed with a study's results: each part's runs (the code they ran, the wall time,
     their settings), appended and written atomically."""
-    path = Path(out) / "runs.json"
+    path = Path(out) / runs_file
     runs = json.loads(path.read_text()) if path.exists() else []
     runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
     atomic_write_text(path, json.dumps(runs, indent=1) + "\n")

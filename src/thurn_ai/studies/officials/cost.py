@@ -22,13 +22,16 @@ from ...bots.spec import BotSpec
 from ...game.rules import Rules
 from ...play.match import play_game
 from .choice import choice_officials
-from .rated import CONTROLS, SEARCHES_AT_AN_OFFER
+from .rated import SEARCHES_AT_AN_OFFER, ValidationCell
 from ...play.turn_options import open_choices
 
 __all__ = ["Timing", "measure", "part_costs", "format_costs"]
 
 #: searches timed at the real budget
 TIMED = 3
+#: each official's share of the offers (the search study's rated games: 16,625 Postmaster, 16,853
+#: Administrator, 6,340 Postal Carrier and 1,167 Cartwright offers), for a validation cell that follows one
+OFFER_SHARE = {"postmaster": 0.405, "administrator": 0.411, "postal_carrier": 0.155, "cartwright": 0.029}
 
 
 @dataclass(frozen=True)
@@ -108,11 +111,13 @@ def part_costs(timings: dict, ablation_games: dict | None = None, officials: int
             add("turns", n, turn_games[n], turn_games[n] * t.turns_per_game * t.options_per_turn * 2)
         if validation_games and n in validation_games:
             for rating in (ratings.get(n, ()) if isinstance(ratings, dict) else ratings):
-                copied = CONTROLS.get(rating)
-                if copied:      # a control: at the rated seat's offers the standard search and one side's
-                    extra = t.offers_per_game / n * (1 / SEARCHES_AT_AN_OFFER[copied] if same_budget else 1)
-                else:           # its searches instead of one (with same_budget they share one's budget)
-                    extra = 0.0 if same_budget else t.offers_per_game / n * (SEARCHES_AT_AN_OFFER[rating] - 1)
+                cell = ValidationCell.parse(rating)
+                share = 1 / SEARCHES_AT_AN_OFFER[cell.rating] if same_budget else 1
+                offers = t.offers_per_game / n * (1 if cell.official is None else OFFER_SHARE[cell.official])
+                if cell.control:   # at the rated seat's offers: a side-picking search (scale x the standard
+                    extra = offers * (cell.scale - 1 + share * cell.scale)     # one) and one side's search
+                else:              # its searches instead of one (with same_budget they share one's budget)
+                    extra = offers * (cell.scale - 1 if same_budget else SEARCHES_AT_AN_OFFER[cell.rating] - 1)
                 add(f"validation ({rating})", n, validation_games[n],
                     validation_games[n] * (t.searches_per_game + extra))
     return rows

@@ -31,6 +31,8 @@ cluster's workers import it through register_on_cluster), so tournaments between
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -41,7 +43,7 @@ from ...bots.mcts import MCTSBot
 from ...bots.search_options import SearchOptions
 from ...bots.spec import BotSpec, register
 from ...errors import BotSpecError
-from ...game.officials import OFFICIALS, official_of
+from ...game.officials import OFFICIALS, official_name, official_of
 from ...play.match import derive_seed
 from ...stats.summary import mean_ci, versus_baseline
 from .choice import ChoiceSettings, choice_officials, rate_decision, side_move
@@ -49,7 +51,8 @@ from .design import SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["RatedBot", "RATINGS", "CONTROLS", "CELLS", "SEARCHES_AT_AN_OFFER", "equal_budget", "rated_spec",
+__all__ = ["RatedBot", "ValidationCell", "RATINGS", "CONTROLS", "CELLS", "SEARCHES_AT_AN_OFFER", "equal_budget",
+           "rated_spec",
            "validation_spec", "control_of", "check_cells",
            "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
@@ -68,22 +71,90 @@ CONTROLS = {f"control-{r}": r for r in RATINGS}
 CELLS = RATINGS + tuple(CONTROLS)
 
 
+@dataclass(frozen=True)
+class ValidationCell:
+    """One cell of the validation by play, as a value; its text is what --ratings and the saved rows say:
+
+        first                           the rating at every offer, its searches sharing the standard budget
+        control-first                   its control: the same searches, the side picked by the standard search
+        first:administrator             the rating only at the Administrator's offers (the standard bot elsewhere)
+        first:x2                        each rating search twice the equal budget (a dose-response step);
+        control-first:x2                its control picks the side with a search of twice the standard budget,
+                                        so both spend the same at an offer (compute-matched)
+
+    The qualifiers combine (first:postmaster:x2). A cell and its control play the same deals."""
+    rating: str
+    control: bool = False
+    official: str | None = None      # follow the rating only at this official's offers (None: every official)
+    scale: int = 1                   # the rating searches' budget in multiples of the equal budget
+
+    @classmethod
+    def parse(cls, text: str | ValidationCell) -> ValidationCell:
+        if isinstance(text, ValidationCell):
+            return text
+        head, *quals = str(text).strip().lower().split(":")
+        control = head.startswith("control-")
+        rating = head.removeprefix("control-")
+        official, scale = None, 1
+        for q in quals:
+            if re.fullmatch(r"x[1-9][0-9]?", q):
+                scale = int(q[1:])
+            elif official_name(q) is not None and official is None:
+                official = official_name(q)
+            else:
+                raise StudyError(f"validation cell {text!r}: {q!r} is neither an official nor a budget "
+                                 "multiple (x2)")
+        if rating not in RATINGS:
+            raise StudyError(f"validation cell {text!r}: use {', '.join(CELLS)}, optionally with "
+                             ":OFFICIAL and :xK (first:administrator, control-first:x2)")
+        return cls(rating, control, official, scale)
+
+    def __str__(self) -> str:
+        return ("control-" if self.control else "") + self.rating + (f":{self.official}" if self.official else "") \
+            + (f":x{self.scale}" if self.scale != 1 else "")
+
+    @property
+    def rating_cell(self) -> ValidationCell:
+        """The rating's cell this cell is, or controls."""
+        return replace(self, control=False)
+
+    @property
+    def control_cell(self) -> ValidationCell:
+        """This cell's control (the same qualifiers, the side picked by the standard search)."""
+        return replace(self, control=True)
+
+    @property
+    def folder(self) -> str:
+        """The cell's folder name (no colons): first_administrator_x2."""
+        return str(self).replace(":", "_")
+
+
 class RatedBot(Bot):
     """Follows the officials study's rating at every offer of an official; elsewhere the standard mcts."""
 
     spec = "rated"
-    spec_options = frozenset(SearchOptions.names()) | {"rating", "rate_iterations"}
+    spec_options = frozenset(SearchOptions.names()) | {"rating", "rate_iterations", "follow", "side_iterations"}
 
     def __init__(self, seed: int = 0, forbid=frozenset(), rating: str = "fresh", rate_iterations: int | None = None,
-                 **options):
+                 follow: str | None = None, side_iterations: int | None = None, **options):
         if forbid:
             raise BotSpecError("rated: a bot that follows the rating forbids no official")
         if rating not in RATINGS + (SEARCH_SIDE,):
             raise BotSpecError(f"rated: rating is {', '.join(RATINGS)} or {SEARCH_SIDE}, not {rating!r}")
+        if follow is not None and official_name(str(follow)) is None:
+            raise BotSpecError(f"rated: follow names one official ({', '.join(OFFICIALS)}), not {follow!r}")
+        if side_iterations is not None and (rating != SEARCH_SIDE or int(side_iterations) < 1):
+            raise BotSpecError("rated: side_iterations (a positive number) is the control's (rating=search)")
         super().__init__(seed=seed)
         self.standard = MCTSBot(seed=derive_seed("rated-standard", seed), **options)
         self.standard.spec = standard_text(options)
         self.rating = rating
+        #: the one official whose offers the bot decides by the rating (None: every official's)
+        self.follow = None if follow is None else official_name(str(follow))
+        #: the control's side-picking search: the standard bot, or one of side_iterations (a compute-matched
+        #: control for ratings whose searches are larger than the equal budget)
+        self.side_search = self.standard if side_iterations is None else MCTSBot(
+            seed=derive_seed("rated-side", seed), **{**options, "iterations": int(side_iterations)})
         self.settings = ChoiceSettings(bot=self.standard.spec, iterations=rate_iterations, fresh=rating == "fresh")
         #: offers met and how often the rating chose to use the official (per official)
         self.offers = dict.fromkeys(OFFICIALS, 0)
@@ -92,12 +163,12 @@ class RatedBot(Bot):
     def choose(self, obs) -> int:
         state = obs.state
         offered = choice_officials(state)
-        if not offered:
+        if not offered or (self.follow is not None and offered[0] != self.follow):
             return self.standard.choose(obs)
         official = offered[0]
         if self.rating == SEARCH_SIDE:         # the control: the search's own side, that side's search's move
             self.offers[official] += 1
-            using = official_of(state, self.standard.choose(obs)) == official
+            using = official_of(state, self.side_search.choose(obs)) == official
             self.used[official] += using
             return state.parse_move(side_move(state, official, using, self.settings, self.rng.getrandbits(63)))
         r = rate_decision(state, self.settings, self.rng.getrandbits(63), [official])
@@ -168,32 +239,41 @@ def validation_games(players: int, difference: float = SEPARATE_BY) -> int:
 
 
 def control_of(cell: str) -> str | None:
-    """The rating a control cell copies the budget of ('control-first' -> 'first'); None for a rating."""
-    return CONTROLS.get(cell)
+    """The rating cell a control cell copies the searches of ('control-first' -> 'first',
+    'control-first:x2' -> 'first:x2'); None for a rating's own cell."""
+    value = ValidationCell.parse(cell)
+    return str(value.rating_cell) if value.control else None
 
 
 def check_cells(cells) -> tuple:
-    """The validation cells asked for, checked (StudyError naming the unknown ones)."""
-    cells = tuple(cells)
-    unknown = [c for c in cells if c not in CELLS]
-    if unknown or not cells:
-        raise StudyError(f"validation cells: {', '.join(map(repr, unknown)) or 'none given'}; use "
-                         f"{', '.join(CELLS)}")
+    """The validation cells asked for, checked and in their canonical text (StudyError naming a bad one)."""
+    cells = tuple(str(ValidationCell.parse(c)) for c in cells)
+    if not cells:
+        raise StudyError(f"validation cells: none given; use {', '.join(CELLS)}")
     return cells
 
 
 def validation_spec(standard: str, cell: str, same_budget: bool = True) -> str:
     """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget,
-    its searches at an offer share the standard bot's budget: equal_budget), or a rating's control (the
-    side the standard search picks, then that side's search of the size that rating's searches have).
-    Readers of saved games find the rated seat by it."""
-    copied = control_of(cell)              # a control's searches are the size of its rating's
-    iterations = equal_budget(standard, copied or cell) if same_budget else None
-    return rated_spec(standard, SEARCH_SIDE if copied else cell, iterations)
+    its searches at an offer share the standard bot's budget: equal_budget, times the cell's scale), or a
+    rating's control (the side the standard search picks -- with a scale, a search of scale times the
+    standard budget --, then that side's search of the size that rating's searches have); a cell with an
+    official follows only that official's offers. Readers of saved games find the rated seat by it."""
+    value = ValidationCell.parse(cell)
+    iterations = equal_budget(standard, value.rating) if same_budget else None
+    if iterations is not None:
+        iterations *= value.scale
+    spec = BotSpec.parse(rated_spec(standard, SEARCH_SIDE if value.control else value.rating, iterations))
+    if value.official:
+        spec = spec.with_(follow=value.official)
+    if value.control and value.scale != 1:
+        standard_iterations = BotSpec.parse(standard).option("iterations", SearchOptions().iterations)
+        spec = spec.with_(side_iterations=int(standard_iterations) * value.scale)
+    return str(spec)
 
 
 def validation_folder(out_dir, players: int, rating: str) -> Path:
-    return Path(out_dir) / f"{players}p_rated_{rating}"
+    return Path(out_dir) / f"{players}p_rated_{ValidationCell.parse(rating).folder}"
 
 
 def cells_at(ratings, players: int) -> tuple:
@@ -247,7 +327,10 @@ def control_comparison(rows: pd.DataFrame, players: int, rating: str) -> dict:
     in the rating's cell minus its win in the control's game with the same number and seat (the same deal,
     the same seat, the same opponents' seeds: only the rating differs). d_control is the mean difference in
     points of win rate (t interval), p_control a paired t test's; empty when the control was not played."""
-    control = next((c for c, r in CONTROLS.items() if r == rating), None)
+    value = ValidationCell.parse(rating)
+    if value.control:
+        return {}
+    control = str(value.control_cell)
     a = rows[(rows.players == players) & (rows.rating == rating) & rows.rated]
     c = rows[(rows.players == players) & (rows.rating == control) & rows.rated]
     if a.empty or c.empty:
@@ -289,7 +372,10 @@ def validation_table(rows: pd.DataFrame) -> pd.DataFrame:
         out.append(row)
     if not out:
         return pd.DataFrame(columns=VALIDATION_COLUMNS)
-    order = {c: k for k, c in enumerate(r for rating in RATINGS for r in (rating, f"control-{rating}"))}
+    def order(text):        # every official's cells, then by budget, each rating beside its control
+        c = ValidationCell.parse(text)
+        return (OFFICIALS.index(c.official) + 1 if c.official else 0, c.scale, RATINGS.index(c.rating), c.control)
+
     table = pd.DataFrame(out).sort_values(["players", "rating"], key=lambda c: c.map(order) if c.name == "rating"
                                           else c, kind="stable").reset_index(drop=True)
     table = with_holm(table, ["p_win"] + (["p_control"] if "p_control" in table else []))
