@@ -81,7 +81,10 @@ OFFLINE_SPECS["generation 2 prior, 1000 it"] = GEN2.searching(BUDGET)
 
 
 GAMES = {2: 400, 3: 402, 4: 400}        # whole seat rotations; a paired t test detects ~6-7 points (80%)
-H2H_GAMES = {2: 200, 3: 201, 4: 200}
+#: head to head: the issue's >= 400 a count, fixed by the issue before any game; the first 200 / 201 / 200 were
+#: played (and reported as a first look) in an earlier session, the rest extends the same tournaments (games
+#: 201-400: the same seeds a 400-game run deals, so the cells equal one uninterrupted run)
+H2H_GAMES = {2: 400, 3: 402, 4: 400}
 # equal CPU time: added after the 1000-iteration cells, before any game (what fits in the session)
 CPU_GAMES = {2: 100, 3: 102, 4: 100}
 SEED = 2031                             # never used by the project's earlier strength runs
