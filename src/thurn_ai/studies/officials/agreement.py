@@ -204,11 +204,12 @@ def measure(rows: pd.DataFrame, records, resamples: int = RESAMPLES, seed: int =
         raise StudyError("no choice rows to compare")
     ref = heuristic_uses(rows, records, reference)
     rows = rows.assign(reference=ref, cluster=list(zip(rows["players"], rows["source"], rows["game"])))
+    groups: list[tuple[tuple[int | None, str | None], pd.DataFrame]]
     groups = [((int(n), o), g) for (n, o), g in rows.groupby(["players", "official"])]
     groups += [((None, o), g) for o, g in rows.groupby("official")]
     groups += [((None, None), rows)]
     order = {o: k for k, o in enumerate(OFFICIALS)}
-    groups.sort(key=lambda x: (x[0][0] is None, x[0][0] or 0, x[0][1] is None, order.get(x[0][1], 0)))
+    groups.sort(key=lambda x: (x[0][0] is None, x[0][0] or 0, x[0][1] is None, order.get(x[0][1] or "", 0)))
     out = []
     for choice, column in CHOICES.items():
         for (n, o), g in groups:
