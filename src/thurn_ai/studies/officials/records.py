@@ -35,7 +35,8 @@ from pathlib import Path
 from ...fileio import atomic_write_bytes, load_json, path_text, read_bounded
 from .plan import StudyError
 
-__all__ = ["keep_records", "check_records", "record_files", "save_raw", "restore_raw", "replay", "replay_tournament"]
+__all__ = ["keep_records", "check_records", "record_files", "read_kept", "save_raw", "restore_raw", "replay",
+           "replay_tournament"]
 
 
 def _tournaments(raw: Path):
@@ -178,6 +179,28 @@ def record_files(records) -> list[tuple[Path, Path]]:
             raise StudyError(f"{path_text(gz)} has no settings file {meta.name} beside it")
         pairs.append((meta, gz))
     return pairs
+
+
+def read_kept(gz) -> dict:
+    """{game number: GameRecord} of one kept tournament (records/<study>/<name>.jsonl.gz), decompressed
+    bounded as restore_raw reads it; StudyError for a file that is not one."""
+    from ...errors import ThurnError
+    from ...play.match import GameRecord
+
+    try:
+        lines = [line for line in _decompressed(Path(gz)).decode("utf-8").splitlines() if line.strip()]
+    except UnicodeDecodeError as e:
+        raise StudyError(f"{path_text(gz)} is not a file of game records: {e}") from None
+    out = {}
+    for k, line in enumerate(lines, 1):
+        game = _game_of(line.encode("utf-8"))
+        if game is None:
+            raise StudyError(f"{path_text(gz)} line {k} is not a numbered game record")
+        try:
+            out[game] = GameRecord.from_json(line)
+        except ThurnError as e:
+            raise StudyError(f"{path_text(gz)} line {k}: {e}") from None
+    return out
 
 
 def check_records(records, every: int = 50) -> tuple[int, int, list[str]]:

@@ -1,0 +1,267 @@
+"""The officials study, the search's choices against the rule bot's (issue 40): at every rated offer of the
+choice part (an official on offer and a move without it too), is the `heuristic` bot's move in the same
+position one that uses the official, and how often does it make the search's choice (use it, or do
+without), with Cohen's kappa (agreement beyond what the two sides' rates give by chance).
+
+    >>> rows = pd.read_parquet("results/officials/search_choices.parquet")
+    >>> cells = measure(rows, "results/officials/records/search")      # [Agreement, ...]
+    >>> agreement_frame(cells)                                          # one row per cell
+
+What is compared, and what it assumes:
+
+* The position is rebuilt from the kept game record (records/search/<source>.jsonl.gz) by replaying its
+  moves up to the row's move; every row is checked against it (the game's seed, the seat to move, the
+  official on offer, and the row's played move is the record's next move), so a row that does not belong
+  to its record is an error, not a silent mismatch.
+* The heuristic is asked in the search's positions (what the search's games led to), with the view of
+  the player to move (thurn_ai.bots.base.Observation; the heuristic decides on what it sees, so the
+  re-dealt hidden cards do not change its move). It is not its choices in its own games.
+* Two choices of the search are compared: `played`, what the search playing the game did (the row's
+  `used`), and `rated`, what the choice part's rating preferred (`best_uses`: the better of a search
+  restricted to using it and one restricted to doing without).
+* The offers of one game are not independent (same players, same hands): the 95% intervals resample
+  whole games (thurn_ai.stats.summary.cluster_bootstrap, percentile). Kappa is undefined (NaN) where
+  either side never or always uses the official in the cell (no disagreement beyond a constant can be
+  told from chance); a resample where it is undefined is left out of the interval, and the share of such
+  resamples is reported (`kappa_undefined`).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.stats import DegenerateDataWarning
+
+from ...bots.base import Observation
+from ...fileio import path_text
+from ...game.officials import OFFICIALS, official_of
+from ...play.match import derive_seed
+from .choice import choice_officials
+from .plan import StudyError
+from .records import read_kept
+
+__all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
+           "measure", "agreement_frame", "markdown"]
+
+#: the bot whose choices the search's are compared with
+REFERENCE = "heuristic"
+#: the search's choices compared: name -> the column of the choice rows that holds it
+CHOICES = {"played": "used", "rated": "best_uses"}
+RESAMPLES = 1999
+#: the columns of the choice rows this needs
+NEEDED = ("players", "source", "game", "game_seed", "move", "seat", "official", "played", *CHOICES.values())
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One cell: the offers of `official` at `players` players (None: every official / player count) and
+    the search's `choice` (a key of CHOICES) against the heuristic's. Shares are of offers; the intervals
+    are 95% percentile intervals resampling whole games."""
+
+    players: int | None
+    official: str | None
+    choice: str
+    offers: int
+    games: int
+    heuristic_uses: float
+    search_uses: float
+    agreement: float
+    agreement_low: float
+    agreement_high: float
+    kappa: float
+    kappa_low: float
+    kappa_high: float
+    kappa_undefined: float      # share of resamples where kappa is undefined (left out of its interval)
+
+
+# ---------------------------------------------------------------------------------- the heuristic's choices
+
+def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> pd.Series:
+    """Whether the `reference` bot, asked in each row's position, plays a move that uses the row's
+    official: a boolean Series on rows' index. records: the folder of the kept records of the rows'
+    games (<source>.jsonl.gz). StudyError where a row does not match its record (see the module doc)."""
+    from ...bots.spec import make_bot
+
+    missing = [c for c in NEEDED if c not in rows.columns]
+    if missing:
+        raise StudyError(f"the choice rows lack columns: {', '.join(missing)}")
+    bot = make_bot(reference, seed=0)
+    out = pd.Series(False, index=rows.index, dtype=bool)
+    for source, of_source in rows.groupby("source", sort=True):
+        gz = Path(records) / f"{source}.jsonl.gz"
+        if not gz.is_file():
+            raise StudyError(f"{path_text(gz)}: no kept records of {source} (the rows' games)")
+        kept = read_kept(gz)
+        for game, of_game in of_source.groupby("game", sort=True):
+            if game not in kept:
+                raise StudyError(f"{path_text(gz)} holds no game {game}")
+            out.loc[of_game.index] = _game_uses(kept[game], of_game, bot, f"{source} game {game}")
+    return out
+
+
+def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
+    """The reference bot's use of each row's official in one game, in the order of `rows`, replaying the
+    record once (the bot is asked once per position, however many officials are on offer there)."""
+    from ...game.state import new_game
+
+    if int(rows["game_seed"].iloc[0]) != record.seed:
+        raise StudyError(f"{where}: the rows' game seed {rows['game_seed'].iloc[0]} is not the record's "
+                         f"{record.seed}")
+    state = new_game(rules=record.rules, seed=record.seed)
+    done = 0                              # moves of the record applied so far
+    asked: dict[int, int] = {}            # move index -> the bot's move there
+    uses: dict = {}
+    for r in rows.sort_values("move", kind="stable").itertuples():
+        move = int(r.move)
+        if not 0 <= move < len(record.moves):
+            raise StudyError(f"{where}: the record has {len(record.moves)} moves; there is no move {move}")
+        while done < move:
+            state.apply(record.moves[done])
+            done += 1
+        _check_row(state, record.moves[move], r, where)
+        if move not in asked:
+            seen = Observation(state, state.current_player, derive_seed("officials-agreement", record.seed, move))
+            asked[move] = bot.choose(seen)
+        uses[r.Index] = official_of(state, asked[move]) == r.official
+    return [uses[i] for i in rows.index]
+
+
+def _check_row(state, recorded: str, row, where: str) -> None:
+    """StudyError unless the rebuilt position is the row's: the row's seat is to move, its official is on
+    offer, and its played move is legal and the record's next move."""
+    at = f"{where}, move {row.move}"
+    if state.current_player != row.seat:
+        raise StudyError(f"{at}: seat {state.current_player} is to move in the record, the row says seat {row.seat}")
+    if row.official not in choice_officials(state):
+        raise StudyError(f"{at}: the {row.official} is not on offer in the record's position")
+    if not state.is_legal(state.parse_move(row.played)) or row.played != recorded:
+        raise StudyError(f"{at}: the row's played move {row.played!r} is not the record's {recorded!r}")
+
+
+# ---------------------------------------------------------------------------------- kappa and its interval
+
+def table_of(search, reference) -> np.ndarray:
+    """The 2x2 table of counts: rows the search (does without, uses), columns the reference bot alike."""
+    a, b = np.asarray(search, dtype=bool), np.asarray(reference, dtype=bool)
+    t = np.zeros((2, 2))
+    np.add.at(t, (a.astype(int), b.astype(int)), 1)
+    return t
+
+
+def _kappa_of_table(t: np.ndarray) -> float:
+    """Cohen's kappa of a 2x2 table (statsmodels); NaN where a side is constant (a row or column sum 0)."""
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    if (t.sum(axis=0) == 0).any() or (t.sum(axis=1) == 0).any():
+        return math.nan
+    return float(cohens_kappa(t, return_results=False))
+
+
+def kappa(search, reference) -> float:
+    """Cohen's kappa of two boolean choices at the same offers (NaN where either side is constant)."""
+    return _kappa_of_table(table_of(search, reference))
+
+
+def cell(search, reference, games, resamples: int = RESAMPLES, seed: int = 0) -> tuple:
+    """(agreement, its interval, kappa, its interval, the share of resamples where kappa is undefined) of
+    two boolean choices at the same offers, `games` naming each offer's game (the cluster resampled; the
+    offers of a single game have no intervals)."""
+    from ...stats.summary import cluster_bootstrap
+
+    a, b = np.asarray(search, dtype=bool), np.asarray(reference, dtype=bool)
+    _, game = np.unique(np.asarray(games), return_inverse=True)
+    counts = np.zeros((game.max() + 1, 2, 2))            # each game's own 2x2 table
+    np.add.at(counts, (game, a.astype(int), b.astype(int)), 1)
+
+    def statistic(picked):
+        t = counts[picked].sum(axis=0)
+        return np.array([np.trace(t) / t.sum(), _kappa_of_table(t)])
+    same, k = statistic(np.arange(len(counts)))
+    if len(counts) < 2:                 # one game: nothing to resample
+        return float(same), math.nan, math.nan, float(k), math.nan, math.nan, math.nan
+    with warnings.catch_warnings():     # a cell where every resample agrees alike is expected, not a problem
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        dist = cluster_bootstrap(len(counts), statistic, resamples, seed)
+    defined = dist[1][~np.isnan(dist[1])]
+    a_low, a_high = np.percentile(dist[0], [2.5, 97.5])
+    k_low, k_high = (np.percentile(defined, [2.5, 97.5]) if len(defined) and not math.isnan(k)
+                     else (math.nan, math.nan))
+    return (float(same), float(a_low), float(a_high), float(k), float(k_low), float(k_high),
+            1 - len(defined) / dist.shape[1])
+
+
+# ---------------------------------------------------------------------------------- the cells
+
+def measure(rows: pd.DataFrame, records, resamples: int = RESAMPLES, seed: int = 0,
+            reference: str = REFERENCE) -> list[Agreement]:
+    """The agreement of the search's choices (each of CHOICES) with the reference bot's at the rows'
+    offers: per player count and official, per official over every player count, and over everything."""
+    if len(rows) == 0:
+        raise StudyError("no choice rows to compare")
+    ref = heuristic_uses(rows, records, reference)
+    rows = rows.assign(reference=ref, cluster=list(zip(rows["players"], rows["source"], rows["game"])))
+    groups: list[tuple[tuple[int | None, str | None], pd.DataFrame]]
+    groups = [((int(n), o), g) for (n, o), g in rows.groupby(["players", "official"])]
+    groups += [((None, o), g) for o, g in rows.groupby("official")]
+    groups += [((None, None), rows)]
+    order = {o: k for k, o in enumerate(OFFICIALS)}
+    groups.sort(key=lambda x: (x[0][0] is None, x[0][0] or 0, x[0][1] is None, order.get(x[0][1] or "", 0)))
+    out = []
+    for choice, column in CHOICES.items():
+        for (n, o), g in groups:
+            stats = cell(g[column], g["reference"], g["cluster"], resamples, seed)
+            out.append(Agreement(n, o, choice, len(g), g["cluster"].nunique(), float(g["reference"].mean()),
+                                 float(g[column].mean()), *stats))
+    return out
+
+
+def agreement_frame(cells: list[Agreement]) -> pd.DataFrame:
+    """One row per cell ('all' for every player count or official)."""
+    return pd.DataFrame([{**asdict(c), "players": "all" if c.players is None else c.players,
+                          "official": c.official or "all"} for c in cells])
+
+
+def _pct(x: float) -> str:
+    return "–" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.2f}"
+
+
+def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> str:
+    """The short report: what was compared, the numbers, what they assume."""
+    lines = [f"# The search's officials choices against the `{REFERENCE}` bot's", "",
+             f"At every rated offer of the choice part of {study} (an official on offer and a move without it "
+             "too, in the search's own control games), the position is rebuilt from the kept game record and the "
+             f"`{REFERENCE}` bot is asked for its move there, with the view of the player to move. Compared: does "
+             "it use the official, against the search's choice (use it, or do without). *played*: what the search "
+             "playing the game did; *rated*: what the choice part's rating preferred (the better of a search "
+             "restricted to using the official and one restricted to doing without).", "",
+             "Agreement is the share of offers where both choose alike; Cohen's kappa is the agreement beyond "
+             "what the two sides' rates give by chance (1: always alike, 0: no more than chance; statsmodels). "
+             "Kappa is undefined (–) where either side never or always uses the official. Intervals are 95% "
+             "percentile intervals resampling whole games (the offers of one game are not independent); a "
+             "resample where kappa is undefined is left out of its interval (the last column: how many were). "
+             "The rows over every official pool officials the search uses at very different rates, so their "
+             "kappa says as much about that mix as about any one official's choices.",
+             "", "Assumed: the heuristic asked in the search's positions (where the search's games went), not "
+             "in its own games, so the positions are the ones the search's choices led to.", ""]
+    for choice in CHOICES:
+        lines += [f"## The search's {choice} choice", "",
+                  "| players | official | offers | games | heuristic uses | search uses | agreement | kappa "
+                  "| undefined resamples |", "|---|---|---|---|---|---|---|---|---|"]
+        for c in (c for c in cells if c.choice == choice):
+            k = _num(c.kappa) + ("" if math.isnan(c.kappa_low) else f" [{_num(c.kappa_low)}, {_num(c.kappa_high)}]")
+            lines.append(f"| {c.players or 'all'} | {c.official or 'all'} | {c.offers} | {c.games} "
+                         f"| {_pct(c.heuristic_uses)} | {_pct(c.search_uses)} "
+                         f"| {_pct(c.agreement)} [{_pct(c.agreement_low)}, {_pct(c.agreement_high)}] | {k} "
+                         f"| {_pct(c.kappa_undefined)} |")
+        lines.append("")
+    lines += [f"Made by `python experiments/officials_agreement.py --study-dir {study}` at {code} "
+              f"({seconds:.0f} s).", ""]
+    return "\n".join(lines)
