@@ -12,11 +12,12 @@ from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .rated import RATINGS
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
-from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, demote, num, p_text, pct, pp,
+from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, num, p_text, pct, pp,
                            study_detail, study_facts, verdict, with_primary)
 from .report_validation import advice_follows, validation_method, validation_results
 from .advice import advice_intro, advice_rules, follow_of
-from .report_paper import MULTIPLE, Part, question_lines, result_lines, summary_lines, threats_lines
+from .report_paper import (MULTIPLE, Part, ablation_brief, ablation_estimate, question_lines, result_lines,
+                           summary_lines, threats_lines)
 from .report_paper import weighted as _weighted
 
 
@@ -243,10 +244,10 @@ def appendix_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]
     L = ["## Appendix", ""]
     smeta = meta.get("studies", {})
     for name, a in analyses.items():
-        L += study_detail(f"Detail tables: {name}", a, smeta.get(name, {}), meta.get("plots", {}).get(name, []),
-                          wbc_sentence)
+        L += study_detail(f"Detail tables of the {name} study", a, smeta.get(name, {}),
+                          meta.get("plots", {}).get(name, []), wbc_sentence)
     if choice:
-        L += ["### Value at the moment of choice, per bot", ""] + demote(choice_detail(choice))
+        L += ["### Value at the moment of choice, per bot", ""] + choice_detail(choice)
     L += ["### Reproduction", ""] + (reproduction_lines(meta) or ["–", ""])
     return L
 
@@ -523,7 +524,7 @@ def choice_detail(choice: dict) -> list[str]:
     how it is measured and the plots are in Methods and Results)."""
     L = []
     for name, c in choice.items():
-        L += [f"## {name}", ""] + choice_study_lines(c)
+        L += [f"#### {name}", ""] + choice_study_lines(c)
     return L
 
 
@@ -678,7 +679,10 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
                          for r in rows[rows.players == n].itertuples())
                      + " of win rate. Results: validation by play.")
     if a is not None and len(a.ablation):
-        L += _ablation_brief(with_primary(a.ablation), main)
+        t = with_primary(a.ablation)
+        counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
+        L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at {counts} "
+                 f"players: {ablation_brief(t)}. Results: ablation.")
         first = a.seats_control[a.seats_control.seat == 0].sort_values("players")
         off = [x for x in first.itertuples() if x.lo > x.expected or x.hi < x.expected]
         if len(first):
@@ -690,31 +694,6 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
             L.append("- **First seat** among identical bots (control games), against the fair share: " + said
                      + ". Results: seat advantage.")
     return L + ["", README_END]
-
-
-def _ablation_brief(t: pd.DataFrame, main: str) -> list[str]:
-    """One line: each official's primary estimate where its verdict is not "no change detected" (with_primary
-    rows), at every count."""
-    counts = sorted(int(n) for n in t.players.unique())
-    said = []
-    for o in OFFICIALS:
-        r = t[t.official == o].sort_values("players")
-        if r.empty:
-            continue
-        moved = [x for x in r.itertuples() if verdict(x) != "no change detected"]
-        if not moved:
-            said.append(f"{OFFICIAL_LABEL[o]} no change detected")
-        elif len(moved) == len(r) and len({verdict(x) for x in moved}) == 1:
-            said.append(f"{OFFICIAL_LABEL[o]} " + " / ".join(f"{100 * x.d_primary:+.1f}" for x in moved)
-                        + f" pp ({verdict(moved[0])})")
-        else:
-            said.append(f"{OFFICIAL_LABEL[o]} " + ", ".join(
-                f"{100 * x.d_primary:+.1f} pp at {x.players} players ({verdict(x)})" for x in moved)
-                + ", elsewhere no change detected")
-    est = ("the same seat of the control game on the same deal" if (t.primary == "paired").all()
-           else "the fair share 1/n where no control game dealt the same cards")
-    return [f"- **Never using an official**, the {main}'s seat minus {est}, at {' / '.join(map(str, counts))} "
-            "players: " + "; ".join(said) + ". Results: ablation."]
 
 
 def with_readme_block(readme: str, block: list[str]) -> str:

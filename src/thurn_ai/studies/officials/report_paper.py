@@ -72,23 +72,41 @@ def primary_sentence(validation: pd.DataFrame | None) -> str | None:
             f"same deals; paired by deal): {said}.")
 
 
-def ablation_summary(a) -> str | None:
-    """What never using each official did to the main study's seat (the primary estimate), by verdict."""
-    t = with_primary(a.ablation) if a is not None else None
-    if t is None or t.empty:
-        return None
-    parts = []
+def ablation_brief(t: pd.DataFrame) -> str:
+    """Each official's primary estimate (with_primary rows) where its verdict is not "no change detected",
+    at every count: "Postmaster -43.5 / -32.3 / -21.0 pp (clearly worse); Administrator no change detected; ..."."""
+    said = []
     for o in OFFICIALS:
         r = t[t.official == o].sort_values("players")
         if r.empty:
             continue
-        by = [f"{pp(x.d_primary, x.d_primary_lo, x.d_primary_hi)} at {x.players} players ({verdict(x)})"
-              for x in r.itertuples()]
-        parts.append(f"{OFFICIAL_LABEL[o]} {', '.join(by)}")
-    est = "paired with the control game of the same deal" if (t.primary == "paired").all() else \
-        "the primary estimate (Methods, Estimators)"
-    return ("A seat that never uses an official, against players who do, won this much more or less than the "
-            f"same seat with it ({est}): " + "; ".join(parts) + ".")
+        moved = [x for x in r.itertuples() if verdict(x) != "no change detected"]
+        if not moved:
+            said.append(f"{OFFICIAL_LABEL[o]} no change detected")
+        elif len(moved) == len(r) and len({verdict(x) for x in moved}) == 1:
+            said.append(f"{OFFICIAL_LABEL[o]} " + " / ".join(f"{100 * x.d_primary:+.1f}" for x in moved)
+                        + f" pp ({verdict(moved[0])})")
+        else:
+            said.append(f"{OFFICIAL_LABEL[o]} " + ", ".join(
+                f"{pp(x.d_primary, x.d_primary_lo, x.d_primary_hi)} at {x.players} players ({verdict(x)})"
+                for x in moved) + ", elsewhere no change detected")
+    return "; ".join(said)
+
+
+def ablation_estimate(t: pd.DataFrame) -> str:
+    """What the ablation's primary estimate compares the restricted seat with."""
+    return ("the same seat of the control game on the same deal" if (t.primary == "paired").all()
+            else "the fair share 1/n where no control game dealt the same cards")
+
+
+def ablation_summary(a, main: str) -> str | None:
+    """What never using each official did to the main study's seat (the primary estimate), by verdict."""
+    t = with_primary(a.ablation) if a is not None else None
+    if t is None or t.empty:
+        return None
+    counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
+    return (f"A seat of the {main} that never uses an official, against players who do, minus "
+            f"{ablation_estimate(t)}, at {counts} players: {ablation_brief(t)}.")
 
 
 def take_rate_summary(table: pd.DataFrame | None) -> str | None:
@@ -133,7 +151,7 @@ def summary_lines(analyses: dict, main: str | None, choice: dict | None, validat
     if validation is not None and len(validation):
         asked += "; and whether a bot that follows that rating wins (the primary question)"
     L = ["## Summary", "", asked + ".", ""]
-    found = [s for s in (primary_sentence(validation), ablation_summary(a), take_rate_summary(table),
+    found = [s for s in (primary_sentence(validation), ablation_summary(a, main), take_rate_summary(table),
                          seat_summary(a)) if s]
     if found:
         L.append("**Found.** " + " ".join(found))
@@ -160,7 +178,7 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
              f"(`{spec}`)" if spec else "**One bot's choices.** The rating, the take rates and the advice are "
              "one search's")
         if "playout=heuristic" in spec:
-            s += ", whose playouts are the heuristic bot: its choices at the offers can carry the heuristic's rules"
+            s += ", whose playouts follow the heuristic bot: its choices at the offers can carry the heuristic's rules"
         s += (". The advice tabulates one factor at a time (hand size, route length, phase, player count); the "
               "factors move together in a game, so two rules can point different ways at the same offer. No bot "
               "following the advice's rules was played in this report (the rule card's study plays one: "
@@ -186,16 +204,16 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
                   "searches are as small as the rated bot's, so a budget at which the rating could be followed "
                   "is not tested")
         if without:
-            s += (f". The {' and '.join(map(str, without))}-player cells have no control: their losses to the "
+            s += (f". The {'- and '.join(map(str, without))}-player cells have no control: their losses to the "
                   "standard bot are not the rating's own effect")
         L.append("- " + s + ".")
         L.append("- **All four officials at once.** The rated bot follows the rating at the offers of every "
                  "official together; the validation does not say which official's rating misleads.")
     played = {name: m.get("played_with") for name, m in studies.items() if m.get("played_with")}
     if any("; then " in w or "not recorded" in w or "uncommitted" in w for w in played.values()):
-        L.append("- **Code changes between runs.** " + "; ".join(
-            f"the {name} study's games were played with {w}" for name, w in played.items())
-            + " (runs.json lists the commits). A change of a bot's play between commits would mix two players in "
+        L.append("- **Code changes between runs.** The games were played with these commits (runs.json lists "
+                 "them): " + "; ".join(f"{name}: {w}" for name, w in played.items())
+                 + ". A change of a bot's play between commits would mix two players in "
               "one cell; `python experiments/officials_replay.py` replays saved games to check it.")
     if analyses:
         L.append("- **A player's use, not the game's.** Forbidding an official measures what this bot makes of "

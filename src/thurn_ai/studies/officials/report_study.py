@@ -311,10 +311,11 @@ def control_wbc(a: Analysis) -> dict:
     return wbc_comparison(a.seats_control) if len(a.seats_control) else a.wbc
 
 
-def study_detail(name: str, a: Analysis, m: dict, plots: list[str], wbc_sentence) -> list[str]:
-    """The detail tables of one study (the report's appendix): its plots, the ablation, usage, what a
-    restricted player does instead, pairs of officials and the seats (wbc_sentence: report.py's)."""
-    L = [f"### {name}" + (f": `{m['bot']}`" if m.get("bot") else ""), ""]
-    L += plot_lines(plots)
+def study_detail(title: str, a: Analysis, m: dict, plots: list[str], wbc_sentence) -> list[str]:
+    """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage,
+    what a restricted player does instead, pairs of officials and the seats (wbc_sentence: report.py's; the
+    summary plot is shown with the results)."""
+    L = [f"### {title}" + (f" (`{m['bot']}`)" if m.get("bot") else ""), ""]
+    L += plot_lines([p for p in plots if not Path(p).stem.endswith("summary")])
     return L + demote(ablation_lines(a) + usage_lines(a) + substitution_lines(a) + pairs_lines(a)
                       + seat_lines(a, wbc_sentence))
