@@ -664,18 +664,17 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
     if a is None and c.get("advice") is None:
         return []
     L = [README_START, "",
-         f"The study's headline results, each with what it was tested against ([the report]"
-         f"(../results/officials/report.md), built at commit `{meta.get('commit', '?')}` by "
-         f"`{meta.get('command', 'python experiments/officials.py')}`; its Threats to validity say what they "
-         "assume):", ""]
+         f"Headline results of [the study's report](../results/officials/report.md) (commit "
+         f"`{meta.get('commit', '?')}`), each with what it was tested against; the report's Threats to validity "
+         "say what they assume:", ""]
     v = meta.get("validation")
     if v is not None and len(v) and "d_control" in v:
         rows = v[v.rating.isin(RATINGS) & v.d_control.notna()]
         if len(rows):
             n = int(rows.players.min())
-            L.append(f"- **Following the search's rating** at every offer, minus its control (the same searches "
-                     f"choosing as the search does, same deals; the primary test, {n} players): " + ", ".join(
-                         f"{r.rating} rating {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
+            L.append(f"- **Following the search's rating** at every offer, minus its control (same searches "
+                     f"choosing as the search does, same deals; primary test, {n} players): " + ", ".join(
+                         f"{r.rating} {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
                          for r in rows[rows.players == n].itertuples())
                      + " of win rate. Results: validation by play.")
     if a is not None and len(a.ablation):

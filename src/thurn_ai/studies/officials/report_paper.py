@@ -135,7 +135,7 @@ def seat_summary(a) -> str | None:
     s += "; ".join(f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players "
                    f"(fair {pct(x.expected)})" for x in off) if off else "its fair share at every count"
     if off and fair:
-        s += f"; at {', '.join(fair)} players its interval includes the fair share"
+        s += f"; at {' and '.join(fair)} players its interval includes the fair share"
     return s + "."
 
 
