@@ -686,12 +686,11 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
         off = [x for x in first.itertuples() if x.lo > x.expected or x.hi < x.expected]
         if len(first):
             said = ("; ".join(f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} "
-                              f"players (fair {pct(x.expected)})" for x in off) if off
-                    else "within its interval at every count")
+                              f"players, fair {pct(x.expected)}" for x in off) if off
+                    else "its fair share within its interval at every count")
             if off and len(off) < len(first):
-                said += "; at the other counts within its interval"
-            L.append("- **First seat** among identical bots (control games), against the fair share: " + said
-                     + ". Results: seat advantage.")
+                said += "; elsewhere within its interval"
+            L.append("- **First seat** among identical bots (control games): " + said + ". Results: seat advantage.")
     return L + ["", README_END]
 
 
