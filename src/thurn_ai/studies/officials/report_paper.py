@@ -99,7 +99,7 @@ def ablation_estimate(t: pd.DataFrame) -> str:
             else "the fair share 1/n where no control game dealt the same cards")
 
 
-def ablation_summary(a, main: str) -> str | None:
+def ablation_summary(a, main: str | None) -> str | None:
     """What never using each official did to the main study's seat (the primary estimate), by verdict."""
     t = with_primary(a.ablation) if a is not None else None
     if t is None or t.empty:
