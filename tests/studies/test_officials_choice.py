@@ -152,7 +152,7 @@ def test_example_positions_open_in_hint(games, tmp_path, capsys):
     assert f"seat {ex.seat.iloc[0]}'s view" in capsys.readouterr().out
     md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"main_study": "toy"},
                         {"toy": {**saved, "search": {2: "mcts(iterations=30)"}, "games": {2: 2}}})
-    assert "## Value at the moment of choice" in md and "## For players" in md
+    assert "Value at the moment of choice" in md and "## Summary" in md and "## Appendix" in md
     assert f"]({ex.file.iloc[0]})" in md
     assert "too small" in md          # two games: some cells are too small to rely on, and the report says so
     assert saved["plots"] and all((tmp_path / p).stat().st_size > 1000 for p in saved["plots"])
@@ -203,7 +203,7 @@ def test_cli_part_choice_smoke(tmp_path, capsys):
     assert "iterations=20" in rows.search.iloc[0]
     assert json.loads((out / "raw" / "choice_2p" / META_FILE).read_text())["settings"]["bot"].startswith("mcts(")
     md = (out / "report.md").read_text()
-    assert "## Value at the moment of choice" in md and "## For players" in md
+    assert "## Value at the moment of choice" in md and "## Summary" in md
 
 
 def test_cli_parts_turns_and_validation(tmp_path, capsys):

@@ -122,14 +122,23 @@ def synthetic_study(games=48, players=(2, 4), seed=0):
     return pd.DataFrame(rows)
 
 
-def test_the_report_states_its_primary_estimator_and_hypotheses_at_the_top():
+def test_the_report_takes_a_papers_order_and_states_its_primary_estimator_and_hypotheses():
     a = S.analyse(synthetic_study())
-    md = S.build_report({"toy": a}, {"commit": "abc1234"})
-    top = md.split("## For players")[0]
-    assert "## Design: primary estimator and hypotheses" in top
-    assert "**Primary estimator**" in top and "**paired** difference" in top
-    assert "**Primary (confirmatory) hypothesis**" in top and "**exploratory**" in top
-    assert "80% power" in top and "< 1e-10" in top
+    md = S.build_report({"toy": a}, {"commit": "abc1234", "command": "python x.py"})
+    heads = ["## Summary", "## Questions", "## Methods", "## Results", "## Threats to validity", "## Appendix"]
+    at = [md.index(f"\n{h}\n") for h in heads]
+    assert at == sorted(at), at                                     # summary, questions, ..., appendix
+    questions = md[at[1]:at[2]]
+    assert "**Primary (confirmatory) hypothesis**" in questions and "**exploratory**" in questions
+    assert "1. (exploratory) What is each official worth" in questions          # no validation: none primary
+    methods = md[at[2]:at[3]]
+    assert "**Primary estimator**" in methods and "**paired** difference" in methods
+    assert "80% power" in methods and "< 1e-10" in methods and "### Multiple comparisons" in methods
+    # each numbered question has its result, under the same number
+    assert "### 1. Never using an official, against players who do" in md[at[3]:at[4]]
+    assert "**Declared after the games.**" in md[at[4]:at[5]]
+    appendix = md[at[5]:]
+    assert "#### Taking one official away" in appendix and "Report built at commit `abc1234`" in appendix
     # the table marks the primary estimate and gives the detectable effect, not a half-width
     assert "| paired Δ win [95% CI] | p paired (Holm) | Δ win rate vs 1/n" in md and "detectable: paired / vs 1/n" in md
     assert "no change the CIs can detect" not in md
@@ -157,8 +166,11 @@ def test_the_first_seat_is_quoted_from_the_control_games_only():
     summary = "\n".join(player_summary({"toy": a}, "toy"))
     assert f"First seat at 2 players: wins {100 * control.win_rate:.1f}%" in summary and "control games" in summary
     block = "\n".join(readme_block({"toy": a}, None, {"main_study": "toy", "commit": "abc"}))
-    assert "**First seat** (control games, identical bots in every seat)" in block
-    assert f"{100 * control.win_rate:.1f}%" in block.split("**First seat**")[1]
+    assert "**First seat** among identical bots (control games)" in block
+    first = block.split("**First seat**")[1]
+    assert f"{100 * pooled.win_rate:.1f}%" not in first
+    off = control.lo > control.expected or control.hi < control.expected
+    assert (f"{100 * control.win_rate:.1f}%" in first) if off else ("within its interval" in first)
 
 
 # ---------------------------------------------------------------- the advice: no test of a bot's own rate

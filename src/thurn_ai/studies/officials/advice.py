@@ -34,8 +34,8 @@ from .plan import OFFICIAL_LABEL
 from .report_study import p_text, pct
 from ...game.rules import PLAYER_COUNTS
 
-__all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "write_advice_plots", "rule_of",
-           "rules_in_brief", "follow_of"]
+__all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "advice_intro", "advice_rules",
+           "write_advice_plots", "rule_of", "rules_in_brief", "follow_of"]
 
 #: the factors a player counts: (the rated row's column, unit, the levels' spans (lo, hi), both ends included,
 #: hi None for "or more"); neighbouring levels with one rule are said as one span ("2–4 cards")
@@ -163,9 +163,15 @@ def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFram
 
 
 def advice_lines(t: pd.DataFrame) -> list[str]:
-    """The report's "Advice" section: the clear rules first, then the whole table with its evidence."""
+    """The report's "Advice" section: how the rules are read (advice_intro), the clear rules first, then the
+    whole table with its evidence (advice_rules)."""
     if t is None or t.empty:
         return []
+    return ["## Advice at the table", "", advice_intro(t), ""] + advice_rules(t)
+
+
+def advice_intro(t: pd.DataFrame) -> str:
+    """How the advice table is read: whose choices it shows (follow_of) and when a cell makes a rule."""
     rating = t.rating.iloc[0]
     follow = follow_of(t)
     how = ("each side's chosen move re-rated by an independent search" if rating == "fresh"
@@ -183,21 +189,29 @@ def advice_lines(t: pd.DataFrame) -> list[str]:
                 "between it only leans (\"lean to using it\", \"lean to doing without\"), and \"no clear rule\" "
                 "where the cell's 95% interval includes one half (the search goes either way). These describe "
                 "one bot's behaviour; no bot following them has been played.")
-        what, column = "used by the search", "used by the search [95% CI]"
-        intro = ("The validation by play (below) found the search's own choice at an offer better than the "
+        intro = ("The validation by play found the search's own choice at an offer better than the "
                  "rating's (following the rating loses to its control, the same searches without it, at the "
                  "player counts where a control was played), so the advice "
                  "follows what the search does: the share of its offers where it used each official, by what a "
                  "player sees: hand size, route length, game phase, player count (95% interval resampling "
                  f"whole games). The rating's share is beside it ({how}), for comparison only. " + test)
     else:
-        what, column = "right", "using it right [95% CI]"
         intro = ("How often using each official is right, by what a player sees: hand size, route length, game "
                  "phase, player count (the share of its offers where the search rates the best move with it "
                  f"above the best without; 95% interval resampling whole games; {how}). " + test
                  + ("" if follow == "rating" else " The validation by play has not shown that following "
                     "these shares wins: read them as the rating's, not as tested advice."))
-    L = ["## Advice at the table", "", intro, ""]
+    return intro
+
+
+def advice_rules(t: pd.DataFrame) -> list[str]:
+    """The clear rules of the advice table, one line per official, then the whole table (markdown lines)."""
+    if t is None or t.empty:
+        return []
+    follow = follow_of(t)
+    what, column = (("used by the search", "used by the search [95% CI]") if follow == "player"
+                    else ("right", "using it right [95% CI]"))
+    L = []
     for o in OFFICIALS:
         clear = t[(t.official == o) & t.rule.isin(RULES)]
         if len(clear):

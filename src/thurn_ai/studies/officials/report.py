@@ -9,16 +9,27 @@ import pandas as pd
 from .turn_choice import turn_section
 from ...game.officials import OFFICIALS, STAGES
 from .plan import CONTROL, OFFICIAL_LABEL, StudyError
+from .rated import RATINGS
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
-from .report_study import METHOD, PRIMARY, control_wbc, num, p_text, pct, pp, study_section, verdict, with_primary
-from .report_validation import validation_section
-from .advice import advice_lines, follow_of, rules_in_brief
+from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, num, p_text, pct, pp,
+                           study_detail, study_facts, verdict, with_primary)
+from .report_validation import advice_follows, validation_method, validation_results
+from .advice import advice_intro, advice_rules, follow_of
+from .report_paper import (MULTIPLE, Part, ablation_brief, ablation_estimate, question_lines, result_lines,
+                           summary_lines, threats_lines)
+from .report_paper import weighted as _weighted
 
 
 def findings(a: Analysis) -> list[str]:
     """Plain sentences: what forbidding each official does (where the CI excludes 0 and where it does not),
     which pairs of officials the data separate, how often each is used, and the seat advantage."""
+    return ablation_findings(a) + usage_findings(a) + seat_findings(a)
+
+
+def ablation_findings(a: Analysis) -> list[str]:
+    """Per player count: what forbidding each official does (primary estimate) and which pairs of officials
+    the data separate."""
     out = []
     for n, g in with_primary(a.ablation).groupby("players"):
         worst = g.sort_values("d_primary").iloc[0]
@@ -46,6 +57,12 @@ def findings(a: Analysis) -> list[str]:
                        if not (r.win_separated or r.score_separated)]
             out.append(f"{n} players: pairs the CIs separate (win rate or score): {', '.join(sep) or 'none'}; "
                        f"not separated: {', '.join(not_sep) or 'none'}.")
+    return out
+
+
+def usage_findings(a: Analysis) -> list[str]:
+    """Per player count: how often the full bot uses each official, and in which phase."""
+    out = []
     for n, g in a.usage.groupby("players"):
         g = g.sort_values("total", ascending=False)
         if "early_share_of_turns" in g:
@@ -58,6 +75,12 @@ def findings(a: Analysis) -> list[str]:
             uses = ", ".join(f"{OFFICIAL_LABEL[r.official]} {r.total:.1f} ({pct(r.share_of_turns)} of turns)"
                              for r in g.itertuples())
             out.append(f"{n} players: the full bot's uses per game: {uses}.")
+    return out
+
+
+def seat_findings(a: Analysis) -> list[str]:
+    """Per player count: the first seat in the control games, and the seats off the fair share."""
+    out = []
     for n, g in a.seats_control.groupby("players"):
         f = g[g.seat == 0].iloc[0]
         where = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
@@ -75,16 +98,18 @@ def _detectable(r) -> float:
     return r.detectable_paired if r.primary == "paired" else r.detectable_fair
 
 
-def report_head(meta: dict, summary: list[str]) -> list[str]:
-    """The report's first lines: title, the dirty-tree warning, the summary for players, how to reproduce
-    it and the commit."""
+def report_head(meta: dict) -> list[str]:
+    """The report's first lines: the title and the dirty-tree warning."""
     L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
     if meta.get("dirty"):
         L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
               f"({meta['dirty']}), so no commit holds the code that made it.", ""]
-    L += PRIMARY
-    if summary:
-        L += ["## For players", ""] + [f"- {s}" for s in summary] + [""]
+    return L
+
+
+def reproduction_lines(meta: dict) -> list[str]:
+    """How to rebuild the report, and the commit it was built at."""
+    L = []
     if meta.get("command"):
         L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
     if meta.get("commit"):
@@ -92,46 +117,170 @@ def report_head(meta: dict, summary: list[str]) -> list[str]:
     return L
 
 
+def _body(lines: list[str]) -> list[str]:
+    """A section's lines without its heading (and the blank line after it)."""
+    if lines and lines[0].startswith("#"):
+        lines = lines[1:]
+    return lines[1:] if lines and lines[0] == "" else lines
+
+
+def _per_study(analyses: dict, sentences) -> list[str]:
+    """Each study's sentences (sentences(a)) under its name, as bullets."""
+    L = []
+    for name, a in analyses.items():
+        said = sentences(a)
+        if said:
+            L += [f"**{name}**:", ""] + [f"- {s}" for s in said] + [""]
+    return L
+
+
+def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -> list[Part]:
+    """The study's questions, each with the result that answers it, in the report's order (the primary one
+    first); a part whose data are missing is left out."""
+    main = meta.get("main_study")
+    main = main if main in analyses or main in (choice or {}) else (list(analyses) or list(choice or {}))[-1]
+    a = analyses.get(main)
+    main_choice = (choice or {}).get(main, {})
+    advice = main_choice.get("advice")
+    follow = follow_of(advice)
+    parts = []
+    v = meta.get("validation")
+    if v is not None and len(v):
+        parts.append(Part("Does a bot that follows the search's rating at every offer of an official win as often "
+                          "as its control, the same searches with the side picked by the search's own move, on "
+                          "the same deals? (At the counts without a control: does it win its fair share against "
+                          "the standard search?)",
+                          "Following the rating in play, against its control on the same deals (validation by play)",
+                          validation_results(v, choice, main), primary=True))
+    if analyses:
+        L = []
+        if a is not None:
+            L += [f"The {main} study's seat that never uses the official, against players who do:", ""]
+            L += [f"- {s}" for s in _ablation_sentences(a)] + [""]
+        L += ["Every bot, every count (primary estimate), and the pairs of officials the data separate:", ""]
+        L += _per_study(analyses, ablation_findings)
+        for name in analyses:
+            L += [f"![{Path(img).stem}]({img})" for img in meta.get("plots", {}).get(name, [])
+                  if Path(img).stem.endswith("summary")]
+        parts.append(Part("What is each official worth to a player: how much less (or more) does a seat that may "
+                          "not use it win, against players who do, than the same seat in the control game of "
+                          "the same deal?",
+                          "Never using an official, against players who do, paired with the control game of the "
+                          "same deal (ablation)", L + [""]))
+    if choice:
+        L = []
+        if main in choice:
+            L += [f"- {s}" for s in _choice_sentences(main_choice["table"], follow)] + [""]
+        for c in choice.values():
+            L += [f"![{Path(img).stem}]({img})" for img in c.get("plots", [])]
+        parts.append(Part("At an offer, does the search rate the best move that uses the official above the best "
+                          "move without it, and how often?",
+                          "Value at the moment of choice: the search's rating of using an offered official "
+                          "against the best move without it", L + ["", "The tables per bot: Appendix."]))
+    if advice is not None and len(advice):
+        mine = follow == "player"
+        parts.append(Part(("What does the search do at the offers, by what a player sees (hand size, route length, "
+                           "phase, player count)? Descriptive: no test is made." if mine else
+                           "How often is using each official right by the rating, by what a player sees (hand "
+                           "size, route length, phase, player count)?"),
+                          ("Advice at the table: the search's own choices at the offers, by what a player sees"
+                           if mine else "Advice at the table: the rating's shares, by what a player sees"),
+                          advice_rules(advice) + [f"![{Path(img).stem}]({img})"
+                                                  for img in main_choice.get("advice_plots", [])]))
+    if meta.get("turns") is not None:
+        body = _body(turn_section(meta["turns"], follow))
+        if body:
+            parts.append(Part("Which official (or none) is worth most in a turn, held for the whole turn?",
+                              "Which official this turn: one search per option for the whole turn", body))
+    names = meta.get("compare") or list(analyses)
+    if comparison is not None:
+        body = _body(comparison_section(comparison, names, meta.get("comparison_plots", ())))
+        if body:
+            parts.append(Part("How do the heuristic bot and the search use the officials, and what does the search "
+                              "rate their choices worth?",
+                              "Heuristic vs search: how each uses the officials, and what the search rates their "
+                              "choices worth", _per_study(analyses, usage_findings) + body))
+    if analyses:
+        L = [f"- {s}" for s in _seat_sentences(a)] + [""] if a is not None else []
+        L += _per_study(analyses, seat_findings)
+        if seats is not None and len(analyses) > 1:
+            wbc = (a if a is not None else list(analyses.values())[-1]).wbc
+            L += _body(seats_section(seats, list(analyses), wbc))
+        parts.append(Part("Does the first seat win more than its fair share among identical bots?",
+                          "Seat advantage: the first seat among identical bots, against the fair share and the WBC "
+                          "record", L))
+    return parts
+
+
+def methods_lines(analyses: dict, meta: dict, choice: dict | None, follow: str) -> list[str]:
+    """The Methods section: the bots and budgets, the tournaments and their pairing, the ratings, the
+    validation by play and its controls, the advice, the estimators, power and multiple comparisons."""
+    smeta = meta.get("studies", {})
+    L = ["## Methods", "", "### Bots and budgets", ""]
+    for name, a in analyses.items():
+        m = smeta.get(name, {})
+        L.append(f"- **{name}**" + (f" (`{m['bot']}`)" if m.get("bot") else "") + f": {study_facts(m, a)}")
+    L += ["", "### Tournaments and their pairing (the ablation)", "", METHOD, ""]
+    if meta.get("notes"):
+        L += [f"- {note}" for note in meta["notes"]] + [""]
+    if choice:
+        L += ["### The ratings: value at the moment of choice", "", CHOICE_METHOD, ""]
+        for name, c in choice.items():
+            L += [f"**{name}**: " + " ".join(choice_search_lines(c)), ""]
+    v = meta.get("validation")
+    if v is not None and len(v):
+        L += ["### Validation by play and its controls", "", validation_method(v), ""]
+    advice = (choice or {}).get(meta.get("main_study"), {}).get("advice")
+    if advice is not None and len(advice):
+        L += ["### The advice at the table", "", advice_intro(advice), ""]
+    L += ["### Estimators", "", ESTIMATOR, "", "### Power", "", POWER, "", "### Multiple comparisons", "",
+          MULTIPLE, ""]
+    return L
+
+
+def appendix_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
+    """The Appendix: each study's detail tables, the value at the moment of choice per study, how to
+    reproduce the report and its commit."""
+    L = ["## Appendix", ""]
+    smeta = meta.get("studies", {})
+    for name, a in analyses.items():
+        L += study_detail(f"Detail tables of the {name} study", a, smeta.get(name, {}),
+                          meta.get("plots", {}).get(name, []), wbc_sentence)
+    if choice:
+        L += ["### Value at the moment of choice, per bot", ""] + choice_detail(choice)
+    L += ["### Reproduction", ""] + (reproduction_lines(meta) or ["–", ""])
+    return L
+
+
 def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice: dict | None = None,
                  comparison: pd.DataFrame | None = None, seats: pd.DataFrame | None = None) -> str:
-    """The markdown report: a summary for players, one section per study (bot), the WBC comparison, the
-    command and the seeds; with `choice` the section "Value at the moment of choice" (see choice_section),
-    with meta['validation'] (rated.validation_table) the validation by play and which explanation holds,
-    with meta['turns'] (turn_choice.turn_table) the turn question ("Which official this turn"),
-    with `comparison` (bot_comparison) the two players side by side, with `seats` (seat_comparison) the
-    seat advantage of every study side by side.
+    """The markdown report in a paper's order: summary, questions, methods, results, threats to validity,
+    appendix (issue 40). Results: with meta['validation'] (rated.validation_table) the validation by play
+    (the primary question); the ablation of every study; with `choice` the value at the moment of choice
+    and the advice; with meta['turns'] (turn_choice.turn_table) the turn question; with `comparison`
+    (bot_comparison) the two players side by side; the seats (with `seats`, seat_comparison, side by side).
 
     meta: {'title', 'command', 'commit', 'dirty': what was uncommitted, 'main_study': the study the summary
     speaks of, 'compare': [two study names], 'comparison_plots': [paths], 'notes': [sentences],
-    'studies': {name: {'bot', 'games', 'seed', 'budget', 'wall_minutes', 'game_length': {players: (turns
-    per player, mean score)}}}, 'plots': {name: [relative paths]}} (every key optional; see control_facts
-    for game_length)."""
+    'studies': {name: {'bot', 'games', 'seed', 'budget', 'wall_minutes', 'played_with', 'game_length':
+    {players: (turns per player, mean score)}}}, 'plots': {name: [relative paths]}} (every key optional; see
+    control_facts for game_length)."""
     if not analyses:
         raise StudyError("no study results to report")
     meta = meta or {}
-    smeta = meta.get("studies", {})
-    L = report_head(meta, player_summary(analyses, meta.get("main_study"), choice))
-    main_choice = (choice or {}).get(meta.get("main_study"), {})
-    if main_choice.get("advice") is not None:      # the rules at the top: the validation below says whose
-        L += advice_lines(main_choice["advice"])
-        L += [f"![{Path(img).stem}]({img})" for img in main_choice.get("advice_plots", [])] + [""]
-    if meta.get("validation") is not None:
-        L += validation_section(meta["validation"], choice, meta.get("main_study"))
-    L += [METHOD, ""]
-    if meta.get("notes"):
-        L += [f"- {note}" for note in meta["notes"]] + [""]
-    for name, a in analyses.items():
-        L += study_section(name, a, smeta.get(name, {}), meta.get("plots", {}).get(name, []), findings, wbc_sentence)
-    if choice:
-        L += choice_section(choice)
-    if meta.get("turns") is not None:
-        L += turn_section(meta["turns"], follow_of(main_choice.get("advice")))
-    names = meta.get("compare") or list(analyses)
-    if comparison is not None:
-        L += comparison_section(comparison, names, meta.get("comparison_plots", ()))
-    if seats is not None and len(analyses) > 1:
-        main = meta["main_study"] if meta.get("main_study") in analyses else list(analyses)[-1]
-        L += seats_section(seats, list(analyses), analyses[main].wbc)
+    main = meta.get("main_study")
+    main = main if main in analyses else list(analyses)[-1]
+    meta = {**meta, "main_study": main}
+    advice = (choice or {}).get(main, {}).get("advice")
+    follow = follow_of(advice) if advice is not None else advice_follows(meta.get("validation"))
+    parts = _parts(analyses, meta, choice, comparison, seats)
+    L = report_head(meta)
+    L += summary_lines(analyses, main, choice, meta.get("validation"), follow)
+    L += question_lines(parts, HYPOTHESES)
+    L += methods_lines(analyses, meta, choice, follow)
+    L += result_lines(parts)
+    L += threats_lines(analyses, meta, choice)
+    L += appendix_lines(analyses, meta, choice)
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -232,12 +381,6 @@ def _ablation_sentences(a: Analysis) -> list[str]:
     return out
 
 
-def _weighted(rows: pd.DataFrame, column: str, weights: str) -> float:
-    """The mean of `column` over rows weighted by `weights` (nan rows and weights left out)."""
-    ok = rows[column].notna() & (rows[weights] > 0)
-    return float((rows[column][ok] * rows[weights][ok]).sum() / rows[weights][ok].sum()) if ok.any() else math.nan
-
-
 def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
     """Per official: what using it when offered is compared with, how often it is right by each rating (the
     independent re-rating, without the first rating's selection bias, where the rows have it), and in which
@@ -256,7 +399,7 @@ def _choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
         if follow == "player":
             s = (f"**{OFFICIAL_LABEL[o]}** when it is on offer: the search uses it at "
                  f"{pct(_weighted(allp, 'used', 'rated'))} of its offers (its choices at the offers of all four "
-                 "officials together beat the rating's in play: Validation by play). The rating, not to be "
+                 "officials together beat the rating's in play: Results, validation by play). The rating, not to be "
                  "followed, compares it with the best move without it at the same decision: using it is the "
                  "better move in "
                  f"{pct(_weighted(allp, 'right', 'rated'))} of the {rated} positions rated by the first rating")
@@ -308,8 +451,11 @@ def choice_report(choice: dict, meta: dict | None = None) -> str:
     if not choice:
         raise StudyError("no choice results to report")
     meta = meta or {}
-    L = report_head(meta, player_summary({}, meta.get("main_study"), choice))
-    L += choice_section(choice)
+    L = report_head(meta)
+    summary = player_summary({}, meta.get("main_study"), choice)
+    if summary:
+        L += ["## Summary", ""] + [f"- {s}" for s in summary] + [""]
+    L += choice_section(choice) + reproduction_lines(meta)
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -328,54 +474,81 @@ def format_choice_text(t: pd.DataFrame) -> str:
     return "\n".join(L)
 
 
+#: how the value at the moment of choice is measured (the report's Methods)
+CHOICE_METHOD = (
+    "At every decision of the rated games where the player to move could use an official (and could also "
+    "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
+    "rates the best move that uses the official and the best that does not, each with a search whose root "
+    "may only take that side. Δ win = the first's win rating minus the second's: a calibrated win chance "
+    "where the search's win share went through the win map (a search with the learned evaluation), "
+    "else the evaluation's own units (Δ evaluation, not a probability); Δ score alike in points. First "
+    "rating: each side's most visited move by its own mean, which selection biases upward (the best of "
+    "several noisy means), the more so for the side with more moves. Fresh re-rating: that same move "
+    "rated again by an independent search of the side (its own seed and budget), which no selection "
+    "has biased. Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of "
+    "its approximate standard errors. The four officials are offered at different steps of a turn "
+    "against different alternatives (the Cartwright at the close, where it costs nothing), so their "
+    "shares are not comparable with each other: each answers its own question. These are a search's "
+    "estimates, not measured outcomes: read them next to the ablation.")
+
+
 def choice_section(choice: dict) -> list[str]:
-    """The markdown section "Value at the moment of choice". choice: {study: {'table': choice_table,
-    'examples': choice_examples with a 'file' column (relative link), 'plots': [names], 'search':
-    {players: spec}, 'games': {players: games rated}}}."""
-    L = ["## Value at the moment of choice", "",
-         "At every decision of the rated games where the player to move could use an official (and could also "
-         "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
-         "rates the best move that uses the official and the best that does not, each with a search whose root "
-         "may only take that side. Δ win = the first's win rating minus the second's: a calibrated win chance "
-         "where the search's win share went through the win map (a search with the learned evaluation), "
-         "else the evaluation's own units (Δ evaluation, not a probability); Δ score alike in points. First "
-         "rating: each side's most visited move by its own mean, which selection biases upward (the best of "
-         "several noisy means), the more so for the side with more moves. Fresh re-rating: that same move "
-         "rated again by an independent search of the side (its own seed and budget), which no selection "
-         "has biased. Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of "
-         "its approximate standard errors. The four officials are offered at different steps of a turn "
-         "against different alternatives (the Cartwright at the close, where it costs nothing), so their "
-         "shares are not comparable with each other: each answers its own question. These are a search's "
-         "estimates, not measured outcomes: read them next to the ablation above.", ""]
+    """The markdown section "Value at the moment of choice": how it is measured, then per study its search,
+    games, plots, table and examples. choice: {study: {'table': choice_table, 'examples': choice_examples
+    with a 'file' column (relative link), 'plots': [names], 'search': {players: spec}, 'games': {players:
+    games rated}}}."""
+    L = ["## Value at the moment of choice", "", CHOICE_METHOD, ""]
     for name, c in choice.items():
-        t, ex = c["table"], c.get("examples")
         L += [f"### {name}", ""]
-        if c.get("search"):
-            L += ["Search: " + "; ".join(f"{n} players `{s}`" for n, s in sorted(c["search"].items())) + ".", ""]
-        if c.get("games"):
-            L += ["Games rated: " + ", ".join(f"{g} with {n} players" for n, g in sorted(c["games"].items()))
-                  + ".", ""]
-        if t.empty:
-            L += ["No decision with an official on offer was rated yet.", ""]
-            continue
-        for img in c.get("plots", []):
-            L += [f"![{Path(img).stem}]({img})", ""]
-        L += choice_table_lines(t)
-        L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
-              "games (bootstrap, widened to cover the Wilson interval over decisions); "
-              "\"rated\" counts decisions with both sides rated.", ""]
-        if ex is not None and len(ex):
-            L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
-                  "to move):", "",
-                  "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score "
-                  "| played |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-            for r in ex.itertuples():
-                link = f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None) else "–"
-                L.append(f"| {OFFICIAL_LABEL[r.official]} | {link} | {r.players} | {r.phase}, turn {r.turn + 1} | "
-                         f"`{r.with_move}` | `{r.without_move}` | {100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}] | "
-                         f"{r.d_score:+.2f} | `{r.played}` |")
-            L.append("")
+        said = choice_search_lines(c)
+        L += [x for line in said for x in (line, "")]
+        if not c["table"].empty:
+            for img in c.get("plots", []):
+                L += [f"![{Path(img).stem}]({img})", ""]
+        L += choice_study_lines(c)
+    return L
+
+
+def choice_search_lines(c: dict) -> list[str]:
+    """One study's rating searches and games rated (sentences)."""
+    L = []
+    if c.get("search"):
+        L.append("Search: " + "; ".join(f"{n} players `{s}`" for n, s in sorted(c["search"].items())) + ".")
+    if c.get("games"):
+        L.append("Games rated: " + ", ".join(f"{g} with {n} players" for n, g in sorted(c["games"].items())) + ".")
+    return L
+
+
+def choice_detail(choice: dict) -> list[str]:
+    """The value at the moment of choice per study, its tables and examples only (the report's appendix;
+    how it is measured and the plots are in Methods and Results)."""
+    L = []
+    for name, c in choice.items():
+        L += [f"#### {name}", ""] + choice_study_lines(c)
+    return L
+
+
+def choice_study_lines(c: dict) -> list[str]:
+    """One study's choice table with its note, and the examples where it matters most."""
+    t, ex = c["table"], c.get("examples")
+    if t.empty:
+        return ["No decision with an official on offer was rated yet.", ""]
+    L = choice_table_lines(t)
+    L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
+          "games (bootstrap, widened to cover the Wilson interval over decisions); "
+          "\"rated\" counts decisions with both sides rated.", ""]
+    if ex is not None and len(ex):
+        L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
+              "to move):", "",
+              "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score "
+              "| played |",
+              "|---|---|---|---|---|---|---|---|---|"]
+        for r in ex.itertuples():
+            link = f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None) else "–"
+            L.append(f"| {OFFICIAL_LABEL[r.official]} | {link} | {r.players} | {r.phase}, turn {r.turn + 1} | "
+                     f"`{r.with_move}` | `{r.without_move}` | {100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}] | "
+                     f"{r.d_score:+.2f} | `{r.played}` |")
+        L.append("")
     return L
 
 
@@ -482,82 +655,43 @@ README_END = "<!-- /officials-advice -->"
 
 
 def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
-    """The README's paragraph of rules a player can use, each with its number (markdown lines, between
-    README_START and README_END): the main study's rules at the table (advice.rules_in_brief), what play
-    said of the rating they follow or replace, what never using each official costs (tournament win rates)
-    and the first seat. Empty when the main study has neither an ablation nor rated decisions."""
+    """The players' page's short summary of the study (markdown lines, between README_START and README_END):
+    a few headline results, each with what it was tested against, and where the report says more (the
+    numbers and tests are the report's; the rule card above the block is the rule card study's). Empty when
+    the main study has neither an ablation nor rated decisions."""
     main = meta.get("main_study")
     a, c = analyses.get(main), (choice or {}).get(main, {})
-    advice = c.get("advice")
-    if a is None and advice is None:
+    if a is None and c.get("advice") is None:
         return []
     L = [README_START, "",
-         f"From the validated study ([results/officials/report.md](../results/officials/report.md), built at commit "
-         f"`{meta.get('commit', '?')}` by `{meta.get('command', 'python experiments/officials.py')}`):", ""]
+         f"Headline results of [the study's report](../results/officials/report.md) (commit "
+         f"`{meta.get('commit', '?')}`), each with what it was tested against; the report's Threats to validity "
+         "say what they assume:", ""]
     v = meta.get("validation")
-    if advice is not None and len(advice):
-        follow = follow_of(advice)
-        if follow == "player":
-            L.append("**At the table.** Following the search's rating of single decisions loses in play (below), "
-                     "so these rules are the search's own choices: the share of the offers where it used each "
-                     "official, by what a player sees (95% intervals resample whole games; a description of one "
-                     "bot, not tested against one half, and no bot following these rules has been played; "
-                     "\"use it\" / \"do without\" at two in three or more / one in three or less, \"lean to\" "
-                     "between, no rule where the interval includes one half).")
-        else:
-            L.append("**At the table** (the search's rating of single decisions: the share of offers where "
-                     "using the official is the better move; "
-                     + ("shown by play to win" if follow == "rating" else "not validated by play") + "):")
-        L.append("")
-        L += [f"- **{OFFICIAL_LABEL[o]}**: {s}." for o, s in rules_in_brief(advice).items()]
-        L.append("")
-    played = _validation_lines(v)
-    if played:
-        L += ["**The rating, followed in play**: a bot that takes the side the rating prefers at every offer of an "
-              "official, against the standard search, seats rotated (win rates; 95% intervals; p-values "
-              "Holm-corrected across the validation table):", ""] + [f"- {line}" for line in played] + [""]
+    if v is not None and len(v) and "d_control" in v:
+        rows = v[v.rating.isin(RATINGS) & v.d_control.notna()]
+        if len(rows):
+            n = int(rows.players.min())
+            L.append(f"- **Following the search's rating** at every offer, minus its control (same searches "
+                     f"choosing as the search does, same deals; primary test, {n} players): " + ", ".join(
+                         f"{r.rating} {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
+                         for r in rows[rows.players == n].itertuples())
+                     + " of win rate. Results: validation by play.")
     if a is not None and len(a.ablation):
-        L += ["**Never using one**, against players who do (the win rate of one such player in tournaments of "
-              "real games; fair share 1/n; the primary estimate: the paired difference to the control game on the "
-              "same deal, 95% t interval, uncorrected; an empty hand still forces the "
-              "Postmaster's draw, not counted as a use):", ""]
         t = with_primary(a.ablation)
-        for o in OFFICIALS:
-            r = t[t.official == o].sort_values("players")
-            if len(r):
-                L.append(f"- {OFFICIAL_LABEL[o]}: " + "; ".join(
-                    f"{pct(x.win_rate)} at {x.players} players ({pp(x.d_primary, x.d_primary_lo, x.d_primary_hi)} "
-                    + ("paired with the same deals" if x.primary == "paired" else f"against {pct(1 / x.players)}")
-                    + f", {verdict(x)}, {x.games} games)" for x in r.itertuples()) + ".")
+        counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
+        L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at {counts} "
+                 f"players: {ablation_brief(t)}. Results: ablation.")
         first = a.seats_control[a.seats_control.seat == 0].sort_values("players")
-        L += ["", "**First seat** (control games, identical bots in every seat): wins " + "; ".join(
-            f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players (fair "
-            f"{pct(x.expected)})" for x in first.itertuples()) + "."]
+        off = [x for x in first.itertuples() if x.lo > x.expected or x.hi < x.expected]
+        if len(first):
+            said = ("; ".join(f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} "
+                              f"players, fair {pct(x.expected)}" for x in off) if off
+                    else "its fair share within its interval at every count")
+            if off and len(off) < len(first):
+                said += "; elsewhere within its interval"
+            L.append("- **First seat** among identical bots (control games): " + said + ". Results: seat advantage.")
     return L + ["", README_END]
-
-
-def _validation_lines(v: pd.DataFrame | None) -> list[str]:
-    """One line per player count of what following each rating did in play (validation_table rows): its
-    paired difference to its control where one was played, else its win rate against the fair share."""
-    if v is None or v.empty:
-        return []
-    from .rated import RATINGS
-
-    lines = []
-    for n, g in v[v.rating.isin(RATINGS)].groupby("players", sort=True):
-        controlled = g[g.d_control.notna()] if "d_control" in g else g.iloc[:0]
-        if len(controlled):
-            lines.append(f"{n} players, against its control (the same searches choosing as the search itself "
-                         "does, on the same deals): " + "; ".join(
-                             f"the {r.rating} rating {pp(r.d_control, r.d_control_lo, r.d_control_hi)} of win "
-                             f"rate (Holm p {p_text(r.p_control_holm)}, {r.games} games)"
-                             for r in controlled.itertuples()) + ".")
-        else:
-            lines.append(f"{n} players, no control played: " + "; ".join(
-                f"following the {r.rating} rating won {pct(r.win_rate)} [{pct(1 / n + r.d_win_lo)}, "
-                f"{pct(1 / n + r.d_win_hi)}] of {r.games} games (Holm p {p_text(r.p_win_holm)})"
-                for r in g.itertuples()) + f", against a fair {pct(1 / n)}.")
-    return lines
 
 
 def with_readme_block(readme: str, block: list[str]) -> str:

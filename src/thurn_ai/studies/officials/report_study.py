@@ -12,7 +12,8 @@ from ...game.officials import OFFICIALS, STAGES
 from .plan import OFFICIAL_LABEL
 from .tables import Analysis
 
-METHOD = ("Method: per player count, a control tournament (all seats the full bot) and, per official, a "
+#: the tournaments of the ablation and their pairing, and how its tables are read (the report's Methods)
+METHOD = ("Per player count, a control tournament (all seats the full bot) and, per official, a "
           "tournament of one seat with that official forbidden against full bots, the restricted seat "
           "rotating through all seats. Paired deals: the control and every ablation of a player count play "
           "the same game seeds, so game g deals the same cards and gives each seat the same bot seed in all of "
@@ -26,7 +27,7 @@ METHOD = ("Method: per player count, a control tournament (all seats the full bo
           "forced Postmaster (two cards drawn because the hand was empty: no choice) is counted apart. "
           "Intervals are 95% and each is uncorrected; each table's p-values are also given Holm-adjusted "
           "across that table (family-wise 5%), and game counts were fixed before the games were played. "
-          "The primary estimate of each ablation cell is the paired one (Design, at the top).")
+          "The primary estimate of each ablation cell is the paired one (Estimators, below).")
 
 
 def pct(x) -> str:
@@ -58,12 +59,10 @@ def p_text(p) -> str:
     return "< 1e-10" if p < P_FLOOR else f"{p:.2g}"
 
 
-#: the declared primary estimator and hypotheses (issue 40: declared after the games were played, so a
-#: declared convention the report keeps to, not a pre-registration)
-PRIMARY = [
-    "## Design: primary estimator and hypotheses",
-    "",
-    "- **Primary estimator** (declared for issue 40, after the games were played: a convention this report "
+#: the declared primary estimator, hypotheses and power (issue 40: declared after the games were played, so a
+#: declared convention the report keeps to, not a pre-registration); the report's Questions and Methods
+ESTIMATOR = (
+    "**Primary estimator** (declared for issue 40, after the games were played: a convention this report "
     "keeps to, not a pre-registration): for the ablation, the **paired** difference -- the restricted seat's "
     "win minus the control game's win at the same seat of the same deal (t interval over the paired games, "
     "its p-value Holm-adjusted across the ablation table). It removes the luck of the deal, which the "
@@ -71,20 +70,25 @@ PRIMARY = [
     "for the deterministic heuristic bot the paired games correlate strongly and the paired estimate is the "
     "more precise one; for the search they barely correlate and it is somewhat wider. Every verdict in the "
     "text (\"clearly worse\", \"no change detected\") uses the primary estimate; the exact-1/n column is "
-    "shown beside it as secondary. Studies without paired deals fall back to the exact-1/n estimate, and say so.",
-    "- **Primary (confirmatory) hypothesis**: at 2 players, a bot that follows the rating at every offer of "
+    "shown beside it as secondary. Studies without paired deals fall back to the exact-1/n estimate, and say so.")
+HYPOTHESES = (
+    "**Primary (confirmatory) hypothesis**: at 2 players, a bot that follows the rating at every offer of "
     "an official wins as often as its control (the same searches choosing as the search does, on the same "
     "deals): the paired rating-minus-control difference, two-sided 5%, Holm across the validation table. "
     "Everything else -- the ablation, the pairs of officials, the advice, the turn question, the seats -- is "
     "**exploratory**: each table's p-values are Holm-adjusted within that table only, and conclusions that "
-    "combine tables are not corrected across them.",
-    "- **Power** is stated as the smallest effect the games detect with 80% power in a two-sided 5% test "
+    "combine tables are not corrected across them.")
+POWER = (
+    "**Power** is stated as the smallest effect the games detect with 80% power in a two-sided 5% test "
     "(statsmodels: TTestPower for the paired difference, NormalIndPower for a win rate against 1/n), not as "
     "an interval's half-width. P-values below 1e-10 are printed as \"< 1e-10\". The first-seat advantage "
     "is quoted from the control games only (identical bots in every seat); the all-games table mixes in the "
-    "ablation games, where one seat is crippled.",
-    "",
-]
+    "ablation games, where one seat is crippled.")
+
+
+def demote(lines: list[str]) -> list[str]:
+    """Markdown lines with every heading one level deeper (a section placed inside another)."""
+    return ["#" + x if x.startswith("#") else x for x in lines]
 
 
 def detectable_vs_fair(games: int, players: int, power: float = 0.8, alpha: float = 0.05) -> float:
@@ -130,7 +134,7 @@ def paired_p(d: float, pairs: int, lo: float, hi: float) -> float:
 
 
 def with_primary(ablation):
-    """The ablation table with the primary estimate (see PRIMARY): columns primary ('paired' or 'vs 1/n'),
+    """The ablation table with the primary estimate (see ESTIMATOR): columns primary ('paired' or 'vs 1/n'),
     d_primary, d_primary_lo, d_primary_hi, p_primary (paired t test, else the binomial test), p_primary_holm
     (Holm across the table), detectable_paired and detectable_fair (80% power, two-sided 5%)."""
     from .design import holm
@@ -203,7 +207,7 @@ def ablation_lines(a: Analysis) -> list[str]:
     t = with_primary(a.ablation)
     L = ["### Taking one official away", "",
          "Primary estimate (bold): the paired Δ win where the control dealt the same games, else Δ win rate "
-         "against 1/n (see Design). Detectable: the smallest Δ win these games detect with 80% power "
+         "against 1/n (see Methods, Estimators). Detectable: the smallest Δ win these games detect with 80% power "
          "(two-sided 5%; statsmodels), paired / against 1/n.", "",
          "| players | official | games | restricted wins | paired Δ win [95% CI] | p paired (Holm) | "
          "Δ win rate vs 1/n [95% CI] | p vs 1/n (Holm) | detectable: paired / vs 1/n "
@@ -307,9 +311,11 @@ def control_wbc(a: Analysis) -> dict:
     return wbc_comparison(a.seats_control) if len(a.seats_control) else a.wbc
 
 
-def study_section(name: str, a: Analysis, m: dict, plots: list[str], findings, wbc_sentence) -> list[str]:
-    """The markdown section of one study (findings and wbc_sentence: report.py's sentence makers)."""
-    L = [f"## {name}" + (f": `{m['bot']}`" if m.get("bot") else ""), "", study_facts(m, a), ""]
-    L += ["### Findings", ""] + [f"- {s}" for s in findings(a)] + [""]
-    L += plot_lines(plots)
-    return L + ablation_lines(a) + usage_lines(a) + substitution_lines(a) + pairs_lines(a) + seat_lines(a, wbc_sentence)
+def study_detail(title: str, a: Analysis, m: dict, plots: list[str], wbc_sentence) -> list[str]:
+    """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage,
+    what a restricted player does instead, pairs of officials and the seats (wbc_sentence: report.py's; the
+    summary plot is shown with the results)."""
+    L = [f"### {title}" + (f" (`{m['bot']}`)" if m.get("bot") else ""), ""]
+    L += plot_lines([p for p in plots if not Path(p).stem.endswith("summary")])
+    return L + demote(ablation_lines(a) + usage_lines(a) + substitution_lines(a) + pairs_lines(a)
+                      + seat_lines(a, wbc_sentence))
