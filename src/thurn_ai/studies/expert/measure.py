@@ -76,8 +76,9 @@ def search_agreement(folder, players: int, specs: dict[str, str], limit: int | N
 
 def official_kappa(df: pd.DataFrame, spec: str, reference: str = "heuristic") -> pd.DataFrame:
     """At the decisions where an official is on offer: how often `spec` and `reference` both use it or both
-    do without, with Cohen's kappa (statsmodels), per player count and official."""
-    from statsmodels.stats.inter_rater import cohens_kappa
+    do without, with Cohen's kappa (the officials study's: NaN where either side never or always uses it,
+    as the report prints it), per player count and official."""
+    from ..officials.agreement import kappa as cohens_kappa
     out = []
     for (players, official), _g in df.assign(o=df["offers"].str.split("+")).explode("o").groupby(["players", "o"]):
         if official not in OFFICIALS:
@@ -88,9 +89,7 @@ def official_kappa(df: pd.DataFrame, spec: str, reference: str = "heuristic") ->
         a, b = a.align(b, join="inner")
         if len(a) == 0:
             continue
-        table = pd.crosstab(a, b).reindex(index=[False, True], columns=[False, True], fill_value=0).to_numpy()
-        kappa = cohens_kappa(table, return_results=False) if (table.sum(0) > 0).sum() > 1 or \
-            (table.sum(1) > 0).sum() > 1 else np.nan
+        kappa = cohens_kappa(a.to_numpy(), b.to_numpy())
         out.append({"players": players, "official": official, "spec": spec, "offers": len(a),
                     "same": float((a == b).mean()), "uses": float(a.mean()), "reference_uses": float(b.mean()),
                     "kappa": float(kappa)})
