@@ -96,7 +96,8 @@ def test_the_weights_round_trip_and_mcts_searches_with_them(tmp_path):
     assert back.meta == {"method": "test"}
     assert model_from(path).win[3] == pytest.approx(model.win[3])
     state = played_state(3, 20, 5)
-    result = make_bot(f"mcts(iterations=30,eval=learned,model={path})", 1).search(Observation(state, state.current_player, 1))
+    bot = make_bot(f"mcts(iterations=30,eval=learned,model={path})", 1)
+    result = bot.search(Observation(state, state.current_player, 1))
     assert result.iterations == 30 and state.is_legal(result.best.move)
 
 
