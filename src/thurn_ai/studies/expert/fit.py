@@ -20,6 +20,7 @@ from ... import _policy
 from ...learned.prior import N_FEATURES, PHASES, PriorModel
 from ...play.match import derive_seed
 from ...game.state import new_game
+from ..learned.fit import best_penalty
 from . import teacher as T
 
 Q_SHARE = 0.0     # the shipped fit's share: the screen in docs/expert.md
@@ -138,16 +139,7 @@ def choose_penalty(d: Decisions, seed: int = 0) -> tuple[float, dict]:
     games = np.unique(d.game)
     fold_of = dict(zip(games, np.random.default_rng(seed).permutation(len(games)) % FOLDS))
     fold = np.array([fold_of[g] for g in d.game])
-    scores = {}
-    for penalty in PENALTIES:
-        total = 0.0
-        for k in range(FOLDS):
-            train, test = d.take(fold != k), d.take(fold == k)
-            if len(test) == 0 or len(train) == 0:
-                continue
-            total += cross_entropy(fit_weights(train, penalty), test) * len(test)
-        scores[penalty] = total / len(d)
-    return min(scores, key=scores.__getitem__), scores
+    return best_penalty(d, PENALTIES, fold, fit_weights, cross_entropy)
 
 
 def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = 50,

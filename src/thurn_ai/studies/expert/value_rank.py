@@ -40,7 +40,7 @@ from ...game.state import new_game
 from ...learned.features import N_FEATURES, N_TERMS, position_features, terms
 from ...learned.model import ValueModel
 from ...play.match import derive_seed
-from ..learned.fit import folds_of
+from ..learned.fit import best_penalty, folds_of
 from . import fit as F
 from . import teacher as T
 
@@ -260,19 +260,10 @@ def fit_theta(d: Siblings, theta0: np.ndarray, penalty: float, outcome: float = 
 def choose_penalty(d: Siblings, theta0: np.ndarray, penalties=PENALTIES, outcome: float = OUTCOME,
                    folds: int = FOLDS) -> tuple[float, dict]:
     """The penalty of lowest cross-validated loss (without its penalty term; folds by game), and each one's."""
-    fold = folds_of(d.game, folds)
     sigma = term_scale(d)
-    scores = {}
-    for pen in penalties:
-        total = 0.0
-        for k in range(folds):
-            train, test = d.take(fold != k), d.take(fold == k)
-            if len(train) == 0 or len(test) == 0:
-                continue
-            th = fit_theta(train, theta0, pen, outcome, sigma)
-            total += loss_and_grad(th, test, theta0, sigma, 0.0, outcome)[0] * len(test)
-        scores[pen] = total / len(d)
-    return min(scores, key=scores.__getitem__), scores
+    return best_penalty(d, penalties, folds_of(d.game, folds),
+                        lambda train, pen: fit_theta(train, theta0, pen, outcome, sigma),
+                        lambda th, test: loss_and_grad(th, test, theta0, sigma, 0.0, outcome)[0])
 
 
 def with_theta(base: ValueModel, thetas: dict, meta: dict) -> ValueModel:

@@ -114,6 +114,22 @@ def folds_of(games: np.ndarray, folds: int = FOLDS) -> np.ndarray:
     return np.array([fold_of[g] for g in games])
 
 
+def best_penalty(data, penalties, fold: np.ndarray, fit, loss) -> tuple[float, dict]:
+    """The penalty of lowest held-out loss over the folds (`fold`: each row's), and each penalty's: the folds'
+    mean losses weighted by their sizes. fit(train, penalty) -> a model; loss(model, test) -> its mean loss;
+    data.take(mask) and len(data) select and count rows (the learned prior's and the sibling value's fits)."""
+    scores = {}
+    for penalty in penalties:
+        total = 0.0
+        for k in np.unique(fold):
+            train, test = data.take(fold != k), data.take(fold == k)
+            if len(test) == 0 or len(train) == 0:
+                continue
+            total += loss(fit(train, penalty), test) * len(test)
+        scores[penalty] = total / len(data)
+    return min(scores, key=scores.__getitem__), scores
+
+
 def cross_validate(data: Positions, penalties=PENALTIES, folds: int = FOLDS) -> pd.DataFrame:
     """Mean held-out log loss (of the winner) and score RMSE over `folds` folds by game, per penalty."""
     fold = folds_of(data.game, folds)
