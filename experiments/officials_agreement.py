@@ -43,7 +43,7 @@ def run(study: Path, allow_dirty: bool) -> list[agreement.Agreement]:
     rows = pd.read_parquet(study / CHOICES)
     cells = agreement.measure(rows, study / RECORDS, resamples=RESAMPLES, seed=SEED)
     seconds = time.time() - started
-    atomic_to_csv(agreement.agreement_frame(cells), study / "agreement.csv", index=False, float_format="%.6g")
+    atomic_to_csv(agreement.agreement_frame(cells), study / agreement.AGREEMENT_TABLE, index=False, float_format="%.6g")
     shown = study.relative_to(ROOT) if study.is_relative_to(ROOT) else study
     atomic_write_text(study / "agreement.md", agreement.markdown(cells, str(shown), code, seconds))
     print(f"agreement: {len(rows)} offers of {shown}, {seconds:.0f} s; {study / 'agreement.md'}")

@@ -46,6 +46,8 @@ from .records import read_kept
 
 __all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
            "measure", "agreement_frame", "markdown"]
+#: the table's file in a study's folder (the study's report reads it where it exists)
+AGREEMENT_TABLE = "agreement.csv"
 
 #: the bot whose choices the search's are compared with
 REFERENCE = "heuristic"

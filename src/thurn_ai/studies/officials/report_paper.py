@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ...game.officials import OFFICIALS
+from .validation_cells import tested_since
 from .plan import OFFICIAL_LABEL
 from .rated import RATINGS
 from .report_study import p_text, pct, pp, verdict, with_primary
@@ -166,6 +167,20 @@ def summary_lines(analyses: dict, main: str | None, choice: dict | None, validat
 
 # ---------------------------------------------------------------------------------------------- threats
 
+def agreement_sentence(agreement: pd.DataFrame | None) -> str:
+    """' At the offers its played choice equals the heuristic bot's at ...' (agreement.md), or ''."""
+    if agreement is None or agreement.empty or "choice" not in agreement:
+        return ""
+    every = agreement[(agreement.choice == "played") & agreement.players.astype(str).eq("all")]
+    if every.empty:
+        return ""
+    parts = [f"{OFFICIAL_LABEL[r.official]} {100 * r.agreement:.1f}%"
+             + (f" (κ {r.kappa:.2f})" if pd.notna(r.kappa) else "") for r in every.itertuples()
+             if r.official in OFFICIAL_LABEL]
+    return (" Measured: at the offers of its rated games the search's own choice is the heuristic bot's choice "
+            "in the same position at " + ", ".join(parts) + " of the offers ([agreement.md](agreement.md)).")
+
+
 def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
     """Threats to validity: what the numbers assume, each said only where the data or the code show it."""
     main = meta.get("main_study")
@@ -183,6 +198,7 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
               "factors move together in a game, so two rules can point different ways at the same offer. No bot "
               "following the advice's rules was played in this report (the rule card's study plays one: "
               "[rulecard.md](rulecard.md)).")
+        s += agreement_sentence(meta.get("agreement"))
         L.append("- " + s)
         L.append("- **The search's own evaluation as the rating.** The value at the moment of choice is the "
                  "search's estimate of its own moves (a win share through the win map), not a measured outcome; "
@@ -206,9 +222,11 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
         if without:
             s += (f". The {'- and '.join(map(str, without))}-player cells have no control: their losses to the "
                   "standard bot are not the rating's own effect")
-        L.append("- " + s + ".")
+        since = tested_since(meta.get("validation_cells"))
+        L.append("- " + s + "." + "".join(f" {since[k]}" for k in ("budget", "controls") if k in since))
         L.append("- **All four officials at once.** The rated bot follows the rating at the offers of every "
-                 "official together; the validation does not say which official's rating misleads.")
+                 "official together; the validation does not say which official's rating misleads."
+                 + (f" {since['officials']}" if "officials" in since else ""))
     played = {name: m.get("played_with") for name, m in studies.items() if m.get("played_with")}
     if any("; then " in w or "not recorded" in w or "uncommitted" in w for w in played.values()):
         L.append("- **Code changes between runs.** The games were played with these commits (runs.json lists "

@@ -29,6 +29,8 @@ from .plots import write_comparison_plot
 from .records import keep_records, replay, replay_tournament
 from .report import build_report, control_facts, format_choice_text, format_text, readme_block, with_readme_block
 from .report_validation import advice_follows
+from .validation_cells import CELLS_TABLE
+from .agreement import AGREEMENT_TABLE
 from .tables import analyse, bot_comparison, seat_comparison
 from .turn_choice import load_turns_study, run_turns_study, turn_table, turns_folder
 
@@ -328,6 +330,10 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
         atomic_to_parquet(vrows, out / "validation_games.parquet", index=False)
         meta["validation"] = study_rated.validation_table(vrows)
         atomic_to_csv(meta["validation"], out / "validation.csv", index=False, float_format="%.6g")
+    # what the later cell-by-cell validation and the agreement with the heuristic bot found, where they ran
+    for key, name in (("validation_cells", CELLS_TABLE), ("agreement", AGREEMENT_TABLE)):
+        if (out / name).is_file():
+            meta[key] = pd.read_csv(out / name)
     # the advice follows what the validation by play found (the search study's only: the heuristic bot's own
     # choices were not validated)
     follows = {"search": advice_follows(meta.get("validation"))}

@@ -34,7 +34,10 @@ from .rated import ValidationCell, control_comparison, run_validation
 from .report_study import detectable_paired, p_text, pp
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
-           "play_cells", "comparison_table", "cells_report"]
+           "play_cells", "comparison_table", "cells_report", "tested_since", "CELLS_TABLE"]
+
+#: the comparison table's file in the study's folder (the study's report reads it where it exists)
+CELLS_TABLE = "validation_cells.csv"
 
 #: the officials study's base seed (run.SEED): its validation deals (seed + 100 n + 50) are these cells' too
 STUDY_SEED = 1
@@ -156,6 +159,25 @@ def verdict(r) -> str:
     if p < 0.05 and r.d_control_lo > 0:
         return "beats its control"
     return "no difference detected"
+
+
+def tested_since(table: pd.DataFrame | None) -> dict[str, str]:
+    """What the cells found, for the study report's threats: {'budget': ..., 'officials': ..., 'controls': ...}
+    (a key only where its cells were played), each a sentence naming validation_cells.md."""
+    if table is None or table.empty:
+        return {}
+    out: dict[str, list] = {"budget": [], "officials": [], "controls": []}
+    for r in table.itertuples():
+        cell = ValidationCell.parse(r.rating)
+        said = f"{pp(r.d_control, r.d_control_lo, r.d_control_hi)}, {r.pairs} deals, {verdict(r)}"
+        if cell.official:
+            out["officials"].append(f"only at the {OFFICIAL_LABEL[cell.official]}'s offers {said}")
+        elif cell.scale != 1:
+            out["budget"].append(f"with {cell.scale} times the budget and a compute-matched control {said}")
+        elif r.players != 2:
+            out["controls"].append(f"at {r.players} players {said}")
+    lead = "Tested since ([validation_cells.md](validation_cells.md), rating minus its control, paired): "
+    return {k: lead + "; ".join(v) + "." for k, v in out.items() if v}
 
 
 def _uses_text(r) -> str:
