@@ -893,3 +893,22 @@ def test_the_cells_experiment_reports_from_the_saved_games(tmp_path, capsys):
     table = pd.read_csv(tmp_path / "validation_cells.csv")
     assert list(table.rating) == ["first"] and table.pairs.iloc[0] == 400 and not table.primary.iloc[0]
     assert "| 2 | `first:administrator` | 400 | 0 |" in md
+
+
+def test_the_study_reports_threats_name_what_the_cells_tested():
+    from thurn_ai.studies.officials import validation_cells as vc
+    from thurn_ai.studies.officials.report_paper import agreement_sentence
+    rows = pd.concat([_with_control([1, 0, 0, 1, 0, 0], [1, 1, 0, 1, 1, 1], rating="first:administrator"),
+                      _with_control([1, 1, 0, 1], [0, 1, 0, 1], rating="first:x2")], ignore_index=True)
+    t = vc.comparison_table(rows, (vc.Comparison(2, "first:administrator", "a"), vc.Comparison(2, "first:x2", "b")))
+    said = vc.tested_since(t)
+    assert set(said) == {"officials", "budget"} and "Administrator's offers -50.0 pp" in said["officials"]
+    assert "2 times the budget" in said["budget"] and vc.tested_since(None) == {}
+    agreement = pd.DataFrame([{"players": "all", "official": "postmaster", "choice": "played", "agreement": 0.831,
+                               "kappa": 0.65}, {"players": "2", "official": "postmaster", "choice": "played",
+                                                "agreement": 0.5, "kappa": 0.1},
+                              {"players": "all", "official": "cartwright", "choice": "played", "agreement": 1.0,
+                               "kappa": float("nan")}])
+    s = agreement_sentence(agreement)
+    assert "Postmaster 83.1% (κ 0.65), Cartwright 100.0% of the offers" in s and "50.0%" not in s
+    assert agreement_sentence(None) == ""
