@@ -29,6 +29,7 @@ def render_view(state, viewer: int | None = None) -> str:
     b = state.board
     n = state.n_players
     horses = state.rules.resolved_variant == "horses"
+    english = state.rules.all_provinces_tile == "english"
     lines = [f"{b.title} ({state.rules.resolved_variant}), {n} players, turn {d['turn'] + 1}, "
              f"seat {d['current']} to move ({state.phase})"]
     lines.append(f"display: {cards(b, d['display'])}    deck: {count(d['deck_n'], 'card')}    "
@@ -39,7 +40,7 @@ def render_view(state, viewer: int | None = None) -> str:
         tag = " (you)" if viewer == p else ""
         lines.append(f"seat {p}{tag}: score {scores[p]}, houses left {d['houses_left'][p]}"
                      + ("" if horses else f", carriage {carriage(b, d['carriage'][p])}")
-                     + (f", tiles {tiles(b, d, p)}" if any(d['tiles_n'][p]) else ""))
+                     + (f", tiles {tiles(b, d, p, english)}" if any(d['tiles_n'][p]) else ""))
         if me:
             lines.append(f"    hand: {cards(b, d['hand'][p])}")
         else:
@@ -53,7 +54,6 @@ def render_view(state, viewer: int | None = None) -> str:
             lines.append(f"    horses: {cap} (horse cards: {cards(b, d['horse_cards'][p])})")
         houses = [b.cities[x] for x in d["houses"][p]]
         lines.append(f"    houses: {', '.join(houses) if houses else '-'}")
-    english = state.rules.all_provinces_tile == "english"
     left = [f"{tile_name(b, st, english)} {'/'.join(map(str, st.values[d['stack_pos'][t]:]))}"
             for t, st in enumerate(b.tiles) if d["stack_pos"][t] < len(st.values)]
     lines.append("tiles left: " + ("; ".join(left) if left else "-"))
@@ -72,8 +72,8 @@ def carriage(board, k: int) -> str:
     return f"{board.carriages[k][0]} ({board.carriages[k][1]} points)" if k >= 0 else "none"
 
 
-def tiles(board, d, p) -> str:
-    return ", ".join(f"{tile_name(board, st)} {d['tiles_pts'][p][t]}"
+def tiles(board, d, p, english: bool = False) -> str:
+    return ", ".join(f"{tile_name(board, st, english)} {d['tiles_pts'][p][t]}"
                      for t, st in enumerate(board.tiles) if d["tiles_n"][p][t])
 
 
