@@ -10,7 +10,7 @@ import thurn_ai
 from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.cli import main
-from thurn_ai.render.board import board_layout, draw_position, spring_layout
+from thurn_ai.render.board import draw_position
 from thurn_ai.position import position_from_dict, save_position
 from thurn_ai.game.rules import Rules
 
@@ -90,31 +90,6 @@ def test_show_bad_file_is_one_clear_error(tmp_path, capsys):
     assert code == 2
     assert err.startswith("error: ") and "not valid JSON" in err and "Traceback" not in err
     assert not (tmp_path / "x.png").exists()
-
-
-def test_layouts_place_every_city_apart():
-    for board in ("south", "north"):
-        b = thurn_ai.Rules(board=board).load_board()
-        pos = board_layout(b)
-        assert sorted(pos) == list(range(b.n_cities))
-        pts = list(pos.values())
-        span = max(max(p[0] for p in pts) - min(p[0] for p in pts), max(p[1] for p in pts) - min(p[1] for p in pts))
-        closest = min(((a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2) ** 0.5
-                      for i, a in enumerate(pts) for c in pts[i + 1:])
-        assert closest > span * 0.03, board        # no two markers on top of each other
-
-
-def test_spring_layout_for_boards_without_a_layout_file():
-    b = thurn_ai.Rules(board="south").load_board()
-    pos = spring_layout(b, iterations=150)
-    assert pos == spring_layout(b, iterations=150)         # deterministic
-    dist = {}
-    for a, c in b.roads:
-        dist[(a, c)] = ((pos[a][0] - pos[c][0]) ** 2 + (pos[a][1] - pos[c][1]) ** 2) ** 0.5
-    neighbours = sum(dist.values()) / len(dist)
-    far = [((pos[a][0] - pos[c][0]) ** 2 + (pos[a][1] - pos[c][1]) ** 2) ** 0.5
-           for a in range(b.n_cities) for c in range(a + 1, b.n_cities) if not b.adjacent(a, c)]
-    assert neighbours < sum(far) / len(far)                # roads are shorter than non-roads on average
 
 
 # ---------------------------------------------------------------- hint
