@@ -573,32 +573,25 @@ function firstMove() {
 }
 
 // Houses or discards picked by the person: the server plays them in the engine's order.
-async function playSet(moves) {
-  if (!game || busy) return;
-  busy = true;
-  clearError();
-  $("#undo-note").textContent = "";
-  try {
-    const r = await api("POST", `/api/games/${game.id}/moves`, { moves });
-    moved = movedCity(r.moved);
-    await setGame(r.view);
-  } catch (e) {
-    showError(e.message);
-  } finally {
-    busy = false;
-  }
-  refocus({ dataset: {} });
-  advance();
+function playSet(moves) {
+  return sendMoves("moves", { moves }, { dataset: {} });
 }
 
-async function play(move) {
+function play(move) {
+  const focused = document.activeElement && document.activeElement.closest("#view-play, #chooser") ? document.activeElement : null;
+  return sendMoves("move", { move }, focused);
+}
+
+// Sends the person's move (`path` "move") or set of moves ("moves") and shows the game the server gives
+// back; then the focus goes to what stands for `focused` after the redraw (none when null), and the game
+// goes on.
+async function sendMoves(path, body, focused) {
   if (!game || busy) return;
   busy = true;
   clearError();
   $("#undo-note").textContent = "";
-  const focused = document.activeElement && document.activeElement.closest("#view-play, #chooser") ? document.activeElement : null;
   try {
-    const r = await api("POST", `/api/games/${game.id}/move`, { move });
+    const r = await api("POST", `/api/games/${game.id}/${path}`, body);
     moved = movedCity(r.moved);
     await setGame(r.view);
   } catch (e) {
