@@ -281,7 +281,8 @@ def fit_ranking(train: dict, base: ValueModel, penalties=PENALTIES, outcome: flo
                 meta: dict | None = None) -> tuple[ValueModel, pd.DataFrame]:
     """The base model refitted per player count ({players: Siblings} of training decisions) at the penalty of
     lowest cross-validated loss, and the cross-validation table."""
-    thetas, cv = {}, []
+    thetas: dict = {}
+    cv: list[dict] = []
     for n, d in sorted(train.items()):
         theta0 = _theta(base, n)
         pen, scores = choose_penalty(d, theta0, penalties, outcome)
