@@ -148,14 +148,13 @@ def test_move_lines_read_back_as_their_moves_and_name_the_official_used(board, p
     assert len(labels) >= 3
 
 
-@pytest.mark.parametrize("board,players,max_turns", [("south", 2, 5000), ("south", 4, 5000),
-                                                      ("north", 3, 5000), ("south", 2, 12)])
+@pytest.mark.parametrize("board,players,max_turns", [("south", 2, 5000), ("south", 4, 5000), ("south", 2, 12)])
 def test_the_end_of_a_game_names_the_states_winner_and_adds_up(board, players, max_turns):
     rules = thurn_ai.Rules(board=board, players=players, max_turns=max_turns)
     bots = [make_bot("greedy", seed=s) for s in range(players)]
     rec = GameRecord.from_json(play_game(rules, bots, seed=players).to_json())   # as `replay` reads it
     final = replay(rec)
-    lines = describe_end(rec, rules.load_board())
+    lines = describe_end(rec)
     places = [re.fullmatch(r"  (\d+)\. seat (\d) (\S+) +(-?\d+)  \(carriage (\d+), tiles (\d+), "
                            r"minus (\d+) houses? not placed\)", line) for line in lines[2:-1]]
     assert all(places), lines
@@ -173,3 +172,17 @@ def test_the_end_of_a_game_names_the_states_winner_and_adds_up(board, players, m
     truncated = bool(final.export()["truncated"])
     assert truncated == (max_turns < 100)
     assert lines[-1].endswith("[stopped by the turn limit]") == truncated
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_end_of_a_horses_game_names_no_carriage(players):
+    """The North board plays the horses variant by default: no carriages, so none is named (it said 0)."""
+    rules = thurn_ai.Rules(board="north", players=players)
+    assert rules.resolved_variant == "horses"
+    bots = [make_bot("greedy", seed=s) for s in range(players)]
+    rec = GameRecord.from_json(play_game(rules, bots, seed=3).to_json())
+    final = replay(rec)
+    places = [re.fullmatch(r"  \d\. seat (\d) \S+ +(-?\d+)  \(tiles (\d+), minus (\d+) houses? not placed\)", line)
+              for line in describe_end(rec)[2:-1]]
+    assert all(places) and [int(m[1]) for m in places] == final.ranking()
+    assert all(int(m[3]) - int(m[4]) == int(m[2]) == final.scores()[int(m[1])] for m in places)

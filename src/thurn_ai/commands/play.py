@@ -86,7 +86,7 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
                    + ", ".join(f"seat {p} {spec}" for p, spec in enumerate(specs)))
         click.echo(f"{rec.turns:,} turns, {len(rec.moves):,} moves (--log prints every move; "
                    "`thurn-ai replay` steps through a --record file)")
-    for line in describe_end(rec, rules.load_board()):
+    for line in describe_end(rec):
         click.echo(line)
     if record_path is not None:
         click.echo(f"record appended to {record_path}")

@@ -84,7 +84,7 @@ def command(record_file, game_index, board_file, step, at_turn, position_out, co
                                "record": json.loads(rec.to_json()), "details": rec.details},
                               ensure_ascii=False))
         return
-    for line in describe_end(rec, final.board):
+    for line in describe_end(rec):
         click.echo(line)
     if not final.is_terminal():
         click.echo("(the record ends before the game does)")

@@ -108,7 +108,7 @@ def _panel_text(state, viewer) -> list[tuple[str, str]]:
         route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
         lines += wrap.wrap(f"  route ({len(d['route'][p])}): {route}")
         if horses:
-            cap = 2 + sum(k * b.horses[x] for x, k in enumerate(d["horse_cards"][p]))
+            cap = state.rules.base_horses + sum(k * b.horses[x] for x, k in enumerate(d["horse_cards"][p]))
             lines.append(f"  horses: {cap} ({sum(d['horse_cards'][p])} horse cards)")
         else:
             k = d["carriage"][p]

@@ -50,7 +50,7 @@ def render_view(state, viewer: int | None = None) -> str:
         route = " - ".join(b.cities[x] for x in d["route"][p]) or "-"
         lines.append(f"    route: {route}")
         if horses:
-            cap = 2 + sum(k * b.horses[x] for x, k in enumerate(d["horse_cards"][p]))
+            cap = state.rules.base_horses + sum(k * b.horses[x] for x, k in enumerate(d["horse_cards"][p]))
             lines.append(f"    horses: {cap} (horse cards: {cards(b, d['horse_cards'][p])})")
         houses = [b.cities[x] for x in d["houses"][p]]
         lines.append(f"    houses: {', '.join(houses) if houses else '-'}")
@@ -118,12 +118,15 @@ def move_line(state, move: int) -> str:
     return state.move_str(move) + (f"   [{OFFICIAL_LABEL[off]}]" if off else "")
 
 
-def describe_end(rec, board) -> list[str]:
+def describe_end(rec) -> list[str]:
+    """The final scores of a game record, best first, and its winner (the horses variant has no carriages)."""
+    horses = rec.rules.resolved_variant == "horses"
     lines = ["", "final scores:"]
     for place, p in enumerate(rec.ranking):
         d = rec.details[p]
-        lines.append(f"  {place + 1}. seat {p} {rec.bots[p]:<24} {d['score']:>4}  (carriage {d['carriage']}, "
-                     f"tiles {d['tiles']}, minus {count(d['houses_unplaced'], 'house')} not placed)")
+        lines.append(f"  {place + 1}. seat {p} {rec.bots[p]:<24} {d['score']:>4}  ("
+                     + ("" if horses else f"carriage {d['carriage']}, ")
+                     + f"tiles {d['tiles']}, minus {count(d['houses_unplaced'], 'house')} not placed)")
     lines.append(f"winner: seat {rec.winner} ({rec.bots[rec.winner]}) after {rec.turns} turns"
                  + ("  [stopped by the turn limit]" if rec.truncated else ""))
     return lines
