@@ -176,6 +176,17 @@ def test_bad_arguments_and_actions_get_clear_messages():
     assert e.game.to_dict() == before
 
 
+def test_the_raw_environment_before_reset_says_to_reset_first():
+    # the raw environment does not enforce the order of calls (env() does): each call that needs the game
+    # says so instead of failing inside on a missing game
+    e = raw_env(players=2, render_mode="ansi")
+    for call in (lambda: e.observe("player_0"), e.state, lambda: e.step(0), e.render):
+        with pytest.raises(RulesError, match=r"no game yet: call reset\(\) first"):
+            call()
+    e.reset(seed=1)
+    assert e.render() and e.state().shape == e.state_space.shape
+
+
 def test_the_example_in_the_docs_runs(capsys):
     example = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)[0]
     assert len(example.strip().splitlines()) <= 15

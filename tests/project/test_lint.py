@@ -52,3 +52,11 @@ def test_mypy_catches_a_planted_fault(tmp_path):
     run = run_tool("mypy", "--config-file", str(PYPROJECT), "--cache-dir", str(tmp_path / "cache"), str(bad),
                    cwd=tmp_path)
     assert run.returncode == 1 and "bad.py:2: error" in run.stdout, report(run)
+
+
+def test_mypy_checks_inside_unannotated_functions(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def label():\n    return 1 + 'st'\n")             # int + str in a function with no annotation
+    run = run_tool("mypy", "--config-file", str(PYPROJECT), "--cache-dir", str(tmp_path / "cache"), str(bad),
+                   cwd=tmp_path)
+    assert run.returncode == 1 and "bad.py:2: error" in run.stdout, report(run)

@@ -14,6 +14,8 @@ that player may know it. The environment adds no rules: it maps actions to engin
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 try:
@@ -66,8 +68,8 @@ class ThurnUndTaxisEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(low=np.zeros(enc.tensor_size, np.float32), high=enc.high.copy(),
                                       dtype=np.float32)
-        self._seeds = None
-        self.game: GameState | None = None
+        self._seeds: np.random.Generator | None = None
+        self.game: GameState | None = None      # reset() starts one
 
     # ---- spaces
 
@@ -76,6 +78,11 @@ class ThurnUndTaxisEnv(AECEnv):
 
     def action_space(self, agent):
         return self.action_spaces[self._agent(agent)]
+
+    def _current(self) -> GameState:
+        if self.game is None:           # the raw environment does not enforce the order of calls
+            raise RulesError("no game yet: call reset() first")
+        return self.game
 
     def _agent(self, agent) -> str:
         if agent not in self._seat:
@@ -95,12 +102,12 @@ class ThurnUndTaxisEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent):
         seat = self._seat[self._agent(agent)]
-        g = self.game
+        g = self._current()
         obs = self.encoding.normalised_tensor(g, seat) if self.normalised else self.encoding.tensor(g, seat)
         if not g.is_terminal() and g.current_player == seat:
             mask = self.encoding.action_mask(g)
@@ -111,9 +118,10 @@ class ThurnUndTaxisEnv(AECEnv):
     def state(self):
         """The complete position (every hand and the deck) as a tensor of the same layout, seen from seat
         0: for centralized critics, never for a player's decisions."""
-        return self.encoding.tensor(self.game, 0, PRIVATE_ALL)
+        return self.encoding.tensor(self._current(), 0, PRIVATE_ALL)
 
     def step(self, action):
+        g = self._current()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -121,7 +129,6 @@ class ThurnUndTaxisEnv(AECEnv):
         if action is None:
             raise RulesError(f"{agent} is to move: give an action id (None is only for an agent whose "
                              "game is over)")
-        g = self.game
         g.apply(self.encoding.move_of(action))      # IllegalMoveError (state unchanged) if not legal
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -139,7 +146,7 @@ class ThurnUndTaxisEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; use env(render_mode='ansi')")
             return None
-        return render_view(self.game)
+        return render_view(self._current())
 
     def close(self):
         pass

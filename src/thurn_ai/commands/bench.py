@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
-from ..play.bench import bench_rules
+from ..play.bench import bench_rules, bench_search
 from ..studies.provenance import machine_info
 from ..game.rules import Rules
 from .options import COUNTS, PLAYOUTS
@@ -19,7 +20,7 @@ from .options import COUNTS, PLAYOUTS
               help="Rules variant (default: the board's own).")
 @click.option("--playouts", type=PLAYOUTS, default=300, show_default=True, help="Random playouts per measurement.")
 @click.option("--search/--no-search", default=True, show_default=True,
-              help="Also measure ISMCTS iterations per second (if the search module is built).")
+              help="Also measure ISMCTS iterations per second.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def command(players, board, variant, playouts, search, as_json):
     """Random playouts and actions per second (compiled loop), clone and legal-move time, and the ISMCTS
@@ -30,14 +31,9 @@ def command(players, board, variant, playouts, search, as_json):
         for n in counts:
             rows.append(bench_rules(Rules(players=n, board=b, variant=variant), playouts=playouts))
     extra = {}
-    if search:
-        try:
-            from ..play.bench import bench_search
-        except ImportError:
-            bench_search = None
-        if bench_search is not None:
-            extra["search"] = bench_search()
-    out = {"machine": machine_info(), "engine": rows, **extra}
+    if search:      # the search is compiled with the engine (play.bench imports both)
+        extra["search"] = bench_search()
+    out: dict[str, Any] = {"machine": machine_info(), "engine": rows, **extra}
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return

@@ -86,6 +86,8 @@ def _fmt(x) -> str:
 class BoundedInt(click.IntRange):
     """A whole number in [lo, hi]: 'nan', '1.5', '1e3', '' or 99999999999999999999 are refused."""
     name = "integer"
+    min: int        # both bounds are always given (click's IntRange lets either be None)
+    max: int
 
     def __init__(self, lo: int, hi: int, meaning: str | None = None):
         super().__init__(min=lo, max=hi)

@@ -317,7 +317,7 @@ class _Parser:
                 raise self.err(f"city {short_repr(name)} has no road (it could never be part of a route)")
 
     def parse_tiles(self):
-        self.tiles = []
+        self.tiles: list[TileStack] = []
         route_lengths = set()
         listed = self.listing("tiles")
         if len(listed) > MAX_STACKS:        # before reading them (each is compared with the earlier ones)
@@ -389,7 +389,7 @@ class _Parser:
         return tuple(out)
 
     def parse_carriages(self):
-        self.carriages = []
+        self.carriages: list[tuple[int, int]] = []
         for c in self.listing("carriages", required=False):
             e = self.entry(c, f"carriage {short_repr(c)}", CARRIAGE_KEYS, required=("size", "points"))
             size, pts = e["size"], e["points"]

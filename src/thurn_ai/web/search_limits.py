@@ -116,7 +116,9 @@ def _limited_search(search):
             return search(self, obs)
         finally:
             del self._jobs
-    wrapper.limited = True
+    # typeshed types wraps()'s result as functools._Wrapped, which declares no attributes of its own; at run
+    # time it is the function `wrapper`, which takes any
+    wrapper.limited = True  # type: ignore[attr-defined]
     return wrapper
 
 

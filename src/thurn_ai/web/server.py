@@ -8,6 +8,7 @@ import socket
 import sys
 import threading
 import time
+from typing import Any
 
 from ..errors import ThurnError
 
@@ -68,10 +69,11 @@ MAX_CONNECTIONS = 256
 HEADER_SECONDS = 10.0
 
 
-def guarded_protocol(base):
+def guarded_protocol(base: type[Any]) -> type[Any]:
     """uvicorn's HTTP protocol class `base` (h11 or httptools) with HEADER_SECONDS and the connection
     budget of MAX_CONNECTIONS (see both). uvicorn's protocols keep the server's connections in one set and
-    a request's cycle in `cycle`; this uses only those, connection_made/lost and on_response_complete."""
+    a request's cycle in `cycle`; this uses only those, connection_made/lost and on_response_complete.
+    (`base` is chosen at run time, so the type checker reads what the class inherits as Any.)"""
 
     class Guarded(base):
         _header_timer = None

@@ -398,7 +398,7 @@ class Sessions:
             self._items[session.id] = session
             while len(self._items) > self.limit:
                 self._items.popitem(last=False)
-            replays = [s for s in self._items.values() if s.kind == "replay"]
+            replays = [s for s in self._items.values() if isinstance(s, ReplaySession)]
             held = sum(r.n_moves for r in replays)
             for old in replays[:-1]:
                 if held <= self.replay_moves:

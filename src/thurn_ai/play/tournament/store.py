@@ -153,7 +153,7 @@ class ResultStore:
         self.shown = path_text(self.dir)     # the folder as messages name it (one line)
         self.meta = meta
         self.columns = columns
-        self._lock = None
+        self._lock: io.TextIOWrapper | None = None      # the open lock file while this run holds it
 
     def path(self, name: str) -> Path:
         return self.dir / name
