@@ -18,6 +18,7 @@ import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.studies import provenance
+from thurn_ai.studies.officials.agreement import AGREEMENT_TABLE
 from thurn_ai.studies.officials.compare_searches import advice_shift, shift_lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,20 +26,49 @@ CHOICES = "search_choices.parquet"
 
 
 def search_name(rows: pd.DataFrame) -> str:
-    """The study's search as the rows name it (its spec text at the first count)."""
-    return f"`{rows.bot.iloc[0]}`" if "bot" in rows and len(rows) else "(unnamed)"
+    """The study's search as the rows name it (its spec text at the first count); a spec saved before the
+    learned prior became mcts's default names no policy: it searched with the hand-set prior."""
+    if "bot" not in rows or not len(rows):
+        return "(unnamed)"
+    spec = rows.bot.iloc[0]
+    return f"`{spec}`" + (" (the hand-set move prior, the default when it was played)"
+                          if spec.startswith("mcts(") and "policy=" not in spec else "")
+
+
+def shown(path: Path) -> str:
+    """A folder as the report names it: relative to the repository where it is inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def agreement_lines(before: Path, after: Path) -> list[str]:
-    """The agreement with the heuristic bot before and after, per official over every count, if both have it."""
-    files = [before / "agreement.csv", after / "agreement.csv"]
+    """The player's agreement with the heuristic bot at the offers, before and after, per official over every
+    player count (the played choice; agreement.csv of each folder), if both folders have it."""
+    files = [before / AGREEMENT_TABLE, after / AGREEMENT_TABLE]
     if not all(f.exists() for f in files):
         return ["(No agreement with the heuristic bot here: run experiments/officials_agreement.py on both "
                 "folders.)"]
-    a, b = (pd.read_csv(f) for f in files)
-    return ["Agreement with the heuristic bot at the same offers (experiments/officials_agreement.py): before / "
-            "after.", "", "```", pd.merge(a, b, on=[c for c in ("players", "official") if c in a and c in b],
-                                          suffixes=(" before", " after")).to_string(index=False), "```"]
+    a, b = (pd.read_csv(f, dtype={"players": str}) for f in files)
+    keep = ["official", "offers", "agreement", "agreement_low", "agreement_high", "kappa", "kappa_low", "kappa_high"]
+    m = pd.merge(*(t[(t.players == "all") & (t.choice == "played")][keep] for t in (a, b)), on="official",
+                 suffixes=("_before", "_after"))
+
+    def k(r, side):
+        x = getattr(r, f"kappa_{side}")
+        return "–" if pd.isna(x) else (f"{x:.2f} [{getattr(r, f'kappa_low_{side}'):.2f}, "
+                                       f"{getattr(r, f'kappa_high_{side}'):.2f}]")
+
+    lines = ["The player's own choice at the offers against the heuristic bot's in the same position "
+             "(experiments/officials_agreement.py; every player count, 95% intervals resampling whole games; "
+             "κ – where a side always or never uses it):", "",
+             "| official | offers before / after | agreement before | after | κ before | κ after |",
+             "|---|---|---|---|---|---|"]
+    for r in m.itertuples():
+        lines.append(f"| {r.official} | {r.offers_before} / {r.offers_after} | {100 * r.agreement_before:.1f}% | "
+                     f"{100 * r.agreement_after:.1f}% | {k(r, 'before')} | {k(r, 'after')} |")
+    return lines
 
 
 def main(argv=None) -> int:
@@ -53,14 +83,15 @@ def main(argv=None) -> int:
     before, after = (pd.read_parquet(d / CHOICES) for d in (args.before, args.after))
     t = advice_shift(before, after)
     atomic_to_csv(t, args.after / "compared.csv", index=False)
+    games = [rows.groupby(["source", "game"]).ngroups for rows in (before, after)]
     lines = ["# The officials advice: two searches compared", "",
-             f"Before: {search_name(before)} ({args.before}, {before.groupby(['source', 'game']).ngroups} games). "
-             f"After: {search_name(after)} ({args.after}, {after.groupby(['source', 'game']).ngroups} games). "
+             f"Before: {search_name(before)} ({shown(args.before)}, {games[0]} games). "
+             f"After: {search_name(after)} ({shown(args.after)}, {games[1]} games). "
              "Each search played its own control games (self-play at 1000 iterations a move) and its offers are "
              "rated by itself; the deals differ between the two.", "",
              *shift_lines(t, "before", "after"), "", *agreement_lines(args.before, args.after), "",
              f"Built at commit `{provenance.commit(ROOT)}` by `python experiments/officials_compare.py "
-             f"--before {args.before} --after {args.after}`.", ""]
+             f"--before {shown(args.before)} --after {shown(args.after)}`.", ""]
     atomic_write_text(args.after / "compared.md", "\n".join(lines))
     print(f"wrote {args.after / 'compared.md'}")
     return 0

@@ -56,3 +56,19 @@ def test_the_comparison_script_names_a_missing_study(tmp_path, capsys):
     md = (tmp_path / "b" / "compared.md").read_text()
     assert "do without (0.0%) → use it (100.0%)" in md and "`mcts(x)`" in md
     assert len(pd.read_csv(tmp_path / "b" / "compared.csv")) > 0
+
+
+def test_the_comparison_shows_the_agreement_with_the_heuristic_before_and_after(tmp_path):
+    exp = experiment("officials_compare")
+    for d, agree, kappa in (("a", 0.9, 0.6), ("b", 0.8, float("nan"))):
+        (tmp_path / d).mkdir()
+        _rows(12, lambda g, k: True).to_parquet(tmp_path / d / "search_choices.parquet")
+        pd.DataFrame([{"players": p, "official": "postmaster", "choice": c, "offers": 60,
+                       "agreement": agree - 0.1 * (p != "all"),
+                       "agreement_low": 0.5, "agreement_high": 0.95, "kappa": kappa, "kappa_low": 0.5,
+                       "kappa_high": 0.7} for p in ("2", "all") for c in ("played", "rated")]
+                     ).to_csv(tmp_path / d / "agreement.csv", index=False)
+    assert exp.main(["--before", str(tmp_path / "a"), "--after", str(tmp_path / "b")]) == 0
+    md = (tmp_path / "b" / "compared.md").read_text()
+    assert "| postmaster | 60 / 60 | 90.0% | 80.0% | 0.60 [0.50, 0.70] | – |" in md
+    assert md.count("| postmaster |") == 1            # every count, the played choice: one row an official
