@@ -6,6 +6,7 @@ the search. Reproduces results/officials/rulecard*.
     python experiments/officials_rulecard.py --part fit       # the held-out agreement only (seconds)
     python experiments/officials_rulecard.py --part report    # the report from the saved files
     python experiments/officials_rulecard.py --part fit --records DIR/2p_none/records.jsonl ... --out DIR
+    python experiments/officials_rulecard.py --part fit --records DIR/records/search/2p_none.jsonl.gz ... --out DIR
                                           # the card another search's self-play games fit (no ratings needed)
 
 The library does the work (thurn_ai.studies.officials.rulecard, rulecard_report); this script fixes the
@@ -52,12 +53,17 @@ ONLY = {3: ("postmaster", "administrator", "postal_carrier")}
 SEEDS = {"heuristic": 4000, SEARCH: 4100}
 
 
+def tournament_name(records: Path) -> str:
+    """2p_none for DIR/2p_none/records.jsonl and for a kept copy records/<study>/2p_none.jsonl.gz."""
+    return records.name.split(".")[0] if records.suffix == ".gz" else records.parent.name
+
+
 def fit(out: Path, records: list[Path] | None = None) -> pd.DataFrame:
     """The held-out agreement of every rule on the study's offers; with `records` (tournaments'
     records.jsonl: another search's self-play), on the offers of those games instead (saved as
     rulecard_offers.parquet), and the card they fit is printed (the bot's card stays rulecard.CARD)."""
     if records:
-        offers = pd.concat([rulecard.offers_from_records(p, source=p.parent.name) for p in records],
+        offers = pd.concat([rulecard.offers_from_records(p, source=tournament_name(p)) for p in records],
                            ignore_index=True)
         atomic_to_parquet(offers, out / "rulecard_offers.parquet", index=False)
     else:

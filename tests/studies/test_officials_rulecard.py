@@ -300,3 +300,19 @@ def test_the_detectable_difference_at_any_number_of_games(games):
     d = rows[rows.cell == "card"].win.to_numpy() - rows[rows.cell == "control"].win.to_numpy()
     se = d.std(ddof=1) / np.sqrt(games)
     assert 2.75 * se < t.detectable < (3.6 if games < 10 else 2.9) * se
+
+
+def test_the_kept_records_give_the_same_offers_as_the_raw_ones(tmp_path):
+    """A kept tournament (records/<study>/<name>.jsonl.gz, as a clean clone has it) reads as its raw records."""
+    import gzip
+    kept = ROOT / "results" / "officials" / "records" / "search" / "2p_none.jsonl.gz"
+    lines = gzip.open(kept, "rt", encoding="utf-8").read().splitlines()[:2]
+    raw = tmp_path / "records.jsonl"
+    raw.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    small = tmp_path / "2p_none.jsonl.gz"
+    with gzip.open(small, "wt", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    a = RC.offers_from_records(raw, source="2p_none")
+    b = RC.offers_from_records(small, source="2p_none")
+    assert len(a) > 50 and a.game.nunique() == 2
+    pd.testing.assert_frame_equal(a, b)

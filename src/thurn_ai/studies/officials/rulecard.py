@@ -189,15 +189,21 @@ def fit_card(rows: pd.DataFrame) -> RuleCard:
 
 
 def offers_from_records(path, source: str = "", board_file=None) -> pd.DataFrame:
-    """The offers of recorded games (a tournament's records.jsonl) with what the player did at each, and no
+    """The offers of recorded games (a tournament's records.jsonl, or its kept copy records/<study>/<name>.jsonl.gz)
+    with what the player did at each, and no
     rating (what the card is fitted on: the choice part's rows without its searches): players, source,
     game, official, phase (the stage), hand_size, route_len, used. A card for another search needs only its
     self-play games."""
     from ...game.state import new_game
     from .choice import read_game_records
 
+    if str(path).endswith(".gz"):
+        from .records import read_kept
+        games = read_kept(path)
+    else:
+        games = {game: record for game, (_line, record) in read_game_records(path, board_file).items()}
     rows = []
-    for game, (_line, record) in read_game_records(path, board_file).items():
+    for game, record in games.items():
         state = new_game(rules=record.rules, seed=record.seed)
         for text in record.moves:
             move = state.parse_move(text)
