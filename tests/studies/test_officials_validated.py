@@ -912,3 +912,21 @@ def test_the_study_reports_threats_name_what_the_cells_tested():
     s = agreement_sentence(agreement)
     assert "Postmaster 83.1% (κ 0.65), Cartwright 100.0% of the offers" in s and "50.0%" not in s
     assert agreement_sentence(None) == ""
+
+
+def test_the_cells_reading_follows_the_verdicts():
+    from thurn_ai.studies.officials import validation_cells as vc
+    lose = [1, 0] + [0] * 28, [1] * 30                       # the rating loses 29 deals its control wins
+    level = [1, 0] * 15, [1, 0] * 15
+    rows = pd.concat([_with_control(*lose, rating="first:x2"), _with_control(*level, rating="first:administrator"),
+                      _with_control(*level, rating="first:postmaster"), _with_control(*lose, rating="first")],
+                     ignore_index=True)
+    comparisons = (vc.Comparison(2, "first:administrator", "a"), vc.Comparison(2, "first:postmaster", "p"),
+                   vc.Comparison(2, "first", "x1", primary=False), vc.Comparison(2, "first:x2", "x2"))
+    text = "\n".join(vc.reading_lines(list(vc.comparison_table(rows, comparisons).itertuples())))
+    assert "Not the smaller searches' noise" in text and "-96.7 pp" in text
+    assert "Neither the Administrator nor the Postmaster alone shows it" in text and "+0.0 points" in text
+    # a single official that loses is not said to be level
+    rows2 = pd.concat([_with_control(*lose, rating="first:administrator")], ignore_index=True)
+    text2 = "\n".join(vc.reading_lines(list(vc.comparison_table(rows2, comparisons[:1]).itertuples())))
+    assert "alone shows it" not in text2 and "noise" not in text2

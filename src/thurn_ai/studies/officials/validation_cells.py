@@ -187,6 +187,39 @@ def _uses_text(r) -> str:
                      for o in officials)
 
 
+def reading_lines(rows: list) -> list[str]:
+    """What the comparisons show, said only from their verdicts (none where its cells were not played)."""
+    def find(players, test):
+        return next((r for r in rows if r.players == players and test(ValidationCell.parse(r.rating))), None)
+
+    out = []
+    x1 = find(2, lambda c: c.scale == 1 and not c.official)
+    x2 = find(2, lambda c: c.scale == 2 and not c.official)
+    if x2 is not None and verdict(x2) == "loses to its control":
+        out.append("- **Not the smaller searches' noise.** With twice the budget, and a control that spends as "
+                   f"much, the rating still loses ({pp(x2.d_control, x2.d_control_lo, x2.d_control_hi)}"
+                   + (f"; at the equal budget {pp(x1.d_control, x1.d_control_lo, x1.d_control_hi)}" if x1 is not None
+                      else "") + "): following it picks worse sides than the search's own choice.")
+    single = [r for r in rows if r.players == 2 and ValidationCell.parse(r.rating).official]
+    if single and all(verdict(r) == "no difference detected" for r in single):
+        names = [OFFICIAL_LABEL[ValidationCell.parse(r.rating).official] for r in single]
+        total = sum(r.d_control for r in single)
+        head = f"Neither the {names[0]} nor the {names[1]}" if len(names) == 2 else "The " + ", the ".join(names)
+        out.append(f"- **{head} alone shows it.** Followed at one official's offers only, "
+                   f"the rating loses no detectable amount (each cell detects about "
+                   f"{100 * max(r.detectable for r in single):.0f} points); their estimates add up to "
+                   f"{100 * total:+.1f} points"
+                   + (f", less than the {100 * x1.d_control:+.1f} of all four officials together at the same budget: "
+                      "the rest may lie with the officials not followed alone or in how the officials interact "
+                      "(neither tested)" if x1 is not None else "") + ".")
+    for n in (3, 4):
+        r = find(n, lambda c: c.scale == 1 and not c.official)
+        if r is not None:
+            out.append(f"- **{n} players**: {pp(r.d_control, r.d_control_lo, r.d_control_hi)} against its control, "
+                       f"Holm p {p_text(r.p_holm)} ({verdict(r)}).")
+    return out
+
+
 def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command: str, runs: list) -> str:
     """The markdown report (a paper's order) of the comparison table; played: games a cell (players, cell,
     games) of the design, 0 where not played."""
@@ -210,6 +243,7 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
                + ". The others detect no difference; each detects about "
                + f"{100 * min(r.detectable for r in primary):.0f}–{100 * max(r.detectable for r in primary):.0f} "
                "points."))
+        lines += ["", *reading_lines(rows)]
         lines.append("")
     lines += ["## Question", "",
               "Following the rating at every offer of all four officials lost to its control at 2 players "
