@@ -904,6 +904,9 @@ def test_the_study_reports_threats_name_what_the_cells_tested():
     said = vc.tested_since(t)
     assert set(said) == {"officials", "budget"} and "Administrator's offers -50.0 pp" in said["officials"]
     assert "2 times the budget" in said["budget"] and vc.tested_since(None) == {}
+    sentence = vc.tested_sentence(t, ("budget", "controls"))
+    assert sentence.count("Tested since") == 1 and "2 times the budget" in sentence and "Administrator" not in sentence
+    assert vc.tested_sentence(t, ("controls",)) == "" and vc.tested_sentence(None) == ""
     agreement = pd.DataFrame([{"players": "all", "official": "postmaster", "choice": "played", "agreement": 0.831,
                                "kappa": 0.65}, {"players": "2", "official": "postmaster", "choice": "played",
                                                 "agreement": 0.5, "kappa": 0.1},

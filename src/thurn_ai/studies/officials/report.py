@@ -19,6 +19,7 @@ from .advice import advice_intro, advice_rules, follow_of
 from .report_paper import (MULTIPLE, Part, ablation_brief, ablation_estimate, question_lines, result_lines,
                            summary_lines, threats_lines)
 from .report_paper import weighted as _weighted
+from .validation_cells import tested_sentence
 from .report_choice import (CHOICE_METHOD, choice_detail, choice_search_lines, choice_section,  # noqa: F401
                             choice_table_lines, format_choice_text)
 
@@ -153,7 +154,9 @@ def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -
                           "the same deals? (At the counts without a control: does it win its fair share against "
                           "the standard search?)",
                           "Following the rating in play, against its control on the same deals (validation by play)",
-                          validation_results(v, choice, main), primary=True))
+                          validation_results(v, choice, main)
+                          + ([tested_sentence(meta.get("validation_cells")).strip(), ""]
+                             if tested_sentence(meta.get("validation_cells")) else []), primary=True))
     if analyses:
         L = []
         if a is not None:

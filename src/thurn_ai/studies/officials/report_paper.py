@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ...game.officials import OFFICIALS
-from .validation_cells import tested_since
+from .validation_cells import tested_sentence
 from .plan import OFFICIAL_LABEL
 from .rated import RATINGS
 from .report_study import p_text, pct, pp, verdict, with_primary
@@ -222,11 +222,11 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
         if without:
             s += (f". The {'- and '.join(map(str, without))}-player cells have no control: their losses to the "
                   "standard bot are not the rating's own effect")
-        since = tested_since(meta.get("validation_cells"))
-        L.append("- " + s + "." + "".join(f" {since[k]}" for k in ("budget", "controls") if k in since))
+        cells = meta.get("validation_cells")
+        L.append("- " + s + "." + tested_sentence(cells, ("budget", "controls")))
         L.append("- **All four officials at once.** The rated bot follows the rating at the offers of every "
                  "official together; the validation does not say which official's rating misleads."
-                 + (f" {since['officials']}" if "officials" in since else ""))
+                 + tested_sentence(cells, ("officials",)))
     played = {name: m.get("played_with") for name, m in studies.items() if m.get("played_with")}
     if any("; then " in w or "not recorded" in w or "uncommitted" in w for w in played.values()):
         L.append("- **Code changes between runs.** The games were played with these commits (runs.json lists "

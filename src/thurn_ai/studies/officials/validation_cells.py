@@ -34,7 +34,7 @@ from .rated import ValidationCell, control_comparison, run_validation
 from .report_study import detectable_paired, p_text, pp
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
-           "play_cells", "comparison_table", "cells_report", "tested_since", "CELLS_TABLE"]
+           "play_cells", "comparison_table", "cells_report", "tested_since", "tested_sentence", "CELLS_TABLE"]
 
 #: the comparison table's file in the study's folder (the study's report reads it where it exists)
 CELLS_TABLE = "validation_cells.csv"
@@ -162,8 +162,8 @@ def verdict(r) -> str:
 
 
 def tested_since(table: pd.DataFrame | None) -> dict[str, str]:
-    """What the cells found, for the study report's threats: {'budget': ..., 'officials': ..., 'controls': ...}
-    (a key only where its cells were played), each a sentence naming validation_cells.md."""
+    """What the cells found, for the study report: {'budget': ..., 'officials': ..., 'controls': ...} (a key only
+    where its cells were played), each the findings joined by '; ' (tested_sentence says them with their source)."""
     if table is None or table.empty:
         return {}
     out: dict[str, list] = {"budget": [], "officials": [], "controls": []}
@@ -176,8 +176,17 @@ def tested_since(table: pd.DataFrame | None) -> dict[str, str]:
             out["budget"].append(f"with {cell.scale} times the budget and a compute-matched control {said}")
         elif r.players != 2:
             out["controls"].append(f"at {r.players} players {said}")
-    lead = "Tested since ([validation_cells.md](validation_cells.md), rating minus its control, paired): "
-    return {k: lead + "; ".join(v) + "." for k, v in out.items() if v}
+    return {k: "; ".join(v) for k, v in out.items() if v}
+
+
+def tested_sentence(table: pd.DataFrame | None, keys=("budget", "officials", "controls")) -> str:
+    """' Tested since (validation_cells.md, ...): ...' for the findings under `keys`, or ''."""
+    since = tested_since(table)
+    found = [since[k] for k in keys if k in since]
+    if not found:
+        return ""
+    return (" Tested since ([validation_cells.md](validation_cells.md), the rating minus its control, paired): "
+            + "; ".join(found) + ".")
 
 
 def _uses_text(r) -> str:
@@ -200,9 +209,10 @@ def reading_lines(rows: list) -> list[str]:
                    f"much, the rating still loses ({pp(x2.d_control, x2.d_control_lo, x2.d_control_hi)}"
                    + (f"; at the equal budget {pp(x1.d_control, x1.d_control_lo, x1.d_control_hi)}" if x1 is not None
                       else "") + "): following it picks worse sides than the search's own choice.")
-    single = [r for r in rows if r.players == 2 and ValidationCell.parse(r.rating).official]
+    followed = {r.rating: ValidationCell.parse(r.rating).official for r in rows if r.players == 2}
+    single = [r for r in rows if followed.get(r.rating) and r.players == 2]
     if single and all(verdict(r) == "no difference detected" for r in single):
-        names = [OFFICIAL_LABEL[ValidationCell.parse(r.rating).official] for r in single]
+        names = [OFFICIAL_LABEL[str(followed[r.rating])] for r in single]
         total = sum(r.d_control for r in single)
         head = f"Neither the {names[0]} nor the {names[1]}" if len(names) == 2 else "The " + ", the ".join(names)
         out.append(f"- **{head} alone shows it.** Followed at one official's offers only, "
