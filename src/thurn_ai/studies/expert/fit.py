@@ -19,7 +19,6 @@ from scipy.optimize import minimize
 from ... import _policy
 from ...learned.prior import N_FEATURES, PHASES, PriorModel
 from ...play.match import derive_seed
-from ...game.state import new_game
 from ..learned.fit import best_penalty
 from . import teacher as T
 
@@ -71,26 +70,19 @@ def decision_rows(data: pd.DataFrame, records: dict) -> list[dict]:
     """Per sampled decision of one player count: its phase row, moves, features, teacher visits and values.
     `records`: {game: GameRecord}. Each game is replayed once, its decisions read on the way."""
     out = []
-    for game, rows in data.groupby("game", sort=True):
-        rec = records[int(game)]
-        state = new_game(rules=rec.rules, seed=rec.seed)
-        at = 0
-        for (decision, move_index), d in rows.groupby(["decision", "move_index"], sort=True):
-            while at < move_index:
-                state.apply(state.parse_move(rec.moves[at]))
-                at += 1
-            mover = state.current_player
-            seen = state.determinize(mover, derive_seed("prior-features", rec.seed, int(decision)))
-            phase, moves, f = _policy.prior_features_of(seen)
-            if phase < 0 or len(moves) < 2:
-                continue
-            by_move = {int(m): (v, q) for m, v, q in zip(d["move"], d["visits"], d["value"])}
-            visits = np.array([by_move.get(m, (0, 0.0))[0] for m in moves], dtype=float)
-            value = np.array([by_move.get(m, (0, 0.0))[1] for m in moves], dtype=float)
-            if visits.sum() == 0:
-                continue
-            out.append({"game": int(game), "decision": int(decision), "phase": phase, "moves": moves,
-                        "features": np.asarray(f), "visits": visits, "value": value})
+    for game, decision, d, rec, state in T.decisions_replayed(data, records):
+        mover = state.current_player
+        seen = state.determinize(mover, derive_seed("prior-features", rec.seed, decision))
+        phase, moves, f = _policy.prior_features_of(seen)
+        if phase < 0 or len(moves) < 2:
+            continue
+        by_move = {int(m): (v, q) for m, v, q in zip(d["move"], d["visits"], d["value"])}
+        visits = np.array([by_move.get(m, (0, 0.0))[0] for m in moves], dtype=float)
+        value = np.array([by_move.get(m, (0, 0.0))[1] for m in moves], dtype=float)
+        if visits.sum() == 0:
+            continue
+        out.append({"game": game, "decision": decision, "phase": phase, "moves": moves,
+                    "features": np.asarray(f), "visits": visits, "value": value})
     return out
 
 

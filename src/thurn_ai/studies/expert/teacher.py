@@ -48,6 +48,21 @@ class TeacherError(ThurnError):
     """A teacher data folder that does not match the run asked for, or holds no data."""
 
 
+def decisions_replayed(data: pd.DataFrame, records: dict):
+    """(game, decision, its rows, its game's record, the state before its move) per sampled decision of
+    `data` (one player count's teacher rows), each game replayed once on the way ({game: GameRecord}). The
+    state is the replay's own: read it, or clone it to keep it."""
+    for game, rows in data.groupby("game", sort=True):
+        record = records[int(game)]
+        state = new_game(rules=record.rules, seed=record.seed)
+        at = 0
+        for (decision, move_index), d in rows.groupby(["decision", "move_index"], sort=True):
+            while at < move_index:
+                state.apply(state.parse_move(record.moves[at]))
+                at += 1
+            yield int(game), int(decision), d, record, state
+
+
 def held_out(game):
     """Games no fit sees: every fifth (all South) and every tenth North game (numbers ending in 9)."""
     return (game % 5 == 0) | (game % 10 == 9)

@@ -36,7 +36,6 @@ from scipy.optimize import minimize
 from scipy.stats import kendalltau, spearmanr
 
 from ...bots.search_options import SearchOptions
-from ...game.state import new_game
 from ...learned.features import N_FEATURES, N_TERMS, position_features, terms
 from ...learned.model import ValueModel
 from ...play.match import derive_seed
@@ -112,37 +111,30 @@ def decision_rows(data: pd.DataFrame, records: dict, min_visits: int, draws: int
     their teacher visits and values, the evaluation's features after each in `draws` determinizations, and
     the decision's own position's features and the game's winner. `records`: {game: GameRecord}."""
     out = []
-    for game, rows in data.groupby("game", sort=True):
-        rec = records[int(game)]
-        state = new_game(rules=rec.rules, seed=rec.seed)
-        at = 0
-        for (decision, move_index), d in rows.groupby(["decision", "move_index"], sort=True):
-            d = d[d["visits"] >= min_visits]
-            if len(d) < 2:
-                continue
-            while at < move_index:
-                state.apply(state.parse_move(rec.moves[at]))
-                at += 1
-            mover = state.current_player
-            moves = d["move"].to_numpy(int)
-            f = np.empty((len(moves), draws, state.n_players, N_FEATURES))
-            t = np.empty((len(moves), draws))
-            ok = np.ones(len(moves), dtype=bool)
-            for j in range(draws):
-                seen = state.determinize(mover, derive_seed("value-rank", rec.seed, int(decision), j))
-                for i, m in enumerate(moves):
-                    if not seen.is_legal(int(m)):      # cannot happen for a move of the mover's information set
-                        ok[i] = False
-                        continue
-                    after = seen.clone()
-                    after.apply(int(m))
-                    t[i, j], f[i, j] = position_features(after)
-            if ok.sum() < 2:
-                continue
-            root_t, root_f = position_features(state)
-            out.append({"game": int(game), "decision": int(decision), "mover": mover, "moves": moves[ok],
-                        "visits": d["visits"].to_numpy(float)[ok], "value": d["value"].to_numpy(float)[ok],
-                        "f": f[ok], "t": t[ok], "root_f": root_f, "root_t": root_t, "winner": int(rec.winner)})
+    for game, decision, d, rec, state in T.decisions_replayed(data, records):
+        d = d[d["visits"] >= min_visits]
+        if len(d) < 2:
+            continue
+        mover = state.current_player
+        moves = d["move"].to_numpy(int)
+        f = np.empty((len(moves), draws, state.n_players, N_FEATURES))
+        t = np.empty((len(moves), draws))
+        ok = np.ones(len(moves), dtype=bool)
+        for j in range(draws):
+            seen = state.determinize(mover, derive_seed("value-rank", rec.seed, decision, j))
+            for i, m in enumerate(moves):
+                if not seen.is_legal(int(m)):      # cannot happen for a move of the mover's information set
+                    ok[i] = False
+                    continue
+                after = seen.clone()
+                after.apply(int(m))
+                t[i, j], f[i, j] = position_features(after)
+        if ok.sum() < 2:
+            continue
+        root_t, root_f = position_features(state)
+        out.append({"game": game, "decision": decision, "mover": mover, "moves": moves[ok],
+                    "visits": d["visits"].to_numpy(float)[ok], "value": d["value"].to_numpy(float)[ok],
+                    "f": f[ok], "t": t[ok], "root_f": root_f, "root_t": root_t, "winner": int(rec.winner)})
     return out
 
 
