@@ -15,6 +15,7 @@ reference, on the same first deals.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -89,7 +90,6 @@ def main(argv=None) -> int:
                           done=lambda rows: vc.save_rows(rows, args.out / GAMES))
             provenance.log_run(args.out, "validation_cells", time.time() - t0, code, runs_file=runs_file.name,
                                cells=len(vc.DESIGN))
-        import json
         runs = json.loads(runs_file.read_text()) if runs_file.exists() else []
         report(args.out, runs)
     except (ThurnError, provenance.DirtyTree, OSError) as e:

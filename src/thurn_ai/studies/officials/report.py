@@ -149,14 +149,14 @@ def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -
     parts = []
     v = meta.get("validation")
     if v is not None and len(v):
+        since = tested_sentence(meta.get("validation_cells")).strip()
         parts.append(Part("Does a bot that follows the search's rating at every offer of an official win as often "
                           "as its control, the same searches with the side picked by the search's own move, on "
                           "the same deals? (At the counts without a control: does it win its fair share against "
                           "the standard search?)",
                           "Following the rating in play, against its control on the same deals (validation by play)",
                           validation_results(v, choice, main)
-                          + ([tested_sentence(meta.get("validation_cells")).strip(), ""]
-                             if tested_sentence(meta.get("validation_cells")) else []), primary=True))
+                          + ([since, ""] if since else []), primary=True))
     if analyses:
         L = []
         if a is not None:
