@@ -102,7 +102,15 @@ CELLS = [
 #: generation 2 against heuristic on the same deals as generation 1's cells (planned once its prior was fitted,
 #: before any of its games)
 CELLS += [M.Cell(f"gen2_p{n}_it1000", n, GEN2.searching(BUDGET), GAMES[n], seed=SEED) for n in (3, 4, 2)]
-PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}") for b in ("it1000", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
+#: the issue's second budget: today's default and the learned prior at 3000 iterations on the same deals as the
+#: 1000-iteration cells (SEED), 400 / 402 / 400 games each, fixed before any of their games (committed before
+#: the run began; played after the head to head's second half, 3 then 2 then 4 players, a pair at a time)
+DEEP_BUDGET = 3000
+CELLS += [c for n in (3, 2, 4) for c in (
+    M.Cell(f"default_p{n}_it{DEEP_BUDGET}", n, DEFAULT_SPEC.format(it=DEEP_BUDGET), GAMES[n], seed=SEED),
+    M.Cell(f"prior_p{n}_it{DEEP_BUDGET}", n, PRIOR_SPEC.format(it=DEEP_BUDGET, mix=MIX), GAMES[n], seed=SEED))]
+PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}")
+         for b in ("it1000", f"it{DEEP_BUDGET}", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
 #: when a generation replaces the one before as mcts's prior (committed while generation 2's 4-player cell
