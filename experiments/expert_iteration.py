@@ -30,7 +30,7 @@ from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import measure as M
 from thurn_ai.studies.expert import report as R
 from thurn_ai.studies.expert import teacher as T
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run
+from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "expert"
@@ -173,12 +173,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        check_clean(ROOT, args.allow_dirty)
-    except DirtyTree as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    code = code_state(ROOT)
+    code = committed_code_or_exit(ROOT, args.allow_dirty)
     os.chdir(ROOT)      # the generations' specs name weights files relative to the repository's root
     for part in args.part or DEFAULT_PARTS:
         PARTS[part](args, code)

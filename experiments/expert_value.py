@@ -25,7 +25,7 @@ from thurn_ai.game.rules import PLAYER_COUNTS
 from thurn_ai.game.state import new_game
 from thurn_ai.learned.model import default_model, model_from
 from thurn_ai.studies.expert import value_rank as V
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run
+from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "expert"
@@ -49,12 +49,7 @@ def main(argv=None) -> int:
     if args.limit_games is not None and args.limit_games < 1 or args.draws < 1 or min(args.outcome) < 0:
         print("error: --limit-games and --draws must be at least 1, --outcome at least 0", file=sys.stderr)
         return 2
-    try:
-        check_clean(ROOT, args.allow_dirty)
-    except DirtyTree as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    code = code_state(ROOT)
+    code = committed_code_or_exit(ROOT, args.allow_dirty)
     start = time.process_time()
     base = default_model()
     train, held, rows_by = {}, {}, {}

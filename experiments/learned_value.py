@@ -35,7 +35,7 @@ from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.studies.learned import data as D
 from thurn_ai.studies.learned import report as report_learned
 from thurn_ai.studies.learned.data import held_out
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, log_run
+from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "learned"
@@ -129,12 +129,7 @@ def main(argv=None) -> int:
                     "the package's win_map_heuristic.json")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        check_clean(ROOT, args.allow_dirty)
-    except DirtyTree as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    code = code_state(ROOT)
+    code = committed_code_or_exit(ROOT, args.allow_dirty)
     if args.part in ("all", "data"):
         part_data(args, code)
     if args.part in ("all", "fit"):

@@ -70,6 +70,20 @@ def test_the_code_state_names_changes_to_the_code_only(repo, tmp_path):
     assert provenance.commit(tmp_path / "nowhere") == "unknown"
 
 
+def test_an_experiment_on_uncommitted_code_stops_with_one_error_line(repo, capsys):
+    head = provenance.commit(repo)
+    assert provenance.committed_code_or_exit(repo) == head
+    (repo / "src" / "thurn_ai" / "x.py").write_text("A = 2\n")
+    with pytest.raises(SystemExit) as stop:
+        provenance.committed_code_or_exit(repo)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("error: uncommitted changes to src/thurn_ai/x.py") and "--allow-dirty" in err
+    # allowed, the code state it returns says what differs (the outputs then name it)
+    assert provenance.committed_code_or_exit(repo, allow_dirty=True) == (
+        f"{head} with uncommitted changes to src/thurn_ai/x.py")
+
+
 def test_a_checkouts_package_is_under_src_since_the_src_layout(repo, tmp_path):
     assert provenance.package_root(repo) == repo / "src"
     (tmp_path / "old" / "thurn_ai").mkdir(parents=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import platform
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -61,6 +62,17 @@ def check_clean(root, allow_dirty: bool = False) -> list[str]:
         raise DirtyTree(f"uncommitted changes to {shown}: results must come from committed code. Commit them, "
                         "or pass --allow-dirty (the report is then marked as not reproducible)")
     return changed
+
+
+def committed_code_or_exit(root, allow_dirty: bool = False) -> str:
+    """For an experiment script, before it plays: check_clean, then the code_state its outputs name. On
+    uncommitted code (unless allow_dirty) it prints the one `error:` line and exits with status 2."""
+    try:
+        check_clean(root, allow_dirty)
+    except DirtyTree as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return code_state(root)
 
 
 def log_run(out, part: str, seconds: float, code: str, runs_file: str = "runs.json", **info) -> None:

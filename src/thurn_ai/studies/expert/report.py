@@ -301,11 +301,13 @@ def write_report(out: Path, code: str) -> None:
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
                          f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
-    g1 = M.pooled(out / "runs", [(_cell(f"prior_p{n}_it1000"), _cell(f"default_p{n}_it1000")) for n in (2, 3, 4)])
-    if g1:
-        lines += [f"Generation 1 − hand-set prior at 1000 iterations, pooled over the three player counts "
-                  f"({g1['games']} paired games, each game weighing the same): {_pp(g1['win_share'])} points "
-                  f"[{_pp(g1['low'])}, {_pp(g1['high'])}], p {_p(g1['p'])}.", ""]
+    for it in (BUDGET, DEEP_BUDGET):
+        names = [(f"prior_p{n}_it{it}", f"default_p{n}_it{it}") for n in (2, 3, 4)]
+        g1 = M.pooled(out / "runs", [(_cell(a), _cell(b)) for a, b in names])
+        if g1 and _played_in_full(out, [c for pair in names for c in pair]):
+            lines += [f"Generation 1 − hand-set prior at {it} iterations, pooled over the three player counts "
+                      f"({g1['games']} paired games, each game weighing the same): {_pp(g1['win_share'])} points "
+                      f"[{_pp(g1['low'])}, {_pp(g1['high'])}], p {_p(g1['p'])}.", ""]
     verdict = replaces_previous(out, 2)
     complete = all(M.cell_summary(out / "runs", _cell(f"gen2_p{n}_it1000")) for n in (2, 3, 4))
     if verdict and complete:
@@ -320,6 +322,12 @@ def write_report(out: Path, code: str) -> None:
                      "generation 1 stays the default; generation 2 is the generation that stops the iteration "
                      "(by the rule above)."), ""]
     atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
+
+
+def _played_in_full(out: Path, names: list[str]) -> bool:
+    """Every one of these cells has played all its planned games."""
+    summaries = [M.cell_summary(out / "runs", _cell(n)) for n in names]
+    return all(s is not None and s["games"] == s["planned"] for s in summaries)
 
 
 def _comparison(p: dict) -> str:
