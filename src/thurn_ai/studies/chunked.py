@@ -4,12 +4,24 @@ atomically as it finishes, so an interrupted run loses only the chunks in progre
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
+
+import pandas as pd
 
 from ..fileio import atomic_to_parquet, atomic_write_text, load_json
 from ..game.rules import Rules
 from ..play.workers import run_each
+
+
+@dataclass(frozen=True)
+class DataSetKind:
+    """A kind of chunked data set: the name of its folder's description file, its name in messages, and the
+    error its checks raise."""
+    meta_file: str
+    what: str
+    error: type[Exception]
 
 
 class ChunkFiles:
@@ -74,3 +86,29 @@ def write_chunks(out: Path, todo: Sequence, play_chunk: Callable, jobs: int = 1,
         if progress:
             progress(chunk)
     return done
+
+
+def generate(kind: DataSetKind, out_dir, chunks: Sequence, meta: dict[str, Any], play_chunk: Callable,
+             is_done: Callable[[Path, Any], bool], jobs: int = 1, client=None,
+             progress: Callable | None = None) -> int:
+    """Play the chunks that is_done(folder, chunk) says out_dir lacks and write each as it finishes; returns
+    how many were played. With any chunks, the folder must keep one data set: `meta` (seed, bots, ...) is
+    checked against its description first (keep_one_data_set). `client`: a dask.distributed Client; else
+    `jobs` local processes."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if chunks:
+        keep_one_data_set(out, meta, kind.meta_file, kind.what, kind.error)
+    return write_chunks(out, [c for c in chunks if not is_done(out, c)], play_chunk, jobs, client, progress)
+
+
+def load(kind: DataSetKind, out_dir, players: Iterable[int] | None = None) -> pd.DataFrame:
+    """Every chunk of a data folder (of some player counts) as one frame; kind.error when none holds a row."""
+    files = sorted(Path(out_dir).glob("p*-*.parquet"))
+    if players is not None:
+        wanted = set(players)
+        files = [f for f in files if int(f.name[1:f.name.index("-")]) in wanted]
+    frames = [f for f in (pd.read_parquet(f) for f in files) if len(f)]
+    if not frames:
+        raise kind.error(f"no {kind.what} in {out_dir}")
+    return pd.concat(frames, ignore_index=True)

@@ -33,7 +33,8 @@ from ...game.rules import PLAYER_COUNTS, Rules
 from ...game.state import new_game
 from ..learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
 from ...play.match import GameRecord, derive_seed, read_records
-from ..chunked import ChunkFiles, interleaved, keep_one_data_set, mixed_game, write_chunks
+from .. import chunked
+from ..chunked import ChunkFiles, interleaved, mixed_game
 
 CHUNK = 5                                         #: games a file
 #: generation 1's bots, spelled out in full (policy=handset: the search's defaults changed after it)
@@ -46,6 +47,9 @@ META = "teacher.json"
 
 class TeacherError(ThurnError):
     """A teacher data folder that does not match the run asked for, or holds no data."""
+
+
+DATA_SET = chunked.DataSetKind(META, "teacher data set", TeacherError)
 
 
 def decisions_replayed(data: pd.DataFrame, records: dict):
@@ -163,32 +167,17 @@ def _done(out: Path, chunk: TeacherChunk) -> bool:
 
 def generate(out_dir, chunks: list[TeacherChunk], jobs: int = 1, client=None, progress=None) -> int:
     """Play the chunks not yet complete in out_dir and write each as it finishes; returns the chunks played.
-    `client`: a dask.distributed Client (the tournament's --scheduler); else `jobs` local processes."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    _check_meta(out, chunks)
-    return write_chunks(out, [c for c in chunks if not _done(out, c)], play_chunk, jobs, client, progress)
-
-
-def _check_meta(out: Path, chunks: list[TeacherChunk]) -> None:
-    """A folder keeps one data set: the same seed, bots and sampling (more games may be added)."""
-    if not chunks:
-        return
-    c = chunks[0]
+    A folder keeps one data set: the same seed, bots and sampling (more games may be added). `client`: a
+    dask.distributed Client (the tournament's --scheduler); else `jobs` local processes."""
+    c = chunks[0] if chunks else None
     meta = {"seed": c.seed, "play": c.play, "strong": c.strong, "teacher": c.teacher, "sample": c.sample,
-            "chunk": CHUNK}
-    keep_one_data_set(out, meta, META, "teacher data set", TeacherError)
+            "chunk": CHUNK} if c else {}
+    return chunked.generate(DATA_SET, out_dir, chunks, meta, play_chunk, _done, jobs, client, progress)
 
 
 def load(out_dir, players=None) -> pd.DataFrame:
     """Every chunk of a teacher data folder (of some player counts) as one frame."""
-    files = sorted(Path(out_dir).glob("p*-*.parquet"))
-    if players is not None:
-        files = [f for f in files if int(f.name[1:f.name.index("-")]) in set(players)]
-    frames = [f for f in (pd.read_parquet(f) for f in files) if len(f)]
-    if not frames:
-        raise TeacherError(f"no teacher data in {out_dir}")
-    return pd.concat(frames, ignore_index=True)
+    return chunked.load(DATA_SET, out_dir, players)
 
 
 def records(out_dir, players: int) -> dict[int, GameRecord]:

@@ -34,7 +34,8 @@ from ...game.state import new_game
 from ...play.match import GameRecord, derive_seed, read_records
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...learned.features import FEATURES, position_features
-from ..chunked import ChunkFiles, interleaved, keep_one_data_set, mixed_game, write_chunks
+from .. import chunked
+from ..chunked import ChunkFiles, interleaved, mixed_game
 
 CHUNK = 10                       #: games a file
 DEFAULT_SEARCH = "mcts(iterations=300)"
@@ -44,6 +45,9 @@ META = "data.json"
 
 class DataError(ThurnError):
     """A data folder that does not match the run asked for."""
+
+
+DATA_SET = chunked.DataSetKind(META, "data set", DataError)
 
 
 @dataclass(frozen=True)
@@ -134,12 +138,12 @@ def plan_chunks(players=PLAYER_COUNTS, games: int = 500, seed: int = 0, search: 
 
 
 def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progress=None) -> int:
-    """Play the chunks not yet in out_dir and write each as it finishes; returns the chunks played.
-    `client`: a dask.distributed Client (the tournament's --scheduler); else `jobs` local processes."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    _check_meta(out, chunks)
-    return write_chunks(out, [c for c in chunks if not _chunk_done(out, c)], play_chunk, jobs, client, progress)
+    """Play the chunks not yet in out_dir and write each as it finishes; returns the chunks played. A folder
+    keeps one data set: the same seed and bots (more games may be added). `client`: a dask.distributed
+    Client (the tournament's --scheduler); else `jobs` local processes."""
+    meta = ({"seed": chunks[0].seed, "search": chunks[0].search, "strong": chunks[0].strong, "chunk": CHUNK}
+            if chunks else {})
+    return chunked.generate(DATA_SET, out_dir, chunks, meta, play_chunk, _chunk_done, jobs, client, progress)
 
 
 def _chunk_done(out: Path, chunk: DataChunk) -> bool:
@@ -158,23 +162,9 @@ def _chunk_done(out: Path, chunk: DataChunk) -> bool:
     return set(range(chunk.first, chunk.first + chunk.count)) <= set(games.tolist())
 
 
-def _check_meta(out: Path, chunks: list[DataChunk]) -> None:
-    """A folder keeps one data set: the same seed and bots (more games may be added)."""
-    if not chunks:
-        return
-    meta = {"seed": chunks[0].seed, "search": chunks[0].search, "strong": chunks[0].strong, "chunk": CHUNK}
-    keep_one_data_set(out, meta, META, "data set", DataError)
-
-
 def load(out_dir, players=None) -> pd.DataFrame:
     """Every chunk of a data folder (of some player counts) as one frame."""
-    files = sorted(Path(out_dir).glob("p*-*.parquet"))
-    if players is not None:
-        files = [f for f in files if int(f.name[1:f.name.index("-")]) in set(players)]
-    if not files:
-        raise DataError(f"no data in {out_dir}")
-    return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-
+    return chunked.load(DATA_SET, out_dir, players)
 
 
 def records(out_dir, players: int, games) -> dict:
