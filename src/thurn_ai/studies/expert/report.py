@@ -199,11 +199,7 @@ def write_report(out: Path, code: str) -> None:
         lines.append("")
     search = out / "offline_search.csv"
     if search.exists():
-        df = pd.read_csv(search)
-        df = df[df["spec"] != M.TEACHER]
-        g = df.groupby(["players", "spec"]).agg(decisions=("agrees", "size"), agrees=("agrees", "mean"),
-                                                agrees_value=("agrees_value", "mean"),
-                                                share=("teacher_share", "mean")).reset_index()
+        g = _agreement_by(pd.read_csv(search), ["players", "spec"]).reset_index()
         lines += ["## Offline: the 1000-iteration search against the teacher (held-out decisions)", "",
                   "Each search chooses at the held-out decision as its mover saw it; agreement with the teacher's "
                   "most-visited move (95% Wilson interval) and the teacher's visit share on the choice. This "
@@ -239,10 +235,7 @@ def write_report(out: Path, code: str) -> None:
             lines.append("")
     screen = out / "screen.csv"
     if screen.exists():
-        df = pd.read_csv(screen)
-        df = df[df["spec"] != M.TEACHER]
-        g = df.groupby("spec").agg(decisions=("agrees", "size"), agrees=("agrees", "mean"),
-                                   agrees_value=("agrees_value", "mean"), share=("teacher_share", "mean"))
+        g = _agreement_by(pd.read_csv(screen), "spec")
         lines += ["### The screen that chose the candidate (before any game)", "",
                   "Fits with the target's value share q (0: visit shares only), each searched at 1000 iterations "
                   "with the hand-set prior's share `mix`, at the first held-out decisions of every player count "
@@ -322,6 +315,14 @@ def write_report(out: Path, code: str) -> None:
                      "generation 1 stays the default; generation 2 is the generation that stops the iteration "
                      "(by the rule above)."), ""]
     atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
+
+
+def _agreement_by(df: pd.DataFrame, by) -> pd.DataFrame:
+    """Each search's agreement with the teacher (its rows left out), grouped by `by`: decisions, the shares
+    agreeing with its most-visited and its best-valued move, and its mean visit share on the choice."""
+    return df[df["spec"] != M.TEACHER].groupby(by).agg(
+        decisions=("agrees", "size"), agrees=("agrees", "mean"), agrees_value=("agrees_value", "mean"),
+        share=("teacher_share", "mean"))
 
 
 def _played_in_full(out: Path, names: list[str]) -> bool:
