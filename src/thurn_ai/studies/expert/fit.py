@@ -126,12 +126,17 @@ def cross_entropy(w: np.ndarray, d: Decisions) -> float:
     return loss_and_grad(w, d, 0.0)[0]
 
 
+def game_folds(game: np.ndarray, seed: int = 0) -> np.ndarray:
+    """Each decision's cross-validation fold: its game's, after a seeded shuffle (a game's decisions stay in
+    one fold)."""
+    games = np.unique(game)
+    fold_of = dict(zip(games, np.random.default_rng(seed).permutation(len(games)) % FOLDS))
+    return np.array([fold_of[g] for g in game], dtype=int)
+
+
 def choose_penalty(d: Decisions, seed: int = 0) -> tuple[float, dict]:
     """The L2 penalty of lowest cross-validated cross-entropy (folds by game); and every penalty's score."""
-    games = np.unique(d.game)
-    fold_of = dict(zip(games, np.random.default_rng(seed).permutation(len(games)) % FOLDS))
-    fold = np.array([fold_of[g] for g in d.game])
-    return best_penalty(d, PENALTIES, fold, fit_weights, cross_entropy)
+    return best_penalty(d, PENALTIES, game_folds(d.game, seed), fit_weights, cross_entropy)
 
 
 def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = 50,
