@@ -66,6 +66,7 @@ def test_it_fits_an_interaction_the_logit_cannot_and_a_linear_target_as_well():
 
 
 def test_cross_validation_keeps_a_game_s_decisions_in_one_fold(monkeypatch):
+    monkeypatch.setattr(M, "MAXITER", 30)      # the folds are under test here, not convergence
     d = decisions(interaction, n=100)
     per_game = np.bincount(d.game)
     seen = []
@@ -88,7 +89,8 @@ def test_cross_validation_keeps_a_game_s_decisions_in_one_fold(monkeypatch):
     assert all(len(set(folds[d.game == g])) == 1 for g in np.unique(d.game))
 
 
-def test_same_seed_same_weights():
+def test_same_seed_same_weights(monkeypatch):
+    monkeypatch.setattr(M, "MAXITER", 50)
     d = decisions(interaction, n=80)
     a, b, c = (M.fit_mlp(d, 3, 1e-2, seed=s) for s in (5, 5, 6))
     assert np.array_equal(a.pack(), b.pack())

@@ -21,8 +21,8 @@ from ..learned.fit import best_penalty
 from . import fit as F
 from .fit import Decisions, _segment_softmax
 
-HIDDEN = (4, 16)                      # hidden sizes tried
-PENALTIES = (1e-3, 1e-2, 1e-1)        # L2 strengths tried (fit.py's grid without 1.0, which no logit row chose)
+HIDDEN = (4, 16, 32)                  # hidden sizes tried
+PENALTIES = F.PENALTIES               # L2 strengths tried: the logit's, so the two differ in form only
 INIT_W = 1.0       # initial W ~ normal(0, INIT_W / sqrt(features)): units start in tanh's curved range (much
                    # smaller and a fit stays at the logit's saddle: seen on a synthetic interaction)
 INIT_V = 0.1       # initial v ~ normal(0, INIT_V): the fit starts near the logit
@@ -102,7 +102,7 @@ def choose(d: Decisions, hidden_sizes=HIDDEN, penalties=PENALTIES, seed: int = 0
     folds = F.game_folds(d.game, seed)
     scores = {}
     for h in hidden_sizes:
-        _, by_penalty = best_penalty(d, penalties, folds, lambda train, pen: fit_mlp(train, h, pen, seed),
+        _, by_penalty = best_penalty(d, penalties, folds, lambda train, pen, h=h: fit_mlp(train, h, pen, seed),
                                      cross_entropy)
         scores.update({(h, pen): s for pen, s in by_penalty.items()})
     h, pen = min(scores, key=scores.__getitem__)
