@@ -109,9 +109,23 @@ DEEP_BUDGET = 3000
 CELLS += [c for n in (3, 2, 4) for c in (
     M.Cell(f"default_p{n}_it{DEEP_BUDGET}", n, DEFAULT_SPEC.format(it=DEEP_BUDGET), GAMES[n], seed=SEED),
     M.Cell(f"prior_p{n}_it{DEEP_BUDGET}", n, PRIOR_SPEC.format(it=DEEP_BUDGET, mix=MIX), GAMES[n], seed=SEED))]
+#: the sibling-ranking value in play (docs/expert.md, "A value that ranks siblings"): the generation 1 cells'
+#: search with the refitted evaluation, on their deals, 400 / 402 / 400 games as planned in the docs before any
+#: game; adopted only if its pooled paired difference against prior_p{n}_it1000 lies above zero
+VALUE_SPEC = "mcts(iterations={it},eval=learned,policy=learned,mix={mix},model=results/expert/value_rank.json)"
+CELLS += [M.Cell(f"value_p{n}_it1000", n, VALUE_SPEC.format(it=BUDGET, mix=MIX), GAMES[n], seed=SEED)
+          for n in (3, 2, 4)]
 PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}")
          for b in ("it1000", f"it{DEEP_BUDGET}", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
+PAIRS += [(f"value_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
+
+#: the pooled paired comparisons the report gives once all their cells are played in full: (what, the
+#: candidate's cell prefix, the baseline's, iterations). The sibling-ranking value is adopted only if its
+#: pooled interval lies above zero (the rule in docs/expert.md, written before its games).
+POOLED = [("Generation 1 − hand-set prior", "prior", "default", BUDGET),
+          ("Generation 1 − hand-set prior", "prior", "default", DEEP_BUDGET),
+          ("The sibling-ranking value − generation 1's search", "value", "prior", BUDGET)]
 
 #: when a generation replaces the one before as mcts's prior (committed while generation 2's 4-player cell
 #: was being played, before its 2-player cell began; the 3-player cell was known): its per-game win-share
@@ -275,8 +289,9 @@ def write_report(out: Path, code: str) -> None:
     pairs = [p for p in (M.paired(out / "runs", _cell(a), _cell(b)) for a, b in PAIRS) if p]
     if pairs:
         lines += ["### Paired: each comparison on the same deals and seats", "",
-                  "Generation 1 against the hand-set prior (today's default before this study), and each later "
-                  "generation against the one before it.", "",
+                  "Generation 1 against the hand-set prior (today's default before this study), each later "
+                  "generation against the one before it, and the sibling-ranking value against generation 1's "
+                  "search.", "",
                   "The primary estimate: the mean per-game difference of the searching seat's win share (in "
                   "points), 95% t interval of the differences, two-sided p; and the same for its score. "
                   "Detectable: the difference this many games detect with 80% power (paired t, per-game sd 0.45). "
@@ -294,13 +309,13 @@ def write_report(out: Path, code: str) -> None:
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
                          f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
-    for it in (BUDGET, DEEP_BUDGET):
-        names = [(f"prior_p{n}_it{it}", f"default_p{n}_it{it}") for n in (2, 3, 4)]
-        g1 = M.pooled(out / "runs", [(_cell(a), _cell(b)) for a, b in names])
-        if g1 and _played_in_full(out, [c for pair in names for c in pair]):
-            lines += [f"Generation 1 − hand-set prior at {it} iterations, pooled over the three player counts "
-                      f"({g1['games']} paired games, each game weighing the same): {_pp(g1['win_share'])} points "
-                      f"[{_pp(g1['low'])}, {_pp(g1['high'])}], p {_p(g1['p'])}.", ""]
+    for what, a, b, it in POOLED:
+        names = [(f"{a}_p{n}_it{it}", f"{b}_p{n}_it{it}") for n in (2, 3, 4)]
+        pool = M.pooled(out / "runs", [(_cell(x), _cell(y)) for x, y in names])
+        if pool and _played_in_full(out, [c for pair in names for c in pair]):
+            lines += [f"{what} at {it} iterations, pooled over the three player counts "
+                      f"({pool['games']} paired games, each game weighing the same): {_pp(pool['win_share'])} points "
+                      f"[{_pp(pool['low'])}, {_pp(pool['high'])}], p {_p(pool['p'])}.", ""]
     verdict = replaces_previous(out, 2)
     complete = all(M.cell_summary(out / "runs", _cell(f"gen2_p{n}_it1000")) for n in (2, 3, 4))
     if verdict and complete:
@@ -334,7 +349,8 @@ def _played_in_full(out: Path, names: list[str]) -> bool:
 def _comparison(p: dict) -> str:
     """A paired row's name in words: which generation minus which."""
     gen = lambda name: (f"generation {name[3]}" if name.startswith("gen") else  # noqa: E731
-                        "generation 1" if name.startswith("prior") else "hand-set prior")
+                        "generation 1" if name.startswith("prior") else
+                        "generation 1, sibling-ranking value" if name.startswith("value") else "hand-set prior")
     return f"{gen(p['a'])} − {gen(p['b'])}"
 
 
