@@ -38,9 +38,9 @@ NO_OFFICIAL = "none"
 #: measured. The learned evaluation (learned minus hand-set against heuristic, pooled over the committed paired
 #: cells: +3.4 points of win rate [-1.2, +8.0], results/learned/strength/; its win chances are calibrated among
 #: equal players) and the learned move prior, mixed half and half with the hand-set one (expert iteration,
-#: generation 1, results/expert/: at 1000 iterations against heuristic, paired, +9.8 points [+4.5, +15.0] at 2
-#: players, +1.9 and +2.6 at 3 and 4 (not separated from 0); head to head against the hand-set prior 57.8%
-#: [50.6, 64.6] of 200 two-player games). The old default is one option away: policy=handset (and eval=simple).
+#: generation 1, results/expert/: against heuristic, paired, pooled over 2/3/4 players, +4.7 points [+1.4, +8.1]
+#: at 1000 iterations and +6.4 [+3.2, +9.7] at 3000; head to head against the hand-set prior 60.0% [55.1, 64.7]
+#: of 400 two-player games). The old default is one option away: policy=handset (and eval=simple).
 MCTS_DEFAULTS: dict[str, Any] = {"eval": "learned", "policy": "learned", "mix": 0.5}
 
 # The configuration `thurn-ai hint` searches with, for each player count, and names: the one its win chance
