@@ -394,6 +394,19 @@ def test_paired_cells_compare_the_same_deals(tmp_path):
         M.pooled(tmp_path, [(a, other_seed)])
 
 
+def test_the_report_pools_a_comparison_only_once_its_cells_are_played_in_full(tmp_path, monkeypatch):
+    from thurn_ai.studies.expert import measure as M, report as R
+    done = M.Cell("done", 2, "random", 2, others="random", seed=3)
+    M.run_cell(done, tmp_path / "runs")
+    M.run_cell(M.Cell("half", 2, "random", 2, others="random", seed=3), tmp_path / "runs")
+    half = M.Cell("half", 2, "random", 4, others="random", seed=3)      # planned 4, 2 played
+    never = M.Cell("never", 2, "random", 2, others="random", seed=3)     # planned, not played
+    monkeypatch.setattr(R, "CELLS", [done, half, never])
+    assert R._played_in_full(tmp_path, ["done"])
+    assert not R._played_in_full(tmp_path, ["done", "half"])
+    assert not R._played_in_full(tmp_path, ["done", "never"])
+
+
 def test_official_kappa_counts_agreement_at_the_offers():
     import pandas as pd
     from thurn_ai.studies.expert import measure as M

@@ -104,7 +104,7 @@ CELLS = [
 CELLS += [M.Cell(f"gen2_p{n}_it1000", n, GEN2.searching(BUDGET), GAMES[n], seed=SEED) for n in (3, 4, 2)]
 #: the issue's second budget: today's default and the learned prior at 3000 iterations on the same deals as the
 #: 1000-iteration cells (SEED), 400 / 402 / 400 games each, fixed before any of their games (committed before
-#: the run began; played after the head to head's second half, 3 then 2 then 4 players, a pair at a time)
+#: the run began; played before the head to head's second half, 3 then 2 then 4 players, a pair at a time)
 DEEP_BUDGET = 3000
 CELLS += [c for n in (3, 2, 4) for c in (
     M.Cell(f"default_p{n}_it{DEEP_BUDGET}", n, DEFAULT_SPEC.format(it=DEEP_BUDGET), GAMES[n], seed=SEED),
