@@ -132,9 +132,9 @@ def main(argv=None) -> int:
             hidden, mpen, scores = M.choose(d)
             cv += [{"players": n, "phase": PHASES[ph], "hidden": hh, "penalty": pp, "cv_xent": x,
                     "chosen": (hh, pp) == (hidden, mpen)} for (hh, pp), x in scores.items()]
-            logit = M.per_decision(F._segment_softmax(h.features @ w, h.starts), h)
+            logit = M.per_decision(F.probabilities(w, h), h)
             mlp = M.per_decision(M.fit_mlp(d, hidden, mpen).probabilities(h), h)
-            small = M.per_decision(F._segment_softmax(h.features @ F.fit_weights(d, SMALL_PENALTY), h.starts), h)
+            small = M.per_decision(F.probabilities(F.fit_weights(d, SMALL_PENALTY), h), h)
             frames.append((logit, mlp, small))
             keys = {"players": n, "phase": PHASES[ph], "train_decisions": len(d), "logit_penalty": penalty,
                     "mlp_hidden": hidden, "mlp_penalty": mpen}

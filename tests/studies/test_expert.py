@@ -208,7 +208,7 @@ def synthetic_decisions(w_true, decisions=400, seed=0) -> F.Decisions:
     sizes = rng.integers(2, 7, decisions)
     feats = rng.normal(size=(sizes.sum(), N_FEATURES))
     starts = np.concatenate([[0], np.cumsum(sizes)])
-    target = F._segment_softmax(feats @ w_true, starts)
+    target = F.segment_softmax(feats @ w_true, starts)
     best = np.array([int(np.argmax(target[starts[i]:starts[i + 1]])) for i in range(decisions)])
     return F.Decisions(3, 0, feats, target, target, starts, np.arange(decisions) // 4, best)
 

@@ -16,7 +16,7 @@ def decisions(score, n=300, seed=0) -> F.Decisions:
     sizes = rng.integers(2, 7, n)
     feats = rng.normal(size=(sizes.sum(), N_FEATURES))
     starts = np.concatenate([[0], np.cumsum(sizes)])
-    target = F._segment_softmax(score(feats), starts)
+    target = F.segment_softmax(score(feats), starts)
     best = np.array([int(np.argmax(target[starts[i]:starts[i + 1]])) for i in range(n)])
     return F.Decisions(3, 1, feats, target, target, starts, np.arange(n) // 5, best)
 
@@ -48,7 +48,7 @@ def test_with_no_hidden_output_it_is_the_logit():
     rng = np.random.default_rng(2)
     w = rng.normal(size=N_FEATURES)
     m = M.MLP(w, rng.normal(size=(5, N_FEATURES)), rng.normal(size=5), np.zeros(5))
-    assert np.allclose(m.probabilities(d), F._segment_softmax(d.features @ w, d.starts), atol=1e-12)
+    assert np.allclose(m.probabilities(d), F.probabilities(w, d), atol=1e-12)
     assert M.cross_entropy(m, d) == pytest.approx(F.cross_entropy(w, d), rel=1e-12)
     # without hidden units the fit is the logit's fit
     assert np.allclose(M.fit_mlp(d, 0, 0.01).w, F.fit_weights(d, 0.01), atol=1e-4)

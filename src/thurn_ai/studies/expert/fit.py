@@ -99,16 +99,22 @@ def stack(players: int, phase: int, rows: list[dict], q_share: float = Q_SHARE) 
         np.array([int(np.argmax(r["visits"])) for r in rows], dtype=int))
 
 
-def _segment_softmax(u: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def segment_softmax(u: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The softmax of scores u within each decision (moves starts[i] .. starts[i + 1] - 1)."""
     seg = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
     top = np.maximum.reduceat(u, starts[:-1])
     e = np.exp(u - top[seg])
     return e / np.add.reduceat(e, starts[:-1])[seg]
 
 
+def probabilities(w: np.ndarray, d: Decisions) -> np.ndarray:
+    """Per move of d, the logit's probability with weights w within its decision."""
+    return segment_softmax(d.features @ w, d.starts)
+
+
 def loss_and_grad(w: np.ndarray, d: Decisions, penalty: float) -> tuple[float, np.ndarray]:
     """Mean cross-entropy to the target per decision, plus penalty x |w|^2, and its gradient."""
-    p = _segment_softmax(d.features @ w, d.starts)
+    p = probabilities(w, d)
     n = max(len(d), 1)
     loss = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n + penalty * w @ w
     # d/dw of -sum t log p over a decision = sum (p - t) phi (the targets of a decision sum to 1)
@@ -163,7 +169,7 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
     w = model.rows.get(d.players, [None] * len(PHASES))[d.phase]
     if len(d) == 0:
         return {}
-    p = _segment_softmax(d.features @ w, d.starts) if w is not None else None
+    p = probabilities(w, d) if w is not None else None
     prior_hit, planner_hit, prior_share, planner_share = [], [], [], []
     for i in range(len(d)):
         a, b = d.starts[i], d.starts[i + 1]

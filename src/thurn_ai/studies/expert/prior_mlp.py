@@ -19,7 +19,7 @@ from scipy.optimize import minimize
 
 from ..learned.fit import best_penalty
 from . import fit as F
-from .fit import Decisions, _segment_softmax
+from .fit import Decisions, segment_softmax
 
 HIDDEN = (4, 16, 32)                  # hidden sizes tried
 PENALTIES = F.PENALTIES               # L2 strengths tried: the logit's, so the two differ in form only
@@ -57,7 +57,7 @@ class MLP:
 
     def probabilities(self, d: Decisions) -> np.ndarray:
         """Per move of d, its probability within its decision."""
-        return _segment_softmax(self.scores(d.features), d.starts)
+        return segment_softmax(self.scores(d.features), d.starts)
 
 
 def initial(w: np.ndarray, hidden: int, seed: int) -> MLP:
@@ -72,7 +72,7 @@ def loss_and_grad(theta: np.ndarray, d: Decisions, hidden: int, penalty: float) 
     with respect to the packed parameters."""
     m = MLP.unpack(theta, d.features.shape[1], hidden)
     a = np.tanh(d.features @ m.W.T + m.b)                     # (moves, hidden)
-    p = _segment_softmax(d.features @ m.w + a @ m.v, d.starts)
+    p = segment_softmax(d.features @ m.w + a @ m.v, d.starts)
     n = max(len(d), 1)
     loss = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n \
         + penalty * (m.w @ m.w + (m.W ** 2).sum() + m.v @ m.v)

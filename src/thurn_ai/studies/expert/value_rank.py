@@ -199,10 +199,6 @@ def _theta(model: ValueModel, players: int) -> np.ndarray:
     return np.concatenate([w, s[2:]])
 
 
-def _segment_softmax(u: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    return F._segment_softmax(u, starts)
-
-
 def loss_and_grad(theta, d: Siblings, theta0, sigma, penalty: float, outcome: float = OUTCOME):
     """Mean listwise cross-entropy per decision + outcome x the winner's log loss at the decision + penalty x
     |sigma (theta - theta0)|^2, and its gradient in theta = (win weights, score term weights)."""
@@ -210,7 +206,7 @@ def loss_and_grad(theta, d: Siblings, theta0, sigma, penalty: float, outcome: fl
     k = d.z.shape[1]
     r_k, win, win_m, th, best = _reward_parts(theta, d.z, d.mover)
     r = r_k.mean(axis=1)
-    p = _segment_softmax(r / Q_TEMP, d.starts)
+    p = F.segment_softmax(r / Q_TEMP, d.starts)
     rank = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n
     g = (p - d.target) / (Q_TEMP * n)                       # dL/dr per move
     gk = np.broadcast_to((g / k)[:, None], r_k.shape)       # dL/dr per move and draw
@@ -312,7 +308,7 @@ def per_decision(model: ValueModel, d: Siblings) -> pd.DataFrame:
                     "pairs_right": float((dq == de)[upper].sum() + 0.5 * (de == 0)[upper].sum()),
                     "pairs": int(upper.sum()),
                     "rank_xent": float(-(d.target[a:b] * np.log(np.maximum(
-                        _segment_softmax(e / Q_TEMP, np.array([0, b - a])), 1e-300))).sum()),
+                        F.segment_softmax(e / Q_TEMP, np.array([0, b - a])), 1e-300))).sum()),
                     "outcome_log_loss": float(-np.log(max(p_win[i, d.winner[i]], 1e-300)))})
     return pd.DataFrame(out)
 
