@@ -125,7 +125,7 @@ def main(argv=None) -> int:
         frames = []
         for ph in range(len(PHASES)):
             d, h = train[(n, ph)], held[(n, ph)]
-            if len(d) < 50 or len(h) == 0:          # fit.fit_prior's floor: no learned prior there
+            if len(d) < F.MIN_DECISIONS or len(h) == 0:     # fit.fit_prior's floor: no learned prior there
                 continue
             penalty, _ = F.choose_penalty(d)
             w = F.fit_weights(d, penalty)

@@ -27,6 +27,7 @@ Q_TEMP = 0.02
 MIN_VISITS = 30
 PENALTIES = (1e-3, 1e-2, 1e-1, 1.0)
 FOLDS = 5
+MIN_DECISIONS = 50    # a phase row with fewer training decisions keeps the hand-set prior
 
 
 @dataclass
@@ -145,7 +146,7 @@ def choose_penalty(d: Decisions, seed: int = 0) -> tuple[float, dict]:
     return best_penalty(d, PENALTIES, game_folds(d.game, seed), fit_weights, cross_entropy)
 
 
-def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = 50,
+def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = MIN_DECISIONS,
               meta: dict | None = None) -> tuple[PriorModel, pd.DataFrame]:
     """The prior fitted to each (players, phase) group with enough decisions (fewer: no learned prior in
     that phase), and a table of the cross-validation."""
