@@ -299,6 +299,24 @@ def test_records_of_another_seed_do_not_count(finished, reference, monkeypatch):
     assert_same_as_reference(finished, reference)
 
 
+def test_results_without_any_records_file_are_refused_not_replayed(finished, reference, monkeypatch, capsys):
+    """A folder copied without records.jsonl (no kill of ours leaves that): an explicit resume is one error, its
+    results.csv kept, instead of playing every game again; resume="auto" (an experiment rerunning a committed
+    cell) plays them again, as before."""
+    kept = (finished / "records.jsonl").read_bytes()
+    (finished / "records.jsonl").unlink()
+    before = (finished / "results.csv").read_bytes()
+    with pytest.raises(TournamentError, match=f"holds {GAMES} finished games in results.csv but no records.jsonl"):
+        run(finished, resume=True)
+    assert (finished / "results.csv").read_bytes() == before
+    (finished / "records.jsonl").write_bytes(kept)                     # restored: nothing is played again
+    assert replayed(finished, monkeypatch) == []
+    assert_same_as_reference(finished, reference)
+    (finished / "records.jsonl").unlink()
+    pd.testing.assert_frame_equal(run(finished, resume="auto"), reference[1])      # a rerun: all played again
+    assert_same_as_reference(finished, reference)
+
+
 # ---------------------------------------------------------------- folders that are refused or allowed
 
 def cli_error(argv, capsys) -> str:

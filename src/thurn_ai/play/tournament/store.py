@@ -179,6 +179,8 @@ class ResultStore:
         finished: dict[int, SavedGame] = {}
         if self.path(META_FILE).exists():
             self._check_meta()
+            if resume is True:
+                self._check_records_kept()
             finished = self.read_saved()
             if finished and max(finished) > self.meta["games"]:
                 raise TournamentError(f"{self.shown} already holds {max(finished)} games, more than the "
@@ -228,6 +230,20 @@ class ResultStore:
             if old.get(key) != self.meta[key]:
                 raise TournamentError(f"{self.shown} holds a different tournament ({key}: {old.get(key)!r}, "
                                       f"now {self.meta[key]!r}); resume it with the same settings")
+
+    def _check_records_kept(self):
+        """A TournamentError where results.csv holds finished games but records.jsonl is gone. Our writes put a
+        game's record on disk before its rows, so no kill leaves this: the records were deleted, or the folder
+        was copied (committed) without them. An explicit resume would drop every game and play them all again;
+        resume="auto" (the experiments' reruns of committed cells, whose records are not committed) does that."""
+        if self.path(RECORDS_FILE).exists():
+            return
+        games = len(self._read_rows())
+        if games:
+            raise TournamentError(
+                f"{self.shown} holds {games} finished games in {CSV_FILE} but no {RECORDS_FILE}; a game counts "
+                f"only with its record, so a resume would play all of them again: restore {RECORDS_FILE}, or "
+                f"move {CSV_FILE} away to start over")
 
     def read_saved(self) -> dict[int, SavedGame]:
         """The saved games (see the class doc); everything else in the two logs is ignored."""
