@@ -27,7 +27,7 @@ import pandas as pd
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet
 from thurn_ai.studies import provenance
-from thurn_ai.studies.officials import rulecard
+from thurn_ai.studies.officials import records as kept_records, rulecard
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
@@ -53,17 +53,12 @@ ONLY = {3: ("postmaster", "administrator", "postal_carrier")}
 SEEDS = {"heuristic": 4000, SEARCH: 4100}
 
 
-def tournament_name(records: Path) -> str:
-    """2p_none for DIR/2p_none/records.jsonl and for a kept copy records/<study>/2p_none.jsonl.gz."""
-    return records.name.split(".")[0] if records.suffix == ".gz" else records.parent.name
-
-
 def fit(out: Path, records: list[Path] | None = None) -> pd.DataFrame:
     """The held-out agreement of every rule on the study's offers; with `records` (tournaments'
     records.jsonl: another search's self-play), on the offers of those games instead (saved as
     rulecard_offers.parquet), and the card they fit is printed (the bot's card stays rulecard.CARD)."""
     if records:
-        offers = pd.concat([rulecard.offers_from_records(p, source=tournament_name(p)) for p in records],
+        offers = pd.concat([rulecard.offers_from_records(p, source=kept_records.tournament_name(p)) for p in records],
                            ignore_index=True)
         atomic_to_parquet(offers, out / "rulecard_offers.parquet", index=False)
     else:

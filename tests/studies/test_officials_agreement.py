@@ -117,3 +117,11 @@ def test_the_script_writes_its_tables_and_refuses_a_bad_folder_in_one_line(study
         with pytest.raises(SystemExit) as e:
             exp.main(["--study-dir", str(bad), "--allow-dirty"])
         assert str(e.value).startswith("error: ") and "\n" not in str(e.value)
+
+
+def test_a_records_file_names_its_tournament_whether_kept_or_live():
+    from thurn_ai.studies.officials.records import is_kept, tournament_name
+    assert tournament_name(Path("raw/search/2p_none/records.jsonl")) == "2p_none"
+    assert tournament_name(Path("records/search/3p_post.master.jsonl.gz")) == "3p_post.master"  # dots kept
+    assert is_kept("records/search/2p_none.jsonl.gz") and not is_kept("raw/2p_none/records.jsonl")
+    assert not is_kept("raw/2p_none/records.json.gz")

@@ -42,7 +42,7 @@ from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed
 from .choice import choice_officials
 from .plan import StudyError
-from .records import read_kept
+from .records import KEPT, read_kept
 
 __all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
            "measure", "agreement_frame", "markdown"]
@@ -94,7 +94,7 @@ def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> p
     bot = make_bot(reference, seed=0)
     out = pd.Series(False, index=rows.index, dtype=bool)
     for source, of_source in rows.groupby("source", sort=True):
-        gz = Path(records) / f"{source}.jsonl.gz"
+        gz = Path(records) / f"{source}{KEPT}"
         if not gz.is_file():
             raise StudyError(f"{path_text(gz)}: no kept records of {source} (the rows' games)")
         kept = read_kept(gz)

@@ -170,11 +170,27 @@ def restore_raw(saved, raw) -> list[Path]:
     return [t for t, _ in todo]
 
 
+#: how a kept tournament's records end: records/<study>/<name>.jsonl.gz (and its settings <name>.json)
+KEPT = ".jsonl.gz"
+
+
+def is_kept(path) -> bool:
+    """Whether `path` names a kept copy of a tournament's records (rather than a records.jsonl)."""
+    return str(path).endswith(KEPT)
+
+
+def tournament_name(records) -> str:
+    """The tournament a records file belongs to: 2p_none for DIR/2p_none/records.jsonl and for a kept copy
+    records/<study>/2p_none.jsonl.gz."""
+    path = Path(records)
+    return path.name[:-len(KEPT)] if is_kept(path) else path.parent.name
+
+
 def record_files(records) -> list[tuple[Path, Path]]:
     """(settings, records) file pairs under a records folder."""
     pairs = []
-    for gz in sorted(Path(records).glob("*/*.jsonl.gz")):
-        meta = gz.with_name(gz.name[:-len(".jsonl.gz")] + ".json")
+    for gz in sorted(Path(records).glob(f"*/*{KEPT}")):
+        meta = gz.with_name(tournament_name(gz) + ".json")
         if not meta.exists():
             raise StudyError(f"{path_text(gz)} has no settings file {meta.name} beside it")
         pairs.append((meta, gz))

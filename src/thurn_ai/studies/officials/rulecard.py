@@ -197,8 +197,9 @@ def offers_from_records(path, source: str = "", board_file=None) -> pd.DataFrame
     from ...game.state import new_game
     from .choice import read_game_records
 
-    if str(path).endswith(".gz"):
-        from .records import read_kept
+    from .records import is_kept, read_kept
+
+    if is_kept(path):
         games = read_kept(path)
     else:
         games = {game: record for game, (_line, record) in read_game_records(path, board_file).items()}
