@@ -3,7 +3,14 @@ fitted to generations 1 and 2's training games and compared offline on their hel
 results/expert/prior_mlp.csv (per player count and phase, and per count with the phases pooled) and
 results/expert/prior_mlp.md (the report), prior_mlp_cv.csv (the MLP's cross-validation).
 
-    python experiments/expert_prior_mlp.py
+    python experiments/expert_prior_mlp.py               # the offline comparison (--part compare)
+    python experiments/expert_prior_mlp.py --part fit    # a playable MLP prior: results/expert/prior_mlp.json
+
+--part fit fits the MLP (prior_mlp.PLAY_HIDDEN hidden units, the penalty by cross-validation) to exactly the
+shipped logit's data and target (its `meta`: generation 1's training games, its value share, fit.py's value
+temperature and visit floor; phases with fewer than fit.MIN_DECISIONS decisions stay without a learned
+prior) and writes results/expert/prior_mlp.json (meta: data, code, target, hidden, each phase's penalty) and
+prior_mlp_fit_cv.csv. Play it with mcts(policy=learned,pmodel=results/expert/prior_mlp.json).
 
 The MLP is thurn_ai/studies/expert/prior_mlp.py, the logit fit.py as shipped (the shipped weights' value
 share of the target). No game is played. Results must come from committed code: the script refuses
@@ -107,8 +114,36 @@ def report(table: pd.DataFrame, code: str, q_share: float, seconds: float) -> st
         *lines, "", "What it shows: " + shows + " " + small, ""])
 
 
+SHIPPED_DATA = "results/expert/data"        # the shipped logit's data (its meta says so: checked)
+
+
+def fit_playable(args, code: str) -> None:
+    """The MLP prior on the shipped logit's data and target, into args.out / prior_mlp.json."""
+    start = time.process_time()
+    shipped = PriorModel.load().meta
+    target = {"q_share": float(shipped["q_share"]), "q_temp": F.Q_TEMP, "min_visits": F.MIN_VISITS}
+    if shipped.get("data") != SHIPPED_DATA or shipped.get("q_temp") != F.Q_TEMP \
+            or shipped.get("min_visits") != F.MIN_VISITS:
+        raise SystemExit(f"error: the shipped prior's meta ({shipped}) no longer names {SHIPPED_DATA} and "
+                         "fit.py's target: say which data and target the MLP should be fitted to")
+    train, _held = F.load_groups(ROOT / SHIPPED_DATA, args.players, target["q_share"])
+    fitted, cv = M.fit_prior(train, hidden=M.PLAY_HIDDEN)
+    chosen = cv[cv["chosen"]]
+    model = PriorModel(rows=fitted.rows, meta={
+        "data": SHIPPED_DATA, "code": code, **target, "hidden": M.PLAY_HIDDEN, "penalty_grid": list(M.PENALTIES),
+        "penalties": {f"{r.players}p {r.phase}": float(r.penalty) for r in chosen.itertuples()},
+        "decisions": {f"{n}p": int(sum(len(d) for (m, _), d in train.items() if m == n)) for n in args.players}})
+    model.save(args.out / "prior_mlp.json")
+    atomic_to_csv(cv, args.out / "prior_mlp_fit_cv.csv", index=False)
+    seconds = time.process_time() - start
+    print(chosen.to_string(index=False), f"\n{seconds:.0f} CPU s", flush=True)
+    log_run(args.out, "prior mlp fit", seconds, code, cpu_seconds=True, players=list(args.players),
+            hidden=M.PLAY_HIDDEN, penalties=list(M.PENALTIES))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--part", choices=("compare", "fit"), default="compare")
     ap.add_argument("--players", type=lambda s: [int(x) for x in s.split(",")], default=list(PLAYER_COUNTS))
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
@@ -117,6 +152,9 @@ def main(argv=None) -> int:
         print(f"error: --players must be among {list(PLAYER_COUNTS)}", file=sys.stderr)
         return 2
     code = committed_code_or_exit(ROOT, args.allow_dirty)
+    if args.part == "fit":
+        fit_playable(args, code)
+        return 0
     start = time.process_time()
     q_share = float(PriorModel.load().meta["q_share"])
     rows, cv = [], []

@@ -23,6 +23,8 @@ cdef enum:
     # phase with a learned prior (draw, play, after a card, discard)
     PRIOR_FEATURES = 27
     PRIOR_PHASES = 4
+    # the most hidden tanh units a phase's prior may have (a small MLP: logit + v . tanh(W phi + b))
+    PRIOR_HIDDEN = 8
     # a playout's stop turn that no game reaches (play to the end): far above any max_turns * players
     NO_STOP_TURN = 1 << 30
 
@@ -39,9 +41,15 @@ cdef struct ValueWeights:
     double score[VALUE_WEIGHTS + 2]
 
 cdef struct PriorWeights:
-    # one player count's learned move prior: logit = w[phase] . features; has[phase] false: no learned prior there
+    # one player count's learned move prior: logit = w[phase] . phi + sum_j v[phase][j] tanh(W[phase][j] . phi
+    # + b[phase][j]) over the phase's hidden units (0: the conditional logit); has[phase] false: no learned
+    # prior there
     double w[PRIOR_PHASES][PRIOR_FEATURES]
     bint has[PRIOR_PHASES]
+    int hidden[PRIOR_PHASES]
+    double W[PRIOR_PHASES][PRIOR_HIDDEN][PRIOR_FEATURES]
+    double b[PRIOR_PHASES][PRIOR_HIDDEN]
+    double v[PRIOR_PHASES][PRIOR_HIDDEN]
 
 cdef void reset_values(HouseValues* hv) noexcept nogil
 cdef int drop_forbidden(const StateData* s, int* moves, int n, int forbid) noexcept nogil

@@ -154,21 +154,40 @@ def learned_value(GameState state, win_weights, score_weights, int reward=REWARD
     return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]
 
 
+#: the most hidden units a phase of the learned move prior may have (thurn_ai/learned/prior.py checks files)
+MAX_PRIOR_HIDDEN = PRIOR_HIDDEN
+
+
 cdef int fill_prior_weights(PriorWeights* w, rows) except -1:
-    """rows: PRIOR_PHASES entries, each None (no learned prior in that phase) or PRIOR_FEATURES weights."""
-    cdef int ph, k
+    """rows: PRIOR_PHASES entries, each None (no learned prior in that phase) or a phase's prior with
+    attributes w (PRIOR_FEATURES weights) and W, b, v (None: the conditional logit; else H rows of
+    PRIOR_FEATURES weights, H biases, H output weights, H <= PRIOR_HIDDEN): thurn_ai.learned.prior.PhasePrior."""
+    cdef int ph, j, k, h
     if len(rows) != PRIOR_PHASES:
         raise ValueError(f"a prior model has {PRIOR_PHASES} phase rows, not {len(rows)}")
+    memset(w, 0, sizeof(PriorWeights))
     for ph in range(PRIOR_PHASES):
-        w.has[ph] = rows[ph] is not None
-        for k in range(PRIOR_FEATURES):
-            w.w[ph][k] = 0.0
-        if rows[ph] is None:
+        row = rows[ph]
+        w.has[ph] = row is not None
+        if row is None:
             continue
-        if len(rows[ph]) != PRIOR_FEATURES:
-            raise ValueError(f"a prior model's phase row has {PRIOR_FEATURES} weights, not {len(rows[ph])}")
+        if len(row.w) != PRIOR_FEATURES:
+            raise ValueError(f"a prior model's phase row has {PRIOR_FEATURES} weights, not {len(row.w)}")
         for k in range(PRIOR_FEATURES):
-            w.w[ph][k] = rows[ph][k]
+            w.w[ph][k] = row.w[k]
+        if row.W is None:
+            continue
+        h = len(row.W)
+        if h > PRIOR_HIDDEN or len(row.b) != h or len(row.v) != h \
+                or any(len(unit) != PRIOR_FEATURES for unit in row.W):
+            raise ValueError(f"a prior model's hidden layer needs at most {PRIOR_HIDDEN} units, each with "
+                             f"{PRIOR_FEATURES} weights, a bias and an output weight")
+        w.hidden[ph] = h
+        for j in range(h):
+            w.b[ph][j] = row.b[j]
+            w.v[ph][j] = row.v[j]
+            for k in range(PRIOR_FEATURES):
+                w.W[ph][j][k] = row.W[j][k]
     return 0
 
 

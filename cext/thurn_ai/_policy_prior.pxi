@@ -146,19 +146,27 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
 
 cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeights* w, const int* moves, int n,
                        int forbid, int plan_index, HouseValues* values, double* out) noexcept nogil:
-    """The learned prior's logit of each move (w . phi); 0 for every move where the phase has no weights."""
+    """The learned prior's logit of each move (w . phi, plus v . tanh(W phi + b) where the phase has hidden
+    units); 0 for every move where the phase has no weights."""
     cdef double f[MAXMOVES * PRIOR_FEATURES]
-    cdef int i, k, ph = prior_phase(s)
-    cdef double a
+    cdef int i, j, k, ph = prior_phase(s)
+    cdef double a, z
+    cdef const double* phi
     if ph < 0 or not w.has[ph]:
         for i in range(n):
             out[i] = 0.0
         return
     prior_features(s, c, moves, n, forbid, plan_index, values, f)
     for i in range(n):
+        phi = &f[i * PRIOR_FEATURES]
         a = 0.0
         for k in range(PRIOR_FEATURES):
-            a += w.w[ph][k] * f[i * PRIOR_FEATURES + k]
+            a += w.w[ph][k] * phi[k]
+        for j in range(w.hidden[ph]):
+            z = w.b[ph][j]
+            for k in range(PRIOR_FEATURES):
+                z += w.W[ph][j][k] * phi[k]
+            a += w.v[ph][j] * tanh(z)
         out[i] = a
 
 

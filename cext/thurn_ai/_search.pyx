@@ -131,7 +131,7 @@ cdef class Tree:
         code) the observer never uses, in the tree and in playouts. `officials` (an OfficialFilter; None keeps
         every move) restricts the observer's moves at the root decision or through its current turn by the
         officials they use; a root it leaves without a move is an error. `prior_weights` (with select=PUCT):
-        the learned move prior's weight rows for this player count (thurn_ai.learned.prior), used where its
+        the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
         phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,

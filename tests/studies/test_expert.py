@@ -15,15 +15,34 @@ from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.errors import BotSpecError
 from thurn_ai.learned.model import ModelError
-from thurn_ai.learned.prior import FEATURES, N_FEATURES, PHASES, PriorModel, prior_from
+from thurn_ai.learned.prior import FEATURES, MAX_HIDDEN, N_FEATURES, PHASES, PhasePrior, PriorModel, prior_from
 from thurn_ai.play.match import play_game
 from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import teacher as T
 
 
-def random_prior(seed: int, scale: float = 1.0) -> PriorModel:
+def random_prior(seed: int, scale: float = 1.0, hidden: int = 0) -> PriorModel:
+    """Random weights for every count and phase; hidden > 0: an MLP with that many tanh units."""
     rng = np.random.default_rng(seed)
-    return PriorModel(rows={n: [rng.normal(0, scale, N_FEATURES) for _ in PHASES] for n in (2, 3, 4)})
+
+    def phase():
+        w = rng.normal(0, scale, N_FEATURES)
+        if not hidden:
+            return PhasePrior(w)
+        return PhasePrior(w, rng.normal(0, scale, (hidden, N_FEATURES)), rng.normal(0, scale, hidden),
+                          rng.normal(0, scale, hidden))
+
+    return PriorModel(rows={n: [phase() for _ in PHASES] for n in (2, 3, 4)})
+
+
+def same_phases(a: PriorModel, b: PriorModel) -> bool:
+    def arrays(r):
+        return [] if r is None else [r.w] + ([] if r.W is None else [r.W, r.b, r.v])
+
+    return a.players() == b.players() and all(
+        (x is None) == (y is None) and (x is None or x.hidden == y.hidden)
+        and all(np.array_equal(u, v) for u, v in zip(arrays(x), arrays(y)))
+        for n in a.players() for x, y in zip(a.rows[n], b.rows[n]))
 
 
 def feature_rows(state) -> tuple[int, dict]:
@@ -97,9 +116,10 @@ def test_no_learned_phase_for_house_placement():
 # ---------------------------------------------------------------- inference
 
 
+@pytest.mark.parametrize("hidden", [0, 4, MAX_HIDDEN])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_compiled_prior_equals_numpy(players):
-    model = random_prior(players)
+def test_compiled_prior_equals_numpy(players, hidden):
+    model = random_prior(players + 10 * hidden, hidden=hidden)
     rng = np.random.default_rng(players)
     g = thurn_ai.new_game(players=players, seed=10 + players)
     compared = 0
@@ -120,9 +140,10 @@ def test_prior_file_round_trip_and_refusals(tmp_path):
     path = tmp_path / "prior.json"
     model.save(path)
     back = PriorModel.load(path)
-    assert all(np.array_equal(a, b) for n in (2, 3, 4) for a, b in zip(back.rows[n], model.rows[n]))
+    assert same_phases(back, model)
     good = json.loads(path.read_text())
-    for change, words in [(lambda d: d.update(version=2), "version"),
+    assert good["version"] == 1          # logits only: the file older thurn-ai reads
+    for change, words in [(lambda d: d.update(version=3), "version"),
                           (lambda d: d.update(features=["x"]), "other features"),
                           (lambda d: d["models"]["2"].update(draw=[1e308] * N_FEATURES), "at most"),
                           (lambda d: d["models"]["2"].update(draw=[1.0] * 3), "list of"),
@@ -135,6 +156,66 @@ def test_prior_file_round_trip_and_refusals(tmp_path):
             PriorModel.load(path)
     path.write_text("{")
     with pytest.raises(ModelError):
+        PriorModel.load(path)
+
+
+def test_an_mlp_with_zero_output_weights_is_the_logit():
+    logit = random_prior(3)
+    mlp = PriorModel(rows={n: [PhasePrior(r.w, np.ones((4, N_FEATURES)), np.ones(4), np.zeros(4)) for r in rows]
+                           for n, rows in logit.rows.items()})
+    rng = np.random.default_rng(3)
+    for players in (2, 3, 4):
+        g = thurn_ai.new_game(players=players, seed=20 + players)
+        for _ in range(25):
+            if g.is_terminal():
+                break
+            p, q = logit.probabilities(g)[1], mlp.probabilities(g)[1]
+            assert (p is None and q is None) or np.array_equal(p, q)
+            c_logit = _policy.learned_prior_of(g, logit.weights_for(players))
+            assert _policy.learned_prior_of(g, mlp.weights_for(players)) == c_logit
+            legal = g.legal_moves()
+            g.apply(legal[int(rng.integers(len(legal)))])
+
+
+def test_mlp_prior_file_round_trip_version_1_and_refusals(tmp_path):
+    model = random_prior(2, hidden=3)
+    model.rows[2][3] = None                      # a phase without a learned prior
+    model.rows[3][1] = PhasePrior(model.rows[3][1].w)   # and a logit phase among MLP ones
+    path = tmp_path / "mlp.json"
+    model.save(path)
+    good = json.loads(path.read_text())
+    assert good["version"] == 2 and good["models"]["2"]["discard"] is None
+    assert isinstance(good["models"]["3"]["play"], list) and set(good["models"]["3"]["draw"]) == set("wWbv")
+    back = PriorModel.load(path)
+    assert same_phases(back, model) and back.rows[4][0].hidden == 3
+    # a version 1 file (the logit) still loads as it did
+    v1 = random_prior(5)
+    v1.save(tmp_path / "v1.json")
+    assert json.loads((tmp_path / "v1.json").read_text())["version"] == 1
+    assert same_phases(PriorModel.load(tmp_path / "v1.json"), v1)
+    too_many = [[0.5] * N_FEATURES] * (MAX_HIDDEN + 1)
+    for change, words in [
+            (lambda m: m.update(b=[0.0] * 2), "needs 3 b weights"),                 # H of b != H of W
+            (lambda m: m.update(v=[0.0] * 4), "needs 3 v weights"),
+            (lambda m: m["W"].__setitem__(1, [1.0] * (N_FEATURES - 1)), "W weights"),  # a short W row
+            (lambda m: m.update(W=[]), "1 to"),                                      # no hidden unit
+            (lambda m: m.update(W=too_many, b=[0.0] * len(too_many), v=[0.0] * len(too_many)), "1 to"),
+            (lambda m: m["W"][0].__setitem__(4, float("nan")), "not a JSON number"),
+            (lambda m: m.update(v=[1.0, float("inf"), 0.0]), "not a JSON number"),
+            (lambda m: m["W"][2].__setitem__(0, 1e308), "finite"),
+            (lambda m: m["b"].__setitem__(1, -1e300), "finite"),
+            (lambda m: m["w"].__setitem__(0, "1"), "finite"),
+            (lambda m: m.pop("b"), "keys"),
+            (lambda m: m.update(W="tanh"), "hidden units")]:
+        bad = json.loads(json.dumps(good))
+        change(bad["models"]["4"]["draw"])
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ModelError, match=words):
+            PriorModel.load(path)
+    bad = json.loads(json.dumps(good))
+    bad["version"] = 1                               # a hidden layer needs version 2
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ModelError, match="version 2"):
         PriorModel.load(path)
 
 
@@ -170,6 +251,20 @@ def test_a_game_with_the_learned_prior_plays_only_legal_moves(players, mix, tmp_
         [make_bot("heuristic", 3)] * (players - 2)
     rec = play_game(thurn_ai.Rules(players=players), bots, seed=5)     # play_game refuses an illegal move
     assert rec.winner in range(players) and not rec.truncated
+
+
+def test_a_game_with_an_mlp_prior_is_legal_and_reproducible(tmp_path):
+    path = tmp_path / "mlp.json"
+    random_prior(11, scale=0.5, hidden=4).save(path)
+    spec = f"mcts(iterations=200,policy=learned,pmodel={path})"
+
+    def game(seed):
+        bots = [make_bot(spec, seed), make_bot("heuristic", 2), make_bot(spec, seed + 1)]
+        rec = play_game(thurn_ai.Rules(players=3, max_turns=8), bots, seed=8)   # refuses an illegal move
+        return rec.moves
+
+    first = game(1)
+    assert first and game(1) == first
 
 
 def test_same_seed_same_search():

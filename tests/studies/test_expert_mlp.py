@@ -106,3 +106,18 @@ def test_per_decision_metrics():
     assert list(t["game"]) == [7, 8]
     assert list(t["top1"]) == [0.0, 0.0] and list(t["share"]) == [0.3, 0.25]
     assert t["xent"][0] == pytest.approx(-0.5 * np.log(0.2) - 0.5 * np.log(0.7))
+
+
+def test_fit_prior_is_a_playable_prior_with_the_chosen_penalty():
+    # one group large enough, one below the floor (no learned prior there, as the logit's fit)
+    big, small = decisions(interaction, n=200, seed=4), decisions(linear, n=20, seed=5)
+    small = F.Decisions(3, 0, small.features, small.target, small.visits, small.starts, small.game,
+                        small.teacher_best)
+    model, cv = M.fit_prior({(3, 1): big, (3, 0): small}, hidden=4, penalties=(1e-3, 1.0), min_decisions=50)
+    assert model.rows[3][0] is None and model.rows[3][2] is None and model.rows[3][1].hidden == 4
+    assert list(cv["penalty"]) == [1e-3, 1.0] and cv["chosen"].sum() == 1
+    chosen = float(cv.loc[cv["chosen"], "penalty"].iloc[0])
+    assert chosen == float(cv.loc[cv["cv_xent"].idxmin(), "penalty"])
+    again = M.fit_mlp(big, 4, chosen)
+    p = model.probabilities_features(3, 1, big.features[:big.starts[1]])
+    assert np.allclose(p, again.probabilities(big)[:big.starts[1]], rtol=0, atol=1e-12)

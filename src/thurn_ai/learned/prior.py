@@ -3,12 +3,19 @@
 At a decision of phase h (draw, play, after a card, discard) with legal moves a, each move has PRIOR
 features phi(a) (FEATURES, computed in compiled code: cext/thurn_ai/_policy_prior.pxi), and
 
-    P(a) = softmax over the moves of  w[players][h] . phi(a)
+    P(a) = softmax over the moves of  s(phi(a)),   s(phi) = w . phi + v . tanh(W phi + b)
 
-a conditional logit fitted to the visit shares and values of a deep search (thurn_ai/studies/expert/fit.py,
-`python experiments/expert_iteration.py --part fit`). A phase without weights has no learned prior: the
-search uses the hand-set one there. The compiled twin (prior_logits) computes the same numbers inside the
-search; `mcts(policy=learned)` selects it (docs/expert.md).
+with one PhasePrior (w, and optionally W, b, v) per player count and phase. Without the hidden layer (the
+shipped prior) s is a conditional logit fitted to the visit shares and values of a deep search
+(thurn_ai/studies/expert/fit.py, `python experiments/expert_iteration.py --part fit`); with H <= MAX_HIDDEN
+tanh units it is a small MLP (thurn_ai/studies/expert/prior_mlp.py, `python experiments/expert_prior_mlp.py
+--part fit` writes results/expert/prior_mlp.json). A phase without weights has no learned prior: the search
+uses the hand-set one there. The compiled twin (prior_logits) computes the same numbers inside the search;
+`mcts(policy=learned)` selects it, `pmodel=FILE` another weights file (docs/expert.md).
+
+The file: format FORMAT; version 1 holds per player count and phase null or N_FEATURES weights (the logit);
+version 2 (written whenever a phase has hidden units) also allows {"w": [N_FEATURES], "W": [[N_FEATURES] x H],
+"b": [H], "v": [H]}.
 """
 from __future__ import annotations
 
@@ -26,8 +33,11 @@ from .model import MAX_MODEL_BYTES, ModelError, _weights
 
 #: the prior shipped with the package (refit: python experiments/expert_iteration.py --part fit)
 DEFAULT_PATH = Path(__file__).with_name("prior_model.json")
-VERSION = 1
+VERSION = 2            # the newest version this thurn-ai reads and writes (1: logits only)
+VERSIONS = (1, 2)
 FORMAT = "thurn-ai move prior"
+#: the most hidden units a phase may have: the compiled search's fixed room (PRIOR_HIDDEN)
+MAX_HIDDEN = _policy.MAX_PRIOR_HIDDEN
 
 #: the phases with a weight row, in the compiled order (prior_phase)
 PHASES = ("draw", "play", "after_play", "discard")
@@ -57,20 +67,53 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 
 
+@dataclass(frozen=True, eq=False)
+class PhasePrior:
+    """The prior of one player count and phase: a move's score w . phi + v . tanh(W phi + b); W, b and v are
+    None for the conditional logit (no hidden units)."""
+    w: np.ndarray                    # (N_FEATURES,)
+    W: np.ndarray | None = None      # (H, N_FEATURES)
+    b: np.ndarray | None = None      # (H,)
+    v: np.ndarray | None = None      # (H,)
+
+    def __post_init__(self):
+        if (self.W is None) != (self.b is None) or (self.W is None) != (self.v is None):
+            raise ValueError("a phase prior's W, b and v are all given or all None")
+
+    @property
+    def hidden(self) -> int:
+        return 0 if self.W is None else len(self.W)
+
+    def scores(self, features) -> np.ndarray:
+        """Each move's score from its features (moves, N_FEATURES)."""
+        f = np.asarray(features, dtype=float)
+        u = f @ self.w
+        if self.W is not None:
+            u = u + np.tanh(f @ self.W.T + self.b) @ self.v
+        return u
+
+    def to_json(self):
+        """The logit as its list of weights; an MLP as an object of w, W, b, v."""
+        if self.W is None:
+            return [float(x) for x in self.w]
+        return {"w": [float(x) for x in self.w], "W": [[float(x) for x in r] for r in self.W],
+                "b": [float(x) for x in self.b], "v": [float(x) for x in self.v]}
+
+
 @dataclass(frozen=True)
 class PriorModel:
-    rows: dict                  # players -> [array (N_FEATURES,) or None per phase]
+    rows: dict                  # players -> [PhasePrior or None per phase]
     meta: dict = field(default_factory=dict)
 
     def players(self) -> tuple[int, ...]:
         return tuple(sorted(self.rows))
 
     def weights_for(self, players: int) -> list:
-        """The weight rows of a player count, as the compiled search takes them (None: no learned prior)."""
+        """The phases of a player count, as the compiled search takes them (None: no learned prior)."""
         if players not in self.rows:
             raise ModelError(f"the move prior has no weights for {players} players "
                              f"(it has {', '.join(map(str, self.players()))})")
-        return [None if r is None else [float(v) for v in r] for r in self.rows[players]]
+        return list(self.rows[players])
 
     def probabilities_features(self, players: int, phase: int, features) -> np.ndarray | None:
         """The prior over the moves of one decision from their features (moves, N_FEATURES); None where
@@ -80,7 +123,7 @@ class PriorModel:
         row = self.rows[players][phase] if players in self.rows else None
         if row is None:
             return None
-        u = np.asarray(features, dtype=float) @ row
+        u = row.scores(features)
         u = np.exp(u - u.max())
         return u / u.sum()
 
@@ -92,8 +135,11 @@ class PriorModel:
     # ---- file
 
     def to_dict(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "features": list(FEATURES), "phases": list(PHASES),
-                "models": {str(n): {ph: (None if r is None else [float(v) for v in r])
+        """The file's data: version 1 while every phase is a logit (older thurn-ai reads it), else 2."""
+        mlp = any(r is not None and r.hidden for rows in self.rows.values() for r in rows)
+        return {"format": FORMAT, "version": VERSION if mlp else 1, "features": list(FEATURES),
+                "phases": list(PHASES),
+                "models": {str(n): {ph: (None if r is None else r.to_json())
                                     for ph, r in zip(PHASES, self.rows[n])} for n in self.players()},
                 "meta": self.meta}
 
@@ -103,13 +149,14 @@ class PriorModel:
     @classmethod
     def from_dict(cls, d) -> "PriorModel":
         """The prior in a weights file's data, checked as data (format, version, features, phases; per
-        player count one row per phase, null or N_FEATURES finite numbers of bounded size); else ModelError."""
+        player count one entry per phase: null, N_FEATURES finite numbers of bounded size, or in version 2
+        an MLP object (_phase)); else ModelError."""
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise ModelError(f"not a thurn-ai move prior (its format is not {FORMAT!r})")
         version = d.get("version")
-        if version != VERSION or isinstance(version, bool):
+        if version not in VERSIONS or isinstance(version, bool):
             raise ModelError(f"the move prior's version is {short_repr(version)}; this thurn-ai reads "
-                             f"version {VERSION}")
+                             f"versions {', '.join(map(str, VERSIONS))}")
         if d.get("features") != list(FEATURES) or d.get("phases") != list(PHASES):
             raise ModelError("the move prior was fitted to other features or phases than this version computes")
         models = d.get("models")
@@ -127,14 +174,34 @@ class PriorModel:
             if not isinstance(m, dict) or set(m) != set(PHASES):
                 raise ModelError(f"move prior for {key} players: needs a row (or null) for each of "
                                  f"{', '.join(PHASES)}, not {short_repr(m)}")
-            rows[int(key)] = [None if m[ph] is None else
-                              _weights(m[ph], N_FEATURES, f"move prior for {key} players, {ph}") for ph in PHASES]
+            rows[int(key)] = [_phase(m[ph], version, f"move prior for {key} players, {ph}") for ph in PHASES]
         return cls(rows=rows, meta=dict(meta or {}))
 
     @classmethod
     def load(cls, path=None) -> "PriorModel":
         p = Path(path) if path is not None else DEFAULT_PATH
         return cls.from_dict(load_json(p, "move prior", ModelError, max_bytes=MAX_MODEL_BYTES))
+
+
+def _phase(value, version: int, what: str) -> PhasePrior | None:
+    """One phase's entry of a file: null, a list of N_FEATURES weights (the logit) or, from version 2 on,
+    an object {"w": [N_FEATURES], "W": [[N_FEATURES] x H], "b": [H], "v": [H]} with 1 <= H <= MAX_HIDDEN;
+    else ModelError."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        return PhasePrior(_weights(value, N_FEATURES, what))
+    if version < 2 or set(value) != {"w", "W", "b", "v"}:
+        raise ModelError(f"{what}: a hidden layer needs a version 2 file and exactly the keys w, W, b, v, "
+                         f"not {short_repr(value)}")
+    units = value["W"]
+    if not isinstance(units, list) or not 1 <= len(units) <= MAX_HIDDEN:
+        raise ModelError(f"{what}: W needs 1 to {MAX_HIDDEN} hidden units (a list of weight lists), "
+                         f"not {short_repr(units)}")
+    h = len(units)
+    return PhasePrior(_weights(value["w"], N_FEATURES, f"{what}: w"),
+                      np.array([_weights(u, N_FEATURES, f"{what}: W") for u in units]),
+                      _weights(value["b"], h, f"{what}: b"), _weights(value["v"], h, f"{what}: v"))
 
 
 _loaded: dict[Path, PriorModel] = {}

@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.optimize import minimize
 
 from ... import _policy
-from ...learned.prior import N_FEATURES, PHASES, PriorModel
+from ...learned.prior import N_FEATURES, PHASES, PhasePrior, PriorModel
 from ...play.match import derive_seed
 from ..learned.fit import best_penalty
 from . import teacher as T
@@ -117,7 +117,7 @@ def loss_and_grad(w: np.ndarray, d: Decisions, penalty: float) -> tuple[float, n
     """Mean cross-entropy to the target per decision, plus penalty x |w|^2, and its gradient."""
     p = probabilities(w, d)
     n = max(len(d), 1)
-    loss = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n + penalty * w @ w
+    loss = xent(p, d) + penalty * w @ w
     # d/dw of -sum t log p over a decision = sum (p - t) phi (the targets of a decision sum to 1)
     grad = d.features.T @ (p - d.target) / n + 2 * penalty * w
     return float(loss), grad
@@ -131,6 +131,11 @@ def fit_weights(d: Decisions, penalty: float) -> np.ndarray:
 
 def cross_entropy(w: np.ndarray, d: Decisions) -> float:
     return loss_and_grad(w, d, 0.0)[0]
+
+
+def xent(p: np.ndarray, d: Decisions) -> float:
+    """Mean cross-entropy per decision of move probabilities p to d's target."""
+    return float(-(d.target * np.log(np.maximum(p, 1e-300))).sum() / max(len(d), 1))
 
 
 def game_folds(game: np.ndarray, seed: int = 0) -> np.ndarray:
@@ -158,7 +163,7 @@ def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = MIN
             cv.append({"players": players, "phase": PHASES[phase], "decisions": len(d), "penalty": None})
             continue
         penalty, scores = choose_penalty(d)
-        rows[players][phase] = fit_weights(d, penalty)
+        rows[players][phase] = PhasePrior(fit_weights(d, penalty))
         cv.append({"players": players, "phase": PHASES[phase], "decisions": len(d), "penalty": penalty,
                    **{f"cv_xent_{k:g}": v for k, v in scores.items()}})
     return PriorModel(rows=rows, meta=dict(meta or {})), pd.DataFrame(cv)
@@ -167,10 +172,10 @@ def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = MIN
 def agreement(model: PriorModel, d: Decisions) -> dict:
     """On decisions d: how often the prior's favourite, and the planner's move, is the teacher's most visited
     move, and the teacher's mean visit share on each (the offline gate of docs/expert.md)."""
-    w = model.rows.get(d.players, [None] * len(PHASES))[d.phase]
+    row = model.rows.get(d.players, [None] * len(PHASES))[d.phase]
     if len(d) == 0:
         return {}
-    p = probabilities(w, d) if w is not None else None
+    p = segment_softmax(row.scores(d.features), d.starts) if row is not None else None
     prior_hit, planner_hit, prior_share, planner_share = [], [], [], []
     for i in range(len(d)):
         a, b = d.starts[i], d.starts[i + 1]
@@ -183,7 +188,7 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
     return {"players": d.players, "phase": PHASES[d.phase], "decisions": len(d),
             "prior_top1": float(np.mean(prior_hit)), "planner_top1": float(np.mean(planner_hit)),
             "prior_share": float(np.mean(prior_share)), "planner_share": float(np.mean(planner_share)),
-            "prior_xent": cross_entropy(w, d) if w is not None else np.nan,
+            "prior_xent": xent(p, d) if p is not None else np.nan,
             "games": int(len(np.unique(d.game)))}
 
 

@@ -6,8 +6,9 @@ scores; the loss is fit.py's (mean cross-entropy per decision to the same soft t
 (|w|^2 + |W|^2 + |v|^2), minimised by L-BFGS-B with analytic gradients. The linear skip starts at the logit's
 fit at the same penalty and the hidden weights at small seeded random values, so a fit begins where the
 logit ends. Hidden size and penalty are chosen by fit.py's cross-validation over games (its folds,
-learned.fit.best_penalty). Nothing here is used by the search: the comparison is offline
-(experiments/expert_prior_mlp.py, docs/expert.md).
+learned.fit.best_penalty). The comparison is offline (experiments/expert_prior_mlp.py, docs/expert.md);
+fit_prior writes a prior the search can play (a PriorModel with hidden units: `mcts(policy=learned,
+pmodel=results/expert/prior_mlp.json)`).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
+from ...learned.prior import PHASES, PhasePrior, PriorModel
 from ..learned.fit import best_penalty
 from . import fit as F
 from .fit import Decisions, segment_softmax
@@ -52,8 +54,12 @@ class MLP:
         return cls(theta[:f], theta[f:f + h * f].reshape(h, f), theta[f + h * f:f + h * f + h],
                    theta[f + h * f + h:])
 
+    def phase(self) -> PhasePrior:
+        """As the learned prior's phase (what a weights file holds and the search plays)."""
+        return PhasePrior(self.w, self.W, self.b, self.v)
+
     def scores(self, features: np.ndarray) -> np.ndarray:
-        return features @ self.w + np.tanh(features @ self.W.T + self.b) @ self.v
+        return self.phase().scores(features)
 
     def probabilities(self, d: Decisions) -> np.ndarray:
         """Per move of d, its probability within its decision."""
@@ -107,6 +113,28 @@ def choose(d: Decisions, hidden_sizes=HIDDEN, penalties=PENALTIES, seed: int = 0
         scores.update({(h, pen): s for pen, s in by_penalty.items()})
     h, pen = min(scores, key=scores.__getitem__)
     return h, pen, scores
+
+
+PLAY_HIDDEN = 4      # the playable prior's hidden units: as good as 32 offline (results/expert/prior_mlp.md)
+
+
+def fit_prior(groups: dict[tuple[int, int], Decisions], hidden: int = PLAY_HIDDEN, penalties=PENALTIES,
+              min_decisions: int = F.MIN_DECISIONS, meta: dict | None = None, seed: int = 0
+              ) -> tuple[PriorModel, pd.DataFrame]:
+    """The MLP prior with `hidden` units fitted to each (players, phase) group with enough decisions (fewer: no
+    learned prior in that phase, as fit.fit_prior), its penalty chosen by the cross-validation over games;
+    and a table of that cross-validation (one row per group and penalty)."""
+    rows: dict[int, list] = {}
+    cv = []
+    for (players, phase), d in sorted(groups.items()):
+        rows.setdefault(players, [None] * len(PHASES))
+        if len(d) < min_decisions:
+            continue
+        _, penalty, scores = choose(d, (hidden,), penalties, seed)
+        rows[players][phase] = fit_mlp(d, hidden, penalty, seed).phase()
+        cv += [{"players": players, "phase": PHASES[phase], "decisions": len(d), "hidden": h, "penalty": pen,
+                "cv_xent": x, "chosen": pen == penalty} for (h, pen), x in scores.items()]
+    return PriorModel(rows=rows, meta=dict(meta or {})), pd.DataFrame(cv)
 
 
 def per_decision(p: np.ndarray, d: Decisions) -> pd.DataFrame:
