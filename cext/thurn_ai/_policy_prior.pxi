@@ -149,8 +149,9 @@ cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeigh
     """The learned prior's logit of each move (w . phi, plus v . tanh(W phi + b) where the phase has hidden
     units); 0 for every move where the phase has no weights."""
     cdef double f[MAXMOVES * PRIOR_FEATURES]
-    cdef int i, j, k, ph = prior_phase(s)
-    cdef double a, z
+    cdef int i, j, k, ph = prior_phase(s), h
+    cdef double a, x
+    cdef double z[PRIOR_HIDDEN]
     cdef const double* phi
     if ph < 0 or not w.has[ph]:
         for i in range(n):
@@ -162,11 +163,18 @@ cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeigh
         a = 0.0
         for k in range(PRIOR_FEATURES):
             a += w.w[ph][k] * phi[k]
-        for j in range(w.hidden[ph]):
-            z = w.b[ph][j]
+        h = w.hidden[ph]
+        if h > 0:
+            # most features of a move are 0: the hidden units' sums skip them
+            for j in range(h):
+                z[j] = w.b[ph][j]
             for k in range(PRIOR_FEATURES):
-                z += w.W[ph][j][k] * phi[k]
-            a += w.v[ph][j] * tanh(z)
+                x = phi[k]
+                if x != 0.0:
+                    for j in range(h):
+                        z[j] += w.W[ph][j][k] * x
+            for j in range(h):
+                a += w.v[ph][j] * tanh(z[j])
         out[i] = a
 
 
