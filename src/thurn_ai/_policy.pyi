@@ -3,6 +3,10 @@ _policy_*.pxi parts), used by the search; these functions are for tests, the bot
 from typing import Iterable, Sequence
 
 from ._core import GameState
+from .learned.prior import PhasePrior
+
+#: the most hidden units a phase of the learned move prior may have (PRIOR_HIDDEN)
+MAX_PRIOR_HIDDEN: int
 
 
 def policy_choice(state: GameState, seed: int, forbid: int = 0, eps: float = 0.0) -> int:
@@ -42,6 +46,6 @@ def prior_features_of(state: GameState, forbid: int = 0) -> tuple[int, list[int]
     the player to move."""
 
 
-def learned_prior_of(state: GameState, rows: Sequence[Sequence[float] | None], forbid: int = 0
+def learned_prior_of(state: GameState, rows: Sequence[PhasePrior | None], forbid: int = 0
                      ) -> tuple[list[int], list[float]]:
     """(moves, probabilities): the compiled learned prior at the decision of the player to move."""

@@ -94,7 +94,7 @@ class PhasePrior:
 
     def to_json(self):
         """The logit as its list of weights; an MLP as an object of w, W, b, v."""
-        if self.W is None:
+        if self.W is None or self.b is None or self.v is None:      # (all or none: __post_init__)
             return [float(x) for x in self.w]
         return {"w": [float(x) for x in self.w], "W": [[float(x) for x in r] for r in self.W],
                 "b": [float(x) for x in self.b], "v": [float(x) for x in self.v]}
