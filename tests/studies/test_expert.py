@@ -502,6 +502,17 @@ def test_the_report_pools_a_comparison_only_once_its_cells_are_played_in_full(tm
     assert not R._played_in_full(tmp_path, ["done", "never"])
 
 
+def test_every_pooled_and_paired_comparison_names_planned_cells_on_the_same_deals():
+    from thurn_ai.studies.expert import report as R
+    names = [(f"{a}_p{n}_{budget}", f"{b}_p{n}_{budget}") for _what, a, b, budget in R.POOLED for n in (2, 3, 4)]
+    for a, b in names + R.PAIRS:
+        x, y = R._cell(a), R._cell(b)             # StopIteration: a name no cell has
+        assert (x.players, x.seed, x.games) == (y.players, y.seed, y.games), (a, b)
+    assert R._budget("cpu0.05") == "CPU s 0.05" and R._budget("it3000") == "3000 it"
+    assert R._budget("cpu0.05", long=True) == "0.05 CPU seconds a decision"
+    assert R._budget("it1000", long=True) == "1000 iterations"
+
+
 def test_official_kappa_counts_agreement_at_the_offers():
     import pandas as pd
     from thurn_ai.studies.expert import measure as M

@@ -118,17 +118,29 @@ CELLS += [c for n in (3, 2, 4) for c in (
 VALUE_SPEC = "mcts(iterations={it},eval=learned,policy=learned,mix={mix},model=results/expert/value_rank.json)"
 CELLS += [M.Cell(f"value_p{n}_it1000", n, VALUE_SPEC.format(it=BUDGET, mix=MIX), GAMES[n], seed=SEED)
           for n in (3, 2, 4)]
+#: the MLP prior in play (docs/expert.md, "Playing the MLP prior"): generation 1's search with the 4-unit MLP
+#: fitted to the shipped logit's data and target (results/expert/prior_mlp.json) instead of the logit, on the
+#: generation 1 cells' deals, 400 / 402 / 400 games, fixed (committed) before any of its games. It replaces the
+#: logit as mcts's prior only if its pooled paired difference against prior_p{n}_it1000 lies above zero
+MLP_SPEC = ("mcts(iterations={it},eval=learned,policy=learned,mix={mix},"
+            "pmodel=results/expert/prior_mlp.json)")
+CELLS += [M.Cell(f"mlp_p{n}_it1000", n, MLP_SPEC.format(it=BUDGET, mix=MIX), GAMES[n], seed=SEED)
+          for n in (3, 2, 4)]
 PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}")
          for b in ("it1000", f"it{DEEP_BUDGET}", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 PAIRS += [(f"value_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
+PAIRS += [(f"mlp_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
 #: the pooled paired comparisons the report gives once all their cells are played in full: (what, the
-#: candidate's cell prefix, the baseline's, iterations). The sibling-ranking value is adopted only if its
+#: candidate's cell prefix, the baseline's, the budget as the cells' names end: it1000, cpu0.05). The sibling-ranking value is adopted only if its
 #: pooled interval lies above zero (the rule in docs/expert.md, written before its games).
-POOLED = [("Generation 1 − hand-set prior", "prior", "default", BUDGET),
-          ("Generation 1 − hand-set prior", "prior", "default", DEEP_BUDGET),
-          ("The sibling-ranking value − generation 1's search", "value", "prior", BUDGET)]
+POOLED = [("Generation 1 − hand-set prior", "prior", "default", f"it{BUDGET}"),
+          ("Generation 1 − hand-set prior", "prior", "default", f"it{DEEP_BUDGET}"),
+          # added while the 400-game equal-CPU cells were being played, before any of their results was read
+          ("Generation 1 − hand-set prior", "prior", "default", f"cpu{CPU_SECONDS}"),
+          ("The sibling-ranking value − generation 1's search", "value", "prior", f"it{BUDGET}"),
+          ("The MLP prior − generation 1's logit", "mlp", "prior", f"it{BUDGET}")]
 
 #: when a generation replaces the one before as mcts's prior (committed while generation 2's 4-player cell
 #: was being played, before its 2-player cell began; the 3-player cell was known): its per-game win-share
@@ -304,19 +316,18 @@ def write_report(out: Path, code: str) -> None:
         lines += ["| comparison | budget | players | games | win difference | p (Holm) | score difference "
                   "| detectable |", "|---|---|---|---|---|---|---|---|"]
         for p, h in zip(pairs, holm):
-            budget = (p["a"].split("_")[-1].replace("it", "").replace("cpu", "CPU s ")
-                      + ("" if "cpu" in p["a"] else " it"))
+            budget = _budget(p["a"].split("_")[-1])
             lines.append(f"| {_comparison(p)} | {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp "
                          f"[{_pp(p['win_share_low'])}, "
                          f"{_pp(p['win_share_high'])}] | {_p(p['win_share_p'])} ({_p(h)}) | {p['score']:+.2f} "
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
                          f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
         lines.append("")
-    for what, a, b, it in POOLED:
-        names = [(f"{a}_p{n}_it{it}", f"{b}_p{n}_it{it}") for n in (2, 3, 4)]
+    for what, a, b, budget in POOLED:
+        names = [(f"{a}_p{n}_{budget}", f"{b}_p{n}_{budget}") for n in (2, 3, 4)]
         pool = M.pooled(out / "runs", [(_cell(x), _cell(y)) for x, y in names])
         if pool and _played_in_full(out, [c for pair in names for c in pair]):
-            lines += [f"{what} at {it} iterations, pooled over the three player counts "
+            lines += [f"{what} at {_budget(budget, long=True)}, pooled over the three player counts "
                       f"({pool['games']} paired games, each game weighing the same): {_pp(pool['win_share'])} points "
                       f"[{_pp(pool['low'])}, {_pp(pool['high'])}], p {_p(pool['p'])}.", ""]
     verdict = replaces_previous(out, 2)
@@ -349,11 +360,20 @@ def _played_in_full(out: Path, names: list[str]) -> bool:
     return all(s is not None and s["games"] == s["planned"] for s in summaries)
 
 
+def _budget(suffix: str, long: bool = False) -> str:
+    """A cell name's budget in words: it1000 -> "1000 it" ("1000 iterations"), cpu0.05 -> "CPU s 0.05"
+    ("0.05 CPU seconds a decision")."""
+    if suffix.startswith("cpu"):
+        return f"{suffix[3:]} CPU seconds a decision" if long else f"CPU s {suffix[3:]}"
+    return f"{suffix[2:]} iterations" if long else f"{suffix[2:]} it"
+
+
 def _comparison(p: dict) -> str:
     """A paired row's name in words: which generation minus which."""
     gen = lambda name: (f"generation {name[3]}" if name.startswith("gen") else  # noqa: E731
                         "generation 1" if name.startswith("prior") else
-                        "generation 1, sibling-ranking value" if name.startswith("value") else "hand-set prior")
+                        "generation 1, sibling-ranking value" if name.startswith("value") else
+                        "generation 1, MLP prior" if name.startswith("mlp") else "hand-set prior")
     return f"{gen(p['a'])} − {gen(p['b'])}"
 
 
