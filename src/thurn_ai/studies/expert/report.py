@@ -133,8 +133,9 @@ PAIRS += [(f"value_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 PAIRS += [(f"mlp_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
 
 #: the pooled paired comparisons the report gives once all their cells are played in full: (what, the
-#: candidate's cell prefix, the baseline's, the budget as the cells' names end: it1000, cpu0.05). The sibling-ranking value is adopted only if its
-#: pooled interval lies above zero (the rule in docs/expert.md, written before its games).
+#: candidate's cell prefix, the baseline's, the budget as the cells' names end: it1000, cpu0.05). The
+#: sibling-ranking value and the MLP prior are adopted only if their pooled interval lies above zero (the
+#: rules in docs/expert.md and above, written before their games).
 POOLED = [("Generation 1 − hand-set prior", "prior", "default", f"it{BUDGET}"),
           ("Generation 1 − hand-set prior", "prior", "default", f"it{DEEP_BUDGET}"),
           # added while the 400-game equal-CPU cells were being played, before any of their results was read
