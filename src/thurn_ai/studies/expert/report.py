@@ -126,6 +126,7 @@ MLP_SPEC = ("mcts(iterations={it},eval=learned,policy=learned,mix={mix},"
             "pmodel=results/expert/prior_mlp.json)")
 CELLS += [M.Cell(f"mlp_p{n}_it1000", n, MLP_SPEC.format(it=BUDGET, mix=MIX), GAMES[n], seed=SEED)
           for n in (3, 2, 4)]
+SPEED_SPECS["MLP prior"] = MLP_SPEC.format(it=BUDGET, mix=MIX)
 PAIRS = [(f"prior_p{n}_{b}", f"default_p{n}_{b}")
          for b in ("it1000", f"it{DEEP_BUDGET}", f"cpu{CPU_SECONDS}") for n in (2, 3, 4)]
 PAIRS += [(f"gen2_p{n}_it1000", f"prior_p{n}_it1000") for n in (2, 3, 4)]
