@@ -280,7 +280,7 @@ def write_report(out: Path, code: str) -> None:
     sp = out / "speed.csv"
     if sp.exists():
         df = pd.read_csv(sp)
-        lines += ["## Speed", "", "Iterations per CPU second, both searches alternated position by position in one "
+        lines += ["## Speed", "", "Iterations per CPU second, the searches alternated position by position in one "
                   "run at held-out teacher positions (2, 3 and 4 players).", "",
                   "| search | iterations | CPU s | iterations / CPU s |", "|---|---|---|---|"]
         for r in df.itertuples():
