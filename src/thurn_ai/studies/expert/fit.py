@@ -117,7 +117,7 @@ def loss_and_grad(w: np.ndarray, d: Decisions, penalty: float) -> tuple[float, n
     """Mean cross-entropy to the target per decision, plus penalty x |w|^2, and its gradient."""
     p = probabilities(w, d)
     n = max(len(d), 1)
-    loss = xent(p, d) + penalty * w @ w
+    loss = xent(p, d.target, len(d)) + penalty * w @ w
     # d/dw of -sum t log p over a decision = sum (p - t) phi (the targets of a decision sum to 1)
     grad = d.features.T @ (p - d.target) / n + 2 * penalty * w
     return float(loss), grad
@@ -133,9 +133,10 @@ def cross_entropy(w: np.ndarray, d: Decisions) -> float:
     return loss_and_grad(w, d, 0.0)[0]
 
 
-def xent(p: np.ndarray, d: Decisions) -> float:
-    """Mean cross-entropy per decision of move probabilities p to d's target."""
-    return float(-(d.target * np.log(np.maximum(p, 1e-300))).sum() / max(len(d), 1))
+def xent(p: np.ndarray, target: np.ndarray, decisions: int) -> float:
+    """Mean cross-entropy per decision of move probabilities p to the soft target (both per move, over this
+    many decisions)."""
+    return float(-(target * np.log(np.maximum(p, 1e-300))).sum() / max(decisions, 1))
 
 
 def game_folds(game: np.ndarray, seed: int = 0) -> np.ndarray:
@@ -188,7 +189,7 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
     return {"players": d.players, "phase": PHASES[d.phase], "decisions": len(d),
             "prior_top1": float(np.mean(prior_hit)), "planner_top1": float(np.mean(planner_hit)),
             "prior_share": float(np.mean(prior_share)), "planner_share": float(np.mean(planner_share)),
-            "prior_xent": xent(p, d) if p is not None else np.nan,
+            "prior_xent": xent(p, d.target, len(d)) if p is not None else np.nan,
             "games": int(len(np.unique(d.game)))}
 
 

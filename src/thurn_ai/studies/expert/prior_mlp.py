@@ -80,8 +80,7 @@ def loss_and_grad(theta: np.ndarray, d: Decisions, hidden: int, penalty: float) 
     a = np.tanh(d.features @ m.W.T + m.b)                     # (moves, hidden)
     p = segment_softmax(d.features @ m.w + a @ m.v, d.starts)
     n = max(len(d), 1)
-    loss = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n \
-        + penalty * (m.w @ m.w + (m.W ** 2).sum() + m.v @ m.v)
+    loss = F.xent(p, d.target, len(d)) + penalty * (m.w @ m.w + (m.W ** 2).sum() + m.v @ m.v)
     g = (p - d.target) / n                                    # d loss / d score (a decision's targets sum to 1)
     dz = np.outer(g, m.v) * (1 - a ** 2)                      # d loss / d (W phi + b)
     grad = MLP(d.features.T @ g + 2 * penalty * m.w, dz.T @ d.features + 2 * penalty * m.W, dz.sum(axis=0),

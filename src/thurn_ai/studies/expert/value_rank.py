@@ -207,7 +207,7 @@ def loss_and_grad(theta, d: Siblings, theta0, sigma, penalty: float, outcome: fl
     r_k, win, win_m, th, best = _reward_parts(theta, d.z, d.mover)
     r = r_k.mean(axis=1)
     p = F.segment_softmax(r / Q_TEMP, d.starts)
-    rank = -(d.target * np.log(np.maximum(p, 1e-300))).sum() / n
+    rank = F.xent(p, d.target, len(d))
     g = (p - d.target) / (Q_TEMP * n)                       # dL/dr per move
     gk = np.broadcast_to((g / k)[:, None], r_k.shape)       # dL/dr per move and draw
     idx = d.mover[:, None, None, None]
