@@ -45,6 +45,9 @@ PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PL
 REWARDS = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}
 SELECTS = {"ucb": SELECT_UCB, "puct": SELECT_PUCT}
 EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED}
+# how the root decides: PUCT like every other node (the most visited move), or Sequential Halving over the
+# prior's top candidates with common random numbers, chosen by value (see run_halving)
+ROOTS = {"puct": 0, "halving": 1}
 
 cdef enum:
     MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
@@ -53,6 +56,10 @@ cdef enum:
     # could overflow (an iteration that cannot add its node ends the search, as out of memory does)
     MAX_NODES = 1 << 30
     CLOCK_EVERY = 16          # a timed search reads the clock every 16 iterations (an iteration is ~10 µs+)
+    ROOT_PUCT = 0
+    ROOT_HALVING = 1
+    PROBE_ROUNDS = 2          # a timed halving search first gives every candidate 2 paired iterations, to
+                              # measure its speed and so how many iterations its time allows
 
 include "_search_filter.pxi"
 
@@ -64,6 +71,13 @@ cdef double FPU_UNTRIED = 0.5
 
 
 include "_search_nodes.pxi"
+
+
+def root_score(double logit, double q, double lo, double hi, double max_visits):
+    """The halving root's score of a candidate: logit + sigma(q), q rescaled to [0, 1] by lo and hi (the
+    lowest and highest value of the visited candidates) and weighted by (50 + max_visits) * 0.1 (Gumbel
+    AlphaZero's sigma with mctx's defaults). The tree halves by it; the bots choose by it over merged trees."""
+    return halving_score(logit, q, lo, hi, max_visits)
 
 
 cdef class Tree:
@@ -103,6 +117,16 @@ cdef class Tree:
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
+    # Sequential Halving at the root (root=ROOT_HALVING): the candidates, best prior first, their nodes,
+    # log-priors and the round each reached; the random numbers the rounds share between candidates
+    cdef int root_mode
+    cdef int n_candidates
+    cdef int sh_m
+    cdef int sh_move[MAXMOVES]
+    cdef int sh_child[MAXMOVES]
+    cdef int sh_stage[MAXMOVES]
+    cdef double sh_logit[MAXMOVES]
+    cdef uint64_t sh_rng
 
     def __cinit__(self):
         self.nodes = NULL
@@ -121,7 +145,8 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0):
+                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
+                 int root=ROOT_PUCT, int candidates=4):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -132,7 +157,9 @@ cdef class Tree:
         every move) restricts the observer's moves at the root decision or through its current turn by the
         officials they use; a root it leaves without a move is an error. `prior_weights` (with select=PUCT):
         the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
-        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset."""
+        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset.
+        root=ROOTS['halving'] (with select=PUCT): the root runs Sequential Halving over the prior's top
+        `candidates` moves with common random numbers instead of PUCT (run_halving)."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -141,6 +168,12 @@ cdef class Tree:
                                  ("reward", reward, REWARDS), ("evaluation", evaluation, EVALUATIONS)):
             if code not in table.values():
                 raise ValueError(f"{key} must be one of the codes {sorted(table.values())}, not {code!r}")
+        if root not in ROOTS.values():
+            raise ValueError(f"root must be one of the codes {sorted(ROOTS.values())}, not {root!r}")
+        if root == ROOT_HALVING and select != SELECT_PUCT:
+            raise ValueError("the halving root ranks its candidates by the PUCT prior: it needs select=PUCT")
+        if not 1 <= candidates <= MAXMOVES:
+            raise ValueError(f"candidates must be from 1 to {MAXMOVES}, not {candidates!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
         if not -1 <= observer < state.cfg.c.n_players:
@@ -151,6 +184,11 @@ cdef class Tree:
         self.root = state.s
         self.observer = state.s.current if observer < 0 else observer
         self.rng = seed
+        # the halving rounds' own stream (the playouts' stream is reset to a shared seed per candidate)
+        self.sh_rng = seed ^ 0xD1B54A32D192ED03
+        self.root_mode = root
+        self.n_candidates = candidates
+        self.sh_m = 0
         self.c_explore = c
         self.playout = playout
         self.reward = reward
@@ -243,7 +281,7 @@ cdef class Tree:
         cdef int node
         if self.redeterminize:
             determinize(&s, &self.cfg.c, self.observer, next_u64(&self.rng))
-        node = self.select_expand(&s)
+        node = self.select_expand(&s, 0)
         if node < 0:
             return False
         self.play_out(&s, r, sc, win)
@@ -369,14 +407,14 @@ cdef class Tree:
         return ((self.officials.turn_uses | self.officials.turn_avoids) != 0 and s.turn == self.root.turn
                 and s.phase != PH_OVER)
 
-    cdef int select_expand(self, StateData* s) noexcept nogil:
-        """Walk down from the root, applying the chosen moves to s, until a move not yet in the tree
-        (added as a new node) or the end of the game; returns the last node (-1: out of memory)."""
+    cdef int select_expand(self, StateData* s, int node) noexcept nogil:
+        """Walk down from `node` (s its position), applying the chosen moves to s, until a move not yet in
+        the tree (added as a new node) or the end of the game; returns the last node (-1: out of memory)."""
         cdef const ConfigData* c = &self.cfg.c
         cdef int moves[MAXMOVES]
         cdef int child_of[MAXMOVES]
         cdef double prior[MAXMOVES]
-        cdef int n, node = 0, ch, best, mover, bit
+        cdef int n, ch, best, mover, bit
         cdef double fpu
         while s.phase != PH_OVER:
             mover = s.current
@@ -464,8 +502,168 @@ cdef class Tree:
                 nd.score += sc[nd.mover]
             node = nd.parent
 
+    # ---- Sequential Halving at the root
+    #
+    # Gumbel AlphaZero's root (Danihelka et al. 2022) without the Gumbel noise, as a player needs it: the
+    # prior's top m moves are the candidates; each round gives every survivor the same number of iterations
+    # and keeps the better half by score = log prior + sigma(q), until the budget is spent; the move played is
+    # the best survivor by that score (bots.halving.choose, over the merged trees). An iteration of a round
+    # starts with the candidate's move forced at the root, the usual PUCT tree below it. Common random numbers
+    # (Veness, Lanctot & Bowling 2011): within a round, the k-th iteration of every survivor uses the same
+    # determinization and the same playout random numbers, so the siblings' difference is measured on the same
+    # worlds and luck (half the variance of an unpaired difference here).
+
+    cdef bint setup_candidates(self) noexcept nogil:
+        """The root's candidates: its moves (as PUCT would see them) by prior, best first, the top m, each
+        with its node. False if the tree runs out of memory."""
+        cdef StateData s = self.root
+        cdef int moves[MAXMOVES]
+        cdef double prior[MAXMOVES]
+        cdef int order[MAXMOVES]
+        cdef int n, i, j, t, k, ch
+        if self.redeterminize:
+            determinize(&s, &self.cfg.c, self.observer, next_u64(&self.sh_rng))
+        n = self.tree_options(&s, 0, moves, prior)
+        if n == 1:
+            prior[0] = 1.0
+        for i in range(n):
+            order[i] = i
+        for i in range(1, n):        # insertion sort by prior, highest first; ties keep the move order
+            t = order[i]
+            j = i - 1
+            while j >= 0 and prior[order[j]] < prior[t]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = t
+        self.sh_m = n if n < self.n_candidates else self.n_candidates
+        for k in range(self.sh_m):
+            i = order[k]
+            self.sh_move[k] = moves[i]
+            self.sh_logit[k] = log(prior[i]) if prior[i] > 1e-300 else -690.0
+            self.sh_stage[k] = 0
+            ch = self.nodes[0].child           # a child made by an earlier run is kept
+            while ch >= 0 and self.nodes[ch].move != moves[i]:
+                ch = self.nodes[ch].sibling
+            if ch < 0:
+                ch = self.add_node(0, moves[i], self.observer)
+                if ch < 0:
+                    return False
+                self.nodes[ch].official = <int8_t>official_bit(&s, moves[i])
+            self.sh_child[k] = ch
+        return True
+
+    cdef bint iterate_root(self, int k, uint64_t world, uint64_t luck) noexcept nogil:
+        """One iteration through candidate k: determinization `world`, playout random numbers `luck`."""
+        cdef StateData s = self.root
+        cdef double r[MAXP]
+        cdef double sc[MAXP]
+        cdef double win[MAXP]
+        cdef int node
+        if self.redeterminize:
+            determinize(&s, &self.cfg.c, self.observer, world)
+        apply_move(&s, &self.cfg.c, self.sh_move[k])
+        self.rng = luck
+        node = self.select_expand(&s, self.sh_child[k])
+        if node < 0:
+            return False
+        self.play_out(&s, r, sc, win)
+        self.backup(node, r, sc, win)
+        self.iterations += 1
+        return True
+
+    cdef void halve(self, int* alive, int n_alive) noexcept nogil:
+        """Order the survivors best first by score (halving_score) and advance the better half a round."""
+        cdef double score[MAXMOVES]
+        cdef double q[MAXMOVES]
+        cdef double lo = 1e300, hi = -1e300, max_n = 0
+        cdef int i, j, t, k
+        cdef Node* nd
+        for i in range(self.sh_m):
+            nd = &self.nodes[self.sh_child[i]]
+            q[i] = nd.value / nd.visits if nd.visits > 0 else 0.0
+            if nd.visits > 0:
+                lo = q[i] if q[i] < lo else lo
+                hi = q[i] if q[i] > hi else hi
+                max_n = nd.visits if nd.visits > max_n else max_n
+        for i in range(n_alive):
+            k = alive[i]
+            nd = &self.nodes[self.sh_child[k]]
+            score[k] = halving_score(self.sh_logit[k], q[k] if nd.visits > 0 else lo, lo, hi, max_n)
+        for i in range(1, n_alive):
+            t = alive[i]
+            j = i - 1
+            while j >= 0 and score[alive[j]] < score[t]:
+                alive[j + 1] = alive[j]
+                j -= 1
+            alive[j + 1] = t
+        for i in range((n_alive + 1) // 2):
+            self.sh_stage[alive[i]] += 1
+
+    cdef long run_halving(self, long iterations, double seconds, bint cpu) noexcept nogil:
+        """Sequential Halving over the candidates for `iterations` (exactly; fewer only if memory runs out)
+        or `seconds`. Rounds: ceil(log2 m); a round gives each of its survivors (remaining budget) /
+        (remaining rounds x survivors) paired iterations; what is left after the last round goes to its
+        survivors. A time budget first plays PROBE_ROUNDS paired iterations of every candidate to measure the
+        speed, plans the rounds for the iterations the time allows, and stops at the deadline wherever it is
+        (the survivors of that round are the choice)."""
+        cdef int alive[MAXMOVES]
+        cdef int n_alive, rounds = 0, i, j, per
+        cdef long done = 0, budget = iterations
+        cdef double start = 0.0, deadline = 0.0, elapsed
+        cdef uint64_t world, luck
+        if self.sh_m == 0 and not self.setup_candidates():
+            return 0
+        n_alive = self.sh_m
+        for i in range(n_alive):
+            alive[i] = i
+            self.sh_stage[i] = 0
+        while (1 << rounds) < n_alive:
+            rounds += 1
+        if seconds > 0:
+            start = now_s(cpu)
+            deadline = start + seconds
+            for j in range(PROBE_ROUNDS):
+                if now_s(cpu) >= deadline or (iterations > 0 and done >= iterations):
+                    return done
+                world = next_u64(&self.sh_rng)
+                luck = next_u64(&self.sh_rng)
+                for i in range(n_alive):
+                    if iterations > 0 and done >= iterations:
+                        return done
+                    if not self.iterate_root(alive[i], world, luck):
+                        return done
+                    done += 1
+            elapsed = now_s(cpu) - start
+            budget = <long>(done * seconds / elapsed) if elapsed > 0 else done * 1000
+            if iterations > 0 and iterations < budget:
+                budget = iterations
+        while True:
+            if n_alive > 1 and rounds > 0:
+                per = <int>((budget - done) // (rounds * n_alive))
+                per = per if per > 1 else 1
+            else:
+                per = -1                        # the last survivors: until the budget is spent
+            j = 0
+            while per < 0 or j < per:
+                if done >= budget or (seconds > 0 and now_s(cpu) >= deadline):
+                    return done
+                world = next_u64(&self.sh_rng)
+                luck = next_u64(&self.sh_rng)
+                for i in range(n_alive):
+                    if done >= budget:
+                        return done
+                    if not self.iterate_root(alive[i], world, luck):
+                        return done
+                    done += 1
+                j += 1
+            self.halve(alive, n_alive)
+            n_alive = (n_alive + 1) // 2
+            rounds -= 1
+
     cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
         cdef long done = 0
+        if self.root_mode == ROOT_HALVING:
+            return self.run_halving(iterations, seconds, cpu)
         cdef double deadline = 0.0
         if seconds > 0:
             deadline = now_s(cpu) + seconds
@@ -493,6 +691,12 @@ cdef class Tree:
         with nogil:
             done = self.run_c(iterations, seconds, cpu)
         return done
+
+    def root_candidates(self):
+        """[(move, log prior, round reached)] of the halving root's candidates, best prior first (empty for a
+        PUCT root or before the first run): the move played is the best by score among those that reached
+        the last round (thurn_ai.bots.halving)."""
+        return [(self.sh_move[k], self.sh_logit[k], self.sh_stage[k]) for k in range(self.sh_m)]
 
     def root_children(self):
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""

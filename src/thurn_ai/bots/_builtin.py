@@ -2,6 +2,7 @@
 
 
 def register_builtin(register) -> None:
+    from .anchors import anchor_bots
     from .greedy import GreedyBot
     from .heuristic import HeuristicBot
     from .human import HumanBot
@@ -11,4 +12,6 @@ def register_builtin(register) -> None:
 
     for name, cls in (("random", RandomBot), ("greedy", GreedyBot), ("heuristic", HeuristicBot),
                       ("human", HumanBot), ("mcts", MCTSBot), ("pimc", PIMCBot)):
+        register(name, cls)
+    for name, cls in anchor_bots().items():
         register(name, cls)

@@ -15,6 +15,7 @@ PLAYOUTS = tuple(_search.PLAYOUTS)
 REWARDS = tuple(_search.REWARDS)
 SELECTS = tuple(_search.SELECTS)
 EVALUATIONS = tuple(_search.EVALUATIONS)
+ROOTS = tuple(_search.ROOTS)
 
 MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
 MAX_SECONDS = 3600.0            # per decision
@@ -33,13 +34,14 @@ BOUNDS = {
     "widen": (0.0, 1000.0, False, False),
     "workers": (1, 64, True, False),
     "mix": (0.0, 1.0, False, False),
+    "candidates": (1, 64, True, False),
 }
 #: the move prior at PUCT's nodes: the hand-set one (rule of thumb + planner), or the learned one
 POLICIES = ("handset", "learned")
 #: what a time budget counts: wall-clock seconds, or the search thread's CPU seconds (fair on a loaded machine)
 CLOCKS = ("wall", "cpu")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
-           "clock": CLOCKS}
+           "clock": CLOCKS, "root": ROOTS}
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class SearchOptions:
     mix: float = 0.0                #: with policy=learned, the hand-set prior's share of the prior
     pmodel: str | None = None       #: weights file of the learned prior (None: the shipped one)
     clock: str = "wall"             #: what time= counts: wall (seconds) or cpu (the search thread's CPU seconds)
+    root: str = "puct"              #: the root: puct (most visits), or halving (Sequential Halving, chosen by value)
+    candidates: int = 4             #: with root=halving, the prior's top moves it compares
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -81,6 +85,8 @@ class SearchOptions:
             self._check_model()
         if self.policy == "learned" and self.select != "puct":
             raise BotSpecError("policy=learned is a PUCT prior: it needs select=puct")
+        if self.root == "halving" and self.select != "puct":
+            raise BotSpecError("root=halving picks its candidates by the PUCT prior: it needs select=puct")
         if self.pmodel is not None:
             self._check_prior()
 
@@ -123,7 +129,8 @@ class SearchOptions:
                     playout=_search.PLAYOUTS[self.playout], eps=self.eps, horizon=self.horizon,
                     evaluation=_search.EVALUATIONS[self.eval], tile_weight=self.tiles, scale=self.scale,
                     reward=_search.REWARDS[self.reward], widen=self.widen,
-                    prior_mix=self.mix if self.policy == "learned" else 0.0)
+                    prior_mix=self.mix if self.policy == "learned" else 0.0,
+                    root=_search.ROOTS[self.root], candidates=self.candidates)
 
 
 def _number(key: str, value, low, high, whole: bool, above: bool):
