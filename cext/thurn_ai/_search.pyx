@@ -58,6 +58,7 @@ cdef enum:
     CLOCK_EVERY = 16          # a timed search reads the clock every 16 iterations (an iteration is ~10 µs+)
     ROOT_PUCT = 0
     ROOT_HALVING = 1
+    TRACE = 4096              # the halving root notes its first 4096 iterations' (candidate, world) for tests
     PROBE_ROUNDS = 2          # a timed halving search first gives every candidate 2 paired iterations, to
                               # measure its speed and so how many iterations its time allows
 
@@ -127,6 +128,9 @@ cdef class Tree:
     cdef int sh_stage[MAXMOVES]
     cdef double sh_logit[MAXMOVES]
     cdef uint64_t sh_rng
+    cdef int trace_k[TRACE]
+    cdef uint64_t trace_world[TRACE]
+    cdef int n_trace
 
     def __cinit__(self):
         self.nodes = NULL
@@ -189,6 +193,7 @@ cdef class Tree:
         self.root_mode = root
         self.n_candidates = candidates
         self.sh_m = 0
+        self.n_trace = 0
         self.c_explore = c
         self.playout = playout
         self.reward = reward
@@ -559,6 +564,10 @@ cdef class Tree:
         cdef double sc[MAXP]
         cdef double win[MAXP]
         cdef int node
+        if self.n_trace < TRACE:
+            self.trace_k[self.n_trace] = k
+            self.trace_world[self.n_trace] = world
+            self.n_trace += 1
         if self.redeterminize:
             determinize(&s, &self.cfg.c, self.observer, world)
         apply_move(&s, &self.cfg.c, self.sh_move[k])
@@ -697,6 +706,11 @@ cdef class Tree:
         PUCT root or before the first run): the move played is the best by score among those that reached
         the last round (thurn_ai.bots.halving)."""
         return [(self.sh_move[k], self.sh_logit[k], self.sh_stage[k]) for k in range(self.sh_m)]
+
+    def halving_trace(self):
+        """[(candidate move, determinization seed)] of the halving root's first 4096 iterations, in order: the
+        paired iterations of a round share their seed (common random numbers)."""
+        return [(self.sh_move[self.trace_k[i]], self.trace_world[i]) for i in range(self.n_trace)]
 
     def root_children(self):
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""

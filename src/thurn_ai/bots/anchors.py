@@ -75,7 +75,7 @@ ANCHORS: dict[str, Anchor] = {a.name: a for a in (
     Anchor("anchor-10k", "the default mcts of November 2026, 10,000 iterations", _default_2026_11(10_000),
            {"pmodel": _PRIOR, "model": _VALUE}),
     Anchor("anchor-handset", "the hand-set prior's search (learned evaluation), 1000 iterations",
-           {**_DEFAULT_2026_11, "policy": "handset", "mix": 0.0}, {"model": _VALUE}),
+           {**_DEFAULT_2026_11, "policy": "handset", "mix": 0.0, "pmodel": None}, {"model": _VALUE}),
 )}
 
 
