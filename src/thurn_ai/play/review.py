@@ -168,15 +168,16 @@ class Decision:
     text: str
 
 
-def decisions_of(record: GameRecord, seats=None) -> list[Decision]:
+def decisions_of(record: GameRecord, seats=None, moves=None) -> list[Decision]:
     """The decisions of `seats` (None: all) in a record: every move whose position had more than one legal
-    move. The record is replayed by match.Table (ReplayError names a move that does not replay)."""
+    move (`moves`: only those with these numbers, from 0). The record is replayed by match.Table
+    (ReplayError names a move that does not replay)."""
     chosen = set(range(record.rules.players) if seats is None else seats)
     table = Table.new(record.rules, record.seed, record.bots)
     out: list[Decision] = []
 
     def keep(state, player, move):
-        if player in chosen and len(state.legal_moves()) > 1:
+        if player in chosen and (moves is None or len(table.moves) in moves) and len(state.legal_moves()) > 1:
             out.append(Decision(len(table.moves), state.clone(), player, move, state.move_str(move)))
 
     for _ in table.replay(record.moves, keep):
@@ -263,9 +264,10 @@ def _review_task(task: tuple) -> DecisionReview:
 
 def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: str | BotSpec = "mcts",
            seed: int = 0, jobs: int = 1, client=None, progress: Callable[[int, int], None] | None = None,
-           cache_dir=None, cancelled: Callable[[], bool] | None = None) -> Review:
+           cache_dir=None, cancelled: Callable[[], bool] | None = None, moves=None) -> Review:
     """Review `record` for `seats` (None: every seat) with searches of `budget` iterations of `bot` (hint's
-    configuration of it: analysis.bot_spec). jobs > 1 searches decisions in a process pool, `client` on a
+    configuration of it: analysis.bot_spec); `moves`: only the decisions with these move numbers (from 0;
+    None: all). jobs > 1 searches decisions in a process pool, `client` on a
     Dask cluster (play/workers.run_each). progress(done, total) after each decision. cache_dir: read the
     review from there if it was made before, else write it there (cache_path). cancelled(): checked after
     each decision; True stops the review (ReviewCancelled). The same arguments give the same
@@ -275,13 +277,14 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: st
     if not seats or any(not isinstance(s, int) or not 0 <= s < n for s in seats):
         raise PositionError(f"seats must be seats of this {n}-player game (0-{n - 1}), not {list(seats)}")
     spec = bot_spec(bot, budget, None, n)
-    path = cache_path(record, seats, budget, spec, seed, cache_dir) if cache_dir is not None else None
+    moves = None if moves is None else frozenset(moves)
+    path = cache_path(record, seats, budget, spec, seed, cache_dir, moves) if cache_dir is not None else None
     cached = _read_cache(path)
     if cached is not None:
         if progress:
             progress(len(cached.decisions), len(cached.decisions))
         return cached
-    decisions = decisions_of(record, seats)
+    decisions = decisions_of(record, seats, moves)
     tasks = [(d.state, d.seat, d.move, d.index, str(spec), seed, budget) for d in decisions]
     done: list[DecisionReview] = []
     with closing(iter(run_each(_review_task, tasks, jobs, client))) as results:   # closing stops the workers
@@ -330,10 +333,11 @@ def default_cache_dir() -> Path:
     return Path(base) / "thurn-ai" / "reviews"
 
 
-def cache_path(record: GameRecord, seats, budget: int, spec: BotSpec, seed: int, cache_dir) -> Path:
+def cache_path(record: GameRecord, seats, budget: int, spec: BotSpec, seed: int, cache_dir, moves=None) -> Path:
     """The cache file of a review: named by a hash of the record (its JSON line), the seats, the budget,
-    the search's spec, the seed and REVIEW_VERSION."""
-    key = json.dumps([REVIEW_VERSION, json.loads(record.to_json()), list(seats), budget, str(spec), seed],
+    the search's spec, the seed, the moves asked for and REVIEW_VERSION."""
+    key = json.dumps([REVIEW_VERSION, json.loads(record.to_json()), list(seats), budget, str(spec), seed,
+                      None if moves is None else sorted(moves)],
                      sort_keys=True, ensure_ascii=False)
     return Path(cache_dir) / f"review-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
