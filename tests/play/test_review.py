@@ -163,8 +163,8 @@ def record_file(tmp_path, short_game):
 
 def test_review_prints_text_json_and_a_png(record_file, tmp_path, capsys):
     png = tmp_path / "review.png"
-    code, out, err = run_cli(["review", record_file, "--seats", "1", "--budget", BUDGET, "--json", "--png", png],
-                             capsys)
+    args = ["review", record_file, "--seats", "1", "--moves", "1-30", "--budget", BUDGET]
+    code, out, err = run_cli(args + ["--json", "--png", png], capsys)
     assert code == 0, err
     d = json.loads(out)
     assert d["seats"] == [1] and d["budget"] == BUDGET and d["png"] == str(png)
@@ -172,7 +172,7 @@ def test_review_prints_text_json_and_a_png(record_file, tmp_path, capsys):
                                "rated_by", "played_win", "best_points"} <= set(d["decisions"][0])
     assert d["summaries"][0]["seat"] == 1 and set(d["summaries"][0]["counts"]) == set(R.LABELS)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    code, out, err = run_cli(["review", record_file, "--seats", "1", "--budget", BUDGET], capsys)   # cached now
+    code, out, err = run_cli(args, capsys)   # cached now
     assert code == 0, err
     assert out.startswith(f"review of {record_file} game 1: 2 players")
     assert "seat 1 (random):" in out and "uncertainty: re-search" in out
@@ -182,7 +182,8 @@ def test_review_reads_a_tournament_folder_by_game_number(tmp_path, capsys):
     from thurn_ai.play.tournament import run_tournament
     out_dir = tmp_path / "t"
     run_tournament(["random", "greedy"], games=2, seed=1, jobs=1, out_dir=out_dir, progress=False)
-    code, out, err = run_cli(["review", out_dir, "--game", 2, "--seats", "0", "--budget", 100, "--json"], capsys)
+    code, out, err = run_cli(["review", out_dir, "--game", 2, "--seats", "0", "--moves", "1-30", "--budget", 100,
+                              "--json"], capsys)
     assert code == 0, err
     assert json.loads(out)["record"] == f"{out_dir} game 2"
     code, _, err = run_cli(["review", out_dir, "--game", 3], capsys)
@@ -207,6 +208,7 @@ def test_bad_input_is_one_error_line(tmp_path, capsys, content, words):
 
 
 def test_bad_seats_are_one_error_line(record_file, capsys):
-    for seats in ("x", "5", ""):
-        code, _, err = run_cli(["review", record_file, "--seats", seats], capsys)
-        assert code == 2 and err.startswith("error:"), err
+    for option in (["--seats", "x"], ["--seats", "5"], ["--seats", ""], ["--moves", "9-3"], ["--moves", "a"],
+                   ["--moves", "0"]):
+        code, _, err = run_cli(["review", record_file, *option], capsys)
+        assert code == 2 and err.startswith("error:") and len(err.strip().splitlines()) == 1, err

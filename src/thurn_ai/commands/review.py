@@ -25,11 +25,29 @@ def parse_seats(text: str | None) -> list[int] | None:
     return seats
 
 
+def parse_moves(text: str | None) -> range | None:
+    """--moves '40-80' (move numbers as the review prints them, from 1; both ends included) as the range of
+    move indexes from 0; '40' alone is one move. None: every move."""
+    if text is None:
+        return None
+    first, _, last = text.partition("-")
+    try:
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a range of moves such as 40-80", param_hint="--moves") from None
+    if not 1 <= lo <= hi:
+        raise click.BadParameter(f"{text!r}: moves are numbered from 1, the first no later than the last",
+                                 param_hint="--moves")
+    return range(lo - 1, hi)
+
+
 @click.command("review")
 @click.argument("record", type=click.Path())
 @click.option("--game", "game", type=GAME_INDEX, default=1, show_default=True,
               help="Which game: the line of a record file (1 = first), or a tournament folder's game number.")
 @click.option("--seats", default=None, metavar="0,2", help="The seats to review (default: every seat).")
+@click.option("--moves", default=None, metavar="40-80",
+              help="Review only the decisions at these moves (numbered from 1, as the review prints them).")
 @click.option("--budget", type=ITERATIONS, default=None,
               help="Search iterations per decision (default: thurn_ai.play.review.DEFAULT_BUDGET, 3000); "
                    "more for a deeper, slower review.")
@@ -44,7 +62,7 @@ def parse_seats(text: str | None) -> list[int] | None:
               help="Search again even if this review was cached (the cache: $THURN_AI_CACHE/reviews, else "
                    "~/.cache/thurn-ai/reviews).")
 @data_board_file_option("game record")
-def command(record, game, seats, budget, bot, seed, jobs, png, as_json, no_cache, board_file):
+def command(record, game, seats, moves, budget, bot, seed, jobs, png, as_json, no_cache, board_file):
     """Review a recorded game: for each decision of the chosen seats, a search from that player's information
     only rates the move played against the best move; losses of win chance are labelled inaccuracy, mistake
     or blunder where a re-search confirms them.
@@ -57,6 +75,7 @@ def command(record, game, seats, budget, bot, seed, jobs, png, as_json, no_cache
     from ..play.review import DEFAULT_BUDGET, default_cache_dir, load_record, review
     from ..play.review_text import review_lines
     seat_list = parse_seats(seats)
+    move_range = parse_moves(moves)
     if png is not None:
         check_output_file(png, "--png")
     rec, name = load_record(record, game, board_file)
@@ -69,7 +88,7 @@ def command(record, game, seats, budget, bot, seed, jobs, png, as_json, no_cache
             bar.update(done - bar.n)
         try:
             r = review(rec, seats=seat_list, budget=budget or DEFAULT_BUDGET, bot=bot, seed=seed, jobs=jobs,
-                       progress=progress, cache_dir=None if no_cache else default_cache_dir())
+                       progress=progress, cache_dir=None if no_cache else default_cache_dir(), moves=move_range)
         except PositionError as e:
             raise PositionError(f"{name}: {e}") from None
     if png is not None:

@@ -138,6 +138,7 @@ class Review:
         """JSON-ready: the settings, `decisions` (each a dict of DecisionReview's fields) and `summaries`."""
         d = asdict(self)
         d["bots"], d["seats"], d["scores"] = list(self.bots), list(self.seats), list(self.scores)
+        d["decisions"] = [asdict(x) for x in self.decisions]
         d["summaries"] = [{**asdict(s), "turning_points": list(s.turning_points)} for s in self.summaries]
         return d
 
