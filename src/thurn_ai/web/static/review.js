@@ -27,7 +27,7 @@ export function initReview({ goTo }) {
     el("p", { id: "review-summary", class: "help" }),
     el("div", { id: "review-graph-box" }),
     el("p", { id: "review-better", role: "status" }),
-    el("ol", { id: "review-list" }));
+    el("ul", { id: "review-list" }));
   $("#legend").after(panel);
   $("#review-button").addEventListener("click", startReview);
   $("#review-cancel").addEventListener("click", cancelReview);
