@@ -3,8 +3,10 @@
     nice -n 10 python experiments/review.py [--out results/review] [--games 2] [--jobs 2]
 
 Speed: one game each at 2, 3 and 4 players (heuristic bots: their moves often differ from the search's, so
-most decisions need the re-search: the slow case) reviewed for every seat at the default budget
-(thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds.
+more decisions need a second search than in a strong player's game) reviewed for every seat at the default
+budget (thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds
+on this (shared, loaded) machine, the CPU seconds spent, and the CPU seconds over two: the time on two
+free cores.
 
 Reliability: on held-out games (seeds no test or example uses; at 2, 3 and 4 players: the `heuristic` bot
 against the default search with 300 iterations), every decision labelled at the default budget is
@@ -15,6 +17,7 @@ review's loss of win chance reaches that label's threshold; the share confirmed 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 from pathlib import Path
 
@@ -43,16 +46,23 @@ def game(players: int, kind: str, k: int):
                      seed)
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the review's worker processes)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def measure_speed(jobs: int) -> pd.DataFrame:
     rows = []
     for players in PLAYERS:
         rec = game(players, "speed", 0)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         r = review(rec, budget=DEFAULT_BUDGET, jobs=jobs)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, _cpu() - cpu
         rows.append({"players": players, "moves": len(rec.moves), "decisions": len(r.decisions),
                      "re_searched": sum(d.rated_by == "re-search" for d in r.decisions), "budget": DEFAULT_BUDGET,
-                     "jobs": jobs, "seconds": round(seconds, 1)})
+                     "jobs": jobs, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
+                     "seconds_on_2_free_cores": round(max(cpu / 2, cpu / max(jobs, 1)), 1)})
         print(rows[-1], flush=True)
     return pd.DataFrame(rows)
 
@@ -78,8 +88,10 @@ def measure_reliability(games: int, jobs: int) -> pd.DataFrame:
 
 def summary_lines(speed: pd.DataFrame, rel: pd.DataFrame, games: int) -> list[str]:
     out = ["## Time for a review (every seat, default budget, no cache)", "",
-           "| players | moves | decisions | re-searched | iterations a search | jobs | seconds |", "|---|---|---|---|---|---|---|"]
-    out += [f"| {r.players} | {r.moves} | {r.decisions} | {r.re_searched} | {r.budget} | {r.jobs} | {r.seconds} |"
+           "| players | moves | decisions | re-searched | iterations a search | jobs | wall seconds (shared machine) | CPU "
+           "seconds | seconds on 2 free cores |", "|---|---|---|---|---|---|---|---|---|"]
+    out += [f"| {r.players} | {r.moves} | {r.decisions} | {r.re_searched} | {r.budget} | {r.jobs} | {r.seconds} | "
+            f"{r.cpu_seconds} | {r.seconds_on_2_free_cores} |"
             for r in speed.itertuples()]
     out += ["", f"## Reliability of the labels ({games} held-out game(s) at each of 2, 3, 4 players; deeper review at "
             f"{DEEP} times the budget)", "",
