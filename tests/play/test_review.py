@@ -111,7 +111,8 @@ def test_the_same_arguments_give_the_same_review_in_parallel_and_from_the_cache(
     assert len(files) == 1
     monkeypatch.setattr(R, "run_each", lambda *a, **k: pytest.fail("searched again despite the cache"))
     seen = []
-    assert review(short_game, budget=BUDGET, moves=moves, cache_dir=tmp_path, progress=lambda d, t: seen.append(d)) == one
+    again = review(short_game, budget=BUDGET, moves=moves, cache_dir=tmp_path, progress=lambda d, t: seen.append(d))
+    assert again == one
     assert seen == [len(one.decisions)]
     assert Review.from_dict(json.loads(files[0].read_text())) == one
     # another budget is another review

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import closing
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -219,12 +219,12 @@ def review_decision(state: GameState, seat: int, played: int, index: int, spec: 
     seeds = [derive_seed("review-search", seed, index, k) for k in range(2)]
     main = analyse(view, bot=spec, iterations=budget, seed=seeds[0])
     best = main.best
-    common = dict(index=index, turn=view.turn, seat=seat, phase=view.phase, played=view.move_str(played),
-                  best=best.notation, best_win=best.win_prob, best_points=best.mean_score,
-                  options=len(view.legal_moves()))
+    base = DecisionReview(index=index, turn=view.turn, seat=seat, phase=view.phase, played=view.move_str(played),
+                          best=best.notation, played_win=best.win_prob, best_win=best.win_prob,
+                          played_points=best.mean_score, best_points=best.mean_score, loss_win=0.0, loss_points=0.0,
+                          uncertainty=0.0, label=None, rated_by="search", options=len(view.legal_moves()))
     if played == best.move:
-        return DecisionReview(**common, played_win=best.win_prob, played_points=best.mean_score, loss_win=0.0,
-                              loss_points=0.0, uncertainty=0.0, label=None, rated_by="search")
+        return base
     got = _option(main, played)
     if got is not None and got.visits >= MIN_VISITS:
         rated_by, raters = "search", [main, analyse(view, bot=spec, iterations=budget, seed=seeds[1])]
@@ -233,14 +233,14 @@ def review_decision(state: GameState, seat: int, played: int, index: int, spec: 
                                          for s in seeds]
     losses = [_loss(a, best.move, played) for a in raters]
     if any(x is None for x in losses):
-        return DecisionReview(**common, played_win=None, played_points=None, loss_win=None, loss_points=None,
-                              uncertainty=None, label=None, rated_by="unrated")
+        return replace(base, played_win=None, played_points=None, loss_win=None, loss_points=None,
+                       uncertainty=None, rated_by="unrated")
     wins, points = zip(*[x for x in losses if x is not None])
     # a second search may rate the played move above the best: that counts as no loss, not as a gain
     loss_win, loss_points = max(sum(wins) / 2, 0.0), sum(points) / 2
-    return DecisionReview(**common, played_win=best.win_prob - loss_win, played_points=best.mean_score - loss_points,
-                          loss_win=loss_win, loss_points=loss_points, uncertainty=abs(wins[0] - wins[1]) / 2,
-                          label=_label(min(wins)), rated_by=rated_by)
+    return replace(base, played_win=best.win_prob - loss_win, played_points=best.mean_score - loss_points,
+                   loss_win=loss_win, loss_points=loss_points, uncertainty=abs(wins[0] - wins[1]) / 2,
+                   label=_label(min(wins)), rated_by=rated_by)
 
 
 def _loss(a: Analysis, best: int, played: int) -> tuple[float, float] | None:

@@ -15,7 +15,7 @@ def decision_line(d: DecisionReview) -> str:
     """One decision: its move number (from 1, as a replay counts them), turn, phase, the move played and the
     better one with the seat's win chance and expected points after each, the loss and its label."""
     where = f"move {d.index + 1:>3} (turn {d.turn + 1}, {d.phase})"
-    if d.loss_win is None:
+    if d.loss_win is None or d.loss_points is None or d.played_points is None:
         return f"  {where}: played {d.played!r}: not rated (the search does not consider it)"
     played = f"played {d.played!r} ({_pct(d.played_win)}, {d.played_points:.1f} pts)"
     better = f"better {d.best!r} ({_pct(d.best_win)}, {d.best_points:.1f} pts)"
