@@ -73,7 +73,7 @@ def test_a_played_best_move_loses_nothing_and_is_not_labelled(short_game):
 def test_the_searchs_own_game_has_few_labels_and_random_many_more():
     """Self-play of the default search is rarely labelled; random against heuristic far more often, and it
     loses far more win chance a decision."""
-    own = play_game(Rules(players=2), [make_bot("mcts(iterations=300)", i) for i in range(2)], seed=5)
+    own = play_game(Rules(players=2), [make_bot("mcts(iterations=300)", i) for i in range(2)], seed=5)   # mcts defaults
     mine = review(own, seats=[0], budget=BUDGET)
     assert len(mine.labelled) <= 0.1 * len(mine.decisions)
     rnd = play_game(Rules(players=2), [make_bot("random", 1), make_bot("heuristic", 2)], seed=5)

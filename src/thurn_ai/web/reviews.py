@@ -11,7 +11,6 @@ own (nothing a request names is opened); the review is cached as on the command 
 """
 from __future__ import annotations
 
-import itertools
 import logging
 import secrets
 import threading
@@ -120,20 +119,24 @@ class ReviewJobs:
                 raise BusyError("another game is being reviewed; wait for it or cancel it")
             job = ReviewJob(replay_id, record_line, budget)
             self._jobs[job.id] = job
-            finished = [k for k, j in self._jobs.items() if j.status != "running"]
-            for k in itertools.islice(finished, max(0, len(self._jobs) - self.keep)):
-                del self._jobs[k]
+            self._forget_old()
         job.thread.start()
         return job
+
+    def _forget_old(self) -> None:
+        """Drop the oldest finished reviews beyond KEEP_JOBS (running ones stay)."""
+        finished = (k for k, j in list(self._jobs.items()) if j.status != "running")
+        while len(self._jobs) > self.keep and (oldest := next(finished, None)) is not None:
+            del self._jobs[oldest]
 
     def get(self, job_id: str) -> ReviewJob | None:
         return self._jobs.get(job_id)
 
     def cancel_all(self) -> None:
+        """Call off every review (tests, shutdown); wait_all(timeout) then waits for their threads."""
         for job in list(self._jobs.values()):
             job.cancel()
 
     def wait_all(self, timeout: float = 10.0) -> None:
-        """Wait for running reviews (tests, shutdown)."""
         for job in list(self._jobs.values()):
             job.thread.join(timeout)
