@@ -5,8 +5,9 @@ move ringed on the board).
     python experiments/review_screenshot.py [--out docs/img/review.png] [--budget 3000]
 
 Runs the web app on a loopback port in a thread and drives Debian's Chromium with Playwright (as
-experiments/serve_screenshot.py does). The review cache is a temporary folder, so the review is made each run.
-The picture is written atomically.
+experiments/serve_screenshot.py does). The review cache is a temporary folder (the review is made each run),
+or --cache DIR (the folder `thurn-ai review` used: THURN_AI_CACHE=DIR thurn-ai review RECORD makes it
+instant). The picture is written atomically.
 """
 from __future__ import annotations
 
@@ -30,10 +31,11 @@ def main() -> None:
     ap.add_argument("--record", default=str(ROOT / "examples/review_game.jsonl"))
     ap.add_argument("--budget", type=int, default=3000)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--cache", default=None, help="THURN_AI_CACHE for the review (default: a temporary folder)")
     args = ap.parse_args()
     text = Path(args.record).read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as cache:
-        os.environ["THURN_AI_CACHE"] = cache
+        os.environ["THURN_AI_CACHE"] = args.cache or cache
         with BackgroundServer(create_app()) as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1050}, base_url=url)

@@ -19,8 +19,8 @@ def decision_line(d: DecisionReview) -> str:
         return f"  {where}: played {d.played!r}: not rated (the search does not consider it)"
     played = f"played {d.played!r} ({_pct(d.played_win)}, {d.played_points:.1f} pts)"
     better = f"better {d.best!r} ({_pct(d.best_win)}, {d.best_points:.1f} pts)"
-    loss = f"-{100 * d.loss_win:.0f} of win chance (±{100 * (d.uncertainty or 0):.0f}), " \
-           f"{-d.loss_points:+.1f} pts"
+    loss = f"{-100 * d.loss_win:+.0f} points of win chance (±{100 * (d.uncertainty or 0):.0f}), " \
+           f"{-d.loss_points:+.1f} game points"
     return f"  {where}: {played}; {better}: {loss}  {(d.label or '').upper()}"
 
 
