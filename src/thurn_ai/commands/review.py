@@ -55,6 +55,8 @@ def parse_moves(text: str | None) -> range | None:
               help="The searching bot (hint's configuration of it), e.g. mcts(c=0.5).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the searches and re-deals.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Decisions searched in parallel processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Search the decisions on a Dask cluster, e.g. tcp://host:8786 (--jobs is then ignored).")
 @click.option("--png", "png", type=click.Path(dir_okay=False), default=None,
               help="Also draw every reviewed seat's win chance over the game, marks at labelled moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole review as JSON.")
@@ -62,7 +64,7 @@ def parse_moves(text: str | None) -> range | None:
               help="Search again even if this review was cached (the cache: $THURN_AI_CACHE/reviews, else "
                    "~/.cache/thurn-ai/reviews).")
 @data_board_file_option("game record")
-def command(record, game, seats, moves, budget, bot, seed, jobs, png, as_json, no_cache, board_file):
+def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png, as_json, no_cache, board_file):
     """Review a recorded game: for each decision of the chosen seats, a search from that player's information
     only rates the move played against the best move; losses of win chance are labelled inaccuracy, mistake
     or blunder where a re-search confirms them.
@@ -81,6 +83,10 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, png, as_json, n
     rec, name = load_record(record, game, board_file)
     if seat_list is not None and max(seat_list) >= rec.rules.players:
         raise PositionError(f"--seats {seats}: the game has seats 0-{rec.rules.players - 1}")
+    client = None
+    if scheduler is not None:
+        from ..play.workers import connect
+        client = connect(scheduler)
     with tqdm(desc="decisions", unit="decision", file=sys.stderr, dynamic_ncols=True, leave=False,
               disable=None) as bar:
         def progress(done, total):
@@ -88,7 +94,7 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, png, as_json, n
             bar.update(done - bar.n)
         try:
             r = review(rec, seats=seat_list, budget=budget or DEFAULT_BUDGET, bot=bot, seed=seed, jobs=jobs,
-                       progress=progress, cache_dir=None if no_cache else default_cache_dir(), moves=move_range)
+                       client=client, progress=progress, cache_dir=None if no_cache else default_cache_dir(), moves=move_range)
         except PositionError as e:
             raise PositionError(f"{name}: {e}") from None
     if png is not None:

@@ -36,8 +36,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from ..bots.spec import BotSpec
-from ..errors import PositionError, ThurnError
+from ..bots.spec import BotSpec, make_bot
+from ..errors import BotSpecError, PositionError, ThurnError
 from ..fileio import atomic_write_text, loads_json, read_text
 from ..game.state import GameState
 from .analysis import Analysis, Option, analyse, bot_spec
@@ -277,6 +277,8 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: st
     seats = tuple(sorted(set(range(n) if seats is None else seats)))
     if not seats or any(not isinstance(s, int) or not 0 <= s < n for s in seats):
         raise PositionError(f"seats must be seats of this {n}-player game (0-{n - 1}), not {list(seats)}")
+    if not callable(getattr(make_bot(bot), "analyse", None)):
+        raise BotSpecError(f"bot {str(bot)!r} cannot analyse a position; review with a search bot such as mcts")
     spec = bot_spec(bot, budget, None, n)
     moves = None if moves is None else frozenset(moves)
     path = cache_path(record, seats, budget, spec, seed, cache_dir, moves) if cache_dir is not None else None
