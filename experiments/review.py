@@ -2,9 +2,8 @@
 
     nice -n 10 python experiments/review.py [--out results/review] [--games 2] [--jobs 2]
 
-Speed: one game each at 2, 3 and 4 players (heuristic bots: their moves often differ from the search's, so
-more decisions need a second search than in a strong player's game) reviewed for every seat at the default
-budget (thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds
+Speed: one game each at 2, 3 and 4 players (the heuristic bot in every seat; a decision whose played move is
+not the search's best costs two more searches) reviewed for every seat at the default budget (thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds
 on this (shared, loaded) machine, the CPU seconds spent, and the CPU seconds over two: the time on two
 free cores.
 

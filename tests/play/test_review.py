@@ -209,7 +209,8 @@ def test_bad_input_is_one_error_line(tmp_path, capsys, content, words):
 
 
 def test_bad_seats_are_one_error_line(record_file, capsys):
-    for option in (["--bot", "heuristic"], ["--bot", "mcts(nonsense=1)"], ["--seats", "x"], ["--seats", "5"], ["--seats", ""], ["--moves", "9-3"], ["--moves", "a"],
+    for option in (["--bot", "heuristic"], ["--bot", "mcts(nonsense=1)"], ["--seats", "x"], ["--seats", "5"],
+                   ["--seats", ""], ["--moves", "9-3"], ["--moves", "a"],
                    ["--moves", "0"]):
         code, _, err = run_cli(["review", record_file, *option], capsys)
         assert code == 2 and err.startswith("error:") and len(err.strip().splitlines()) == 1, err

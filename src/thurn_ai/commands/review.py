@@ -94,7 +94,8 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
             bar.update(done - bar.n)
         try:
             r = review(rec, seats=seat_list, budget=budget or DEFAULT_BUDGET, bot=bot, seed=seed, jobs=jobs,
-                       client=client, progress=progress, cache_dir=None if no_cache else default_cache_dir(), moves=move_range)
+                       client=client, progress=progress, moves=move_range,
+                       cache_dir=None if no_cache else default_cache_dir())
         except PositionError as e:
             raise PositionError(f"{name}: {e}") from None
     if png is not None:
