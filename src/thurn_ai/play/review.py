@@ -1,11 +1,11 @@
 """Reviewing a whole game: where each player lost their chances (what `thurn-ai review` and the board's
 "Review this game" show), as data.
 
-    >>> from thurn_ai.play.match import read_records
-    >>> from thurn_ai.play.review import review
-    >>> r = review(read_records("examples/review_game.jsonl")[0], seats=[0])
+    >>> from thurn_ai.play.review import load_record, review
+    >>> record, name = load_record("examples/review_game.jsonl")      # or a tournament folder and game number
+    >>> r = review(record, seats=[0])                                 # a Review: frozen, the same each time
     >>> [(d.index, d.played, d.best, d.loss_win, d.label) for d in r.labelled]
-    >>> r.summaries[0].mean_loss, r.summaries[0].counts
+    >>> r.summary(0).mean_loss_win, r.summary(0).counts, r.summary(0).turning_points
 
 Every decision of the chosen seats (a move with more than one legal option) is searched from THAT player's
 information only: the decision's state is first reduced to the seat's view and the hidden cards re-dealt
@@ -14,7 +14,7 @@ information only: the decision's state is first reduced to the seat's view and t
 How the played move is rated. The search (`analyse`, hint's configuration: PUCT with a prior) spends its
 budget on the promising moves and may not visit the played one at all. When it visited the played move at
 least MIN_VISITS times, it rates it; otherwise the decision is searched again by the same search with UCB
-selection at the root (`select=ucb`, c=RESEARCH_C): that search tries every move of the decision, and the
+selection (`select=ucb`, c=RESEARCH_C): that search tries every move of the decision, and the
 played and the best move are both rated by it, so their difference is in one search's units (`rated_by`:
 'search' or 're-search'). A move outside the moves the tree considers (house placements other than the
 next city of a complete set) is 'unrated'.
@@ -56,7 +56,7 @@ THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
 LABELS = tuple(THRESHOLDS)
 #: fewer visits of the played move than this: rate the decision by the UCB re-search
 MIN_VISITS = 30
-#: the re-search's exploration constant (UCB at c=0.5 rates the played move and stays close to PUCT's values)
+#: the re-search's exploration constant: on planted throw-aways its values came closer to PUCT's than at c=1.0
 RESEARCH_C = 0.5
 #: bumped when a review's numbers would change for the same record, budget and spec (the cache's key)
 REVIEW_VERSION = 1
