@@ -111,3 +111,17 @@ def test_another_sites_page_cannot_start_or_cancel_a_review(client):
     job = client.post(f"/api/replays/{replay['id']}/review", json={"budget": BUDGET}).json()
     r = client.post(f"/api/reviews/{job['id']}/cancel", json={}, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
+
+
+def test_a_record_the_board_wrote_is_reviewed(client, tmp_path):
+    """The board's "Download the record" (GET /api/games/{id}/record), mid-game, reviewed from the file."""
+    from thurn_ai.play.review import load_record
+    game = client.post("/api/games", json={"seats": "random,greedy", "seed": 4}).json()
+    for _ in range(30):
+        assert client.post(f"/api/games/{game['id']}/step").status_code == 200
+    path = tmp_path / "board.jsonl"
+    path.write_bytes(client.get(f"/api/games/{game['id']}/record").content)
+    rec, name = load_record(path)
+    assert len(rec.moves) == 30 and not rec.scores
+    r = review(rec, budget=BUDGET)
+    assert r.decisions and {d.seat for d in r.decisions} == {0, 1} and r.decisions[-1].index < 30
