@@ -9,7 +9,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 pytest.importorskip("starlette")
 
 from tests.play.test_review import planted_blunder
-from tests.web.test_web_browser import browser, page, server_url  # noqa: F401
+from tests.web.test_web_browser import browser, page, run_axe, server_url  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +22,7 @@ def test_review_this_game_draws_the_graph_lists_labels_and_shows_the_better_move
     page.click("#tab-replay")
     page.fill("#replay-text", rec.to_json())
     page.click("#replay-open")
-    page.wait_for_selector("#replay:not([hidden])")
+    page.wait_for_selector("#replay:not([hidden])", timeout=90_000)     # the first upload starts the replay process
     assert page.locator("#review-panel").is_hidden()
     page.fill("#review-budget", "200")
     page.click("#review-button")
@@ -35,6 +35,7 @@ def test_review_this_game_draws_the_graph_lists_labels_and_shows_the_better_move
     planted = page.locator(f'#review-list button[data-index="{at}"]')
     assert planted.count() == 1, "the planted blunder is listed"
     assert "blunder" in planted.text_content() and rec.moves[at] in planted.text_content()
+    assert run_axe(page) == []
     planted.click()
     # the position where the decision was made: before the move
     page.wait_for_selector(f"#replay-pos:text-matches('^after move {at} of ')")

@@ -127,7 +127,7 @@ function drawGraph(r) {
       fill: COLORS[seat % COLORS.length], class: "axis" }, `seat ${seat}`));
     for (const d of mine.filter((d) => d.label)) {
       const m = svg("circle", { cx: x(d.index), cy: y(d.best_win), r: { inaccuracy: 3, mistake: 4.5, blunder: 6 }[d.label],
-        class: `mark review-${d.label}`, fill: COLORS[seat % COLORS.length], "data-index": d.index, tabindex: 0 });
+        class: `mark review-${d.label}`, fill: COLORS[seat % COLORS.length], "data-index": d.index });   // the list is the keyboard's way
       m.append(svg("title", {}, `move ${d.index + 1}, seat ${seat}: ${d.label}`));
       m.addEventListener("click", () => select(d.index));
       g.append(m);
