@@ -375,8 +375,9 @@ def load_record(path, game: int = 1, board_file=None) -> tuple[GameRecord, str]:
     from .match import parse_records
     p = Path(path)
     if p.is_dir():
-        lines = [ln for ln in read_text(p / "records.jsonl", "tournament records", PositionError).split("\n")
-                 if ln.strip()]
+        from .tournament.store import MAX_LOG_BYTES          # a tournament's logs may be larger than one record file
+        lines = [ln for ln in read_text(p / "records.jsonl", "tournament records", PositionError, MAX_LOG_BYTES)
+                 .split("\n") if ln.strip()]
         numbers = [_game_number(ln) for ln in lines]
         if game not in numbers:
             raise PositionError(f"{path_text(p)} holds no game {game} (its games: {_ranges(numbers)})")
