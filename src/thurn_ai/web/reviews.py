@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 from ..errors import ThurnError
 from ..play.match import GameRecord
-from ..play.review import DEFAULT_BUDGET, Review, ReviewCancelled, default_cache_dir, review
+from ..play.review import DEFAULT_BUDGET, Review, default_cache_dir, review
 from .hints import BusyError, lower_priority
 from .search_limits import SearchLimit, limited
 
@@ -56,6 +56,12 @@ class ReviewJob:
         return (self._stop.is_set() or time.monotonic() - self.seen > ABANDON_SECONDS
                 or time.monotonic() - self.started > MAX_SECONDS)
 
+    def _why_stopped(self) -> str:
+        if time.monotonic() - self.started > MAX_SECONDS:
+            return (f"the review took longer than this server gives one ({MAX_SECONDS:.0f} s); "
+                    "`thurn-ai review` reviews a game of any length")
+        return "the review was called off"
+
     def _progress(self, done: int, total: int) -> None:
         self.done, self.total = done, total
 
@@ -69,9 +75,8 @@ class ReviewJob:
             self.result = review_result(r)
             self.status = "done"
         except ThurnError as e:
-            self.error = "the review was called off" if isinstance(e, ReviewCancelled) or self._called_off() \
-                else str(e)
             self.status = "cancelled" if self._called_off() else "error"
+            self.error = str(e) if self.status == "error" else self._why_stopped()
         except Exception as e:       # a bug: the page gets one line, the server log the traceback
             log.exception("review failed")
             self.error = f"the review failed ({type(e).__name__}: {e})"
