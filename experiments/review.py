@@ -3,9 +3,9 @@
     nice -n 10 python experiments/review.py [--out results/review] [--games 2] [--jobs 2]
 
 Speed: one game each at 2, 3 and 4 players (the heuristic bot in every seat; a decision whose played move is
-not the search's best costs two more searches) reviewed for every seat at the default budget (thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds
-on this (shared, loaded) machine, the CPU seconds spent, and the CPU seconds over two: the time on two
-free cores.
+not the search's best costs two more searches) reviewed for every seat at the default budget
+(thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds on this
+(shared, loaded) machine, the CPU seconds spent, and the CPU seconds over two: the time on two free cores.
 
 Reliability: on held-out games (seeds no test or example uses; at 2, 3 and 4 players: the `heuristic` bot
 against the default search with 300 iterations), every decision labelled at the default budget is
