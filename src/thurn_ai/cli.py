@@ -23,6 +23,7 @@ COMMANDS = {     # the one-line descriptions `thurn-ai --help` lists (without im
     "bench": "Measure engine speed: playouts, actions, clone, legal moves.",
     "validate": "Check a position file and list every problem found.",
     "hint": "Search a position; rank the options of the player to move.",
+    "review": "Review a recorded game: each player's mistakes and win chance.",
     "show": "Print a position as text, or draw it as a PNG.",
     "tournament": "Play many games between bots and print statistics.",
     "report": "Re-analyse a saved tournament and write plots.",

@@ -100,7 +100,7 @@ BOUNDS = {
     "--players": (INT, 2, 4), "--jobs": (INT, 1, 256), "--playouts": (INT, 1, 10_000_000),
     "--choice-games": (INT, 1, 1_000_000), "--choice-iterations": (INT, 1, 10_000_000),
     "--validation-games": (INT, 1, 1_000_000),
-    "--port": (INT, 0, 65535), "--hint-time": (FLOAT, 0.0, 120.0),
+    "--port": (INT, 0, 65535), "--hint-time": (FLOAT, 0.0, 120.0), "--budget": (INT, 1, 10_000_000),
 }
 # (command, option, arguments that stop the command quickly after a valid number, what that error says)
 NUMERIC = [
@@ -112,6 +112,10 @@ NUMERIC = [
     ("hint", "--top", [MISSING], "cannot read"),
     ("replay", "--game", [MISSING], "cannot read"),
     ("replay", "--at", [MISSING], "cannot read"),
+    ("review", "--game", [MISSING], "cannot read"),
+    ("review", "--budget", [MISSING], "cannot read"),
+    ("review", "--seed", [MISSING], "cannot read"),
+    ("review", "--jobs", [MISSING], "cannot read"),
     ("play", "--seed", ["--bots", "nosuchbot,random"], "unknown bot"),
     ("tournament", "--seed", ["--bots", "nosuchbot,greedy"], "unknown bot"),
     ("tournament", "--games", ["--bots", "nosuchbot,greedy"], "unknown bot"),

@@ -55,6 +55,7 @@ from .guard import Guard, RefusalPacer
 from .hints import (DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, question_of,
                     search_while_connected)
 from .position_editor import check_for_editor, parse_position_text
+from .reviews import ReviewJobs
 from .sessions import GameSession, NotFound, ReplaySession, SessionError, Sessions, seats_from
 
 STATIC = Path(__file__).parent / "static"
@@ -279,6 +280,7 @@ class WebApp:
                  max_searches: int = 2, replay_process: bool = True):
         self.sessions = Sessions()
         self.hints = HintJobs(max_running=max_searches)
+        self.reviews = ReviewJobs()
         self.steps = Slots(MAX_STEPS, "bots are searching")
         self.replays_building = Slots(MAX_REPLAYS_BUILDING, "records are being replayed")
         self.bodies = BodyBudget()
@@ -437,6 +439,28 @@ class WebApp:
                                                                question=question))
         return JSONResponse(job.snapshot(), status_code=202)
 
+    async def replay_review(self, request: Request) -> Response:
+        """Start reviewing the replay's game (or answer its running review): web/reviews.py."""
+        replay = self.replay(request)
+        budget = int_field(await self.read_json(request), "budget", None, 1, 10 ** 7)
+        job = await run_in_threadpool(self.reviews.start, replay.id, replay.record_line, budget)
+        return JSONResponse(job.snapshot(), status_code=202)
+
+    def review_job(self, request: Request):
+        job = self.reviews.get(request.path_params["id"])
+        if job is None:
+            raise NotFound(f"no review {short_repr(request.path_params['id'])} on this server")
+        return job
+
+    async def review(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(self.review_job(request).snapshot))
+
+    async def cancel_review(self, request: Request) -> Response:
+        job = self.review_job(request)
+        await self.read_json(request)     # a POST with a JSON body ({}), as every state-changing request
+        job.cancel()
+        return JSONResponse(job.snapshot())
+
     # ---- hints and positions
 
     @staticmethod
@@ -496,6 +520,9 @@ class WebApp:
             Route("/api/replays/{id}", a(self.get_replay)),
             Route("/api/replays/{id}/view", a(self.replay_at)),
             Route("/api/replays/{id}/hint", a(self.replay_hint), methods=["POST"]),
+            Route("/api/replays/{id}/review", a(self.replay_review), methods=["POST"]),
+            Route("/api/reviews/{id}", a(self.review)),
+            Route("/api/reviews/{id}/cancel", a(self.cancel_review), methods=["POST"]),
             Route("/api/hints/{id}", a(self.hint)),
             Route("/api/positions/check", a(self.check_position), methods=["POST"]),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

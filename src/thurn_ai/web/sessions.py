@@ -310,6 +310,7 @@ class ReplaySession:
                                 f"replays games of at most {MAX_REPLAY_MOVES:,} moves (use `thurn-ai replay`)")
         self.id = secrets.token_hex(8)
         self.record = rec
+        self.record_line = line         # what a review reads (web/reviews.py); it pickles, unlike the rules
         self.bots, self.seed = rec.bots, rec.seed
         self.games = len(lines)
         self.game = game

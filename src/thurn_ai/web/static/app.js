@@ -2,7 +2,8 @@
 import { $, api, clearError, initZoom, nav, showError } from "./common.js";
 import { initHint } from "./hint.js";
 import { gameInAddress, initPlay, newGame, resumeGame, showPlay } from "./play.js";
-import { initReplay, showRecord, showReplay } from "./replay.js";
+import { goTo, initReplay, showRecord, showReplay } from "./replay.js";
+import { initReview } from "./review.js";
 import { initSetup, loadIntoSetup, showSetup } from "./setup.js";
 
 const SHOW = { play: showPlay, replay: showReplay, setup: showSetup };
@@ -33,6 +34,7 @@ async function main() {
   initHint(startup.hint_seconds);
   initPlay(startup, { loadIntoSetup });
   initReplay();
+  initReview({ goTo });
   await initSetup(startup, { newGame });
   const resume = gameInAddress();
   if (resume) {

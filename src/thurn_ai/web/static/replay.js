@@ -71,6 +71,7 @@ export async function showRecord(summary) {
   $("#replay").hidden = false;
   $("#view-replay").classList.add("open");      // the position first, the form to open another record below
   want = 0;
+  document.dispatchEvent(new CustomEvent("replay:opened", { detail: summary }));    // review.js
   await goTo(0);
 }
 
@@ -134,6 +135,7 @@ export function showReplay() {
   display.replaceChildren(...view.position.display.map((c) => cardEl(geo, c, { disabled: true })));
   $("#replay-deck-info").textContent = `deck ${view.position.deck_size} · discard pile ${cardList(view.position.discard).length}`;
   refreshHint();
+  document.dispatchEvent(new CustomEvent("replay:shown", { detail: { at } }));     // review.js
 }
 
 async function togglePlay() {
