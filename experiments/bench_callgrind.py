@@ -8,8 +8,9 @@ under callgrind imports that checkout's thurn_ai (not the installed one), sets u
 random moves) and the search benchmark's position (thurn_ai.play.bench), and then does nothing (the
 baseline) or one of: 20,000 clones, 200 compiled random playouts (the same games in both, when the rules did
 not change), 200,000 compiled legal-move generations, 2,000 complete position dicts (to_dict), or 2,000
-iterations of the default mcts tree (SearchOptions defaults, one tree; the same search in both when its
-fingerprint did not change). Instructions per unit = (run - baseline) / count.
+iterations of the SearchOptions-defaults tree (one tree; the same search in both when its fingerprint did not
+change), or 2,000 iterations of the default `mcts` bot's tree (learned prior) and of `mcts(policy=handset)`'s
+from the search benchmark's position. Instructions per unit = (run - baseline) / count.
 """
 from __future__ import annotations
 
@@ -54,8 +55,14 @@ elif sys.argv[2] == "to_dict":
         g.to_dict()
 elif sys.argv[2] == "search_iteration":
     tree.run(2000)
+elif sys.argv[2] in ("search_learned", "search_handset"):
+    # the default mcts (learned prior and evaluation) and its hand-set-prior twin, as the bot builds its tree
+    from thurn_ai.bots.spec import make_bot
+    bot = make_bot("mcts" if sys.argv[2] == "search_learned" else "mcts(policy=handset)")
+    bot._tree(s, 1, ismcts=True).run(2000)
 '''
-COUNTS = {"clone": 20000, "playout": 200, "legal_moves": 200000, "to_dict": 2000, "search_iteration": 2000}
+COUNTS = {"clone": 20000, "playout": 200, "legal_moves": 200000, "to_dict": 2000, "search_iteration": 2000,
+          "search_learned": 2000, "search_handset": 2000}
 
 
 def instructions(checkout: Path, what: str) -> int:

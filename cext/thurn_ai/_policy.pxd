@@ -79,6 +79,9 @@ cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueW
 cdef int fill_weights(ValueWeights* w, win, score) except -1
 cdef int prior_phase(const StateData* s) noexcept nogil
 cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeights* w, const int* moves, int n,
-                       int forbid, int plan_index, HouseValues* values, double* out) noexcept nogil
+                       int forbid, int plan_index, HouseValues* values, const double* plan_values,
+                       double* out) noexcept nogil
+cdef int plan_values_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                            HouseValues* values, double* v) noexcept nogil
 cdef void softmax_into(const double* logits, int n, double* out) noexcept nogil
 cdef int fill_prior_weights(PriorWeights* w, rows) except -1

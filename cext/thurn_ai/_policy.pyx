@@ -213,7 +213,7 @@ def prior_features_of(GameState state, int forbid=0):
     cdef int n, i, k, pidx
     cdef HouseValues values
     n = search_decision(state, forbid, moves, &values, &pidx)
-    prior_features(&state.s, &state.cfg.c, moves, n, forbid, pidx, &values, f)
+    prior_features(&state.s, &state.cfg.c, moves, n, forbid, pidx, &values, NULL, f)
     return (prior_phase(&state.s), [moves[i] for i in range(n)],
             [[f[i * PRIOR_FEATURES + k] for k in range(PRIOR_FEATURES)] for i in range(n)])
 
@@ -229,6 +229,6 @@ def learned_prior_of(GameState state, rows, int forbid=0):
     cdef HouseValues values
     fill_prior_weights(&w, rows)
     n = search_decision(state, forbid, moves, &values, &pidx)
-    prior_logits(&state.s, &state.cfg.c, &w, moves, n, forbid, pidx, &values, logit)
+    prior_logits(&state.s, &state.cfg.c, &w, moves, n, forbid, pidx, &values, NULL, logit)
     softmax_into(logit, n, prob)
     return [moves[i] for i in range(n)], [prob[i] for i in range(n)]

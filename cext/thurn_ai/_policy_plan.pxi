@@ -403,15 +403,27 @@ cdef int argmax_move(const int* moves, int n, const double* v) noexcept nogil:
     return best
 
 
-cdef inline int plan_draw(PlanCtx* x, const int* moves, int n, double* v) noexcept nogil:
-    """The draw phase: the Administrator when only a fitting card saves the route, else the best draw."""
+cdef inline void known_draw_values(const int* moves, int n, const double* known, double* v) noexcept nogil:
+    # draw_values' numbers from plan_move_values' (the draws' values; NEG for every other move)
+    cdef int i, kind
+    for i in range(n):
+        kind = moves[i] >> MOVE_SHIFT
+        v[i] = known[i] if (kind == MV_DRAW or kind == MV_DECK) else NEG
+
+
+cdef inline int plan_draw(PlanCtx* x, const int* moves, int n, double* v, const double* known) noexcept nogil:
+    """The draw phase: the Administrator when only a fitting card saves the route, else the best draw.
+    known: the move values plan_move_values computed for this decision (NULL: computed here)."""
     cdef int i, best
     for i in range(n):
         if (moves[i] >> MOVE_SHIFT) == MV_ADMIN:
             # six fresh cards beat one or two blind draws when only a fitting card saves the route
             if route_in_danger(x):
                 return i
-    draw_values(x, moves, n, v)
+    if known == NULL:
+        draw_values(x, moves, n, v)
+    else:
+        known_draw_values(moves, n, known, v)
     best = argmax_move(moves, n, v)
     return best if best >= 0 else 0
 
@@ -434,7 +446,7 @@ cdef inline int plan_cartwright(const StateData* s, const ConfigData* c, const i
 
 
 cdef inline int plan_play(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
-                          double* v) noexcept nogil:
+                          double* v, const double* known) noexcept nogil:
     """The play phase: a second draw (the Postmaster) when it gains more than what it costs, else the
     card of best plan value."""
     cdef int i, kind, best, length, p = s.current, L = s.route_len[p]
@@ -446,7 +458,10 @@ cdef inline int plan_play(PlanCtx* x, const StateData* s, const ConfigData* c, c
         if kind == MV_DRAW or kind == MV_DECK:
             has_draw = True
     if has_draw and not (forbid & (1 << OFF_POSTMASTER)):
-        draw_values(x, moves, n, v)
+        if known == NULL:
+            draw_values(x, moves, n, v)
+        else:
+            known_draw_values(moves, n, known, v)
         best = argmax_move(moves, n, v)
         if best >= 0:
             base = current_plan(x, s.hand[p], plays_left_now(x), s.official == 0)
@@ -466,7 +481,7 @@ cdef inline int plan_play(PlanCtx* x, const StateData* s, const ConfigData* c, c
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE:
-            v[i] = play_value(x, moves[i], after_plays, cw_now)
+            v[i] = play_value(x, moves[i], after_plays, cw_now) if known == NULL else known[i]
         else:
             v[i] = NEG
     best = argmax_move(moves, n, v)
@@ -474,7 +489,7 @@ cdef inline int plan_play(PlanCtx* x, const StateData* s, const ConfigData* c, c
 
 
 cdef inline int plan_after(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n,
-                           double* v) noexcept nogil:
+                           double* v, const double* known) noexcept nogil:
     """After a card: a second card (the Postal Carrier), close, or stop, by plan value; near the end of
     the game a close comes first (unless a card that extends the route is better)."""
     cdef int i, kind, best, p = s.current, L = s.route_len[p]
@@ -485,7 +500,7 @@ cdef inline int plan_after(PlanCtx* x, const StateData* s, const ConfigData* c, 
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_HORSE or (kind == MV_NEW and L == 0):
-            v[i] = play_value(x, moves[i], 0, False) + PLAN_COST
+            v[i] = play_value(x, moves[i], 0, False) + PLAN_COST if known == NULL else known[i]
         else:
             v[i] = NEG
     if can_close and (s.end_triggered or x.turns_left <= 1):
@@ -499,10 +514,13 @@ cdef inline int plan_after(PlanCtx* x, const StateData* s, const ConfigData* c, 
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if kind == MV_CLOSE:
-            v[i] = (close_value(x, s.route_mask[p], L, s.official == 0)
-                    + x.next_weight * next_route_value(x, hand_mask(s, c, p)))
+            if known != NULL:
+                v[i] = known[i]
+            else:
+                v[i] = (close_value(x, s.route_mask[p], L, s.official == 0)
+                        + x.next_weight * next_route_value(x, hand_mask(s, c, p)))
         elif kind == MV_STOP:
-            v[i] = stop_value(x)
+            v[i] = stop_value(x) if known == NULL else known[i]
     best = argmax_move(moves, n, v)
     if best < 0:
         for i in range(n):
@@ -523,13 +541,22 @@ cdef int plan_choice(const StateData* s, const ConfigData* c, const int* moves, 
         score_moves(s, c, moves, n, forbid, values, v)
         return argmax_move(moves, n, v)
     plan_setup(&x, s, c, forbid, values)
+    return plan_decide(&x, s, c, moves, n, forbid, NULL)
+
+
+cdef int plan_decide(PlanCtx* x, const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                     const double* known) noexcept nogil:
+    """plan_choice after its setup, in the draw, Cartwright, play and after-a-card phases; known: the move
+    values plan_move_values computed with the same context (NULL: computed here). The same numbers either
+    way, so the same move: the learned prior asks for both once (plan_values_choice)."""
+    cdef double v[MAXMOVES]
     if s.phase == PH_DRAW:
-        return plan_draw(&x, moves, n, v)
+        return plan_draw(x, moves, n, v, known)
     if s.phase == PH_CARTWRIGHT:
         return plan_cartwright(s, c, moves, n)
     if s.phase == PH_PLAY:
-        return plan_play(&x, s, c, moves, n, forbid, v)
-    return plan_after(&x, s, c, moves, n, v)
+        return plan_play(x, s, c, moves, n, forbid, v, known)
+    return plan_after(x, s, c, moves, n, v, known)
 
 
 cdef double plan_position_value(const StateData* s, const ConfigData* c, int p, int forbid,

@@ -28,31 +28,54 @@ cdef void plan_move_values(const StateData* s, const ConfigData* c, const int* m
     """The planner's value of the position after each move (NEG where it has none): draws by draw_values,
     cards by play_value, close and stop as plan_after weighs them -- the numbers plan_choice compares."""
     cdef PlanCtx x
+    cdef int i
+    if s.phase != PH_DRAW and s.phase != PH_PLAY and s.phase != PH_AFTER:
+        for i in range(n):
+            v[i] = NEG
+        return
+    plan_setup(&x, s, c, forbid, values)
+    plan_values_with(&x, s, c, moves, n, forbid, v)
+
+
+cdef int plan_values_choice(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
+                            HouseValues* values, double* v) noexcept nogil:
+    """plan_move_values into v, and plan_choice's move (an index into moves), with one planning context: the
+    choice reads the values instead of computing them again (the learned prior needs both at a new node)."""
+    cdef PlanCtx x
+    if n == 1 or (s.phase != PH_DRAW and s.phase != PH_PLAY and s.phase != PH_AFTER):
+        plan_move_values(s, c, moves, n, forbid, values, v)
+        return plan_choice(s, c, moves, n, forbid, values)
+    plan_setup(&x, s, c, forbid, values)
+    plan_values_with(&x, s, c, moves, n, forbid, v)
+    return plan_decide(&x, s, c, moves, n, forbid, v)
+
+
+cdef void plan_values_with(PlanCtx* xp, const StateData* s, const ConfigData* c, const int* moves, int n,
+                           int forbid, double* v) noexcept nogil:
+    # plan_move_values with its context set up (a draw, play or after-a-card decision)
+    cdef PlanCtx* x = xp
     cdef double dv[MAXMOVES]
     cdef int i, kind, p = s.current, L = s.route_len[p]
     cdef bint cw_now = s.official == 0 and s.plays == 0
     cdef int after_plays = 1 if (s.plays == 0 and s.official == 0 and not (forbid & (1 << OFF_CARRIER))) else 0
     for i in range(n):
         v[i] = NEG
-    if s.phase != PH_DRAW and s.phase != PH_PLAY and s.phase != PH_AFTER:
-        return
-    plan_setup(&x, s, c, forbid, values)
     if s.phase == PH_DRAW or (s.phase == PH_PLAY and not (forbid & (1 << OFF_POSTMASTER))):
-        draw_values(&x, moves, n, dv)
+        draw_values(x, moves, n, dv)
         for i in range(n):
             v[i] = dv[i]
     for i in range(n):
         kind = moves[i] >> MOVE_SHIFT
         if s.phase == PH_PLAY and (kind == MV_LEFT or kind == MV_RIGHT or kind == MV_NEW or kind == MV_HORSE):
-            v[i] = play_value(&x, moves[i], after_plays, cw_now)
+            v[i] = play_value(x, moves[i], after_plays, cw_now)
         elif s.phase == PH_AFTER:
             if kind == MV_LEFT or kind == MV_RIGHT or kind == MV_HORSE or (kind == MV_NEW and L == 0):
-                v[i] = play_value(&x, moves[i], 0, False) + PLAN_COST
+                v[i] = play_value(x, moves[i], 0, False) + PLAN_COST
             elif kind == MV_CLOSE:
-                v[i] = (close_value(&x, s.route_mask[p], L, s.official == 0)
-                        + x.next_weight * next_route_value(&x, hand_mask(s, c, p)))
+                v[i] = (close_value(x, s.route_mask[p], L, s.official == 0)
+                        + x.next_weight * next_route_value(x, hand_mask(s, c, p)))
             elif kind == MV_STOP:
-                v[i] = stop_value(&x)
+                v[i] = stop_value(x)
 
 
 cdef inline double clip(double a, double lo, double hi) noexcept nogil:
@@ -60,9 +83,10 @@ cdef inline double clip(double a, double lo, double hi) noexcept nogil:
 
 
 cdef void prior_features(const StateData* s, const ConfigData* c, const int* moves, int n, int forbid,
-                         int plan_index, HouseValues* values, double* f) noexcept nogil:
+                         int plan_index, HouseValues* values, const double* plan_values, double* f) noexcept nogil:
     """PRIOR_FEATURES numbers per move into f (row i at f + i * PRIOR_FEATURES); plan_index: the planner's
-    move (plan_choice), computed by the caller, which asks it anyway for the hand-set prior."""
+    move (plan_choice), computed by the caller, which asks it anyway for the hand-set prior; plan_values:
+    plan_move_values' numbers if the caller has them (plan_values_choice), else NULL."""
     cdef double rot[MAXMOVES]
     cdef double pv[MAXMOVES]
     cdef double best_rot = NEG, best_pv = NEG, ohv, deny_hv
@@ -72,7 +96,11 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
     cdef const double* qhv
     cdef double* row
     score_moves(s, c, moves, n, forbid, values, rot)
-    plan_move_values(s, c, moves, n, forbid, values, pv)
+    if plan_values == NULL:
+        plan_move_values(s, c, moves, n, forbid, values, pv)
+    else:
+        for i in range(n):
+            pv[i] = plan_values[i]
     hv = house_values(values, s, c, p)
     for i in range(n):
         if rot[i] > best_rot:
@@ -145,7 +173,8 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
 
 
 cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeights* w, const int* moves, int n,
-                       int forbid, int plan_index, HouseValues* values, double* out) noexcept nogil:
+                       int forbid, int plan_index, HouseValues* values, const double* plan_values,
+                       double* out) noexcept nogil:
     """The learned prior's logit of each move (w . phi, plus v . tanh(W phi + b) where the phase has hidden
     units); 0 for every move where the phase has no weights."""
     cdef double f[MAXMOVES * PRIOR_FEATURES]
@@ -157,7 +186,7 @@ cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeigh
         for i in range(n):
             out[i] = 0.0
         return
-    prior_features(s, c, moves, n, forbid, plan_index, values, f)
+    prior_features(s, c, moves, n, forbid, plan_index, values, plan_values, f)
     for i in range(n):
         phi = &f[i * PRIOR_FEATURES]
         a = 0.0

@@ -34,6 +34,7 @@ from thurn_ai._policy cimport (
     playout_turn, evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
     PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
     EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED, PriorWeights, prior_phase, prior_logits, softmax_into, fill_prior_weights,
+    plan_values_choice,
 )
 from thurn_ai._random cimport next_u64
 
@@ -345,16 +346,22 @@ cdef class Tree:
         gets the lowest logit kept, minus one. With prior_mix > 0, mixed with the hand-set prior."""
         cdef double logit[MAXMOVES]
         cdef double hand[MAXMOVES]
+        cdef double plan_values[MAXMOVES]
         cdef int i, k, pidx = -1, first, cnt, pm
         cdef double low
         cdef Node* nd = &self.nodes[node]
         if nd.pfirst < 0 and self.grow_arena(n):
-            pm = self.plan_move(s, node, moves, n)
-            for i in range(n):
-                if moves[i] == pm:
-                    pidx = i
+            # the planner's move and its values of every move from one planning context (once per node)
+            pidx = plan_values_choice(s, &self.cfg.c, moves, n, self.forbid[s.current], &self.values, plan_values)
+            if nd.pmove < 0:
+                nd.pmove = <int16_t>moves[pidx]
+            else:
+                pidx = -1
+                for i in range(n):
+                    if moves[i] == nd.pmove:
+                        pidx = i
             prior_logits(s, &self.cfg.c, &self.prior_weights, moves, n, self.forbid[s.current], pidx,
-                         &self.values, logit)
+                         &self.values, plan_values, logit)
             nd.pfirst = self.pl_n
             nd.pcount = <uint8_t>n
             for i in range(n):
