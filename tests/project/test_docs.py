@@ -2,12 +2,14 @@
 
 * The site builds with `mkdocs build --strict` (a broken link, a page missing from the files, a docstring
   the API reference cannot read: each fails it), and a broken link does fail a build that uses the same
-  hooks (so the first test cannot pass by not checking).
+  hooks (so the first test cannot pass by not checking). Its generated references read well (no sentinel
+  defaults, whole summaries, the result types documented).
 * The README stays short (at most 150 lines, none over 120 characters), names its two set-up commands as
   `.ci/run` runs the second, and every file it links to exists.
 """
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -27,11 +29,17 @@ def mkdocs(args, cwd, timeout=600):
                           timeout=timeout)
 
 
-def test_the_site_builds_strict(tmp_path):
-    out = mkdocs(["build", "--strict", "--site-dir", str(tmp_path / "site")], ROOT)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The site, built once for this module's tests: (mkdocs's result, the site folder)."""
+    site = tmp_path_factory.mktemp("docs") / "site"
+    return mkdocs(["build", "--strict", "--site-dir", str(site)], ROOT), site
+
+
+def test_the_site_builds_strict(built):
+    out, site = built
     said = [x for x in out.stderr.splitlines() if not x.startswith(("INFO", "  - "))]
     assert out.returncode == 0, "\n".join(said)[-4000:]
-    site = tmp_path / "site"
     for page in ("getting-started", "writing-a-bot", "cli", "api", "results", "officials-advice",
                  "results/strength/players", "results/learned/strength"):
         assert (site / page / "index.html").is_file(), page
@@ -42,6 +50,34 @@ def test_the_site_builds_strict(tmp_path):
     # a link from docs/ into the repository (../results/...) leads to the page on the site
     bots = (site / "bots" / "index.html").read_text(encoding="utf-8")
     assert 'href="../results/strength/players/' in bots
+
+
+def test_the_generated_references_read_well(built):
+    """Issue 57: the command-line page shows no click sentinel as a default (a flag's default is False), each
+    command's summary is its whole sentence (not the docstring's first line cut where it breaks), and the
+    API page documents every field of the values the examples read (an analysis, its options and turn, a
+    game record and its closes)."""
+    import dataclasses
+
+    from thurn_ai.cli import COMMANDS
+    from thurn_ai.game.state import CloseAward
+    from thurn_ai.play.analysis import Analysis, Option, Turn
+    from thurn_ai.play.match import GameRecord
+    _, site = built
+    cli = (site / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "Sentinel" not in cli and "UNSET" not in cli
+    json_row = re.search(r"<td><code>--json</code></td>\s*<td>boolean</td>\s*<td>[^<]*</td>\s*<td>(.*?)</td>", cli)
+    assert json_row and json_row.group(1) == "<code>False</code>"
+    listed = dict(re.findall(r"<li><em><a [^>]*>([a-z]+)</a></em>: (.*?)</li>", cli))
+    assert listed == {name: html.escape(text, quote=False) for name, text in COMMANDS.items()}
+    assert all(text.endswith(".") and text[0].isupper() for text in COMMANDS.values())
+    api = (site / "api" / "index.html").read_text(encoding="utf-8")
+    for cls in (Analysis, Option, Turn, GameRecord, CloseAward):
+        name = f"{cls.__module__}.{cls.__name__}"
+        start = api.index(f'id="{name}"')
+        section = api[start:api.find('class="doc doc-heading"', start + len(name) + 10)]
+        missing = [f.name for f in dataclasses.fields(cls) if f"<b><code>{f.name}</code></b>" not in section]
+        assert missing == [], f"{name} does not document {missing}"
 
 
 def test_a_broken_link_fails_the_build(tmp_path):
