@@ -9,8 +9,10 @@
 """
 from __future__ import annotations
 
+import ast
 import html
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -162,3 +164,52 @@ def test_licence_citation_and_changelog_agree_with_pyproject():
     assert cff["license"] == "MIT" and cff["version"] == project["version"]
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert "## Unreleased" in changelog and f"## {project['version']}" in changelog
+
+
+def test_what_the_getting_started_commands_write_is_ignored_by_git():
+    """Issue 57: after the getting-started commands, run in the clone's root, `git status` showed board.png,
+    game.jsonl and runs/ as untracked. Every file or folder they name as an output (--record, --png, --out;
+    a tournament without --out writes tournaments/) is covered by .gitignore."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    every = text.split("## Every command once", 1)[1].split("\n## ", 1)[0]
+    commands = [shlex.split(line.split("  #")[0]) for block in re.findall(r"```bash\n(.*?)```", every, re.S)
+                for line in block.splitlines() if line.startswith("thurn-ai ")]
+    outputs = {c[i + 1] for c in commands for i, a in enumerate(c[:-1]) if a in ("--record", "--png", "--out")}
+    if any(c[1] == "tournament" and "--out" not in c for c in commands):
+        outputs.add("tournaments/x/results.csv")
+    assert {"game.jsonl", "board.png", "runs/t1"} <= outputs, outputs
+    checked = subprocess.run(["git", "check-ignore", "--no-index", *sorted(outputs)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
+    assert sorted(checked.stdout.split()) == sorted(outputs), f"not ignored: {outputs - set(checked.stdout.split())}"
+
+
+def test_the_getting_started_python_prints_what_its_comment_shows():
+    """Issue 57: the comment beside the first print of getting-started's Python showed other moves than the
+    code prints. The first lines up to that print run here; the moves the comment names (around its "...")
+    are the first and last ones printed."""
+    import contextlib
+    import io
+    import thurn_ai  # noqa: F401  (the snippet's own import)
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text.split("## Python", 1)[1], re.S)
+    lines = code.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("print([g.move_str"))
+    shown = lines[k].split("#", 1)[1].strip()
+    head, tail = (ast.literal_eval(f"[{part.strip(' ,[]')}]") for part in shown.split("..."))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec("\n".join(lines[:k + 1]), {})
+    printed = ast.literal_eval(out.getvalue())
+    assert printed[:len(head)] == head and printed[len(printed) - len(tail):] == tail, (shown, printed)
+
+
+def test_writing_a_bot_says_a_constructor_must_take_and_pass_forbid():
+    """Issue 57: a newcomer's bot with `__init__(self, seed=None, lookahead=1)` lost the forbid option; the
+    page now says so, with the signature the shipped example uses."""
+    page = " ".join((ROOT / "docs" / "writing-a-bot.md").read_text(encoding="utf-8").split())
+    example = (ROOT / "examples" / "my_bot.py").read_text(encoding="utf-8")
+    assert "must take `forbid` too and pass it on" in page
+    for code in ("forbid=frozenset()", "super().__init__(seed, forbid)"):
+        assert code in page and code in example
