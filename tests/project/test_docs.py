@@ -213,3 +213,33 @@ def test_writing_a_bot_says_a_constructor_must_take_and_pass_forbid():
     assert "must take `forbid` too and pass it on" in page
     for code in ("forbid=frozenset()", "super().__init__(seed, forbid)"):
         assert code in page and code in example
+
+
+def test_the_game_in_two_minutes_is_linked_from_the_first_screen_and_tells_the_game_it_shows():
+    """Issue 57: nothing explained the game. docs/the-game.md is linked from the README's first screen (its
+    first 25 lines) and the docs' index; its pictures are PNGs drawn by the project's renderer (16 x 9 in at
+    100 dpi), redrawn by the script it names; and the game it describes is the game that command plays."""
+    first_screen = "\n".join(README.splitlines()[:25])
+    assert "](docs/the-game.md)" in first_screen
+    assert "](the-game.md)" in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "the-game.md").read_text(encoding="utf-8")
+    for topic in ("## The goal", "## A turn", "Houses.", "Bonus tiles.", "Carriage.", "## The four officials",
+                  "## The end and the score", "Postmaster", "Administrator", "Postal Carrier", "Cartwright"):
+        assert topic in page, topic
+    assert len(page.split()) <= 1000, "the game in two minutes: keep it short"
+    pictures = re.findall(r"!\[[^\]]+\]\((img/[^)]+\.png)\)", page)
+    assert len(pictures) == 3
+    for pic in pictures:
+        head = (ROOT / "docs" / pic).read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n" and (int.from_bytes(head[16:20], "big"),
+                                                      int.from_bytes(head[20:24], "big")) == (1600, 900), pic
+    script = re.search(r"python (experiments/\S+\.py)", page).group(1)
+    assert all(Path(pic).name in (ROOT / script).read_text(encoding="utf-8") for pic in pictures)
+    command = re.search(r"`thurn-ai (play --bots heuristic,heuristic --seed \d+) --log`", page).group(1)
+    played = subprocess.run([sys.executable, "-m", "thurn_ai.cli", *command.split(), "--quiet"], capture_output=True,
+                            text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    scores = re.findall(r"seat (\d) heuristic +(\d+)", played.stdout)
+    turns = re.search(r"after (\d+) turns", played.stdout).group(1)
+    said = re.search(r"The end after (\d+) turns: blue placed its last house; red (\d+), blue (\d+)", page)
+    assert said and said.groups() == (turns, dict(scores)["0"], dict(scores)["1"]), (said, played.stdout)
