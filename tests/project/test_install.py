@@ -5,8 +5,8 @@ a copy of the source tree (the files a clone would hold, no build artefacts) and
 outside the source tree, `thurn-ai --help`, every command's `--help`, the README's main command with a
 tiny budget, the README's three examples and the commands and Python of docs/getting-started.md as
 written (the folder holds a copy of the clone's examples/, as the clone's root does); it checks that the
-base install is as large as docs/getting-started.md says, that it is lean (no pyarrow, no dask; a tournament keeps its results in CSV; `officials --out` names
-its extra), that an extra added by name installs without compiling the engine again, that the type stubs
+base install is as large as docs/getting-started.md says and lean (no pyarrow, no dask; a tournament keeps
+its results in CSV; `officials --out` names its extra), that an extra added by name installs without compiling the engine again, that the type stubs
 are installed, and that a bot plugin installed from its own package plays in a tournament. The venv is a
 plain one (not --system-site-packages): the system's editable install hooks into every interpreter that
 reads its site-packages, and its import side effects once hid a crash that every user of `pip install .`
