@@ -100,7 +100,8 @@ def test_need_names_the_extra():
     assert extras.have("parquet")           # the test extra installs them all
 
 
-@pytest.mark.parametrize("adapter, module, extra", [("gym", "gymnasium", "gym"), ("pettingzoo", "pettingzoo", "pettingzoo"),
+@pytest.mark.parametrize("adapter, module, extra", [("gym", "gymnasium", "gym"),
+                                                   ("pettingzoo", "pettingzoo", "pettingzoo"),
                                                    ("openspiel", "pyspiel", "openspiel")])
 def test_each_adapter_without_its_library_names_its_own_extra(adapter, module, extra):
     """Issue 57: the Gymnasium adapter named the [pettingzoo] extra. Each adapter is imported in a process
