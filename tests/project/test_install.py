@@ -1,17 +1,17 @@
 """What users install, not the editable checkout the other tests import.
 
-The slow test builds the project into a fresh virtual environment with a non-editable `pip install .` of
-a copy of the source tree (the files a clone would hold, no build artefacts) and runs, from a folder
-outside the source tree, `thurn-ai --help`, every command's `--help`, the README's main command with a
-tiny budget, the README's three examples and the commands and Python of docs/getting-started.md as
-written (the folder holds a copy of the clone's examples/, as the clone's root does); it checks that the
-base install is as large as docs/getting-started.md says and lean (no pyarrow, no dask; a tournament keeps
-its results in CSV; `officials --out` names its extra), that an extra added by name installs without
-compiling the engine again, that the type stubs are installed, and that a bot plugin installed from its
-own package plays in a tournament. The venv is a plain one (not --system-site-packages): the system's
-editable install hooks into every interpreter that reads its site-packages, and its import side effects
-once hid a crash that every user of `pip install .` saw. pip fetches the dependencies from the package index (wheels are cached after the first run), so this
-test needs the network access CI has.
+The slow test builds the project into a fresh virtual environment with a non-editable `pip install .` of a
+copy of the source tree (the files a clone would hold, no build artefacts) and runs, from a folder outside
+the source tree, `thurn-ai --help`, every command's `--help`, the README's main command with a tiny budget,
+the README's three examples and the commands and Python of docs/getting-started.md as written (the folder
+holds a copy of the clone's examples/, as the clone's root does); it checks that the base install is as
+large as docs/getting-started.md says and lean (no pyarrow, no dask; a tournament keeps its results in CSV;
+`officials --out` names its extra), that an extra added by name installs without compiling the engine again,
+that the type stubs are installed, and that a bot plugin installed from its own package plays in a
+tournament. The venv is a plain one (not --system-site-packages): the system's editable install hooks into
+every interpreter that reads its site-packages, and its import side effects once hid a crash that every user
+of `pip install .` saw. pip fetches the dependencies from the package index (wheels are cached after the
+first run), so this test needs the network access CI has.
 
 The fast tests check the same kind of thing without a build: the CLI imported with no `site` processing
 (so no editable-install hook imports anything for it), and importing a checkout that was never built.
