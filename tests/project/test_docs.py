@@ -57,13 +57,14 @@ def test_the_site_builds_strict(built):
 def test_the_generated_references_read_well(built):
     """Issue 57: the command-line page shows no click sentinel as a default (a flag's default is False), each
     command's summary is its whole sentence (not the docstring's first line cut where it breaks), and the
-    API page documents every field of the values the examples read (an analysis, its options and turn, a
-    game record and its closes)."""
+    API page documents every field of the values the examples read (the rules, an analysis, its options and
+    turn, a game record and its closes)."""
     import dataclasses
 
     from thurn_ai.cli import COMMANDS
     from thurn_ai.game.state import CloseAward
     from thurn_ai.play.analysis import Analysis, Option, Turn
+    from thurn_ai.game.rules import Rules
     from thurn_ai.play.match import GameRecord
     _, site = built
     cli = (site / "cli" / "index.html").read_text(encoding="utf-8")
@@ -74,7 +75,7 @@ def test_the_generated_references_read_well(built):
     assert listed == {name: html.escape(text, quote=False) for name, text in COMMANDS.items()}
     assert all(text.endswith(".") and text[0].isupper() for text in COMMANDS.values())
     api = (site / "api" / "index.html").read_text(encoding="utf-8")
-    for cls in (Analysis, Option, Turn, GameRecord, CloseAward):
+    for cls in (Rules, Analysis, Option, Turn, GameRecord, CloseAward):
         name = f"{cls.__module__}.{cls.__name__}"
         start = api.index(f'id="{name}"')
         section = api[start:api.find('class="doc doc-heading"', start + len(name) + 10)]

@@ -66,8 +66,8 @@ def check_record_file(old: bytes, path, board_file) -> None:
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as JSON instead of a log.")
 def command(bots_text, seed, board, variant, board_file, english_tile, record_path, show_log, quiet, as_json):
-    """Play one game between bots (or against them, with the bot `human`) and print its result; --log
-    prints every move.
+    """Play one game between bots (or against them, with the bot `human`: type `hint` at its prompt for the
+    search's advice, `?` for help) and print its result; --log prints every move.
 
     Example: thurn-ai play --bots heuristic,greedy --seed 7 --record game.jsonl"""
     if record_path is not None:                   # before the game is played, not after
