@@ -9,6 +9,10 @@ only knows docs/, so these hooks
   * rewrite each relative link on a page to where its target is on the site.
 A link whose target is in no file of the repository is left as written, so `mkdocs build --strict` fails on
 it, as on any broken link.
+
+The generated command-line reference (mkdocs-click) writes an option without a default as click 8.2+ holds
+it, `Sentinel.UNSET`; on_page_content shows what that means instead: `False` for a flag (its type is
+"boolean"), None for any other option.
 """
 from __future__ import annotations
 
@@ -20,6 +24,9 @@ from mkdocs.structure.files import File
 
 LINK = re.compile(r"(!?\[[^\]\n]*\]\()([^)\s]+)(\))")
 FENCE = re.compile(r"^\s*(```|~~~)")
+# a row of mkdocs-click's option table whose Default cell is click's "no default" sentinel
+UNSET_FLAG = re.compile(r"(<td>boolean</td>\s*<td>(?:(?!</td>).)*</td>\s*<td>)<code>Sentinel\.UNSET</code>", re.S)
+UNSET = "<code>Sentinel.UNSET</code>"
 SKIP = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", re.I)       # URLs, anchors on the page, absolute paths
 
 _SITE_OF_REPO: dict[str, str] = {}     # repository path -> the site's src_uri
@@ -122,3 +129,9 @@ def on_page_markdown(markdown, page, config, files):
             fenced = not fenced
         out.append(line if fenced else LINK.sub(fix, line))
     return "\n".join(out)
+
+
+def on_page_content(html, page, config, files):
+    if UNSET not in html:
+        return html
+    return UNSET_FLAG.sub(r"\1<code>False</code>", html).replace(UNSET, "None")

@@ -84,8 +84,11 @@ class LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS or not _available(name):
             return None
-        mod = importlib.import_module(f"thurn_ai.commands.{name}")
-        return mod.command
+        command = importlib.import_module(f"thurn_ai.commands.{name}").command
+        # the whole sentence of COMMANDS is the command's summary wherever one is listed (the generated
+        # docs/cli.md too), never the first line of its docstring cut where the line breaks
+        command.short_help = COMMANDS[name]
+        return command
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """As click's main, but every error a user can fix is one `error:` line and exit status 2 (also

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium",
-                                reason="Gymnasium comes with the optional extra: pip install 'thurn-ai[pettingzoo]'")
+                                reason="Gymnasium comes with the optional extra: pip install 'thurn-ai[gym]'")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 

@@ -98,3 +98,16 @@ def test_need_names_the_extra():
         finally:
             del extras.EXTRAS["t"]
     assert extras.have("parquet")           # the test extra installs them all
+
+
+@pytest.mark.parametrize("adapter, module, extra", [("gym", "gymnasium", "gym"),
+                                                   ("pettingzoo", "pettingzoo", "pettingzoo"),
+                                                   ("openspiel", "pyspiel", "openspiel")])
+def test_each_adapter_without_its_library_names_its_own_extra(adapter, module, extra):
+    """Issue 57: the Gymnasium adapter named the [pettingzoo] extra. Each adapter is imported in a process
+    where its library cannot be imported (sys.modules[name] = None)."""
+    code = (f"import sys; sys.modules[{module!r}] = None\n"
+            f"try:\n    import thurn_ai.adapters.{adapter}\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f'pip install "thurn-ai[{extra}]"' in out.stdout, out.stdout

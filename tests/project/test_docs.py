@@ -2,13 +2,17 @@
 
 * The site builds with `mkdocs build --strict` (a broken link, a page missing from the files, a docstring
   the API reference cannot read: each fails it), and a broken link does fail a build that uses the same
-  hooks (so the first test cannot pass by not checking).
+  hooks (so the first test cannot pass by not checking). Its generated references read well (no sentinel
+  defaults, whole summaries, the result types documented).
 * The README stays short (at most 150 lines, none over 120 characters), names its two set-up commands as
   `.ci/run` runs the second, and every file it links to exists.
 """
 from __future__ import annotations
 
+import ast
+import html
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -27,11 +31,17 @@ def mkdocs(args, cwd, timeout=600):
                           timeout=timeout)
 
 
-def test_the_site_builds_strict(tmp_path):
-    out = mkdocs(["build", "--strict", "--site-dir", str(tmp_path / "site")], ROOT)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The site, built once for this module's tests: (mkdocs's result, the site folder)."""
+    site = tmp_path_factory.mktemp("docs") / "site"
+    return mkdocs(["build", "--strict", "--site-dir", str(site)], ROOT), site
+
+
+def test_the_site_builds_strict(built):
+    out, site = built
     said = [x for x in out.stderr.splitlines() if not x.startswith(("INFO", "  - "))]
     assert out.returncode == 0, "\n".join(said)[-4000:]
-    site = tmp_path / "site"
     for page in ("getting-started", "writing-a-bot", "cli", "api", "results", "officials-advice",
                  "results/strength/players", "results/learned/strength"):
         assert (site / page / "index.html").is_file(), page
@@ -42,6 +52,35 @@ def test_the_site_builds_strict(tmp_path):
     # a link from docs/ into the repository (../results/...) leads to the page on the site
     bots = (site / "bots" / "index.html").read_text(encoding="utf-8")
     assert 'href="../results/strength/players/' in bots
+
+
+def test_the_generated_references_read_well(built):
+    """Issue 57: the command-line page shows no click sentinel as a default (a flag's default is False), each
+    command's summary is its whole sentence (not the docstring's first line cut where it breaks), and the
+    API page documents every field of the values the examples read (the rules, an analysis, its options and
+    turn, a game record and its closes)."""
+    import dataclasses
+
+    from thurn_ai.cli import COMMANDS
+    from thurn_ai.game.state import CloseAward
+    from thurn_ai.play.analysis import Analysis, Option, Turn
+    from thurn_ai.game.rules import Rules
+    from thurn_ai.play.match import GameRecord
+    _, site = built
+    cli = (site / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "Sentinel" not in cli and "UNSET" not in cli
+    json_row = re.search(r"<td><code>--json</code></td>\s*<td>boolean</td>\s*<td>[^<]*</td>\s*<td>(.*?)</td>", cli)
+    assert json_row and json_row.group(1) == "<code>False</code>"
+    listed = dict(re.findall(r"<li><em><a [^>]*>([a-z]+)</a></em>: (.*?)</li>", cli))
+    assert listed == {name: html.escape(text, quote=False) for name, text in COMMANDS.items()}
+    assert all(text.endswith(".") and text[0].isupper() for text in COMMANDS.values())
+    api = (site / "api" / "index.html").read_text(encoding="utf-8")
+    for cls in (Rules, Analysis, Option, Turn, GameRecord, CloseAward):
+        name = f"{cls.__module__}.{cls.__name__}"
+        start = api.index(f'id="{name}"')
+        section = api[start:api.find('class="doc doc-heading"', start + len(name) + 10)]
+        missing = [f.name for f in dataclasses.fields(cls) if f"<b><code>{f.name}</code></b>" not in section]
+        assert missing == [], f"{name} does not document {missing}"
 
 
 def test_a_broken_link_fails_the_build(tmp_path):
@@ -126,3 +165,82 @@ def test_licence_citation_and_changelog_agree_with_pyproject():
     assert cff["license"] == "MIT" and cff["version"] == project["version"]
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert "## Unreleased" in changelog and f"## {project['version']}" in changelog
+
+
+def test_what_the_getting_started_commands_write_is_ignored_by_git():
+    """Issue 57: after the getting-started commands, run in the clone's root, `git status` showed board.png,
+    game.jsonl and runs/ as untracked. Every file or folder they name as an output (--record, --png, --out;
+    a tournament without --out writes tournaments/) is covered by .gitignore."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    every = text.split("## Every command once", 1)[1].split("\n## ", 1)[0]
+    commands = [shlex.split(line.split("  #")[0]) for block in re.findall(r"```bash\n(.*?)```", every, re.S)
+                for line in block.splitlines() if line.startswith("thurn-ai ")]
+    outputs = {c[i + 1] for c in commands for i, a in enumerate(c[:-1]) if a in ("--record", "--png", "--out")}
+    if any(c[1] == "tournament" and "--out" not in c for c in commands):
+        outputs.add("tournaments/x/results.csv")
+    assert {"game.jsonl", "board.png", "runs/t1"} <= outputs, outputs
+    checked = subprocess.run(["git", "check-ignore", "--no-index", *sorted(outputs)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
+    assert sorted(checked.stdout.split()) == sorted(outputs), f"not ignored: {outputs - set(checked.stdout.split())}"
+
+
+def test_the_getting_started_python_prints_what_its_comment_shows():
+    """Issue 57: the comment beside the first print of getting-started's Python showed other moves than the
+    code prints. The first lines up to that print run here; the moves the comment names (around its "...")
+    are the first and last ones printed."""
+    import contextlib
+    import io
+    import thurn_ai  # noqa: F401  (the snippet's own import)
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text.split("## Python", 1)[1], re.S)
+    lines = code.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("print([g.move_str"))
+    shown = lines[k].split("#", 1)[1].strip()
+    head, tail = (ast.literal_eval(f"[{part.strip(' ,[]')}]") for part in shown.split("..."))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec("\n".join(lines[:k + 1]), {})
+    printed = ast.literal_eval(out.getvalue())
+    assert printed[:len(head)] == head and printed[len(printed) - len(tail):] == tail, (shown, printed)
+
+
+def test_writing_a_bot_says_a_constructor_must_take_and_pass_forbid():
+    """Issue 57: a newcomer's bot with `__init__(self, seed=None, lookahead=1)` lost the forbid option; the
+    page now says so, with the signature the shipped example uses."""
+    page = " ".join((ROOT / "docs" / "writing-a-bot.md").read_text(encoding="utf-8").split())
+    example = (ROOT / "examples" / "my_bot.py").read_text(encoding="utf-8")
+    assert "must take `forbid` too and pass it on" in page
+    for code in ("forbid=frozenset()", "super().__init__(seed, forbid)"):
+        assert code in page and code in example
+
+
+def test_the_game_in_two_minutes_is_linked_from_the_first_screen_and_tells_the_game_it_shows():
+    """Issue 57: nothing explained the game. docs/the-game.md is linked from the README's first screen (its
+    first 25 lines) and the docs' index; its pictures are PNGs drawn by the project's renderer (16 x 9 in at
+    100 dpi), redrawn by the script it names; and the game it describes is the game that command plays."""
+    first_screen = "\n".join(README.splitlines()[:25])
+    assert "](docs/the-game.md)" in first_screen
+    assert "](the-game.md)" in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "the-game.md").read_text(encoding="utf-8")
+    for topic in ("## The goal", "## A turn", "Houses.", "Bonus tiles.", "Carriage.", "## The four officials",
+                  "## The end and the score", "Postmaster", "Administrator", "Postal Carrier", "Cartwright"):
+        assert topic in page, topic
+    assert len(page.split()) <= 1000, "the game in two minutes: keep it short"
+    pictures = re.findall(r"!\[[^\]]+\]\((img/[^)]+\.png)\)", page)
+    assert len(pictures) == 3
+    for pic in pictures:
+        head = (ROOT / "docs" / pic).read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n" and (int.from_bytes(head[16:20], "big"),
+                                                      int.from_bytes(head[20:24], "big")) == (1600, 900), pic
+    script = re.search(r"python (experiments/\S+\.py)", page).group(1)
+    assert all(Path(pic).name in (ROOT / script).read_text(encoding="utf-8") for pic in pictures)
+    command = re.search(r"`thurn-ai (play --bots heuristic,heuristic --seed \d+) --log`", page).group(1)
+    played = subprocess.run([sys.executable, "-m", "thurn_ai.cli", *command.split(), "--quiet"], capture_output=True,
+                            text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    scores = re.findall(r"seat (\d) heuristic +(\d+)", played.stdout)
+    turns = re.search(r"after (\d+) turns", played.stdout).group(1)
+    said = re.search(r"The end after (\d+) turns: blue placed its last house; red (\d+), blue (\d+)", page)
+    assert said and said.groups() == (turns, dict(scores)["0"], dict(scores)["1"]), (said, played.stdout)

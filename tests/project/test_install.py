@@ -1,17 +1,17 @@
 """What users install, not the editable checkout the other tests import.
 
-The slow test builds the project into a fresh virtual environment with a non-editable `pip install .` of
-a copy of the source tree (the files a clone would hold, no build artefacts) and runs, from a folder
-outside the source tree, `thurn-ai --help`, every command's `--help`, the README's main command with a
-tiny budget, the README's three examples and the commands and Python of docs/getting-started.md as
-written (the folder holds a copy of the clone's examples/, as the clone's root does); it checks that the
-base install is lean (no pyarrow, no dask; a tournament keeps its results in CSV; `officials --out` names
-its extra), that an extra added by name installs without compiling the engine again, that the type stubs
-are installed, and that a bot plugin installed from its own package plays in a tournament. The venv is a
-plain one (not --system-site-packages): the system's editable install hooks into every interpreter that
-reads its site-packages, and its import side effects once hid a crash that every user of `pip install .`
-saw. pip fetches the dependencies from the package index (wheels are cached after the first run), so this
-test needs the network access CI has.
+The slow test builds the project into a fresh virtual environment with a non-editable `pip install .` of a
+copy of the source tree (the files a clone would hold, no build artefacts) and runs, from a folder outside
+the source tree, `thurn-ai --help`, every command's `--help`, the README's main command with a tiny budget,
+the README's three examples and the commands and Python of docs/getting-started.md as written (the folder
+holds a copy of the clone's examples/, as the clone's root does); it checks that the base install is as
+large as docs/getting-started.md says and lean (no pyarrow, no dask; a tournament keeps its results in CSV;
+`officials --out` names its extra), that an extra added by name installs without compiling the engine again,
+that the type stubs are installed, and that a bot plugin installed from its own package plays in a
+tournament. The venv is a plain one (not --system-site-packages): the system's editable install hooks into
+every interpreter that reads its site-packages, and its import side effects once hid a crash that every user
+of `pip install .` saw. pip fetches the dependencies from the package index (wheels are cached after the
+first run), so this test needs the network access CI has.
 
 The fast tests check the same kind of thing without a build: the CLI imported with no `site` processing
 (so no editable-install hook imports anything for it), and importing a checkout that was never built.
@@ -137,6 +137,15 @@ def getting_started() -> tuple[list[list[str]], list[list[str]], str]:
     return [c[1:] for c in split[0]], [c[1:] for c in split[1]], code
 
 
+def megabytes_without_bytecode(folder: Path) -> float:
+    """The disk space of the files under `folder` (as du counts it), leaving out __pycache__ folders."""
+    total = 0
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        total += sum(os.lstat(os.path.join(here, f)).st_blocks * 512 for f in files)
+    return total / 2 ** 20
+
+
 def run(cmd, cwd, env, timeout=300):
     return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
@@ -170,10 +179,16 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         assert made.returncode == 0, made.stderr
         py = venv / BIN / "python"
         env = clean_env(PATH=f"{venv / BIN}{os.pathsep}{os.environ.get('PATH', '')}", VIRTUAL_ENV=str(venv))
+        empty = megabytes_without_bytecode(venv)
         # --no-compile: no .pyc files for the dependencies (a third of pip's time); nothing else changes
         pip = run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-q", "--no-compile",
                    src], base, env, timeout=900)
         assert pip.returncode == 0, "pip install . failed:\n" + pip.stdout[-3000:] + pip.stderr[-3000:]
+        # the install size getting-started states (issue 57: it said 378 MB, 513 MB were measured)
+        stated = int(re.search(r"(\d+) MB\s+of packages", (ROOT / "docs" / "getting-started.md").read_text()).group(1))
+        added = megabytes_without_bytecode(venv) - empty
+        assert abs(added - stated) <= 0.25 * stated, f"the base install adds {added:.0f} MB of packages, " \
+            f"docs/getting-started.md says {stated} MB: measure it again"
 
         outside = base / "elsewhere"
         outside.mkdir()

@@ -8,8 +8,8 @@
         action = e.action_space.sample(obs["action_mask"])
         obs, reward, terminated, truncated, info = e.step(action)
 
-Needs the optional extra: pip install "thurn-ai[pettingzoo]" (Gymnasium comes with it). docs/gym.md
-describes it. The actions and the observation tensor are those of the OpenSpiel and PettingZoo adapters
+Needs the optional extra: pip install "thurn-ai[gym]" (the pettingzoo extra brings Gymnasium too).
+docs/gym.md describes it. The actions and the observation tensor are those of the OpenSpiel and PettingZoo adapters
 (thurn_ai.adapters.encoding); the opponents' decisions are played inside step(), so the agent sees only
 its own decisions. The environment adds no rules: it maps actions to engine moves.
 """
@@ -21,7 +21,7 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError as e:        # the optional extra is missing: say how to get it
-    raise ImportError(f"thurn_ai.adapters.gym needs Gymnasium ({e}): pip install \"thurn-ai[pettingzoo]\"") from e
+    raise ImportError(f"thurn_ai.adapters.gym needs Gymnasium ({e}): pip install \"thurn-ai[gym]\"") from e
 
 from ..bots.base import Observation
 from ..render.text import render_view

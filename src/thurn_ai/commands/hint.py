@@ -77,36 +77,46 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
         click.echo(json.dumps(finite_json(result), ensure_ascii=False, allow_nan=False))   # JSON has no NaN
         return
     click.echo(result["position"])
-    click.echo(f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {player}'s view"
-               + (f" (the strongest configuration measured for {state.n_players} players)"
-                  if analysis.bot.name == DEFAULT_BOT else ""))
-    click.echo("")
+    for line in analysis_lines(analysis, state.n_players, top):
+        click.echo(line)
+
+
+def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False) -> list[str]:
+    """The analysis as `thurn-ai hint` prints it below the position: the search, the ranked options, the
+    recommended turn and the expected outcome. in_game: the hint typed in `thurn-ai play`, whose lines
+    name no option of `thurn-ai hint`."""
+    out = [f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {analysis.player}'s view"
+           + (f" (the strongest configuration measured for {players} players)"
+              if analysis.bot.name == DEFAULT_BOT else ""), ""]
     win_label = "win chance" if analysis.calibrated else "win (eval)"
-    click.echo(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
+    out.append(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
     for i, o in enumerate(analysis.options[:top], 1):
         name = o.notation + (f" [{OFFICIAL_LABEL[o.official]}]" if o.official else "")
-        click.echo(f"  {i:>2}  {name:<32} {o.share:>15.1%} {o.win_prob:>10.1%} {o.mean_score:>11.1f}")
+        out.append(f"  {i:>2}  {name:<32} {o.share:>15.1%} {o.win_prob:>10.1%} {o.mean_score:>11.1f}")
     if len(analysis.options) > top:
-        click.echo(f"  ... {len(analysis.options) - top} more (--top)")
-    click.echo(f"  share of search: the root visits the move got; {win_label}: of the player to move after it; "
+        out.append(f"  ... {len(analysis.options) - top} more" + ("" if in_game else " (--top)"))
+    out.append(f"  share of search: the root visits the move got; {win_label}: of the player to move after it; "
                "final score: expected")
-    turn = analysis.recommended_turn
-    click.echo("")
-    click.echo(f"recommended: {turn_steps(turn)}; {turn.then}")
+    out += ["", f"recommended: {turn_steps(analysis.recommended_turn)}; {analysis.recommended_turn.then}",
+            expected_line(analysis, "" if in_game else ", see --opponents")]
+    return out
+
+
+def expected_line(analysis, see_also: str = ", see --opponents") -> str:
+    """The expected outcome of the best option, with whom its win chance assumes."""
     best = analysis.best
     if analysis.calibrated and analysis.opponents == "heuristic":
-        click.echo(f"expected: win chance {best.win_prob:.0%} "
-                   f"(calibrated against the heuristic bot: {analysis.assumes}; "
-                   f"one logit shift for all player counts, fitted on held-out games of that kind; docs/learned.md), "
-                   f"final score {best.mean_score:.1f}")
-    elif analysis.calibrated:
-        click.echo(f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
-                   f"seat plays like the search; against weaker players it is too close to 1/n, see "
-                   f"--opponents; docs/learned.md), final score {best.mean_score:.1f}")
-    else:
-        click.echo(f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
-                   f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "
-                   f"{best.mean_score:.1f}")
+        return (f"expected: win chance {best.win_prob:.0%} "
+                f"(calibrated against the heuristic bot: {analysis.assumes}; "
+                f"one logit shift for all player counts, fitted on held-out games of that kind; docs/learned.md), "
+                f"final score {best.mean_score:.1f}")
+    if analysis.calibrated:
+        return (f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
+                f"seat plays like the search; against weaker players it is too close to 1/n{see_also}; "
+                f"docs/learned.md), final score {best.mean_score:.1f}")
+    return (f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
+            f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "
+            f"{best.mean_score:.1f}")
 
 
 def print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json) -> None:

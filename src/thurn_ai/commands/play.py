@@ -4,13 +4,18 @@ from __future__ import annotations
 import click
 
 from ..bots import make_bot, split_specs
+from ..bots.human import HumanBot
+from ..play.analysis import analyse
 from ..play.match import derive_seed, parse_records, play_game
 from ..errors import ThurnError
 from ..fileio import atomic_write_bytes, decode_text, path_text, read_existing
 from ..game.rules import PLAYER_COUNTS
 from ..render.text import describe_end, move_line
+from .hint import analysis_lines
 from .options import bot_module_option, SEED, check_output_file, game_options, rules_from
 
+#: how many options the hint inside a game lists (`thurn-ai hint --top` for more)
+HINT_TOP = 6
 
 
 def append_record(path, line: str) -> None:
@@ -22,6 +27,19 @@ def append_record(path, line: str) -> None:
     if old and not old.endswith(b"\n"):
         old += b"\n"
     atomic_write_bytes(path, old + line.encode("utf-8") + b"\n")
+
+
+def seat_adviser(game_seed: int):
+    """The `hint` of a human seat: thurn_ai.play.analysis.analyse (as `thurn-ai hint` runs it) on the
+    position as the player to move may know it -- GameState.determinize re-deals every card that player
+    cannot see before the search starts, so the true hidden cards never reach it. Each hint is seeded by
+    the game's seed and the turn: the same game gives the same hints."""
+    def advise(state, player: int, iterations: int | None = None) -> list[str]:
+        seed = derive_seed("hint", game_seed, state.turn, state.phase)
+        seen = state.determinize(player, seed)
+        analysis = analyse(seen, player, iterations=iterations, seed=seed)
+        return analysis_lines(analysis, seen.n_players, top=HINT_TOP, in_game=True)
+    return advise
 
 
 def check_record_file(old: bytes, path, board_file) -> None:
@@ -48,8 +66,8 @@ def check_record_file(old: bytes, path, board_file) -> None:
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as JSON instead of a log.")
 def command(bots_text, seed, board, variant, board_file, english_tile, record_path, show_log, quiet, as_json):
-    """Play one game between bots (or against them, with the bot `human`) and print its result; --log
-    prints every move.
+    """Play one game between bots (or against them, with the bot `human`: type `hint` at its prompt for the
+    search's advice, `?` for help) and print its result; --log prints every move.
 
     Example: thurn-ai play --bots heuristic,greedy --seed 7 --record game.jsonl"""
     if record_path is not None:                   # before the game is played, not after
@@ -63,9 +81,11 @@ def command(bots_text, seed, board, variant, board_file, english_tile, record_pa
     rules = rules_from(len(specs), board, variant, board_file, english_tile)
     bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)]
     last_turn = [-1]
+    humans = [b for b in bots if isinstance(b, HumanBot)]
+    for b in humans:
+        b.advise = seat_adviser(seed)
     if show_log is None:           # a human follows the game move by move; between bots, the summary
-        from ..bots.human import HumanBot
-        show_log = any(isinstance(b, HumanBot) for b in bots)
+        show_log = bool(humans)
 
     def log(state, p, move):
         if quiet or as_json or not show_log:

@@ -32,14 +32,18 @@ FIELDS = ("players", "board", "variant", "all_provinces_tile", "max_turns")
 class Rules:
     """Everything that selects which game is played.
 
-    players: 2-4 (PLAYER_COUNTS).  board: 'south', 'north' (the packaged boards) or, given by the user directly (the
-    command line's --board-file), a board file's path; positions and game records name only packaged
-    boards, see from_dict().  variant: 'classic' (base-game carriages,
-    Cartwright, end on the 7-carriage or the last house) or 'horses' (Glanz und Gloria); None takes the
-    board's default.  all_provinces_tile: 'german' (the South board's tile needs every province outside
-    Baiern, as printed) or 'english' (every province).  max_turns: an engine safeguard so that a bot that
-    never closes a route cannot loop forever; no real game comes near it (see docs/rules.md). At most
-    32767, what the engine's 16-bit per-player counters hold.
+    Attributes:
+        players: 2-4 (PLAYER_COUNTS).
+        board: 'south', 'north' (the packaged boards) or, given by the user directly (the command line's
+            --board-file), a board file's path; positions and game records name only packaged boards, see
+            from_dict().
+        variant: 'classic' (base-game carriages, Cartwright, end on the 7-carriage or the last house) or
+            'horses' (Glanz und Gloria); None takes the board's default.
+        all_provinces_tile: 'german' (the South board's tile needs every province outside Baiern, as printed)
+            or 'english' (every province).
+        max_turns: an engine safeguard so that a bot that never closes a route cannot loop forever; no real
+            game comes near it (see docs/rules.md). At most 32767, what the engine's 16-bit per-player
+            counters hold.
     """
 
     players: int = 2

@@ -67,14 +67,21 @@ copyreg.pickle(GameState, _reduce)
 class CloseAward:
     """What one close of a route gave its player.
 
-    player: the seat. move: the index (from 0) of the `close` move among the moves the CloseLog saw (in a game
-    record: among its moves; -1 when not known). turn: turns completed before this one (as in positions). route:
-    the cities closed, left end first. houses: the cities where houses were placed, in board order. tiles: the
-    tiles taken, Tile(stack, value), route tile first then the stacks in board order (the game-end tile among them
-    when this close ended the game). carriage: the size of the carriage taken (None: none). cartwright: the
-    carriage came with the Cartwright. carriage_points: what the carriage change adds. points: the player's score
-    change, houses (1 each: unplaced houses cost a point) + tiles + carriage. ends_game: this close triggered the
-    end of the game (last house or the last carriage)."""
+    Attributes:
+        player: the seat.
+        move: the index (from 0) of the `close` move among the moves the CloseLog saw (in a game record: among
+            its moves; -1 when not known).
+        turn: turns completed before this one (as in positions).
+        route: the cities closed, left end first.
+        houses: the cities where houses were placed, in board order.
+        tiles: the tiles taken, Tile(stack, value), route tile first then the stacks in board order (the
+            game-end tile among them when this close ended the game).
+        carriage: the size of the carriage taken (None: none).
+        cartwright: the carriage came with the Cartwright.
+        carriage_points: what the carriage change adds.
+        points: the player's score change, houses (1 each: unplaced houses cost a point) + tiles + carriage.
+        ends_game: this close triggered the end of the game (last house or the last carriage).
+    """
     player: int
     move: int
     turn: int

@@ -48,14 +48,20 @@ DEFAULT_ITERATIONS = 2000
 class Option:
     """One move of the decision at hand, as the search rated it.
 
-    move: its code; notation: its text; official: the official it uses (None, 'postmaster',
-    'administrator', 'postal_carrier', 'cartwright'); visits: root visits; share: visits / all root
-    visits; win_prob: the player's chance of winning after it -- with the learned evaluation
-    (Analysis.calibrated) the search's win share mapped to a probability calibrated on held-out games
-    (thurn_ai.learned.win_map), otherwise the share of playouts "won" in the hand-set evaluation's units
-    (docs/learned.md); mean_score: the mean final score of its playouts (those cut short: the
-    evaluation's expected or estimated score); search_win: the search's own win share (evaluation
-    units, before any map)."""
+    Attributes:
+        move: the move's code (GameState.apply takes it).
+        notation: the move as text, e.g. `draw Ulm` (GameState.move_str).
+        official: the official it uses: None, 'postmaster', 'administrator', 'postal_carrier' or 'cartwright'.
+        visits: the search's visits of the move at the root.
+        share: visits / all root visits (the search's preference; options come sorted by it).
+        win_prob: the player's chance of winning after it. With the learned evaluation
+            (Analysis.calibrated) the search's win share mapped to a probability calibrated on held-out games
+            (thurn_ai.learned.win_map); otherwise the share of playouts "won" in the hand-set evaluation's
+            units, not a probability (docs/learned.md).
+        mean_score: the mean final score of its playouts (those cut short: the evaluation's expected or
+            estimated score).
+        search_win: the search's own win share (evaluation units, before any map).
+    """
     move: int
     notation: str
     official: str | None
@@ -74,9 +80,16 @@ class Option:
 
 @dataclass(frozen=True)
 class Turn:
-    """The recommended rest of the turn: moves (notation) and codes, the official each uses, and what
-    comes after them (`then`: the turn ends, the game ends, a card from the deck decides the rest, or
-    another decision of the same player)."""
+    """The recommended rest of the turn: the moves the player to move makes now, up to what is not theirs
+    to decide (a card from the deck, the next player's turn).
+
+    Attributes:
+        moves: the moves in notation, e.g. ('left Augsburg', 'left Kempten', 'stop').
+        codes: the same moves as codes.
+        officials: the official each move uses (None for none), one per move.
+        then: what comes after them, in words: 'the turn ends', 'the game ends', 'the rest depends on the
+            card drawn from the deck', or 'decide again (PHASE)'.
+    """
     moves: tuple
     codes: tuple
     officials: tuple
@@ -88,8 +101,24 @@ class Turn:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The result of analyse(): options best first, the recommended turn, the principal variation (the
-    searched line of the player's own decisions, notation), the bot spec used and its root visits."""
+    """The result of analyse(): what `thurn-ai hint` prints, as data (`to_dict()`: as `hint --json`).
+
+    Attributes:
+        player: the seat analysed (the player to move).
+        bot: the exact bot spec that searched (a BotSpec; str() gives its text).
+        iterations: the search's visits at the root.
+        options: the decision's moves as Option values, the most visited first (`best` is the first).
+        recommended_turn: the rest of the turn the search recommends (a Turn).
+        principal_variation: the searched line of the player's own decisions, in notation.
+        seed: the seed the search and its re-deals used (the same arguments give the same Analysis).
+        calibrated: whether win_prob is a calibrated win chance (the learned evaluation scored the search's
+            playouts and the shipped win map read its win share; results/learned/report.md) or a share in
+            evaluation units.
+        line_officials: the officials the searched line uses (past deck draws too), for a search that can
+            tell; () otherwise.
+        opponents: whom the calibrated chance assumes: 'equal' (every seat plays like the search) or
+            'heuristic' (the other seats are the rule-based heuristic bot); see `assumes`.
+    """
     player: int
     bot: BotSpec
     iterations: int
@@ -97,15 +126,8 @@ class Analysis:
     recommended_turn: Turn
     principal_variation: tuple
     seed: int
-    #: whether win_prob is a calibrated win chance: the search scored its stopped playouts with the
-    #: learned evaluation (eval=learned) and its win share went through the shipped win map, fitted to how
-    #: held-out games ended (results/learned/report.md); otherwise win_prob is in evaluation units
     calibrated: bool = False
-    #: the officials the searched line uses (SearchBot.line_officials: past deck draws too), for a search
-    #: that can tell; () otherwise
     line_officials: tuple = ()
-    #: whom the calibrated chance assumes: 'equal' (every seat plays like the search) or 'heuristic' (the
-    #: player to move plays like the search, the others are the heuristic bot); see `assumes`
     opponents: str = "equal"
 
     @property
@@ -117,6 +139,7 @@ class Analysis:
 
     @property
     def best(self) -> Option:
+        """The most visited option: the search's choice."""
         return self.options[0]
 
     def to_dict(self) -> dict:

@@ -29,6 +29,25 @@ def derive_seed(*parts) -> int:
 
 @dataclass
 class GameRecord:
+    """The record of one game, as play_game returns it and `play --record` / a tournament's records.jsonl
+    save it (one JSON line: to_json / from_json).
+
+    Attributes:
+        seed: the game's seed (chance and the bots' seeds derive from it).
+        rules: the Rules it was played under.
+        bots: each seat's bot spec, in seat order.
+        moves: every move in notation, in order (`thurn-ai replay` replays them).
+        scores: each seat's final score.
+        ranking: the seats from first to last, with the rules' tie-break.
+        winner: the winning seat (-1: none recorded).
+        turns: the number of turns played.
+        truncated: the game was cut by the rules' max_turns safeguard (docs/rules.md, section 7).
+        official_uses: per seat, {official: {stage: count}} for the officials its bot chose to use.
+        details: per seat, the parts of the final score (score_details): carriage and carriage_size,
+            tile_<stack> per tile stack, tiles, houses_unplaced, closes, score.
+        closes: what each close of a route gave, in order (CloseAward values); empty in records written
+            before this field existed (replay_closes() recomputes it from the moves).
+    """
     seed: int
     rules: Rules
     bots: list[str]
@@ -38,11 +57,8 @@ class GameRecord:
     winner: int = -1
     turns: int = 0
     truncated: bool = False
-    #: per seat: {official: {stage: count}} for the officials a bot chose to use (use_counts: as columns)
     official_uses: list[dict] = field(default_factory=list)
     details: list[dict] = field(default_factory=list)
-    #: what each close awarded, in order (thurn_ai.game.state.CloseAward); empty in records written before
-    #: this field existed (replay_closes() recomputes it from the moves)
     closes: list[CloseAward] = field(default_factory=list)
 
     def to_json(self) -> str:
