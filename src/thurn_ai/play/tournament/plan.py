@@ -7,6 +7,7 @@ import json
 import sys
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
     return task.game, rows, json.dumps(record, ensure_ascii=False)
 
 
-def execute(tasks: list[GameTask], jobs: int = 1, client=None):
+def execute(tasks: Iterable[GameTask], jobs: int = 1, client=None):
     """Yield play_task results as games finish (see run_each)."""
     return run_each(play_task, tasks, jobs, client)
 
@@ -222,7 +223,9 @@ def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume, pro
 
 
 def _play(plan: Plan, jobs: int, client, columns, store: ResultStore | None, finished: dict, progress: bool):
-    todo = [plan.task(g) for g in range(1, plan.games + 1) if g not in finished]
+    # lazily: a million-game run holds a few tasks at a time, not a million (workers.in_processes)
+    todo = (plan.task(g) for g in range(1, plan.games + 1) if g not in finished)
+    jobs = max(1, min(jobs, plan.games - len(finished)))
     rows = []
     from tqdm import tqdm
     with tqdm(total=plan.games, initial=len(finished), desc="games", unit="game", file=sys.stderr,
