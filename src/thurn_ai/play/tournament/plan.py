@@ -87,6 +87,11 @@ class Plan:
                         specs=tuple(self.specs[b] for b in seating),
                         labels=tuple(self.labels[b] for b in seating), rules=self.rules)
 
+    def planned(self, game: int) -> tuple[int, tuple[str, ...]]:
+        """Game `game`'s seed and bot specs by seat (what a saved game must have been played with)."""
+        task = self.task(game)
+        return task.seed, task.specs
+
     def meta(self, columns) -> dict:
         return {"format": FORMAT_VERSION, "specs": self.specs, "players": self.rules.players,
                 "seed": self.seed, "games": self.games, "rules": self.rules.to_dict(), "columns": columns,
@@ -215,7 +220,7 @@ def run_plan(plan: Plan, jobs: int | None = None, out_dir=None, resume: bool | s
 def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume, progress: bool):
     if out_dir is None:
         return _play(plan, jobs, client, columns, None, {}, progress)
-    store = ResultStore(out_dir, plan.meta(columns), columns)
+    store = ResultStore(out_dir, plan.meta(columns), columns, plan.planned)
     try:
         return _play(plan, jobs, client, columns, store, store.open(resume), progress)
     finally:
