@@ -39,9 +39,12 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, tmp):
+            # a failed write (a full disk) names no file, a failed rename the temporary one: name the file
+            raise OSError(e.errno, e.strerror or str(e), os.fspath(path)) from None
         raise
 
 
