@@ -94,3 +94,14 @@ def test_read_bounded_of_a_folder_names_the_folder(tmp_path):
     with pytest.raises(fileio.ThurnError, match=f"{tmp_path} is not a regular file"):
         fileio.read_bounded(tmp_path, "log file")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_record_file_out_of_range_is_named_without_a_stray_the(record):
+    pytest.importorskip("starlette")
+    from thurn_ai.web.sessions import ReplaySession
+    from thurn_ai.errors import PositionError
+    with pytest.raises(PositionError) as e:
+        ReplaySession(record.read_text(), game=5, source="rec_two.jsonl")
+    assert str(e.value).startswith("rec_two.jsonl holds 1 game; game 5 is out of range")
+    with pytest.raises(PositionError, match="^the record holds 1 game"):
+        ReplaySession(record.read_text(), game=5)

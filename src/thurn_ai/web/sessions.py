@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ..bots.spec import BotSpec, make_bot, refuse_file_options, split_specs
+from ..bots.spec import BotSpec, check_request_spec, make_bot, split_specs
 from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
 from ..game.state import GameState
@@ -79,7 +79,7 @@ class GameSession:
             seed = random.SystemRandom().getrandbits(63)
         self.id = secrets.token_hex(8)
         self.seed = seed
-        self.seats = [refuse_file_options(s.strip()) for s in seats]
+        self.seats = [check_request_spec(s.strip()) for s in seats]
         self.humans = [i for i, s in enumerate(self.seats) if is_human(s)]
         self.bots = [None if i in self.humans else make_bot(s, derive_seed("bot", seed, i))
                      for i, s in enumerate(self.seats)]
