@@ -94,3 +94,16 @@ def test_resume_refuses_a_changed_format_or_cycle(tmp_path, key):
 def re_escape(text: str) -> str:
     import re
     return re.escape(text)
+
+
+@pytest.mark.parametrize("kind", ["folder", "device"])
+def test_a_tournament_json_that_is_no_file_is_named_so(tmp_path, kind):
+    from tests.commands.test_cli_edges import assert_one_error, invoke
+    out = tmp_path / "t"
+    out.mkdir()
+    if kind == "folder":
+        (out / "tournament.json").mkdir()
+    else:
+        (out / "tournament.json").symlink_to("/dev/zero")
+    r = invoke(["tournament", "--out", out, "--resume", "--no-progress"])
+    assert_one_error(r, "tournament.json is not a regular file")
