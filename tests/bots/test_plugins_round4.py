@@ -6,6 +6,7 @@ Each case runs in its own process (a module's registrations are global to a proc
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -90,8 +91,9 @@ def test_a_web_request_never_imports_an_installed_plugin(tmp_path, broken):
     code = ("import sys\nfrom thurn_ai.errors import ThurnError\nfrom thurn_ai.web.sessions import GameSession\n"
             "try:\n    GameSession(['mybot', 'human'])\nexcept ThurnError as e:\n    print('refused:', e)\n"
             "print('imported' if 'my_bot' in sys.modules else 'not imported')\n")
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "PYTHONPATH": f"{site}:{__import__('os').environ.get('PYTHONPATH', '')}"})
+                         env={**os.environ, "PYTHONPATH": path})
     assert out.returncode == 0, out.stderr
     assert "refused: bot 'mybot' is an installed plugin" in out.stdout, out.stdout
     assert "not imported" in out.stdout and "NoSuchClass" not in out.stdout

@@ -193,7 +193,9 @@ def check_output_file(path, option: str, kind: str | None = None, force: bool = 
     or FIFO); a name ending in a slash names a folder. With `kind` (OUTPUT_KINDS), an existing file must
     also be empty or of that kind unless `force`: a typo never replaces a record, notes or a picture of
     another kind."""
-    bad = (lambda message: click.BadParameter(message, param_hint=option))
+    def bad(message: str) -> click.BadParameter:
+        return click.BadParameter(message, param_hint=option)
+
     if not os.fspath(path):
         raise bad("an empty name is not a file name")
     try:
