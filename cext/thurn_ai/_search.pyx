@@ -24,6 +24,7 @@ from libc.string cimport memset
 from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
+from cpython.exc cimport PyErr_CheckSignals
 
 from thurn_ai._core cimport (
     StateData, ConfigData, GameState, Config, gen_moves, apply_move, determinize, winner_of,
@@ -38,6 +39,8 @@ from thurn_ai._policy cimport (
 from thurn_ai._random cimport next_u64
 
 # the policies as Python functions (tests, the bots, benchmarks) keep their old home here too
+from threading import current_thread as _current_thread, main_thread as _main_thread
+
 from thurn_ai._policy import official_mask, plan_policy_choice, policy_choice, policy_playout
 
 # The option codes by name, for thurn_ai.bots.search_options (which reads them from here)
@@ -53,6 +56,9 @@ cdef enum:
     # could overflow (an iteration that cannot add its node ends the search, as out of memory does)
     MAX_NODES = 1 << 30
     CLOCK_EVERY = 16          # a timed search reads the clock every 16 iterations (an iteration is ~10 µs+)
+    # a search in the main thread runs in slices of this many iterations (~10-50 ms) and looks for a
+    # signal between them, so Ctrl-C stops a long search at once (the slices give exactly the same tree)
+    SIGNAL_SLICE = 1024
 
 include "_search_filter.pxi"
 
@@ -464,15 +470,13 @@ cdef class Tree:
                 nd.score += sc[nd.mover]
             node = nd.parent
 
-    cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
+    cdef long run_c(self, long iterations, double deadline, bint cpu) noexcept nogil:
+        # at most `iterations` (0: no limit), until now_s(cpu) reaches `deadline` (0: none)
         cdef long done = 0
-        cdef double deadline = 0.0
-        if seconds > 0:
-            deadline = now_s(cpu) + seconds
         while True:
             if iterations > 0 and done >= iterations:
                 break
-            if seconds > 0 and done % CLOCK_EVERY == 0 and now_s(cpu) >= deadline:
+            if deadline > 0 and done % CLOCK_EVERY == 0 and now_s(cpu) >= deadline:
                 break
             if not self.iterate():
                 break
@@ -490,9 +494,21 @@ cdef class Tree:
                              f"not {iterations!r} and {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
-        with nogil:
-            done = self.run_c(iterations, seconds, cpu)
-        return done
+        cdef double deadline = now_s(cpu) + seconds if seconds > 0 else 0.0
+        if _current_thread() is not _main_thread():     # signals go to the main thread only
+            with nogil:
+                done = self.run_c(iterations, deadline, cpu)
+            return done
+        cdef long want, got
+        done = 0
+        while True:
+            want = SIGNAL_SLICE if iterations <= 0 else min(SIGNAL_SLICE, iterations - done)
+            with nogil:
+                got = self.run_c(want, deadline, cpu)
+            done += got
+            if got < want or (iterations > 0 and done >= iterations):
+                return done             # the budget is spent, or the search cannot go on
+            PyErr_CheckSignals()        # Ctrl-C: its KeyboardInterrupt, between two iterations
 
     def root_children(self):
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
