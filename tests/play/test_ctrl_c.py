@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="sends real si
 
 SPECS = "mcts(iterations=120),greedy"
 SEED = 5
-GAMES = 6
+GAMES = 4
 
 
 def start(out: Path, *extra: str, bots: str = SPECS) -> subprocess.Popen:
@@ -119,3 +119,16 @@ def test_tasks_are_handed_to_the_pool_as_workers_free_up():
     results.close()
     assert len(first) == 3
     assert next(taken) <= 2 * workers.AHEAD_PER_WORKER + 4      # a handful, not all 100,000
+
+
+def test_one_ctrl_c_stops_the_officials_study_at_once(tmp_path):
+    pytest.importorskip("pyarrow")
+    p = subprocess.Popen([sys.executable, "-m", "thurn_ai.cli", "officials", "--bot", "mcts", "--budget", "2=2000000",
+                          "--players", "2", "--games", "4", "--jobs", "2", "--out", str(tmp_path / "study"), "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wait_for(lambda: len(workers_of(p)) >= 2, p)
+    time.sleep(1.0)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = ended_within(p, 20)
+    assert "stopping" in err and "Traceback" not in err and p.returncode == 130, err
+    assert "run the same command again to continue" in err
