@@ -447,9 +447,11 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
-def known_bots() -> list[str]:
+def known_bots(loaded_only: bool = False) -> list[str]:
+    """The names of the bots known to this process; loaded_only: without the installed plugins not imported
+    yet (what a web request may name, see check_request_spec)."""
     _load_builtin()
-    return sorted(set(_REGISTRY) | set(_PLUGINS))
+    return sorted(set(_REGISTRY) | (set() if loaded_only else set(_PLUGINS)))
 
 
 def check_request_spec(spec: str) -> str:

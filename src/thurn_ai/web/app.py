@@ -297,7 +297,7 @@ class WebApp:
 
     async def startup(self, request: Request) -> Response:
         return JSONResponse({
-            "boards": list(BUILTIN_BOARDS), "bots": known_bots(), "hint_seconds": self.hint_seconds,
+            "boards": list(BUILTIN_BOARDS), "bots": known_bots(loaded_only=True), "hint_seconds": self.hint_seconds,
             "max_hint_seconds": MAX_SECONDS,
             "replay": self.startup_replay.summary() if self.startup_replay else None,
             "position": self.startup_position})
