@@ -90,7 +90,8 @@ def test_a_web_request_never_imports_an_installed_plugin(tmp_path, broken):
     make_plugin(site, broken=broken)
     code = ("import sys\nfrom thurn_ai.errors import ThurnError\nfrom thurn_ai.web.sessions import GameSession\n"
             "try:\n    GameSession(['mybot', 'human'])\nexcept ThurnError as e:\n    print('refused:', e)\n"
-            "from thurn_ai.bots import known_bots\nprint('offered' if 'mybot' in known_bots(loaded_only=True) else 'not offered')\n"
+            "from thurn_ai.bots import known_bots\n"
+            "print('offered' if 'mybot' in known_bots(loaded_only=True) else 'not offered')\n"
             "print('imported' if 'my_bot' in sys.modules else 'not imported')\n")
     path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,

@@ -70,8 +70,9 @@ def test_one_ctrl_c_stops_the_workers_at_once_without_waiting_for_their_games(tm
 def test_one_ctrl_c_stops_a_long_search_in_this_process(tmp_path):
     # --jobs 1 plays in the tournament's own process: the search itself must notice Ctrl-C (it runs in
     # compiled code, in slices with a look for signals between them)
-    p = subprocess.Popen([sys.executable, "-m", "thurn_ai.cli", "tournament", "--bots", "mcts(iterations=3000000),greedy",
-                          "--games", "2", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "t")],
+    p = subprocess.Popen([sys.executable, "-m", "thurn_ai.cli", "tournament", "--bots",
+                          "mcts(iterations=3000000),greedy", "--games", "2", "--jobs", "1", "--no-progress",
+                          "--out", str(tmp_path / "t")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     wait_for(lambda: (tmp_path / "t" / "tournament.json").exists(), p)
     time.sleep(1.5)                                 # inside the first search
