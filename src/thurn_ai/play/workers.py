@@ -153,7 +153,7 @@ class stop_on_ctrl_c:
 
 def in_processes(fn, tasks, jobs: int):
     """Yield fn(task) for every task as they finish, in a pool of `jobs` worker processes that end with this
-    process. Tasks are handed to the pool as workers free up (at most AHEAD_PER_WORKER per worker wait), so
+    process. Tasks are handed to the pool as workers free up (AHEAD_PER_WORKER per worker at most), so
     `tasks` may be a long lazy iterable. When the caller stops early (Ctrl-C, an error, closing the
     generator) the pool is stopped at once (stop_pool): games in progress are abandoned, not waited for.
     `fn` must be picklable (a module-level function)."""
@@ -212,7 +212,7 @@ def connect(address: str):
 
 def _run_dask(fn, tasks, client):
     """As in_processes, on a Dask cluster: tasks are handed out as results come back (at most
-    AHEAD_PER_WORKER per worker thread of the cluster, at least 64, wait), and cancelled when stopped."""
+    AHEAD_PER_WORKER per worker thread of the cluster, at least 64), and cancelled when stopped."""
     from distributed import as_completed
     try:
         ahead = max(64, AHEAD_PER_WORKER * sum(client.nthreads().values()))
