@@ -30,6 +30,7 @@ from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import measure as M
 from thurn_ai.studies.expert import report as R
 from thurn_ai.studies.expert import teacher as T
+from thurn_ai.studies.chunked import stopping_safely
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,8 +49,9 @@ def part_data(args, code: str) -> None:
     print(f"generation {gen.number}'s teacher data: {len(chunks)} chunks of up to {T.CHUNK} games in {folder} "
           "(complete ones are kept)", flush=True)
     start = time.time()
-    done = T.generate(folder, chunks, jobs=args.jobs, client=client,
-                      progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))
+    with stopping_safely(folder):       # Ctrl-C: "stopping..." at once; the chunks written are kept
+        done = T.generate(folder, chunks, jobs=args.jobs, client=client,
+                          progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))
     log_run(args.out, "data" if gen.number == 1 else f"data gen{gen.number}", time.time() - start, code,
             chunks=done, games=args.games, seed=gen.seed, teacher=gen.teacher, sample=args.sample,
             players=list(args.players))

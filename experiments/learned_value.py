@@ -35,6 +35,7 @@ from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.studies.learned import data as D
 from thurn_ai.studies.learned import report as report_learned
 from thurn_ai.studies.learned.data import held_out
+from thurn_ai.studies.chunked import stopping_safely
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,8 +57,9 @@ def part_data(args, code: str) -> None:
     print(f"data: {total - len(missing)} of {total} chunks of {D.CHUNK} games already in {folder}; "
           f"playing {len(missing)}", flush=True)
     start = time.time()
-    done = D.generate(folder, chunks, jobs=args.jobs, client=client,
-                      progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))
+    with stopping_safely(folder):       # Ctrl-C: "stopping..." at once; the chunks written are kept
+        done = D.generate(folder, chunks, jobs=args.jobs, client=client,
+                          progress=lambda c: print(f"  {c.name} ({time.time() - start:.0f} s)", flush=True))
     log_run(args.out, "data", time.time() - start, code, chunks=done, games=args.games, seed=args.seed,
             search=args.search, strong=args.strong, players=list(args.players))
 

@@ -24,6 +24,7 @@ from libc.string cimport memset
 from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
+from cpython.exc cimport PyErr_CheckSignals
 
 from thurn_ai._core cimport (
     StateData, ConfigData, GameState, Config, gen_moves, apply_move, determinize, winner_of,
@@ -39,6 +40,8 @@ from thurn_ai._policy cimport (
 from thurn_ai._random cimport next_u64
 
 # the policies as Python functions (tests, the bots, benchmarks) keep their old home here too
+from threading import current_thread as _current_thread, main_thread as _main_thread
+
 from thurn_ai._policy import official_mask, plan_policy_choice, policy_choice, policy_playout
 
 # The option codes by name, for thurn_ai.bots.search_options (which reads them from here)
@@ -62,6 +65,9 @@ cdef enum:
     TRACE = 4096              # the halving root notes its first 4096 iterations' (candidate, world) for tests
     PROBE_ROUNDS = 2          # a timed halving search first gives every candidate 2 paired iterations, to
                               # measure its speed and so how many iterations its time allows
+    # a search in the main thread looks for a signal every this many iterations (~10-50 ms), so Ctrl-C
+    # stops a long search at once (looking changes nothing else: the same tree)
+    SIGNAL_SLICE = 1024
 
 include "_search_filter.pxi"
 
@@ -132,6 +138,9 @@ cdef class Tree:
     cdef int trace_k[TRACE]
     cdef uint64_t trace_world[TRACE]
     cdef int n_trace
+    # a signal seen by a search in the main thread (run raises it)
+    cdef bint watch_signals
+    cdef object interrupted
 
     def __cinit__(self):
         self.nodes = NULL
@@ -644,7 +653,7 @@ cdef class Tree:
                 world = next_u64(&self.sh_rng)
                 luck = next_u64(&self.sh_rng)
                 for i in range(n_alive):
-                    if iterations > 0 and done >= iterations:
+                    if (iterations > 0 and done >= iterations) or self.signalled(done):
                         return done
                     if not self.iterate_root(alive[i], world, luck):
                         return done
@@ -666,7 +675,7 @@ cdef class Tree:
                 world = next_u64(&self.sh_rng)
                 luck = next_u64(&self.sh_rng)
                 for i in range(n_alive):
-                    if done >= budget:
+                    if done >= budget or self.signalled(done):
                         return done
                     if not self.iterate_root(alive[i], world, luck):
                         return done
@@ -675,6 +684,19 @@ cdef class Tree:
             self.halve(alive, n_alive)
             n_alive = (n_alive + 1) // 2
             rounds -= 1
+
+    cdef bint signalled(self, long done) noexcept nogil:
+        """In the main thread, every SIGNAL_SLICE iterations: whether a signal's handler raised (Ctrl-C's
+        KeyboardInterrupt), kept in self.interrupted for run() to raise once the search has stopped."""
+        if not self.watch_signals or done == 0 or done % SIGNAL_SLICE != 0:
+            return False
+        with gil:
+            try:
+                PyErr_CheckSignals()
+            except BaseException as e:
+                self.interrupted = e
+                return True
+        return False
 
     cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
         cdef long done = 0
@@ -688,7 +710,7 @@ cdef class Tree:
                 break
             if seconds > 0 and done % CLOCK_EVERY == 0 and now_s(cpu) >= deadline:
                 break
-            if not self.iterate():
+            if self.signalled(done) or not self.iterate():
                 break
             done += 1
         return done
@@ -696,7 +718,8 @@ cdef class Tree:
     def run(self, long iterations=0, double seconds=0.0, bint cpu=False):
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
         cpu=True: `seconds` of this thread's CPU time instead of wall-clock time.
-        Releases the GIL, so trees can run in parallel threads. Returns the iterations done."""
+        Releases the GIL, so trees can run in parallel threads. Returns the iterations done. In the main
+        thread a signal (Ctrl-C) stops the search within SIGNAL_SLICE iterations and its exception is raised."""
         cdef long done
         # (how much a user may ask is SearchOptions' business; here only a budget that could never end)
         if iterations < 0 or not 0.0 <= seconds < INFINITY:   # NaN fails too
@@ -704,8 +727,13 @@ cdef class Tree:
                              f"not {iterations!r} and {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
+        self.watch_signals = _current_thread() is _main_thread()     # signals go to the main thread only
+        self.interrupted = None
         with nogil:
             done = self.run_c(iterations, seconds, cpu)
+        if self.interrupted is not None:
+            error, self.interrupted = self.interrupted, None
+            raise error
         return done
 
     def root_candidates(self):

@@ -57,6 +57,9 @@ def input_error_line(e: BaseException) -> str:
         return f"error: a number is out of range ({one_line(e) or 'overflow'})"
     if isinstance(e, UnicodeDecodeError):
         return f"error: the input is not valid UTF-8 text ({one_line(e)})"
+    if isinstance(e, OSError) and e.strerror:       # "error: game.json: No space left on device", no [Errno 28]
+        from .fileio import path_text
+        return f"error: {path_text(e.filename)}: {e.strerror}" if e.filename is not None else f"error: {e.strerror}"
     return f"error: {one_line(e) or type(e).__name__}"
 
 

@@ -38,3 +38,7 @@ class BotSpecError(ThurnError):
 class TournamentError(ThurnError):
     """Impossible tournament settings, an output folder that cannot be used or resumed, or a worker backend
     (a Dask scheduler) that cannot be reached."""
+
+
+class BotFailure(ThurnError):
+    """A plugin bot (one not of this package) failed while playing: its choose() raised or exited."""

@@ -39,9 +39,12 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", newline: 
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, tmp):
+            # a failed write (a full disk) names no file, a failed rename the temporary one: name the file
+            raise OSError(e.errno, e.strerror or str(e), os.fspath(path)) from None
         raise
 
 
@@ -136,9 +139,10 @@ def read_existing(path, what: str, error=ThurnError, max_bytes: int | None = Non
         return b""
     except OSError as e:
         raise error(f"cannot read {what} {path_text(path)}: {e.strerror or e}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):      # replaced since the check (before fdopen: see _open_regular)
+        os.close(fd)
+        raise error(f"{what} {path_text(path)} is not a regular file")
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):      # replaced since the check
-            raise error(f"{what} {path_text(path)} is not a regular file")
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise error(f"{what} {path_text(path)} is larger than {_size(max_bytes)}; start a new file")
@@ -164,6 +168,27 @@ def open_append(path, what: str = "log file", error=ThurnError):
         raise
 
 
+def _open_regular(path, what: str, error, shown: str) -> int:
+    """A file descriptor of the regular file `path` (a symbolic link to one is followed), opened without
+    blocking on a FIFO; anything else (a folder, device, FIFO, socket) is one `error` naming the path.
+    FileNotFoundError passes through."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, TypeError) as e:
+        raise error(f"cannot read {what} {shown}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):   # before fdopen, whose error would name the descriptor
+            raise error(f"{what} {shown} is not a regular file (a folder, device, FIFO or socket)")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def read_bounded(path, what: str, error=ThurnError, max_bytes: int | None = None) -> bytes:
     """The bytes of a data file the project reads back (its own logs, a user's CSV, a saved .gz): at most
     `max_bytes` (MAX_FILE_BYTES) are read, and anything larger, or not a regular file (a device such as
@@ -171,17 +196,8 @@ def read_bounded(path, what: str, error=ThurnError, max_bytes: int | None = None
     `what` and the path. FileNotFoundError passes through (callers treat a missing file their own way)."""
     max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
     shown = path_text(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError, TypeError) as e:
-        raise error(f"cannot read {what} {shown}: {getattr(e, 'strerror', None) or e}") from None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise error(f"{what} {shown} is not a regular file (a folder, device, FIFO or socket)")
-        if st.st_size > max_bytes:          # known before reading a byte
+    with os.fdopen(_open_regular(path, what, error, shown), "rb") as f:
+        if os.fstat(f.fileno()).st_size > max_bytes:          # known before reading a byte
             raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
         try:
             data = f.read(max_bytes + 1)
@@ -190,6 +206,32 @@ def read_bounded(path, what: str, error=ThurnError, max_bytes: int | None = None
     if len(data) > max_bytes:
         raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
     return data
+
+
+def read_lines(path, what: str, error=ThurnError, max_line: int = 64 * 2 ** 20):
+    """The complete lines of a log file the project appends to, streamed: (offset, line without its
+    newline) for each, so a log of any size is read in little memory. What follows the last newline (a
+    line a killed run was writing) is left out, and so is a line longer than `max_line` bytes (damaged: it
+    is read through, never held). Not a regular file: one `error` (see read_bounded); FileNotFoundError
+    passes through."""
+    shown = path_text(path)
+    with os.fdopen(_open_regular(path, what, error, shown), "rb") as f:
+        offset = 0
+        try:
+            while True:
+                line = f.readline(max_line + 1)
+                if not line:
+                    return
+                start, offset = offset, offset + len(line)
+                if len(line) > max_line:         # too long: skip to its end
+                    while line and not line.endswith(b"\n"):
+                        line = f.readline(2 ** 20)
+                        offset += len(line)
+                    continue
+                if line.endswith(b"\n"):
+                    yield start, line[:-1]
+        except OSError as e:
+            raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
 
 
 def finite_json(value):

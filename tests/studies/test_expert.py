@@ -376,6 +376,21 @@ def test_teacher_folder_keeps_one_data_set(tmp_path):
         T.plan_chunks(players=[2], games=1, sample=0.0)
 
 
+def test_teacher_data_on_a_full_disk_is_one_error_and_keeps_what_was_written(tmp_path, monkeypatch):
+    import errno
+    from thurn_ai.studies import chunked
+    out = tmp_path / "data"
+    chunks = T.plan_chunks(players=[2], games=1, seed=5, **SMALL)
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(chunked, "atomic_to_parquet", full)
+    with pytest.raises(T.TeacherError, match="cannot write to .*No space left on device; the chunks written so far"):
+        T.generate(out, chunks)
+    monkeypatch.undo()
+    assert T.generate(out, chunks) == 1          # run again with room: the chunk is played and written
+
+
 def test_held_out_games():
     games = np.arange(20)
     assert list(games[T.held_out(games)]) == [0, 5, 9, 10, 15, 19]

@@ -9,14 +9,19 @@ Register a bot class with `register(name, cls)`; the class is called as cls(seed
 Bots from outside the package (docs/writing-a-bot.md): an installed distribution names its bots in the
 entry-point group `thurn_ai.bots` (name = "module:BotClass"), loaded when a bot is first looked up; or a
 module registers them when imported, by `load_bot_module(path_or_name)` (the CLI's `--bot-module`) or by
-listing it in the environment variable THURN_AI_BOT_MODULES (os.pathsep-separated), which every process of
-a run (the tournament's worker processes too) reads.
+listing it in the environment variable THURN_AI_BOT_MODULES, which every process of a run (the tournament's
+worker processes too) reads: entries separated by os.pathsep (':', ';' on Windows) as in PATH, or, for paths
+that hold that character, a JSON list of strings (`["/my:dir/bot.py", "pkg.bots"]`; what --bot-module
+exports then). A built-in bot's name can never be taken by another bot. A plugin bot's failures -- a factory
+that returns no bot, an exception or sys.exit in its module, factory or choose() -- are one BotSpecError or
+BotFailure naming the bot, never a traceback (THURN_AI_DEBUG=1 keeps it).
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import inspect
+import json
 import math
 import os
 import re
@@ -34,6 +39,7 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
+_BUILTIN_NAMES: set[str] = set()      # the package's own bots: no module may take their names
 _BUILTIN_LOADED = False
 _LOADING = threading.RLock()      # re-entrant: importing the bots may parse a spec
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
@@ -55,6 +61,10 @@ def register(name: str, factory) -> None:
         raise BotSpecError(f"a bot name is a word of letters, digits, _ and -, not {short_repr(name)}")
     if not callable(factory):
         raise BotSpecError(f"bot {name}: {short_repr(factory)} is not a class or function")
+    _load_builtin()
+    if name.lower() in _BUILTIN_NAMES and _REGISTRY.get(name.lower()) is not factory:
+        raise BotSpecError(f"bot name {name.lower()!r} is a built-in bot's and cannot be taken by another; "
+                           "register yours under another name")
     _REGISTRY[name.lower()] = factory
 
 
@@ -70,14 +80,39 @@ def _load_builtin():
         if _BUILTIN_LOADED:
             return
         from ._builtin import register_builtin
-        register_builtin(lambda name, cls: _REGISTRY.setdefault(name, cls))
+
+        def builtin(name, cls):
+            _BUILTIN_NAMES.add(name)
+            _REGISTRY[name] = cls        # replaces whatever a module registered under it before first use
+        register_builtin(builtin)
         _find_plugins()
         _BUILTIN_LOADED = True
     listed = os.environ.get(BOT_MODULES_ENV, "")
     if listed != _ENV_READ[0]:
         _ENV_READ[0] = listed           # before importing: a module that looks up a bot does not loop here
-        for module in filter(None, listed.split(os.pathsep)):
+        for module in listed_modules(listed):
             load_bot_module(module, export=False)
+
+
+def listed_modules(value: str) -> list[str]:
+    """The modules THURN_AI_BOT_MODULES lists: a JSON list of strings, or entries separated by os.pathsep."""
+    if value.lstrip().startswith("["):
+        try:
+            modules = json.loads(value)
+        except ValueError:
+            modules = None
+        if not (isinstance(modules, list) and all(isinstance(m, str) for m in modules)):
+            raise BotSpecError(f"{BOT_MODULES_ENV} starts with '[' but is not a JSON list of strings: "
+                               f"{short_repr(value)}")
+        return [m for m in modules if m]
+    return [m for m in value.split(os.pathsep) if m]
+
+
+def modules_listing(modules: list[str]) -> str:
+    """THURN_AI_BOT_MODULES's value listing `modules` (a JSON list when one holds os.pathsep)."""
+    if any(os.pathsep in m or m.lstrip().startswith("[") for m in modules):
+        return json.dumps(modules, ensure_ascii=False)
+    return os.pathsep.join(modules)
 
 
 def _find_plugins() -> None:
@@ -100,10 +135,17 @@ def _load_plugin(name: str) -> None:
         return
     try:
         factory = ep.load()
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise BotSpecError(f"bot {name}: its plugin {ep.value!r} (entry point group {ENTRY_POINT_GROUP}) "
-                           f"failed to load: {type(e).__name__}: {' '.join(str(e).split())}") from None
+                           f"failed to load: {_failure(e)}") from None
     _REGISTRY.setdefault(name, factory)
+
+
+def _failure(e: BaseException) -> str:
+    """What went wrong in a plugin's code, in one line."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({short_repr(e.code)})"
+    return f"{type(e).__name__}: {' '.join(str(e).split())}"[:500]
 
 
 def load_bot_module(module: str, export: bool = True) -> str:
@@ -150,14 +192,13 @@ def load_bot_module(module: str, export: bool = True) -> str:
         except BotSpecError:
             _IMPORTED.discard(key)
             raise
-        except Exception as e:
+        except (Exception, SystemExit) as e:       # a module's sys.exit() must not end the program quietly
             _IMPORTED.discard(key)
-            raise BotSpecError(f"--bot-module {short_repr(text)} failed to import: {type(e).__name__}: "
-                               f"{' '.join(str(e).split())}") from None
+            raise BotSpecError(f"--bot-module {short_repr(text)} failed to import: {_failure(e)}") from None
     if export:
-        listed = [m for m in os.environ.get(BOT_MODULES_ENV, "").split(os.pathsep) if m]
+        listed = listed_modules(os.environ.get(BOT_MODULES_ENV, ""))
         if key not in listed:
-            os.environ[BOT_MODULES_ENV] = os.pathsep.join(listed + [key])
+            os.environ[BOT_MODULES_ENV] = modules_listing(listed + [key])
     return ", ".join(sorted((set(_REGISTRY) | set(_PLUGINS)) - before))
 
 
@@ -356,12 +397,30 @@ def make_bot(spec: str | BotSpec, seed: int = 0):
         if k in _NOT_FROM_SPECS or (known is not None and k not in known):
             allowed = f" (known: {', '.join(sorted(known))})" if known else ""
             raise BotSpecError(f"bad bot spec {shown}: {name} has no option {k}{allowed}")
+    factory = _REGISTRY[name]
     try:
-        bot = _REGISTRY[name](seed=seed, **kwargs)
+        bot = factory(seed=seed, **kwargs)
     except (TypeError, ValueError, OverflowError) as e:
         raise BotSpecError(f"bad bot spec {shown}: {e}") from None
-    bot.spec = text
+    except (Exception, SystemExit) as e:
+        if is_builtin(factory) or os.environ.get("THURN_AI_DEBUG"):
+            raise                   # the package's own bug: its traceback
+        raise BotSpecError(f"bot {name}: making it failed: {_failure(e)}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise BotSpecError(f"bot {name}: its factory {short_repr(factory)} returned {short_repr(bot)}, not a bot "
+                           "(an object with a choose(observation) method; see docs/writing-a-bot.md)")
+    try:
+        bot.spec = text
+    except AttributeError:
+        raise BotSpecError(f"bot {name}: its bot {short_repr(bot)} does not take the attribute spec "
+                           "(subclass thurn_ai.bots.Bot)") from None
     return bot
+
+
+def is_builtin(obj) -> bool:
+    """Whether a bot factory (a class or function), or a bot, is the package's own code, not a plugin's."""
+    code = obj if isinstance(obj, type) or inspect.isroutine(obj) else type(obj)
+    return (getattr(code, "__module__", None) or "").split(".")[0] == "thurn_ai"
 
 
 def split_specs(text: str) -> list[str]:
@@ -388,9 +447,24 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
-def known_bots() -> list[str]:
+def known_bots(loaded_only: bool = False) -> list[str]:
+    """The names of the bots known to this process; loaded_only: without the installed plugins not imported
+    yet (what a web request may name, see check_request_spec)."""
     _load_builtin()
-    return sorted(set(_REGISTRY) | set(_PLUGINS))
+    return sorted(set(_REGISTRY) | (set() if loaded_only else set(_PLUGINS)))
+
+
+def check_request_spec(spec: str) -> str:
+    """A spec from someone who may not choose what this machine runs (a web request): refused
+    (BotSpecError) if it names a file (refuse_file_options) or an installed plugin not loaded yet -- a
+    request never makes the server import a plugin's code (the server's own --bot-module bots are loaded)."""
+    _load_builtin()
+    m = _SPEC.match(spec) if isinstance(spec, str) else None
+    name = m.group(1).lower() if m else None
+    if name is not None and name not in _REGISTRY and name in _PLUGINS:
+        raise BotSpecError(f"bot {name!r} is an installed plugin, which this server does not load for a "
+                           "request; use a built-in bot")
+    return refuse_file_options(spec)
 
 
 def refuse_file_options(spec: str) -> str:

@@ -5,12 +5,13 @@ play of the rating. Its options and output; the parts are played by the study's 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
 from click.core import ParameterSource
 
-from ..fileio import atomic_write_text, claim_folder
+from ..fileio import atomic_write_text, claim_folder, path_text
 from ..game.officials import OFFICIALS
 from ._lazy import LazyModule
 from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
@@ -90,10 +91,17 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
     _refuse_unread_options(click.get_current_context(), part)
     _OUTPUT.clear()
     _OUTPUT["json"] = {} if as_json else None
+    from ..play.workers import stop_on_ctrl_c
     try:
-        _command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations,
-                 validation_games, controls, seed, jobs, board, variant, board_file, english_tile, out_dir,
-                 from_path, quiet, log)
+        with stop_on_ctrl_c():      # Ctrl-C: "stopping..." at once, the workers stopped, saved games kept
+            _command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations,
+                     validation_games, controls, seed, jobs, board, variant, board_file, english_tile, out_dir,
+                     from_path, quiet, log)
+    except KeyboardInterrupt:
+        where = f"; the games saved in {path_text(out_dir)} are kept (run the same command again to continue)" \
+            if out_dir else ""
+        click.echo(f"interrupted{where}", err=True)
+        sys.exit(130)       # not re-raised: the command line would add its own "interrupted" line
     finally:
         collected = _OUTPUT.pop("json", None)
     if collected is not None:

@@ -3,6 +3,7 @@ every numeric option uses: each number is checked once, here, at the edge (NaN, 
 and zero values are one `error:` line and exit status 2), and its bounds are stated in `--help`."""
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -12,7 +13,7 @@ from pathlib import Path
 import click
 
 from ..game.board import Board
-from ..fileio import check_replaceable, path_text
+from ..fileio import MAX_FILE_BYTES, check_replaceable, path_text, read_existing
 from ..bots.search_options import MAX_ITERATIONS, MAX_SECONDS
 from ..game.rules import PLAYER_COUNTS, Rules, player_counts_text
 
@@ -164,25 +165,67 @@ GAME_INDEX = BoundedInt(1, 1_000_000_000)
 COUNTS = PlayerCounts()
 
 
-def check_output_file(path, option: str) -> None:
+#: What an output file a command writes looks like: an existing file of that kind may be replaced (the user
+#: is writing it again); any other file only with --force.
+OUTPUT_KINDS = {
+    "png": ("a PNG image", lambda data: data.startswith(b"\x89PNG\r\n\x1a\n")),
+    "position": ("a position file", lambda data: _is_position(data)),
+}
+
+
+def _is_position(data: bytes) -> bool:
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict) and "rules" in value and "players" in value
+
+
+def force_option(f):
+    return click.option("--force", is_flag=True,
+                        help="Replace the output file even if it is not one this command writes (by default "
+                             "only a missing file, an empty one or one of the same kind is replaced).")(f)
+
+
+def check_output_file(path, option: str, kind: str | None = None, force: bool = False) -> None:
     """Fail before any work when `path` cannot be written: its folder must exist and take a new file, and
     the path must be missing or a regular file with one name (fileio.check_replaceable: no link, device
-    or FIFO); a name ending in a slash names a folder."""
-    p = Path(path)
+    or FIFO); a name ending in a slash names a folder. With `kind` (OUTPUT_KINDS), an existing file must
+    also be empty or of that kind unless `force`: a typo never replaces a record, notes or a picture of
+    another kind."""
+    def bad(message: str) -> click.BadParameter:
+        return click.BadParameter(message, param_hint=option)
+
+    if not os.fspath(path):
+        raise bad("an empty name is not a file name")
+    try:
+        _check_output_path(Path(path), path, option, bad)
+        if kind is not None and not force:
+            _check_output_kind(Path(path), kind, bad)
+    except OSError as e:             # e.g. a name too long for the file system
+        raise bad(f"cannot write {path_text(path)}: {e.strerror or e}") from None
+
+
+def _check_output_kind(p: Path, kind: str, bad) -> None:
+    what, looks_right = OUTPUT_KINDS[kind]
+    data = read_existing(p, "output file", bad, MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+    if data and not looks_right(data):
+        raise bad(f"{path_text(p)} exists and is not {what}, so it is not replaced (it may be a file you "
+                  "need); choose another name, or give --force to replace it")
+
+
+def _check_output_path(p: Path, path, option: str, bad) -> None:
     folder = p.parent if str(p.parent) else Path(".")
     if os.fspath(path).endswith(("/", os.sep)):
-        raise click.BadParameter(f"{path_text(path)} names a folder (it ends with a slash), not a file",
-                                 param_hint=option)
+        raise bad(f"{path_text(path)} names a folder (it ends with a slash), not a file")
     if p.is_dir():
-        raise click.BadParameter(f"{path_text(path)} is a folder, not a file", param_hint=option)
+        raise bad(f"{path_text(path)} is a folder, not a file")
     if not folder.is_dir():
-        raise click.BadParameter(f"the folder {path_text(folder)} of {path_text(path)} does not exist",
-                                 param_hint=option)
+        raise bad(f"the folder {path_text(folder)} of {path_text(path)} does not exist")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".check", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:100]}.", suffix=".check", dir=folder)
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise click.BadParameter(f"cannot write in the folder {str(folder)!r}: {e.strerror or e}",
-                                 param_hint=option) from None
-    check_replaceable(p, f"{option} file", lambda message: click.BadParameter(message, param_hint=option))
+        raise bad(f"cannot write in the folder {path_text(folder)}: {e.strerror or e}") from None
+    check_replaceable(p, f"{option} file", bad)

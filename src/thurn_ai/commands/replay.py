@@ -9,7 +9,7 @@ from ..errors import PositionError
 from ..fileio import path_text
 from ..play.match import read_records, replay, score_details, state_at_turn
 from ..render.text import describe_end, move_line, render_view
-from .options import GAME_INDEX, check_output_file, data_board_file_option
+from .options import GAME_INDEX, check_output_file, data_board_file_option, force_option
 
 
 @click.command("replay")
@@ -25,10 +25,11 @@ from .options import GAME_INDEX, check_output_file, data_board_file_option
               help="With --at: write that position to this file, as the view of the player to move (what "
                    "`thurn-ai hint FILE` takes; --complete for every hand).")
 @click.option("--complete", is_flag=True, help="With --position-out: write the complete position, every hand.")
+@force_option
 @click.option("--quiet", is_flag=True, help="Print only the result (and check that it matches).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the replayed game as JSON: the record with its checked result (with --at: the position).")
-def command(record_file, game_index, board_file, step, at_turn, position_out, complete, quiet, as_json):
+def command(record_file, game_index, board_file, step, at_turn, position_out, complete, force, quiet, as_json):
     """Replay a game record exactly and print its moves turn by turn, or (--at N) the position at a turn.
 
     Example: thurn-ai replay game.jsonl --at 12 --position-out turn12.json && thurn-ai hint turn12.json"""
@@ -39,7 +40,7 @@ def command(record_file, game_index, board_file, step, at_turn, position_out, co
     if step and (as_json or quiet or at_turn is not None):
         raise click.UsageError("--step shows the game turn by turn: it does not combine with --json, --quiet or --at")
     if position_out is not None:
-        check_output_file(position_out, "--position-out")
+        check_output_file(position_out, "--position-out", "position", force)
     records = read_records(record_file, board_file=board_file)
     if not 1 <= game_index <= len(records):
         n = len(records)

@@ -7,26 +7,27 @@ import click
 
 from ..render.text import render_view, tile_name
 from ..position import describe, load_position
-from .options import SEED, check_output_file, data_board_file_option
+from .options import SEED, check_output_file, data_board_file_option, force_option
 
 
 @click.command("show")
 @click.argument("position_file", type=click.Path(dir_okay=False))
 @click.option("--png", "png_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the drawing to this PNG file (without it, the position is printed as text).")
+@force_option
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for dealing the cards a player's view leaves unknown (they are never shown).")
 @data_board_file_option("position")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what the text shows as JSON: the position as the viewer knows it, each seat's score, "
                    "the tiles left by name (with --png, the file written).")
-def command(position_file, png_path, seed, board_file, as_json):
+def command(position_file, png_path, force, seed, board_file, as_json):
     """Draw POSITION_FILE: the board with houses and routes, the display, the hands as the viewer knows
     them, and the tiles left.
 
     Example: thurn-ai show position.json --png position.png"""
     if png_path is not None:
-        check_output_file(png_path, "--png")
+        check_output_file(png_path, "--png", "png", force)
     state, viewer = load_position(position_file, seed=seed, board_file=board_file)
     if png_path is not None:
         from ..render.board import save_png      # matplotlib is imported only when drawing

@@ -66,8 +66,10 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{jobs} local process(es)"
     click.echo(f"tournament: {', '.join(specs)}; {players} players; results in {path_text(out_dir)} "
                f"(continue with --out {path_text(out_dir)} --resume); games on {where}", err=True)
+    from ..play.workers import stop_on_ctrl_c
     try:
-        df = run_plan(plan, jobs=jobs, out_dir=out_dir, resume=resume, scheduler=scheduler, progress=progress)
+        with stop_on_ctrl_c():      # Ctrl-C: "stopping..." at once, the workers stopped, saved games kept
+            df = run_plan(plan, jobs=jobs, out_dir=out_dir, resume=resume, scheduler=scheduler, progress=progress)
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished games are saved; continue with --out {path_text(out_dir)} --resume",
                    err=True)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .._core import GameState
 from ..bots.base import Bot, Observation
-from ..errors import PositionError, ThurnError
+from ..errors import BotFailure, PositionError, ThurnError
 from ..fileio import loads_json, path_text, read_text, short_repr
 from ..game.notation import illegal_move_error
 from ..game.officials import OFFICIALS, STAGES, game_stage, official_of
@@ -300,12 +301,27 @@ def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None) -> GameRec
     table = Table.new(rules, seed, [getattr(b, "spec", "?") for b in bots])
     while not table.over:
         p = table.to_move
-        move = bots[p].choose(table.observation())
+        move = _choose(bots[p], table.observation())
         table.check_bot_move(move)
         if on_move:
             on_move(table.state, p, move)
         table.apply(move)
     return table.record()
+
+
+def _choose(bot: Bot, observation):
+    """bot.choose(observation); a plugin bot's exception (or sys.exit) is one BotFailure naming the bot, as
+    bad input is, unless THURN_AI_DEBUG is set (the package's own bots keep their traceback: a bug)."""
+    try:
+        return bot.choose(observation)
+    except (Exception, SystemExit) as e:
+        from ..bots.spec import is_builtin
+        if is_builtin(bot) or os.environ.get("THURN_AI_DEBUG"):
+            raise
+        what = f"called sys.exit({e.code!r})" if isinstance(e, SystemExit) else \
+            f"raised {type(e).__name__}: {' '.join(str(e).split())}"[:400]
+        raise BotFailure(f"bot {getattr(bot, 'spec', type(bot).__name__)}: choose() {what} (a bug in that bot; "
+                         "THURN_AI_DEBUG=1 shows its traceback)") from None
 
 
 def replay_table(record: GameRecord, on_move=None, after_move=None) -> Table:

@@ -4,13 +4,15 @@ atomically as it finishes, so an interrupted run loses only the chunks in progre
 from __future__ import annotations
 
 import json
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
-from ..fileio import atomic_to_parquet, atomic_write_text, load_json
+from ..fileio import atomic_to_parquet, atomic_write_text, load_json, path_text
 from ..game.rules import Rules
 from ..play.workers import run_each
 
@@ -99,7 +101,30 @@ def generate(kind: DataSetKind, out_dir, chunks: Sequence, meta: dict[str, Any],
     out.mkdir(parents=True, exist_ok=True)
     if chunks:
         keep_one_data_set(out, meta, kind.meta_file, kind.what, kind.error)
-    return write_chunks(out, [c for c in chunks if not is_done(out, c)], play_chunk, jobs, client, progress)
+    try:
+        return write_chunks(out, [c for c in chunks if not is_done(out, c)], play_chunk, jobs, client, progress)
+    except OSError as e:       # a full disk, a read-only folder: each chunk is written atomically, none is cut
+        raise kind.error(f"cannot write to {path_text(out)}: {e.strerror or e}; the chunks written so far are "
+                         "kept (run it again to continue)") from None
+
+
+@contextmanager
+def stopping_safely(out_dir):
+    """Around a generator's run in a script: Ctrl-C says "stopping..." at once and stops the workers (a
+    second one quits at once; workers.stop_on_ctrl_c), then the script ends with one line and status 130;
+    a data set error (a full disk, another data set in the folder) is one `error:` line and status 2."""
+    from ..errors import ThurnError
+    from ..play.workers import stop_on_ctrl_c
+    try:
+        with stop_on_ctrl_c():
+            yield
+    except KeyboardInterrupt:
+        print(f"interrupted: the chunks written to {path_text(out_dir)} are kept; run the same command again "
+              "to continue", file=sys.stderr, flush=True)
+        sys.exit(130)
+    except ThurnError as e:
+        print(f"error: {e}", file=sys.stderr, flush=True)
+        sys.exit(2)
 
 
 def load(kind: DataSetKind, out_dir, players: Iterable[int] | None = None) -> pd.DataFrame:

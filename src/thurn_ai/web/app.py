@@ -45,7 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..game.board import BUILTIN_BOARDS
-from ..bots.spec import known_bots, refuse_file_options
+from ..bots.spec import check_request_spec, known_bots
 from ..errors import PositionError, ThurnError
 from ..fileio import JSON_SLICE, loads_json, short_repr
 from ..game.rules import PLAYER_COUNTS, Rules
@@ -299,7 +299,7 @@ class WebApp:
 
     async def startup(self, request: Request) -> Response:
         return JSONResponse({
-            "boards": list(BUILTIN_BOARDS), "bots": known_bots(), "hint_seconds": self.hint_seconds,
+            "boards": list(BUILTIN_BOARDS), "bots": known_bots(loaded_only=True), "hint_seconds": self.hint_seconds,
             "max_hint_seconds": MAX_SECONDS,
             "replay": self.startup_replay.summary() if self.startup_replay else None,
             "position": self.startup_position})
@@ -468,7 +468,7 @@ class WebApp:
         bot = data.get("bot", "mcts")
         if not isinstance(bot, str):
             raise ThurnError(f"bot must be a spec such as 'mcts' or 'pimc(iterations=500)', not {short_repr(bot)}")
-        return refuse_file_options(bot)
+        return check_request_spec(bot)
 
     async def hint(self, request: Request) -> Response:
         job = self.hints.get(request.path_params["id"])

@@ -67,6 +67,47 @@ MAX_CONNECTIONS = 256
 #: no timer before the first request: its keep-alive timer starts after a response, and stops at the
 #: first byte of the next request.) A request's body has its own limit (app.BODY_SECONDS).
 HEADER_SECONDS = 10.0
+#: The longest a connection may leave a response unread: when none of what the server holds for it is taken
+#: for this long, the connection is dropped and what it held freed (a write timeout).
+WRITE_SECONDS = 30.0
+#: The most response bytes the server holds for all connections together, waiting for clients to read them.
+#: When a response would take it past this, the connections that read least recently are dropped (their
+#: buffers freed at once) until it fits, and if it still does not, the one writing. One connection holds at
+#: most one response beyond its socket's buffer (uvicorn waits for a connection to drain before it writes
+#: more), so this bounds the whole server, whatever the number of slow readers.
+MAX_BUFFERED_BYTES = 128 * 2 ** 20
+
+
+class _MeteredTransport:
+    """A connection's transport as its protocol uses it, with every write counted against the server's
+    budget (see Guarded._wrote). Everything else goes to the transport itself."""
+
+    def __init__(self, transport, owner):
+        self._transport = transport
+        self._owner = owner
+
+    def write(self, data) -> None:
+        self._transport.write(data)
+        self._owner._wrote()
+
+    def __getattr__(self, name):
+        return getattr(self._transport, name)
+
+
+def _drop(transport) -> None:
+    """Close a connection; one still holding unsent response bytes is aborted, so they are freed now
+    (close() would keep them until the client reads them, which a hostile client never does)."""
+    if _buffered(transport):
+        transport.abort()
+    else:
+        transport.close()
+
+
+def _buffered(transport) -> int:
+    try:
+        return transport.get_write_buffer_size()
+    except (AttributeError, RuntimeError):
+        return 0
 
 
 def guarded_protocol(base: type[Any]) -> type[Any]:
@@ -77,10 +118,13 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
 
     class Guarded(base):
         _header_timer = None
+        _write_timer = None
         _waiting_since = 0.0
+        _read_at = 0.0           # when the client last took some of what is buffered for it
+        _last_buffered = 0
 
         def connection_made(self, transport) -> None:
-            super().connection_made(transport)
+            super().connection_made(_MeteredTransport(transport, self))
             self._await_request()
             if len(self.connections) > MAX_CONNECTIONS:
                 self._make_room()
@@ -91,9 +135,11 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
                 self._await_request()
 
         def connection_lost(self, exc) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
+            for name in ("_header_timer", "_write_timer"):
+                timer = getattr(self, name)
+                if timer is not None:
+                    timer.cancel()
+                    setattr(self, name, None)
             super().connection_lost(exc)
 
         def waiting(self) -> bool:
@@ -109,15 +155,59 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
         def _header_timeout(self) -> None:
             self._header_timer = None
             if self.waiting() and not self.transport.is_closing():
-                self.transport.close()
+                _drop(self.transport)
 
         def _make_room(self) -> None:
             idle = [c for c in self.connections
                     if c is not self and isinstance(c, Guarded) and c.waiting() and not c.transport.is_closing()]
             if idle:
                 victim = min(idle, key=lambda c: c._waiting_since)
-                victim.transport.close()
+                _drop(victim.transport)
                 self.connections.discard(victim)     # counted out now, not when the loop gets to it
+
+        # ---- what the server holds for clients that do not read (WRITE_SECONDS, MAX_BUFFERED_BYTES)
+
+        def _wrote(self) -> None:
+            now = self.loop.time()
+            held = _buffered(self.transport)
+            if held and self._write_timer is None:
+                self._read_at, self._last_buffered = now, held
+                self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
+            self._last_buffered = held
+            if held and self._total_buffered() > MAX_BUFFERED_BYTES:
+                self._free_buffers()
+
+        def _check_reading(self) -> None:
+            """The write timeout: a connection that took nothing for WRITE_SECONDS is dropped."""
+            self._write_timer = None
+            held = _buffered(self.transport)
+            if not held or self.transport.is_closing():
+                return
+            now = self.loop.time()
+            if held < self._last_buffered:
+                self._read_at = now
+            elif now - self._read_at >= WRITE_SECONDS:
+                self.transport.abort()
+                return
+            self._last_buffered = held
+            self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
+
+        def _total_buffered(self) -> int:
+            return sum(_buffered(c.transport) for c in self.connections if isinstance(c, Guarded))
+
+        def _free_buffers(self) -> None:
+            """Over the budget: drop the connections holding response bytes that read least recently
+            (this one last) until the rest fits."""
+            holders = sorted((c for c in self.connections
+                              if isinstance(c, Guarded) and c is not self and _buffered(c.transport)),
+                             key=lambda c: c._read_at)
+            total = self._total_buffered()
+            for c in holders + [self]:
+                if total <= MAX_BUFFERED_BYTES:
+                    return
+                total -= _buffered(c.transport)
+                c.transport.abort()
+                self.connections.discard(c)
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
     return Guarded

@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ..bots.spec import BotSpec, make_bot, refuse_file_options, split_specs
+from ..bots.spec import BotSpec, check_request_spec, make_bot, split_specs
 from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
 from ..game.state import GameState
@@ -79,7 +79,7 @@ class GameSession:
             seed = random.SystemRandom().getrandbits(63)
         self.id = secrets.token_hex(8)
         self.seed = seed
-        self.seats = [refuse_file_options(s.strip()) for s in seats]
+        self.seats = [check_request_spec(s.strip()) for s in seats]
         self.humans = [i for i, s in enumerate(self.seats) if is_human(s)]
         self.bots = [None if i in self.humans else make_bot(s, derive_seed("bot", seed, i))
                      for i, s in enumerate(self.seats)]
@@ -291,22 +291,23 @@ class ReplaySession:
     def __init__(self, text: object, game: int = 1, source: str = "record"):
         if not isinstance(text, str):
             raise PositionError("a game record is text: one JSON object a line")
+        named = "the record" if source == "record" else source     # a file's name stands alone
         if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
-            raise PositionError(f"the {source} is larger than {MAX_RECORD_BYTES // 2 ** 20} MB")
+            raise PositionError(f"{named} is larger than {MAX_RECORD_BYTES // 2 ** 20} MB")
         lines = [(i + 1, ln) for i, ln in enumerate(text.lstrip("\ufeff").split("\n")) if ln.strip()]
         if not lines:
-            raise PositionError(f"the {source} holds no game record (one JSON object a line)")
+            raise PositionError(f"{named} holds no game record (one JSON object a line)")
         if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= len(lines):
             n = len(lines)
-            raise PositionError(f"the {source} holds {n} game{'s' if n != 1 else ''}; game "
+            raise PositionError(f"{named} holds {n} game{'s' if n != 1 else ''}; game "
                                 f"{short_repr(game)} is out of range (1-{n})")
         line_no, line = lines[game - 1]
         try:
             rec = GameRecord.from_json(line)
         except PositionError as e:
-            raise PositionError(f"{source} line {line_no}: {e}") from None
+            raise PositionError(f"{named} line {line_no}: {e}") from None
         if len(rec.moves) > MAX_REPLAY_MOVES:
-            raise PositionError(f"{source} line {line_no}: the game has {len(rec.moves):,} moves; the server "
+            raise PositionError(f"{named} line {line_no}: the game has {len(rec.moves):,} moves; the server "
                                 f"replays games of at most {MAX_REPLAY_MOVES:,} moves (use `thurn-ai replay`)")
         self.id = secrets.token_hex(8)
         self.record = rec

@@ -7,6 +7,7 @@ import json
 import sys
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def play_task(task: GameTask) -> tuple[int, list[dict], str]:
     return task.game, rows, json.dumps(record, ensure_ascii=False)
 
 
-def execute(tasks: list[GameTask], jobs: int = 1, client=None):
+def execute(tasks: Iterable[GameTask], jobs: int = 1, client=None):
     """Yield play_task results as games finish (see run_each)."""
     return run_each(play_task, tasks, jobs, client)
 
@@ -85,6 +86,11 @@ class Plan:
         return GameTask(game=game, seed=derive_seed("tournament", self.seed, game),
                         specs=tuple(self.specs[b] for b in seating),
                         labels=tuple(self.labels[b] for b in seating), rules=self.rules)
+
+    def planned(self, game: int) -> tuple[int, tuple[str, ...]]:
+        """Game `game`'s seed and bot specs by seat (what a saved game must have been played with)."""
+        task = self.task(game)
+        return task.seed, task.specs
 
     def meta(self, columns) -> dict:
         return {"format": FORMAT_VERSION, "specs": self.specs, "players": self.rules.players,
@@ -214,7 +220,7 @@ def run_plan(plan: Plan, jobs: int | None = None, out_dir=None, resume: bool | s
 def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume, progress: bool):
     if out_dir is None:
         return _play(plan, jobs, client, columns, None, {}, progress)
-    store = ResultStore(out_dir, plan.meta(columns), columns)
+    store = ResultStore(out_dir, plan.meta(columns), columns, plan.planned)
     try:
         return _play(plan, jobs, client, columns, store, store.open(resume), progress)
     finally:
@@ -222,7 +228,9 @@ def _run(plan: Plan, jobs: int, client, columns: list[str], out_dir, resume, pro
 
 
 def _play(plan: Plan, jobs: int, client, columns, store: ResultStore | None, finished: dict, progress: bool):
-    todo = [plan.task(g) for g in range(1, plan.games + 1) if g not in finished]
+    # lazily: a million-game run holds a few tasks at a time, not a million (workers.in_processes)
+    todo = (plan.task(g) for g in range(1, plan.games + 1) if g not in finished)
+    jobs = max(1, min(jobs, plan.games - len(finished)))
     rows = []
     from tqdm import tqdm
     with tqdm(total=plan.games, initial=len(finished), desc="games", unit="game", file=sys.stderr,

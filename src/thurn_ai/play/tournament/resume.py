@@ -7,6 +7,7 @@ the caller leaves out, and a setting the caller gives must agree with the saved 
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +29,9 @@ class ResumeSettings:
 
 
 def has_saved_tournament(out_dir) -> bool:
-    return (Path(out_dir) / META_FILE).is_file()
+    """Whether out_dir holds a tournament.json (of any kind: one that is not a regular file is refused by
+    resume_settings, not taken for a missing one)."""
+    return os.path.lexists(Path(out_dir) / META_FILE)
 
 
 def resume_settings(out_dir, specs: list[str] | None = None, players: int | None = None,
@@ -40,6 +43,9 @@ def resume_settings(out_dir, specs: list[str] | None = None, players: int | None
     packaged board, or the board file the tournament was started with: that file is read only when given
     again as board_file (a saved file never makes the program open another file)."""
     path = Path(out_dir) / META_FILE
+    if os.path.lexists(path) and not path.is_file():
+        raise TournamentError(f"tournament file {path_text(path)} is not a regular file (a folder, device, FIFO, "
+                              "socket or a dangling link)")
     if not path.is_file():
         raise TournamentError(f"{path_text(out_dir)} holds no saved tournament ({META_FILE} is missing): "
                               "give every setting to start it")

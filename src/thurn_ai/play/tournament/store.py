@@ -3,9 +3,11 @@ resume (only whole games count), consolidated into results.parquet at the end; r
 (load_results). The files and the durability rules are described in thurn_ai/play/tournament/__init__.py."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import io
+import itertools
 import json
 import os
 import sys
@@ -17,7 +19,7 @@ import pandas as pd
 from ...errors import TournamentError
 from ...extras import have, need
 from ...fileio import (atomic_open, atomic_write_text, decode_text, load_json, loads_json, open_append, path_text,
-                       read_bounded, short_repr, temp_files)
+                       read_bounded, read_lines, short_repr, temp_files)
 from . import faults
 from .seats import (AFTER_TILES, BOOL_COLUMNS, FLOAT_COLUMNS, ID_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS, USE_COLUMNS,
                     bot_labels, typed_frame)
@@ -26,10 +28,14 @@ META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE, LOCK_FILE = (
     "tournament.json", "results.csv", "records.jsonl", "results.parquet", ".lock")
 
 
-#: The most bytes read from one log file (records.jsonl, results.csv): a game's record is about 10 kB, so
-#: this is 100,000 games (a seating cycle's most) and more; it stops a log linked to /dev/zero or a
-#: disk image from filling the memory.
-MAX_LOG_BYTES = 2 ** 30
+#: The most bytes of a results file read whole (results.csv by `report` and the studies, results.parquet):
+#: enough for the largest tournament --games allows (MAX_GAMES games of 4 rows of at most 2 kB), so the
+#: bound agrees with it; it stops a disk image from filling the memory. The logs a run reads back are
+#: streamed (read_lines), with no bound on their size: a record of many games is never held whole.
+MAX_LOG_BYTES = 8 * 2 ** 30
+#: The longest line of a log: a record of a game at the rules' longest (32,767 turns) is a few MB; a longer
+#: line is damaged (its game is played again).
+MAX_LINE_BYTES = 64 * 2 ** 20
 
 
 def complete_lines(path: Path) -> str:
@@ -132,10 +138,27 @@ def _writes(method):
     return wrapper
 
 
+def _write(f, data, point: str, halfway: bool) -> None:
+    """Write a game's part of a rewritten log; the one half-way through is where the test hook `point` may
+    stop the process (faults.write)."""
+    if halfway:
+        faults.write(f, data, point)
+    else:
+        f.write(data)
+
+
 @dataclass
 class SavedGame:
-    rows: list[dict]      # as read from results.csv (text values), by seat
-    record: str           # its line of records.jsonl (without the newline)
+    rows: str                   # its lines of results.csv, by seat
+    record_at: tuple[int, int]  # (offset, length) of its line in records.jsonl (without the newline)
+
+
+@dataclass
+class _GameRows:
+    """A game's rows as read from results.csv: what its record is checked against, and the rows' text."""
+    seed: str
+    seats: list[tuple[str, str, int, int]]     # (spec, bot, score, players) by seat
+    text: str
 
 
 class ResultStore:
@@ -148,7 +171,11 @@ class ResultStore:
     tournament of these settings (tournament.json missing, unreadable or different, results.csv with
     other columns) or one that holds more games than asked for."""
 
-    def __init__(self, out_dir, meta: dict, columns: list[str]):
+    def __init__(self, out_dir, meta: dict, columns: list[str], planned=None):
+        """planned(game) -> (seed, bot specs by seat) of a game as the tournament plans it (Plan.planned): a
+        resume refuses a folder whose saved games were played otherwise (its tournament.json was edited)."""
+        self.planned = planned
+        self._unplanned: tuple[int, str] | None = None     # the first saved game played otherwise, and how
         self.dir = Path(out_dir)
         self.shown = path_text(self.dir)     # the folder as messages name it (one line)
         self.meta = meta
@@ -182,6 +209,11 @@ class ResultStore:
             if resume is True:
                 self._check_records_kept()
             finished = self.read_saved()
+            if self._unplanned is not None:
+                game, how = self._unplanned
+                raise TournamentError(
+                    f"{META_FILE} in {self.shown} disagrees with the games saved there: game {game} was played "
+                    f"{how}; was {META_FILE} edited? Restore it, or start a new tournament in another --out folder")
             if finished and max(finished) > self.meta["games"]:
                 raise TournamentError(f"{self.shown} already holds {max(finished)} games, more than the "
                                       f"{self.meta['games']} asked for")
@@ -226,7 +258,7 @@ class ResultStore:
 
     def _check_meta(self):
         old = read_meta(self.path(META_FILE))
-        for key in ("specs", "players", "seed", "rules", "columns"):
+        for key in ("format", "specs", "players", "seed", "rules", "columns", "cycle"):
             if old.get(key) != self.meta[key]:
                 raise TournamentError(f"{self.shown} holds a different tournament ({key}: {old.get(key)!r}, "
                                       f"now {self.meta[key]!r}); resume it with the same settings")
@@ -246,34 +278,33 @@ class ResultStore:
                 f"move {CSV_FILE} away to start over")
 
     def read_saved(self) -> dict[int, SavedGame]:
-        """The saved games (see the class doc); everything else in the two logs is ignored."""
+        """The saved games (see the class doc); everything else in the two logs is ignored. The logs are
+        streamed: what is kept of a game is its rows' text and where its record is."""
         rows = self._read_rows()
         records = self._read_records(rows)
-        return {g: SavedGame(rows[g], records[g]) for g in sorted(rows)
-                if g in records and self._rows_agree(rows[g], records[g])}
+        return {g: SavedGame(rows[g].text, records[g]) for g in sorted(rows) if g in records}
 
-    def _rows_agree(self, rows: list[dict], record: str) -> bool:
+    def _rows_agree(self, rows: _GameRows, record: dict) -> bool:
         """Whether a game's rows say what its record says: each seat's bot (label and spec, as the
         tournament names them) and score. A row damaged in a way its types do not show (a bot label
         changed) would otherwise be kept, and a phantom bot appear in the results."""
         try:
-            rec = json.loads(record)
-            bots, scores = rec["bots"], rec["scores"]
+            bots, scores = record["bots"], record["scores"]
             named = set(zip(self.meta["specs"], bot_labels(self.meta["specs"])))
-            return all(r["spec"] == bots[seat] and (r["spec"], r["bot"]) in named
-                       and int(r["score"]) == scores[seat] and int(r["players"]) == self.meta["players"]
-                       for seat, r in enumerate(rows))
+            return all(spec == bots[seat] and (spec, bot) in named and score == scores[seat]
+                       and players == self.meta["players"]
+                       for seat, (spec, bot, score, players) in enumerate(rows.seats))
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             return False
 
-    def _read_rows(self) -> dict[int, list[dict]]:
-        """Games with a complete, well-formed set of rows in results.csv (by seat)."""
+    def _read_rows(self) -> dict[int, _GameRows]:
+        """Games with a complete, well-formed set of rows in results.csv."""
         lines = self._lines(CSV_FILE)
-        if lines is None:
+        header = next(lines, None)
+        if header is None:
             return {}
-        text = "".join(lines)
-        reader = csv.DictReader(io.StringIO(text))
-        if text and reader.fieldnames != self.columns:
+        reader = csv.DictReader(itertools.chain([header], lines))
+        if reader.fieldnames != self.columns:
             raise TournamentError(f"{self.path(CSV_FILE)} does not have the expected columns")
         by_game: dict[int, list[dict]] = {}
         bad: set[int] = set()
@@ -287,60 +318,96 @@ class ResultStore:
                         bad.add(int(with_number))
         except csv.Error:
             pass      # a garbled line: the games after it are played again
-        players = self.meta["players"]
-        complete = {}
-        for g, game_rows in by_game.items():
-            seats = sorted(int(r["seat"]) for r in game_rows)
-            if g >= 1 and g not in bad and seats == list(range(players)) \
-                    and len({r["game_seed"] for r in game_rows}) == 1:
-                complete[g] = sorted(game_rows, key=lambda r: int(r["seat"]))
-        return complete
+        return {g: self._game_rows(game_rows) for g, game_rows in by_game.items()
+                if g >= 1 and g not in bad and self._complete(game_rows)}
 
-    def _read_records(self, rows: dict[int, list[dict]]) -> dict[int, str]:
-        """The record line of each of these games (the first one that parses and has the game's seed)."""
-        records = {}
-        for line in self._lines(RECORDS_FILE) or []:
-            try:
-                rec = loads_json(line, f"a line of {self.path(RECORDS_FILE)}", TournamentError)
-                game, seed = rec["game"], rec["seed"]
-            except (TournamentError, TypeError, KeyError):
-                continue                # a damaged line: that game is played again
-            if (isinstance(game, int) and game in rows and game not in records
-                    and str(seed) == rows[game][0]["game_seed"]):
-                records[game] = line.rstrip("\n")
+    def _complete(self, game_rows: list[dict]) -> bool:
+        return (sorted(int(r["seat"]) for r in game_rows) == list(range(self.meta["players"]))
+                and len({r["game_seed"] for r in game_rows}) == 1)
+
+    def _game_rows(self, game_rows: list[dict]) -> _GameRows:
+        game_rows = sorted(game_rows, key=lambda r: int(r["seat"]))
+        buf = io.StringIO()
+        csv.DictWriter(buf, self.columns, lineterminator="\n").writerows(game_rows)
+        return _GameRows(seed=game_rows[0]["game_seed"], text=buf.getvalue(),
+                         seats=[(r["spec"], r["bot"], int(r["score"]), int(r["players"])) for r in game_rows])
+
+    def _read_records(self, rows: dict[int, _GameRows]) -> dict[int, tuple[int, int]]:
+        """Where the record of each of these games is in records.jsonl: the first line that parses, has the
+        game's seed and agrees with its rows."""
+        records: dict[int, tuple[int, int]] = {}
+        path = self.path(RECORDS_FILE)
+        try:
+            for offset, raw in read_lines(path, "log file", TournamentError, MAX_LINE_BYTES):
+                try:
+                    rec = loads_json(raw.decode("utf-8"), f"a line of {path}", TournamentError)
+                    game, seed = rec["game"], rec["seed"]
+                except (TournamentError, UnicodeDecodeError, TypeError, KeyError):
+                    continue                # a damaged line: that game is played again
+                if not (isinstance(game, int) and game in rows and game not in records
+                        and str(seed) == rows[game].seed):
+                    continue
+                if not self._as_planned(game, rec):
+                    continue
+                if self._rows_agree(rows[game], rec):
+                    records[game] = (offset, len(raw))
+        except FileNotFoundError:
+            pass
         return records
 
-    def _lines(self, name: str) -> list[str] | None:
-        """The complete lines of a log file (None if there is none): a partly written last line, and any
-        line that is not valid UTF-8, left out."""
-        try:       # bounded: a log linked to /dev/zero or grown huge is one error, not all the memory
-            data = read_bounded(self.path(name), "log file", TournamentError, MAX_LOG_BYTES)
+    def _as_planned(self, game: int, record: dict) -> bool:
+        """Whether a saved game was played with the seed and seating the plan gives it (noted if not)."""
+        if self.planned is None:
+            return True
+        seed, specs = self.planned(game)
+        if record.get("seed") != seed:
+            how = f"with seed {short_repr(record.get('seed'))}, not the {seed} its settings derive"
+        elif record.get("bots") != list(specs):
+            how = f"by {short_repr(record.get('bots'))}, not {list(specs)} as its settings seat them"
+        else:
+            return True
+        if self._unplanned is None:
+            self._unplanned = (game, how)
+        return False
+
+    def _lines(self, name: str):
+        """The complete lines of a log file as text, streamed (none if there is none): a partly written
+        last line, and any line that is not valid UTF-8, left out."""
+        try:
+            for _, raw in read_lines(self.path(name), "log file", TournamentError, MAX_LINE_BYTES):
+                try:
+                    yield raw.decode("utf-8") + "\n"
+                except UnicodeDecodeError:
+                    continue
         except FileNotFoundError:
-            return None
-        lines = []
-        for raw in data.split(b"\n")[:-1]:        # what follows the last newline is a partly written line
-            try:
-                lines.append(raw.decode("utf-8") + "\n")
-            except UnicodeDecodeError:
-                continue
-        return lines
+            return
 
     @_writes
     def _rewrite(self, games: dict[int, SavedGame], stage: str):
         """records.jsonl and results.csv holding exactly these games, sorted; each replaced atomically, the
-        records first (so results.csv never names a game whose record the folder lacks)."""
+        records first (so results.csv never names a game whose record the folder lacks). The records are
+        copied from the old records.jsonl one at a time, never all held."""
         order = sorted(games)
-        with atomic_open(self.path(RECORDS_FILE), "w", newline="") as f:
-            faults.write(f, "".join(games[g].record + "\n" for g in order), f"{stage}-records-half")
+        with atomic_open(self.path(RECORDS_FILE), "wb") as f, self._old_records(order) as old:
+            for k, g in enumerate(order):
+                offset, length = games[g].record_at
+                old.seek(offset)
+                line = old.read(length) + b"\n"
+                if len(line) != length + 1:
+                    raise TournamentError(f"{self.path(RECORDS_FILE)} changed while it was rewritten")
+                _write(f, line, f"{stage}-records-half", k == len(order) // 2)
         faults.fault(f"{stage}-records-written")
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, self.columns, lineterminator="\n")
-        writer.writeheader()
-        for g in order:
-            writer.writerows(games[g].rows)
         with atomic_open(self.path(CSV_FILE), "w", newline="") as f:
-            faults.write(f, buf.getvalue(), f"{stage}-csv-half")
+            header = io.StringIO()
+            csv.DictWriter(header, self.columns, lineterminator="\n").writeheader()
+            _write(f, header.getvalue(), f"{stage}-csv-half", not order)
+            for k, g in enumerate(order):
+                _write(f, games[g].rows, f"{stage}-csv-half", k == len(order) // 2)
         faults.fault(f"{stage}-csv-written")
+
+    def _old_records(self, order):
+        """The records.jsonl the games are copied from (an empty stream when there are none)."""
+        return open(self.path(RECORDS_FILE), "rb") if order else contextlib.nullcontext(io.BytesIO())
 
     @_writes
     def _write_meta(self):
