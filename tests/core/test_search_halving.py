@@ -176,3 +176,21 @@ def test_anchor_1k_searches_as_the_frozen_default():
         a = make_bot("anchor-1k", seed=5).analyse(Observation(g, g.current_player, 1))
         b = make_bot(spec, seed=5).analyse(Observation(g, g.current_player, 1))
         assert a == b
+
+
+@pytest.mark.parametrize("root", ["puct", "halving"])
+def test_ctrl_c_stops_a_search_in_the_main_thread(root):
+    # a signal's handler runs between two slices of iterations and its exception ends the search
+    import os
+    import signal
+    import threading
+    g = midgame(2, 3, 10)
+    t = tree(g, 1, root=root)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            t.run(50_000_000)
+    finally:
+        timer.cancel()
+    assert 0 < t.iterations < 50_000_000
