@@ -6,6 +6,8 @@ import { el } from "./board.js";
 import { hooks, st } from "./play_state.js";
 import { firstMove, initChooser, refocus } from "./play_chooser.js";
 import { showPlay } from "./play_view.js";
+import { displayRects, showBotMove } from "./play_motion.js";
+import { initTurnSignal, signalTurn } from "./turn_signal.js";
 
 export { showPlay };
 
@@ -41,6 +43,7 @@ export function initPlay(startup, { loadIntoSetup }) {
   $("#to-setup").addEventListener("click", () => toSetup());
   $("#undo").addEventListener("click", () => undo());
   initChooser();
+  initTurnSignal();
 }
 
 // ---------------------------------------------------------------- the game in the address
@@ -101,6 +104,7 @@ async function setGame(view) {
   $("#game-links").hidden = false;
   $("#view-play").classList.add("playing");      // the New game form moves to the end of the column
   putGameInAddress(view.id);
+  signalTurn(view);
   if (nav.current === "play") showPlay();
 }
 
@@ -122,6 +126,7 @@ async function sendMoves(path, body, focused) {
   st.busy = true;
   clearError();
   $("#undo-note").textContent = "";
+  $("#bot-move").textContent = "";
   try {
     const r = await api("POST", `/api/games/${st.game.id}/${path}`, body);
     st.moved = movedCity(r.moved);
@@ -162,7 +167,9 @@ async function stepOnce() {
     const r = await api("POST", `/api/games/${st.game.id}/step`);
     st.moved = movedCity(r.moved);
     $("#undo-note").textContent = "";
+    const before = displayRects();
     await setGame(r.view);
+    if (nav.current === "play") showBotMove(r.moved, before);
     return true;
   } catch (e) {
     showError(e.message);

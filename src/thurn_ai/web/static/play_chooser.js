@@ -4,7 +4,7 @@
 import { $, moveText, nav } from "./common.js";
 import { el } from "./board.js";
 import { hooks } from "./play_state.js";
-import { destroys, FITS, moveLabel, spends } from "./play_moves.js";
+import { destroys, FITS, givesUp, moveLabel, spends } from "./play_moves.js";
 
 let opener = null;      // what opened the move menu (focus returns there)
 
@@ -27,11 +27,12 @@ export function choose(moves, ev, opts = {}) {
   if (opts.card && moves.some((m) => FITS.has(m.kind))) moves = moves.filter((m) => FITS.has(m.kind));
   else if (!opts.fromList && moves.some((m) => FITS.has(m.kind))) moves = moves.filter((m) => m.kind !== "new");   // a city on the map
   const order = [...moves].sort((a, b) => Number(Boolean(destroys(a))) - Number(Boolean(destroys(b))));
-  const warn = order.map((m) => destroys(m) || (opts.fromList ? null : spends(m))).filter(Boolean);
+  // one warning each (two moves of one card that both spend an official say it once)
+  const warn = [...new Set(order.map((m) => destroys(m) || givesUp(m) || (opts.fromList ? null : spends(m))).filter(Boolean))];
   if (order.length === 1 && !warn.length) { closeChooser(); hooks.play(order[0].move); return; }
   const question = order.length === 1 ? `${moveText(order[0])}?` :
     order.every((m) => m.kind === "left" || m.kind === "right") ? `${order[0].city} fits both ends of your route: which end?` : "Which move?";
-  openChooser(question, warn, order.map((m) => ({ label: moveLabel(m), move: m.move, destructive: Boolean(destroys(m)) })), ev);
+  openChooser(question, warn, order.map((m) => ({ label: moveLabel(m), move: m.move, destructive: Boolean(destroys(m) || givesUp(m)) })), ev);
 }
 
 // The menu: a question, its warnings, one button a choice ({label, move | onclick, destructive}) and
@@ -41,7 +42,7 @@ export function openChooser(question, warnings, choices, ev) {
   opener = (ev && ev.currentTarget instanceof Element) ? ev.currentTarget : document.activeElement;
   box.replaceChildren(el("p", { id: "chooser-title" }, question), ...warnings.map((w) => el("p", { class: "warning" }, w)));
   for (const c of choices) {
-    box.append(el("button", { type: "button", class: `move ${c.destructive ? "destructive" : ""}`.trim(), "data-move": c.move || null,
+    box.append(el("button", { type: "button", class: `move ${c.destructive ? "destructive" : ""} ${c.onclick ? "confirm" : ""}`.replace(/ +/g, " ").trim(), "data-move": c.move || null,
       onclick: () => { closeChooser(false); if (c.onclick) c.onclick(); else hooks.play(c.move); } }, c.label));
   }
   box.append(el("button", { type: "button", class: "cancel", onclick: () => closeChooser() }, "Cancel"));
@@ -54,7 +55,7 @@ export function openChooser(question, warnings, choices, ev) {
   box.style.left = `${Math.max(0, Math.min(x + 8, window.innerWidth - w - 8) - area.left)}px`;
   box.style.top = `${Math.max(0, Math.min(y + 8, window.innerHeight - h - 8) - area.top)}px`;
   // the focus on the first safe choice, else on Cancel: Enter never throws anything away by itself
-  (box.querySelector("button.move:not(.destructive)") || box.querySelector("button.cancel")).focus();
+  (box.querySelector("button.move:not(.destructive)") || box.querySelector("button.cancel")).focus({ preventScroll: true });
   if (ev) ev.stopPropagation();
 }
 
@@ -74,7 +75,7 @@ export function closeChooser(refocus = true) {
   const box = $("#chooser");
   if (box.hidden) return;
   box.hidden = true;
-  if (refocus && opener && opener.isConnected) opener.focus();
+  if (refocus && opener && opener.isConnected) opener.focus({ preventScroll: true });
 }
 
 // After a redraw the element focused is gone: focus what stands for it now (the same move, or the first
@@ -83,12 +84,13 @@ export function refocus(before) {
   if (!before || nav.current !== "play") return;
   const same = before.dataset.move && document.querySelector(`#view-play [data-move="${CSS.escape(before.dataset.move)}"]:not([disabled])`);
   const first = firstMove();
-  (same || first || $("#undo")).focus();
+  (same || first || $("#undo")).focus({ preventScroll: true });     // a phone's page must not jump away from the map
 }
 
 // The move the keyboard goes to after a redraw: the first that spends no official and throws nothing
 // away (Enter on a Postmaster's draw would spend it without the question a click gets).
+// Nor a close: after a card is played Enter, Enter must not close the route (`stop` comes first).
 export function firstMove() {
-  return document.querySelector("#moves button[data-move]:not(.uses-official):not(.destructive), #moves button[data-pick]:not([disabled]), #place-discards:not([disabled])") ||
-    document.querySelector("#moves button[data-move]:not(.destructive)") || document.querySelector("#moves button[data-move]");
+  return document.querySelector("#moves button[data-move]:not(.uses-official):not(.destructive):not(.asks):not(.kind-close), #moves button[data-pick]:not([disabled]), #place-discards:not([disabled])") ||
+    document.querySelector("#moves button[data-move]:not(.destructive):not(.asks)") || document.querySelector("#moves button[data-move]");
 }

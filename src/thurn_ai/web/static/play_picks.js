@@ -3,6 +3,15 @@ import { plural } from "./common.js";
 import { canonical, el } from "./board.js";
 import { hooks, myHand, picked, st } from "./play_state.js";
 
+export const points = (n) => `${n >= 0 ? "+" : "−"}${plural(Math.abs(n), "point")}`;
+
+// A placement's points in words: the houses' own (+1 each: a house placed no longer counts −1) apart
+// from the tiles and the carriage they bring ("3 houses, +5 points" read as if the houses alone gave 5).
+export function placementPoints(s) {
+  const n = s.cities.length, rest = s.points - n;
+  return rest ? `${plural(n, "house")} +${n}, tiles and carriage ${rest > 0 ? "+" : "−"}${Math.abs(rest)}: ${points(s.points)} in all` : `${plural(n, "house")}: ${points(s.points)}`;
+}
+
 // Whether `city` may be added to the houses picked: some placement the rules allow holds them all.
 export function housePickable(city) {
   const hc = st.game.house_choice;
@@ -40,7 +49,7 @@ function refocusPick(before) {
     before.closest && before.closest("#board") && before.dataset.city ? `#board .city[data-city="${CSS.escape(before.dataset.city)}"]` :
       before.id ? `#${CSS.escape(before.id)}` : null;
   const again = sel && document.querySelector(sel);
-  if (again) again.focus();
+  if (again) again.focus({ preventScroll: true });
 }
 
 // The houses picked, in words: which placement they make and what it earns.
@@ -48,7 +57,7 @@ export function housesHelp(list) {
   const hc = st.game.house_choice;
   const names = (s) => s.cities.join(", ");
   const kinds = hc.sets.map((s) => (s.kind === "province" ? `every ${s.province} city of the route: ${names(s)}` :
-    `one house in each province of the route: ${names(s)}`) + ` (${plural(s.cities.length, "house")}, ${s.points >= 0 ? "+" : ""}${s.points} points)`);
+    `one house in each province of the route: ${names(s)}`) + ` (${placementPoints(s)})` + (s.ends_game ? "; your last houses: the game ends" : ""));
   const exact = hc.sets.find((s) => s.cities.length === list.length && list.every((c) => s.cities.includes(c)));
   return el("div", { id: "houses-help", class: "help" },
     el("p", {}, el("strong", {}, "Houses: "), "the rules allow either one house in each province of the route, or a house in every city of one province. Pick them in any order; nothing is placed until you press the button. Here you can place:"),

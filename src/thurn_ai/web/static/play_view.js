@@ -3,9 +3,9 @@ import { $, closeText, drawPosition, geometry, moveText, nav, panToCities, plura
 import { canonical, cardEl, cardList, el, isHorses } from "./board.js";
 import { hintLine, hintStepsByMove, hintSteps, refreshHint, useHint } from "./hint.js";
 import { key, movesByCity, myHand, myRoute, picked, st } from "./play_state.js";
-import { destroys, fitsRoute, FITS, HAND_KINDS, moveLabel, phaseHelp } from "./play_moves.js";
-import { confirmPicks, discardCount, housePickable, housesHelp, togglePick } from "./play_picks.js";
-import { choose } from "./play_chooser.js";
+import { destroys, fitsRoute, FITS, givesUp, HAND_KINDS, housesQuestion, moveLabel, phaseHelp } from "./play_moves.js";
+import { confirmPicks, discardCount, housePickable, housesHelp, points, togglePick } from "./play_picks.js";
+import { choose, openChooser } from "./play_chooser.js";
 import { showFinal } from "./play_end.js";
 
 function hintTarget() {
@@ -70,12 +70,19 @@ export function showPlay() {
 function showEmptyBoard() {
   geometry($("#play-board").value).then((g) => {
     if (st.game || nav.current !== "play") return;
+    rulesForBoard(g);
     drawPosition(g, { players: [], display: [] }, { title: `${g.title} · choose the seats and press New game` });
   }).catch((e) => showError(e.message));
   $("#step-bot").disabled = true;
 }
 
+// The rules in brief speak of free cities only on a board that has them (the South board has none).
+function rulesForBoard(geo) {
+  $("#rules-free-city").hidden = !geo.cities.some((c) => c.province < 0);
+}
+
 function showBoard(cx) {
+  rulesForBoard(st.geo);
   const { game, picking, phase, list, byCity } = cx;
   const handCities = new Set(cx.hasSeat ? myHand().map((c) => canonical(st.geo, c)) : []);
   const cityClass = (c) => {
@@ -151,7 +158,7 @@ function showDisplay(cx) {
   for (const c of pos.display) {
     const m = draws[canonical(st.geo, c)];
     const star = m && steps[m.move];
-    const fits = person && !game.over && fitsRoute(canonical(st.geo, c));
+    const fits = Boolean(m) && person && fitsRoute(canonical(st.geo, c));     // only where it can be drawn now
     displayFits ||= fits;
     const extra = [star ? `★${star.join(",")}` : null, fits ? "fits" : null].filter(Boolean).join(" ") || null;
     display.append(cardEl(st.geo, c, { class: `${m ? "legal" : ""} ${star ? "hinted" : ""} ${fits ? "fits-route" : ""}`.replace(/ +/g, " ").trim(), disabled: !m, move: m ? m.move : null, horses,
@@ -190,9 +197,12 @@ function showHand(cx) {
     const cls = !ms.length ? "" : fits ? "legal fits" : breaks ? "legal nofit" : "legal";
     const what = fits ? "fits your route" : breaks ? "does not fit: playing it starts a new route" : "";
     const one = fits ? ms.filter((m) => FITS.has(m.kind)) : ms;
-    hand.append(cardEl(st.geo, c, { class: cls, disabled: !ms.length, onclick: ms.length ? (ev) => choose(ms, ev, { card: true }) : null, horses: cx.horses,
+    // the hint's steps that play this card (★ as on the moves and the map)
+    const star = [...new Set(ms.flatMap((m) => cx.steps[m.move] || []))].sort((a, b) => a - b);
+    const extra = [star.length ? `★${star.join(",")}` : null, breaks ? "new route" : null].filter(Boolean).join(" ") || null;
+    hand.append(cardEl(st.geo, c, { class: `${cls} ${star.length ? "hinted" : ""}`.trim(), disabled: !ms.length, onclick: ms.length ? (ev) => choose(ms, ev, { card: true }) : null, horses: cx.horses,
       title: ms.map((m) => moveLabel(m)).join(" / ") || null, move: one.length === 1 ? one[0].move : null,
-      extra: breaks ? "new route" : null, said: ms.length && what ? `: ${what}` : null }));
+      extra, said: ms.length && what ? `: ${what}` : null }));
   }
   if (someFit || someNot) $("#hand-info").textContent = someNot ? "bold: fits your route · dashed: new route" : "bold: fits your route";
 }
@@ -228,7 +238,7 @@ function showMoves(cx) {
   const ordered = [...game.legal].sort((a, b) => Number(Boolean(destroys(a))) - Number(Boolean(destroys(b))));   // destructive last
   for (const m of ordered) {
     const star = steps[m.move];
-    moves.append(el("button", { type: "button", class: `move kind-${m.kind} ${star ? "hinted" : ""} ${destroys(m) ? "destructive" : ""} ${m.official ? "uses-official" : ""}`.replace(/ +/g, " ").trim(),
+    moves.append(el("button", { type: "button", class: `move kind-${m.kind} ${star ? "hinted" : ""} ${destroys(m) ? "destructive" : ""} ${givesUp(m) ? "asks" : ""} ${m.official ? "uses-official" : ""}`.replace(/ +/g, " ").trim(),
       "data-move": m.move, "data-hint-step": star ? star.join(",") : null, title: m.official_label ? `uses your ${m.official_label}` : null,
       onclick: (ev) => choose([m], ev, { fromList: true }) },
       (star ? `★${star.join(",")} ` : "") + moveLabel(m)));
@@ -248,19 +258,35 @@ function showHouseMoves(cx) {
   const n = list.length;
   const exact = game.house_choice && game.house_choice.sets.find((s) => s.cities.length === n && list.every((c) => s.cities.includes(c)));
   const order = (a, b) => st.geo.cities.findIndex((x) => x.name === a) - st.geo.cities.findIndex((x) => x.name === b);
-  moves.append(el("button", { type: "button", id: "place-houses", class: `move kind-close ${steps.done ? "hinted" : ""}`.trim(), onclick: () => confirmPicks("house") },
+  moves.append(el("button", { type: "button", id: "place-houses", class: `move kind-close ${steps.done ? "hinted" : ""}`.trim(), onclick: (ev) => placeHouses(ev) },
     (n ? `Place ${plural(n, "house")}: ${[...list].sort(order).join(", ")}` : "Place no house") +
-    (exact ? ` (${exact.points >= 0 ? "+" : ""}${exact.points} points)` : "")));
+    (exact ? ` (${points(exact.points)} in all)` : "")));
   moves.append(housesHelp(list));
 }
 
-// a zoomed map (a phone) is panned to where the person plays: once a game, and when houses are placed
+// Houses are placed at once when they are the best placement; otherwise (fewer points, none, or the last
+// houses, which end the game) the page asks first, naming what is given up.
+function placeHouses(ev) {
+  const list = [...picked()];
+  const q = housesQuestion(list);
+  if (!q) { confirmPicks("house"); return; }
+  const label = list.length ? `Place ${plural(list.length, "house")} anyway` : "Place no house anyway";
+  openChooser(q.question, q.warnings, [{ label, onclick: () => confirmPicks("house"), destructive: true }], ev);
+}
+
+// A zoomed map (a phone) is panned to what matters for the person: at the start of each of their turns
+// the route and the hand, when houses are placed the route, when a hint appears its cities. Never for
+// nothing: on a first turn with an empty hand it waits for the first card.
 function panMap(cx) {
+  if (!cx.person) return;
   const game = st.game;
-  const focusKey = `${game.id}:${cx.phase === "houses" ? game.log.length : "start"}`;
-  if (cx.person && st.panned !== focusKey && (cx.phase === "houses" || !st.panned || !st.panned.startsWith(game.id))) {
-    st.panned = focusKey;
-    const route = myRoute();
-    panToCities(st.geo, route.length ? route : (cx.hasSeat ? myHand().map((c) => canonical(st.geo, c)) : []));
-  }
+  const hint = Object.keys(hintSteps(key()) || {});
+  const route = myRoute();
+  const hand = cx.hasSeat ? myHand().map((c) => canonical(st.geo, c)) : [];
+  const [why, cities] = cx.phase === "houses" ? [`houses ${game.log.length}`, route] :
+    hint.length ? [`hint ${hint.join(",")}`, hint] : [`turn ${game.turn}`, [...route, ...hand]];
+  const focusKey = `${game.id}:${why}`;
+  if (!cities.length || st.panned === focusKey) return;
+  st.panned = focusKey;
+  panToCities(st.geo, cities);
 }
