@@ -126,6 +126,11 @@ export function drawPosition(geo, pos, opts = {}) {
   drawStrip($("#strip"), geo, pos, opts);
   drawTileStacks($("#tile-stacks"), geo, pos);
   drawLog(opts.log || [], opts.logCurrent, opts.onLog, geo);
+  // on a phone the strip and the legend scroll sideways: then the keyboard can reach them too
+  for (const box of [$("#strip"), $("#legend")]) {
+    if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  }
 }
 
 // The city to ring as "just moved": a move that puts something on that city (a card on a route, a house,
