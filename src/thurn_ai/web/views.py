@@ -137,7 +137,8 @@ def cartwright_choice(state: GameState) -> dict | None:
     for name, text in (("take", "cartwright"), ("decline", "no cartwright")):
         s = state.clone()
         s.apply(s.parse_move(text))
-        out[name] = {"carriage": s.carriage(p), "points": s.score(p) - state.score(p), "ends_game": _ends_game(state, s)}
+        out[name] = {"carriage": s.carriage(p), "points": s.score(p) - state.score(p),
+                     "ends_game": _ends_game(state, s)}
     return out
 
 
