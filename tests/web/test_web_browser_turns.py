@@ -292,7 +292,8 @@ def test_every_control_is_at_least_24_px_and_the_phones_main_ones_44(browser, se
     try:
         start_game(pg, ["human", "random"], seed=7)
         small = pg.evaluate("""() => [...document.querySelectorAll(
-                '#board-area button, #view-play button, #view-play select, #hint-panel button, #hint-panel select')]
+                '#board-area button, #view-play button, #view-play select, #view-play input[type=checkbox], ' +
+                '#hint-panel button, #hint-panel select')]
             .filter((e) => e.offsetParent !== null && !e.closest('#rules-box:not([open]) .rules'))
             .map((e) => [e.id || e.className || e.textContent.trim(), e.getBoundingClientRect().height,
                          e.getBoundingClientRect().width])
