@@ -72,8 +72,8 @@ export function givesUp(m) {
 // The question before houses are placed, or null when the placement is the best there is and does not end
 // the game: {question, warnings} naming what is given up.
 export function housesQuestion(list) {
-  const sets = (st.game.house_choice || {}).sets || [];
-  if (!sets.length) return null;
+  const sets = ((st.game.house_choice || {}).sets || []).filter((s) => s.cities.length);
+  if (!sets.length) return null;     // no house can be placed: nothing is given up
   const best = sets[0];        // the server lists the placements best first
   const bestText = `${points(best.points)} (${best.cities.join(", ")})`;
   const exact = sets.find((s) => s.cities.length === list.length && list.every((c) => s.cities.includes(c)));
