@@ -2,7 +2,7 @@
 shown, at four window sizes (a phone at 390x844, 1024x768, 1440x900, 1920x1080); from 1024x768 up each
 shows what a turn needs without scrolling: the players' strip, the board, the turn, the display, the hand,
 the moves and the hint. The phone's picture shows the map zoomed (as a phone opens it), panned to the
-hint's city, with the turn below it.
+hint's city, and the page scrolled to the hand and the moves, which the map stays above.
 
     python experiments/serve_screenshot.py [--out-dir docs/img] [--seed 7]
 
@@ -61,6 +61,9 @@ def main() -> None:
                     page.locator(f'#board .city.legal[data-city="{city}"]').click()
                     page.wait_for_selector(f'#board .city.picked[data-city="{city}"]')
                 page.click("#place-houses")
+                confirm = page.locator("#chooser:not([hidden]) button.confirm")   # the last houses: asked
+                if confirm.count():
+                    confirm.click()
                 page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), '
                                        '#game[data-waiting=nobody]')
                 continue
@@ -95,9 +98,11 @@ def main() -> None:
                     const box = document.querySelector('#board-scroll');
                     if (ring) { const r = ring.getBoundingClientRect(), b = box.getBoundingClientRect();
                       box.scrollLeft += r.left - b.left - b.width / 2; box.scrollTop += r.top - b.top - b.height / 2; }
-                    window.scrollTo(0, 0); }""")
+                    window.scrollTo(0, 0);
+                    document.querySelector('#moves').scrollIntoView({ block: 'end' }); }""")
             else:
                 page.click("#zoom-reset")
+                page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(300)
             name = "serve.png" if (w, h) == (1440, 900) else f"serve-{w}x{h}.png"     # serve.png: the README's
             atomic_write_bytes(out / name, page.screenshot())

@@ -267,3 +267,24 @@ def test_analysis_refuses_what_it_cannot_analyse(position):
     over.playout()
     with pytest.raises(PositionError, match="game is over"):
         analyse(over, iterations=10)
+
+
+def test_a_recommended_turn_stops_at_cards_nobody_has_seen():
+    """A search's line goes on past the Administrator's new display and a draw from the deck with cards it
+    imagined: the turn shown stops there and says what it waits for (browser-review-3 D6: "administrator,
+    draw Freiburg" named a card nobody had seen)."""
+    from thurn_ai.play.analysis import describe_turn
+    g = thurn_ai.new_game(players=3, seed=3)
+    g.apply(g.parse_move(f"draw {g.display()[0]}"))          # the forced Postmaster's first draw
+    g.apply(g.parse_move("deck"))
+    while g.current_player != 0 or g.phase != "draw":
+        g.apply(sorted(g.legal_moves())[0])
+    admin = g.parse_move("administrator")
+    assert g.is_legal(admin)
+    after = g.clone()
+    after.apply(admin)
+    line = [admin, after.parse_move(f"draw {after.display()[0]}")]
+    turn = describe_turn(g, line)
+    assert turn.moves == ("administrator",) and "new display" in turn.then
+    deck = describe_turn(g, [g.parse_move("deck"), after.parse_move(f"draw {after.display()[0]}")])
+    assert deck.moves == ("draw deck",) and "deck" in deck.then

@@ -148,3 +148,38 @@ def test_the_view_gives_the_score_in_parts_and_the_tiles_have_names(client):
     north = {t["id"]: t["label"] for t in board_geometry("north")["tiles"]}
     assert north["free_bremen"] == "a house in Bremen" and north["all_provinces"] == "a house in every province"
     assert len(set(labels.values())) == len(labels)
+
+
+def test_the_cartwright_choice_names_the_carriage_its_points_and_the_end():
+    """In every Cartwright phase of games that close long routes: taking the carriage gives the next size a
+    route can reach with two more cards, declining keeps the carriage, and only the largest carriage
+    ends the game (browser-review-3 D3: the page said nothing of what the Cartwright gives)."""
+    import random as _random
+
+    from thurn_ai.game.notation import move_kind
+    from thurn_ai.web.views import cartwright_choice
+    largest = max(size for size, _ in BOARD.carriages)
+    seen = 0
+    for seed in range(40):
+        g = new_game(rules=thurn_ai.Rules(players=2), seed=seed)
+        rng = _random.Random(seed)
+        while not g.is_terminal() and seen < 25:
+            if g.phase != "cartwright":
+                assert cartwright_choice(g) is None
+            else:
+                c = cartwright_choice(g)
+                p = g.current_player
+                seen += 1
+                assert c["carriage"] == g.carriage(p) == c["decline"]["carriage"]
+                assert (c["take"]["carriage"] or 0) > (c["decline"]["carriage"] or 0)
+                assert c["take"]["points"] > c["decline"]["points"] and not c["decline"]["ends_game"]
+                assert c["take"]["ends_game"] == (c["take"]["carriage"] == largest and not g.turn_state().end_triggered)
+                after = g.clone()
+                after.apply(after.parse_move("cartwright"))
+                assert after.carriage(p) == c["take"]["carriage"]
+            moves = g.legal_moves()
+            closing = [m for m in moves if move_kind(m) in ("close", "cartwright")]
+            playing = [m for m in moves if move_kind(m) in ("left", "right")]
+            long_enough = len(g.route(g.current_player)) >= 4 if not g.is_terminal() else False
+            g.apply(rng.choice(closing if closing and long_enough else playing or closing or moves))
+    assert seen >= 10

@@ -108,7 +108,22 @@ def click_and_wait(page, locator, move=None):
     chooser = page.locator("#chooser:not([hidden]) button[data-move]")
     if chooser.count():
         (page.locator(f'#chooser button[data-move="{move}"]') if move else chooser.first).click()
+    confirm_if_asked(page)
     page.wait_for_selector(f'#game[data-waiting=person]:not([data-moves="{n}"]), #game[data-waiting=nobody]')
+
+
+def confirm_if_asked(page):
+    """Confirm the question the page asks before a click that gives up points or ends the game (houses
+    fewer than the best, none, the last ones), if it asks."""
+    confirm = page.locator("#chooser:not([hidden]) button.confirm")
+    if confirm.count():
+        confirm.click()
+
+
+def place_houses(page):
+    """Press Place houses (the houses picked), confirming when the page asks."""
+    page.click("#place-houses")
+    confirm_if_asked(page)
 
 
 def offered(page) -> list[str]:
@@ -326,7 +341,7 @@ def play_by_clicks(page, until, policy, limit=120):
             if move.startswith("house "):
                 page.click(f'#moves [data-pick="{move}"]')
                 page.wait_for_selector(f'#moves [data-pick="{move}"][aria-pressed=true]')
-            page.click("#place-houses")
+            place_houses(page)
             wait_person(page, n)
             continue
         if view["phase"] == "discard":           # the cards are picked in the hand (the first ones), then discarded
@@ -446,7 +461,7 @@ def test_undo_takes_back_the_turns_decisions_to_its_start_but_not_a_draw(page):
     if view["phase"] == "houses":              # houses picked and placed at once: one decision to take back
         n = page.get_attribute("#game", "data-moves")
         page.locator("#moves [data-pick]:not([disabled])").first.click()
-        page.click("#place-houses")
+        place_houses(page)
         wait_person(page, n)
         view = api_view(page)
     assert view["to_move"] == 0 and view["undo"] >= 1

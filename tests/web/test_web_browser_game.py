@@ -16,7 +16,7 @@ from thurn_ai.bots import make_bot
 from thurn_ai.play.match import play_game
 
 from tests.web.test_web_browser import (TIMEOUT_MS, api_view, browser, click_and_wait, offered, page,  # noqa: F401
-                                        run_axe, server_url, start_game, wait_person)
+                                        place_houses, run_axe, server_url, start_game, wait_person)
 
 SIZES = {"phone": (390, 844), "small": (1024, 768), "large": (1440, 900)}
 
@@ -90,7 +90,7 @@ def test_houses_are_picked_as_a_set_in_any_order_then_placed(page):
     assert "one house in each province" in page.inner_text("#houses-help")
     assert "every Baiern city" in page.inner_text("#houses-help")
     assert sorted(api_view(page)["position"]["players"][0]["houses"]) == ["Carlsruhe", "Freiburg"]    # none yet
-    page.click("#place-houses")
+    place_houses(page)
     page.wait_for_selector(f'#game:not([data-moves="{n}"])')
     page.wait_for_selector("#game[data-waiting=person], #game[data-waiting=nobody]")
     houses = api_view(page)["position"]["players"][0]["houses"]
@@ -112,7 +112,7 @@ def test_every_city_of_one_province_can_be_picked_starting_anywhere(page):
     page.wait_for_selector('#board .city.legal:not(.picked)[data-city="München"]')
     page.click('#board .city.legal[data-city="München"]')
     n = page.get_attribute("#game", "data-moves")
-    page.click("#place-houses")
+    place_houses(page)
     wait_person(page, n)
     houses = api_view(page)["position"]["players"][0]["houses"]
     assert "Augsburg" in houses and "München" in houses and "Salzburg" not in houses
@@ -275,7 +275,7 @@ def test_a_discard_is_picked_as_a_set(page):
     open_position(page, d, ["human", "random", "random"])
     to_close(page)
     n = page.get_attribute("#game", "data-moves")
-    page.click("#place-houses")                         # no house: the discards come next (5 cards: 2 go)
+    place_houses(page)                         # no house: the discards come next (5 cards: 2 go)
     page.wait_for_selector("#game[data-phase=discard]")
     assert page.is_disabled("#place-discards")
     page.click('#hand .card[data-city="Zürich"]')        # later in the board order first
@@ -332,9 +332,18 @@ def test_hint_rows_are_ranked_by_win_chance_with_their_noise(page):
     page.fill("#hint-budget", "400")
     page.click("#hint-button")
     page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
-    wins = [r.locator("td").nth(2).inner_text() for r in page.locator("#hint-options tbody tr").all()]
-    values = [float(w.split("%")[0]) for w in wins if "%" in w]
-    assert values == sorted(values, reverse=True) and all("±" in w for w in wins if "%" in w)
+    rows = [[td.inner_text() for td in r.locator("td").all()] for r in page.locator("#hint-options tbody tr").all()]
+    wins = [r[2] for r in rows]
+    # the rows searched enough to rank come first, by win chance, each with a ± of at least 1 (never "±0")
+    # and at most 25; the barely searched ones (under 2 % of the search) after them, saying so (D7)
+    well = [w for w in wins if "barely" not in w]
+    assert wins == well + [w for w in wins if "barely" in w]
+    values = [float(w.split("%")[0]) for w in well if "%" in w]
+    assert values == sorted(values, reverse=True)
+    margins = [int(w.split("±")[1].split()[0]) for w in well if "%" in w]
+    assert len(margins) == len(values) and all(1 <= m <= 25 for m in margins), wins
+    assert all(float(r[4].rstrip("%")) >= 2 for r in rows if "barely" not in r[2]), rows
+    assert "★" in " ".join(r[1] for r in rows if "barely" not in r[2])      # the search's choice is ranked
     assert "noise" in page.inner_text("#hint-turn") or "noise" in page.inner_text("#hint-caption")
 
 
@@ -475,7 +484,7 @@ def play_whole_game_by_clicks(page, seed, limit=2000):
             for city in reversed(best):                             # against the board order
                 page.locator(f'#board .city.legal[data-city="{city}"]').click()
                 page.wait_for_selector(f'#board .city.picked[data-city="{city}"]')
-            page.click("#place-houses")
+            place_houses(page)
             expect = [f"house {c}" for c in best]
         elif plan == "discards":
             hand = view["position"]["players"][0]["hand"]
@@ -500,6 +509,9 @@ def play_whole_game_by_clicks(page, seed, limit=2000):
                     chooser.click()
             else:
                 page.locator(f'#moves button[data-move="{plan}"]').click()
+                chooser = page.locator(f'#chooser:not([hidden]) button[data-move="{plan}"]')
+                if chooser.count():                                # a Cartwright declined: asked
+                    chooser.click()
             expect = [plan]
         wait_person(page, n)
         after = api_view(page)

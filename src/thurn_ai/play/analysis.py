@@ -275,7 +275,9 @@ def _win_map_for(spec: BotSpec, players: int, opponents: str = "equal") -> WinMa
 
 def describe_turn(state: GameState, line: list[int]) -> Turn:
     """The moves of `line` (codes) the player to move can make now, in notation, and what they still
-    wait for (a card from the deck, the rest of the turn), by replaying them on a copy of `state`."""
+    wait for (a card from the deck, the new display, the rest of the turn), by replaying them on a copy of
+    `state`. The line stops at a move that shows cards nobody has seen yet (a draw from the deck, the
+    Administrator's new display): the search's moves after it were for cards it imagined."""
     s = state.clone()
     p = s.current_player
     moves, codes, officials = [], [], []
@@ -286,12 +288,16 @@ def describe_turn(state: GameState, line: list[int]) -> Turn:
         moves.append(s.move_str(m))
         codes.append(m)
         s.apply(m)
+        if move_kind(m) in ("deck", "administrator"):
+            break
     if s.is_terminal():
         then = "the game ends"
     elif s.current_player != p:
         then = "the turn ends"
     elif codes and move_kind(codes[-1]) == "deck":
         then = "the rest depends on the card drawn from the deck"
+    elif codes and move_kind(codes[-1]) == "administrator":
+        then = "draw from the new display (its cards are not known before it is laid out)"
     else:
         then = f"decide again ({s.phase})"
     return Turn(moves=tuple(moves), codes=tuple(codes), officials=tuple(officials), then=then)

@@ -112,10 +112,34 @@ def house_choice(state: GameState) -> dict | None:
         provs = {b.city_province[b.city_index(c)] for c in cities}
         one = len(cities) > 1 and len(provs) == 1 and -1 not in provs
         rows.append({"cities": cities, "kind": "province" if one else "each",
-                     "province": b.provinces[provs.pop()] if one else None, "points": s.score(p) - score0})
+                     "province": b.provinces[provs.pop()] if one else None, "points": s.score(p) - score0,
+                     "ends_game": _ends_game(state, s)})
     rows.sort(key=lambda r: (-r["points"], -len(r["cities"])))
     placed = [c for c in state.houses(p) if c in before and state.export()["placed_now"] >> b.city_index(c) & 1]
     return {"placed": placed, "sets": rows}
+
+
+def _ends_game(before: GameState, after: GameState) -> bool:
+    """Whether the moves from `before` to `after` triggered the end of the game (the last house, the
+    largest carriage)."""
+    return bool(after.turn_state().end_triggered) and not before.turn_state().end_triggered
+
+
+def cartwright_choice(state: GameState) -> dict | None:
+    """In the Cartwright phase, what each answer gives the player to move: {"carriage": the carriage now,
+    "take" and "decline": each {"carriage", "points" (the score's change), "ends_game"}} (a carriage of
+    None: none), so the page can say which carriage the Cartwright takes, for how many points, and whether
+    the game ends. None outside the Cartwright phase."""
+    if state.is_terminal() or state.phase != "cartwright":
+        return None
+    p = state.current_player
+    out: dict = {"carriage": state.carriage(p)}
+    for name, text in (("take", "cartwright"), ("decline", "no cartwright")):
+        s = state.clone()
+        s.apply(s.parse_move(text))
+        out[name] = {"carriage": s.carriage(p), "points": s.score(p) - state.score(p),
+                     "ends_game": _ends_game(state, s)}
+    return out
 
 
 def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dict:
@@ -146,5 +170,6 @@ def state_view(state: GameState, viewer: int | None, legal: bool = False) -> dic
         "score_parts": score_details(state),   # carriage, tiles, unplaced houses: public, as the scores
         "close_preview": close_preview(state) if legal else None,
         "house_choice": house_choice(state) if legal else None,
+        "cartwright_choice": cartwright_choice(state) if legal else None,
     }
     return view

@@ -126,6 +126,11 @@ export function drawPosition(geo, pos, opts = {}) {
   drawStrip($("#strip"), geo, pos, opts);
   drawTileStacks($("#tile-stacks"), geo, pos);
   drawLog(opts.log || [], opts.logCurrent, opts.onLog, geo);
+  // on a phone the strip and the legend scroll sideways: then the keyboard can reach them too
+  for (const box of [$("#strip"), $("#legend")]) {
+    if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  }
 }
 
 // The city to ring as "just moved": a move that puts something on that city (a card on a route, a house,
@@ -210,11 +215,27 @@ export function turnSummaries(entries, geo) {
   return turns.map((t) => ({ ...t, text: t.entries.map((e) => entryText(e, geo)).filter(Boolean).join(", ") }));
 }
 
+// One move in words, whatever it is ("drew Ulm from the display", "placed a house in Ulm", "ended the
+// turn"): the line that names a bot's move as it is shown.
+export function moveWords(e, geo) {
+  const said = entryText(e, geo);
+  if (said) return said;
+  switch (e.kind) {
+    case "house": return `placed a house in ${e.city}`;
+    case "done": return "placed its houses";
+    case "stop": return "ended the turn";
+    case "close": return "closed the route";
+    case "cartwright": return "took the next carriage with the Cartwright";
+    case "no_cartwright": return "did not use the Cartwright";
+    default: return e.move;
+  }
+}
+
 function entryText(e, geo) {
   const off = e.official_label ? ` (${e.official_label})` : "";
   if (e.close) return closeText(e.close, geo) ;
   switch (e.kind) {
-    case "draw": return `drew ${e.city}${off}`;
+    case "draw": return `drew ${e.city} from the display${off}`;
     case "deck": return `drew from the deck${off}`;
     case "left": case "right": return `played ${e.city}${off}`;
     case "new": return `started a new route with ${e.city}${off}`;

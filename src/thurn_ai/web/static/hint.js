@@ -140,6 +140,14 @@ const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : "–");   
 // A rough 95 % margin of a win chance measured over `n` of the search's games (±, in percentage points).
 const margin = (p, n) => (Number.isFinite(p) && n > 0 ? 196 * Math.sqrt(Math.max(p * (1 - p), 0.25 / n) / n) : null);
 
+// A move the search looked at too little for its win chance to mean much: under 2 % of its visits, or a
+// margin wider than ±25 points. Its row goes after the others and says so instead of a ± ("37% ±67").
+const BARELY = { share: 0.02, margin: 25 };
+const barely = (o) => !(o.share >= BARELY.share) || !(margin(o.win_prob, o.visits) <= BARELY.margin);
+
+// The ± shown: at least 1 (a margin under half a point printed "±0", as if the chance were exact).
+const marginText = (m) => ` ±${Math.max(1, Math.round(m))}`;
+
 // Show the hint of the position now shown, or of the turn being followed (nothing for another position).
 export function refreshHint() {
   const c = current();
@@ -160,20 +168,22 @@ export function refreshHint() {
     ", by win chance; ± is the noise of a search this short";
   $("#hint-caption").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
   $("#hint-options").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
-  const ranked = r.options.slice(0, 12).map((o, i) => ({ o, i }))
-    .sort((a, b) => (Number.isFinite(b.o.win_prob) ? b.o.win_prob : -1) - (Number.isFinite(a.o.win_prob) ? a.o.win_prob : -1) || a.i - b.i);
+  const ranked = r.options.slice(0, 12).map((o, i) => ({ o, i, barely: barely(o) }))
+    .sort((a, b) => Number(a.barely) - Number(b.barely) ||
+      (Number.isFinite(b.o.win_prob) ? b.o.win_prob : -1) - (Number.isFinite(a.o.win_prob) ? a.o.win_prob : -1) || a.i - b.i);
   const top = ranked[0].o;
   const mTop = margin(top.win_prob, top.visits);
-  ranked.forEach(({ o }, i) => {
+  ranked.forEach(({ o, barely: few }, i) => {
     const m = margin(o.win_prob, o.visits);
-    const close = i > 0 && m !== null && mTop !== null && 100 * (top.win_prob - o.win_prob) < Math.max(m, mTop);
-    body.append(el("tr", { class: `${o === searched ? "best" : ""}`.trim() || null, "data-move": o.move },
+    const close = i > 0 && !few && m !== null && mTop !== null && 100 * (top.win_prob - o.win_prob) < Math.max(m, mTop);
+    body.append(el("tr", { class: `${o === searched ? "best" : ""} ${few ? "barely" : ""}`.trim() || null, "data-move": o.move },
       el("td", {}, String(i + 1)),
       el("td", {}, o.move + (o.official ? ` [${officialLabel(o.official)}]` : "") + (o === searched ? " ★" : "")),
-      el("td", {}, pct(o.win_prob) + (m !== null ? ` ±${m.toFixed(0)}` : "") + (close ? " ≈" : "")),
+      el("td", {}, pct(o.win_prob) + (few ? " (barely searched)" : m !== null ? marginText(m) : "") + (close ? " ≈" : "")),
       el("td", {}, o.mean_score.toFixed(1)), el("td", {}, pct(o.share))));
   });
   const turn = r.recommended_turn;
+  const fewRows = ranked.some((x) => x.barely) ? " Rows marked “barely searched” had too few of the search's games to rank: they come last." : "";
   const noisy = ranked.length > 1 && mTop !== null ? ` Rows marked ≈ are within the noise of the first: the search cannot tell them apart; differences of 1–3 points in the expected score are noise too. A longer search narrows the ± margins.` : "";
   $("#hint-turn").replaceChildren(el("strong", {}, c.done ? "The rest of the recommended turn (★ on the board and the moves):" : "Recommended turn, in order (★1, ★2, … on the board and the moves):"),
     stepsList(turn, c.done),
@@ -181,7 +191,7 @@ export function refreshHint() {
       ? `Win chance ${pct(r.best.win_prob)} (a probability calibrated on held-out games)`
       : `Win ${pct(r.best.win_prob)} in the search's evaluation units (not a probability)`) +
     `, expected final score ${r.best.mean_score.toFixed(1)} points. ★ in the table: the search's choice, the move it examined most` +
-    (searched !== top ? ` (${searched.move}); ${top.move} has the higher win chance in fewer of the search's games.` : ".") + noisy);
+    (searched !== top ? ` (${searched.move}); ${top.move} has the higher win chance in fewer of the search's games.` : ".") + noisy + fewRows);
 }
 
 // A turn's i-th move with its official; the turn as one line; the turn as numbered steps (the steps

@@ -11,7 +11,8 @@ let playing = false;
 let loading = 0;       // the latest request (answers to older requests are dropped)
 let want = 0;          // the position asked for last: keys and buttons step from it, not from the one shown,
                        // so that quick presses each count while an answer is on its way
-let fileText = null;   // the text of the file chosen (the name is shown only while the text is the file's)
+let fileText = null;
+const shownHooks = [];  // called after each position is drawn (a panel beside the replay: see onReplayShown)   // the text of the file chosen (the name is shown only while the text is the file's)
 
 export function initReplay() {
   $("#replay-form").addEventListener("submit", (ev) => { ev.preventDefault(); openFromForm(); });
@@ -27,9 +28,14 @@ export function initReplay() {
   $("#replay-slider").addEventListener("input", () => goTo(Number($("#replay-slider").value)));
   $("#replay-viewer").addEventListener("change", () => goTo(want));
   $("#replay-play").addEventListener("click", () => togglePlay());
+  $("#replay-next-close").addEventListener("click", () => goTo(closeAfter(want)));
+  $("#replay-prev-close").addEventListener("click", () => goTo(closeBefore(want)));
+  $("#replay-next-turn").addEventListener("click", () => goTo(turnAfter(want)));
+  $("#replay-prev-turn").addEventListener("click", () => goTo(turnBefore(want)));
   document.addEventListener("keydown", (ev) => {
     if (nav.current !== "replay" || !replay || ev.target.closest("input, textarea, select")) return;
-    const to = { ArrowRight: want + 1, ArrowLeft: want - 1, Home: 0, End: replay.n_moves }[ev.key];
+    const to = { ArrowRight: want + 1, ArrowLeft: want - 1, Home: 0, End: replay.n_moves,
+      "]": closeAfter(want), "[": closeBefore(want), ">": turnAfter(want), "<": turnBefore(want) }[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
     goTo(to);
@@ -64,6 +70,7 @@ export async function showRecord(summary) {
   const viewer = $("#replay-viewer");
   viewer.replaceChildren(el("option", { value: "" }, "everything"));
   summary.bots.forEach((b, s) => viewer.append(el("option", { value: String(s) }, `seat ${s} (${b})`)));
+  $("#replay-seat").replaceChildren(...summary.bots.map((b, s) => el("option", { value: String(s) }, `seat ${s} (${b})`)));
   $("#replay-slider").max = String(summary.n_moves);
   $("#replay-info").textContent = `${summary.source}: game ${summary.game} of ${summary.games} · ` +
     `${summary.bots.map((b, s) => `seat ${s} ${b}`).join(", ")} · seed ${summary.seed} · ${summary.n_moves} moves` +
@@ -76,6 +83,28 @@ export async function showRecord(summary) {
 }
 
 const key = () => (replay ? `${replay.id}@${at}` : null);
+
+// ---------------------------------------------------------------- jumps
+
+// The positions just after each close is complete (its houses placed, its carriage taken), in order.
+const closeEnds = () => replay.log.filter((e) => e.close).map((e) => e.i + 1);
+// The positions where the chosen seat starts a turn (its first move of that turn is next).
+function turnStarts() {
+  const seat = Number($("#replay-seat").value);
+  return replay.log.filter((e, i) => e.seat === seat && (i === 0 || replay.log[i - 1].seat !== seat || replay.log[i - 1].turn !== e.turn)).map((e) => e.i);
+}
+const after = (list, k) => { const x = list.find((n) => n > k); return x === undefined ? k : x; };
+const before = (list, k) => { const x = list.filter((n) => n < k).pop(); return x === undefined ? k : x; };
+const closeAfter = (k) => (replay ? after(closeEnds(), k) : k);
+const closeBefore = (k) => (replay ? before(closeEnds(), k) : k);
+const turnAfter = (k) => (replay ? after(turnStarts(), k) : k);
+const turnBefore = (k) => (replay ? before(turnStarts(), k) : k);
+
+// A panel beside the replay (a game review, say) registers `fn({ replay, view, at, goTo })`: called after
+// each position is drawn, with the record's summary, the view at move `at`, and goTo to move elsewhere.
+export function onReplayShown(fn) {
+  shownHooks.push(fn);
+}
 
 function hintTarget() {
   if (!replay) return { error: "open a record first" };
@@ -136,6 +165,7 @@ export function showReplay() {
   $("#replay-deck-info").textContent = `deck ${view.position.deck_size} · discard pile ${cardList(view.position.discard).length}`;
   refreshHint();
   document.dispatchEvent(new CustomEvent("replay:shown", { detail: { at } }));     // review.js
+  for (const fn of shownHooks) fn({ replay, view, at, goTo });
 }
 
 async function togglePlay() {
