@@ -11,8 +11,8 @@ let playing = false;
 let loading = 0;       // the latest request (answers to older requests are dropped)
 let want = 0;          // the position asked for last: keys and buttons step from it, not from the one shown,
                        // so that quick presses each count while an answer is on its way
-let fileText = null;
-const shownHooks = [];  // called after each position is drawn (a panel beside the replay: see onReplayShown)   // the text of the file chosen (the name is shown only while the text is the file's)
+let fileText = null;    // the text of the file chosen (the name is shown only while the text is the file's)
+const shownHooks = [];  // called after each position is drawn (a panel beside the replay: see onReplayShown)
 
 export function initReplay() {
   $("#replay-form").addEventListener("submit", (ev) => { ev.preventDefault(); openFromForm(); });
