@@ -15,6 +15,7 @@ from ...fileio import atomic_write_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS
 from ..provenance import commit
 from .design import holm
+from ..markdown import p_text, pct, pp, table
 from .rulecard import (
     CARD,
     CARD_CELL,
@@ -31,18 +32,6 @@ __all__ = ["CARD_END", "CARD_START", "card_block", "card_lines", "card_rule_text
 
 CARD_START = "<!-- rule-card: written by python experiments/officials_rulecard.py from results/officials/ -->"
 CARD_END = "<!-- /rule-card -->"
-
-
-def pct(x: float, digits: int = 1) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}%"
-
-
-def pp(d: float, lo: float, hi: float) -> str:
-    return f"{100 * d:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def p_text(p: float) -> str:
-    return "< 1e-10" if p < 1e-10 else f"{p:.2g}"
 
 
 def _limit_text(values: dict) -> str | None:
@@ -96,17 +85,14 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
     (every line at most 120 characters: the README's limit)."""
     pooled = pooled_agreement(agreement)
     play = _whole(play)
-    L = ["| official | use it when | the search did the same at |", "|---|---|---|"]
-    for o in OFFICIALS:
-        r = pooled.loc[o]
-        L.append(f"| {OFFICIAL_LABEL[o]} | {card_rule_text(o, card)} | {pct(r.share, 0)} of "
-                 f"{int(r.test_offers):,} offers |")
+    rows = [[OFFICIAL_LABEL[o], card_rule_text(o, card),
+             f"{pct(pooled.loc[o].share, 0)} of {int(pooled.loc[o].test_offers):,} offers"] for o in OFFICIALS]
     for opp, g in play.groupby("opponent", sort=False):
         g = g.sort_values("players")
         diffs = " / ".join(f"{100 * x.d_win:+.0f}" for x in g.itertuples())
-        L.append(f"| in play, against {_opponent_name(opp)} | the card's bot minus heuristic | {diffs} pp at "
-                 f"{'/'.join(str(n) for n in g.players)} players |")
-    return L
+        rows.append([f"in play, against {_opponent_name(opp)}", "the card's bot minus heuristic",
+                     f"{diffs} pp at {'/'.join(str(n) for n in g.players)} players"])
+    return table(["official", "use it when", "the search did the same at"], rows)
 
 
 def card_block(agreement: pd.DataFrame, play: pd.DataFrame, code: str, report_link: str) -> list[str]:
@@ -133,16 +119,13 @@ def with_card_block(text: str, block: list[str]) -> str:
 # ------------------------------------------------------------------------------------------ the report
 
 def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
-    L = ["| players | official | rule | fitted on the fitting half | agrees on the other half [95% Wilson] | "
-         "offers (games) | the card minus this rule [95%, clustered by game] |", "|---|---|---|---|---|---|---|"]
-    for r in agreement.itertuples():
-        if rules is not None and r.rule not in rules:
-            continue
-        d = (pp(r.d_card, r.d_card_lo, r.d_card_hi) if isinstance(r.d_card, float) and not math.isnan(r.d_card)
-             else "")
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.rule} | {r.fitted} | {pct(r.share)} "
-                 f"[{pct(r.lo)}, {pct(r.hi)}] | {r.test_offers} ({r.test_games}) | {d} |")
-    return L
+    rows = ([r.players, OFFICIAL_LABEL[r.official], r.rule, r.fitted, f"{pct(r.share)} [{pct(r.lo)}, {pct(r.hi)}]",
+             f"{r.test_offers} ({r.test_games})",
+             pp(r.d_card, r.d_card_lo, r.d_card_hi) if isinstance(r.d_card, float) and not math.isnan(r.d_card)
+             else ""]
+            for r in agreement.itertuples() if rules is None or r.rule in rules)
+    return table(["players", "official", "rule", "fitted on the fitting half", "agrees on the other half [95% Wilson]",
+                  "offers (games)", "the card minus this rule [95%, clustered by game]"], rows)
 
 
 def _best_single(agreement: pd.DataFrame) -> pd.DataFrame:
@@ -153,25 +136,20 @@ def _best_single(agreement: pd.DataFrame) -> pd.DataFrame:
 
 
 def _play_rows(play: pd.DataFrame) -> list[str]:
-    L = ["| against | players | games | the card's seat wins [95%] | the heuristic's, same seat and deal | "
-         "difference, paired [95% t] | Holm p | detectable (80% power) | score difference, paired |",
-         "|---|---|---|---|---|---|---|---|---|"]
-    for r in play.itertuples():
-        L.append(f"| {_opponent_name(r.opponent)} | {r.players} | {r.games} | {pct(r.card_rate)} [{pct(r.card_lo)}, "
-                 f"{pct(r.card_hi)}] | {pct(r.control_rate)} [{pct(r.control_lo)}, {pct(r.control_hi)}] | "
-                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_holm)} | {100 * r.detectable:.1f} pp | "
-                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] points |")
-    return L
+    rows = ([_opponent_name(r.opponent), r.players, r.games, f"{pct(r.card_rate)} [{pct(r.card_lo)}, {pct(r.card_hi)}]",
+             f"{pct(r.control_rate)} [{pct(r.control_lo)}, {pct(r.control_hi)}]", pp(r.d_win, r.d_win_lo, r.d_win_hi),
+             p_text(r.p_holm), f"{100 * r.detectable:.1f} pp",
+             f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] points"] for r in play.itertuples())
+    return table(["against", "players", "games", "the card's seat wins [95%]", "the heuristic's, same seat and deal",
+                  "difference, paired [95% t]", "Holm p", "detectable (80% power)", "score difference, paired"], rows)
 
 
 def _uses_rows(play: pd.DataFrame, label: bool = False) -> list[str]:
-    L = [("| cell " if label else "") + "| against | players | "
-         + " | ".join(f"{OFFICIAL_LABEL[o]}: card / heuristic" for o in OFFICIALS) + " |",
-         ("|---" if label else "") + "|---|---|" + "---|" * len(OFFICIALS)]
-    for r in play.itertuples():
-        L.append((f"| {r.cell} " if label else "") + f"| {_opponent_name(r.opponent)} | {r.players} | " + " | ".join(
-            f"{getattr(r, f'card_uses_{o}'):.2f} / {getattr(r, f'control_uses_{o}'):.2f}" for o in OFFICIALS) + " |")
-    return L
+    rows = ([*([r.cell] if label else []), _opponent_name(r.opponent), r.players,
+             *(f"{getattr(r, f'card_uses_{o}'):.2f} / {getattr(r, f'control_uses_{o}'):.2f}" for o in OFFICIALS)]
+            for r in play.itertuples())
+    return table([*(["cell"] if label else []), "against", "players",
+                  *(f"{OFFICIAL_LABEL[o]}: card / heuristic" for o in OFFICIALS)], rows)
 
 
 def _lines_section(lines: pd.DataFrame) -> list[str]:
@@ -180,14 +158,13 @@ def _lines_section(lines: pd.DataFrame) -> list[str]:
         return []
     L = ["**One line of the card at a time** (exploratory: added after the whole card's games against "
          "heuristic had been played, before any of these; the heuristic's own choices for the other "
-         "officials; the same deals and control as the whole card; p-values not adjusted):", "",
-         "| line of the card | against | players | games | difference, paired [95% t] | p | score difference |",
-         "|---|---|---|---|---|---|---|"]
-    for r in lines.itertuples():
-        o = r.cell.removeprefix("only ")
-        L.append(f"| {OFFICIAL_LABEL.get(o, o)} only | {_opponent_name(r.opponent)} | {r.players} | {r.games} | "
-                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_win)} | "
-                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] |")
+         "officials; the same deals and control as the whole card; p-values not adjusted):", ""]
+    L += table(["line of the card", "against", "players", "games", "difference, paired [95% t]", "p",
+                "score difference"],
+               ([f"{OFFICIAL_LABEL.get(o, o)} only", _opponent_name(r.opponent), r.players, r.games,
+                 pp(r.d_win, r.d_win_lo, r.d_win_hi), p_text(r.p_win),
+                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}]"]
+                for r, o in ((r, r.cell.removeprefix("only ")) for r in lines.itertuples())))
     L += ["", "Uses a game, each line's seat against the heuristic's:", "", *_uses_rows(lines, label=True), ""]
     return L
 

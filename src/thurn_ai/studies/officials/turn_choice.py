@@ -48,6 +48,7 @@ from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
 from .design import TRIM, trimmed_mean, with_holm
 from .plan import StudyError
+from ..markdown import table as markdown_table
 
 __all__ = ["TurnSettings", "TURN_OPTIONS", "TURN_COLUMNS", "possible_officials", "rate_turn", "analyse_turns_game",
            "run_turns", "load_turns", "turns_folder", "run_turns_study", "load_turns_study", "turn_table",
@@ -295,18 +296,18 @@ def turn_section(table: pd.DataFrame, follow: str = "unvalidated") -> list[str]:
               "advice: the advice at the table follows the search's own play.", ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
-    L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean "
-          "| p (Holm) |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     for r in table.itertuples():
-        label = OFFICIAL_LABEL.get(r.option, "(none)")
         if r.option == NO_OFFICIAL:
-            d = "| – | – | – | –"
+            d = ["–"] * 4
         else:
-            d = (f"| {_points(r.d_median, r.d_median_lo, r.d_median_hi)} "
-                 f"| {_points(r.d_trimmed, r.d_trimmed_lo, r.d_trimmed_hi)} | {_points(r.d_mean)} "
-                 f"| {'≤ ' if r.p_floor else ''}{r.p_holm:.2g}")
-        L.append(f"| {r.players} | {r.phase} | {label} | {r.turns} | {r.counted} | {r.best_share:.0%} {d} |")
+            d = [_points(r.d_median, r.d_median_lo, r.d_median_hi),
+                 _points(r.d_trimmed, r.d_trimmed_lo, r.d_trimmed_hi), _points(r.d_mean),
+                 f"{'≤ ' if r.p_floor else ''}{r.p_holm:.2g}"]
+        rows.append([r.players, r.phase, OFFICIAL_LABEL.get(r.option, "(none)"), r.turns, r.counted,
+                     f"{r.best_share:.0%}", *d])
+    L += ["", *markdown_table(["players", "phase", "option", "turns", "counted", "best", "Δ median [95%]",
+                               "Δ trimmed [95%]", "Δ mean", "p (Holm)"], rows)]
     forced = table[(table.option == NO_OFFICIAL) & (table.phase == "all")]
     L += ["", "Turns that began with an empty hand (the forced Postmaster, no choice) are not rated: "
           + ", ".join(f"{r.forced} at {r.players} players" for r in forced.itertuples()) + ".", ""]
