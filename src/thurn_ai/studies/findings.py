@@ -35,11 +35,13 @@ def _plain(n: Number) -> str:
     return f"{text} [{n.lo:,.{n.digits}f}, {n.hi:,.{n.digits}f}]"
 
 
-#: how each unit prints: a share as a percent, a difference of shares in percentage points, a signed
+#: how each unit prints: a share as a percent, a difference of shares in percentage points (signed; a size:
+#: unsigned, e.g. a detectable difference), a signed
 #: difference in its own unit, a p-value, a plain number (a count, a rate, a time)
 FORMATS = {
     "share": _share,
     "pp": lambda n: pp(n.value, n.lo, n.hi, n.digits),
+    "size": lambda n: f"{100 * n.value:.{n.digits}f} pp",
     "difference": lambda n: (f"{n.value:+.{n.digits}f}" if n.lo is None else num(n.value, n.lo, n.hi, n.digits)),
     "p": lambda n: p_text(n.value),
     "number": _plain,

@@ -164,7 +164,9 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
         else:
             low = high = mean
             p = float("nan")
-        row.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_p": p})
+        sd = float(d.std(ddof=1)) if len(d) > 1 else float("nan")
+        row.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_p": p, f"{key}_sd": sd})
+    row["detectable"] = detectable_difference(len(both), row["win_share_sd"])
     return row
 
 
@@ -196,13 +198,14 @@ def pooled(out: Path, pairs: list[tuple[Cell, Cell]]) -> dict | None:
         return None
     t = sps.ttest_1samp(d, 0.0)
     ci = t.confidence_interval(0.95)
+    sd = float(d.std(ddof=1))
     return {"games": len(d), "win_share": float(d.mean()), "low": float(ci.low), "high": float(ci.high),
-            "p": float(t.pvalue)}
+            "p": float(t.pvalue), "sd": sd, "detectable": detectable_difference(len(d), sd)}
 
 
-def detectable_difference(games: int, sd: float = 0.45, alpha: float = 0.05, power: float = 0.8) -> float:
-    """The paired win-share difference a cell of `games` games detects with this power (two-sided t test
-    of per-game differences whose standard deviation is `sd`; 0.45 is what the committed paired cells
-    show for one seat's win share)."""
+def detectable_difference(games: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> float:
+    """The paired win-share difference `games` paired games detect with this power (two-sided t test of
+    per-game differences whose standard deviation is `sd`: the observed spread of the paired differences,
+    which `paired` and `pooled` pass)."""
     from statsmodels.stats.power import TTestPower
     return float(TTestPower().solve_power(nobs=games, alpha=alpha, power=power) * sd) if games > 1 else np.nan

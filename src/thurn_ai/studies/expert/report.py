@@ -1,5 +1,5 @@
 """The expert-iteration study's plan (which searches, which cells, how many games: fixed before any game was
-played) and its report, results/expert/README.md, rebuilt from what is saved."""
+played) and its report, results/expert/report.md, rebuilt from what is saved."""
 from __future__ import annotations
 
 import time
@@ -192,7 +192,7 @@ def _pp(x: float) -> str:
 
 
 def write_report(out: Path, code: str) -> None:
-    """results/expert/README.md from the saved tables and cells."""
+    """results/expert/report.md from the saved tables and cells."""
     m = machine_info()
     lines = ["# Expert iteration: a move prior learned from deep searches, generation by generation", "",
              f"Built by `python experiments/expert_iteration.py` at {code} ({m['cpu']}). docs/expert.md describes "
@@ -311,7 +311,8 @@ def write_report(out: Path, code: str) -> None:
                   "search.", "",
                   "The primary estimate: the mean per-game difference of the searching seat's win share (in "
                   "points), 95% t interval of the differences, two-sided p; and the same for its score. "
-                  "Detectable: the difference this many games detect with 80% power (paired t, per-game sd 0.45). "
+                  "Detectable: the difference these games detect with 80% power (paired t, from the observed "
+                  "spread of the per-game differences; statsmodels). "
                   "Holm-corrected p (over every paired comparison in the table) beside the raw one.", ""]
         from statsmodels.stats.multitest import multipletests
         holm = multipletests([p["win_share_p"] for p in pairs], method="holm")[1]
@@ -323,7 +324,7 @@ def write_report(out: Path, code: str) -> None:
                          f"[{_pp(p['win_share_low'])}, "
                          f"{_pp(p['win_share_high'])}] | {_p(p['win_share_p'])} ({_p(h)}) | {p['score']:+.2f} "
                          f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
-                         f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
+                         f"| {100 * p['detectable']:.1f} pp |")
         lines.append("")
     for what, a, b, budget in POOLED:
         names = [(f"{a}_p{n}_{budget}", f"{b}_p{n}_{budget}") for n in (2, 3, 4)]
@@ -331,7 +332,8 @@ def write_report(out: Path, code: str) -> None:
         if pool and _played_in_full(out, [c for pair in names for c in pair]):
             lines += [f"{what} at {_budget(budget, long=True)}, pooled over the three player counts "
                       f"({pool['games']} paired games, each game weighing the same): {_pp(pool['win_share'])} points "
-                      f"[{_pp(pool['low'])}, {_pp(pool['high'])}], p {_p(pool['p'])}.", ""]
+                      f"[{_pp(pool['low'])}, {_pp(pool['high'])}], p {_p(pool['p'])}; these games detect "
+                      f"{100 * pool['detectable']:.1f} points with 80% power.", ""]
     verdict = replaces_previous(out, 2)
     complete = all(M.cell_summary(out / "runs", _cell(f"gen2_p{n}_it1000")) for n in (2, 3, 4))
     if verdict and complete:
@@ -345,7 +347,7 @@ def write_report(out: Path, code: str) -> None:
                   + ("generation 2 replaces generation 1." if verdict["replaces"] else
                      "generation 1 stays the default; generation 2 is the generation that stops the iteration "
                      "(by the rule above)."), ""]
-    atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
+    atomic_write_text(out / "report.md", "\n".join(lines) + "\n")
 
 
 def _agreement_by(df: pd.DataFrame, by) -> pd.DataFrame:
@@ -422,3 +424,42 @@ def _p(p: float) -> str:
 
 def _cell(name: str) -> M.Cell:
     return next(c for c in CELLS if c.name == name)
+
+
+def expert_numbers(out: Path) -> dict:
+    """The study's findings (studies/pages.py): each played cell's win share, each pooled comparison with
+    the difference its games detect (80% power, from the observed spread of the paired differences), the
+    speed of each search, and in how many phase rows generation 2's top-1 prints as generation 1's."""
+    from ..findings import Number
+    numbers = {}
+    for c in CELLS:
+        s = M.cell_summary(out / "runs", c)
+        if s:
+            numbers[f"cell.{c.name}.win"] = Number(s["win"], s["win_low"], s["win_high"], "share", games=s["games"],
+                                                   says=f"`{c.spec}` against `{c.others}`, 95% Wilson")
+    for what, a, b, budget in POOLED:
+        pool = M.pooled(out / "runs", [(_cell(f"{a}_p{n}_{budget}"), _cell(f"{b}_p{n}_{budget}")) for n in (2, 3, 4)])
+        if pool:
+            key = f"pooled.{a}_minus_{b}.{budget}"
+            numbers[key] = Number(pool["win_share"], pool["low"], pool["high"], "pp", games=pool["games"],
+                                  says=f"{what}, {_budget(budget, long=True)}, pooled, 95% t")
+            numbers[key + ".detectable"] = Number(pool["detectable"], unit="size", games=pool["games"],
+                                                  says="detectable with 80% power (observed spread)")
+    for a, b in PAIRS:
+        p = M.paired(out / "runs", _cell(a), _cell(b))
+        if p:
+            numbers[f"paired.{a}_minus_{b}.detectable"] = Number(p["detectable"], unit="size", games=p["games"],
+                                                                 says="detectable with 80% power (observed spread)")
+    speed = out / "speed.csv"
+    if speed.exists():
+        for r in pd.read_csv(speed).itertuples():
+            numbers[f"speed.{r.search.replace(' ', '_')}"] = Number(
+                r.iterations_per_cpu_second, unit="number", digits=0, says=f"{r.search}: iterations a CPU second")
+    prior = out / "gen2" / "offline_prior.csv"
+    if prior.exists():
+        df = pd.read_csv(prior)
+        same = sum(_pct(a) == _pct(b) for a, b in zip(df.prior_top1, df.previous_top1))
+        numbers["gen2.top1_as_gen1.rows"] = Number(same, unit="number", digits=0, games=len(df),
+                                                   says="phase rows where generation 2's top-1 prints as "
+                                                        "generation 1's (of `games` rows)")
+    return numbers
