@@ -445,6 +445,12 @@ def expert_numbers(out: Path) -> dict:
                                   says=f"{what}, {_budget(budget, long=True)}, pooled, 95% t")
             numbers[key + ".detectable"] = Number(pool["detectable"], unit="size", games=pool["games"],
                                                   says="detectable with 80% power (observed spread)")
+    gen2 = M.pooled(out / "runs", [(_cell(f"gen2_p{n}_it1000"), _cell(f"prior_p{n}_it1000")) for n in (2, 3, 4)])
+    if gen2:
+        numbers["pooled.gen2_minus_prior.it1000"] = Number(gen2["win_share"], gen2["low"], gen2["high"], "pp",
+                                                           games=gen2["games"], says="generation 2 − generation 1")
+        numbers["pooled.gen2_minus_prior.it1000.detectable"] = Number(
+            gen2["detectable"], unit="size", games=gen2["games"], says="detectable with 80% power (observed spread)")
     for a, b in PAIRS:
         p = M.paired(out / "runs", _cell(a), _cell(b))
         if p:
