@@ -49,9 +49,8 @@ def ablation_findings(a: Analysis) -> list[str]:
         if gains:
             s += f"; higher without (this bot uses it to its harm): {', '.join(gains)}"
         s += "; no change detected: " + (", ".join(
-            f"{OFFICIAL_LABEL[r.official]} ({pp(r.d_primary, r.d_primary_lo, r.d_primary_hi)}; the smallest "
-            f"effect these games detect with 80% power is {100 * _detectable(r):.1f} pp)" for r in unclear)
-            or "none") + "."
+            f"{OFFICIAL_LABEL[r.official]} ({pp(r.d_primary, r.d_primary_lo, r.d_primary_hi)}; {_power_text(r)})"
+            for r in unclear) or "none") + "."
         out.append(s)
         p = a.pairs[a.pairs.players == n]
         if len(p):
@@ -100,6 +99,15 @@ def seat_findings(a: Analysis) -> list[str]:
 def _detectable(r) -> float:
     """The detectable effect of a with_primary row for its primary estimator."""
     return r.detectable_paired if r.primary == "paired" else r.detectable_fair
+
+
+def _power_text(r) -> str:
+    """What the games of a with_primary row detect with 80% power, or why no power can be given: paired
+    differences that never vary (every game the same as its control's) have no spread to compute it from."""
+    d = _detectable(r)
+    if math.isnan(d):
+        return "no power can be given: the paired differences do not vary, so there is no spread to compute it from"
+    return f"the smallest effect these games detect with 80% power is {100 * d:.1f} pp"
 
 
 def report_head(meta: dict) -> list[str]:
@@ -315,10 +323,13 @@ def wbc_sentence(w: dict) -> str:
 
 def format_text(a: Analysis) -> str:
     """A compact plain-text summary for the terminal."""
-    L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI)"]
-    for r in a.ablation.itertuples():
+    L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI); Δwin is the primary estimate the findings "
+         "use: paired with the control game of the same deal where there is one, else against 1/n"]
+    for r in with_primary(a.ablation).itertuples():
+        how = "paired" if r.primary == "paired" else "vs 1/n"
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} games {r.games:>5}  win {pct(r.win_rate):>6}  "
-                 f"Δwin {pp(r.d_win, r.d_win_lo, r.d_win_hi):<26} Δscore {num(r.d_score, r.d_score_lo, r.d_score_hi)}")
+                 f"Δwin {how:<6} {pp(r.d_primary, r.d_primary_lo, r.d_primary_hi):<26} "
+                 f"Δscore {num(r.d_score, r.d_score_lo, r.d_score_hi)}")
     L.append("usage by the full bot (uses per player per game: early / middle / late = total)")
     for r in a.usage.itertuples():
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} {r.early:5.2f} / {r.middle:5.2f} / "
