@@ -30,7 +30,7 @@ from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import measure as M
 from thurn_ai.studies.expert import report as R
 from thurn_ai.studies.expert import teacher as T
-from thurn_ai.studies.pages import write_page
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,7 +150,7 @@ def part_strength(args, code: str) -> None:
 def part_report(args, code: str) -> None:
     """report.md, then the front page (README.md) and findings.json from the same saved data."""
     R.write_report(args.out, code)
-    write_page(args.out.parent, args.out.name, code.split()[0])
+    refresh(args.out, code.split()[0])
 
 
 PARTS = {"data": part_data, "screen": part_screen, "fit": part_fit, "offline": part_offline, "speed": part_speed,

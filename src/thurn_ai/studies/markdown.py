@@ -55,7 +55,7 @@ def table(header: Sequence[str], rows: Iterable[Sequence[object]], right: str | 
     header = list(header)
     if isinstance(right, str):
         right = [i for i, c in enumerate(right) if c == "r"]
-    rule = "|" + "".join("---:|" if i in right else "---|" for i in range(len(header)))
+    rule = "".join("|---:" if i in right else "|---" for i in range(len(header))) + "|"
     lines = ["| " + " | ".join(header) + " |", rule]
     for row in rows:
         cells = [str(c) for c in row]

@@ -229,3 +229,10 @@ def write_page(results: Path, name: str, at: str | None = None) -> Path:
         notes.write_text(text.rstrip() + "\n" + ("\n" + old if old else ""), encoding="utf-8")
     body = ["The study's report: [report.md](report.md)."] if (out / "report.md").exists() else []
     return front_page(out, findings_of(results, name, at), body)
+
+
+def refresh(out, at: str | None = None) -> Path | None:
+    """After a study wrote into OUT: its front page and findings, when OUT is a folder of results/ that PAGES
+    knows (an experiment writing elsewhere, e.g. a quick run into a temporary folder, gets none)."""
+    out = Path(out)
+    return write_page(out.parent, out.name, at) if out.name in PAGES and out.parent.name == "results" else None

@@ -144,12 +144,15 @@ def machine_info() -> dict:
             "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
-def write_results_readme(out, title: str, command: str, lines: list[str], setup: str = "2 worker processes") -> None:
-    """OUT/README.md: the title, the command that produced the folder with the commit and CPU it ran on
-    (machine_info) and `setup`, then `lines`, with OUT/NOTES.md (hand-written notes) appended; atomically."""
+def write_results_readme(out, title: str, command: str, lines: list[str], setup: str = "2 worker processes",
+                         name: str = "README.md") -> None:
+    """OUT/<name>: the title, the command that produced the folder with the commit and CPU it ran on
+    (machine_info) and `setup`, then `lines`, atomically. A README.md gets OUT/NOTES.md (hand-written notes)
+    appended; a folder of results/ itself writes its report.md this way, and its README.md is the front page
+    studies/pages.py renders from its findings (which appends the notes there)."""
     m = machine_info()
     text = [f"# {title}", "", f"Produced by `{command}` (commit {m['commit']}, {m['cpu']}, {setup}).", "", *lines]
     notes = Path(out) / "NOTES.md"
-    if notes.exists():
+    if notes.exists() and name == "README.md":
         text += [notes.read_text(encoding="utf-8").rstrip(), ""]
-    atomic_write_text(Path(out) / "README.md", "\n".join(text))
+    atomic_write_text(Path(out) / name, "\n".join(text))
