@@ -232,31 +232,34 @@ def reading_lines(rows: list) -> list[str]:
     return out
 
 
+def _summary_lines(rows: list) -> list[str]:
+    """The report's summary: how many primary comparisons find the rating worse than its control."""
+    primary = [r for r in rows if r.primary]
+    if not primary:
+        return ["No primary comparison has both of its cells played yet (the Appendix lists the games played).", ""]
+    lines: list[str] = []
+    losing = [r for r in primary if verdict(r) == "loses to its control"]
+    lines.append(
+        "A bot that follows the officials study's rating (each side of an offer rated by its most visited "
+        "move's own mean, the 'first' rating) is played against a control that makes the same moves but "
+        "lets the standard search pick the side, on the same deals. "
+        + (f"Of {len(primary)} primary comparisons, {len(losing)} "
+           f"{'finds' if len(losing) == 1 else 'find'} the rating worse than its control (Holm-corrected): "
+           + ("; ".join(f"{r.question} at {r.players} players, {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
+                        for r in losing) if losing else "none")
+           + ". The others detect no difference; each detects about "
+           + f"{100 * min(r.detectable for r in primary):.0f}–{100 * max(r.detectable for r in primary):.0f} "
+           "points."))
+    lines += ["", *reading_lines(rows)]
+    lines.append("")
+    return lines
+
+
 def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command: str, runs: list) -> str:
     """The markdown report (a paper's order) of the comparison table; played: games a cell (players, cell,
     games) of the design, 0 where not played."""
-    lines = ["# The officials' rating, validated cell by cell", ""]
     rows = list(table.itertuples()) if not table.empty else []
-    primary = [r for r in rows if r.primary]
-    lines += ["## Summary", ""]
-    if not primary:
-        lines += ["No primary comparison has both of its cells played yet (the Appendix lists the games played).",
-                  ""]
-    else:
-        losing = [r for r in primary if verdict(r) == "loses to its control"]
-        lines.append(
-            "A bot that follows the officials study's rating (each side of an offer rated by its most visited "
-            "move's own mean, the 'first' rating) is played against a control that makes the same moves but "
-            "lets the standard search pick the side, on the same deals. "
-            + (f"Of {len(primary)} primary comparisons, {len(losing)} "
-               f"{'finds' if len(losing) == 1 else 'find'} the rating worse than its control (Holm-corrected): "
-               + ("; ".join(f"{r.question} at {r.players} players, {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
-                            for r in losing) if losing else "none")
-               + ". The others detect no difference; each detects about "
-               + f"{100 * min(r.detectable for r in primary):.0f}–{100 * max(r.detectable for r in primary):.0f} "
-               "points."))
-        lines += ["", *reading_lines(rows)]
-        lines.append("")
+    lines = ["# The officials' rating, validated cell by cell", "", "## Summary", "", *_summary_lines(rows)]
     lines += ["## Question", "",
               "Following the rating at every offer of all four officials lost to its control at 2 players "
               "(the study's report). Is that because the rating misjudges the officials, and which official, or "
