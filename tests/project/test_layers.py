@@ -16,7 +16,8 @@ The rules:
   (e) no import loop at all, within a floor too (imports inside functions count), and none between the
       browser's ES modules (web/static/*.js, static and dynamic `import`);
   (f) no module of the library is over MAX_LINES lines: no Python module and no source file of the
-      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd);
+      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd); no Python function of
+      the library is over MAX_FUNCTION_LINES lines;
   (g) each folder of the package is on one floor (a folder's listing shows what it may import);
   (h) the scripts in experiments/ are entry points over the library: they import no other script and
       nothing of tests/, and do not edit sys.path (what they share is in the library, with tests).
@@ -408,6 +409,38 @@ def test_no_library_module_is_over_the_line_limit():
     long = {str(f.relative_to(ROOT)): n for f in files
             if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}, f"split these modules by job (at most {MAX_LINES} lines): {long}"
+
+
+#: the most lines a function of the library may have (rule f): a longer one does more than one job
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(files, limit: int = MAX_FUNCTION_LINES) -> dict[str, int]:
+    """{'path:line name': lines} of every function (methods and nested functions too) over `limit` lines,
+    from the def (its decorators left out) to its last line."""
+    out = {}
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = node.end_lineno - node.lineno + 1
+                if n > limit:
+                    where = f.relative_to(ROOT) if f.is_relative_to(ROOT) else f
+                    out[f"{where}:{node.lineno} {node.name}"] = n
+    return out
+
+
+def test_no_library_function_is_over_the_line_limit():
+    """Python functions of the library: a report or a loop that grows past this is split into parts that
+    each do one job. (The compiled sources in cext/ are not read: Cython is not Python's grammar.)"""
+    assert long_functions(sorted(PKG.rglob("*.py"))) == {}, \
+        f"split these functions (at most {MAX_FUNCTION_LINES} lines)"
+
+
+def test_the_function_rule_finds_a_long_function(tmp_path):
+    body = "\n".join(f"        x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "long.py").write_text(f"def short():\n    return 1\n\n\nclass A:\n    def long(self):\n{body}\n")
+    found = long_functions([tmp_path / "long.py"])
+    assert list(found.values()) == [MAX_FUNCTION_LINES + 1] and next(iter(found)).endswith(":6 long")
 
 
 def test_every_compiled_part_is_included_once():
