@@ -33,6 +33,9 @@ QUOTES = [
                        "{expert:pooled.gen2_minus_prior.it1000.detectable} pooled"),
     ("docs/expert.md", "the same as generation 1's in {expert:gen2.top1_as_gen1.rows} of 12 phase rows"),
     ("docs/expert.md", "pooled {expert:pooled.mlp_minus_prior.it1000|points}"),
+    ("docs/results.md", "{bench:engine.random_moves_per_second_min}–{bench:engine.random_moves_per_second_max} "
+                        "million random actions per second"),
+    ("docs/results.md", "`heuristic` beats `greedy` in {rulebased:heuristic_vs_greedy.south.win} of 400 games"),
     ("docs/officials-advice.md", "first {officials:validation.p2.first.minus_control}, fresh "
                                  "{officials:validation.p2.fresh.minus_control} of win rate"),
 ]
