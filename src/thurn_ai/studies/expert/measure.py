@@ -21,7 +21,7 @@ from scipy import stats as sps
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...game.officials import OFFICIALS, official_of
-from ...play.match import derive_seed
+from ...play.match import derive_seed, position_at
 from ...play.tournament.plan import run_tournament
 from ...play.tournament.store import load_results
 from ...stats.summary import wilson_interval
@@ -53,7 +53,7 @@ def search_agreement(folder, players: int, specs: dict[str, str], limit: int | N
     for game, decision in decisions:
         rows = data[(data["game"] == game) & (data["decision"] == decision)]
         rec = records[int(game)]
-        state = T.position_at(rec, int(rows["move_index"].iloc[0]))
+        state = position_at(rec, int(rows["move_index"].iloc[0]))
         share = dict(zip(rows["move"].astype(int), rows["share"]))
         best = int(rows.loc[rows["visits"].idxmax(), "move"])
         # the teacher's best by mean reward among its well-visited moves: less an echo of its own prior

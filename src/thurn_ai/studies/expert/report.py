@@ -12,6 +12,7 @@ import pandas as pd
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...fileio import atomic_write_text, load_json
+from ...play.match import position_at
 from ..markdown import table
 from ..provenance import machine_info
 from ...stats.summary import wilson_interval
@@ -171,7 +172,7 @@ def speed(folder, specs: dict[str, str], positions: int = 20, repeats: int = 3) 
         records = T.records(folder, n)
         picks = data.drop_duplicates(["game", "decision"]).head(positions)
         for _i, row in picks.iterrows():
-            state = T.position_at(records[int(row["game"])], int(row["move_index"]))
+            state = position_at(records[int(row["game"])], int(row["move_index"]))
             for r in range(repeats):
                 for name, spec in specs.items():
                     bot = make_bot(spec, r)

@@ -26,13 +26,14 @@ import numpy as np
 import pandas as pd
 
 from ...bots import make_bot
-from ..markdown import table
 from ...bots.base import Observation
 from ...fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_write_text
 from ...game.rules import PLAYER_COUNTS
 from ...learned.model import ValueModel
 from ...learned.win_map import HEURISTIC_PATH, WinMap
+from ...play.match import position_at
 from ...stats.summary import wilson_interval
+from ..markdown import table
 from ..provenance import machine_info
 from . import data as D
 from .calibration import calibration_table, fit_shift, recalibration_table, reliability, stage_of_positions
@@ -75,7 +76,7 @@ def hint_said(out: Path, movers: pd.DataFrame, iterations: int, spec_of) -> pd.D
         for game, move in zip(part["game"], part["move"]):
             if (n, game, move) in have:
                 continue
-            state = D.position_at(recs[game], int(move))
+            state = position_at(recs[game], int(move))
             obs = Observation(state, state.current_player, int(game) * 1000 + int(move))
             bot.rng.seed(int(game) * 1000 + int(move))
             best = bot.analyse(obs)[0] if len(state.legal_moves()) > 1 else None

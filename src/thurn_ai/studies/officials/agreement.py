@@ -109,13 +109,12 @@ def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> p
 def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
     """The reference bot's use of each row's official in one game, in the order of `rows`, replaying the
     record once (the bot is asked once per position, however many officials are on offer there)."""
-    from ...game.state import new_game
+    from ...play.match import record_walk
 
     if int(rows["game_seed"].iloc[0]) != record.seed:
         raise StudyError(f"{where}: the rows' game seed {rows['game_seed'].iloc[0]} is not the record's "
                          f"{record.seed}")
-    state = new_game(rules=record.rules, seed=record.seed)
-    done = 0                              # moves of the record applied so far
+    walk, done, state = record_walk(record), -1, None     # done: the move whose position `state` is
     asked: dict[int, int] = {}            # move index -> the bot's move there
     uses: dict = {}
     for r in rows.sort_values("move", kind="stable").itertuples():
@@ -123,8 +122,7 @@ def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
         if not 0 <= move < len(record.moves):
             raise StudyError(f"{where}: the record has {len(record.moves)} moves; there is no move {move}")
         while done < move:
-            state.apply(record.moves[done])
-            done += 1
+            done, state, _ = next(walk)
         _check_row(state, record.moves[move], r, where)
         if move not in asked:
             seen = Observation(state, state.current_player, derive_seed("officials-agreement", record.seed, move))

@@ -41,9 +41,8 @@ from ...bots.mcts import NO_OFFICIAL
 from ...fileio import path_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, possible_officials
 from ...game.rules import PLAYER_COUNTS
-from ...game.state import new_game
 from ...play.turn_options import TurnOption, open_choices, rate_turn_option
-from ...play.match import GameRecord, derive_seed
+from ...play.match import GameRecord, derive_seed, record_walk
 from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
 from .design import TRIM, trimmed_mean, with_holm
@@ -89,9 +88,8 @@ def rating_row(r: TurnOption) -> dict:
 
 def analyse_turns_game(record: GameRecord, settings: TurnSettings, game: int, source: str = "") -> list[dict]:
     """Replay a recorded game and rate the start of every turn (every seat)."""
-    state = new_game(rules=record.rules, seed=record.seed)
     rows, last_turn = [], -1
-    for i, text in enumerate(record.moves):
+    for i, state, _move in record_walk(record):
         if state.turn != last_turn:        # the first decision of a turn
             last_turn = state.turn
             p = state.current_player
@@ -103,7 +101,6 @@ def analyse_turns_game(record: GameRecord, settings: TurnSettings, game: int, so
                 rows.append({**base, "forced": True, "option": NO_OFFICIAL})
             else:
                 rows += [{**base, "forced": False, **r} for r in rate_turn(state, settings, seed)]
-        state.apply(text)
     return rows
 
 
