@@ -7,6 +7,7 @@ says how it prints (`Number.text`), so a quoted number and its source are compar
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -23,7 +24,7 @@ class FindingsError(ThurnError):
 
 
 def _share(n: Number) -> str:
-    if n.lo is None:
+    if n.lo is None or n.hi is None:
         return pct(n.value, n.digits)
     return f"{pct(n.value, n.digits)} [{100 * n.lo:.{n.digits}f}, {100 * n.hi:.{n.digits}f}]"
 
@@ -129,7 +130,7 @@ class Findings:
                       for k, n in self.numbers.items()), right="lrr")
 
 
-def front_page(out, findings: Findings, body: list[str] = ()) -> Path:
+def front_page(out, findings: Findings, body: Sequence[str] = ()) -> Path:
     """OUT/README.md, the results folder's front page, from its findings: the title, the command and the
     commit, `body` (the study's own words, links to its report), the findings table, then OUT/NOTES.md (the
     hand-written notes) when there is one; written atomically. Also saves the findings beside it."""

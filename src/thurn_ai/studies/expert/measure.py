@@ -153,7 +153,7 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
     both = _paired_rows(out, a, b)
     if both is None:
         return None
-    row = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
+    row: dict = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
     for key in ("win_share", "score"):
         d = (both[f"{key}_a"] - both[f"{key}_b"]).to_numpy(float)
         mean = float(d.mean())

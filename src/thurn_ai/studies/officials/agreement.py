@@ -123,6 +123,7 @@ def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
             raise StudyError(f"{where}: the record has {len(record.moves)} moves; there is no move {move}")
         while done < move:
             done, state, _ = next(walk)
+        assert state is not None            # the walk has reached move >= 0
         _check_row(state, record.moves[move], r, where)
         if move not in asked:
             seen = Observation(state, state.current_player, derive_seed("officials-agreement", record.seed, move))

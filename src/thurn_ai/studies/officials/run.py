@@ -375,7 +375,9 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
             analyses[s.name], frames[s.name] = _ablation_part(s, df, out, runs, meta, at, against_design), df
         got = study_choices(s, out)
         if got is not None:
-            rows[s.name], choice[s.name] = _choice_part(s, *got, out, searchers, follows.get(s.name, "unvalidated"))
+            cdf, records = got
+            rows[s.name], choice[s.name] = _choice_part(s, cdf, records, out, searchers,
+                                                        follows.get(s.name, "unvalidated"))
     if not analyses:
         print("nothing to report yet: run the ablation part first", file=sys.stderr)
         return
