@@ -51,22 +51,19 @@ def _share_rows(df: pd.DataFrame, key, value: str, lo: str, hi: str, games: str,
                            games=int(getattr(r, games)), says=says(r)) for r in df.itertuples()}
 
 
-def _strength(out: Path) -> dict[str, Number]:
-    df = pd.read_csv(out / "summary.csv")
-    return _share_rows(df, lambda r: f"{r.matchup}.win", "a_win_rate", "ci_low", "ci_high", "games",
-                       lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
+def _csv_shares(file: str, key, value: str, lo: str, hi: str, says) -> Callable[[Path], dict[str, Number]]:
+    """A folder's win rates with their intervals, one a row of its table `file` (games in its column
+    'games'): key(row) names each, says(row) says what it is."""
+    return lambda out: _share_rows(pd.read_csv(out / file), key, value, lo, hi, "games", says)
 
 
-def _rulebased(out: Path) -> dict[str, Number]:
-    df = pd.read_csv(out / "strength.csv")
-    return _share_rows(df, lambda r: f"{r.bot_a}_vs_{r.bot_b}.{r.board}.win", "win_rate_a", "ci95_low", "ci95_high",
-                       "games", lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
-
-
-def _openspiel(out: Path) -> dict[str, Number]:
-    df = pd.read_csv(out / "summary.csv")
-    return _share_rows(df, lambda r: f"{r.cell}.openspiel_win", "openspiel_win_rate", "ci_low", "ci_high", "games",
-                       lambda r: f"OpenSpiel's ISMCTS against mcts, {r.players} players, {r.mode} {r.budget}")
+_strength = _csv_shares("summary.csv", lambda r: f"{r.matchup}.win", "a_win_rate", "ci_low", "ci_high",
+                        lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
+_rulebased = _csv_shares("strength.csv", lambda r: f"{r.bot_a}_vs_{r.bot_b}.{r.board}.win", "win_rate_a",
+                         "ci95_low", "ci95_high", lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
+_openspiel = _csv_shares("summary.csv", lambda r: f"{r.cell}.openspiel_win", "openspiel_win_rate", "ci_low",
+                         "ci_high", lambda r: f"OpenSpiel's ISMCTS against mcts, {r.players} players, {r.mode} "
+                                              f"{r.budget}")
 
 
 def _learning(out: Path) -> dict[str, Number]:
