@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..game.officials import OFFICIALS
 from .findings import Findings, Number, front_page
-from .provenance import commit
+from .provenance import commit, read_runs
 
 
 @dataclass(frozen=True)
@@ -204,14 +204,8 @@ def findings_of(results: Path, name: str, at: str | None = None) -> Findings:
 
 
 def _played_at(out: Path) -> tuple[str, ...]:
-    """The commits runs.json says the folder's games were played at (either of its two forms)."""
-    path = out / "runs.json"
-    if not path.exists():
-        return ()
-    runs = _json(path)
-    codes = ([r.get("code", "") for r in runs] if isinstance(runs, list)
-             else [c for r in runs.values() for c in r.get("played_with", [])])
-    heads = (c.split()[0] for c in codes if c.strip())
+    """The commits runs.json says the folder's games were played at."""
+    heads = (r["code"].split()[0] for r in read_runs(out) if r.get("code", "").strip())
     return tuple(dict.fromkeys(h for h in heads if re.fullmatch(r"[0-9a-f]{7,40}", h)))
 
 
