@@ -107,9 +107,10 @@ def _absolute(module: str, is_package: bool, level: int, name: str | None) -> st
     return ".".join(base + ([name] if name else []))
 
 
-def py_imports(module: str) -> list[tuple[str, int]]:
-    """(imported module, line) for every import of a thurn_ai module in a .py file."""
-    path = MODULES[module]
+def py_imports(module: str, path: Path | None = None) -> list[tuple[str, int]]:
+    """(imported module, line) for every import of a thurn_ai module in a .py file (or another file of
+    Python's grammar: a compiled module's .pyi stub)."""
+    path = path or MODULES[module]
     is_package = path.name == "__init__.py"
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     out = []
@@ -256,6 +257,35 @@ def test_the_compiled_search_imports_only_the_compiled_floor():
         bad = [(kind, mod, line) for kind, mod, _name, line in pyx_imports(module)
                if (mod.startswith("thurn_ai") or mod == "<dynamic import>") and mod not in allowed]
         assert bad == [], module
+
+
+def stub_imports(module: str, path: Path | None = None) -> list[tuple[str, int]]:
+    """What a compiled module's type stub (thurn_ai/_core.pyi, ...) imports of the package."""
+    return py_imports(module, path or PKG / (module.rsplit(".", 1)[1] + ".pyi"))
+
+
+def stub_faults(module: str, path: Path | None = None) -> list[tuple[str, int]]:
+    """The stub's imports of modules above the compiled floor (rule c, d: a type names no module above)."""
+    # the core is handed the Rules and Board objects from above (rule c): its stub names their classes
+    may = {"thurn_ai._core": {"thurn_ai._core", "thurn_ai.game.board", "thurn_ai.game.rules"},
+           "thurn_ai._policy": CORE_MAY_IMPORT,
+           "thurn_ai._search": CORE_MAY_IMPORT | {"thurn_ai._policy"}}[module]
+    return [(m, line) for m, line in stub_imports(module, path) if m not in may]
+
+
+def test_the_compiled_stubs_import_only_the_compiled_floor():
+    """The .pyi stubs are read too: a stub that names learned.prior's class would be a type-level arrow up
+    (the prior's weights are a Protocol in _policy.pyi instead)."""
+    for module in COMPILED:
+        assert (PKG / (module.rsplit(".", 1)[1] + ".pyi")).is_file(), module
+        assert stub_faults(module) == [], module
+
+
+def test_the_stub_rule_finds_an_upward_import(tmp_path):
+    stub = tmp_path / "_search.pyi"
+    stub.write_text("from typing import Sequence\nfrom ._policy import PriorWeights\n"
+                    "from .learned.prior import PhasePrior\n")
+    assert stub_faults("thurn_ai._search", stub) == [("thurn_ai.learned.prior", 3)]
 
 
 def test_the_core_imports_nothing_from_the_package():
