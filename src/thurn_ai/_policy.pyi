@@ -7,10 +7,11 @@ import numpy as np
 from ._core import GameState
 
 
-class PriorWeights(Protocol):
+class _PriorWeights(Protocol):
     """What the compiled prior reads off one player count's and phase's weights (learned.prior.PhasePrior
     is one): a move's score w . phi + v . tanh(W phi + b), W, b and v None for the conditional logit. Declared
-    here so that the compiled floor names no module above it."""
+    here so that the compiled floor names no module above it; private, as the compiled module has no such
+    name (a type for the checker only)."""
     w: np.ndarray
     W: np.ndarray | None
     b: np.ndarray | None
@@ -57,6 +58,6 @@ def prior_features_of(state: GameState, forbid: int = 0) -> tuple[int, list[int]
     the player to move."""
 
 
-def learned_prior_of(state: GameState, rows: Sequence[PriorWeights | None], forbid: int = 0
+def learned_prior_of(state: GameState, rows: Sequence[_PriorWeights | None], forbid: int = 0
                      ) -> tuple[list[int], list[float]]:
     """(moves, probabilities): the compiled learned prior at the decision of the player to move."""

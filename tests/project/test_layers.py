@@ -283,7 +283,7 @@ def test_the_compiled_stubs_import_only_the_compiled_floor():
 
 def test_the_stub_rule_finds_an_upward_import(tmp_path):
     stub = tmp_path / "_search.pyi"
-    stub.write_text("from typing import Sequence\nfrom ._policy import PriorWeights\n"
+    stub.write_text("from typing import Sequence\nfrom ._policy import _PriorWeights\n"
                     "from .learned.prior import PhasePrior\n")
     assert stub_faults("thurn_ai._search", stub) == [("thurn_ai.learned.prior", 3)]
 
