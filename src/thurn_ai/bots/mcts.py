@@ -25,7 +25,7 @@ from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
 from ..game.rules import PLAYER_COUNTS
-from .base import Bot, Observation
+from .base import Analyst, Bot, Observation
 from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
 
@@ -62,8 +62,9 @@ def strongest_options(players: int) -> dict:
     return dict(STRONGEST.get(players, STRONGEST[2]))
 
 
-class SearchBot(Bot):
-    """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis."""
+class SearchBot(Bot, Analyst):
+    """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis (it provides
+    the Analyst capability)."""
 
     spec = "search"
 
