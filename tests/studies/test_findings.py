@@ -66,7 +66,8 @@ def test_front_page_renders_the_findings_and_keeps_the_notes(tmp_path):
     front_page(tmp_path, _findings(), ["See [the report](report.md)."])
     text = (tmp_path / "README.md").read_text()
     assert text.startswith("# A demo study\n")
-    assert "`python experiments/demo.py` at commit abc1234; games played at a8df91d" in text
+    assert "The data come from `python experiments/demo.py` (played at a8df91d)." in text
+    assert "read off them at commit abc1234" in text
     assert "| `win` | 82.9% [78.7, 86.4] | 402 | win rate |" in text
     assert text.index("See [the report]") < text.index("## Findings") < text.index("Hand-written notes.")
     assert Findings.load(tmp_path) == _findings()

@@ -136,10 +136,11 @@ def front_page(out, findings: Findings, body: Sequence[str] = ()) -> Path:
     hand-written notes) when there is one; written atomically. Also saves the findings beside it."""
     out = Path(out)
     findings.save(out)
-    played = f"; games played at {', '.join(findings.played_at)}" if findings.played_at else ""
+    played = f" (played at {', '.join(findings.played_at)})" if findings.played_at else ""
     text = [f"# {findings.title}", "",
-            f"Rebuilt by `{findings.command}` at commit {findings.commit}{played}. The numbers below are "
-            f"`{FINDINGS_FILE}`'s, the file the docs' quoted numbers are checked against.", ""]
+            f"The data come from `{findings.command}`{played}. The numbers below were read off them at commit "
+            f"{findings.commit} (`python experiments/results_pages.py`) and are `{FINDINGS_FILE}`'s, the file "
+            "the docs' quoted numbers are checked against.", ""]
     text += [*body, *([""] if body and body[-1] else [])]
     text += ["## Findings", "", *findings.table_lines(), ""]
     notes = out / "NOTES.md"

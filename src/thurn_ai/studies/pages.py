@@ -165,15 +165,15 @@ def _expert(out: Path) -> dict[str, Number]:
 PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
     "expert": Page("Expert iteration: a move prior learned from deep searches",
-                   "python experiments/expert_iteration.py --part report", _expert),
+                   "python experiments/expert_iteration.py", _expert),
     "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile),
     "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
                        _json_depth),
     "learned": Page("The learned evaluation and the hint's win chance",
-                    "python experiments/learned_value.py --part report", _learned),
+                    "python experiments/learned_value.py", _learned),
     "learning": Page("A learning baseline: masked actor-critic on the normalised tensor",
                      "python experiments/learning_baseline.py", _learning),
-    "officials": Page("What the officials are worth", "python experiments/officials.py --part report", _officials),
+    "officials": Page("What the officials are worth", "python experiments/officials.py", _officials),
     "officials_learned": Page("The officials' choices of the search with the learned evaluation",
                               "python experiments/officials_agreement.py --study-dir results/officials_learned",
                               _agreement),
@@ -190,7 +190,7 @@ PAGES: dict[str, Page] = {
 }
 
 #: the marker front_page's README starts its second paragraph with: a README without it is hand-written
-GENERATED = "Rebuilt by `"
+GENERATED = "The data come from `"
 
 
 def findings_of(results: Path, name: str, at: str | None = None) -> Findings:
