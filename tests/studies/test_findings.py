@@ -71,3 +71,22 @@ def test_front_page_renders_the_findings_and_keeps_the_notes(tmp_path):
     assert "| `win` | 82.9% [78.7, 86.4] | 402 | win rate |" in text
     assert text.index("See [the report]") < text.index("## Findings") < text.index("Hand-written notes.")
     assert Findings.load(tmp_path) == _findings()
+
+
+def test_a_results_folder_gets_its_front_page_and_keeps_a_hand_written_readme_as_notes(tmp_path):
+    from thurn_ai.studies.pages import refresh, write_page
+
+    out = tmp_path / "results" / "hostile_round3"
+    out.mkdir(parents=True)
+    (out / "hostile_round3.json").write_text('{"totals": {"accepted": 3, "clean": 40}, "cases": []}')
+    (out / "README.md").write_text("# Old title\n\nWritten by hand.\n")
+    write_page(tmp_path / "results", "hostile_round3", "abc1234")
+    text = (out / "README.md").read_text()
+    assert text.startswith("# Hostile input, third round\n") and "read off them at commit abc1234" in text
+    assert "| `inputs.clean` | 40 |" in text and text.rstrip().endswith("Written by hand.")
+    assert (out / "NOTES.md").read_text() == "Written by hand.\n"
+    write_page(tmp_path / "results", "hostile_round3", "abc1234")          # again: nothing moves twice
+    assert (out / "NOTES.md").read_text() == "Written by hand.\n" and (out / "README.md").read_text() == text
+    assert Findings.load(out).number("inputs.accepted").text() == "3"
+    elsewhere = tmp_path / "quick" / "hostile_round3"                     # not a folder of results/
+    assert refresh(elsewhere) is None

@@ -209,12 +209,18 @@ def _played_at(out: Path) -> tuple[str, ...]:
     return tuple(dict.fromkeys(h for h in heads if re.fullmatch(r"[0-9a-f]{7,40}", h)))
 
 
+def _generated(text: str) -> bool:
+    """Whether a README is a front page (its second paragraph starts with GENERATED), not hand-written."""
+    lines = text.split("\n")
+    return len(lines) > 2 and lines[2].startswith(GENERATED)
+
+
 def write_page(results: Path, name: str, at: str | None = None) -> Path:
     """results/NAME/findings.json and README.md. A hand-written README.md (one front_page did not write) is
     kept first as NOTES.md, which the front page appends; report.md, when there is one, is linked."""
     out = Path(results) / name
     readme, notes = out / "README.md", out / "NOTES.md"
-    if readme.exists() and GENERATED not in readme.read_text(encoding="utf-8").split("\n", 3)[2]:
+    if readme.exists() and not _generated(readme.read_text(encoding="utf-8")):
         text = readme.read_text(encoding="utf-8").split("\n", 1)[1].lstrip("\n")
         old = notes.read_text(encoding="utf-8") if notes.exists() else ""
         notes.write_text(text.rstrip() + "\n" + ("\n" + old if old else ""), encoding="utf-8")
