@@ -107,8 +107,29 @@ class SearchBot(Bot, Analyst):
         """[(tree, iterations, seconds)] to run; their root statistics are added up."""
         raise NotImplementedError
 
+    # the budget, typed (the search reads it from self.options; these are for callers: the hint, the server)
+    @property
+    def iterations(self) -> int:
+        """Iterations per decision (when no time is set)."""
+        return self.options.iterations
+
+    @property
+    def time(self) -> float | None:
+        """Seconds per decision instead of iterations (None: the iterations count)."""
+        return self.options.time
+
+    @property
+    def workers(self) -> int:
+        """Trees searched in parallel threads."""
+        return self.options.workers
+
+    @property
+    def clock(self) -> str:
+        """What `time` counts: wall or cpu seconds."""
+        return self.options.clock
+
     def __getattr__(self, name):
-        # the options read as attributes (bot.iterations, bot.c, ...)
+        # the other options read as attributes (bot.c, bot.select, ...)
         options = self.__dict__.get("options")
         if options is not None and name in SearchBot.spec_options:
             return getattr(options, name)
