@@ -8,7 +8,7 @@ results/expert/.
     python experiments/expert_iteration.py --part offline   # agreement with the teacher on held-out decisions
     python experiments/expert_iteration.py --part speed     # iterations per CPU second, both priors, one run
     python experiments/expert_iteration.py --part strength  # the cells below (resumes; --cells to pick)
-    python experiments/expert_iteration.py --part report    # results/expert/README.md from what is saved
+    python experiments/expert_iteration.py --part report    # results/expert/report.md, findings.json and README.md
     python experiments/expert_iteration.py --part data --scheduler tcp://host:8786 --games 400   # on Dask
 
 Teacher data: results/expert/data/ (generation 1, seed 1) and results/expert/gen<N>/data/ (thurn_ai/studies/
@@ -31,6 +31,7 @@ from thurn_ai.studies.expert import measure as M
 from thurn_ai.studies.expert import report as R
 from thurn_ai.studies.expert import teacher as T
 from thurn_ai.studies.chunked import stopping_safely
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,11 +146,13 @@ def part_strength(args, code: str) -> None:
               flush=True)
         M.run_cell(cell, args.out / "runs", jobs=args.jobs, client_scheduler=args.scheduler)
         log_run(args.out, f"strength {cell.name}", time.time() - start, code, games=cell.games)
-        R.write_report(args.out, code)
+        part_report(args, code)
 
 
 def part_report(args, code: str) -> None:
+    """report.md, then the front page (README.md) and findings.json from the same saved data."""
     R.write_report(args.out, code)
+    refresh(args.out, code.split()[0])
 
 
 PARTS = {"data": part_data, "screen": part_screen, "fit": part_fit, "offline": part_offline, "speed": part_speed,

@@ -30,6 +30,7 @@ import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.learned.model import DEFAULT_PATH, ValueModel
+from thurn_ai.studies.markdown import table as markdown_table
 from thurn_ai.studies.provenance import machine_info
 from thurn_ai.studies.learned import data as D
 from thurn_ai.studies.learned.calibration import calibration_table, stage_of_positions
@@ -69,12 +70,11 @@ def compare(data: dict, models: dict) -> pd.DataFrame:
 
 
 def markdown(table: pd.DataFrame) -> list[str]:
-    lines = ["| held-out games | model | players | phase | positions | Brier | Brier skill | log loss | ECE |",
-             "|---|---|---:|---|---:|---:|---:|---:|---:|"]
-    for r in table.itertuples():
-        lines.append(f"| {r.data} | {r.model} | {r.players} | {r.phase} | {r.positions} | {r.brier:.4f} | "
-                     f"{100 * r.brier_skill:+.1f}% | {r.log_loss:.4f} | {r.ece:.3f} |")
-    return lines
+    return markdown_table(["held-out games", "model", "players", "phase", "positions", "Brier", "Brier skill",
+                           "log loss", "ECE"],
+                          ([r.data, r.model, r.players, r.phase, r.positions, f"{r.brier:.4f}",
+                            f"{100 * r.brier_skill:+.1f}%", f"{r.log_loss:.4f}", f"{r.ece:.3f}"]
+                           for r in table.itertuples()), right="llrlrrrrr")
 
 
 def main(argv=None) -> int:

@@ -22,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+from thurn_ai.studies.markdown import num, pp, table
 from thurn_ai.studies.provenance import write_results_readme
 from thurn_ai.studies.strength import FIELDS, pct, read_summary, run_cell, summarize_saved, write_summary
 
@@ -62,18 +63,18 @@ def write_readme(out: Path, rows: dict, argv: list[str]) -> None:
     lines = [
         __doc__.split("\n\n", 2)[2].strip(),
         "",
-        "| cell | board | players | bot | against | games | wins | win rate [95% CI] | fair | score "
-        "| others' scores | outscored | turns |",
-        "|---|---|---:|---|---|---:|---:|---|---:|---|---|---|---:|",
     ]
     order = [c[0] for c in CELLS]
     against = {c[0]: c[5] for c in CELLS}
-    for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
-        r = rows[name]
-        lines.append(f"| {name} | {r['board']} | {r['players']} | `{r['mcts']}` | `{against.get(name, '?')}` | "
-                     f"{r['games']} | {r['wins']} | {pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}] "
-                     f"| {pct(r['fair'])} | {r['mcts_score']} ± {r['mcts_score_ci']} | {r['heuristic_scores']} | "
-                     f"{r['outscored']} | {r['mean_turns']} |")
+    lines += table(["cell", "board", "players", "bot", "against", "games", "wins", "win rate [95% CI]", "fair",
+                    "score", "others' scores", "outscored", "turns"],
+                   ([name, r["board"], r["players"], f"`{r['mcts']}`", f"`{against.get(name, '?')}`", r["games"],
+                     r["wins"], f"{pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}]", pct(r["fair"]),
+                     f"{r['mcts_score']} ± {r['mcts_score_ci']}", r["heuristic_scores"], r["outscored"],
+                     r["mean_turns"]]
+                    for name, r in ((n, rows[n]) for n in sorted(rows, key=lambda n: order.index(n)
+                                                                    if n in order else len(order)))),
+                   right="llrllrrlrlllr")
     lines += paired_lines(out)
     missing = [c[0] for c in CELLS if c[0] not in rows]
     if missing:
@@ -142,13 +143,10 @@ def paired_lines(out: Path) -> list[str]:
                   "the searching seat's win share and score, mean difference [95% normal interval over "
                   "games, not corrected for the number of comparisons]; *detectable*: the smallest win-share "
                   "difference the cell detects with 80% power, two-sided 5% (statsmodels):", "",
-                  f"| players | games | win share {a} - {b} | detectable | score {a} - {b} |",
-                  "|---:|---:|---|---:|---|"]
-        for p, r in rows:
-            w, s = r["win_share"], r["score"]
-            lines.append(f"| {p} | {r['games']} | {100 * w[0]:+.1f} pp [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] | "
-                         f"{100 * detectable((w[2] - w[1]) / (2 * 1.96)):.1f} pp | "
-                         f"{s[0]:+.2f} [{s[1]:+.2f}, {s[2]:+.2f}] |")
+                  *table(["players", "games", f"win share {a} - {b}", "detectable", f"score {a} - {b}"],
+                         ([p, r["games"], pp(*r["win_share"]),
+                           f"{100 * detectable((r['win_share'][2] - r['win_share'][1]) / (2 * 1.96)):.1f} pp",
+                           num(*r["score"])] for p, r in rows), right="rrlrl")]
         if len(rows) > 1:
             pw = pooled([r["win_share"] for _, r in rows])
             ps = pooled([r["score"] for _, r in rows])

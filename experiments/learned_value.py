@@ -36,6 +36,7 @@ from thurn_ai.studies.learned import data as D
 from thurn_ai.studies.learned import report as report_learned
 from thurn_ai.studies.learned.data import held_out
 from thurn_ai.studies.chunked import stopping_safely
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,6 +109,7 @@ def part_opponents(args, code: str) -> None:
 def part_report(args, code: str) -> None:
     report_learned.build(args.out, held_out, code, model_path=args.model, iterations=args.iterations,
                          players=args.players)
+    refresh(args.out, code.split()[0])
 
 
 def main(argv=None) -> int:

@@ -227,6 +227,8 @@ def main(argv=None) -> int:
         return 2
     from thurn_ai.studies.provenance import machine_info
     from thurn_ai.fileio import atomic_write_bytes, atomic_write_text
+    from thurn_ai.studies.markdown import table
+    from thurn_ai.studies.pages import refresh
     from thurn_ai.play.match import derive_seed
 
     out = a.out
@@ -287,14 +289,15 @@ def main(argv=None) -> int:
              f"{steps_done} decisions of the agent, an update every {a.batch} games; games cut at "
              f"{a.max_turns} rounds.", "",
              "![learning curve](curve.png)", "",
-             f"| opponent | before training ({first[0]['games']} games) | after {a.games} games "
-             f"({final[0]['games']} games) [95% CI] | mean score margin after |", "|---|---|---|---:|"]
-    for f0, f1 in zip(first, final):
-        lines.append(f"| {f1['opponent']} | {100 * f0['win_rate']:.0f}% | {100 * f1['win_rate']:.1f}% "
-                     f"[{100 * f1['ci_low']:.1f}, {100 * f1['ci_high']:.1f}] | {f1['mean_margin']} |")
+             *table(["opponent", f"before training ({first[0]['games']} games)",
+                     f"after {a.games} games ({final[0]['games']} games) [95% CI]", "mean score margin after"],
+                    ([f1["opponent"], f"{100 * f0['win_rate']:.0f}%", f"{100 * f1['win_rate']:.1f}% "
+                      f"[{100 * f1['ci_low']:.1f}, {100 * f1['ci_high']:.1f}]", f1["mean_margin"]]
+                     for f0, f1 in zip(first, final)), right="lllr")]
     lines += ["", "Files: `curve.csv` (each evaluation), `curve.png`, `training.csv` (entropy and value error "
               "per update), `agent.npz` (the trained weights: W1, b1, W2, b2, Wv, bv), `run.json`.", ""]
-    atomic_write_text(out / "README.md", "\n".join(lines))
+    atomic_write_text(out / "report.md", "\n".join(lines))
+    refresh(out)
     print(f"wrote {out}")
     return 0
 

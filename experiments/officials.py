@@ -42,6 +42,7 @@ from pathlib import Path
 from thurn_ai.studies.officials import run
 from thurn_ai.studies.officials.plan import StudyError
 from thurn_ai.studies.officials.rated import CELLS
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, commit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,6 +167,7 @@ def main(argv=None) -> int:
                commit(ROOT), against_design=not args.quick,
                advice=ROOT / "docs" / "officials-advice.md" if not args.quick and plan.out.resolve() == OUT.resolve()
                else None)
+    refresh(plan.out, commit(ROOT))
     return 0
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.studies import provenance
 from thurn_ai.studies.officials.agreement import AGREEMENT_TABLE
+from thurn_ai.studies.markdown import pct, table
 from thurn_ai.studies.officials.compare_searches import advice_shift, shift_lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,13 +63,10 @@ def agreement_lines(before: Path, after: Path) -> list[str]:
 
     lines = ["The player's own choice at the offers against the heuristic bot's in the same position "
              "(experiments/officials_agreement.py; every player count, 95% intervals resampling whole games; "
-             "κ – where a side always or never uses it):", "",
-             "| official | offers before / after | agreement before | after | κ before | κ after |",
-             "|---|---|---|---|---|---|"]
-    for r in m.itertuples():
-        lines.append(f"| {r.official} | {r.offers_before} / {r.offers_after} | {100 * r.agreement_before:.1f}% | "
-                     f"{100 * r.agreement_after:.1f}% | {k(r, 'before')} | {k(r, 'after')} |")
-    return lines
+             "κ – where a side always or never uses it):", ""]
+    return lines + table(["official", "offers before / after", "agreement before", "after", "κ before", "κ after"],
+                         ([r.official, f"{r.offers_before} / {r.offers_after}", pct(r.agreement_before),
+                           pct(r.agreement_after), k(r, "before"), k(r, "after")] for r in m.itertuples()))
 
 
 def main(argv=None) -> int:

@@ -27,6 +27,7 @@ import pandas as pd
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet
 from thurn_ai.studies import provenance
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.officials import records as kept_records, rulecard
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +111,7 @@ def report(out: Path) -> None:
                                 for r in runs if r.get("part") == "rulecard play"))
     rulecard_report.write(out, ROOT, agreement, play_table, search=SEARCH, games=GAMES, seeds=SEEDS,
                           code=provenance.code_state(ROOT), played_at=", ".join(played) or "unknown")
+    refresh(out)
     print(f"report: {out / 'rulecard.md'}; the card in README.md and docs/officials-advice.md")
 
 

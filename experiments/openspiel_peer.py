@@ -336,6 +336,8 @@ def summarize(rows: list[dict]) -> list[dict]:
 def write_readme(out: Path, settings: dict, machine: dict, speed: list[dict], summary: list[dict],
                  seconds: float) -> None:
     from thurn_ai.fileio import atomic_write_text
+    from thurn_ai.studies.markdown import table
+    from thurn_ai.studies.pages import refresh
     lines = ["# OpenSpiel's ISMCTS and thurn-ai's `mcts` on the same game", "",
              "Written by `experiments/openspiel_peer.py` (its docstring says what is measured and how).", "",
              f"Command (from the repository root): `{settings['command']}`  ",
@@ -352,10 +354,10 @@ def write_readme(out: Path, settings: dict, machine: dict, speed: list[dict], su
     if settings.get("repeat"):
         lines += [f"Repeatability: {settings['repeat']}", ""]
     lines += ["## Speed (per CPU second, the best of the interleaved rounds in speed.csv)", "",
-              "| players | measure | who | per second | actions per second |", "|---|---|---|---:|---:|"]
-    for r in speed:
-        actions = f"{float(r['actions_per_second']):,.0f}" if r["actions_per_second"] else ""
-        lines.append(f"| {r['players']} | {r['measure']} | {r['who']} | {float(r['per_second']):,.1f} | {actions} |")
+              *table(["players", "measure", "who", "per second", "actions per second"],
+                     ([r["players"], r["measure"], r["who"], f"{float(r['per_second']):,.1f}",
+                       f"{float(r['actions_per_second']):,.0f}" if r["actions_per_second"] else ""] for r in speed),
+                     right="lllrr")]
     for p in sorted({int(r["players"]) for r in speed}):
         it = {r["who"]: float(r["per_second"]) for r in speed
               if int(r["players"]) == p and r["measure"] == "iterations"}
@@ -370,20 +372,21 @@ def write_readme(out: Path, settings: dict, machine: dict, speed: list[dict], su
                       f"playout plays {native / via:,.0f}× the actions per second natively that it plays through "
                       "pyspiel."]
     lines += ["", "## Strength (one OpenSpiel ISMCTS seat against mcts in the others, seats rotated)", "",
-              "| cell | players | ISMCTS set-up | budget | games | OpenSpiel ISMCTS wins [95% CI] | fair share | "
-              "mean score: ISMCTS vs mcts | iterations a decision: ISMCTS / mcts | s a decision: ISMCTS / mcts |",
-              "|---|---:|---|---|---:|---|---:|---|---|---|"]
-    for r in summary:
-        budget = f"{r['budget']} s" if r["mode"] == "time" else f"{int(float(r['budget']))} iterations"
-        lines.append(f"| {r['cell']} | {r['players']} | {r['setup']} | {budget} | {r['games']} | "
-                     f"{100 * float(r['openspiel_win_rate']):.1f}% [{100 * float(r['ci_low']):.1f}, "
-                     f"{100 * float(r['ci_high']):.1f}] | {100 * float(r['fair']):.0f}% | "
-                     f"{r['openspiel_score']} vs {r['mcts_score']} | {r['openspiel_it_per_decision'] or '-'} / "
-                     f"{r['mcts_it_per_decision'] or '-'} | {r['openspiel_s_per_decision'] or '-'} / "
-                     f"{r['mcts_s_per_decision'] or '-'} |")
+              *table(["cell", "players", "ISMCTS set-up", "budget", "games", "OpenSpiel ISMCTS wins [95% CI]",
+                      "fair share", "mean score: ISMCTS vs mcts", "iterations a decision: ISMCTS / mcts",
+                      "s a decision: ISMCTS / mcts"],
+                     ([r["cell"], r["players"], r["setup"],
+                       f"{r['budget']} s" if r["mode"] == "time" else f"{int(float(r['budget']))} iterations",
+                       r["games"], f"{100 * float(r['openspiel_win_rate']):.1f}% [{100 * float(r['ci_low']):.1f}, "
+                       f"{100 * float(r['ci_high']):.1f}]", f"{100 * float(r['fair']):.0f}%",
+                       f"{r['openspiel_score']} vs {r['mcts_score']}",
+                       f"{r['openspiel_it_per_decision'] or '-'} / {r['mcts_it_per_decision'] or '-'}",
+                       f"{r['openspiel_s_per_decision'] or '-'} / {r['mcts_s_per_decision'] or '-'}"]
+                      for r in summary), right="lrllrlrlll")]
     lines += ["", "Files: `run.json` (settings), `speed.csv`, `games.csv` (one line a game), `summary.csv` "
               "(one line a cell).", ""]
-    atomic_write_text(out / "README.md", "\n".join(lines))
+    atomic_write_text(out / "report.md", "\n".join(lines))
+    refresh(out)
 
 
 # ---------------------------------------------------------------- main

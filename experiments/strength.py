@@ -23,6 +23,8 @@ from pathlib import Path
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.play.tournament import load_results, run_tournament
 from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.studies.markdown import table
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import write_results_readme
 from thurn_ai.studies.strength import pct, read_summary, write_summary
 
@@ -107,20 +109,22 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         f"reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker. PIMC: the same tree, "
         "playouts and budget (iterations in total) over worlds=10 determinizations.",
         "",
-        "| matchup | board | bot A | bot B | games | A wins | A win rate | 95% CI | mean score A "
-        "| mean score B | turns | time (s) |",
-        "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     order = [mm[0] for mm in MATCHUPS]
-    for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
-        r = rows[name]
-        lines.append(f"| {name} | {r['board']} | `{r['bot_a']}` | `{r['bot_b']}` | {r['games']} | {r['a_wins']} | "
-                     f"{pct(r['a_win_rate'])} | {pct(r['ci_low'])}–{pct(r['ci_high'])} | {r['a_mean_score']} | "
-                     f"{r['b_mean_score']} | {r['mean_turns']} | {r['seconds']} |")
+    lines += table(["matchup", "board", "bot A", "bot B", "games", "A wins", "A win rate", "95% CI", "mean score A",
+                    "mean score B", "turns", "time (s)"],
+                   ([name, r["board"], f"`{r['bot_a']}`", f"`{r['bot_b']}`", r["games"], r["a_wins"],
+                     pct(r["a_win_rate"]), f"{pct(r['ci_low'])}–{pct(r['ci_high'])}", r["a_mean_score"],
+                     r["b_mean_score"], r["mean_turns"], r["seconds"]]
+                    for name, r in ((n, rows[n]) for n in sorted(rows, key=lambda n: order.index(n)
+                                                                    if n in order else len(order)))),
+                   right="llllrrrlrrrr")
     lines += ["", "Time is wall-clock seconds on 2 cores (a shared machine) for playing the matchup's games.",
               ""]
     write_results_readme(out, "ISMCTS strength",
-                         "python experiments/strength.py" + (" " + " ".join(argv) if argv else ""), lines)
+                         "python experiments/strength.py" + (" " + " ".join(argv) if argv else ""), lines,
+                         name="report.md")
+    refresh(out)
 
 
 def main(argv=None):

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from thurn_ai.bots.search_options import SearchOptions
+from thurn_ai.studies.markdown import table
 from thurn_ai.studies.provenance import write_results_readme
 from thurn_ai.studies.strength import FIELDS, pct, read_summary, run_cell, summarize_saved, write_summary
 
@@ -59,17 +60,17 @@ def write_readme(out: Path, rows: dict[str, dict], argv: list[str]) -> None:
         f"c={d.c}, playout={d.playout} (eps={d.eps}), horizon={d.horizon} turns per player then the evaluation "
         f"({d.eval}), reward={d.reward}, scale={d.scale}, tiles={d.tiles}, one worker.",
         "",
-        "| cell | board | players | bot | games | mcts wins | win rate [95% CI] | fair | mcts score "
-        "| heuristic scores | outscored | turns | time (s) |",
-        "|---|---|---:|---|---:|---:|---|---:|---|---|---|---:|---:|",
     ]
     order = [c[0] for c in CELLS]
-    for name in sorted(rows, key=lambda n: order.index(n) if n in order else len(order)):
-        r = rows[name]
-        lines.append(f"| {name} | {r['board']} | {r['players']} | `{r['mcts']}` | {r['games']} | {r['wins']} | "
-                     f"{pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}] | {pct(r['fair'])} | "
-                     f"{r['mcts_score']} ± {r['mcts_score_ci']} | {r['heuristic_scores']} | {r['outscored']} | "
-                     f"{r['mean_turns']} | {r['seconds']} |")
+    lines += table(["cell", "board", "players", "bot", "games", "mcts wins", "win rate [95% CI]", "fair",
+                    "mcts score", "heuristic scores", "outscored", "turns", "time (s)"],
+                   ([name, r["board"], r["players"], f"`{r['mcts']}`", r["games"], r["wins"],
+                     f"{pct(r['win_rate'])} [{pct(r['ci_low'])}, {pct(r['ci_high'])}]", pct(r["fair"]),
+                     f"{r['mcts_score']} ± {r['mcts_score_ci']}", r["heuristic_scores"], r["outscored"],
+                     r["mean_turns"], r["seconds"]]
+                    for name, r in ((n, rows[n]) for n in sorted(rows, key=lambda n: order.index(n)
+                                                                    if n in order else len(order)))),
+                   right="llrlrrlrlllrr")
     lines += ["", "Time: wall-clock seconds on 2 cores (a shared machine) for the games played in the last run "
               "of the cell.", ""]
     write_results_readme(out, "ISMCTS against the heuristic bot at 2, 3 and 4 players",

@@ -1,9 +1,21 @@
 """Type stubs for the compiled playout policies and evaluations (cext/thurn_ai/_policy.pyx and its
 _policy_*.pxi parts), used by the search; these functions are for tests, the bots and benchmarks."""
-from typing import Iterable, Sequence
+from typing import Iterable, Protocol, Sequence
+
+import numpy as np
 
 from ._core import GameState
-from .learned.prior import PhasePrior
+
+
+class _PriorWeights(Protocol):
+    """What the compiled prior reads off one player count's and phase's weights (learned.prior.PhasePrior
+    is one): a move's score w . phi + v . tanh(W phi + b), W, b and v None for the conditional logit. Declared
+    here so that the compiled floor names no module above it; private, as the compiled module has no such
+    name (a type for the checker only)."""
+    w: np.ndarray
+    W: np.ndarray | None
+    b: np.ndarray | None
+    v: np.ndarray | None
 
 #: the most hidden units a phase of the learned move prior may have (PRIOR_HIDDEN)
 MAX_PRIOR_HIDDEN: int
@@ -46,6 +58,6 @@ def prior_features_of(state: GameState, forbid: int = 0) -> tuple[int, list[int]
     the player to move."""
 
 
-def learned_prior_of(state: GameState, rows: Sequence[PhasePrior | None], forbid: int = 0
+def learned_prior_of(state: GameState, rows: Sequence[_PriorWeights | None], forbid: int = 0
                      ) -> tuple[list[int], list[float]]:
     """(moves, probabilities): the compiled learned prior at the decision of the player to move."""

@@ -8,7 +8,7 @@ from ._policy import official_mask as official_mask
 from ._policy import plan_policy_choice as plan_policy_choice
 from ._policy import policy_choice as policy_choice
 from ._policy import policy_playout as policy_playout
-from .learned.prior import PhasePrior
+from ._policy import _PriorWeights
 
 PLAYOUTS: dict[str, int]
 REWARDS: dict[str, int]
@@ -57,7 +57,7 @@ class Tree:
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
-                 prior_weights: Sequence[PhasePrior | None] | None = None, prior_mix: float = 0.0,
+                 prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
                  root: int = 0, candidates: int = 4) -> None:
         """Search from `state` for `observer` (default: the player to move)."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:

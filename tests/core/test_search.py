@@ -289,11 +289,11 @@ def test_bad_root_restrictions_are_refused(monkeypatch):
     with pytest.raises(BotSpecError, match="cannot analyse"):
         analyse(g, bot="heuristic", official="postmaster")
 
-    class AnalysesOnly:                      # an analysing bot that cannot restrict its root
+    class AnalysesOnly:                      # a bot with analyse() alone does not provide the Analyst capability
         def analyse(self, obs):
             return []
     monkeypatch.setattr("thurn_ai.play.analysis.make_bot", lambda spec, seed: AnalysesOnly())
-    with pytest.raises(BotSpecError, match="cannot restrict"):
+    with pytest.raises(BotSpecError, match="cannot analyse"):
         analyse(g, bot="mcts(iterations=10)", official="postmaster")
 
 

@@ -24,6 +24,8 @@ def stub(name: str) -> dict:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AnnAssign)):
             out[node.name if isinstance(node, ast.FunctionDef) else node.target.id] = node
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("_"):
+            continue                                 # a type for the checker only (a Protocol): not compiled
         elif isinstance(node, ast.ClassDef):
             out[node.name] = {m.name if isinstance(m, ast.FunctionDef) else m.target.id: m
                               for m in node.body if isinstance(m, (ast.FunctionDef, ast.AnnAssign))}

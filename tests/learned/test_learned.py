@@ -15,6 +15,7 @@ from thurn_ai.bots import make_bot
 from thurn_ai.learned import FEATURES, ValueModel, position_features
 from thurn_ai.studies.learned import calibration as C
 from thurn_ai.studies.learned import data as D
+from thurn_ai.play.match import position_at
 from thurn_ai.studies.learned import fit as F
 from thurn_ai.learned.features import N_FEATURES, N_TERMS, terms
 from thurn_ai.learned.model import ModelError
@@ -216,7 +217,7 @@ def test_the_data_generator_is_seeded_and_resumes(tmp_path):
     # every row's features are those of the position its record sets up again
     recs = D.records(tmp_path / "a", 2, [0, 1])
     for row in a.sample(8, random_state=0).itertuples():
-        _, f = position_features(D.position_at(recs[row.game], row.move))
+        _, f = position_features(position_at(recs[row.game], row.move))
         assert np.allclose(f[row.player], [getattr(row, f"f_{x}") for x in FEATURES])
     with pytest.raises(D.DataError, match="another data set"):
         D.generate(tmp_path / "a", D.plan_chunks(players=(2,), games=2, seed=6, search="mcts(iterations=4)",

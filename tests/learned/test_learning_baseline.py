@@ -57,7 +57,7 @@ def test_a_tiny_run_writes_everything_and_repeats_with_its_seed(tmp_path):
     for out in ("a", "b"):
         assert lb.main(args + ["--out", str(tmp_path / out)]) == 0
     a, b = tmp_path / "a", tmp_path / "b"
-    for name in ("curve.csv", "curve.png", "training.csv", "agent.npz", "run.json", "README.md"):
+    for name in ("curve.csv", "curve.png", "training.csv", "agent.npz", "run.json", "report.md"):
         assert (a / name).stat().st_size > 0
     curve = list(csv.DictReader(open(a / "curve.csv", encoding="utf-8")))
     assert [(r["training_games"], r["opponent"], r["games"]) for r in curve] == [
@@ -66,7 +66,9 @@ def test_a_tiny_run_writes_everything_and_repeats_with_its_seed(tmp_path):
     assert (a / "training.csv").read_text() == (b / "training.csv").read_text()
     run = json.loads((a / "run.json").read_text())
     assert run["seed"] == lb.SEED and run["command"].startswith("python experiments/learning_baseline.py --games 4")
-    assert "python experiments/learning_baseline.py --games 4" in (a / "README.md").read_text()
+    # the study's text is its report.md; a folder of results/ gets its front page (README.md) from the findings
+    assert "python experiments/learning_baseline.py --games 4" in (a / "report.md").read_text()
+    assert not (a / "README.md").exists()
 
 
 def test_bad_arguments_exit_with_a_usage_error(tmp_path):

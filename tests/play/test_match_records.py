@@ -58,3 +58,27 @@ def test_the_web_plays_and_replays_the_same_game(name):
         game.step()
     assert game.record().to_json() == line
     assert [json.dumps(e, separators=(",", ":")) for e in game.log] == replayed.log
+
+
+def test_the_record_walk_and_position_at_rebuild_every_position():
+    """One replay of a record for the studies (issue 54): record_walk gives each move with the position it
+    was made in, position_at the position before any move, and both agree with replaying move by move."""
+    from thurn_ai.errors import PositionError
+    from thurn_ai.game.state import new_game
+    from thurn_ai.play.match import position_at, record_walk, replay
+
+    record = play_game(Rules(players=3), [make_bot("greedy"), make_bot("random"), make_bot("heuristic")], seed=11)
+    state = new_game(rules=record.rules, seed=record.seed)
+    walked = 0
+    for i, at, move in record_walk(record):
+        assert i == walked and at.to_dict() == state.to_dict()
+        assert at.legal_moves() and move in at.legal_moves() and move == state.parse_move(record.moves[i])
+        if i in (0, 7, len(record.moves) - 1):
+            assert position_at(record, i).to_dict() == at.to_dict()
+        state.apply(record.moves[i])
+        walked += 1
+    assert walked == len(record.moves)
+    assert position_at(record, len(record.moves)).to_dict() == replay(record).to_dict()
+    for bad in (-1, len(record.moves) + 1, True):
+        with pytest.raises(PositionError, match="there is no position before move"):
+            position_at(record, bad)

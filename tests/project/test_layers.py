@@ -16,7 +16,8 @@ The rules:
   (e) no import loop at all, within a floor too (imports inside functions count), and none between the
       browser's ES modules (web/static/*.js, static and dynamic `import`);
   (f) no module of the library is over MAX_LINES lines: no Python module and no source file of the
-      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd);
+      compiled modules (cext/: .pyx, the .pxi parts a .pyx includes as text, .pxd); no Python function of
+      the library is over MAX_FUNCTION_LINES lines;
   (g) each folder of the package is on one floor (a folder's listing shows what it may import);
   (h) the scripts in experiments/ are entry points over the library: they import no other script and
       nothing of tests/, and do not edit sys.path (what they share is in the library, with tests).
@@ -106,9 +107,10 @@ def _absolute(module: str, is_package: bool, level: int, name: str | None) -> st
     return ".".join(base + ([name] if name else []))
 
 
-def py_imports(module: str) -> list[tuple[str, int]]:
-    """(imported module, line) for every import of a thurn_ai module in a .py file."""
-    path = MODULES[module]
+def py_imports(module: str, path: Path | None = None) -> list[tuple[str, int]]:
+    """(imported module, line) for every import of a thurn_ai module in a .py file (or another file of
+    Python's grammar: a compiled module's .pyi stub)."""
+    path = path or MODULES[module]
     is_package = path.name == "__init__.py"
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     out = []
@@ -255,6 +257,35 @@ def test_the_compiled_search_imports_only_the_compiled_floor():
         bad = [(kind, mod, line) for kind, mod, _name, line in pyx_imports(module)
                if (mod.startswith("thurn_ai") or mod == "<dynamic import>") and mod not in allowed]
         assert bad == [], module
+
+
+def stub_imports(module: str, path: Path | None = None) -> list[tuple[str, int]]:
+    """What a compiled module's type stub (thurn_ai/_core.pyi, ...) imports of the package."""
+    return py_imports(module, path or PKG / (module.rsplit(".", 1)[1] + ".pyi"))
+
+
+def stub_faults(module: str, path: Path | None = None) -> list[tuple[str, int]]:
+    """The stub's imports of modules above the compiled floor (rule c, d: a type names no module above)."""
+    # the core is handed the Rules and Board objects from above (rule c): its stub names their classes
+    may = {"thurn_ai._core": {"thurn_ai._core", "thurn_ai.game.board", "thurn_ai.game.rules"},
+           "thurn_ai._policy": CORE_MAY_IMPORT,
+           "thurn_ai._search": CORE_MAY_IMPORT | {"thurn_ai._policy"}}[module]
+    return [(m, line) for m, line in stub_imports(module, path) if m not in may]
+
+
+def test_the_compiled_stubs_import_only_the_compiled_floor():
+    """The .pyi stubs are read too: a stub that names learned.prior's class would be a type-level arrow up
+    (the prior's weights are a Protocol in _policy.pyi instead)."""
+    for module in COMPILED:
+        assert (PKG / (module.rsplit(".", 1)[1] + ".pyi")).is_file(), module
+        assert stub_faults(module) == [], module
+
+
+def test_the_stub_rule_finds_an_upward_import(tmp_path):
+    stub = tmp_path / "_search.pyi"
+    stub.write_text("from typing import Sequence\nfrom ._policy import _PriorWeights\n"
+                    "from .learned.prior import PhasePrior\n")
+    assert stub_faults("thurn_ai._search", stub) == [("thurn_ai.learned.prior", 3)]
 
 
 def test_the_core_imports_nothing_from_the_package():
@@ -409,6 +440,38 @@ def test_no_library_module_is_over_the_line_limit():
     long = {str(f.relative_to(ROOT)): n for f in files
             if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}, f"split these modules by job (at most {MAX_LINES} lines): {long}"
+
+
+#: the most lines a function of the library may have (rule f): a longer one does more than one job
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(files, limit: int = MAX_FUNCTION_LINES) -> dict[str, int]:
+    """{'path:line name': lines} of every function (methods and nested functions too) over `limit` lines,
+    from the def (its decorators left out) to its last line."""
+    out = {}
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = node.end_lineno - node.lineno + 1
+                if n > limit:
+                    where = f.relative_to(ROOT) if f.is_relative_to(ROOT) else f
+                    out[f"{where}:{node.lineno} {node.name}"] = n
+    return out
+
+
+def test_no_library_function_is_over_the_line_limit():
+    """Python functions of the library: a report or a loop that grows past this is split into parts that
+    each do one job. (The compiled sources in cext/ are not read: Cython is not Python's grammar.)"""
+    assert long_functions(sorted(PKG.rglob("*.py"))) == {}, \
+        f"split these functions (at most {MAX_FUNCTION_LINES} lines)"
+
+
+def test_the_function_rule_finds_a_long_function(tmp_path):
+    body = "\n".join(f"        x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "long.py").write_text(f"def short():\n    return 1\n\n\nclass A:\n    def long(self):\n{body}\n")
+    found = long_functions([tmp_path / "long.py"])
+    assert list(found.values()) == [MAX_FUNCTION_LINES + 1] and next(iter(found)).endswith(":6 long")
 
 
 def test_every_compiled_part_is_included_once():

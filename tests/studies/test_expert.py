@@ -499,6 +499,12 @@ def test_paired_cells_compare_the_same_deals(tmp_path):
     both = M.pooled(tmp_path, [(a, b), (c, d)])
     diffs = np.concatenate([M.paired_differences(tmp_path, a, b), M.paired_differences(tmp_path, c, d)])
     assert both["games"] == 7 and both["win_share"] == pytest.approx(diffs.mean())
+    # power from the observed spread of the differences, not an assumed one
+    assert both["sd"] == pytest.approx(diffs.std(ddof=1))
+    assert both["detectable"] == pytest.approx(M.detectable_difference(7, diffs.std(ddof=1)))
+    d_ab = M.paired_differences(tmp_path, a, b)
+    assert p["win_share_sd"] == pytest.approx(d_ab.std(ddof=1))
+    assert p["detectable"] == pytest.approx(M.detectable_difference(4, d_ab.std(ddof=1)), nan_ok=True)
     assert M.pooled(tmp_path, [(a, M.Cell("never", 2, "random", 4))]) is None
     with pytest.raises(ValueError, match="not paired"):       # pooled checks the pairing as paired does
         M.pooled(tmp_path, [(a, other_seed)])
@@ -546,9 +552,16 @@ def test_official_kappa_counts_agreement_at_the_offers():
     assert r["kappa"] == pytest.approx((4 / 6 - 0.5) / 0.5)
 
 
-def test_detectable_difference_shrinks_with_games():
+def test_detectable_difference_comes_from_the_observed_spread():
+    from statsmodels.stats.power import TTestPower
+
     from thurn_ai.studies.expert import measure as M
-    assert M.detectable_difference(400) < M.detectable_difference(100) < 0.2
+    assert M.detectable_difference(400, 0.5) < M.detectable_difference(100, 0.5) < 0.2
+    assert M.detectable_difference(400, 0.6) == pytest.approx(1.2 * M.detectable_difference(400, 0.5))
+    # the effect a paired t test of 400 differences with sd 0.6 detects with 80% power, two-sided 5%
+    es = TTestPower().solve_power(nobs=400, alpha=0.05, power=0.8)
+    assert M.detectable_difference(400, 0.6) == pytest.approx(es * 0.6)
+    assert np.isnan(M.detectable_difference(1, 0.5))
 
 
 def test_runs_are_logged_beside_the_results(tmp_path):

@@ -15,6 +15,9 @@ from thurn_ai.stats.summary import wilson_interval
 from thurn_ai.studies.officials.plan import CONTROL, load_ablation, plan, rotation_games, turns_column, with_forbid
 from thurn_ai.studies.officials.plots import write_plots
 from thurn_ai.studies.officials.report import control_facts, findings
+from thurn_ai.studies.officials.report_study import with_primary
+from thurn_ai.studies.officials.plan import OFFICIAL_LABEL
+from thurn_ai.studies.markdown import pp
 from thurn_ai.studies.officials.tables import (ablation_table, pairwise_table, seat_table, substitution_table,
                                                usage_table, wbc_comparison)
 from thurn_ai.bots import make_bot, parse_spec
@@ -323,3 +326,22 @@ def test_cli_reanalyses_saved_data(tmp_path, capsys):
     assert (tmp_path / "out" / "report.md").exists() and (tmp_path / "out" / "summary.png").exists()
     assert np.isclose(pd.read_csv(tmp_path / "out" / "ablation.csv").query("official == 'postmaster'").d_win,
                       [-0.5, -0.25]).all()
+
+
+def test_terminal_text_shows_the_findings_estimate_and_no_nan_power():
+    """Issue 57: `thurn-ai officials --bot heuristic --games 12 --players 2` printed "... detect with 80% power
+    is nan pp" (paired differences that never vary) and a table of Δ win against 1/n beside findings of the
+    paired estimate, without saying why."""
+    df = synthetic(players=(2,))
+    control = df[df.official == CONTROL].set_index(["game", "seat"]).win
+    same = df.official == "administrator"          # every administrator game ends as its control game did
+    df.loc[same, "win"] = [control[(g, s)] for g, s in zip(df[same].game, df[same].seat)]
+    a = S.analyse(df)
+    text = S.format_text(a)
+    assert "nan" not in text
+    assert "no power can be given: the paired differences do not vary" in text
+    rows = with_primary(a.ablation)
+    assert (rows.primary == "paired").all()
+    for r in rows.itertuples():
+        line = next(x for x in text.splitlines() if f"2p {OFFICIAL_LABEL[r.official]} " in x)
+        assert f"Δwin paired {pp(r.d_primary, r.d_primary_lo, r.d_primary_hi)}" in line

@@ -9,7 +9,8 @@ import pytest
 
 from thurn_ai.play.tournament import run_tournament
 from thurn_ai.studies.officials import agreement as A
-from thurn_ai.studies.officials.choice import ChoiceSettings, position_at, run_choice
+from thurn_ai.play.match import position_at
+from thurn_ai.studies.officials.choice import ChoiceSettings, run_choice
 from thurn_ai.studies.officials.plan import StudyError
 from thurn_ai.studies.officials.records import keep_records, read_kept
 

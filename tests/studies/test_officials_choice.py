@@ -16,7 +16,8 @@ from thurn_ai.studies.officials.plan import choice_bots, with_forbid
 from thurn_ai.studies.officials.tables import bot_comparison
 from thurn_ai.cli import main
 from thurn_ai.game.officials import OFFICIALS
-from thurn_ai.studies.officials.choice import (META_FILE, ROWS_FILE, ChoiceSettings, load_choice, position_at,
+from thurn_ai.play.match import position_at
+from thurn_ai.studies.officials.choice import (META_FILE, ROWS_FILE, ChoiceSettings, load_choice,
                                              rate_decision, read_game_records, run_choice)
 from thurn_ai.position import load_position, position_from_dict
 from thurn_ai.play.tournament import run_tournament

@@ -97,6 +97,18 @@ def test_the_runs_tally_adds_time_and_keeps_each_code_once(tmp_path):
     provenance.tally_run(tmp_path, "b", seconds=3.0, played_with="def")
     runs = provenance.tally_run(tmp_path, "", keep_only=("a",))
     assert runs == {"a": {"seconds": 3.5, "played_with": ["abc"]}}
+    # one runs.json format: log_run's list of runs, which the tally is computed from
+    assert {r["part"] for r in provenance.read_runs(tmp_path)} == {"a"}
+    provenance.log_run(tmp_path, "a", 1.0, "def", games=3)
+    assert provenance.tally_run(tmp_path, "")["a"] == {"seconds": 4.5, "played_with": ["abc", "def"]}
+    assert provenance.read_runs(tmp_path)[-1] == {"part": "a", "code": "def", "seconds": 1.0, "games": 3}
+
+
+def test_a_runs_file_of_the_earlier_tally_form_reads_as_runs(tmp_path):
+    (tmp_path / "runs.json").write_text('{"search": {"seconds": 7.5, "played_with": ["abc", "def"]}, "x": "old"}')
+    assert provenance.read_runs(tmp_path) == [{"part": "search", "code": "abc", "seconds": 7.5},
+                                              {"part": "search", "code": "def", "seconds": 0.0}]
+    assert provenance.tally_run(tmp_path, "") == {"search": {"seconds": 7.5, "played_with": ["abc", "def"]}}
 
 
 def test_a_results_readme_names_its_command_commit_and_machine_and_keeps_the_notes(tmp_path, monkeypatch):

@@ -76,6 +76,58 @@ class Piece:
         return math.prod(self.shape)
 
 
+def _pieces(rules: Rules, b) -> tuple[Piece, ...]:
+    """The observation tensor's pieces for these rules and board, in their order in the flat tensor."""
+    n, c, t = rules.players, b.n_cities, len(b.tiles)
+    cpc = b.n_cards // c
+    turns = rules.max_turns * n
+    stack_len = max((len(st.values) for st in b.tiles), default=1)
+    stack_sum = max((sum(st.values) for st in b.tiles), default=1)
+    top = max((max(st.values) for st in b.tiles if st.values), default=1)
+    return (
+        Piece("seat", (n,), 1, "the observer's seat, one-hot (absolute: seat 0 starts)"),
+        Piece("to_move", (n,), 1,
+              "the seat to move, one-hot, relative to the observer (zeros when the game is over)"),
+        Piece("phase", (len(PHASES),), 1, "the decision due, one-hot: " + ", ".join(PHASES)),
+        Piece("official_used", (len(OFFICIALS) + 1,), 1,
+              "the official used this turn, one-hot: none, " + ", ".join(OFFICIALS)),
+        Piece("draws", (1,), MAX_DRAWS, "cards drawn this turn"),
+        Piece("plays", (1,), MAX_PLAYS, "cards played this turn"),
+        Piece("forced_postmaster", (1,), 1, "1 when this turn started with an empty hand (forced Postmaster)"),
+        Piece("close_houses", (c,), 1, "cities where houses were placed in the close under way"),
+        Piece("last_discard", (c,), 1,
+              "the last city discarded in the discards under way, one-hot (zeros when unknown or none)"),
+        Piece("display", (c,), cpc, "face-up cards per city"),
+        Piece("discard_pile", (c,), cpc, "cards per city in the discard pile"),
+        Piece("deck_size", (1,), b.n_cards, "cards in the deck"),
+        Piece("deck", (c,), cpc, "cards per city in the deck (only for an observer that sees everything)"),
+        Piece("hand", (n, c), cpc, "cards per city in each hand the observer sees (its own; every hand for an "
+              "observer that sees everything), zeros otherwise"),
+        Piece("hand_size", (n,), b.n_cards, "cards in each hand"),
+        Piece("known", (n, c), cpc, "cards per city known to be in each hand (taken face up)"),
+        Piece("route", (n, c), 1, "the cities of each route"),
+        Piece("route_left", (n, c), 1, "the left end of each route, one-hot"),
+        Piece("route_right", (n, c), 1, "the right end of each route, one-hot"),
+        Piece("route_length", (n,), c, "cards in each route"),
+        Piece("horse_cards", (n, c), cpc, "cards per city laid as draught horses (horses variant)"),
+        Piece("houses", (n, c), 1, "the cities with each player's houses"),
+        Piece("houses_left", (n,), HOUSES, "houses each player has not placed"),
+        Piece("carriage", (n, len(b.carriages) + 1), 1,
+              "each player's carriage, one-hot: none, then the sizes " + ", ".join(str(s) for s, _ in b.carriages)),
+        Piece("tiles_count", (n, t), stack_len, "tiles each player holds from each stack (board order)"),
+        Piece("tiles_points", (n, t), stack_sum, "points of those tiles"),
+        Piece("official_uses", (n, len(OFFICIALS)), rules.max_turns,
+              "uses of each official so far: " + ", ".join(OFFICIALS)),
+        Piece("closes", (n,), rules.max_turns, "routes each player has closed"),
+        Piece("stack_left", (t,), stack_len, "tiles left in each stack"),
+        Piece("stack_top", (t,), top, "the value of each stack's top tile (0 when empty)"),
+        Piece("end_triggered_by", (n,), 1,
+              "the seat that triggered the end of the game, one-hot, relative to the observer"),
+        Piece("truncated", (1,), 1, "1 when the game was cut by the max_turns safeguard"),
+        Piece("turn", (1,), turns, "turns completed, all players together"),
+    )
+
+
 class Encoding:
     """Action ids and tensor layout for one rule set (players, board, variant, ...). Use encoding_for()."""
 
@@ -83,10 +135,10 @@ class Encoding:
         self.rules = rules
         b = rules.load_board()
         self.board = b
-        self.n_players = n = rules.players
+        self.n_players = rules.players
         self.n_cities = c = b.n_cities
-        self.n_stacks = t = len(b.tiles)
-        self.cards_per_city = cpc = b.n_cards // c
+        self.n_stacks = len(b.tiles)
+        self.cards_per_city = b.n_cards // c
         self.city_index = {name: i for i, name in enumerate(b.cities)}
         self.stack_index = {st.id: i for i, st in enumerate(b.tiles)}
         self.carriage_index = {size: i for i, (size, _) in enumerate(b.carriages)}
@@ -106,53 +158,7 @@ class Encoding:
         best = max((pts for _, pts in b.carriages), default=0) + sum(sum(st.values) for st in b.tiles)
         self.score_range = (-HOUSES, best)
 
-        # the observation tensor
-        turns = rules.max_turns * n
-        stack_len = max((len(st.values) for st in b.tiles), default=1)
-        stack_sum = max((sum(st.values) for st in b.tiles), default=1)
-        top = max((max(st.values) for st in b.tiles if st.values), default=1)
-        self.pieces = (
-            Piece("seat", (n,), 1, "the observer's seat, one-hot (absolute: seat 0 starts)"),
-            Piece("to_move", (n,), 1,
-                  "the seat to move, one-hot, relative to the observer (zeros when the game is over)"),
-            Piece("phase", (len(PHASES),), 1, "the decision due, one-hot: " + ", ".join(PHASES)),
-            Piece("official_used", (len(OFFICIALS) + 1,), 1,
-                  "the official used this turn, one-hot: none, " + ", ".join(OFFICIALS)),
-            Piece("draws", (1,), MAX_DRAWS, "cards drawn this turn"),
-            Piece("plays", (1,), MAX_PLAYS, "cards played this turn"),
-            Piece("forced_postmaster", (1,), 1, "1 when this turn started with an empty hand (forced Postmaster)"),
-            Piece("close_houses", (c,), 1, "cities where houses were placed in the close under way"),
-            Piece("last_discard", (c,), 1,
-                  "the last city discarded in the discards under way, one-hot (zeros when unknown or none)"),
-            Piece("display", (c,), cpc, "face-up cards per city"),
-            Piece("discard_pile", (c,), cpc, "cards per city in the discard pile"),
-            Piece("deck_size", (1,), b.n_cards, "cards in the deck"),
-            Piece("deck", (c,), cpc, "cards per city in the deck (only for an observer that sees everything)"),
-            Piece("hand", (n, c), cpc, "cards per city in each hand the observer sees (its own; every hand for an "
-                  "observer that sees everything), zeros otherwise"),
-            Piece("hand_size", (n,), b.n_cards, "cards in each hand"),
-            Piece("known", (n, c), cpc, "cards per city known to be in each hand (taken face up)"),
-            Piece("route", (n, c), 1, "the cities of each route"),
-            Piece("route_left", (n, c), 1, "the left end of each route, one-hot"),
-            Piece("route_right", (n, c), 1, "the right end of each route, one-hot"),
-            Piece("route_length", (n,), c, "cards in each route"),
-            Piece("horse_cards", (n, c), cpc, "cards per city laid as draught horses (horses variant)"),
-            Piece("houses", (n, c), 1, "the cities with each player's houses"),
-            Piece("houses_left", (n,), HOUSES, "houses each player has not placed"),
-            Piece("carriage", (n, len(b.carriages) + 1), 1,
-                  "each player's carriage, one-hot: none, then the sizes " + ", ".join(str(s) for s, _ in b.carriages)),
-            Piece("tiles_count", (n, t), stack_len, "tiles each player holds from each stack (board order)"),
-            Piece("tiles_points", (n, t), stack_sum, "points of those tiles"),
-            Piece("official_uses", (n, len(OFFICIALS)), rules.max_turns,
-                  "uses of each official so far: " + ", ".join(OFFICIALS)),
-            Piece("closes", (n,), rules.max_turns, "routes each player has closed"),
-            Piece("stack_left", (t,), stack_len, "tiles left in each stack"),
-            Piece("stack_top", (t,), top, "the value of each stack's top tile (0 when empty)"),
-            Piece("end_triggered_by", (n,), 1,
-                  "the seat that triggered the end of the game, one-hot, relative to the observer"),
-            Piece("truncated", (1,), 1, "1 when the game was cut by the max_turns safeguard"),
-            Piece("turn", (1,), turns, "turns completed, all players together"),
-        )
+        self.pieces = _pieces(rules, b)
         self.offset, at = {}, 0          # where each piece starts in the flat tensor
         for p in self.pieces:
             self.offset[p.name] = at
@@ -215,8 +221,7 @@ class Encoding:
         tensor_size); returns out."""
         buf = [0.0] * self.tensor_size      # filled by flat index, then copied once (numpy item writes are slow)
         at = self.offset
-        n, c, t = self.n_players, self.n_cities, self.n_stacks
-        ci, si = self.city_index, self.stack_index
+        n, ci, si = self.n_players, self.city_index, self.stack_index
 
         def rel(seat):
             return (seat - player) % n
@@ -242,50 +247,8 @@ class Encoding:
         buf[at["deck_size"]] = view["deck_size"]
         for name, k in view.get("deck", {}).items():
             buf[at["deck"] + ci[name]] = k
-        carriage_index, n_carriage = self.carriage_index, len(self.carriage_index) + 1
-        n_off = len(OFFICIALS)
-        (o_hand, o_hand_size, o_known, o_route, o_left, o_right, o_length, o_horses, o_houses, o_houses_left,
-         o_carriage, o_tiles_n, o_tiles_pts, o_uses, o_closes) = self._row_offsets
         for row in view["players"]:
-            r = rel(row["seat"])
-            rc = r * c                       # the row of an (n, cities) piece
-            hand = row.get("hand")
-            if hand is not None:
-                for name in hand:
-                    buf[o_hand + rc + ci[name]] += 1
-                buf[o_hand_size + r] = len(hand)
-            else:
-                buf[o_hand_size + r] = row["hand_size"]
-            for name in row["known"]:
-                buf[o_known + rc + ci[name]] += 1
-            route = row["route"]
-            if route:
-                for name in route:
-                    buf[o_route + rc + ci[name]] = 1
-                buf[o_left + rc + ci[route[0]]] = 1
-                buf[o_right + rc + ci[route[-1]]] = 1
-                buf[o_length + r] = len(route)
-            for name in row["horse_cards"]:
-                buf[o_horses + rc + ci[name]] += 1
-            for name in row["houses"]:
-                buf[o_houses + rc + ci[name]] = 1
-            buf[o_houses_left + r] = row["houses_left"]
-            k = row["carriage"]
-            buf[o_carriage + r * n_carriage + (0 if k is None else carriage_index[k] + 1)] = 1
-            for sid, held in row["tiles"].items():
-                j = r * t + si[sid]
-                if isinstance(held, list):
-                    buf[o_tiles_n + j] = len(held)
-                    buf[o_tiles_pts + j] = sum(held)
-                else:
-                    buf[o_tiles_n + j] = held["count"]
-                    buf[o_tiles_pts + j] = held["points"]
-            uses = row["official_uses"]
-            j = o_uses + r * n_off
-            for name in OFFICIALS:
-                buf[j] = uses[name]
-                j += 1
-            buf[o_closes + r] = row["closes"]
+            self._encode_row(buf, row, rel(row["seat"]))
         for sid, left in view["tile_stacks"].items():
             j = si[sid]
             buf[at["stack_left"] + j] = len(left)
@@ -296,6 +259,52 @@ class Encoding:
         buf[at["turn"]] = view["turn"]
         out[:] = buf
         return out
+
+    def _encode_row(self, buf: list, row: dict, r: int) -> None:
+        """Write one player's row of a view into buf; r: the player's seat relative to the observer."""
+        c, t, ci, si = self.n_cities, self.n_stacks, self.city_index, self.stack_index
+        carriage_index, n_carriage = self.carriage_index, len(self.carriage_index) + 1
+        n_off = len(OFFICIALS)
+        (o_hand, o_hand_size, o_known, o_route, o_left, o_right, o_length, o_horses, o_houses, o_houses_left,
+         o_carriage, o_tiles_n, o_tiles_pts, o_uses, o_closes) = self._row_offsets
+        rc = r * c                       # the row of an (n, cities) piece
+        hand = row.get("hand")
+        if hand is not None:
+            for name in hand:
+                buf[o_hand + rc + ci[name]] += 1
+            buf[o_hand_size + r] = len(hand)
+        else:
+            buf[o_hand_size + r] = row["hand_size"]
+        for name in row["known"]:
+            buf[o_known + rc + ci[name]] += 1
+        route = row["route"]
+        if route:
+            for name in route:
+                buf[o_route + rc + ci[name]] = 1
+            buf[o_left + rc + ci[route[0]]] = 1
+            buf[o_right + rc + ci[route[-1]]] = 1
+            buf[o_length + r] = len(route)
+        for name in row["horse_cards"]:
+            buf[o_horses + rc + ci[name]] += 1
+        for name in row["houses"]:
+            buf[o_houses + rc + ci[name]] = 1
+        buf[o_houses_left + r] = row["houses_left"]
+        k = row["carriage"]
+        buf[o_carriage + r * n_carriage + (0 if k is None else carriage_index[k] + 1)] = 1
+        for sid, held in row["tiles"].items():
+            j = r * t + si[sid]
+            if isinstance(held, list):
+                buf[o_tiles_n + j] = len(held)
+                buf[o_tiles_pts + j] = sum(held)
+            else:
+                buf[o_tiles_n + j] = held["count"]
+                buf[o_tiles_pts + j] = held["points"]
+        uses = row["official_uses"]
+        j = o_uses + r * n_off
+        for name in OFFICIALS:
+            buf[j] = uses[name]
+            j += 1
+        buf[o_closes + r] = row["closes"]
 
     def tensor(self, state: GameState, player: int, private: str = PRIVATE_SINGLE) -> np.ndarray:
         """A new float32 observation tensor of `state` for `player`."""

@@ -2,8 +2,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .._core import GameState
+
+if TYPE_CHECKING:
+    from .search_result import RootMove
 
 
 class Observation:
@@ -62,3 +67,34 @@ class Bot:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.spec}>"
+
+
+@runtime_checkable
+class Analyst(Protocol):
+    """What a bot provides to analyse a position (`thurn-ai hint`, the browser's hints, the studies): its
+    search's ranking of the root's moves, its best line and the officials that line uses, and a search
+    restricted to the moves with (or without) an official at the root, or to one official for the turn.
+    A bot declares it by its class (`class SearchBot(Bot, Analyst)`), and a caller asks
+    `isinstance(bot, Analyst)` instead of probing for the methods by name (as OpenSpiel's bots declare
+    `ProvidesPolicy()`)."""
+
+    def analyse(self, obs: Observation) -> Sequence[RootMove]:
+        """The root's moves, most visited first."""
+        ...
+
+    def principal_variation(self, obs: Observation) -> list[int]:
+        """The search's best line from this position: move codes, the first its choice."""
+        ...
+
+    def line_officials(self, obs: Observation) -> tuple[str, ...]:
+        """The officials the best line uses in this turn."""
+        ...
+
+    def restrict_root(self, official: str | None, using: bool = True) -> None:
+        """Search only the root moves that use (or avoid) `official` (None: no restriction)."""
+        ...
+
+    def restrict_turn(self, official: str | None) -> None:
+        """Search this turn holding one official (None: no restriction)."""
+        ...
+

@@ -25,7 +25,7 @@ from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
 from ..game.rules import PLAYER_COUNTS
-from .base import Bot, Observation
+from .base import Analyst, Bot, Observation
 from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
 
@@ -62,8 +62,9 @@ def strongest_options(players: int) -> dict:
     return dict(STRONGEST.get(players, STRONGEST[2]))
 
 
-class SearchBot(Bot):
-    """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis."""
+class SearchBot(Bot, Analyst):
+    """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis (it provides
+    the Analyst capability)."""
 
     spec = "search"
 
@@ -108,8 +109,29 @@ class SearchBot(Bot):
         """[(tree, iterations, seconds)] to run; their root statistics are added up."""
         raise NotImplementedError
 
+    # the budget, typed (the search reads it from self.options; these are for callers: the hint, the server)
+    @property
+    def iterations(self) -> int:
+        """Iterations per decision (when no time is set)."""
+        return self.options.iterations
+
+    @property
+    def time(self) -> float | None:
+        """Seconds per decision instead of iterations (None: the iterations count)."""
+        return self.options.time
+
+    @property
+    def workers(self) -> int:
+        """Trees searched in parallel threads."""
+        return self.options.workers
+
+    @property
+    def clock(self) -> str:
+        """What `time` counts: wall or cpu seconds."""
+        return self.options.clock
+
     def __getattr__(self, name):
-        # the options read as attributes (bot.iterations, bot.c, ...)
+        # the other options read as attributes (bot.c, bot.select, ...)
         options = self.__dict__.get("options")
         if options is not None and name in SearchBot.spec_options:
             return getattr(options, name)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots import make_bot
-from ..bots.base import Observation
+from ..bots.base import Analyst, Observation
 from ..bots.mcts import strongest_options
 from ..bots.spec import BotSpec
 from ..errors import BotSpecError, PositionError
@@ -213,19 +213,15 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
         raise WinMapError(f"no win map for {opponents} opponents is shipped "
                           "(python experiments/learned_value.py --part opponents fits one)")
     searcher = make_bot(spec, derive_seed("hint-bot", seed))
-    if not callable(getattr(searcher, "analyse", None)):
-        raise BotSpecError(f"bot {str(spec)!r} cannot analyse a position (it has no analyse()); "
+    if not isinstance(searcher, Analyst):
+        raise BotSpecError(f"bot {str(spec)!r} cannot analyse a position (it is no search); "
                            "use a search bot such as mcts or pimc")
     if official is not None:
-        if not callable(getattr(searcher, "restrict_root", None)):
-            raise BotSpecError(f"bot {str(spec)!r} cannot restrict its search to the moves with or without an official")
         if not any((official_of(state, m) == official) == using for m in state.legal_moves()):
             raise PositionError(f"no legal move {'uses' if using else 'avoids'} the {official.replace('_', ' ')} "
                                 "at this decision")
         searcher.restrict_root(official, using)
     if turn is not None:
-        if not callable(getattr(searcher, "restrict_turn", None)):
-            raise BotSpecError(f"bot {str(spec)!r} cannot restrict its search to one official for the turn")
         searcher.restrict_turn(turn)
     obs = Observation(state, player, derive_seed("hint-observation", seed))
     rows = searcher.analyse(obs)
@@ -240,15 +236,14 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
                            visits=int(r.visits), share=float(r.share), win_prob=chance(float(r.win_prob)),
                            mean_score=float(r.mean_score), search_win=float(r.win_prob)) for r in rows)
     line = [rows[0].move]
-    pv = getattr(searcher, "principal_variation", None)
-    got = list(pv(obs)) if callable(pv) else []
+    got = list(searcher.principal_variation(obs))
     if got and got[0] == rows[0].move:
         line = got
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
                     principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed,
                     calibrated=win_map is not None, opponents=opponents,
-                    line_officials=tuple(searcher.line_officials(obs)) if hasattr(searcher, "line_officials") else ())
+                    line_officials=tuple(searcher.line_officials(obs)))
 
 
 def _is_default_model(path) -> bool:

@@ -10,6 +10,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from .._core import GameState
@@ -341,6 +342,28 @@ def replay_table(record: GameRecord, on_move=None, after_move=None) -> Table:
 def replay(record: GameRecord, on_move=None, after_move=None) -> GameState:
     """The final state of a record's replay (see replay_table)."""
     return replay_table(record, on_move, after_move).state
+
+
+def record_walk(record: GameRecord) -> Iterator[tuple[int, GameState, int]]:
+    """Each move of a record with the position it was made in: (index, state, move code), the game replayed
+    once on the way. The state is the replay's own and moves on when the loop does: read it, or clone it
+    to keep it."""
+    state = new_game(rules=record.rules, seed=record.seed)
+    for i, text in enumerate(record.moves):
+        move = state.parse_move(text)
+        yield i, state, move
+        state.apply(move)
+
+
+def position_at(record: GameRecord, move: int) -> GameState:
+    """The position of a recorded game before its move number `move` (0: the start; len(record.moves): the
+    end); PositionError for a number the record has no position for."""
+    if isinstance(move, bool) or not 0 <= move <= len(record.moves):
+        raise PositionError(f"the record has {len(record.moves)} moves; there is no position before move {move}")
+    state = new_game(rules=record.rules, seed=record.seed)
+    for text in record.moves[:move]:
+        state.apply(state.parse_move(text))
+    return state
 
 
 def state_at_turn(record: GameRecord, turn: int) -> GameState:

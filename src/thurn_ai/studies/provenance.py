@@ -2,10 +2,10 @@
 
 Results in results/ must come from committed code: a study's runner calls `check_clean()` before it plays
 (DirtyTree unless the caller allows a dirty tree, which its report then says) and writes `code_state()`
-beside what it made; `log_run` keeps each part's runs in OUT/runs.json (`tally_run`: their time and code by
-part); `write_results_readme` writes a results folder's README with the command, commit and machine that
-made it. `machine_info` (what `thurn-ai bench` prints) names the commit of the checkout the package itself
-runs from."""
+beside what it made; `log_run` keeps each part's runs in OUT/runs.json, one list of runs for every study
+(`tally_run`: their time and code by part); `write_results_readme` writes a results folder's README (or
+report) with the command, commit and machine that made it. `machine_info` (what `thurn-ai bench` prints)
+names the commit of the checkout the package itself runs from."""
 from __future__ import annotations
 
 import json
@@ -75,31 +75,51 @@ def committed_code_or_exit(root, allow_dirty: bool = False) -> str:
     return code_state(root)
 
 
+def read_runs(out, runs_file: str = "runs.json") -> list[dict]:
+    """OUT/<runs_file>: the runs of a study's parts, one dict a run ({'part', 'code', 'seconds', ...}),
+    in the order they were logged ([] before the first). A file in the officials study's earlier tally form
+    ({part: {'seconds', 'played_with'}}) reads as one run a code, the part's time on the first."""
+    path = Path(out) / runs_file
+    runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    if isinstance(runs, dict):
+        runs = [{"part": part, "code": code, "seconds": v.get("seconds", 0.0) if i == 0 else 0.0}
+                for part, v in runs.items() if isinstance(v, dict)
+                for i, code in enumerate(v.get("played_with") or [""])]
+    return runs
+
+
+def _write_runs(out, runs: list[dict], runs_file: str = "runs.json") -> None:
+    atomic_write_text(Path(out) / runs_file, json.dumps(runs, indent=1) + "\n")
+
+
 def log_run(out, part: str, seconds: float, code: str, runs_file: str = "runs.json", **info) -> None:
     """out/<runs_file>, committed with a study's results: each part's runs (the code they ran, the wall time,
-    their settings), appended and written atomically."""
-    path = Path(out) / runs_file
-    runs = json.loads(path.read_text()) if path.exists() else []
+    their settings), appended and written atomically. Re-read before every write, as two studies may run
+    in two processes."""
+    runs = read_runs(out, runs_file)
     runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
-    atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
+    _write_runs(out, runs, runs_file)
 
 
 def tally_run(out, name: str, seconds: float = 0.0, played_with: str | None = None, keep_only=None) -> dict:
-    """OUT/runs.json as a tally (the officials study's form, committed with its results): per study and part
-    the wall time over all its runs and the code each run played with. Re-read before every write, as two
-    studies may run in two processes. keep_only: drop every entry not named there (the report's runs) and save."""
-    path = Path(out) / "runs.json"
-    runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    if keep_only is not None and set(runs) - set(keep_only):
-        runs = {k: v for k, v in runs.items() if k in keep_only}
-        atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
+    """Log a run of part `name` in OUT/runs.json (log_run's list: its code, or its time when it ends) and
+    return the runs as a tally per part: {part: {'seconds': the time of all its runs, 'played_with': the
+    codes they played with, each once}}. keep_only: drop every run of a part not named there (the report's
+    parts) and save. An empty name logs nothing."""
+    runs = read_runs(out)
+    if keep_only is not None and any(r.get("part") not in keep_only for r in runs):
+        runs = [r for r in runs if r.get("part") in keep_only]
+        _write_runs(out, runs)
     if name:
-        entry = runs.setdefault(name, {"seconds": 0.0, "played_with": []})
-        entry["seconds"] += seconds
-        if played_with and played_with not in entry["played_with"]:
-            entry["played_with"].append(played_with)
-        atomic_write_text(path, json.dumps(runs, indent=1) + "\n")
-    return runs
+        runs.append({"part": name, "code": played_with or "", "seconds": round(seconds, 1)})
+        _write_runs(out, runs)
+    tally: dict = {}
+    for r in runs:
+        entry = tally.setdefault(r["part"], {"seconds": 0.0, "played_with": []})
+        entry["seconds"] += r.get("seconds", 0.0)
+        if r.get("code") and r["code"] not in entry["played_with"]:
+            entry["played_with"].append(r["code"])
+    return tally
 
 
 def package_root(checkout) -> Path:
@@ -144,12 +164,15 @@ def machine_info() -> dict:
             "machine": platform.machine(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
-def write_results_readme(out, title: str, command: str, lines: list[str], setup: str = "2 worker processes") -> None:
-    """OUT/README.md: the title, the command that produced the folder with the commit and CPU it ran on
-    (machine_info) and `setup`, then `lines`, with OUT/NOTES.md (hand-written notes) appended; atomically."""
+def write_results_readme(out, title: str, command: str, lines: list[str], setup: str = "2 worker processes",
+                         name: str = "README.md") -> None:
+    """OUT/<name>: the title, the command that produced the folder with the commit and CPU it ran on
+    (machine_info) and `setup`, then `lines`, atomically. A README.md gets OUT/NOTES.md (hand-written notes)
+    appended; a folder of results/ itself writes its report.md this way, and its README.md is the front page
+    studies/pages.py renders from its findings (which appends the notes there)."""
     m = machine_info()
     text = [f"# {title}", "", f"Produced by `{command}` (commit {m['commit']}, {m['cpu']}, {setup}).", "", *lines]
     notes = Path(out) / "NOTES.md"
-    if notes.exists():
+    if notes.exists() and name == "README.md":
         text += [notes.read_text(encoding="utf-8").rstrip(), ""]
-    atomic_write_text(Path(out) / "README.md", "\n".join(text))
+    atomic_write_text(Path(out) / name, "\n".join(text))

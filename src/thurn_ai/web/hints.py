@@ -21,6 +21,7 @@ from typing import Any
 
 from ..play.analysis import analyse, bot_spec
 from ..play.turn_options import check_turn_question, open_choices, which_official
+from ..bots.base import Analyst
 from ..bots.mcts import SearchBot
 from ..bots.spec import make_bot
 from ..bots.search_options import MAX_ITERATIONS
@@ -200,7 +201,7 @@ def check_search_limits(bot) -> None:
 
 def check_searcher(bot: str, budget: Budget, players: int) -> None:
     """ThurnError now, not in the search thread, for a spec that cannot search with this budget."""
-    if not callable(getattr(make_bot(bot), "analyse", None)):
+    if not isinstance(make_bot(bot), Analyst):
         raise ThurnError(f"bot {short_repr(bot)} cannot analyse a position; use a search bot such as mcts or pimc")
     check_search_limits(make_bot(bot_spec(bot, budget.iterations, budget.seconds, players)))
 

@@ -21,7 +21,7 @@ from scipy import stats as sps
 from ...bots import make_bot
 from ...bots.base import Observation
 from ...game.officials import OFFICIALS, official_of
-from ...play.match import derive_seed
+from ...play.match import derive_seed, position_at
 from ...play.tournament.plan import run_tournament
 from ...play.tournament.store import load_results
 from ...stats.summary import wilson_interval
@@ -53,7 +53,7 @@ def search_agreement(folder, players: int, specs: dict[str, str], limit: int | N
     for game, decision in decisions:
         rows = data[(data["game"] == game) & (data["decision"] == decision)]
         rec = records[int(game)]
-        state = T.position_at(rec, int(rows["move_index"].iloc[0]))
+        state = position_at(rec, int(rows["move_index"].iloc[0]))
         share = dict(zip(rows["move"].astype(int), rows["share"]))
         best = int(rows.loc[rows["visits"].idxmax(), "move"])
         # the teacher's best by mean reward among its well-visited moves: less an echo of its own prior
@@ -153,7 +153,7 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
     both = _paired_rows(out, a, b)
     if both is None:
         return None
-    row = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
+    row: dict = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
     for key in ("win_share", "score"):
         d = (both[f"{key}_a"] - both[f"{key}_b"]).to_numpy(float)
         mean = float(d.mean())
@@ -164,7 +164,9 @@ def paired(out: Path, a: Cell, b: Cell) -> dict | None:
         else:
             low = high = mean
             p = float("nan")
-        row.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_p": p})
+        sd = float(d.std(ddof=1)) if len(d) > 1 else float("nan")
+        row.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_p": p, f"{key}_sd": sd})
+    row["detectable"] = detectable_difference(len(both), row["win_share_sd"])
     return row
 
 
@@ -196,13 +198,14 @@ def pooled(out: Path, pairs: list[tuple[Cell, Cell]]) -> dict | None:
         return None
     t = sps.ttest_1samp(d, 0.0)
     ci = t.confidence_interval(0.95)
+    sd = float(d.std(ddof=1))
     return {"games": len(d), "win_share": float(d.mean()), "low": float(ci.low), "high": float(ci.high),
-            "p": float(t.pvalue)}
+            "p": float(t.pvalue), "sd": sd, "detectable": detectable_difference(len(d), sd)}
 
 
-def detectable_difference(games: int, sd: float = 0.45, alpha: float = 0.05, power: float = 0.8) -> float:
-    """The paired win-share difference a cell of `games` games detects with this power (two-sided t test
-    of per-game differences whose standard deviation is `sd`; 0.45 is what the committed paired cells
-    show for one seat's win share)."""
+def detectable_difference(games: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> float:
+    """The paired win-share difference `games` paired games detect with this power (two-sided t test of
+    per-game differences whose standard deviation is `sd`: the observed spread of the paired differences,
+    which `paired` and `pooled` pass)."""
     from statsmodels.stats.power import TTestPower
     return float(TTestPower().solve_power(nobs=games, alpha=alpha, power=power) * sd) if games > 1 else np.nan

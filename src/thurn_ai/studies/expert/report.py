@@ -1,5 +1,5 @@
 """The expert-iteration study's plan (which searches, which cells, how many games: fixed before any game was
-played) and its report, results/expert/README.md, rebuilt from what is saved."""
+played) and its report, results/expert/report.md, rebuilt from what is saved."""
 from __future__ import annotations
 
 import time
@@ -11,7 +11,9 @@ import pandas as pd
 
 from ...bots import make_bot
 from ...bots.base import Observation
-from ...fileio import atomic_write_text
+from ...fileio import atomic_write_text, load_json
+from ...play.match import position_at
+from ..markdown import table
 from ..provenance import machine_info
 from ...stats.summary import wilson_interval
 from . import measure as M
@@ -170,7 +172,7 @@ def speed(folder, specs: dict[str, str], positions: int = 20, repeats: int = 3) 
         records = T.records(folder, n)
         picks = data.drop_duplicates(["game", "decision"]).head(positions)
         for _i, row in picks.iterrows():
-            state = T.position_at(records[int(row["game"])], int(row["move_index"]))
+            state = position_at(records[int(row["game"])], int(row["move_index"]))
             for r in range(repeats):
                 for name, spec in specs.items():
                     bot = make_bot(spec, r)
@@ -192,160 +194,190 @@ def _pp(x: float) -> str:
 
 
 def write_report(out: Path, code: str) -> None:
-    """results/expert/README.md from the saved tables and cells."""
-    m = machine_info()
+    """results/expert/report.md from the saved tables and cells: one section a saved table, each left out
+    until its data exist."""
     lines = ["# Expert iteration: a move prior learned from deep searches, generation by generation", "",
-             f"Built by `python experiments/expert_iteration.py` at {code} ({m['cpu']}). docs/expert.md describes "
-             "the method; this page gives what was measured.", ""]
+             f"Built by `python experiments/expert_iteration.py` at {code} ({machine_info()['cpu']}). "
+             "docs/expert.md describes the method; this page gives what was measured.", ""]
+    for section in (_teacher_lines, _offline_prior_lines, _offline_search_lines, _kappa_lines, _screen_lines,
+                    lambda o: _generation_lines(o, GEN2), _speed_lines, _cells_lines, _paired_lines,
+                    _pooled_lines, _gen2_verdict_lines):
+        lines += section(out)
+    atomic_write_text(out / "report.md", "\n".join(lines) + "\n")
+
+
+def _data_table(data: pd.DataFrame) -> list[str]:
+    """Per player count: the games, the sampled decisions and how many of them are held out."""
+    rows = ([n, d["game"].nunique(), len(d), int(T.held_out(d["game"]).sum())]
+            for n, d in data.drop_duplicates(["players", "game", "decision"]).groupby("players"))
+    return table(["players", "games", "sampled decisions", "of them held out"], rows) + [""]
+
+
+def _teacher_lines(out: Path) -> list[str]:
     meta = out / "data" / "teacher.json"
-    if meta.exists():
-        data = T.load(out / "data")
-        games = data.groupby("players")["game"].nunique()
-        dec = data.drop_duplicates(["players", "game", "decision"]).groupby("players").size()
-        import json
-        m_ = json.loads(meta.read_text())
-        lines += ["## Teacher data", "",
-                  f"Seed {m_['seed']}; games played by `{m_['play']}` in every seat (every fourth game: one seat "
-                  f"`{m_['strong']}`, the others `heuristic`); at a share {m_['sample']} of the decisions with a "
-                  f"choice, the teacher `{m_['teacher']}` searched from the mover's information set "
-                  "(thurn_ai/studies/expert/teacher.py). Held out: games with number mod 5 = 0 or mod 10 = 9.", "",
-                  "| players | games | sampled decisions | of them held out |", "|---|---|---|---|"]
-        for n in sorted(games.index):
-            d = data[data["players"] == n].drop_duplicates(["game", "decision"])
-            lines.append(f"| {n} | {games[n]} | {dec[n]} | {int(T.held_out(d['game']).sum())} |")
-        lines.append("")
+    if not meta.exists():
+        return []
+    m_ = load_json(meta, "a teacher data set's meta file")
+    return ["## Teacher data", "",
+            f"Seed {m_['seed']}; games played by `{m_['play']}` in every seat (every fourth game: one seat "
+            f"`{m_['strong']}`, the others `heuristic`); at a share {m_['sample']} of the decisions with a "
+            f"choice, the teacher `{m_['teacher']}` searched from the mover's information set "
+            "(thurn_ai/studies/expert/teacher.py). Held out: games with number mod 5 = 0 or mod 10 = 9.", "",
+            *_data_table(T.load(out / "data"))]
+
+
+def _offline_prior_lines(out: Path) -> list[str]:
     prior = out / "offline_prior.csv"
-    if prior.exists():
-        df = pd.read_csv(prior)
-        lines += ["## Offline: the prior's favourite against the teacher's most-visited move (held-out games)", "",
-                  "Top-1: how often the move with the highest prior is the teacher's most-visited move; share: the "
-                  "teacher's mean visit share on that move. The planner is today's prior's favourite (0.8 of its "
-                  "mass). The teacher itself searched with the planner's prior, so its visits lean toward the "
-                  "planner's move: agreement measured this way favours the planner.", "",
-                  "| players | phase | decisions | learned top-1 | planner top-1 | learned share | planner share |",
-                  "|---|---|---|---|---|---|---|"]
-        for r in df.itertuples():
-            lines.append(f"| {r.players} | {r.phase} | {r.decisions} | {_pct(r.prior_top1)} | {_pct(r.planner_top1)} "
-                         f"| {_pct(r.prior_share)} | {_pct(r.planner_share)} |")
-        lines.append("")
+    if not prior.exists():
+        return []
+    return ["## Offline: the prior's favourite against the teacher's most-visited move (held-out games)", "",
+            "Top-1: how often the move with the highest prior is the teacher's most-visited move; share: the "
+            "teacher's mean visit share on that move. The planner is today's prior's favourite (0.8 of its "
+            "mass). The teacher itself searched with the planner's prior, so its visits lean toward the "
+            "planner's move: agreement measured this way favours the planner.", "",
+            *table(["players", "phase", "decisions", "learned top-1", "planner top-1", "learned share",
+                    "planner share"],
+                   ([r.players, r.phase, r.decisions, _pct(r.prior_top1), _pct(r.planner_top1), _pct(r.prior_share),
+                     _pct(r.planner_share)] for r in pd.read_csv(prior).itertuples())), ""]
+
+
+def _offline_search_lines(out: Path) -> list[str]:
     search = out / "offline_search.csv"
-    if search.exists():
-        g = _agreement_by(pd.read_csv(search), ["players", "spec"]).reset_index()
-        lines += ["## Offline: the 1000-iteration search against the teacher (held-out decisions)", "",
-                  "Each search chooses at the held-out decision as its mover saw it; agreement with the teacher's "
-                  "most-visited move (95% Wilson interval) and the teacher's visit share on the choice. This "
-                  f"screen chose the candidate's mix ({MIX}) before any game of the cells below.", "",
-                  "The teacher searched with the hand-set prior, so its visits lean toward that prior's favourite; "
-                  "'= teacher's value' compares with its best move by mean reward among the moves it visited "
-                  f"{M.WELL_VISITED} times or more, which leans less.", "",
-                  "| players | search | decisions | = teacher | = teacher's value | teacher's share |",
-                  "|---|---|---|---|---|---|"]
-        for r in g.itertuples():
-            lo, hi = wilson_interval(r.agrees * r.decisions, r.decisions)
-            lo2, hi2 = wilson_interval(r.agrees_value * r.decisions, r.decisions)
-            lines.append(f"| {r.players} | {r.spec} | {r.decisions} | {_pct(r.agrees)} [{_pct(lo)}, {_pct(hi)}] "
-                         f"| {_pct(r.agrees_value)} [{_pct(lo2)}, {_pct(hi2)}] | {_pct(r.share)} |")
-        lines.append("")
-    if search.exists():
-        df = pd.read_csv(search, keep_default_na=False)
-        shown = ["planner prior, 1000 it", f"learned prior mix={MIX}, 1000 it", "generation 2 prior, 1000 it",
-                 M.TEACHER]
-        rows = [M.official_kappa(df, spec) for spec in shown]
-        k = pd.concat([r for r in rows if len(r)], ignore_index=True) if any(len(r) for r in rows) else None
-        if k is not None:
-            lines += ["### The officials: the search's choice against the `heuristic` bot's, at the same offers", "",
-                      "At the held-out decisions where an official is on offer: how often the search and the rule "
-                      "bot make the same choice (use it, or do without), and Cohen's kappa (agreement beyond chance; "
-                      "– where one of them never or always uses it).", "",
-                      "| players | official | search | offers | same choice | search uses | heuristic uses | kappa |",
-                      "|---|---|---|---|---|---|---|---|"]
-            for r in k.itertuples():
-                kap = "–" if not np.isfinite(r.kappa) else f"{r.kappa:.2f}"
-                lines.append(f"| {r.players} | {r.official} | {r.spec} | {r.offers} | {_pct(r.same)} | {_pct(r.uses)} "
-                             f"| {_pct(r.reference_uses)} | {kap} |")
-            lines.append("")
+    if not search.exists():
+        return []
+    g = _agreement_by(pd.read_csv(search), ["players", "spec"]).reset_index()
+
+    def agreeing(share, r) -> str:
+        lo, hi = wilson_interval(share * r.decisions, r.decisions)
+        return f"{_pct(share)} [{_pct(lo)}, {_pct(hi)}]"
+    return ["## Offline: the 1000-iteration search against the teacher (held-out decisions)", "",
+            "Each search chooses at the held-out decision as its mover saw it; agreement with the teacher's "
+            "most-visited move (95% Wilson interval) and the teacher's visit share on the choice. This "
+            f"screen chose the candidate's mix ({MIX}) before any game of the cells below.", "",
+            "The teacher searched with the hand-set prior, so its visits lean toward that prior's favourite; "
+            "'= teacher's value' compares with its best move by mean reward among the moves it visited "
+            f"{M.WELL_VISITED} times or more, which leans less.", "",
+            *table(["players", "search", "decisions", "= teacher", "= teacher's value", "teacher's share"],
+                   ([r.players, r.spec, r.decisions, agreeing(r.agrees, r), agreeing(r.agrees_value, r),
+                     _pct(r.share)] for r in g.itertuples())), ""]
+
+
+def _kappa_lines(out: Path) -> list[str]:
+    search = out / "offline_search.csv"
+    if not search.exists():
+        return []
+    df = pd.read_csv(search, keep_default_na=False)
+    shown = ["planner prior, 1000 it", f"learned prior mix={MIX}, 1000 it", "generation 2 prior, 1000 it", M.TEACHER]
+    rows = [r for r in (M.official_kappa(df, spec) for spec in shown) if len(r)]
+    if not rows:
+        return []
+    return ["### The officials: the search's choice against the `heuristic` bot's, at the same offers", "",
+            "At the held-out decisions where an official is on offer: how often the search and the rule "
+            "bot make the same choice (use it, or do without), and Cohen's kappa (agreement beyond chance; "
+            "– where one of them never or always uses it).", "",
+            *table(["players", "official", "search", "offers", "same choice", "search uses", "heuristic uses",
+                    "kappa"],
+                   ([r.players, r.official, r.spec, r.offers, _pct(r.same), _pct(r.uses), _pct(r.reference_uses),
+                     "–" if not np.isfinite(r.kappa) else f"{r.kappa:.2f}"]
+                    for r in pd.concat(rows, ignore_index=True).itertuples())), ""]
+
+
+def _screen_lines(out: Path) -> list[str]:
     screen = out / "screen.csv"
-    if screen.exists():
-        g = _agreement_by(pd.read_csv(screen), "spec")
-        lines += ["### The screen that chose the candidate (before any game)", "",
-                  "Fits with the target's value share q (0: visit shares only), each searched at 1000 iterations "
-                  "with the hand-set prior's share `mix`, at the first held-out decisions of every player count "
-                  "(`--part screen`, screen.csv).", "",
-                  "| search | decisions | = teacher | = teacher's value | teacher's share |", "|---|---|---|---|---|"]
-        for spec, r in g.iterrows():
-            lines.append(f"| {spec} | {int(r.decisions)} | {_pct(r.agrees)} | {_pct(r.agrees_value)} "
-                         f"| {_pct(r.share)} |")
-        lines.append("")
-    lines += _generation_lines(out, GEN2)
+    if not screen.exists():
+        return []
+    g = _agreement_by(pd.read_csv(screen), "spec")
+    return ["### The screen that chose the candidate (before any game)", "",
+            "Fits with the target's value share q (0: visit shares only), each searched at 1000 iterations "
+            "with the hand-set prior's share `mix`, at the first held-out decisions of every player count "
+            "(`--part screen`, screen.csv).", "",
+            *table(["search", "decisions", "= teacher", "= teacher's value", "teacher's share"],
+                   ([spec, int(r.decisions), _pct(r.agrees), _pct(r.agrees_value), _pct(r.share)]
+                    for spec, r in g.iterrows())), ""]
+
+
+def _speed_lines(out: Path) -> list[str]:
     sp = out / "speed.csv"
-    if sp.exists():
-        df = pd.read_csv(sp)
-        lines += ["## Speed", "", "Iterations per CPU second, the searches alternated position by position in one "
-                  "run at held-out teacher positions (2, 3 and 4 players).", "",
-                  "| search | iterations | CPU s | iterations / CPU s |", "|---|---|---|---|"]
-        for r in df.itertuples():
-            lines.append(f"| {r.search} | {r.iterations} | {r.cpu_seconds} | {r.iterations_per_cpu_second:,.0f} |")
-        lines.append("")
+    if not sp.exists():
+        return []
+    return ["## Speed", "", "Iterations per CPU second, the searches alternated position by position in one "
+            "run at held-out teacher positions (2, 3 and 4 players).", "",
+            *table(["search", "iterations", "CPU s", "iterations / CPU s"],
+                   ([r.search, r.iterations, r.cpu_seconds, f"{r.iterations_per_cpu_second:,.0f}"]
+                    for r in pd.read_csv(sp).itertuples())), ""]
+
+
+def _cells_lines(out: Path) -> list[str]:
     rows = [s for s in (M.cell_summary(out / "runs", c) for c in CELLS) if s]
-    if rows:
-        lines += ["## In play", "",
-                  f"One seat of the cell's search, the other seats `heuristic` (or, head to head, today's default "
-                  f"search); seats rotated; seed {SEED}; game counts fixed before the run. Win: the rules' winner "
-                  "(ties shared), 95% Wilson interval. Scores: the search's mean and the other seats' mean.", "",
-                  "| cell | players | search | against | games (planned) | fair share | win | score | others' score |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-        for r in rows:
-            lines.append(f"| {r['cell']} | {r['players']} | `{r['spec']}` | `{r['others']}` | {r['games']} "
-                         f"({r['planned']}) | {_pct(1 / r['players'])} "
-                         f"| {_pct(r['win'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}] "
-                         f"| {r['score']:.1f} | {r['others_score']:.1f} |")
-        missing = [c.name for c in CELLS if M.cell_summary(out / "runs", c) is None]
-        if missing:
-            lines += ["", f"Planned but not played (the run stopped before them): {', '.join(missing)}."]
-        lines.append("")
+    if not rows:
+        return []
+    lines = ["## In play", "",
+             f"One seat of the cell's search, the other seats `heuristic` (or, head to head, today's default "
+             f"search); seats rotated; seed {SEED}; game counts fixed before the run. Win: the rules' winner "
+             "(ties shared), 95% Wilson interval. Scores: the search's mean and the other seats' mean.", "",
+             *table(["cell", "players", "search", "against", "games (planned)", "fair share", "win", "score",
+                     "others' score"],
+                    ([r["cell"], r["players"], f"`{r['spec']}`", f"`{r['others']}`", f"{r['games']} ({r['planned']})",
+                      _pct(1 / r["players"]), f"{_pct(r['win'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}]",
+                      f"{r['score']:.1f}", f"{r['others_score']:.1f}"] for r in rows))]
+    missing = [c.name for c in CELLS if M.cell_summary(out / "runs", c) is None]
+    if missing:
+        lines += ["", f"Planned but not played (the run stopped before them): {', '.join(missing)}."]
+    return lines + [""]
+
+
+def _paired_lines(out: Path) -> list[str]:
     pairs = [p for p in (M.paired(out / "runs", _cell(a), _cell(b)) for a, b in PAIRS) if p]
-    if pairs:
-        lines += ["### Paired: each comparison on the same deals and seats", "",
-                  "Generation 1 against the hand-set prior (today's default before this study), each later "
-                  "generation against the one before it, and the sibling-ranking value against generation 1's "
-                  "search.", "",
-                  "The primary estimate: the mean per-game difference of the searching seat's win share (in "
-                  "points), 95% t interval of the differences, two-sided p; and the same for its score. "
-                  "Detectable: the difference this many games detect with 80% power (paired t, per-game sd 0.45). "
-                  "Holm-corrected p (over every paired comparison in the table) beside the raw one.", ""]
-        from statsmodels.stats.multitest import multipletests
-        holm = multipletests([p["win_share_p"] for p in pairs], method="holm")[1]
-        lines += ["| comparison | budget | players | games | win difference | p (Holm) | score difference "
-                  "| detectable |", "|---|---|---|---|---|---|---|---|"]
-        for p, h in zip(pairs, holm):
-            budget = _budget(p["a"].split("_")[-1])
-            lines.append(f"| {_comparison(p)} | {budget} | {p['players']} | {p['games']} | {_pp(p['win_share'])} pp "
-                         f"[{_pp(p['win_share_low'])}, "
-                         f"{_pp(p['win_share_high'])}] | {_p(p['win_share_p'])} ({_p(h)}) | {p['score']:+.2f} "
-                         f"[{p['score_low']:+.2f}, {p['score_high']:+.2f}] "
-                         f"| {100 * M.detectable_difference(p['games']):.1f} pp |")
-        lines.append("")
+    if not pairs:
+        return []
+    from statsmodels.stats.multitest import multipletests
+    holm = multipletests([p["win_share_p"] for p in pairs], method="holm")[1]
+    return ["### Paired: each comparison on the same deals and seats", "",
+            "Generation 1 against the hand-set prior (today's default before this study), each later "
+            "generation against the one before it, and the sibling-ranking value against generation 1's "
+            "search.", "",
+            "The primary estimate: the mean per-game difference of the searching seat's win share (in "
+            "points), 95% t interval of the differences, two-sided p; and the same for its score. "
+            "Detectable: the difference these games detect with 80% power (paired t, from the observed "
+            "spread of the per-game differences; statsmodels). "
+            "Holm-corrected p (over every paired comparison in the table) beside the raw one.", "",
+            *table(["comparison", "budget", "players", "games", "win difference", "p (Holm)", "score difference",
+                    "detectable"],
+                   ([_comparison(p), _budget(p["a"].split("_")[-1]), p["players"], p["games"],
+                     f"{_pp(p['win_share'])} pp [{_pp(p['win_share_low'])}, {_pp(p['win_share_high'])}]",
+                     f"{_p(p['win_share_p'])} ({_p(h)})",
+                     f"{p['score']:+.2f} [{p['score_low']:+.2f}, {p['score_high']:+.2f}]",
+                     f"{100 * p['detectable']:.1f} pp"] for p, h in zip(pairs, holm))), ""]
+
+
+def _pooled_lines(out: Path) -> list[str]:
+    lines = []
     for what, a, b, budget in POOLED:
         names = [(f"{a}_p{n}_{budget}", f"{b}_p{n}_{budget}") for n in (2, 3, 4)]
         pool = M.pooled(out / "runs", [(_cell(x), _cell(y)) for x, y in names])
         if pool and _played_in_full(out, [c for pair in names for c in pair]):
             lines += [f"{what} at {_budget(budget, long=True)}, pooled over the three player counts "
                       f"({pool['games']} paired games, each game weighing the same): {_pp(pool['win_share'])} points "
-                      f"[{_pp(pool['low'])}, {_pp(pool['high'])}], p {_p(pool['p'])}.", ""]
+                      f"[{_pp(pool['low'])}, {_pp(pool['high'])}], p {_p(pool['p'])}; these games detect "
+                      f"{100 * pool['detectable']:.1f} points with 80% power.", ""]
+    return lines
+
+
+def _gen2_verdict_lines(out: Path) -> list[str]:
     verdict = replaces_previous(out, 2)
     complete = all(M.cell_summary(out / "runs", _cell(f"gen2_p{n}_it1000")) for n in (2, 3, 4))
-    if verdict and complete:
-        lines += ["### Does generation 2 replace generation 1?", "",
-                  "The rule, committed while generation 2's 4-player cell was being played and before its "
-                  "2-player cell began (its 3-player cell was known): it replaces "
-                  "generation 1 as `mcts`'s prior if its per-game win-share differences against generation 1, "
-                  "pooled over 2, 3 and 4 players, have a 95% interval above zero.", "",
-                  f"Pooled over {verdict['games']} paired games: {_pp(verdict['win_share'])} points "
-                  f"[{_pp(verdict['low'])}, {_pp(verdict['high'])}], p {_p(verdict['p'])}: "
-                  + ("generation 2 replaces generation 1." if verdict["replaces"] else
-                     "generation 1 stays the default; generation 2 is the generation that stops the iteration "
-                     "(by the rule above)."), ""]
-    atomic_write_text(out / "README.md", "\n".join(lines) + "\n")
+    if not (verdict and complete):
+        return []
+    return ["### Does generation 2 replace generation 1?", "",
+            "The rule, committed while generation 2's 4-player cell was being played and before its "
+            "2-player cell began (its 3-player cell was known): it replaces "
+            "generation 1 as `mcts`'s prior if its per-game win-share differences against generation 1, "
+            "pooled over 2, 3 and 4 players, have a 95% interval above zero.", "",
+            f"Pooled over {verdict['games']} paired games: {_pp(verdict['win_share'])} points "
+            f"[{_pp(verdict['low'])}, {_pp(verdict['high'])}], p {_p(verdict['p'])}: "
+            + ("generation 2 replaces generation 1." if verdict["replaces"] else
+               "generation 1 stays the default; generation 2 is the generation that stops the iteration "
+               "(by the rule above)."), ""]
 
 
 def _agreement_by(df: pd.DataFrame, by) -> pd.DataFrame:
@@ -384,33 +416,24 @@ def _generation_lines(out: Path, gen: "Generation") -> list[str]:
     meta = out / gen.data / T.META
     if gen.number == 1 or not meta.exists():
         return []
-    import json
-    m_ = json.loads(meta.read_text())
-    data = T.load(out / gen.data)
+    m_ = load_json(meta, "a teacher data set's meta file")
     lines = [f"## Generation {gen.number}", "",
              f"Teacher data (results/expert/{gen.data}/, seed {m_['seed']}): games played by `{m_['play']}` in "
              f"every seat (every fourth game: one seat `{m_['strong']}`, the others `heuristic`); the teacher "
              f"`{m_['teacher']}` at a share {m_['sample']} of the decisions. Its prior "
              f"({gen.prior}) is fitted to the training games of "
-             f"{', '.join(f'results/expert/{f}' for f in gen.fit_on)}.",
-             "", "| players | games | sampled decisions | of them held out |", "|---|---|---|---|"]
-    for n, d in data.drop_duplicates(["players", "game", "decision"]).groupby("players"):
-        lines.append(f"| {n} | {d['game'].nunique()} | {len(d)} | {int(T.held_out(d['game']).sum())} |")
-    lines.append("")
+             f"{', '.join(f'results/expert/{f}' for f in gen.fit_on)}.", "", *_data_table(T.load(out / gen.data))]
     prior = out / gen.folder / "offline_prior.csv"
     if prior.exists():
-        df = pd.read_csv(prior)
         lines += [f"Offline, on generation {gen.number}'s held-out decisions (its teacher searched with generation "
                   f"{gen.number - 1}'s prior, so agreement measured this way favours that prior): top-1 = how often "
                   "the prior's favourite is the teacher's most-visited move; cross-entropy to the fit's soft target "
                   "(lower is better).", "",
-                  f"| players | phase | decisions | gen {gen.number} top-1 | gen {gen.number - 1} top-1 "
-                  f"| planner top-1 | gen {gen.number} cross-entropy | gen {gen.number - 1} cross-entropy |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for r in df.itertuples():
-            lines.append(f"| {r.players} | {r.phase} | {r.decisions} | {_pct(r.prior_top1)} | {_pct(r.previous_top1)} "
-                         f"| {_pct(r.planner_top1)} | {r.prior_xent:.3f} | {r.previous_xent:.3f} |")
-        lines.append("")
+                  *table(["players", "phase", "decisions", f"gen {gen.number} top-1", f"gen {gen.number - 1} top-1",
+                          "planner top-1", f"gen {gen.number} cross-entropy", f"gen {gen.number - 1} cross-entropy"],
+                         ([r.players, r.phase, r.decisions, _pct(r.prior_top1), _pct(r.previous_top1),
+                           _pct(r.planner_top1), f"{r.prior_xent:.3f}", f"{r.previous_xent:.3f}"]
+                          for r in pd.read_csv(prior).itertuples())), ""]
     return lines
 
 
@@ -422,3 +445,48 @@ def _p(p: float) -> str:
 
 def _cell(name: str) -> M.Cell:
     return next(c for c in CELLS if c.name == name)
+
+
+def expert_numbers(out: Path) -> dict:
+    """The study's findings (studies/pages.py): each played cell's win share, each pooled comparison with
+    the difference its games detect (80% power, from the observed spread of the paired differences), the
+    speed of each search, and in how many phase rows generation 2's top-1 prints as generation 1's."""
+    from ..findings import Number
+    numbers = {}
+    for c in CELLS:
+        s = M.cell_summary(out / "runs", c)
+        if s:
+            numbers[f"cell.{c.name}.win"] = Number(s["win"], s["win_low"], s["win_high"], "share", games=s["games"],
+                                                   says=f"`{c.spec}` against `{c.others}`, 95% Wilson")
+    for what, a, b, budget in POOLED:
+        pool = M.pooled(out / "runs", [(_cell(f"{a}_p{n}_{budget}"), _cell(f"{b}_p{n}_{budget}")) for n in (2, 3, 4)])
+        if pool:
+            key = f"pooled.{a}_minus_{b}.{budget}"
+            numbers[key] = Number(pool["win_share"], pool["low"], pool["high"], "pp", games=pool["games"],
+                                  says=f"{what}, {_budget(budget, long=True)}, pooled, 95% t")
+            numbers[key + ".detectable"] = Number(pool["detectable"], unit="size", games=pool["games"],
+                                                  says="detectable with 80% power (observed spread)")
+    gen2 = M.pooled(out / "runs", [(_cell(f"gen2_p{n}_it1000"), _cell(f"prior_p{n}_it1000")) for n in (2, 3, 4)])
+    if gen2:
+        numbers["pooled.gen2_minus_prior.it1000"] = Number(gen2["win_share"], gen2["low"], gen2["high"], "pp",
+                                                           games=gen2["games"], says="generation 2 − generation 1")
+        numbers["pooled.gen2_minus_prior.it1000.detectable"] = Number(
+            gen2["detectable"], unit="size", games=gen2["games"], says="detectable with 80% power (observed spread)")
+    for a, b in PAIRS:
+        p = M.paired(out / "runs", _cell(a), _cell(b))
+        if p:
+            numbers[f"paired.{a}_minus_{b}.detectable"] = Number(p["detectable"], unit="size", games=p["games"],
+                                                                 says="detectable with 80% power (observed spread)")
+    speed = out / "speed.csv"
+    if speed.exists():
+        for r in pd.read_csv(speed).itertuples():
+            numbers[f"speed.{r.search.replace(' ', '_')}"] = Number(
+                r.iterations_per_cpu_second, unit="number", digits=0, says=f"{r.search}: iterations a CPU second")
+    prior = out / "gen2" / "offline_prior.csv"
+    if prior.exists():
+        df = pd.read_csv(prior)
+        same = sum(_pct(a) == _pct(b) for a, b in zip(df.prior_top1, df.previous_top1))
+        numbers["gen2.top1_as_gen1.rows"] = Number(same, unit="number", digits=0, games=len(df),
+                                                   says="phase rows where generation 2's top-1 prints as "
+                                                        "generation 1's (of `games` rows)")
+    return numbers

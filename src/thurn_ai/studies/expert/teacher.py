@@ -15,7 +15,7 @@ At every decision of a game with more than one legal move, with chance `sample`,
 (by default 10,000 iterations of the default search with the learned evaluation) is run from the mover's
 information set -- what the mover may know, nothing more -- and one row is stored per root move: its
 visits, visit share, mean reward (value), win share and mean score, the move the teacher would play and
-the move the game's bot did play. The position itself is the record's first `move` moves (`position_at`),
+the move the game's bot did play. The position itself is the record's first `move` moves (`play.match.position_at`),
 so features can be recomputed from it later.
 """
 from __future__ import annotations
@@ -31,8 +31,8 @@ from ...bots.base import Observation
 from ...errors import ThurnError
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...game.state import new_game
-from ..learned.data import position_at  # noqa: F401  (a teacher row's position: its record's first moves)
-from ...play.match import GameRecord, derive_seed, read_records
+from ..learned.data import held_out  # noqa: F401  (the same games are held out as for the learned evaluation)
+from ...play.match import GameRecord, derive_seed, read_records, record_walk
 from .. import chunked
 from ..chunked import ChunkFiles, interleaved, mixed_game
 
@@ -58,18 +58,11 @@ def decisions_replayed(data: pd.DataFrame, records: dict):
     state is the replay's own: read it, or clone it to keep it."""
     for game, rows in data.groupby("game", sort=True):
         record = records[int(game)]
-        state = new_game(rules=record.rules, seed=record.seed)
-        at = 0
+        walk, at, state = record_walk(record), -1, None
         for (decision, move_index), d in rows.groupby(["decision", "move_index"], sort=True):
             while at < move_index:
-                state.apply(state.parse_move(record.moves[at]))
-                at += 1
+                at, state, _ = next(walk)
             yield int(game), int(decision), d, record, state
-
-
-def held_out(game):
-    """Games no fit sees: every fifth (all South) and every tenth North game (numbers ending in 9)."""
-    return (game % 5 == 0) | (game % 10 == 9)
 
 
 @dataclass(frozen=True)

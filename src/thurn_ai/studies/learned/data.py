@@ -11,7 +11,7 @@ Which games: for each player count, game g is played on the North board with hor
 games against the yardstick.
 
 Beside each chunk, its games' records (`.jsonl`, the game records of thurn_ai.play.match), from which any
-position can be set up again (`position_at`).
+position can be set up again (`play.match.position_at`).
 
 One row per player per position, at the start of every turn (where the search's truncated playouts stop
 and the model is asked): the features (features.FEATURES), progress, and the game's end for that player
@@ -198,9 +198,3 @@ def training_games(folders, players) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def position_at(record: GameRecord, move: int):
-    """The complete position of a recorded game after its first `move` moves."""
-    state = new_game(rules=record.rules, seed=record.seed)
-    for text in record.moves[:move]:
-        state.apply(state.parse_move(text))
-    return state

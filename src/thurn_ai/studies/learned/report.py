@@ -31,7 +31,9 @@ from ...fileio import atomic_savefig, atomic_to_csv, atomic_to_parquet, atomic_w
 from ...game.rules import PLAYER_COUNTS
 from ...learned.model import ValueModel
 from ...learned.win_map import HEURISTIC_PATH, WinMap
+from ...play.match import position_at
 from ...stats.summary import wilson_interval
+from ..markdown import table
 from ..provenance import machine_info
 from . import data as D
 from .calibration import calibration_table, fit_shift, recalibration_table, reliability, stage_of_positions
@@ -74,7 +76,7 @@ def hint_said(out: Path, movers: pd.DataFrame, iterations: int, spec_of) -> pd.D
         for game, move in zip(part["game"], part["move"]):
             if (n, game, move) in have:
                 continue
-            state = D.position_at(recs[game], int(move))
+            state = position_at(recs[game], int(move))
             obs = Observation(state, state.current_player, int(game) * 1000 + int(move))
             bot.rng.seed(int(game) * 1000 + int(move))
             best = bot.analyse(obs)[0] if len(state.legal_moves()) > 1 else None
@@ -424,30 +426,29 @@ def opponents_lines(recal, forms, shift, shipped) -> list[str]:
          "at 1 (logit(shown) as offset), the logit shift that makes the mean said equal the share won; "
          "negative: said too high. 95% intervals with standard errors clustered by game (in self-play every "
          "seat of a game is in the sample and the chances of one position sum to about 1, so the shift's "
-         "interval there is very narrow). players = all: every player count pooled.", "",
-         "| players | to move, against | positions | games | mean said | share won | intercept [95%] | "
-         "slope [95%] | shift [95%] | shift p |",
-         "|---|---|---:|---:|---:|---:|---|---|---|---:|"]
+         "interval there is very narrow). players = all: every player count pooled.", ""]
     order = {k: i for i, k in enumerate(OPPONENT_GROUPS)}
-    for r in recal.sort_values(["opponents", "players"], key=lambda c: c.map(order) if c.name == "opponents"
-                               else c.replace(0, 9)).itertuples():
-        L.append(f"| {_count(r.players)} | {OPPONENT_GROUPS[r.opponents]} | {r.n} | {r.groups} | "
-                 f"{r.mean_said:.3f} | {r.share_won:.3f} | {_ci(r, 'intercept')} | {_slope(r)} | "
-                 f"{_ci(r, 'shift')} | {r.shift_p:.2g} |")
+    L += table(["players", "to move, against", "positions", "games", "mean said", "share won", "intercept [95%]",
+                "slope [95%]", "shift [95%]", "shift p"],
+               ([_count(r.players), OPPONENT_GROUPS[r.opponents], r.n, r.groups, f"{r.mean_said:.3f}",
+                 f"{r.share_won:.3f}", _ci(r, "intercept"), _slope(r), _ci(r, "shift"), f"{r.shift_p:.2g}"]
+                for r in recal.sort_values(["opponents", "players"], key=lambda c: c.map(order)
+                                           if c.name == "opponents" else c.replace(0, 9)).itertuples()),
+               right="llrrrrlllr")
     L += ["", "## A chance for known opponents (`hint --opponents heuristic`)", "",
           "Which form of a second map the games against `heuristic` support, nested out of fold (5 folds by "
           "game: in each, the equal-players map is fitted on the other folds' held-out positions, the form on "
           "the other folds' positions of the search against `heuristic`, both scored on this fold's). Gain: "
           "log loss of the equal-players map minus the form's, summed over a game's positions, mean over "
-          "games (positive: the form predicts better) with its standard error.", "",
-          "| form | players | positions | games | mean said | share won | log loss | Brier | gain a game (± se) |",
-          "|---|---|---:|---:|---:|---:|---:|---:|---|"]
-    for r in forms.sort_values(["players", "form"], key=lambda c: c.replace(0, 9) if c.name == "players"
-                               else c.map({f: i for i, f in enumerate(FORMS)})).itertuples():
-        L.append(f"| {FORMS[r.form]} | {_count(r.players)} | {r.positions} | {r.games} | {r.mean_said:.3f} | "
-                 f"{r.share_won:.3f} | {r.log_loss:.4f} | {r.brier:.4f} | "
-                 + ("–" if r.form == "none" else f"{r.gain_per_game:+.3f} (± {r.gain_se:.3f})") + " |")
-    L.append("")
+          "games (positive: the form predicts better) with its standard error.", ""]
+    L += table(["form", "players", "positions", "games", "mean said", "share won", "log loss", "Brier",
+                "gain a game (± se)"],
+               ([FORMS[r.form], _count(r.players), r.positions, r.games, f"{r.mean_said:.3f}", f"{r.share_won:.3f}",
+                 f"{r.log_loss:.4f}", f"{r.brier:.4f}",
+                 "–" if r.form == "none" else f"{r.gain_per_game:+.3f} (± {r.gain_se:.3f})"]
+                for r in forms.sort_values(["players", "form"], key=lambda c: c.replace(0, 9) if c.name == "players"
+                                           else c.map({f: i for i, f in enumerate(FORMS)})).itertuples()),
+               right="llrrrrrrl") + [""]
     if shift and shift["supported"]:
         L.append(f"Decision: one logit shift for all player counts, fitted on every held-out position of the search "
                  f"against `heuristic` ({', '.join(f'{n} players {g} games' for n, g in shift['games'].items())}): "
@@ -510,21 +511,18 @@ def report_text(cal, start, model, code, iterations, frame, test, recal=None, fo
         "**hand-set** -- what the data's own searching bots reported, with the hand-set evaluation (the "
         "number the hint showed before).",
         "",
-        "| said by | board | players | phase | positions | games | mean said | share won | ECE | Brier | "
-        "base Brier | Brier skill |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *table(["said by", "board", "players", "phase", "positions", "games", "mean said", "share won", "ECE",
+                "Brier", "base Brier", "Brier skill"],
+               ([SAYERS[r.said_by], r.board, r.players, r.phase, r.positions, r.games, f"{r.mean_said:.3f}",
+                 f"{r.share_won:.3f}", f"{r.ece:.3f}", f"{r.brier:.4f}", f"{r.brier_base:.4f}",
+                 f"{100 * r.brier_skill:+.1f}%"] for r in cal.itertuples()), right="llrlrrrrrrrr"),
     ]
-    for r in cal.itertuples():
-        lines.append(f"| {SAYERS[r.said_by]} | {r.board} | {r.players} | {r.phase} | {r.positions} | {r.games} | "
-                     f"{r.mean_said:.3f} | {r.share_won:.3f} | {r.ece:.3f} | {r.brier:.4f} | "
-                     f"{r.brier_base:.4f} | {100 * r.brier_skill:+.1f}% |")
     lines += ["", "![reliability](reliability.png)", "",
               "## At the first turn (South, every game of the data set)", "",
-              "| players | seat | the model says | games | seat won [95% Wilson] | fair |",
-              "|---:|---:|---:|---:|---|---:|"]
-    for r in start.itertuples():
-        lines.append(f"| {r.players} | {r.seat} | {r.model_says:.3f} | {r.games} | {r.won:.3f} "
-                     f"[{r.ci_low:.3f}, {r.ci_high:.3f}] | {r.fair:.3f} |")
+              *table(["players", "seat", "the model says", "games", "seat won [95% Wilson]", "fair"],
+                     ([r.players, r.seat, f"{r.model_says:.3f}", r.games,
+                       f"{r.won:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]", f"{r.fair:.3f}"] for r in start.itertuples()),
+                     right="rrrrlr")]
     lines += ["", "The model's chances at the first turn average 1/n over the seats by construction (a softmax "
               "over the players); a seat's own chance is what the fit learned of the seat order.", ""]
     return "\n".join(lines)

@@ -31,7 +31,7 @@ from ...game.officials import OFFICIALS, STAGES
 from .design import ALPHA, clustered_proportion_p, holm
 from ...stats.summary import clustered_proportion_interval
 from .plan import OFFICIAL_LABEL
-from .report_study import p_text, pct
+from ..markdown import p_text, pct, table
 from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "advice_intro", "advice_rules",
@@ -222,15 +222,14 @@ def advice_rules(t: pd.DataFrame) -> list[str]:
                 + ".")
     other = "taken by the player" if follow != "player" else "right by the rating"
     tested = follow != "player"
-    L += ["", f"| official | factor | level | offers rated | games | {column} |" + (" p (Holm) |" if tested else "")
-          + f" {other} | rule |", "|---|---|---|---|---|---|" + ("---|" if tested else "") + "---|---|"]
+    rows = []
     for x in t.itertuples():
-        ps = ("–" if math.isnan(x.p) else f"{p_text(x.p)} ({p_text(x.p_holm)})") if tested else None
+        ps = [("–" if math.isnan(x.p) else f"{p_text(x.p)} ({p_text(x.p_holm)})")] if tested else []
         beside = pct(x.taken) if follow != "player" else pct(getattr(x, "rating_right", math.nan))
-        L.append(f"| {OFFICIAL_LABEL[x.official]} | {x.factor} | {x.level} | {x.decisions} | {x.games} | "
-                 f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] |" + (f" {ps} |" if tested else "")
-                 + f" {beside} | {x.rule} |")
-    return L + [""]
+        rows.append([OFFICIAL_LABEL[x.official], x.factor, x.level, x.decisions, x.games,
+                     f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}]", *ps, beside, x.rule])
+    return L + ["", *table(["official", "factor", "level", "offers rated", "games", column]
+                           + (["p (Holm)"] if tested else []) + [other, "rule"], rows), ""]
 
 
 def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:

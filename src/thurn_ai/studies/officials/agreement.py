@@ -43,6 +43,7 @@ from ...play.match import derive_seed
 from .choice import choice_officials
 from .plan import StudyError
 from .records import KEPT, read_kept
+from ..markdown import pct, table
 
 __all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
            "measure", "agreement_frame", "markdown"]
@@ -108,13 +109,12 @@ def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> p
 def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
     """The reference bot's use of each row's official in one game, in the order of `rows`, replaying the
     record once (the bot is asked once per position, however many officials are on offer there)."""
-    from ...game.state import new_game
+    from ...play.match import record_walk
 
     if int(rows["game_seed"].iloc[0]) != record.seed:
         raise StudyError(f"{where}: the rows' game seed {rows['game_seed'].iloc[0]} is not the record's "
                          f"{record.seed}")
-    state = new_game(rules=record.rules, seed=record.seed)
-    done = 0                              # moves of the record applied so far
+    walk, done, state = record_walk(record), -1, None     # done: the move whose position `state` is
     asked: dict[int, int] = {}            # move index -> the bot's move there
     uses: dict = {}
     for r in rows.sort_values("move", kind="stable").itertuples():
@@ -122,8 +122,8 @@ def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
         if not 0 <= move < len(record.moves):
             raise StudyError(f"{where}: the record has {len(record.moves)} moves; there is no move {move}")
         while done < move:
-            state.apply(record.moves[done])
-            done += 1
+            done, state, _ = next(walk)
+        assert state is not None            # the walk has reached move >= 0
         _check_row(state, record.moves[move], r, where)
         if move not in asked:
             seen = Observation(state, state.current_player, derive_seed("officials-agreement", record.seed, move))
@@ -227,10 +227,6 @@ def agreement_frame(cells: list[Agreement]) -> pd.DataFrame:
                           "official": c.official or "all"} for c in cells])
 
 
-def _pct(x: float) -> str:
-    return "–" if math.isnan(x) else f"{100 * x:.1f}%"
-
-
 def _num(x: float) -> str:
     return "–" if math.isnan(x) else f"{x:.2f}"
 
@@ -254,16 +250,14 @@ def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> s
              "", "Assumed: the heuristic asked in the search's positions (where the search's games went), not "
              "in its own games, so the positions are the ones the search's choices led to.", ""]
     for choice in CHOICES:
-        lines += [f"## The search's {choice} choice", "",
-                  "| players | official | offers | games | heuristic uses | search uses | agreement | kappa "
-                  "| undefined resamples |", "|---|---|---|---|---|---|---|---|---|"]
-        for c in (c for c in cells if c.choice == choice):
-            k = _num(c.kappa) + ("" if math.isnan(c.kappa_low) else f" [{_num(c.kappa_low)}, {_num(c.kappa_high)}]")
-            lines.append(f"| {c.players or 'all'} | {c.official or 'all'} | {c.offers} | {c.games} "
-                         f"| {_pct(c.heuristic_uses)} | {_pct(c.search_uses)} "
-                         f"| {_pct(c.agreement)} [{_pct(c.agreement_low)}, {_pct(c.agreement_high)}] | {k} "
-                         f"| {_pct(c.kappa_undefined)} |")
-        lines.append("")
+        lines += [f"## The search's {choice} choice", ""]
+        lines += table(["players", "official", "offers", "games", "heuristic uses", "search uses", "agreement",
+                        "kappa", "undefined resamples"],
+                       ([c.players or "all", c.official or "all", c.offers, c.games, pct(c.heuristic_uses),
+                         pct(c.search_uses), f"{pct(c.agreement)} [{pct(c.agreement_low)}, {pct(c.agreement_high)}]",
+                         _num(c.kappa) + ("" if math.isnan(c.kappa_low)
+                                          else f" [{_num(c.kappa_low)}, {_num(c.kappa_high)}]"),
+                         pct(c.kappa_undefined)] for c in cells if c.choice == choice)) + [""]
     lines += [f"Made by `python experiments/officials_agreement.py --study-dir {study}` at {code} "
               f"({seconds:.0f} s).", ""]
     return "\n".join(lines)

@@ -43,7 +43,7 @@ from ...play.analysis import analyse, bot_spec
 from ...errors import ThurnError
 from ...fileio import atomic_write_text, load_json, loads_json, open_append, path_text
 from ...game.state import new_game
-from ...play.match import GameRecord, derive_seed
+from ...play.match import GameRecord, derive_seed, position_at, record_walk
 from ...game.officials import OFFICIALS, game_stage, official_of
 from .plan import StudyError
 from ...position import save_position
@@ -53,7 +53,7 @@ from ...game.rules import PLAYER_COUNTS
 __all__ = ["SearchSettings", "ChoiceSettings", "CHOICE_COLUMNS", "ROWS_FILE", "META_FILE", "choice_officials",
            "rate_decision", "analyse_game", "run_choice", "load_choice", "read_game_records", "check_choice_data",
            "save_example_positions", "LATER_COLUMNS", "prefers_using", "side_move", "fresh_seed", "last_round_start",
-           "position_at", "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names",
+           "SMALL_SAMPLE", "choice_folder", "rate_records", "read_done", "example_names",
            "run_choice_study", "load_choice_study", "study_records"]
 
 ROWS_FILE = "rows.jsonl"
@@ -236,18 +236,15 @@ def decision_rows(state, played: int, settings: ChoiceSettings, seed: int, base:
 
 def analyse_game(record: GameRecord, settings: ChoiceSettings, game: int, source: str = "") -> list[dict]:
     """Replay a recorded game and rate every decision at which an official could be used (every seat)."""
-    state = new_game(rules=record.rules, seed=record.seed)
     spec_of_seat = list(record.bots)
     last_round = last_round_start(record)
     rows = []
-    for i, text in enumerate(record.moves):
-        move = state.parse_move(text)
+    for i, state, move in record_walk(record):
         if choice_officials(state):
             seed = derive_seed("officials-choice", settings.seed, record.seed, i)
             base = {"players": record.rules.players, "source": source, "game": game, "game_seed": record.seed,
                     "move": i, "bot": spec_of_seat[state.current_player], "endgame": state.turn >= last_round}
             rows += decision_rows(state, move, settings, seed, base)
-        state.apply(move)
     return rows
 
 
@@ -262,16 +259,6 @@ def last_round_start(record: GameRecord) -> int:
         if state.export()["end_triggered"]:
             return turn
     return state.turn
-
-
-def position_at(record: GameRecord, move: int):
-    """The state of a recorded game just before its move number `move` (0 = the first)."""
-    if not 0 <= move < len(record.moves):
-        raise StudyError(f"the record has {len(record.moves)} moves; there is no move {move}")
-    state = new_game(rules=record.rules, seed=record.seed)
-    for text in record.moves[:move]:
-        state.apply(text)
-    return state
 
 
 # ---------------------------------------------------------------------------------- the runner

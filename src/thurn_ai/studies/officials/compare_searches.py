@@ -24,7 +24,7 @@ from ...game.officials import OFFICIALS
 from ...stats.summary import cluster_bootstrap, clustered_proportion_interval
 from .advice import FACTORS, rule_of_share
 from .plan import OFFICIAL_LABEL
-from .report_study import pct
+from ..markdown import pct, pp, table
 
 __all__ = ["advice_shift", "shift_lines", "RESAMPLES"]
 
@@ -85,12 +85,6 @@ def advice_shift(before: pd.DataFrame, after: pd.DataFrame, seed: int = 0) -> pd
     return pd.DataFrame(out)
 
 
-def _pp(x, lo, hi) -> str:
-    if any(math.isnan(v) for v in (x, lo, hi)):
-        return "–"
-    return f"{100 * x:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
 def shift_lines(t: pd.DataFrame, before: str, after: str) -> list[str]:
     """Markdown: the rules that changed, then the whole table (before / after: the searches' names)."""
     changed = t[t.rule_changed & (t.before_rule != "too few decisions") & (t.after_rule != "too few decisions")]
@@ -105,11 +99,10 @@ def shift_lines(t: pd.DataFrame, before: str, after: str) -> list[str]:
                      f"({pct(r.before_taken)}) → {r.after_rule} ({pct(r.after_taken)})")
     if changed.empty:
         lines.append("  - none")
-    lines += ["", "| official | factor | level | offers before / after | taken before | taken after | change | "
-              "rule before → after | rating right before / after |", "|---|---|---|---|---|---|---|---|---|"]
-    for r in t.itertuples():
-        rule = r.before_rule if not r.rule_changed else f"{r.before_rule} → **{r.after_rule}**"
-        lines.append(f"| {OFFICIAL_LABEL[r.official]} | {r.factor} | {r.level} | {r.before_offers} / {r.after_offers} "
-                     f"| {pct(r.before_taken)} | {pct(r.after_taken)} | {_pp(r.change, r.change_lo, r.change_hi)} | "
-                     f"{rule} | {pct(r.before_rating_right)} / {pct(r.after_rating_right)} |")
-    return lines
+    return lines + ["", *table(
+        ["official", "factor", "level", "offers before / after", "taken before", "taken after", "change",
+         "rule before → after", "rating right before / after"],
+        ([OFFICIAL_LABEL[r.official], r.factor, r.level, f"{r.before_offers} / {r.after_offers}", pct(r.before_taken),
+          pct(r.after_taken), pp(r.change, r.change_lo, r.change_hi),
+          r.before_rule if not r.rule_changed else f"{r.before_rule} → **{r.after_rule}**",
+          f"{pct(r.before_rating_right)} / {pct(r.after_rating_right)}"] for r in t.itertuples()))]

@@ -12,8 +12,9 @@ from .plan import CONTROL, OFFICIAL_LABEL, StudyError
 from .rated import RATINGS
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
-from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, num, p_text, pct, pp,
-                           study_detail, study_facts, verdict, with_primary)
+from ..markdown import num, p_text, pct, pp, table
+from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, study_detail, study_facts, verdict,
+                           with_primary)
 from .report_validation import advice_follows, validation_method, validation_results
 from .advice import advice_intro, advice_rules, follow_of
 from .report_paper import (MULTIPLE, Part, ablation_brief, ablation_estimate, question_lines, result_lines,
@@ -48,9 +49,8 @@ def ablation_findings(a: Analysis) -> list[str]:
         if gains:
             s += f"; higher without (this bot uses it to its harm): {', '.join(gains)}"
         s += "; no change detected: " + (", ".join(
-            f"{OFFICIAL_LABEL[r.official]} ({pp(r.d_primary, r.d_primary_lo, r.d_primary_hi)}; the smallest "
-            f"effect these games detect with 80% power is {100 * _detectable(r):.1f} pp)" for r in unclear)
-            or "none") + "."
+            f"{OFFICIAL_LABEL[r.official]} ({pp(r.d_primary, r.d_primary_lo, r.d_primary_hi)}; {_power_text(r)})"
+            for r in unclear) or "none") + "."
         out.append(s)
         p = a.pairs[a.pairs.players == n]
         if len(p):
@@ -99,6 +99,15 @@ def seat_findings(a: Analysis) -> list[str]:
 def _detectable(r) -> float:
     """The detectable effect of a with_primary row for its primary estimator."""
     return r.detectable_paired if r.primary == "paired" else r.detectable_fair
+
+
+def _power_text(r) -> str:
+    """What the games of a with_primary row detect with 80% power, or why no power can be given: paired
+    differences that never vary (every game the same as its control's) have no spread to compute it from."""
+    d = _detectable(r)
+    if math.isnan(d):
+        return "no power can be given: the paired differences do not vary, so there is no spread to compute it from"
+    return f"the smallest effect these games detect with 80% power is {100 * d:.1f} pp"
 
 
 def report_head(meta: dict) -> list[str]:
@@ -314,10 +323,13 @@ def wbc_sentence(w: dict) -> str:
 
 def format_text(a: Analysis) -> str:
     """A compact plain-text summary for the terminal."""
-    L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI)"]
-    for r in a.ablation.itertuples():
+    L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI); Δwin is the primary estimate the findings "
+         "use: paired with the control game of the same deal where there is one, else against 1/n"]
+    for r in with_primary(a.ablation).itertuples():
+        how = "paired" if r.primary == "paired" else "vs 1/n"
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} games {r.games:>5}  win {pct(r.win_rate):>6}  "
-                 f"Δwin {pp(r.d_win, r.d_win_lo, r.d_win_hi):<26} Δscore {num(r.d_score, r.d_score_lo, r.d_score_hi)}")
+                 f"Δwin {how:<6} {pp(r.d_primary, r.d_primary_lo, r.d_primary_hi):<26} "
+                 f"Δscore {num(r.d_score, r.d_score_lo, r.d_score_hi)}")
     L.append("usage by the full bot (uses per player per game: early / middle / late = total)")
     for r in a.usage.itertuples():
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} {r.early:5.2f} / {r.middle:5.2f} / "
@@ -484,9 +496,7 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
         v = getattr(r, key, math.nan)
         return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f(v)
 
-    L += ["| players | official | player | uses / game | share of turns (early / middle / late) | Δ win when "
-          "forbidden | on offer / game | taken when on offer | search: right to take | agrees with search "
-          "| given away / game |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     for r in comparison.itertuples():
         for name in (a, b):
             shares = " / ".join(cell(r, f"{name}_share_{ph}") for ph in STAGES)
@@ -494,12 +504,14 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
                     pp(getattr(r, f"{name}_d_win"), getattr(r, f"{name}_d_win_lo"), getattr(r, f"{name}_d_win_hi")))
             rated = getattr(r, f"{name}_rated", math.nan)
             note = " (small sample)" if not math.isnan(rated) and rated < SMALL_SAMPLE else ""
-            L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {name} | "
-                     f"{cell(r, f'{name}_uses', lambda v: f'{v:.2f}')} | {cell(r, f'{name}_share')} ({shares}) | "
-                     f"{dwin} | {cell(r, f'{name}_offered', lambda v: f'{v:.1f}')} | {cell(r, f'{name}_taken')} | "
-                     f"{cell(r, f'{name}_right')}{note} | {cell(r, f'{name}_agree')} | "
-                     f"{cell(r, f'{name}_given_away', lambda v: f'{100 * v:.1f} pp')} |")
-    return L + [""]
+            rows.append([r.players, OFFICIAL_LABEL[r.official], name, cell(r, f"{name}_uses", lambda v: f"{v:.2f}"),
+                         f"{cell(r, f'{name}_share')} ({shares})", dwin,
+                         cell(r, f"{name}_offered", lambda v: f"{v:.1f}"), cell(r, f"{name}_taken"),
+                         cell(r, f"{name}_right") + note, cell(r, f"{name}_agree"),
+                         cell(r, f"{name}_given_away", lambda v: f"{100 * v:.1f} pp")])
+    return L + table(["players", "official", "player", "uses / game", "share of turns (early / middle / late)",
+                      "Δ win when forbidden", "on offer / game", "taken when on offer", "search: right to take",
+                      "agrees with search", "given away / game"], rows) + [""]
 
 
 def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]:
@@ -508,8 +520,8 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
         return []
     L = ["## Seat advantage: " + " and ".join(names), "",
          "Win rate per seat (seat 0 starts) over all games of each study, with 95% Wilson intervals; in brackets "
-         "the control games alone (identical players in every seat).", "",
-         "| players | seat | fair | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
+         "the control games alone (identical players in every seat).", ""]
+    rows = []
     for r in seats.itertuples():
         cells = []
         for name in names:
@@ -522,8 +534,8 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
                 s += (f" (control {pct(getattr(r, f'{name}_control_rate'))} of "
                       f"{getattr(r, f'{name}_control_games')})")
             cells.append(s)
-        L.append(f"| {r.players} | {r.seat} | {pct(r.fair)} | " + " | ".join(cells) + " |")
-    return L + ["", wbc_sentence(wbc), ""]
+        rows.append([r.players, r.seat, pct(r.fair), *cells])
+    return L + table(["players", "seat", "fair", *names], rows) + ["", wbc_sentence(wbc), ""]
 
 
 #: the block of docs/officials-advice.md (once the README's) that the study's report step writes

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from .plan import OFFICIAL_LABEL
-from .report_study import pct
+from ..markdown import pct, table
 
 __all__ = ["format_choice_text", "CHOICE_METHOD", "choice_section", "choice_search_lines", "choice_detail",
            "choice_study_lines", "choice_table_lines"]
@@ -94,16 +94,13 @@ def choice_study_lines(c: dict) -> list[str]:
           "\"rated\" counts decisions with both sides rated.", ""]
     if ex is not None and len(ex):
         L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
-              "to move):", "",
-              "| official | position | players | phase, turn | with | without | Δ win [± 2 se] | Δ score "
-              "| played |",
-              "|---|---|---|---|---|---|---|---|---|"]
-        for r in ex.itertuples():
-            link = f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None) else "–"
-            L.append(f"| {OFFICIAL_LABEL[r.official]} | {link} | {r.players} | {r.phase}, turn {r.turn + 1} | "
-                     f"`{r.with_move}` | `{r.without_move}` | {100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}] | "
-                     f"{r.d_score:+.2f} | `{r.played}` |")
-        L.append("")
+              "to move):", ""]
+        L += table(["official", "position", "players", "phase, turn", "with", "without", "Δ win [± 2 se]", "Δ score",
+                    "played"],
+                   ([OFFICIAL_LABEL[r.official], f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None)
+                     else "–", r.players, f"{r.phase}, turn {r.turn + 1}", f"`{r.with_move}`", f"`{r.without_move}`",
+                     f"{100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}]", f"{r.d_score:+.2f}", f"`{r.played}`"]
+                    for r in ex.itertuples())) + [""]
     return L
 
 
@@ -119,23 +116,25 @@ def choice_table_lines(t: pd.DataFrame) -> list[str]:
     unit = _unit(t)
     L = [f"Unit of Δ win: {unit} (percentage points). *last round*: decisions made in the round the game "
          "ended in (a game-ending Cartwright, the last houses), which a few large Δ come from; *right "
-         "without them* leaves them out.", "",
-         f"| players | official | phase | on offer | rated | last round | {unit}: mean / median / trimmed "
-         "[q25, q75] | Δ score mean, points | using it right, first rating [95% CI] | right without the last "
-         "round | right, fresh re-rating [95% CI] | clearly right / wrong | taken by the player | search's top "
-         "move |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "without them* leaves them out.", ""]
+    rows = []
     for r in t.itertuples():
         if r.rated == 0:
-            cells = "– | – | – | – | – | – "
+            cells = ["–"] * 6
         else:
             fresh = (f"{pct(r.fresh_right)} [{pct(r.fresh_right_lo)}, {pct(r.fresh_right_hi)}]"
                      if getattr(r, "fresh_rated", 0) else "–")
-            cells = (f"{100 * r.d_win_mean:+.1f} / {100 * r.d_win_median:+.1f} / "
+            cells = [f"{100 * r.d_win_mean:+.1f} / {100 * r.d_win_median:+.1f} / "
                      f"{100 * getattr(r, 'd_win_trimmed', math.nan):+.1f} pp [{100 * r.d_win_q25:+.1f}, "
-                     f"{100 * r.d_win_q75:+.1f}] | {r.d_score_mean:+.2f} | {pct(r.right)} [{pct(r.right_lo)}, "
-                     f"{pct(r.right_hi)}]" + (" (small sample)" if r.small_sample else "")
-                     + f" | {pct(getattr(r, 'right_open', math.nan))} | {fresh} "
-                     f"| {pct(r.clearly_right)} / {pct(r.clearly_wrong)} ")
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.phase} | {r.decisions} | {r.rated} | "
-                 f"{getattr(r, 'endgame', 0)} | {cells}| {pct(r.used)} | {pct(r.search_uses)} |")
-    return L
+                     f"{100 * r.d_win_q75:+.1f}]", f"{r.d_score_mean:+.2f}",
+                     f"{pct(r.right)} [{pct(r.right_lo)}, {pct(r.right_hi)}]"
+                     + (" (small sample)" if r.small_sample else ""),
+                     pct(getattr(r, "right_open", math.nan)), fresh,
+                     f"{pct(r.clearly_right)} / {pct(r.clearly_wrong)}"]
+        rows.append([r.players, OFFICIAL_LABEL[r.official], r.phase, r.decisions, r.rated, getattr(r, "endgame", 0),
+                     *cells, pct(r.used), pct(r.search_uses)])
+    return L + table(["players", "official", "phase", "on offer", "rated", "last round",
+                      f"{unit}: mean / median / trimmed [q25, q75]", "Δ score mean, points",
+                      "using it right, first rating [95% CI]", "right without the last round",
+                      "right, fresh re-rating [95% CI]", "clearly right / wrong", "taken by the player",
+                      "search's top move"], rows)

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ...game.officials import OFFICIALS, STAGES
 from .plan import OFFICIAL_LABEL
+from ..markdown import P_FLOOR, num, p_text, pct, pp, table  # noqa: F401 (the report modules' formats)
 from .tables import Analysis
 
 #: the tournaments of the ablation and their pairing, and how its tables are read (the report's Methods)
@@ -28,35 +29,6 @@ METHOD = ("Per player count, a control tournament (all seats the full bot) and, 
           "Intervals are 95% and each is uncorrected; each table's p-values are also given Holm-adjusted "
           "across that table (family-wise 5%), and game counts were fixed before the games were played. "
           "The primary estimate of each ablation cell is the paired one (Estimators, below).")
-
-
-def pct(x) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def pp(x, lo, hi) -> str:
-    """A difference of proportions in percentage points with its CI."""
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (x, lo, hi)):
-        return "–"
-    return f"{100 * x:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def num(x, lo, hi, digits=2) -> str:
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (x, lo, hi)):
-        return "–"
-    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
-
-
-#: p-values below this are printed as "< 1e-10": further digits carry no information (normal
-#: approximations, clustered data, a model's assumptions all fail long before)
-P_FLOOR = 1e-10
-
-
-def p_text(p) -> str:
-    """A p-value, two digits; below P_FLOOR "< 1e-10"."""
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "–"
-    return "< 1e-10" if p < P_FLOOR else f"{p:.2g}"
 
 
 #: the declared primary estimator, hypotheses and power (issue 40: declared after the games were played, so a
@@ -208,11 +180,8 @@ def ablation_lines(a: Analysis) -> list[str]:
     L = ["### Taking one official away", "",
          "Primary estimate (bold): the paired Δ win where the control dealt the same games, else Δ win rate "
          "against 1/n (see Methods, Estimators). Detectable: the smallest Δ win these games detect with 80% power "
-         "(two-sided 5%; statsmodels), paired / against 1/n.", "",
-         "| players | official | games | restricted wins | paired Δ win [95% CI] | p paired (Holm) | "
-         "Δ win rate vs 1/n [95% CI] | p vs 1/n (Holm) | detectable: paired / vs 1/n "
-         "| Δ mean score, points [95% CI] | paired Δ score | margin vs opponents [95% CI] |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "(two-sided 5%; statsmodels), paired / against 1/n.", ""]
+    rows = []
     for r in t.itertuples():
         paired_win = pp(getattr(r, "d_win_paired", math.nan), getattr(r, "d_win_paired_lo", math.nan),
                         getattr(r, "d_win_paired_hi", math.nan))
@@ -227,11 +196,14 @@ def ablation_lines(a: Analysis) -> list[str]:
                            getattr(r, "d_score_paired_hi", math.nan))
         det = (f"{'–' if math.isnan(r.detectable_paired) else f'{100 * r.detectable_paired:.1f}'} / "
                f"{100 * r.detectable_fair:.1f} pp")
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.games} | {pct(r.win_rate)} "
-                 f"(fair {pct(1 / r.players)}) | {paired_win} | {p_paired} | {unpaired} "
-                 f"| {p_text(r.p_win)} ({p_text(getattr(r, 'p_win_holm', math.nan))}) | {det} "
-                 f"| {num(r.d_score, r.d_score_lo, r.d_score_hi)} | {paired_score} "
-                 f"| {num(r.margin, r.margin_lo, r.margin_hi)} |")
+        rows.append([r.players, OFFICIAL_LABEL[r.official], r.games,
+                     f"{pct(r.win_rate)} (fair {pct(1 / r.players)})", paired_win, p_paired, unpaired,
+                     f"{p_text(r.p_win)} ({p_text(getattr(r, 'p_win_holm', math.nan))})",
+                     det, num(r.d_score, r.d_score_lo, r.d_score_hi), paired_score,
+                     num(r.margin, r.margin_lo, r.margin_hi)])
+    L += table(["players", "official", "games", "restricted wins", "paired Δ win [95% CI]", "p paired (Holm)",
+                "Δ win rate vs 1/n [95% CI]", "p vs 1/n (Holm)", "detectable: paired / vs 1/n",
+                "Δ mean score, points [95% CI]", "paired Δ score", "margin vs opponents [95% CI]"], rows)
     return L
 
 
@@ -240,18 +212,15 @@ def usage_lines(a: Analysis) -> list[str]:
     L = ["", "### How often and when the full bot uses each official", "",
          "Uses per player per game [95% CI] in each phase; share = fraction of the player's turns on "
          "which it was used" + (" (overall, and within each phase: the phases differ in length)"
-                                if rates else "") + ".", "",
-         "| players | official | early | middle | late | total | share of turns |"
-         + (" share early / middle / late |" if rates else ""),
-         "|---|---|---|---|---|---|---|" + ("---|" if rates else "")]
+                                if rates else "") + ".", ""]
+    rows = []
     for r in a.usage.itertuples():
         cells = [f"{getattr(r, ph):.2f} [{getattr(r, ph + '_lo'):.2f}, {getattr(r, ph + '_hi'):.2f}]"
                  for ph in (*STAGES, "total")]
-        by_phase = (" " + " / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in STAGES) + " |"
-                    if rates else "")
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | " + " | ".join(cells)
-                 + f" | {pct(r.share_of_turns)} |" + by_phase)
-    return L
+        by_phase = [" / ".join(pct(getattr(r, f"{ph}_share_of_turns")) for ph in STAGES)] if rates else []
+        rows.append([r.players, OFFICIAL_LABEL[r.official], *cells, pct(r.share_of_turns), *by_phase])
+    return L + table(["players", "official", "early", "middle", "late", "total", "share of turns"]
+                     + (["share early / middle / late"] if rates else []), rows)
 
 
 def substitution_lines(a: Analysis) -> list[str]:
@@ -259,15 +228,12 @@ def substitution_lines(a: Analysis) -> list[str]:
     L = ["", "What the bot does instead (uses per game of each official by the restricted seat; "
          "first row per player count = the full bot)" + ("; forced = the Postmaster an empty hand forces "
                                                          "(per game, and the share of the player's turns), which "
-                                                         "no restriction can stop" if forced else "") + ":", "",
-         "| players | forbidden | " + " | ".join(OFFICIAL_LABEL[o] for o in OFFICIALS) + " |"
-         + (" forced Postmaster |" if forced else ""),
-         "|---|---|" + "---|" * len(OFFICIALS) + ("---|" if forced else "")]
-    for r in a.substitution.itertuples():
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.forbidden]} | "
-                 + " | ".join(f"{getattr(r, o):.2f}" for o in OFFICIALS) + " |"
-                 + (f" {r.forced_postmaster:.2f} ({pct(r.forced_share_of_turns)} of turns) |" if forced else ""))
-    return L
+                                                         "no restriction can stop" if forced else "") + ":", ""]
+    rows = ([r.players, OFFICIAL_LABEL[r.forbidden], *(f"{getattr(r, o):.2f}" for o in OFFICIALS)]
+            + ([f"{r.forced_postmaster:.2f} ({pct(r.forced_share_of_turns)} of turns)"] if forced else [])
+            for r in a.substitution.itertuples())
+    return L + table(["players", "forbidden", *(OFFICIAL_LABEL[o] for o in OFFICIALS)]
+                     + (["forced Postmaster"] if forced else []), rows)
 
 
 def pairs_lines(a: Analysis) -> list[str]:
@@ -275,34 +241,32 @@ def pairs_lines(a: Analysis) -> list[str]:
         return []
     holm = "win_separated_holm" in a.pairs
     L = ["", "Pairs of officials (restricted bot without A minus without B; separated = CI excludes 0"
-         + ("; after Holm = the Holm-adjusted p-value across this table is below 5%" if holm else "") + "):", "",
-         "| players | A | B | Δ win rate [95% CI] | Δ score [95% CI] | separated |" + (" after Holm |" if holm else ""),
-         "|---|---|---|---|---|---|" + ("---|" if holm else "")]
+         + ("; after Holm = the Holm-adjusted p-value across this table is below 5%" if holm else "") + "):", ""]
+    rows = []
     for r in a.pairs.itertuples():
         sep = ", ".join(x for x, s in (("win", r.win_separated), ("score", r.score_separated)) if s)
-        after = (", ".join(x for x, s in (("win", r.win_separated_holm), ("score", r.score_separated_holm)) if s)
-                 if holm else "")
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.a]} | {OFFICIAL_LABEL[r.b]} | "
-                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {num(r.d_score, r.d_score_lo, r.d_score_hi)} "
-                 f"| {sep or 'no'} |" + (f" {after or 'no'} |" if holm else ""))
-    return L
+        after = [", ".join(x for x, s in (("win", r.win_separated_holm), ("score", r.score_separated_holm)) if s)
+                 or "no"] if holm else []
+        rows.append([r.players, OFFICIAL_LABEL[r.a], OFFICIAL_LABEL[r.b], pp(r.d_win, r.d_win_lo, r.d_win_hi),
+                     num(r.d_score, r.d_score_lo, r.d_score_hi), sep or "no", *after])
+    return L + table(["players", "A", "B", "Δ win rate [95% CI]", "Δ score [95% CI]", "separated"]
+                     + (["after Holm"] if holm else []), rows)
 
 
 def seat_lines(a: Analysis, wbc_sentence) -> list[str]:
     L = ["", "### Seat advantage", "",
          "The control games (identical bots in every seat) are the measure of the seats; all games of the "
          "study (seats rotate, so each seat meets the same mix of bots) are beside them, but they mix in the "
-         "ablation games, where one seat is crippled. Seat 0 is the start player.", "",
-         "| players | seat | control: games | control: win rate [95% CI] | control: equal seats p | fair | "
-         "all games: win rate [95% CI] of games |",
-         "|---|---|---|---|---|---|---|"]
+         "ablation games, where one seat is crippled. Seat 0 is the start player.", ""]
     alls = a.seats.set_index(["players", "seat"])
+    rows = []
     for r in a.seats_control.itertuples():
         c = alls.loc[(r.players, r.seat)] if (r.players, r.seat) in alls.index else None
         cc = f"{pct(c.win_rate)} [{pct(c.lo)}, {pct(c.hi)}] of {int(c.games)}" if c is not None else "–"
-        L.append(f"| {r.players} | {r.seat} | {r.games} | {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}] | "
-                 f"{p_text(r.p_equal_seats)} | {pct(r.expected)} | {cc} |")
-    return L + ["", wbc_sentence(control_wbc(a)), ""]
+        rows.append([r.players, r.seat, r.games, f"{pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]",
+                     p_text(r.p_equal_seats), pct(r.expected), cc])
+    return L + table(["players", "seat", "control: games", "control: win rate [95% CI]", "control: equal seats p",
+                      "fair", "all games: win rate [95% CI] of games"], rows) + ["", wbc_sentence(control_wbc(a)), ""]
 
 
 def control_wbc(a: Analysis) -> dict:

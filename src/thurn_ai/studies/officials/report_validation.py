@@ -23,7 +23,8 @@ import pandas as pd
 from .design import ALPHA
 from .plan import OFFICIAL_LABEL
 from .rated import CONTROLS, RATINGS
-from .report_study import detectable_paired, p_text, pct, pp
+from ..markdown import p_text, pct, pp, table
+from .report_study import detectable_paired
 
 __all__ = ["validation_section", "validation_method", "validation_results", "play_verdict", "control_verdict",
            "rating_gap", "explanation", "advice_follows"]
@@ -39,12 +40,12 @@ def play_verdict(r) -> str:
     return "no difference"
 
 
-def rating_gap(table: pd.DataFrame, players: int, official: str = "postmaster") -> dict | None:
+def rating_gap(choices: pd.DataFrame, players: int, official: str = "postmaster") -> dict | None:
     """The choice table's all-phase row of `official` at `players`: the first rating's share 'right', the
     fresh re-rating's, the player's take rate (None without the row)."""
-    if table is None or table.empty:
+    if choices is None or choices.empty:
         return None
-    r = table[(table.players == players) & (table.official == official) & (table.phase == "all")]
+    r = choices[(choices.players == players) & (choices.official == official) & (choices.phase == "all")]
     if r.empty:
         return None
     r = r.iloc[0]
@@ -215,29 +216,27 @@ def validation_results(validation: pd.DataFrame, choice: dict | None, main: str 
         return []
     with_control = _controlled_counts(validation)
     has_controls = bool(with_control)
-    L = ["| players | cell | games | rated bot wins | Δ win rate [95% CI] | p (Holm) | margin, points | "
-         "Postmaster uses / game: rated vs standard | verdict |"
-         + (" rating − its control, paired [95% CI] | p (Holm) |" if has_controls else ""),
-         "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if has_controls else "")]
+    rows = []
     for r in validation.itertuples():
         pm = (f"{r.uses_postmaster:.2f} vs {r.std_uses_postmaster:.2f}" if hasattr(r, "uses_postmaster") else "–")
-        line = (f"| {r.players} | {r.rating} | {r.games} | {pct(r.win_rate)} (fair {pct(1 / r.players)}) | "
-                f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_win)} ({p_text(r.p_win_holm)}) | "
-                f"{r.margin:+.2f} [{r.margin_lo:+.2f}, {r.margin_hi:+.2f}] | {pm} | {play_verdict(r)} |")
-        if has_controls:
-            if control_verdict(r):
-                det = detectable_paired(int(r.pairs), r.d_control_lo, r.d_control_hi)
-                line += (f" **{pp(r.d_control, r.d_control_lo, r.d_control_hi)}** over {int(r.pairs)} games "
-                         f"(detectable: {100 * det:.1f} pp) | {p_text(r.p_control)} ({p_text(r.p_control_holm)}) |")
-            else:
-                line += " – | – |"
-        L.append(line)
-    L.append("")
-    table = (choice or {}).get(main, {}).get("table") if choice else None
+        row = [r.players, r.rating, r.games, f"{pct(r.win_rate)} (fair {pct(1 / r.players)})",
+               pp(r.d_win, r.d_win_lo, r.d_win_hi), f"{p_text(r.p_win)} ({p_text(r.p_win_holm)})",
+               f"{r.margin:+.2f} [{r.margin_lo:+.2f}, {r.margin_hi:+.2f}]", pm, play_verdict(r)]
+        if has_controls and control_verdict(r):
+            det = detectable_paired(int(r.pairs), r.d_control_lo, r.d_control_hi)
+            row += [f"**{pp(r.d_control, r.d_control_lo, r.d_control_hi)}** over {int(r.pairs)} games "
+                    f"(detectable: {100 * det:.1f} pp)", f"{p_text(r.p_control)} ({p_text(r.p_control_holm)})"]
+        elif has_controls:
+            row += ["–", "–"]
+        rows.append(row)
+    L = table(["players", "cell", "games", "rated bot wins", "Δ win rate [95% CI]", "p (Holm)", "margin, points",
+               "Postmaster uses / game: rated vs standard", "verdict"]
+              + (["rating − its control, paired [95% CI]", "p (Holm)"] if has_controls else []), rows) + [""]
+    choices = (choice or {}).get(main, {}).get("table") if choice else None
     for n, g in validation.groupby("players"):
         verdicts = {r.rating: play_verdict(r) for r in g.itertuples()}
         controls = {r.rating: control_verdict(r) for r in g.itertuples() if r.rating in RATINGS}
-        gap = rating_gap(table, n)
+        gap = rating_gap(choices, n)
         said = ""
         if gap:
             said = (f" The {OFFICIAL_LABEL['postmaster']}: the first rating calls taking it right at "

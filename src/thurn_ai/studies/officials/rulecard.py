@@ -194,7 +194,7 @@ def offers_from_records(path, source: str = "", board_file=None) -> pd.DataFrame
     rating (what the card is fitted on: the choice part's rows without its searches): players, source,
     game, official, phase (the stage), hand_size, route_len, used. A card for another search needs only its
     self-play games."""
-    from ...game.state import new_game
+    from ...play.match import record_walk
     from .choice import read_game_records
 
     from .records import is_kept, read_kept
@@ -205,15 +205,12 @@ def offers_from_records(path, source: str = "", board_file=None) -> pd.DataFrame
         games = {game: record for game, (_line, record) in read_game_records(path, board_file).items()}
     rows = []
     for game, record in games.items():
-        state = new_game(rules=record.rules, seed=record.seed)
-        for text in record.moves:
-            move = state.parse_move(text)
+        for _, state, move in record_walk(record):
             for official in choice_officials(state):
                 hand, route, stage = offer_features(state)
                 rows.append({"players": record.rules.players, "source": source, "game": game, "official": official,
                              "phase": stage, "hand_size": hand, "route_len": route,
                              "used": official_of(state, move) == official})
-            state.apply(move)
     return pd.DataFrame(rows, columns=["players", "source", "game", "official", "phase", "hand_size", "route_len",
                                        "used"])
 

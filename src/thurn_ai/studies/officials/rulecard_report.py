@@ -15,6 +15,7 @@ from ...fileio import atomic_write_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS
 from ..provenance import commit
 from .design import holm
+from ..markdown import p_text, pct, pp, table
 from .rulecard import (
     CARD,
     CARD_CELL,
@@ -31,18 +32,6 @@ __all__ = ["CARD_END", "CARD_START", "card_block", "card_lines", "card_rule_text
 
 CARD_START = "<!-- rule-card: written by python experiments/officials_rulecard.py from results/officials/ -->"
 CARD_END = "<!-- /rule-card -->"
-
-
-def pct(x: float, digits: int = 1) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}%"
-
-
-def pp(d: float, lo: float, hi: float) -> str:
-    return f"{100 * d:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def p_text(p: float) -> str:
-    return "< 1e-10" if p < 1e-10 else f"{p:.2g}"
 
 
 def _limit_text(values: dict) -> str | None:
@@ -96,17 +85,14 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
     (every line at most 120 characters: the README's limit)."""
     pooled = pooled_agreement(agreement)
     play = _whole(play)
-    L = ["| official | use it when | the search did the same at |", "|---|---|---|"]
-    for o in OFFICIALS:
-        r = pooled.loc[o]
-        L.append(f"| {OFFICIAL_LABEL[o]} | {card_rule_text(o, card)} | {pct(r.share, 0)} of "
-                 f"{int(r.test_offers):,} offers |")
+    rows = [[OFFICIAL_LABEL[o], card_rule_text(o, card),
+             f"{pct(pooled.loc[o].share, 0)} of {int(pooled.loc[o].test_offers):,} offers"] for o in OFFICIALS]
     for opp, g in play.groupby("opponent", sort=False):
         g = g.sort_values("players")
         diffs = " / ".join(f"{100 * x.d_win:+.0f}" for x in g.itertuples())
-        L.append(f"| in play, against {_opponent_name(opp)} | the card's bot minus heuristic | {diffs} pp at "
-                 f"{'/'.join(str(n) for n in g.players)} players |")
-    return L
+        rows.append([f"in play, against {_opponent_name(opp)}", "the card's bot minus heuristic",
+                     f"{diffs} pp at {'/'.join(str(n) for n in g.players)} players"])
+    return table(["official", "use it when", "the search did the same at"], rows)
 
 
 def card_block(agreement: pd.DataFrame, play: pd.DataFrame, code: str, report_link: str) -> list[str]:
@@ -133,16 +119,13 @@ def with_card_block(text: str, block: list[str]) -> str:
 # ------------------------------------------------------------------------------------------ the report
 
 def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
-    L = ["| players | official | rule | fitted on the fitting half | agrees on the other half [95% Wilson] | "
-         "offers (games) | the card minus this rule [95%, clustered by game] |", "|---|---|---|---|---|---|---|"]
-    for r in agreement.itertuples():
-        if rules is not None and r.rule not in rules:
-            continue
-        d = (pp(r.d_card, r.d_card_lo, r.d_card_hi) if isinstance(r.d_card, float) and not math.isnan(r.d_card)
-             else "")
-        L.append(f"| {r.players} | {OFFICIAL_LABEL[r.official]} | {r.rule} | {r.fitted} | {pct(r.share)} "
-                 f"[{pct(r.lo)}, {pct(r.hi)}] | {r.test_offers} ({r.test_games}) | {d} |")
-    return L
+    rows = ([r.players, OFFICIAL_LABEL[r.official], r.rule, r.fitted, f"{pct(r.share)} [{pct(r.lo)}, {pct(r.hi)}]",
+             f"{r.test_offers} ({r.test_games})",
+             pp(r.d_card, r.d_card_lo, r.d_card_hi) if isinstance(r.d_card, float) and not math.isnan(r.d_card)
+             else ""]
+            for r in agreement.itertuples() if rules is None or r.rule in rules)
+    return table(["players", "official", "rule", "fitted on the fitting half", "agrees on the other half [95% Wilson]",
+                  "offers (games)", "the card minus this rule [95%, clustered by game]"], rows)
 
 
 def _best_single(agreement: pd.DataFrame) -> pd.DataFrame:
@@ -153,25 +136,20 @@ def _best_single(agreement: pd.DataFrame) -> pd.DataFrame:
 
 
 def _play_rows(play: pd.DataFrame) -> list[str]:
-    L = ["| against | players | games | the card's seat wins [95%] | the heuristic's, same seat and deal | "
-         "difference, paired [95% t] | Holm p | detectable (80% power) | score difference, paired |",
-         "|---|---|---|---|---|---|---|---|---|"]
-    for r in play.itertuples():
-        L.append(f"| {_opponent_name(r.opponent)} | {r.players} | {r.games} | {pct(r.card_rate)} [{pct(r.card_lo)}, "
-                 f"{pct(r.card_hi)}] | {pct(r.control_rate)} [{pct(r.control_lo)}, {pct(r.control_hi)}] | "
-                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_holm)} | {100 * r.detectable:.1f} pp | "
-                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] points |")
-    return L
+    rows = ([_opponent_name(r.opponent), r.players, r.games, f"{pct(r.card_rate)} [{pct(r.card_lo)}, {pct(r.card_hi)}]",
+             f"{pct(r.control_rate)} [{pct(r.control_lo)}, {pct(r.control_hi)}]", pp(r.d_win, r.d_win_lo, r.d_win_hi),
+             p_text(r.p_holm), f"{100 * r.detectable:.1f} pp",
+             f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] points"] for r in play.itertuples())
+    return table(["against", "players", "games", "the card's seat wins [95%]", "the heuristic's, same seat and deal",
+                  "difference, paired [95% t]", "Holm p", "detectable (80% power)", "score difference, paired"], rows)
 
 
 def _uses_rows(play: pd.DataFrame, label: bool = False) -> list[str]:
-    L = [("| cell " if label else "") + "| against | players | "
-         + " | ".join(f"{OFFICIAL_LABEL[o]}: card / heuristic" for o in OFFICIALS) + " |",
-         ("|---" if label else "") + "|---|---|" + "---|" * len(OFFICIALS)]
-    for r in play.itertuples():
-        L.append((f"| {r.cell} " if label else "") + f"| {_opponent_name(r.opponent)} | {r.players} | " + " | ".join(
-            f"{getattr(r, f'card_uses_{o}'):.2f} / {getattr(r, f'control_uses_{o}'):.2f}" for o in OFFICIALS) + " |")
-    return L
+    rows = ([*([r.cell] if label else []), _opponent_name(r.opponent), r.players,
+             *(f"{getattr(r, f'card_uses_{o}'):.2f} / {getattr(r, f'control_uses_{o}'):.2f}" for o in OFFICIALS)]
+            for r in play.itertuples())
+    return table([*(["cell"] if label else []), "against", "players",
+                  *(f"{OFFICIAL_LABEL[o]}: card / heuristic" for o in OFFICIALS)], rows)
 
 
 def _lines_section(lines: pd.DataFrame) -> list[str]:
@@ -180,14 +158,13 @@ def _lines_section(lines: pd.DataFrame) -> list[str]:
         return []
     L = ["**One line of the card at a time** (exploratory: added after the whole card's games against "
          "heuristic had been played, before any of these; the heuristic's own choices for the other "
-         "officials; the same deals and control as the whole card; p-values not adjusted):", "",
-         "| line of the card | against | players | games | difference, paired [95% t] | p | score difference |",
-         "|---|---|---|---|---|---|---|"]
-    for r in lines.itertuples():
-        o = r.cell.removeprefix("only ")
-        L.append(f"| {OFFICIAL_LABEL.get(o, o)} only | {_opponent_name(r.opponent)} | {r.players} | {r.games} | "
-                 f"{pp(r.d_win, r.d_win_lo, r.d_win_hi)} | {p_text(r.p_win)} | "
-                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] |")
+         "officials; the same deals and control as the whole card; p-values not adjusted):", ""]
+    L += table(["line of the card", "against", "players", "games", "difference, paired [95% t]", "p",
+                "score difference"],
+               ([f"{OFFICIAL_LABEL.get(o, o)} only", _opponent_name(r.opponent), r.players, r.games,
+                 pp(r.d_win, r.d_win_lo, r.d_win_hi), p_text(r.p_win),
+                 f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}]"]
+                for r, o in ((r, r.cell.removeprefix("only ")) for r in lines.itertuples())))
     L += ["", "Uses a game, each line's seat against the heuristic's:", "", *_uses_rows(lines, label=True), ""]
     return L
 
@@ -200,34 +177,50 @@ def _verdict(r) -> str:
 
 def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,
                  code: str, played_at: str = "unknown") -> list[str]:
+    """results/officials/rulecard.md in a paper's order: summary, questions, methods, results, threats to
+    validity, the appendix (each section its own function below)."""
     lines = play[play.cell != CARD_CELL] if "cell" in play else play.iloc[:0]
     play = holm_play(_whole(play))
+    return ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
+            f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
+            "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
+            f"(`rulecard_games.parquet`, played at commit `{played_at}`: `rulecard_runs.json`); tables: "
+            "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
+            "## Summary", "",
+            *card_lines(agreement, play), "",
+            *_summary_items(agreement, play, lines), *_reading(play),
+            "", "## Questions", "", *_questions(play),
+            "## Methods", "", *_methods(agreement, search, games, seeds),
+            "## Results", "", *_results(agreement, play, lines),
+            "## Threats to validity", "", *THREATS,
+            "## Appendix: every rule, every official and player count", "",
+            *_agreement_rows(agreement), "",
+            f"Reproduce: `python experiments/officials_rulecard.py` (fit, play, report; `--part fit|play|report`). "
+            f"Commit of this report: `{code}`.", ""]
+
+
+def _summary_items(agreement: pd.DataFrame, play: pd.DataFrame, lines: pd.DataFrame) -> list[str]:
+    """The summary's numbered findings: the Postmaster's rule, the other officials, the card in play against
+    each opponent, what it changes, and each line of the card alone."""
     pooled = pooled_agreement(agreement)
     pm = agreement[agreement.official == "postmaster"].set_index(["players", "rule"])
     best = _best_single(agreement).set_index(["players", "official"])
-    n_offers = int(agreement[agreement.rule == CARD_RULE].test_offers.sum())
-    L = ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
-         f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
-         "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
-         f"(`rulecard_games.parquet`, played at commit `{played_at}`: `rulecard_runs.json`); tables: "
-         "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
-         "## Summary", "",
-         *card_lines(agreement, play), "",
-         f"1. **Postmaster.** The card's joint rule (cards in hand after the first draw, and route length) "
-         f"reproduces the search's choice at {pct(pooled.loc['postmaster'].share)} "
-         f"[{pct(pooled.loc['postmaster'].lo)}, {pct(pooled.loc['postmaster'].hi)}] of "
-         f"{int(pooled.loc['postmaster'].test_offers):,} held-out Postmaster offers; always taking it, "
-         + ", ".join(f"{pct(pm.loc[(n, 'always')].share)}" for n in sorted(agreement.players.unique()))
-         + " at " + " / ".join(str(n) for n in sorted(agreement.players.unique())) + " players; the best "
-         "single factor, " + ", ".join(f"{pct(best.loc[(n, 'postmaster')].share)} ({best.loc[(n, 'postmaster')].rule})"
-                                        for n in sorted(agreement.players.unique()))
-         + "; the full hand × route × stage table (no card: some 90 cells), "
-         + ", ".join(pct(pm.loc[(n, 'hand x route x stage table')].share) for n in sorted(agreement.players.unique()))
-         + ". Two factors are about as far as these three features go.",
-         "2. **The other officials** need no factor: never the Administrator, always the Postal Carrier and the "
-         "Cartwright reproduce the search at "
-         + ", ".join(f"{pct(pooled.loc[o].share)} ({OFFICIAL_LABEL[o]})" for o in OFFICIALS[1:])
-         + " of held-out offers; no rule with a limit did better by the fit's margin.",
+    L = [
+        f"1. **Postmaster.** The card's joint rule (cards in hand after the first draw, and route length) "
+        f"reproduces the search's choice at {pct(pooled.loc['postmaster'].share)} "
+        f"[{pct(pooled.loc['postmaster'].lo)}, {pct(pooled.loc['postmaster'].hi)}] of "
+        f"{int(pooled.loc['postmaster'].test_offers):,} held-out Postmaster offers; always taking it, "
+        + ", ".join(f"{pct(pm.loc[(n, 'always')].share)}" for n in sorted(agreement.players.unique()))
+        + " at " + " / ".join(str(n) for n in sorted(agreement.players.unique())) + " players; the best "
+        "single factor, " + ", ".join(f"{pct(best.loc[(n, 'postmaster')].share)} ({best.loc[(n, 'postmaster')].rule})"
+                                       for n in sorted(agreement.players.unique()))
+        + "; the full hand × route × stage table (no card: some 90 cells), "
+        + ", ".join(pct(pm.loc[(n, 'hand x route x stage table')].share) for n in sorted(agreement.players.unique()))
+        + ". Two factors are about as far as these three features go.",
+        "2. **The other officials** need no factor: never the Administrator, always the Postal Carrier and the "
+        "Cartwright reproduce the search at "
+        + ", ".join(f"{pct(pooled.loc[o].share)} ({OFFICIAL_LABEL[o]})" for o in OFFICIALS[1:])
+        + " of held-out offers; no rule with a limit did better by the fit's margin.",
     ]
     k = 2
     for k, (opp, g) in enumerate(play.groupby("opponent", sort=False), 3):
@@ -251,114 +244,129 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
         L.append(f"{k + 1}. **One line of the card at a time** (exploratory, against heuristic): " + "; ".join(
             f"{OFFICIAL_LABEL.get(r.cell.removeprefix('only '), r.cell)} only {pp(r.d_win, r.d_win_lo, r.d_win_hi)} "
             f"at {r.players} players (p {p_text(r.p_win)})" for r in lines.itertuples()) + ".")
+    return L
+
+
+def _reading(play: pd.DataFrame) -> list[str]:
+    """What the card's agreement and its games say, together."""
     worse = play[(play.p_holm < 0.05) & (play.d_win < 0)]
     better = play[(play.p_holm < 0.05) & (play.d_win > 0)]
-    L += ["", "**Reading.** The card reproduces what the search does at most offers; that is a description of "
-          "one bot, and agreement is not strength. "
-          + (("Inside the heuristic bot, following it loses win rate against the heuristic's own choices ("
-              + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}" for r in worse.itertuples())
-              + ", Holm p < 0.05), so it is not shown to be good advice; ") if len(worse) else "")
-          + (("following it wins more (" + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}"
-                                                    for r in better.itertuples()) + "); ") if len(better) else "")
-          + "where no difference was detected, the detectable difference is given in the results."]
-    L += ["", "## Questions", "",
-          "1. *Exploratory.* How often do rules a player can read at the table (cards in hand, route length, "
-          "game stage) reproduce the search's choice at an offer of an official, on games the rules were not "
-          "fitted on, and how much does a joint rule add to a single factor and to always/never?",
-          "2. *Confirmatory (the game counts, seeds, opponents and estimator fixed in "
-          "`experiments/officials_rulecard.py` and committed before any game was played; the search's 3- and "
-          "4-player cells were cut from 120 to 60 games while the heuristic's were being played, before any "
-          "game against the search).* Does a bot that "
-          "follows the card win as often as the bot it is built on (`heuristic`), in the same seat on the same "
-          "deals, against `heuristic` players and against the search? Primary estimator: the paired difference "
-          "of wins (card − heuristic, one pair a deal), 95% t interval, two-sided paired t test, Holm across "
-          f"the {len(play)} comparisons.", "",
-          "## Methods", "",
-          "- **Offers.** The officials study's search (`mcts(select=puct,prior=0.8,c=1.0,reward=mixed,"
-          "playout=heuristic,horizon=3,eval=learned,iterations=1000)` with the hand-set prior) in self-play, "
-          "100 games at each of 2, 3 and 4 players; every decision at which an official could be used, "
-          f"{int(agreement[agreement.rule == CARD_RULE][['fit_offers', 'test_offers']].sum().sum()):,} in all. "
-          "The search's choice is the move it played (`used`), not the study's rating (which lost in play).",
-          "- **What a rule sees**: the cards in hand (at a Postmaster offer, the first card drawn is already in "
-          "the hand: the Postmaster is the second draw), the cities in the route, and the stage (early / "
-          "middle / late: the leading player has placed under a third, under two thirds, or more of the "
-          "houses). Player counts are fitted apart.",
-          f"- **Split**: by game, half the games of each player count (rounded down) to fit, the rest to "
-          f"check, drawn by numpy's generator with seed {SPLIT_SEED}; every offer of a game is on one side.",
-          "- **The card's rule** (per player count and official): \"do it with at most H cards in hand and a "
-          "route of at most R cities\", either limit optional, or always, or never; the rule that agrees with "
-          "the search at the most fitting offers, where a limit more must add at least "
-          f"{pct(MIN_GAIN, 0)} of the fitting offers (a line must carry its weight); equal rules: the looser "
-          "limits. The bot's card (`rulecard.CARD`) is this fit; a test fits it again from the committed data.",
-          "- **Compared** (each fitted on the same half the same way): " + ", ".join(name for name, _ in RULES)
-          + ". \"By stage\" fits the card's rule in each stage; the table takes the majority choice in each cell "
-          "of hand (2–7+) × route (0–5+) × stage, falling back to the card's rule in a cell the fitting half "
-          "lacks.",
-          "- **Agreement** on the held-out half: the share of offers where the rule makes the search's choice, "
-          "with a 95% Wilson interval (it treats offers as independent; offers of one game are not). The "
-          "card minus another rule on the same offers is paired, with a 95% interval clustered by game "
-          "(statsmodels OLS on a constant, cluster-robust covariance).",
-          "- **The `rulecard` bot**: the `heuristic` bot (unchanged: its fingerprint is pinned) except at an "
-          "offer of an official, where the card picks the side (do it or not) and the heuristic's planner picks "
-          "the move on that side: the heuristic's own move when it is on that side, else the planner's best "
-          "second draw, second card, or move without the official.",
-          f"- **Games**: two tournaments per opponent and player count on the same seed (the same deals, "
-          f"numbers and seats): `rulecard` in one rotating seat and the opponent in the others, and `heuristic` "
-          f"in its place. Opponents: `heuristic` ({' / '.join(str(v) for v in games['heuristic'].values())} "
-          f"games a cell at 2 / 3 / 4 players, seeds {seeds['heuristic']} + players) and the study's search at "
-          f"300 iterations a move instead of its 1000 (the CPU budget), `{search}` "
-          f"({' / '.join(str(v) for v in games[search].values())} games a cell, seeds {seeds[search]} + "
-          "players). One process. A win is the rules' tie-break winner (as elsewhere in the officials study). "
-          "Power is the smallest paired difference the games detect with 80% power (statsmodels TTestPower, "
-          "from the differences' spread).", "",
-          "## Results", "",
-          "### How often the rules reproduce the search's choice (held-out half)", "",
-          *_agreement_rows(agreement, ("never", "always") + SINGLE_RULES + (CARD_RULE, "hand and route by stage",
-                                                                              "hand x route x stage table"))[:2],
-          *[x for x in _agreement_rows(agreement[agreement.official == "postmaster"])[2:]], "",
-          f"Over the {n_offers:,} held-out offers of all four officials and player counts the card agrees with the "
-          f"search at {pct(int(agreement[agreement.rule == CARD_RULE].agree.sum()) / n_offers)}. The other "
-          "officials' rows are in the appendix.", "",
-          "### The card in play", "",
-          *_play_rows(play), "",
-          "Uses of each official a game, the card's seat against the heuristic's in the same seat (the "
-          "card never takes the Administrator; the heuristic takes it when nothing in hand or on display "
-          "extends its route):", "",
-          *_uses_rows(play), "",
-          *_lines_section(lines),
-          "Against " + "; against ".join(
-              f"{_opponent_name(opp)}: the card's bot {_verdict(r)} the heuristic at {r.players} players"
-              for opp, g in play.groupby("opponent", sort=False) for r in g.itertuples()) + ".", "",
-          "## Threats to validity", "",
-          "- **The search is the measuring instrument.** The card reproduces one bot's choices; that bot is "
-          "not known to choose well, and at the offers it largely follows the heuristic's own rules (its PUCT "
-          "prior is a compiled port of them: it matches the heuristic at 99.99% of Administrator offers, 91% "
-          "of Postal Carrier and 83% of Postmaster offers, research review 4). Agreement is not strength: "
-          "the play cells test strength, and only against these two opponents.",
-          "- **What the play cells test** is the card's *official choices* inside the heuristic bot (the rest "
-          "of its play is the heuristic's), against the heuristic's own official choices. A person who plays "
-          "otherwise may gain or lose differently. \"Never the Administrator\" drops the heuristic's "
-          "route-in-danger rule (nothing in hand or on display extends the route): the play cells include that "
-          "change; it is not tested alone.",
-          "- **Budget.** The games against the search use 300 iterations a move, not the 1000 of the offers the "
-          "card was fitted on; the card was not refitted to that search.",
-          "- **Population.** The offers come from the search's self-play: the states it reaches (hand size is "
-          "partly the result of its earlier Postmaster choices). Humans reach other states; the card was not "
-          "checked on human games.",
-          "- **Dependence.** Offers of one game share a deal and a player: the Wilson intervals are too narrow "
-          "by the design effect; the paired card-minus-rule intervals are clustered by game. The split itself "
-          "is by game.",
-          "- **Selection on the checking half.** The card's form (two limits, a 1-point margin) was chosen "
-          "after looking at tables of the whole data (the study's advice tables, the review's); only the "
-          "thresholds were fitted on the fitting half alone. The summary's \"best single factor\" is picked on "
-          "the held-out half, which flatters it, not the card.",
-          "- **Multiplicity.** The play comparisons are Holm-adjusted among themselves; the agreement table is "
-          "descriptive (no tests).", "",
-          "## Appendix: every rule, every official and player count", "",
-          *_agreement_rows(agreement), "",
-          f"Reproduce: `python experiments/officials_rulecard.py` (fit, play, report; `--part fit|play|report`). "
-          f"Commit of this report: `{code}`.", ""]
-    return L
+    return ["", "**Reading.** The card reproduces what the search does at most offers; that is a description of "
+            "one bot, and agreement is not strength. "
+            + (("Inside the heuristic bot, following it loses win rate against the heuristic's own choices ("
+                + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}" for r in worse.itertuples())
+                + ", Holm p < 0.05), so it is not shown to be good advice; ") if len(worse) else "")
+            + (("following it wins more (" + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}"
+                                                      for r in better.itertuples()) + "); ") if len(better) else "")
+            + "where no difference was detected, the detectable difference is given in the results."]
+
+
+def _questions(play: pd.DataFrame) -> list[str]:
+    return [
+        "1. *Exploratory.* How often do rules a player can read at the table (cards in hand, route length, "
+        "game stage) reproduce the search's choice at an offer of an official, on games the rules were not "
+        "fitted on, and how much does a joint rule add to a single factor and to always/never?",
+        "2. *Confirmatory (the game counts, seeds, opponents and estimator fixed in "
+        "`experiments/officials_rulecard.py` and committed before any game was played; the search's 3- and "
+        "4-player cells were cut from 120 to 60 games while the heuristic's were being played, before any "
+        "game against the search).* Does a bot that "
+        "follows the card win as often as the bot it is built on (`heuristic`), in the same seat on the same "
+        "deals, against `heuristic` players and against the search? Primary estimator: the paired difference "
+        "of wins (card − heuristic, one pair a deal), 95% t interval, two-sided paired t test, Holm across "
+        f"the {len(play)} comparisons.", "",
+    ]
+
+
+def _methods(agreement: pd.DataFrame, search: str, games: dict, seeds: dict) -> list[str]:
+    return [
+        "- **Offers.** The officials study's search (`mcts(select=puct,prior=0.8,c=1.0,reward=mixed,"
+        "playout=heuristic,horizon=3,eval=learned,iterations=1000)` with the hand-set prior) in self-play, "
+        "100 games at each of 2, 3 and 4 players; every decision at which an official could be used, "
+        f"{int(agreement[agreement.rule == CARD_RULE][['fit_offers', 'test_offers']].sum().sum()):,} in all. "
+        "The search's choice is the move it played (`used`), not the study's rating (which lost in play).",
+        "- **What a rule sees**: the cards in hand (at a Postmaster offer, the first card drawn is already in "
+        "the hand: the Postmaster is the second draw), the cities in the route, and the stage (early / "
+        "middle / late: the leading player has placed under a third, under two thirds, or more of the "
+        "houses). Player counts are fitted apart.",
+        f"- **Split**: by game, half the games of each player count (rounded down) to fit, the rest to "
+        f"check, drawn by numpy's generator with seed {SPLIT_SEED}; every offer of a game is on one side.",
+        "- **The card's rule** (per player count and official): \"do it with at most H cards in hand and a "
+        "route of at most R cities\", either limit optional, or always, or never; the rule that agrees with "
+        "the search at the most fitting offers, where a limit more must add at least "
+        f"{pct(MIN_GAIN, 0)} of the fitting offers (a line must carry its weight); equal rules: the looser "
+        "limits. The bot's card (`rulecard.CARD`) is this fit; a test fits it again from the committed data.",
+        "- **Compared** (each fitted on the same half the same way): " + ", ".join(name for name, _ in RULES)
+        + ". \"By stage\" fits the card's rule in each stage; the table takes the majority choice in each cell "
+        "of hand (2–7+) × route (0–5+) × stage, falling back to the card's rule in a cell the fitting half "
+        "lacks.",
+        "- **Agreement** on the held-out half: the share of offers where the rule makes the search's choice, "
+        "with a 95% Wilson interval (it treats offers as independent; offers of one game are not). The "
+        "card minus another rule on the same offers is paired, with a 95% interval clustered by game "
+        "(statsmodels OLS on a constant, cluster-robust covariance).",
+        "- **The `rulecard` bot**: the `heuristic` bot (unchanged: its fingerprint is pinned) except at an "
+        "offer of an official, where the card picks the side (do it or not) and the heuristic's planner picks "
+        "the move on that side: the heuristic's own move when it is on that side, else the planner's best "
+        "second draw, second card, or move without the official.",
+        f"- **Games**: two tournaments per opponent and player count on the same seed (the same deals, "
+        f"numbers and seats): `rulecard` in one rotating seat and the opponent in the others, and `heuristic` "
+        f"in its place. Opponents: `heuristic` ({' / '.join(str(v) for v in games['heuristic'].values())} "
+        f"games a cell at 2 / 3 / 4 players, seeds {seeds['heuristic']} + players) and the study's search at "
+        f"300 iterations a move instead of its 1000 (the CPU budget), `{search}` "
+        f"({' / '.join(str(v) for v in games[search].values())} games a cell, seeds {seeds[search]} + "
+        "players). One process. A win is the rules' tie-break winner (as elsewhere in the officials study). "
+        "Power is the smallest paired difference the games detect with 80% power (statsmodels TTestPower, "
+        "from the differences' spread).", "",
+    ]
+
+
+def _results(agreement: pd.DataFrame, play: pd.DataFrame, lines: pd.DataFrame) -> list[str]:
+    n_offers = int(agreement[agreement.rule == CARD_RULE].test_offers.sum())
+    return [
+        "### How often the rules reproduce the search's choice (held-out half)", "",
+        *_agreement_rows(agreement[agreement.official == "postmaster"]), "",
+        f"Over the {n_offers:,} held-out offers of all four officials and player counts the card agrees with the "
+        f"search at {pct(int(agreement[agreement.rule == CARD_RULE].agree.sum()) / n_offers)}. The other "
+        "officials' rows are in the appendix.", "",
+        "### The card in play", "",
+        *_play_rows(play), "",
+        "Uses of each official a game, the card's seat against the heuristic's in the same seat (the "
+        "card never takes the Administrator; the heuristic takes it when nothing in hand or on display "
+        "extends its route):", "",
+        *_uses_rows(play), "",
+        *_lines_section(lines),
+        "Against " + "; against ".join(
+            f"{_opponent_name(opp)}: the card's bot {_verdict(r)} the heuristic at {r.players} players"
+            for opp, g in play.groupby("opponent", sort=False) for r in g.itertuples()) + ".", "",
+    ]
+
+
+#: the rule card's threats to validity
+THREATS = [
+    "- **The search is the measuring instrument.** The card reproduces one bot's choices; that bot is "
+    "not known to choose well, and at the offers it largely follows the heuristic's own rules (its PUCT "
+    "prior is a compiled port of them: it matches the heuristic at 99.99% of Administrator offers, 91% "
+    "of Postal Carrier and 83% of Postmaster offers, research review 4). Agreement is not strength: "
+    "the play cells test strength, and only against these two opponents.",
+    "- **What the play cells test** is the card's *official choices* inside the heuristic bot (the rest "
+    "of its play is the heuristic's), against the heuristic's own official choices. A person who plays "
+    "otherwise may gain or lose differently. \"Never the Administrator\" drops the heuristic's "
+    "route-in-danger rule (nothing in hand or on display extends the route): the play cells include that "
+    "change; it is not tested alone.",
+    "- **Budget.** The games against the search use 300 iterations a move, not the 1000 of the offers the "
+    "card was fitted on; the card was not refitted to that search.",
+    "- **Population.** The offers come from the search's self-play: the states it reaches (hand size is "
+    "partly the result of its earlier Postmaster choices). Humans reach other states; the card was not "
+    "checked on human games.",
+    "- **Dependence.** Offers of one game share a deal and a player: the Wilson intervals are too narrow "
+    "by the design effect; the paired card-minus-rule intervals are clustered by game. The split itself "
+    "is by game.",
+    "- **Selection on the checking half.** The card's form (two limits, a 1-point margin) was chosen "
+    "after looking at tables of the whole data (the study's advice tables, the review's); only the "
+    "thresholds were fitted on the fitting half alone. The summary's \"best single factor\" is picked on "
+    "the held-out half, which flatters it, not the card.",
+    "- **Multiplicity.** The play comparisons are Holm-adjusted among themselves; the agreement table is "
+    "descriptive (no tests).", "",
+]
 
 
 def write(out, root, agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,

@@ -31,7 +31,7 @@ from .report import build_report, control_facts, format_choice_text, format_text
 from .report_validation import advice_follows
 from .validation_cells import CELLS_TABLE
 from .agreement import AGREEMENT_TABLE
-from .tables import analyse, bot_comparison, seat_comparison
+from .tables import Analysis, analyse, bot_comparison, seat_comparison
 from .turn_choice import load_turns_study, run_turns_study, turn_table, turns_folder
 
 #: the study's base seed (its tournaments' and searches' seeds derive from it)
@@ -312,6 +312,37 @@ def search_replay_note(raw: Path, at: str) -> str | None:
             f"{at}: {same + differ} games, {verdict}.")
 
 
+def _ablation_part(s: Study, df: pd.DataFrame, out: Path, runs: dict, meta: dict, at: str,
+                   against_design: bool) -> Analysis:
+    """One study's ablation for the report: its analysis, plots and facts (into meta), printed as text."""
+    a = analyse(df)
+    meta["plots"][s.name] = save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.name}: what each official is worth")
+    run = runs.get(s.name, {})
+    bots = s.bots()
+    meta["studies"][s.name] = {"bot": next(iter(bots.values())) if len(set(bots.values())) == 1 else
+                               "; ".join(f"{n} players {b}" for n, b in bots.items()),
+                               "games": s.games, "seed": SEED, "budget": s.budget_text,
+                               "wall_minutes": run.get("seconds", 0) / 60,
+                               "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
+                               "game_length": control_facts(df)}
+    print(f"== {s.name}\n{format_text(a)}\n", flush=True)
+    if s.bot == "heuristic" and "uncommitted" in meta["studies"][s.name]["played_with"]:
+        meta["notes"] = meta["notes"] + [replay_note(df, at)]
+    if s.name == "search" and against_design:
+        note = search_replay_note(out / "raw" / s.name, at)
+        meta["notes"] = meta["notes"] + ([note] if note else [])
+    return a
+
+
+def _choice_part(s: Study, cdf: pd.DataFrame, records, out: Path, searchers: dict, follow: str) -> tuple:
+    """One study's value at the moment of choice for the report: (its rated decisions, its choice entry)."""
+    entry = {**save_choice(cdf, out, records, prefix=f"{s.name}_", title=s.name, follow=follow),
+             "search": {n: searchers[n] for n in sorted(cdf.players.unique())},
+             "games": {int(n): int(g.game.nunique()) for n, g in cdf.groupby("players")}}
+    print(f"== {s.name}: value at the moment of choice\n{format_choice_text(entry['table'])}\n", flush=True)
+    return cdf, entry
+
+
 def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str],
            at: str, against_design: bool = True, advice: Path | None = None) -> None:
     """Build OUT/report.md and its tables and plots from the saved data; at: the commit it is built at;
@@ -341,34 +372,12 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     for s in chosen:
         df = study_games(s, out)
         if df is not None:
-            a = analyse(df)
-            analyses[s.name], frames[s.name] = a, df
-            meta["plots"][s.name] = save_study(df, a, out, prefix=f"{s.name}_",
-                                               title=f"{s.name}: what each official is worth")
-            run = runs.get(s.name, {})
-            bots = s.bots()
-            meta["studies"][s.name] = {"bot": next(iter(bots.values())) if len(set(bots.values())) == 1 else
-                                       "; ".join(f"{n} players {b}" for n, b in bots.items()),
-                                       "games": s.games, "seed": SEED, "budget": s.budget_text,
-                                       "wall_minutes": run.get("seconds", 0) / 60,
-                                       "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
-                                       "game_length": control_facts(df)}
-            print(f"== {s.name}\n{format_text(a)}\n", flush=True)
-            if s.bot == "heuristic" and "uncommitted" in meta["studies"][s.name]["played_with"]:
-                meta["notes"] = meta["notes"] + [replay_note(df, at)]
-            if s.name == "search" and against_design:
-                note = search_replay_note(out / "raw" / s.name, at)
-                meta["notes"] = meta["notes"] + ([note] if note else [])
+            analyses[s.name], frames[s.name] = _ablation_part(s, df, out, runs, meta, at, against_design), df
         got = study_choices(s, out)
         if got is not None:
             cdf, records = got
-            rows[s.name] = cdf
-            choice[s.name] = {**save_choice(cdf, out, records, prefix=f"{s.name}_", title=s.name,
-                                                  follow=follows.get(s.name, "unvalidated")),
-                              "search": {n: searchers[n] for n in sorted(cdf.players.unique())},
-                              "games": {int(n): int(g.game.nunique()) for n, g in cdf.groupby("players")}}
-            print(f"== {s.name}: value at the moment of choice\n"
-                  f"{format_choice_text(choice[s.name]['table'])}\n", flush=True)
+            rows[s.name], choice[s.name] = _choice_part(s, cdf, records, out, searchers,
+                                                        follows.get(s.name, "unvalidated"))
     if not analyses:
         print("nothing to report yet: run the ablation part first", file=sys.stderr)
         return

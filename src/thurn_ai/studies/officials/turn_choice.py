@@ -41,13 +41,13 @@ from ...bots.mcts import NO_OFFICIAL
 from ...fileio import path_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS, STAGES, game_stage, possible_officials
 from ...game.rules import PLAYER_COUNTS
-from ...game.state import new_game
 from ...play.turn_options import TurnOption, open_choices, rate_turn_option
-from ...play.match import GameRecord, derive_seed
+from ...play.match import GameRecord, derive_seed, record_walk
 from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
 from .design import TRIM, trimmed_mean, with_holm
 from .plan import StudyError
+from ..markdown import table as markdown_table
 
 __all__ = ["TurnSettings", "TURN_OPTIONS", "TURN_COLUMNS", "possible_officials", "rate_turn", "analyse_turns_game",
            "run_turns", "load_turns", "turns_folder", "run_turns_study", "load_turns_study", "turn_table",
@@ -88,9 +88,8 @@ def rating_row(r: TurnOption) -> dict:
 
 def analyse_turns_game(record: GameRecord, settings: TurnSettings, game: int, source: str = "") -> list[dict]:
     """Replay a recorded game and rate the start of every turn (every seat)."""
-    state = new_game(rules=record.rules, seed=record.seed)
     rows, last_turn = [], -1
-    for i, text in enumerate(record.moves):
+    for i, state, _move in record_walk(record):
         if state.turn != last_turn:        # the first decision of a turn
             last_turn = state.turn
             p = state.current_player
@@ -102,7 +101,6 @@ def analyse_turns_game(record: GameRecord, settings: TurnSettings, game: int, so
                 rows.append({**base, "forced": True, "option": NO_OFFICIAL})
             else:
                 rows += [{**base, "forced": False, **r} for r in rate_turn(state, settings, seed)]
-        state.apply(text)
     return rows
 
 
@@ -295,18 +293,18 @@ def turn_section(table: pd.DataFrame, follow: str = "unvalidated") -> list[str]:
               "advice: the advice at the table follows the search's own play.", ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
-    L += ["", "| players | phase | option | turns | counted | best | Δ median [95%] | Δ trimmed [95%] | Δ mean "
-          "| p (Holm) |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     for r in table.itertuples():
-        label = OFFICIAL_LABEL.get(r.option, "(none)")
         if r.option == NO_OFFICIAL:
-            d = "| – | – | – | –"
+            d = ["–"] * 4
         else:
-            d = (f"| {_points(r.d_median, r.d_median_lo, r.d_median_hi)} "
-                 f"| {_points(r.d_trimmed, r.d_trimmed_lo, r.d_trimmed_hi)} | {_points(r.d_mean)} "
-                 f"| {'≤ ' if r.p_floor else ''}{r.p_holm:.2g}")
-        L.append(f"| {r.players} | {r.phase} | {label} | {r.turns} | {r.counted} | {r.best_share:.0%} {d} |")
+            d = [_points(r.d_median, r.d_median_lo, r.d_median_hi),
+                 _points(r.d_trimmed, r.d_trimmed_lo, r.d_trimmed_hi), _points(r.d_mean),
+                 f"{'≤ ' if r.p_floor else ''}{r.p_holm:.2g}"]
+        rows.append([r.players, r.phase, OFFICIAL_LABEL.get(r.option, "(none)"), r.turns, r.counted,
+                     f"{r.best_share:.0%}", *d])
+    L += ["", *markdown_table(["players", "phase", "option", "turns", "counted", "best", "Δ median [95%]",
+                               "Δ trimmed [95%]", "Δ mean", "p (Holm)"], rows)]
     forced = table[(table.option == NO_OFFICIAL) & (table.phase == "all")]
     L += ["", "Turns that began with an empty hand (the forced Postmaster, no choice) are not rated: "
           + ", ".join(f"{r.forced} at {r.players} players" for r in forced.itertuples()) + ".", ""]

@@ -31,7 +31,9 @@ from ...game.officials import OFFICIALS
 from .design import holm
 from .plan import OFFICIAL_LABEL, study_spec
 from .rated import ValidationCell, control_comparison, run_validation
-from .report_study import detectable_paired, p_text, pp
+from ..markdown import p_text, pp
+from ..markdown import table as markdown_table
+from .report_study import detectable_paired
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
            "play_cells", "comparison_table", "cells_report", "tested_since", "tested_sentence", "CELLS_TABLE"]
@@ -230,31 +232,34 @@ def reading_lines(rows: list) -> list[str]:
     return out
 
 
+def _summary_lines(rows: list) -> list[str]:
+    """The report's summary: how many primary comparisons find the rating worse than its control."""
+    primary = [r for r in rows if r.primary]
+    if not primary:
+        return ["No primary comparison has both of its cells played yet (the Appendix lists the games played).", ""]
+    lines: list[str] = []
+    losing = [r for r in primary if verdict(r) == "loses to its control"]
+    lines.append(
+        "A bot that follows the officials study's rating (each side of an offer rated by its most visited "
+        "move's own mean, the 'first' rating) is played against a control that makes the same moves but "
+        "lets the standard search pick the side, on the same deals. "
+        + (f"Of {len(primary)} primary comparisons, {len(losing)} "
+           f"{'finds' if len(losing) == 1 else 'find'} the rating worse than its control (Holm-corrected): "
+           + ("; ".join(f"{r.question} at {r.players} players, {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
+                        for r in losing) if losing else "none")
+           + ". The others detect no difference; each detects about "
+           + f"{100 * min(r.detectable for r in primary):.0f}–{100 * max(r.detectable for r in primary):.0f} "
+           "points."))
+    lines += ["", *reading_lines(rows)]
+    lines.append("")
+    return lines
+
+
 def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command: str, runs: list) -> str:
     """The markdown report (a paper's order) of the comparison table; played: games a cell (players, cell,
     games) of the design, 0 where not played."""
-    lines = ["# The officials' rating, validated cell by cell", ""]
     rows = list(table.itertuples()) if not table.empty else []
-    primary = [r for r in rows if r.primary]
-    lines += ["## Summary", ""]
-    if not primary:
-        lines += ["No primary comparison has both of its cells played yet (the Appendix lists the games played).",
-                  ""]
-    else:
-        losing = [r for r in primary if verdict(r) == "loses to its control"]
-        lines.append(
-            "A bot that follows the officials study's rating (each side of an offer rated by its most visited "
-            "move's own mean, the 'first' rating) is played against a control that makes the same moves but "
-            "lets the standard search pick the side, on the same deals. "
-            + (f"Of {len(primary)} primary comparisons, {len(losing)} "
-               f"{'finds' if len(losing) == 1 else 'find'} the rating worse than its control (Holm-corrected): "
-               + ("; ".join(f"{r.question} at {r.players} players, {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
-                            for r in losing) if losing else "none")
-               + ". The others detect no difference; each detects about "
-               + f"{100 * min(r.detectable for r in primary):.0f}–{100 * max(r.detectable for r in primary):.0f} "
-               "points."))
-        lines += ["", *reading_lines(rows)]
-        lines.append("")
+    lines = ["# The officials' rating, validated cell by cell", "", "## Summary", "", *_summary_lines(rows)]
     lines += ["## Question", "",
               "Following the rating at every offer of all four officials lost to its control at 2 players "
               "(the study's report). Is that because the rating misjudges the officials, and which official, or "
@@ -278,16 +283,14 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
               "- The 3- and 4-player ratings' cells and the 2-player x1 cells are the study's own "
               "(results/officials/validation_games.parquet), paired on their first deals with the controls "
               "played here.", "",
-              "## Results", "",
-              "| players | comparison | pairs | rating wins | control wins | rating − control | Holm p | detects | "
-              "verdict | uses a game (rating vs control) |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r.players} | {r.question}{'' if r.primary else ' (reference)'} | {r.pairs} | "
-                     f"{100 * r.win_rating:.1f}% | {100 * r.win_control:.1f}% | "
-                     f"{pp(r.d_control, r.d_control_lo, r.d_control_hi)} | "
-                     f"{p_text(r.p_holm) if r.primary else p_text(r.p_control) + ' (unadjusted)'} | "
-                     f"{100 * r.detectable:.1f} pp | {verdict(r)} | {_uses_text(r)} |")
+              "## Results", ""]
+    lines += markdown_table(["players", "comparison", "pairs", "rating wins", "control wins", "rating − control",
+                             "Holm p", "detects", "verdict", "uses a game (rating vs control)"],
+                   ([r.players, f"{r.question}{'' if r.primary else ' (reference)'}", r.pairs,
+                     f"{100 * r.win_rating:.1f}%", f"{100 * r.win_control:.1f}%",
+                     pp(r.d_control, r.d_control_lo, r.d_control_hi),
+                     p_text(r.p_holm) if r.primary else p_text(r.p_control) + " (unadjusted)",
+                     f"{100 * r.detectable:.1f} pp", verdict(r), _uses_text(r)] for r in rows))
     dose = {ValidationCell.parse(r.rating).scale: r for r in rows
             if r.players == 2 and not ValidationCell.parse(r.rating).official}
     if 1 in dose and 2 in dose:
@@ -305,10 +308,9 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
               "code (runs.json of results/officials/); the deals are checked equal game by game (their seeds).",
               "- 400 games a cell detect differences of about the size the table gives; a smaller effect of "
               "one official is not excluded.", "",
-              "## Appendix: the design and the runs", "",
-              "| players | cell | games planned | games played |", "|---|---|---|---|"]
-    for p in played.itertuples():
-        lines.append(f"| {p.players} | `{p.cell}` | {p.planned} | {p.games} |")
+              "## Appendix: the design and the runs", ""]
+    lines += markdown_table(["players", "cell", "games planned", "games played"],
+                   ([p.players, f"`{p.cell}`", p.planned, p.games] for p in played.itertuples()))
     lines += ["", f"Reproduce: `{command}` (resumes; `--part report` rebuilds this from the saved games). "
               f"Report built at commit `{commit}`.", ""]
     for run in runs:

@@ -1,0 +1,235 @@
+"""Every results folder's front page and findings, rebuilt from the data saved in it (no game is replayed).
+
+`PAGES` names, for each folder of results/, its title, the command that made its data and the function that
+reads its findings off the saved files (`Findings`); `write_page` saves them as findings.json and renders
+README.md (findings.front_page), with the folder's longer text beside it: its report (report.md) linked, and
+its hand-written notes (NOTES.md) appended. `python experiments/results_pages.py` rebuilds them all; the
+numbers the README and docs quote are checked against these files by tests/project/test_docs.py."""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ..game.officials import OFFICIALS
+from .findings import Findings, Number, front_page
+from .provenance import commit, read_runs
+
+
+@dataclass(frozen=True)
+class Page:
+    """A results folder's front page: its title, the command that made its data, and its numbers (a
+    function of the folder: {name: Number})."""
+    title: str
+    command: str
+    numbers: Callable[[Path], dict[str, Number]]
+
+
+def _latest(out: Path, pattern: str) -> Path:
+    return sorted(out.glob(pattern), key=lambda p: p.stat().st_mtime)[-1]
+
+
+def _json(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _bench(out: Path) -> dict[str, Number]:
+    rows = _json(out / "engine-5b9e2cc.json")["engine"]
+    moves = [r["actions_per_s"] / 1e6 for r in rows]
+    return {"engine.random_moves_per_second_min": Number(min(moves), unit="number", says="million random moves "
+                                                         "a second, the slowest board and player count"),
+            "engine.random_moves_per_second_max": Number(max(moves), unit="number", says="million random moves "
+                                                         "a second, the fastest board and player count")}
+
+
+def _share_rows(df: pd.DataFrame, key, value: str, lo: str, hi: str, games: str, says) -> dict[str, Number]:
+    return {key(r): Number(float(getattr(r, value)), float(getattr(r, lo)), float(getattr(r, hi)), "share",
+                           games=int(getattr(r, games)), says=says(r)) for r in df.itertuples()}
+
+
+def _csv_shares(file: str, key, value: str, lo: str, hi: str, says) -> Callable[[Path], dict[str, Number]]:
+    """A folder's win rates with their intervals, one a row of its table `file` (games in its column
+    'games'): key(row) names each, says(row) says what it is."""
+    return lambda out: _share_rows(pd.read_csv(out / file), key, value, lo, hi, "games", says)
+
+
+_strength = _csv_shares("summary.csv", lambda r: f"{r.matchup}.win", "a_win_rate", "ci_low", "ci_high",
+                        lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
+_rulebased = _csv_shares("strength.csv", lambda r: f"{r.bot_a}_vs_{r.bot_b}.{r.board}.win", "win_rate_a",
+                         "ci95_low", "ci95_high", lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
+_openspiel = _csv_shares("summary.csv", lambda r: f"{r.cell}.openspiel_win", "openspiel_win_rate", "ci_low",
+                         "ci_high", lambda r: f"OpenSpiel's ISMCTS against mcts, {r.players} players, {r.mode} "
+                                              f"{r.budget}")
+
+
+def _learning(out: Path) -> dict[str, Number]:
+    curve = pd.read_csv(out / "curve.csv")
+    run = _json(out / "run.json")
+    last = curve.iloc[-1]
+    return {"training.games": Number(run["games"], unit="number", digits=0, says="training games"),
+            "training.cpu_seconds": Number(run["cpu_seconds"], unit="number", digits=0, says="CPU seconds"),
+            **{f"final.{c}": Number(float(last[c]), unit="number", digits=3, says=f"the last evaluation's {c}")
+               for c in curve.columns if c != "games" and pd.api.types.is_numeric_dtype(curve[c])}}
+
+
+def _speedup(out: Path) -> dict[str, Number]:
+    numbers = {}
+    for path in sorted(out.glob("speedup-*.json")):
+        at = path.stem.split("-")[1]
+        for name, w in _json(path)["workloads"].items():
+            for r in w["runs"]:
+                numbers[f"{at}.{name}.jobs{r['jobs']}.speedup"] = Number(
+                    r["speedup"], unit="number", digits=2, games=w["games"],
+                    says=f"{name} games at --jobs {r['jobs']} against --jobs 1, at {at}")
+    return numbers
+
+
+def _web_load(out: Path) -> dict[str, Number]:
+    numbers = {}
+    for phase in ("baseline", "attacked"):
+        d = _json(out / phase / "web_load.json")["normal"]
+        numbers[f"{phase}.normal_p50_ms"] = Number(d["latency_ms"]["50"], unit="number", games=d["requests"],
+                                                    says=f"median latency of normal requests ({phase}), ms")
+        numbers[f"{phase}.normal_p99_ms"] = Number(d["latency_ms"]["99"], unit="number", games=d["requests"],
+                                                    says=f"99th percentile latency of normal requests ({phase}), ms")
+    return numbers
+
+
+def _web_idle(out: Path) -> dict[str, Number]:
+    return {f"{c['phase']}.p99_ms": Number(c["p99"], unit="number", games=c["requests"],
+                                           says=f"99th percentile latency, {c['connections']} idle connections")
+            for c in _json(out / "web_idle.json")["connections"]}
+
+
+def _hostile(out: Path) -> dict[str, Number]:
+    totals = _json(out / "hostile_round3.json")["totals"]
+    return {f"inputs.{k}": Number(v, unit="number", digits=0, says=f"hostile inputs: {k}") for k, v in totals.items()}
+
+
+def _json_depth(out: Path) -> dict[str, Number]:
+    return {f"{r['shape'].replace(' ', '_')}.seconds": Number(r["seconds"], unit="number", digits=4,
+                                                              says=f"{r['shape']}: {r['outcome']}, seconds")
+            for r in _json(out / "bench.json")["rows"]}
+
+
+def _agreement(out: Path) -> dict[str, Number]:
+    df = pd.read_csv(out / "agreement.csv")
+    df = df[df.players.astype(str).str.isdigit() & df.official.isin(OFFICIALS)]
+    return _share_rows(df, lambda r: f"{r.choice}.p{r.players}.{r.official}.agreement", "agreement",
+                       "agreement_low", "agreement_high", "offers",
+                       lambda r: f"the heuristic's choice equals the search's ({r.choice}), 95% by game")
+
+
+def _learned(out: Path) -> dict[str, Number]:
+    df = pd.read_csv(out / "calibration_by_opponents.csv")
+    return {f"shift.{'all' if r.players == 0 else f'p{r.players}'}.{r.opponents.replace(' ', '_')}":
+            Number(r.shift, r.shift_lo, r.shift_hi, "difference", digits=2, games=int(r.groups),
+                   says=f"the win map's shift for {r.opponents}, {'every count' if r.players == 0 else r.players}")
+            for r in df.itertuples()}
+
+
+def _officials(out: Path) -> dict[str, Number]:
+    from .officials.report_study import with_primary
+    numbers = {}
+    v = pd.read_csv(out / "validation.csv").dropna(subset=["d_control"])
+    for r in v.itertuples():
+        numbers[f"validation.p{r.players}.{r.rating}.minus_control"] = Number(
+            r.d_control, r.d_control_lo, r.d_control_hi, "pp", games=int(r.pairs),
+            says=f"following the {r.rating} rating minus its control, paired")
+    for r in pd.read_csv(out / "rulecard_play.csv").itertuples():
+        against = "heuristic" if r.opponent == "heuristic" else "search"
+        numbers[f"rulecard.{r.cell.replace(' ', '_')}.{against}.p{r.players}.minus_heuristic"] = Number(
+            r.d_win, r.d_win_lo, r.d_win_hi, "pp", games=int(r.games),
+            says=f"the rule card's seat ({r.cell}) minus the heuristic's against `{r.opponent}`, paired")
+    t = with_primary(pd.read_csv(out / "search_ablation.csv"))
+    for r in t.itertuples():
+        numbers[f"ablation.search.p{r.players}.{r.official}"] = Number(
+            r.d_primary, r.d_primary_lo, r.d_primary_hi, "pp", games=int(r.games),
+            says=f"never using the {r.official}, minus the control ({r.primary})")
+    s = pd.read_csv(out / "search_seats_control.csv")
+    numbers |= _share_rows(s[s.seat == 0], lambda r: f"first_seat.search.p{r.players}", "win_rate", "lo", "hi",
+                           "games", lambda r: "the first seat among identical searches, 95% Wilson")
+    return numbers
+
+
+def _expert(out: Path) -> dict[str, Number]:
+    from .expert.report import expert_numbers
+    return expert_numbers(out)
+
+
+#: the front page of every folder of results/
+PAGES: dict[str, Page] = {
+    "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
+    "expert": Page("Expert iteration: a move prior learned from deep searches",
+                   "python experiments/expert_iteration.py", _expert),
+    "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile),
+    "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
+                       _json_depth),
+    "learned": Page("The learned evaluation and the hint's win chance",
+                    "python experiments/learned_value.py", _learned),
+    "learning": Page("A learning baseline: masked actor-critic on the normalised tensor",
+                     "python experiments/learning_baseline.py", _learning),
+    "officials": Page("What the officials are worth", "python experiments/officials.py", _officials),
+    "officials_learned": Page("The officials' choices of the search with the learned evaluation",
+                              "python experiments/officials_agreement.py --study-dir results/officials_learned",
+                              _agreement),
+    "officials_learned3000": Page("The officials' choices of the search with the learned evaluation, 3000 "
+                                  "iterations", "python experiments/officials_agreement.py --study-dir "
+                                  "results/officials_learned3000", _agreement),
+    "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",
+                      _openspiel),
+    "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased),
+    "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup),
+    "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength),
+    "web_idle": Page("The web server with idle connections", "python experiments/web_idle.py", _web_idle),
+    "web_load": Page("The web server under attack", "python experiments/web_load.py", _web_load),
+}
+
+#: the marker front_page's README starts its second paragraph with: a README without it is hand-written
+GENERATED = "The data come from `"
+
+
+def findings_of(results: Path, name: str, at: str | None = None) -> Findings:
+    """The findings of results/NAME read off its saved data (at: the commit they are computed at; the
+    checkout's by default)."""
+    page, out = PAGES[name], Path(results) / name
+    numbers = page.numbers(out)
+    games = {k: n.games for k, n in numbers.items() if n.games is not None}
+    return Findings(name, page.title, page.command, at or commit(Path(results).parent), numbers,
+                    games=games, played_at=_played_at(out))
+
+
+def _played_at(out: Path) -> tuple[str, ...]:
+    """The commits runs.json says the folder's games were played at."""
+    heads = (r["code"].split()[0] for r in read_runs(out) if r.get("code", "").strip())
+    return tuple(dict.fromkeys(h for h in heads if re.fullmatch(r"[0-9a-f]{7,40}", h)))
+
+
+def _generated(text: str) -> bool:
+    """Whether a README is a front page (its second paragraph starts with GENERATED), not hand-written."""
+    lines = text.split("\n")
+    return len(lines) > 2 and lines[2].startswith(GENERATED)
+
+
+def write_page(results: Path, name: str, at: str | None = None) -> Path:
+    """results/NAME/findings.json and README.md. A hand-written README.md (one front_page did not write) is
+    kept first as NOTES.md, which the front page appends; report.md, when there is one, is linked."""
+    out = Path(results) / name
+    readme, notes = out / "README.md", out / "NOTES.md"
+    if readme.exists() and not _generated(readme.read_text(encoding="utf-8")):
+        text = readme.read_text(encoding="utf-8").split("\n", 1)[1].lstrip("\n")
+        old = notes.read_text(encoding="utf-8") if notes.exists() else ""
+        notes.write_text(text.rstrip() + "\n" + ("\n" + old if old else ""), encoding="utf-8")
+    body = ["The study's report: [report.md](report.md)."] if (out / "report.md").exists() else []
+    return front_page(out, findings_of(results, name, at), body)
+
+
+def refresh(out, at: str | None = None) -> Path | None:
+    """After a study wrote into OUT: its front page and findings, when OUT is a folder of results/ that PAGES
+    knows (an experiment writing elsewhere, e.g. a quick run into a temporary folder, gets none)."""
+    out = Path(out)
+    return write_page(out.parent, out.name, at) if out.name in PAGES and out.parent.name == "results" else None

@@ -1,0 +1,83 @@
+"""The numbers the README and the docs quote are the numbers of the results' findings files (issue 54).
+
+Each quote below is a sentence of a page with its numbers written as {folder:name}: the number `name` of
+results/<folder>/findings.json, printed as the findings print it (`Number.text`; `|points` prints a
+difference of shares as "points" instead of "pp"). A quote fails when the page no longer says it, or when the
+finding moved and the page was not changed with it. Pages are compared with their line breaks and the
+typographic minus normalised."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from thurn_ai.studies.findings import Findings, FindingsError, Number
+
+ROOT = Path(__file__).resolve().parents[2]
+
+QUOTES = [
+    ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
+                  "{bench:engine.random_moves_per_second_max} million random moves a second"),
+    ("README.md", "| `mcts` (default: learned prior), 1000 it. | {expert:cell.prior_p2_it1000.win} | "
+                  "{expert:cell.prior_p3_it1000.win} | {expert:cell.prior_p4_it1000.win} |"),
+    ("README.md", "| `mcts(iterations=3000,policy=handset)` | {expert:cell.default_p2_it3000.win} | "
+                  "{expert:cell.default_p3_it3000.win} | {expert:cell.default_p4_it3000.win} |"),
+    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} at 1000 iterations"),
+    ("docs/results.md", "learned prior gains {expert:pooled.prior_minus_default.it1000|points} at 1000"),
+    ("docs/expert.md", "the cells detect {expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at 3 "
+                       "players and {expert:paired.prior_p4_it1000_minus_default_p4_it1000.detectable} at 4"),
+    ("docs/expert.md", "detect {expert:paired.gen2_p2_it1000_minus_prior_p2_it1000.detectable}, "
+                       "{expert:paired.gen2_p3_it1000_minus_prior_p3_it1000.detectable} and "
+                       "{expert:paired.gen2_p4_it1000_minus_prior_p4_it1000.detectable} at 2, 3 and 4 players and "
+                       "{expert:pooled.gen2_minus_prior.it1000.detectable} pooled"),
+    ("docs/expert.md", "the same as generation 1's in {expert:gen2.top1_as_gen1.rows} of 12 phase rows"),
+    ("docs/expert.md", "pooled {expert:pooled.mlp_minus_prior.it1000|points}"),
+    ("docs/results.md", "{bench:engine.random_moves_per_second_min}–{bench:engine.random_moves_per_second_max} "
+                        "million random actions per second"),
+    ("docs/results.md", "`heuristic` beats `greedy` in {rulebased:heuristic_vs_greedy.south.win} of 400 games"),
+    ("docs/officials-advice.md", "first {officials:validation.p2.first.minus_control}, fresh "
+                                 "{officials:validation.p2.fresh.minus_control} of win rate"),
+]
+
+FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")
+
+
+def render(quote: str, load=lambda folder: Findings.load(ROOT / "results" / folder)) -> str:
+    """The quote with each {folder:name} replaced by that finding's text."""
+    def number(m: re.Match) -> str:
+        text = load(m.group(1)).number(m.group(2)).text()
+        return text.replace(" pp", " points") if m.group(3) == "points" else text
+    return FIELD.sub(number, quote)
+
+
+def normalised(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("−", "-"))
+
+
+@pytest.mark.parametrize("page, quote", QUOTES, ids=[f"{p}:{q[:40]}" for p, q in QUOTES])
+def test_the_page_quotes_its_findings(page, quote):
+    said = render(quote)
+    assert normalised(said) in normalised((ROOT / page).read_text(encoding="utf-8")), \
+        f"{page} no longer says {said!r} (the numbers from results/*/findings.json)"
+
+
+def test_a_finding_that_moves_fails_its_quote(tmp_path):
+    page = "the engine plays 6.8 million moves"
+    quote = "the engine plays {bench:speed} million moves"
+    same = Findings("bench", "t", "c", "x", {"speed": Number(6.81)})
+    moved = Findings("bench", "t", "c", "x", {"speed": Number(7.2)})
+    assert normalised(render(quote, lambda _: same)) in page
+    assert normalised(render(quote, lambda _: moved)) not in page
+    with pytest.raises(FindingsError, match="no number 'gone'"):
+        render("{bench:gone}", lambda _: same)
+
+
+def test_every_results_folder_opens_with_a_front_page_and_its_findings():
+    for folder in sorted(p for p in (ROOT / "results").iterdir() if p.is_dir()):
+        findings = Findings.load(folder)
+        assert findings.study == folder.name and findings.numbers
+        readme = (folder / "README.md").read_text(encoding="utf-8")
+        assert readme.startswith(f"# {findings.title}\n")
+        for name, n in findings.numbers.items():
+            assert f"| `{name}` | {n.text()} |" in readme, f"{folder.name}/README.md lacks {name}"
