@@ -2,7 +2,7 @@
 default: reproduces results/search_root/.
 
     python experiments/search_root.py --part strength    # the cells (resumes; --cells to pick some)
-    python experiments/search_root.py --part report      # results/search_root/README.md from what is saved
+    python experiments/search_root.py --part report      # results/search_root/report.md (+ README.md, findings.json)
 
 The cells and the adoption rule are in thurn_ai/studies/search_root.py, committed before their games.
 Results must come from committed code: the script refuses uncommitted changes unless --allow-dirty.
@@ -17,6 +17,7 @@ from pathlib import Path
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.studies import search_root as S
 from thurn_ai.studies.expert.measure import run_cell
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,8 @@ def part_report(args, code: str) -> None:
     from thurn_ai.studies.search_root_report import report
     data = S.summary(args.out / "runs")
     atomic_write_text(args.out / "summary.json", json.dumps(data, indent=1, default=float) + "\n")
-    atomic_write_text(args.out / "README.md", report(data, code))
+    atomic_write_text(args.out / "report.md", report(data, code))
+    refresh(args.out)
 
 
 PARTS = {"strength": part_strength, "report": part_report}

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..game.officials import OFFICIALS
 from .findings import Findings, Number, front_page
+from ..stats.summary import wilson_interval
 from .provenance import commit, read_runs
 
 
@@ -161,6 +162,42 @@ def _expert(out: Path) -> dict[str, Number]:
     return expert_numbers(out)
 
 
+def _review(out: Path) -> dict[str, Number]:
+    numbers: dict[str, Number] = {}
+    speed = pd.read_csv(out / "speed.csv")
+    for r in speed.itertuples():
+        numbers[f"seconds.p{r.players}"] = Number(float(r.seconds_on_2_free_cores), unit="number", digits=1,
+                                                  games=1, says=f"CPU seconds / 2 to review a {r.players}-player "
+                                                  f"game, all seats, {r.budget} iterations")
+    rel = pd.read_csv(out / "reliability.csv")
+    for label, g in rel.groupby("label"):
+        confirmed = float(g["confirmed"].sum())
+        low, high = wilson_interval(confirmed, len(g))
+        numbers[f"confirmed.{label}"] = Number(confirmed / len(g), low, high, "share", games=len(g),
+                                               says=f"{label}s a review at 4x the budget confirms, 95% Wilson")
+    return numbers
+
+
+def _search_root(out: Path) -> dict[str, Number]:
+    summary = _json(out / "summary.json")
+    numbers: dict[str, Number] = {}
+    for name, c in summary["cells"].items():
+        if c.get("games"):
+            numbers[f"win.{name}"] = Number(c["win"], c["win_low"], c["win_high"], "share", games=c["games"],
+                                            says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
+    for n, d in summary["paired"].items():
+        if d:
+            numbers[f"paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
+                                             games=d["games"], says="halving minus anchor-1k, paired, 95% t")
+    for key in ("pooled", "h2h_pooled"):
+        d = summary[key]
+        if d:
+            value = d["win_share"] if key == "pooled" else d["excess"]
+            numbers[key] = Number(value, d["low"], d["high"], "pp", games=d["games"],
+                                  says="pooled over the player counts, 95% t")
+    return numbers
+
+
 #: the front page of every folder of results/
 PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
@@ -182,6 +219,10 @@ PAGES: dict[str, Page] = {
                                   "results/officials_learned3000", _agreement),
     "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",
                       _openspiel),
+    "review": Page("Game review: its time and how often a deeper search confirms its labels",
+                   "python experiments/review.py", _review),
+    "search_root": Page("The halving root against the frozen default", "python experiments/search_root.py",
+                        _search_root),
     "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased),
     "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup),
     "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength),

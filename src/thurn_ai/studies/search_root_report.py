@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from statsmodels.stats.multitest import multipletests
 
+from .markdown import table
 from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, STRATEGY
 
 
@@ -16,13 +17,13 @@ def _diff(d: dict | None, key: str = "win_share", low: str = "win_share_low", hi
     return f"{100 * d[key]:+.1f} [{100 * d[low]:+.1f}, {100 * d[high]:+.1f}]"
 
 
-def _rows(cells: dict, name: str) -> str:
+def _row(cells: dict, name: str) -> list[str]:
     c = cells.get(name) or {}
     if not c.get("games"):
-        return f"| {name} | not played | | | |"
+        return [name, "not played", "", "", ""]
     tiles = " / ".join(f"{c[k]:.2f}" for k in STRATEGY)
-    return (f"| {name} | {c['games']} of {c['planned']} | {_pct(c['win'])} [{_pct(c['win_low'])}, "
-            f"{_pct(c['win_high'])}] | {c['score']:.1f} / {c['others_score']:.1f} | {tiles} |")
+    return [name, f"{c['games']} of {c['planned']}", f"{_pct(c['win'])} [{_pct(c['win_low'])}, {_pct(c['win_high'])}]",
+            f"{c['score']:.1f} / {c['others_score']:.1f}", tiles]
 
 
 def report(data: dict, code: str) -> str:
@@ -34,7 +35,8 @@ def report(data: dict, code: str) -> str:
     lines = [
         "# The halving root against the frozen default",
         "",
-        f"Written by `python experiments/search_root.py --part report` at {code}; the cells by "
+        f"Written by `python experiments/search_root.py --part report` at {code} (the front page README.md and "
+        "findings.json with it); the cells by "
         "`--part strength`, from committed code (runs.json names each part's commit). The cells, their game "
         "counts and the adoption rule are in `src/thurn_ai/studies/search_root.py`, committed before the games.",
         "",
@@ -43,26 +45,22 @@ def report(data: dict, code: str) -> str:
         "One searching seat, seats rotated, deals of seed 2051 (no earlier cell used them); wins with 95% "
         "Wilson intervals; a shared first place counts its share.",
         "",
-        "| cell | games | win (95% CI) | score / others' mean | route tiles / game-end tile / houses unplaced |",
-        "|---|---|---|---|---|",
-        *(_rows(cells, c.name) for c in CELLS),
+        *table(["cell", "games", "win (95% CI)", "score / others' mean",
+                "route tiles / game-end tile / houses unplaced"], (_row(cells, c.name) for c in CELLS)),
         "",
         "**Against `heuristic`, paired by deal** (halving minus anchor-1k, win share in points, 95% t interval):",
         "",
-        "| players | games | difference |",
-        "|---|---|---|",
-        *(f"| {n} | {(data['paired'][n] or {}).get('games', 0)} | {_diff(data['paired'][n])} |" for n in GAMES),
-        f"| pooled | {(data['pooled'] or {}).get('games', 0)} | "
-        f"{_diff(data['pooled'], 'win_share', 'low', 'high')} |",
+        *table(["players", "games", "difference"],
+               [*([n, (data["paired"][n] or {}).get("games", 0), _diff(data["paired"][n])] for n in GAMES),
+                ["pooled", (data["pooled"] or {}).get("games", 0), _diff(data["pooled"], "win_share", "low", "high")]]),
         "",
         "**Head to head** (halving in one seat, the anchor in every other; win share minus the fair share):",
         "",
-        "| players | games | against anchor-1k | against anchor-3k |",
-        "|---|---|---|---|",
-        *(f"| {n} | {(data['h2h'][n] or {}).get('games', 0)} | {_diff(data['h2h'][n], 'excess', 'low', 'high')} | "
-          f"{_diff(data['h2h3k'][n], 'excess', 'low', 'high')} |" for n in GAMES),
-        f"| pooled | {(data['h2h_pooled'] or {}).get('games', 0)} | "
-        f"{_diff(data['h2h_pooled'], 'excess', 'low', 'high')} | |",
+        *table(["players", "games", "against anchor-1k", "against anchor-3k"],
+               [*([n, (data["h2h"][n] or {}).get("games", 0), _diff(data["h2h"][n], "excess", "low", "high"),
+                   _diff(data["h2h3k"][n], "excess", "low", "high")] for n in GAMES),
+                ["pooled", (data["h2h_pooled"] or {}).get("games", 0),
+                 _diff(data["h2h_pooled"], "excess", "low", "high"), ""]]),
         "",
         "Holm-adjusted p over these comparisons: "
         + (", ".join(f"{t[0]} {p:.3g}" for t, p in zip([t for t in tests if t[1]], holm)) or "none yet") + ".",
