@@ -319,7 +319,7 @@ cdef class Tree:
         n = tree_moves(s, c, moves, n, &self.values)
         if self.select == SELECT_PUCT:
             if n > 1 and self.learned_prior and prior_phase(s) >= 0 and self.prior_weights.has[prior_phase(s)]:
-                self.learned_priors(s, node, moves, n, prior)
+                learned_priors(self, s, node, moves, n, prior)
             elif n > 1:
                 move_priors(s, c, moves, n, self.forbid[mover], self.prior_temp, &self.values, prior)
                 if self.plan_prior > 0:
@@ -341,87 +341,6 @@ cdef class Tree:
                 if 1.0 + self.widen * sqrt(<double>self.nodes[node].visits) < n:
                     n = 1 + <int>(self.widen * sqrt(<double>self.nodes[node].visits))
         return n
-
-    cdef int plan_move(self, StateData* s, int node, const int* moves, int n) noexcept nogil:
-        # the planning policy's move at node, asked once per node, in the first determinization that reaches it
-        if self.nodes[node].pmove < 0:
-            self.nodes[node].pmove = <int16_t>moves[plan_choice(s, &self.cfg.c, moves, n, self.forbid[s.current],
-                                                               &self.values)]
-        return self.nodes[node].pmove
-
-    cdef void learned_priors(self, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
-        """The PUCT prior from the learned model: its logits are computed once per node, for the moves of the
-        first determinization that asks, and kept in the arena; a move seen only in later determinizations
-        gets the lowest logit kept, minus one. With prior_mix > 0, mixed with the hand-set prior."""
-        cdef double logit[MAXMOVES]
-        cdef double hand[MAXMOVES]
-        cdef double plan_values[MAXMOVES]
-        cdef int i, k, pidx = -1, first, cnt, pm
-        cdef double low
-        cdef Node* nd = &self.nodes[node]
-        if nd.pfirst < 0 and self.grow_arena(n):
-            # the planner's move and its values of every move from one planning context (once per node)
-            pidx = plan_values_choice(s, &self.cfg.c, moves, n, self.forbid[s.current], &self.values, plan_values)
-            if nd.pmove < 0:
-                nd.pmove = <int16_t>moves[pidx]
-            else:
-                pidx = -1
-                for i in range(n):
-                    if moves[i] == nd.pmove:
-                        pidx = i
-            prior_logits(s, &self.cfg.c, &self.prior_weights, moves, n, self.forbid[s.current], pidx,
-                         &self.values, plan_values, logit)
-            nd.pfirst = self.pl_n
-            nd.pcount = <uint8_t>n
-            for i in range(n):
-                self.pl_move[self.pl_n + i] = <int16_t>moves[i]
-                self.pl_logit[self.pl_n + i] = logit[i]
-            self.pl_n += n
-        if nd.pfirst < 0:           # out of memory: the hand-set prior
-            move_priors(s, &self.cfg.c, moves, n, self.forbid[s.current], self.prior_temp, &self.values, prior)
-            return
-        first = nd.pfirst
-        cnt = nd.pcount
-        low = 1e300
-        for k in range(cnt):
-            self.slot[self.pl_move[first + k]] = <int16_t>(k + 1)
-            if self.pl_logit[first + k] < low:
-                low = self.pl_logit[first + k]
-        for i in range(n):
-            k = self.slot[moves[i]]
-            logit[i] = self.pl_logit[first + k - 1] if k > 0 else low - 1.0
-        for k in range(cnt):
-            self.slot[self.pl_move[first + k]] = 0
-        softmax_into(logit, n, prior)
-        if self.prior_mix > 0:
-            move_priors(s, &self.cfg.c, moves, n, self.forbid[s.current], self.prior_temp, &self.values, hand)
-            pm = self.plan_move(s, node, moves, n)
-            for i in range(n):
-                hand[i] *= 1.0 - self.plan_prior
-                if moves[i] == pm:
-                    hand[i] += self.plan_prior
-                prior[i] = (1.0 - self.prior_mix) * prior[i] + self.prior_mix * hand[i]
-
-    cdef bint grow_arena(self, int n) noexcept nogil:
-        # room for n more (move, logit) pairs; False when memory runs out
-        cdef int k
-        cdef int16_t* m2
-        cdef double* l2
-        if self.pl_n + n <= self.pl_cap:
-            return True
-        k = FIRST_CAPACITY * 8 if self.pl_cap == 0 else self.pl_cap * 2
-        while k < self.pl_n + n:
-            k *= 2
-        m2 = <int16_t*>realloc(self.pl_move, k * sizeof(int16_t))
-        if m2 == NULL:
-            return False
-        self.pl_move = m2
-        l2 = <double*>realloc(self.pl_logit, k * sizeof(double))
-        if l2 == NULL:
-            return False
-        self.pl_logit = l2
-        self.pl_cap = k
-        return True
 
     cdef inline bint in_scope(self, const StateData* s) noexcept nogil:
         # a decision of the root player's current turn, under a turn restriction
@@ -523,168 +442,6 @@ cdef class Tree:
                 nd.score += sc[nd.mover]
             node = nd.parent
 
-    # ---- Sequential Halving at the root
-    #
-    # Gumbel AlphaZero's root (Danihelka et al. 2022) without the Gumbel noise, as a player needs it: the
-    # prior's top m moves are the candidates; each round gives every survivor the same number of iterations
-    # and keeps the better half by score = log prior + sigma(q), until the budget is spent; the move played is
-    # the best survivor by that score (bots.halving.choose, over the merged trees). An iteration of a round
-    # starts with the candidate's move forced at the root, the usual PUCT tree below it. Common random numbers
-    # (Veness, Lanctot & Bowling 2011): within a round, the k-th iteration of every survivor uses the same
-    # determinization and the same playout random numbers, so the siblings' difference is measured on the same
-    # worlds and luck (half the variance of an unpaired difference here).
-
-    cdef bint setup_candidates(self) noexcept nogil:
-        """The root's candidates: its moves (as PUCT would see them) by prior, best first, the top m, each
-        with its node. False if the tree runs out of memory."""
-        cdef StateData s = self.root
-        cdef int moves[MAXMOVES]
-        cdef double prior[MAXMOVES]
-        cdef int order[MAXMOVES]
-        cdef int n, i, j, t, k, ch
-        if self.redeterminize:
-            determinize(&s, &self.cfg.c, self.observer, next_u64(&self.sh_rng))
-        n = self.tree_options(&s, 0, moves, prior)
-        if n == 1:
-            prior[0] = 1.0
-        for i in range(n):
-            order[i] = i
-        for i in range(1, n):        # insertion sort by prior, highest first; ties keep the move order
-            t = order[i]
-            j = i - 1
-            while j >= 0 and prior[order[j]] < prior[t]:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = t
-        self.sh_m = n if n < self.n_candidates else self.n_candidates
-        for k in range(self.sh_m):
-            i = order[k]
-            self.sh_move[k] = moves[i]
-            self.sh_logit[k] = log(prior[i]) if prior[i] > 1e-300 else -690.0
-            self.sh_stage[k] = 0
-            ch = self.nodes[0].child           # a child made by an earlier run is kept
-            while ch >= 0 and self.nodes[ch].move != moves[i]:
-                ch = self.nodes[ch].sibling
-            if ch < 0:
-                ch = self.add_node(0, moves[i], self.observer)
-                if ch < 0:
-                    return False
-                self.nodes[ch].official = <int8_t>official_bit(&s, moves[i])
-            self.sh_child[k] = ch
-        return True
-
-    cdef bint iterate_root(self, int k, uint64_t world, uint64_t luck) noexcept nogil:
-        """One iteration through candidate k: determinization `world`, playout random numbers `luck`."""
-        cdef StateData s = self.root
-        cdef double r[MAXP]
-        cdef double sc[MAXP]
-        cdef double win[MAXP]
-        cdef int node
-        if self.n_trace < TRACE:
-            self.trace_k[self.n_trace] = k
-            self.trace_world[self.n_trace] = world
-            self.n_trace += 1
-        if self.redeterminize:
-            determinize(&s, &self.cfg.c, self.observer, world)
-        apply_move(&s, &self.cfg.c, self.sh_move[k])
-        self.rng = luck
-        node = self.select_expand(&s, self.sh_child[k])
-        if node < 0:
-            return False
-        self.play_out(&s, r, sc, win)
-        self.backup(node, r, sc, win)
-        self.iterations += 1
-        return True
-
-    cdef void halve(self, int* alive, int n_alive) noexcept nogil:
-        """Order the survivors best first by score (halving_score) and advance the better half a round."""
-        cdef double score[MAXMOVES]
-        cdef double q[MAXMOVES]
-        cdef double lo = 1e300, hi = -1e300, max_n = 0
-        cdef int i, j, t, k
-        cdef Node* nd
-        for i in range(self.sh_m):
-            nd = &self.nodes[self.sh_child[i]]
-            q[i] = nd.value / nd.visits if nd.visits > 0 else 0.0
-            if nd.visits > 0:
-                lo = q[i] if q[i] < lo else lo
-                hi = q[i] if q[i] > hi else hi
-                max_n = nd.visits if nd.visits > max_n else max_n
-        for i in range(n_alive):
-            k = alive[i]
-            nd = &self.nodes[self.sh_child[k]]
-            score[k] = halving_score(self.sh_logit[k], q[k] if nd.visits > 0 else lo, lo, hi, max_n)
-        for i in range(1, n_alive):
-            t = alive[i]
-            j = i - 1
-            while j >= 0 and score[alive[j]] < score[t]:
-                alive[j + 1] = alive[j]
-                j -= 1
-            alive[j + 1] = t
-        for i in range((n_alive + 1) // 2):
-            self.sh_stage[alive[i]] += 1
-
-    cdef long run_halving(self, long iterations, double seconds, bint cpu) noexcept nogil:
-        """Sequential Halving over the candidates for `iterations` (exactly; fewer only if memory runs out)
-        or `seconds`. Rounds: ceil(log2 m); a round gives each of its survivors (remaining budget) /
-        (remaining rounds x survivors) paired iterations; what is left after the last round goes to its
-        survivors. A time budget first plays PROBE_ROUNDS paired iterations of every candidate to measure the
-        speed, plans the rounds for the iterations the time allows, and stops at the deadline wherever it is
-        (the survivors of that round are the choice)."""
-        cdef int alive[MAXMOVES]
-        cdef int n_alive, rounds = 0, i, j, per
-        cdef long done = 0, budget = iterations
-        cdef double start = 0.0, deadline = 0.0, elapsed
-        cdef uint64_t world, luck
-        if self.sh_m == 0 and not self.setup_candidates():
-            return 0
-        n_alive = self.sh_m
-        for i in range(n_alive):
-            alive[i] = i
-            self.sh_stage[i] = 0
-        while (1 << rounds) < n_alive:
-            rounds += 1
-        if seconds > 0:
-            start = now_s(cpu)
-            deadline = start + seconds
-            for j in range(PROBE_ROUNDS):
-                if now_s(cpu) >= deadline or (iterations > 0 and done >= iterations):
-                    return done
-                world = next_u64(&self.sh_rng)
-                luck = next_u64(&self.sh_rng)
-                for i in range(n_alive):
-                    if (iterations > 0 and done >= iterations) or self.signalled(done):
-                        return done
-                    if not self.iterate_root(alive[i], world, luck):
-                        return done
-                    done += 1
-            elapsed = now_s(cpu) - start
-            budget = <long>(done * seconds / elapsed) if elapsed > 0 else done * 1000
-            if iterations > 0 and iterations < budget:
-                budget = iterations
-        while True:
-            if n_alive > 1 and rounds > 0:
-                per = <int>((budget - done) // (rounds * n_alive))
-                per = per if per > 1 else 1
-            else:
-                per = -1                        # the last survivors: until the budget is spent
-            j = 0
-            while per < 0 or j < per:
-                if done >= budget or (seconds > 0 and now_s(cpu) >= deadline):
-                    return done
-                world = next_u64(&self.sh_rng)
-                luck = next_u64(&self.sh_rng)
-                for i in range(n_alive):
-                    if done >= budget or self.signalled(done):
-                        return done
-                    if not self.iterate_root(alive[i], world, luck):
-                        return done
-                    done += 1
-                j += 1
-            self.halve(alive, n_alive)
-            n_alive = (n_alive + 1) // 2
-            rounds -= 1
-
     cdef bint signalled(self, long done) noexcept nogil:
         """In the main thread, every SIGNAL_SLICE iterations: whether a signal's handler raised (Ctrl-C's
         KeyboardInterrupt), kept in self.interrupted for run() to raise once the search has stopped."""
@@ -701,7 +458,7 @@ cdef class Tree:
     cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
         cdef long done = 0
         if self.root_mode == ROOT_HALVING:
-            return self.run_halving(iterations, seconds, cpu)
+            return run_halving(self, iterations, seconds, cpu)
         cdef double deadline = 0.0
         if seconds > 0:
             deadline = now_s(cpu) + seconds
@@ -809,3 +566,7 @@ cdef class Tree:
             if mine and self.nodes[k].official:
                 out[self.nodes[k].official] = out.get(self.nodes[k].official, 0) + self.nodes[k].visits
         return out
+
+
+include "_search_prior.pxi"
+include "_search_halving.pxi"

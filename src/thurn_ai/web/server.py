@@ -110,18 +110,68 @@ def _buffered(transport) -> int:
         return 0
 
 
+class _WriteGuard:
+    """What the server holds for clients that do not read (WRITE_SECONDS, MAX_BUFFERED_BYTES): the part of
+    guarded_protocol's class that watches the response bytes buffered for each connection."""
+    _write_timer: Any = None
+    _read_at = 0.0           # when the client last took some of what is buffered for it
+    _last_buffered = 0
+    loop: Any
+    transport: Any
+    connections: Any
+
+    def _wrote(self) -> None:
+        now = self.loop.time()
+        held = _buffered(self.transport)
+        if held and self._write_timer is None:
+            self._read_at, self._last_buffered = now, held
+            self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
+        self._last_buffered = held
+        if held and self._total_buffered() > MAX_BUFFERED_BYTES:
+            self._free_buffers()
+
+    def _check_reading(self) -> None:
+        """The write timeout: a connection that took nothing for WRITE_SECONDS is dropped."""
+        self._write_timer = None
+        held = _buffered(self.transport)
+        if not held or self.transport.is_closing():
+            return
+        now = self.loop.time()
+        if held < self._last_buffered:
+            self._read_at = now
+        elif now - self._read_at >= WRITE_SECONDS:
+            self.transport.abort()
+            return
+        self._last_buffered = held
+        self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
+
+    def _total_buffered(self) -> int:
+        return sum(_buffered(c.transport) for c in self.connections if isinstance(c, _WriteGuard))
+
+    def _free_buffers(self) -> None:
+        """Over the budget: drop the connections holding response bytes that read least recently
+        (this one last) until the rest fits."""
+        holders = sorted((c for c in self.connections
+                          if isinstance(c, _WriteGuard) and c is not self and _buffered(c.transport)),
+                         key=lambda c: c._read_at)
+        total = self._total_buffered()
+        for c in holders + [self]:
+            if total <= MAX_BUFFERED_BYTES:
+                return
+            total -= _buffered(c.transport)
+            c.transport.abort()
+            self.connections.discard(c)
+
+
 def guarded_protocol(base: type[Any]) -> type[Any]:
     """uvicorn's HTTP protocol class `base` (h11 or httptools) with HEADER_SECONDS and the connection
     budget of MAX_CONNECTIONS (see both). uvicorn's protocols keep the server's connections in one set and
     a request's cycle in `cycle`; this uses only those, connection_made/lost and on_response_complete.
     (`base` is chosen at run time, so the type checker reads what the class inherits as Any.)"""
 
-    class Guarded(base):
+    class Guarded(_WriteGuard, base):
         _header_timer = None
-        _write_timer = None
         _waiting_since = 0.0
-        _read_at = 0.0           # when the client last took some of what is buffered for it
-        _last_buffered = 0
 
         def connection_made(self, transport) -> None:
             super().connection_made(_MeteredTransport(transport, self))
@@ -164,50 +214,6 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
                 victim = min(idle, key=lambda c: c._waiting_since)
                 _drop(victim.transport)
                 self.connections.discard(victim)     # counted out now, not when the loop gets to it
-
-        # ---- what the server holds for clients that do not read (WRITE_SECONDS, MAX_BUFFERED_BYTES)
-
-        def _wrote(self) -> None:
-            now = self.loop.time()
-            held = _buffered(self.transport)
-            if held and self._write_timer is None:
-                self._read_at, self._last_buffered = now, held
-                self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
-            self._last_buffered = held
-            if held and self._total_buffered() > MAX_BUFFERED_BYTES:
-                self._free_buffers()
-
-        def _check_reading(self) -> None:
-            """The write timeout: a connection that took nothing for WRITE_SECONDS is dropped."""
-            self._write_timer = None
-            held = _buffered(self.transport)
-            if not held or self.transport.is_closing():
-                return
-            now = self.loop.time()
-            if held < self._last_buffered:
-                self._read_at = now
-            elif now - self._read_at >= WRITE_SECONDS:
-                self.transport.abort()
-                return
-            self._last_buffered = held
-            self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
-
-        def _total_buffered(self) -> int:
-            return sum(_buffered(c.transport) for c in self.connections if isinstance(c, Guarded))
-
-        def _free_buffers(self) -> None:
-            """Over the budget: drop the connections holding response bytes that read least recently
-            (this one last) until the rest fits."""
-            holders = sorted((c for c in self.connections
-                              if isinstance(c, Guarded) and c is not self and _buffered(c.transport)),
-                             key=lambda c: c._read_at)
-            total = self._total_buffered()
-            for c in holders + [self]:
-                if total <= MAX_BUFFERED_BYTES:
-                    return
-                total -= _buffered(c.transport)
-                c.transport.abort()
-                self.connections.discard(c)
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
     return Guarded

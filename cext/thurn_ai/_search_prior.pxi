@@ -1,0 +1,83 @@
+# The tree's move priors from the planner and the learned model (Tree.tree_options asks them). Included by
+# _search.pyx as text after the Tree class: one compilation unit.
+
+cdef int plan_move(Tree tree, StateData* s, int node, const int* moves, int n) noexcept nogil:
+    # the planning policy's move at node, asked once per node, in the first determinization that reaches it
+    if tree.nodes[node].pmove < 0:
+        tree.nodes[node].pmove = <int16_t>moves[plan_choice(s, &tree.cfg.c, moves, n, tree.forbid[s.current],
+                                                           &tree.values)]
+    return tree.nodes[node].pmove
+
+cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
+    """The PUCT prior from the learned model: its logits are computed once per node, for the moves of the
+    first determinization that asks, and kept in the arena; a move seen only in later determinizations
+    gets the lowest logit kept, minus one. With prior_mix > 0, mixed with the hand-set prior."""
+    cdef double logit[MAXMOVES]
+    cdef double hand[MAXMOVES]
+    cdef double plan_values[MAXMOVES]
+    cdef int i, k, pidx = -1, first, cnt, pm
+    cdef double low
+    cdef Node* nd = &tree.nodes[node]
+    if nd.pfirst < 0 and grow_arena(tree, n):
+        # the planner's move and its values of every move from one planning context (once per node)
+        pidx = plan_values_choice(s, &tree.cfg.c, moves, n, tree.forbid[s.current], &tree.values, plan_values)
+        if nd.pmove < 0:
+            nd.pmove = <int16_t>moves[pidx]
+        else:
+            pidx = -1
+            for i in range(n):
+                if moves[i] == nd.pmove:
+                    pidx = i
+        prior_logits(s, &tree.cfg.c, &tree.prior_weights, moves, n, tree.forbid[s.current], pidx,
+                     &tree.values, plan_values, logit)
+        nd.pfirst = tree.pl_n
+        nd.pcount = <uint8_t>n
+        for i in range(n):
+            tree.pl_move[tree.pl_n + i] = <int16_t>moves[i]
+            tree.pl_logit[tree.pl_n + i] = logit[i]
+        tree.pl_n += n
+    if nd.pfirst < 0:           # out of memory: the hand-set prior
+        move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, prior)
+        return
+    first = nd.pfirst
+    cnt = nd.pcount
+    low = 1e300
+    for k in range(cnt):
+        tree.slot[tree.pl_move[first + k]] = <int16_t>(k + 1)
+        if tree.pl_logit[first + k] < low:
+            low = tree.pl_logit[first + k]
+    for i in range(n):
+        k = tree.slot[moves[i]]
+        logit[i] = tree.pl_logit[first + k - 1] if k > 0 else low - 1.0
+    for k in range(cnt):
+        tree.slot[tree.pl_move[first + k]] = 0
+    softmax_into(logit, n, prior)
+    if tree.prior_mix > 0:
+        move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, hand)
+        pm = plan_move(tree, s, node, moves, n)
+        for i in range(n):
+            hand[i] *= 1.0 - tree.plan_prior
+            if moves[i] == pm:
+                hand[i] += tree.plan_prior
+            prior[i] = (1.0 - tree.prior_mix) * prior[i] + tree.prior_mix * hand[i]
+
+cdef bint grow_arena(Tree tree, int n) noexcept nogil:
+    # room for n more (move, logit) pairs; False when memory runs out
+    cdef int k
+    cdef int16_t* m2
+    cdef double* l2
+    if tree.pl_n + n <= tree.pl_cap:
+        return True
+    k = FIRST_CAPACITY * 8 if tree.pl_cap == 0 else tree.pl_cap * 2
+    while k < tree.pl_n + n:
+        k *= 2
+    m2 = <int16_t*>realloc(tree.pl_move, k * sizeof(int16_t))
+    if m2 == NULL:
+        return False
+    tree.pl_move = m2
+    l2 = <double*>realloc(tree.pl_logit, k * sizeof(double))
+    if l2 == NULL:
+        return False
+    tree.pl_logit = l2
+    tree.pl_cap = k
+    return True
