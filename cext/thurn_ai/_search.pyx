@@ -290,16 +290,20 @@ cdef class Tree:
     cdef bint iterate(self) noexcept nogil:
         """One iteration: a determinization, selection and expansion, a playout, the backup."""
         cdef StateData s = self.root
+        if self.redeterminize:
+            determinize(&s, &self.cfg.c, self.observer, next_u64(&self.rng))
+        return self.play_from(&s, 0)
+
+    cdef bint play_from(self, StateData* s, int node) noexcept nogil:
+        """The rest of an iteration from `node` (s its position, determinized): selection and expansion, a
+        playout, the backup. False if the tree is out of memory."""
         cdef double r[MAXP]
         cdef double sc[MAXP]
         cdef double win[MAXP]
-        cdef int node
-        if self.redeterminize:
-            determinize(&s, &self.cfg.c, self.observer, next_u64(&self.rng))
-        node = self.select_expand(&s, 0)
+        node = self.select_expand(s, node)
         if node < 0:
             return False
-        self.play_out(&s, r, sc, win)
+        self.play_out(s, r, sc, win)
         self.backup(node, r, sc, win)
         self.iterations += 1
         return True
@@ -321,16 +325,7 @@ cdef class Tree:
             if n > 1 and self.learned_prior and prior_phase(s) >= 0 and self.prior_weights.has[prior_phase(s)]:
                 learned_priors(self, s, node, moves, n, prior)
             elif n > 1:
-                move_priors(s, c, moves, n, self.forbid[mover], self.prior_temp, &self.values, prior)
-                if self.plan_prior > 0:
-                    # asked once per node, in the first determinization that reaches it
-                    if self.nodes[node].pmove < 0:
-                        self.nodes[node].pmove = <int16_t>moves[plan_choice(s, c, moves, n, self.forbid[mover],
-                                                                           &self.values)]
-                    for i in range(n):
-                        prior[i] *= 1.0 - self.plan_prior
-                        if moves[i] == self.nodes[node].pmove:
-                            prior[i] += self.plan_prior
+                handset_prior(self, s, node, moves, n, prior)
             else:
                 prior[0] = 1.0
         elif n > 1:
@@ -496,7 +491,7 @@ cdef class Tree:
     def root_candidates(self):
         """[(move, log prior, round reached)] of the halving root's candidates, best prior first (empty for a
         PUCT root or before the first run): the move played is the best by score among those that reached
-        the last round (thurn_ai.bots.halving)."""
+        the last round (thurn_ai.bots.mcts)."""
         return [(self.sh_move[k], self.sh_logit[k], self.sh_stage[k]) for k in range(self.sh_m)]
 
     def halving_trace(self):

@@ -19,7 +19,7 @@ cdef bint setup_candidates(Tree tree) noexcept nogil:
     cdef int moves[MAXMOVES]
     cdef double prior[MAXMOVES]
     cdef int order[MAXMOVES]
-    cdef int n, i, j, t, k, ch
+    cdef int n, i, k, ch
     if tree.redeterminize:
         determinize(&s, &tree.cfg.c, tree.observer, next_u64(&tree.sh_rng))
     n = tree.tree_options(&s, 0, moves, prior)
@@ -27,13 +27,7 @@ cdef bint setup_candidates(Tree tree) noexcept nogil:
         prior[0] = 1.0
     for i in range(n):
         order[i] = i
-    for i in range(1, n):        # insertion sort by prior, highest first; ties keep the move order
-        t = order[i]
-        j = i - 1
-        while j >= 0 and prior[order[j]] < prior[t]:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = t
+    order_by(order, n, prior)
     tree.sh_m = n if n < tree.n_candidates else tree.n_candidates
     for k in range(tree.sh_m):
         i = order[k]
@@ -54,10 +48,6 @@ cdef bint setup_candidates(Tree tree) noexcept nogil:
 cdef bint iterate_root(Tree tree, int k, uint64_t world, uint64_t luck) noexcept nogil:
     """One iteration through candidate k: determinization `world`, playout random numbers `luck`."""
     cdef StateData s = tree.root
-    cdef double r[MAXP]
-    cdef double sc[MAXP]
-    cdef double win[MAXP]
-    cdef int node
     if tree.n_trace < TRACE:
         tree.trace_k[tree.n_trace] = k
         tree.trace_world[tree.n_trace] = world
@@ -66,20 +56,26 @@ cdef bint iterate_root(Tree tree, int k, uint64_t world, uint64_t luck) noexcept
         determinize(&s, &tree.cfg.c, tree.observer, world)
     apply_move(&s, &tree.cfg.c, tree.sh_move[k])
     tree.rng = luck
-    node = tree.select_expand(&s, tree.sh_child[k])
-    if node < 0:
-        return False
-    tree.play_out(&s, r, sc, win)
-    tree.backup(node, r, sc, win)
-    tree.iterations += 1
-    return True
+    return tree.play_from(&s, tree.sh_child[k])
+
+
+cdef void order_by(int* index, int n, const double* key) noexcept nogil:
+    """Sort index[0..n) by key[index[i]], highest first; ties keep their order (insertion sort: n is small)."""
+    cdef int i, j, t
+    for i in range(1, n):
+        t = index[i]
+        j = i - 1
+        while j >= 0 and key[index[j]] < key[t]:
+            index[j + 1] = index[j]
+            j -= 1
+        index[j + 1] = t
 
 cdef void halve(Tree tree, int* alive, int n_alive) noexcept nogil:
     """Order the survivors best first by score (halving_score) and advance the better half a round."""
     cdef double score[MAXMOVES]
     cdef double q[MAXMOVES]
     cdef double lo = 1e300, hi = -1e300, max_n = 0
-    cdef int i, j, t, k
+    cdef int i, k
     cdef Node* nd
     for i in range(tree.sh_m):
         nd = &tree.nodes[tree.sh_child[i]]
@@ -92,13 +88,7 @@ cdef void halve(Tree tree, int* alive, int n_alive) noexcept nogil:
         k = alive[i]
         nd = &tree.nodes[tree.sh_child[k]]
         score[k] = halving_score(tree.sh_logit[k], q[k] if nd.visits > 0 else lo, lo, hi, max_n)
-    for i in range(1, n_alive):
-        t = alive[i]
-        j = i - 1
-        while j >= 0 and score[alive[j]] < score[t]:
-            alive[j + 1] = alive[j]
-            j -= 1
-        alive[j + 1] = t
+    order_by(alive, n_alive, score)
     for i in range((n_alive + 1) // 2):
         tree.sh_stage[alive[i]] += 1
 

@@ -8,6 +8,18 @@ cdef int plan_move(Tree tree, StateData* s, int node, const int* moves, int n) n
                                                            &tree.values)]
     return tree.nodes[node].pmove
 
+cdef void handset_prior(Tree tree, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
+    """The hand-set PUCT prior: the rule of thumb's softmax, with plan_prior of it moved to the planner's move."""
+    cdef int i, pm
+    move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, prior)
+    if tree.plan_prior > 0:
+        pm = plan_move(tree, s, node, moves, n)
+        for i in range(n):
+            prior[i] *= 1.0 - tree.plan_prior
+            if moves[i] == pm:
+                prior[i] += tree.plan_prior
+
+
 cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
     """The PUCT prior from the learned model: its logits are computed once per node, for the moves of the
     first determinization that asks, and kept in the arena; a move seen only in later determinizations
@@ -15,7 +27,7 @@ cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, in
     cdef double logit[MAXMOVES]
     cdef double hand[MAXMOVES]
     cdef double plan_values[MAXMOVES]
-    cdef int i, k, pidx = -1, first, cnt, pm
+    cdef int i, k, pidx = -1, first, cnt
     cdef double low
     cdef Node* nd = &tree.nodes[node]
     if nd.pfirst < 0 and grow_arena(tree, n):
@@ -53,12 +65,8 @@ cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, in
         tree.slot[tree.pl_move[first + k]] = 0
     softmax_into(logit, n, prior)
     if tree.prior_mix > 0:
-        move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, hand)
-        pm = plan_move(tree, s, node, moves, n)
+        handset_prior(tree, s, node, moves, n, hand)
         for i in range(n):
-            hand[i] *= 1.0 - tree.plan_prior
-            if moves[i] == pm:
-                hand[i] += tree.plan_prior
             prior[i] = (1.0 - tree.prior_mix) * prior[i] + tree.prior_mix * hand[i]
 
 cdef bint grow_arena(Tree tree, int n) noexcept nogil:
