@@ -196,11 +196,17 @@ def pooled(out: Path, pairs: list[tuple[Cell, Cell]]) -> dict | None:
     d = np.concatenate([paired_differences(out, a, b) for a, b in pairs])
     if len(d) < 2:
         return None
+    sd = float(d.std(ddof=1))
+    return {"games": len(d), "win_share": float(d.mean()), **t_interval(d), "sd": sd,
+            "detectable": detectable_difference(len(d), sd)}
+
+
+def t_interval(d: np.ndarray) -> dict[str, float]:
+    """{'low', 'high', 'p'}: the 95% t interval of the mean of per-game values `d` (two or more) and the
+    p-value of a one-sample t test against 0 (scipy)."""
     t = sps.ttest_1samp(d, 0.0)
     ci = t.confidence_interval(0.95)
-    sd = float(d.std(ddof=1))
-    return {"games": len(d), "win_share": float(d.mean()), "low": float(ci.low), "high": float(ci.high),
-            "p": float(t.pvalue), "sd": sd, "detectable": detectable_difference(len(d), sd)}
+    return {"low": float(ci.low), "high": float(ci.high), "p": float(t.pvalue)}
 
 
 def detectable_difference(games: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> float:
