@@ -279,6 +279,12 @@ def test_a_record_opens_and_steps(page, tmp_path):
     assert "Traceback" not in page.inner_text("body")
 
 
+def _setup_checked(page):
+    """Wait for the editor's check of the last change: its answer redraws the problems beside the fields, which
+    can move a control between the moment Playwright aims at it and the click (seen on a slow CI machine)."""
+    page.wait_for_selector("#setup-status:not(.checking)")
+
+
 def test_set_up_a_position_by_clicking_and_export_it(page):
     page.click("#tab-setup")
     page.wait_for_selector("#setup-status.bad")
@@ -286,9 +292,11 @@ def test_set_up_a_position_by_clicking_and_export_it(page):
     display = ["Ulm", "Basel", "Zürich", "Linz", "Pilsen", "Lodz"]
     for c in display:
         page.click(f'#board .city[data-city="{c}"]')
+    _setup_checked(page)
     page.check('input[name=setup-target][value="seat0.hand"]')
     for c in ["München", "Augsburg", "Kempten"]:
         page.click(f'#board .city[data-city="{c}"]')
+    _setup_checked(page)
     page.check('input[name=setup-target][value="seat0.route"]')
     page.click('#board .city[data-city="Ingolstadt"]')
     page.click('#board .city[data-city="Lodz"]')                                  # no road: a problem
@@ -297,6 +305,7 @@ def test_set_up_a_position_by_clicking_and_export_it(page):
     assert page.locator('[data-problems-for="position"] .problem:text-matches("not joined")').count() == 0
     page.click('button[aria-label="remove Lodz from seat 0 route"]')
     page.click('#board .city[data-city="Regensburg"]')
+    _setup_checked(page)
     page.check('input[name=setup-target][value="seat1.known"]')
     page.fill("#setup-hand-size-1", "2")
     page.dispatch_event("#setup-hand-size-1", "change")
