@@ -17,8 +17,8 @@ cdef enum:
     EVAL_LEARNED = 2
     # the learned evaluation (thurn_ai/learned/): features per player, and weights per feature at the
     # start of the game and their change to its end (a weight is w0 + progress * w1)
-    VALUE_FEATURES = 12
-    VALUE_WEIGHTS = 24
+    VALUE_FEATURES = 13
+    VALUE_WEIGHTS = 26
     # the learned move prior (thurn_ai/learned/prior.py): features per move, one weight row per decision
     # phase with a learned prior (draw, play, after a card, discard)
     PRIOR_FEATURES = 27

@@ -210,6 +210,33 @@ cdef double tile_potential(const StateData* s, const ConfigData* c, int p) noexc
     return pot
 
 
+cdef double route_tile_potential(const StateData* s, const ConfigData* c, int p) noexcept nogil:
+    """Progress toward a route-length tile (5, 6 and 7 cards on the South board): over the lengths k the route
+    in progress can still close at, the tile closing at k would earn (award_tiles' rule: the stack for k, else
+    the next shorter one with tiles left) times (cards now / k)^2; the best of them. 0 without a route or
+    without route tiles left."""
+    cdef double best = 0.0, frac, v
+    cdef int k, j, t, L = s.route_len[p], first
+    if L == 0 or c.max_route_tile < c.min_route_tile:
+        return 0.0
+    first = L if L > c.min_route_tile else c.min_route_tile
+    if first > c.max_route_tile:
+        first = c.max_route_tile
+    for k in range(first, c.max_route_tile + 1):
+        v = 0.0
+        j = k
+        while j >= c.min_route_tile:
+            t = c.route_stack[j]
+            if t >= 0 and s.stack_pos[t] < c.stack_nvals[t]:
+                v = c.stack_vals[t][s.stack_pos[t]]
+                break
+            j -= 1
+        frac = <double>L / k if L < k else 1.0
+        if v * frac * frac > best:
+            best = v * frac * frac
+    return best
+
+
 cdef double position_value(const StateData* s, const ConfigData* c, int p, double tile_weight,
                            HouseValues* values) noexcept nogil:
     """Score now plus part of what the route in progress promises (its houses, and the next carriage if

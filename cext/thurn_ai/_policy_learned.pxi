@@ -46,6 +46,7 @@ cdef void value_features(const StateData* s, const ConfigData* c, int p, HouseVa
     f[9] = 1.0 if p > s.current else 0.0
     f[10] = 1.0 if s.end_triggered and p < s.current else 0.0
     f[11] = s.horse_total[p] if c.horses_variant else 0.0
+    f[12] = route_tile_potential(s, c, p)
 
 
 cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,

@@ -55,6 +55,8 @@ def test_features_of_a_hand_computed_position():
     # Baden (3 cities, top tile 3): 2 of 3 held; outside Baiern (8 provinces, top 6): 1 province held
     assert row["tile_potential"] == pytest.approx(3 * (2 / 3) ** 2 + 6 * (1 / 8) ** 2)
     assert (row["route_length"], row["hand"], row["houses_left"], row["carriages"]) == (2, 3, 18, 2)
+    # South's route tiles: 5 cards 2, 6 cards 3, 7 cards 4 on top; the best of value x (2 / length)^2
+    assert row["route_tiles"] == pytest.approx(max(2 * (2 / 5) ** 2, 3 * (2 / 6) ** 2, 4 * (2 / 7) ** 2))
     assert row["plan_promise"] > 0                                  # cards that extend the route
     assert [list(r[8:11]) for r in f] == [[0, 0, 0], [1, 0, 0], [0, 1, 0]]   # to move, yet to move, done
     assert f[1][0] == f[2][0] == -20 and f[2][2] == 0               # nothing placed, no cards
@@ -63,6 +65,20 @@ def test_features_of_a_hand_computed_position():
     # the final round (seat 2 ended the game): seat 0 has had its last turn; progress is 1
     progress, f = position_features(build(**kw, end_player=2))
     assert progress == 1.0 and [r[10] for r in f] == [1, 0, 0]
+
+
+def test_the_route_tile_feature_follows_the_stacks_left():
+    five = ["Freiburg", "Basel", "Zürich", "Sigmaringen", "Stuttgart"]
+    feature = FEATURES.index("route_tiles")
+    # closable now for the 5-card tile (2), or two cards from 7 (4 x (5/7)^2) or one from 6 (3 x (5/6)^2)
+    f = position_features(build(routes={0: five}))[1]
+    assert f[0][feature] == pytest.approx(3 * (5 / 6) ** 2) and f[1][feature] == 0      # no route: nothing
+    # the 5- and 6-card stacks empty: a 5- or 6-card route earns nothing, only the 7-card tile is left
+    f = position_features(build(routes={0: five}, stack_pos={"route5": 2, "route6": 3}))[1]
+    assert f[0][feature] == pytest.approx(4 * (5 / 7) ** 2)
+    # the 7-card stack empty: a 7-card route takes the 6-card tile (the next shorter with tiles)
+    f = position_features(build(routes={0: five}, stack_pos={"route7": 4, "route6": 2}))[1]
+    assert f[0][feature] == pytest.approx(max(2, 1 * (5 / 6) ** 2, 1 * (5 / 7) ** 2))
 
 
 def test_terms_interleave_start_and_end_weights():
@@ -103,9 +119,9 @@ def test_the_model_file_round_trips_and_bad_files_are_refused(tmp_path):
     d = json.loads(path.read_text())
     cases = {
         "not a thurn-ai value model": {"format": "other"},
-        "other features": {**d, "features": list(FEATURES)[:-1]},
-        "needs 24 win": {**d, "models": {"2": {"win": [0.0] * 3, "score": [0.0] * 26}}},
-        "NaN": {**d, "models": {"2": {"win": [float("nan")] * 24, "score": [0.0] * 26}}},
+        "other features": {**d, "features": list(FEATURES)[::-1]},
+        f"needs {N_TERMS} win": {**d, "models": {"2": {"win": [0.0] * 3, "score": [0.0] * (N_TERMS + 2)}}},
+        "NaN": {**d, "models": {"2": {"win": [float("nan")] * N_TERMS, "score": [0.0] * (N_TERMS + 2)}}},
         "malformed weights": {**d, "models": {"2": {"win": "x"}}},
         "holds no weights": {**d, "models": {}},
     }
@@ -114,11 +130,33 @@ def test_the_model_file_round_trips_and_bad_files_are_refused(tmp_path):
         with pytest.raises(ModelError, match=message):
             ValueModel.load(path)
     with pytest.raises(ModelError, match="finite"):
-        ValueModel.from_dict({**d, "models": {"2": {"win": [float("inf")] * 24, "score": [0.0] * 26}}})
+        ValueModel.from_dict({**d, "models": {"2": {"win": [float("inf")] * N_TERMS,
+                                                   "score": [0.0] * (N_TERMS + 2)}}})
     with pytest.raises(ModelError, match="no weights for 4 players"):
         random_model(1, players=(2,)).weights_for(4)
     with pytest.raises(ModelError, match="cannot read"):
         ValueModel.load(tmp_path / "missing.json")
+
+
+def test_a_model_fitted_before_a_feature_was_added_reads_it_with_weight_zero(tmp_path):
+    model = random_model(2)
+    d = model.to_dict()
+    old = {**d, "features": list(FEATURES[:-1]),
+           "models": {k: {"win": m["win"][:-2], "score": m["score"][:-2]} for k, m in d["models"].items()}}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    back = ValueModel.load(path)
+    for n in (2, 3, 4):
+        assert np.array_equal(back.win[n][:-2], model.win[n][:-2]) and not back.win[n][-2:].any()
+        assert np.array_equal(back.score[n][:-2], model.score[n][:-2]) and not back.score[n][-2:].any()
+    # so it evaluates as if the last feature were not there
+    state = thurn_ai.new_game(players=3, seed=4)
+    for _ in range(60):
+        state.apply(state.legal_moves()[0])
+    progress, f = position_features(state)
+    g = f.copy()
+    g[:, -1] += 5.0
+    assert np.array_equal(back.predict_features(progress, f)[0], back.predict_features(progress, g)[0])
 
 
 def test_the_shipped_model_loads_for_every_player_count():

@@ -25,6 +25,7 @@ FEATURES = (
     "yet_to_move",     # 1 for a player after the mover in this round (one turn fewer taken so far)
     "done",            # 1 for a player whose last turn is over in the final round
     "horses",          # horses laid on the route (horses variant; 0 otherwise)
+    "route_tiles",     # progress toward a route-length tile: best over lengths k of its value x (cards / k)^2
 )
 N_FEATURES = len(FEATURES)
 N_TERMS = 2 * N_FEATURES

@@ -96,7 +96,9 @@ class ValueModel:
         if version != VERSION or isinstance(version, bool):
             raise ModelError(f"the value model's version is {short_repr(version)}; this thurn-ai reads "
                              f"version {VERSION}")
-        if d.get("features") != list(FEATURES):
+        names = d.get("features")
+        # a model fitted before features were added reads them with weight 0 (the same evaluation, exactly)
+        if not isinstance(names, list) or not names or names != list(FEATURES[:len(names)]):
             raise ModelError("the value model was fitted to other features than this version computes")
         models = d.get("models")
         if not isinstance(models, dict):
@@ -116,8 +118,10 @@ class ValueModel:
             if not isinstance(m, dict) or set(m) != {"win", "score"}:
                 raise ModelError(f"value model for {n} players: malformed weights (an object with 'win' and "
                                  f"'score' and nothing else is needed), not {short_repr(m)}")
-            win[n] = _weights(m["win"], N_TERMS, f"value model for {n} players: win")
-            score[n] = _weights(m["score"], N_TERMS + 2, f"value model for {n} players: score")
+            fitted = 2 * len(names)
+            win[n] = _padded(_weights(m["win"], fitted, f"value model for {n} players: win"), N_TERMS)
+            score[n] = _padded(_weights(m["score"], fitted + 2, f"value model for {n} players: score"),
+                                N_TERMS + 2)
         return cls(win=win, score=score, meta=dict(meta or {}))
 
     @classmethod
@@ -125,6 +129,12 @@ class ValueModel:
         """The model in a file (default: the one shipped with the package); at most MAX_MODEL_BYTES."""
         p = Path(path) if path is not None else DEFAULT_PATH
         return cls.from_dict(load_json(p, "value model", ModelError, max_bytes=MAX_MODEL_BYTES))
+
+
+def _padded(weights: np.ndarray, size: int) -> np.ndarray:
+    """Weights fitted to the first features of FEATURES, to `size`: weight 0 for the features added since
+    (their terms come last, in the same order)."""
+    return np.concatenate([weights, np.zeros(size - len(weights))])
 
 
 def _weights(value, size: int, what: str) -> np.ndarray:

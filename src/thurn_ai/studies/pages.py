@@ -198,6 +198,18 @@ def _search_root(out: Path) -> dict[str, Number]:
     return numbers
 
 
+def _value_route_tiles(out: Path) -> dict[str, Number]:
+    s = _json(out / "summary.json")
+    numbers = {"pooled.pairwise_diff": Number(s["pooled_pairwise_diff"], s["low"], s["high"], "pp",
+                                              games=s["decisions"], says="held-out pairwise accuracy, 13 minus "
+                                              "12 features, pooled over 2-4 players, 95% game bootstrap")}
+    for r in pd.read_csv(out / "held_out.csv").itertuples():
+        numbers[f"pairwise.p{r.players}.{r.model.replace(' ', '_')}"] = Number(
+            float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
+            says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
+    return numbers
+
+
 #: the front page of every folder of results/
 PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
@@ -226,6 +238,8 @@ PAGES: dict[str, Page] = {
     "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased),
     "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup),
     "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength),
+    "value_route_tiles": Page("A route-length-tile feature in the learned evaluation (offline)",
+                              "python experiments/value_route_tiles.py", _value_route_tiles),
     "web_idle": Page("The web server with idle connections", "python experiments/web_idle.py", _web_idle),
     "web_load": Page("The web server under attack", "python experiments/web_load.py", _web_load),
 }

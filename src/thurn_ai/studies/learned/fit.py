@@ -43,7 +43,10 @@ def feature_arrays(frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.nd
         raise ValueError("the positions must be the rows of one player count")
     df = frame.sort_values(["game", "turn", "player"], kind="stable")
     k = len(df) // n
-    f = df[[f"f_{name}" for name in FEATURES]].to_numpy(float).reshape(k, n, len(FEATURES))
+    # data written before a feature was added lacks its column: the feature reads 0 there, so its
+    # weight stays 0 (the model then evaluates as the earlier one did)
+    f = df.reindex(columns=[f"f_{name}" for name in FEATURES], fill_value=0.0).to_numpy(float)
+    f = f.reshape(k, n, len(FEATURES))
     return df, f, df["progress"].to_numpy(float).reshape(k, n)[:, 0]
 
 
