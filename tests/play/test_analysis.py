@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from tests.helpers import build, legal, play
 from thurn_ai import IllegalMoveError, PositionError, Rules
@@ -262,7 +263,7 @@ def test_analysis_refuses_what_it_cannot_analyse(position):
     with pytest.raises(PositionError, match="is to move"):
         analyse(g, player=(g.current_player + 1) % 3, iterations=10)
     with pytest.raises(thurn_ai.BotSpecError, match="cannot analyse"):
-        analyse(g, bot="greedy")
+        analyse(g, bot=BotSpec.parse("greedy"))
     over = g.clone()
     over.playout()
     with pytest.raises(PositionError, match="game is over"):
