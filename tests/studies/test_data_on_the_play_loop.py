@@ -66,3 +66,8 @@ def test_the_teacher_rows_of_a_decision_are_its_targets_with_their_context():
         assert len(rows) <= rows["n_legal"].iloc[0] and rows["played"].sum() <= 1
         assert set(rows.loc[rows["played"], "notation"]) <= {record.moves[index]}
         assert rows["teacher_best"].sum() == 1
+
+
+def test_the_teacher_must_be_a_search():
+    with pytest.raises(T.TeacherError, match="does not search"):
+        T.plan_chunks(players=[2], games=1, teacher="heuristic")

@@ -156,6 +156,9 @@ def plan_chunks(players=PLAYER_COUNTS, games: int = 100, seed: int = 0, play: st
         raise TeacherError(f"sample must be a share of decisions, above 0 and at most 1, not {sample!r}")
     for spec in {play, strong, teacher, "heuristic"}:
         make_bot(spec, 0)          # a bad spec fails here, before any game
+    if not isinstance(make_bot(teacher, 0), Searcher):
+        raise TeacherError(f"the teacher {teacher!r} does not search (bots.base.Searcher): it has no visit shares "
+                           "or values to teach; use a search bot")
     per = {n: [TeacherChunk(n, g, min(CHUNK, games - g), seed, play, strong, teacher, sample)
                for g in range(0, games, CHUNK)] for n in players}
     return interleaved(per, players)
