@@ -52,6 +52,18 @@ QUOTES = [
                         "{expert:cell.prior_p4_cpu0.05.win|value} against {expert:cell.default_p2_cpu0.05.win|value} / "
                         "{expert:cell.default_p3_cpu0.05.win|value} / {expert:cell.default_p4_cpu0.05.win|value}, "
                         "pooled {expert:pooled.prior_minus_default.cpu0.05|points}"),
+    ("README.md", "| `mcts(policy=handset)`, 1000 iterations | {expert:cell.default_p2_it1000.win} | "
+                  "{expert:cell.default_p3_it1000.win} | {expert:cell.default_p4_it1000.win} |"),
+    ("docs/results.md", "{expert:cell.prior_p2_it1000.win|value} / {expert:cell.prior_p3_it1000.win|value} / "
+                        "{expert:cell.prior_p4_it1000.win|value} at 1000 iterations against "
+                        "{expert:cell.default_p2_it1000.win|value} / {expert:cell.default_p3_it1000.win|value} / "
+                        "{expert:cell.default_p4_it1000.win|value}, and {expert:cell.prior_p2_it3000.win|value} / "
+                        "{expert:cell.prior_p3_it3000.win|value} / {expert:cell.prior_p4_it3000.win|value} at 3000 "
+                        "against {expert:cell.default_p2_it3000.win|value} / {expert:cell.default_p3_it3000.win|value} / "
+                        "{expert:cell.default_p4_it3000.win|value}"),
+    ("docs/results.md", "Head to head, one learned-prior seat against hand-set-prior seats (1000 iterations, 400 / "
+                        "402 / 400 games): {expert:cell.h2h_p2_it1000.win}, {expert:cell.h2h_p3_it1000.win} and "
+                        "{expert:cell.h2h_p4_it1000.win}"),
     ("README.md", "{expert:pooled.prior_minus_default.it1000|points} at 1000 iterations, "
                   "{expert:pooled.prior_minus_default.it3000|points} at 3000; a second generation was no stronger "
                   "(pooled {expert:pooled.gen2_minus_prior.it1000|points})"),
