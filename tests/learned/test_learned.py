@@ -406,7 +406,8 @@ def test_analyse_shows_the_mapped_win_share_only_for_the_learned_evaluation(monk
     raw = A.analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=200, seed=1)
     assert not raw.calibrated and all(o.win_prob == o.search_win for o in raw.options)
     # a player count the map was not fitted for is reported raw, and said to be
-    four = A.analyse(thurn_ai.new_game(players=4, seed=4), bot=BotSpec.parse("mcts(eval=learned)"), iterations=100, seed=1)
+    four = A.analyse(thurn_ai.new_game(players=4, seed=4), bot=BotSpec.parse("mcts(eval=learned)"), iterations=100,
+                     seed=1)
     assert not four.calibrated and all(o.win_prob == o.search_win for o in four.options)
 
 

@@ -55,7 +55,8 @@ def test_progress_is_reported_after_each_choice_and_refusals_come_before_any_sea
     from thurn_ai.play.turn_options import check_turn_question, open_choices
     g = turn_start()
     seen = []
-    which_official(g, bot=BotSpec.parse("mcts(iterations=20)"), seed=1, on_rated=lambda done, total: seen.append((done, total)))
+    which_official(g, bot=BotSpec.parse("mcts(iterations=20)"), seed=1,
+                   on_rated=lambda done, total: seen.append((done, total)))
     n = len(open_choices(g))
     assert seen == [(k, n) for k in range(1, n + 1)]
     check_turn_question(g)                                              # a free choice: no refusal

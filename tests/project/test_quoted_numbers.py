@@ -59,8 +59,8 @@ QUOTES = [
                         "{expert:cell.default_p2_it1000.win|value} / {expert:cell.default_p3_it1000.win|value} / "
                         "{expert:cell.default_p4_it1000.win|value}, and {expert:cell.prior_p2_it3000.win|value} / "
                         "{expert:cell.prior_p3_it3000.win|value} / {expert:cell.prior_p4_it3000.win|value} at 3000 "
-                        "against {expert:cell.default_p2_it3000.win|value} / {expert:cell.default_p3_it3000.win|value} / "
-                        "{expert:cell.default_p4_it3000.win|value}"),
+                        "against {expert:cell.default_p2_it3000.win|value} / "
+                        "{expert:cell.default_p3_it3000.win|value} / {expert:cell.default_p4_it3000.win|value}"),
     ("docs/results.md", "Head to head, one learned-prior seat against hand-set-prior seats (1000 iterations, 400 / "
                         "402 / 400 games): {expert:cell.h2h_p2_it1000.win}, {expert:cell.h2h_p3_it1000.win} and "
                         "{expert:cell.h2h_p4_it1000.win}"),

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from ..play.turn_options import check_turn_question, open_choices, which_official
-from ..bots.base import Analyst, Searcher
+from ..bots.base import Analyst, Bot, Searcher
 from ..bots.spec import BotSpec, make_bot
 from ..bots.search_options import MAX_ITERATIONS
 from ..errors import ThurnError
@@ -183,7 +183,7 @@ async def search_while_connected(request, fn, slots=None):
         raise
 
 
-def check_search_limits(bot) -> None:
+def check_search_limits(bot: Bot | None) -> None:
     """ThurnError for a bot whose searches would take more than the server gives one search: more than
     MAX_SECONDS a decision or more than MAX_WORKERS threads (iterations are bounded by the search's own
     MAX_ITERATIONS, pimc's worlds by its MAX_WORLDS; however many, a search on this server stops after
