@@ -25,7 +25,7 @@ import pandas as pd
 from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.game.rules import Rules
-from thurn_ai.play.analysis import bot_spec
+from thurn_ai.play.analysis import DEFAULT_SPEC, bot_spec
 from thurn_ai.play.match import derive_seed, play_game
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, decisions_of, review, review_decision
 from thurn_ai.stats.summary import wilson_interval
@@ -73,7 +73,7 @@ def measure_reliability(games: int, jobs: int) -> pd.DataFrame:
             rec = game(players, "held-out", k)
             r = review(rec, budget=DEFAULT_BUDGET, jobs=jobs)
             states = {d.index: d for d in decisions_of(rec, moves={x.index for x in r.labelled})}
-            spec = bot_spec("mcts", DEFAULT_BUDGET * DEEP, None, players)
+            spec = bot_spec(DEFAULT_SPEC, DEFAULT_BUDGET * DEEP, None, players)
             for x in r.labelled:
                 d = states[x.index]
                 deep = review_decision(d.state, d.seat, d.move, d.index, spec, 1 + k, DEFAULT_BUDGET * DEEP)

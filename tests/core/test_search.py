@@ -10,6 +10,7 @@ from thurn_ai import _search
 from thurn_ai.bots import Observation, make_bot
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.game.officials import official_of
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.errors import BotSpecError
 from thurn_ai.play.match import play_game
 from thurn_ai.game.notation import move_kind
@@ -285,16 +286,16 @@ def test_bad_root_restrictions_are_refused(monkeypatch):
     from thurn_ai.play.analysis import analyse
     from thurn_ai.errors import PositionError
     with pytest.raises(PositionError, match="no legal move uses the cartwright"):
-        analyse(g, bot="mcts(iterations=10)", official="cartwright")
+        analyse(g, bot=BotSpec.parse("mcts(iterations=10)"), official="cartwright")
     with pytest.raises(BotSpecError, match="cannot analyse"):
-        analyse(g, bot="heuristic", official="postmaster")
+        analyse(g, bot=BotSpec.parse("heuristic"), official="postmaster")
 
     class AnalysesOnly:                      # a bot with analyse() alone does not provide the Analyst capability
         def analyse(self, obs):
             return []
     monkeypatch.setattr("thurn_ai.play.analysis.make_bot", lambda spec, seed: AnalysesOnly())
     with pytest.raises(BotSpecError, match="cannot analyse"):
-        analyse(g, bot="mcts(iterations=10)", official="postmaster")
+        analyse(g, bot=BotSpec.parse("mcts(iterations=10)"), official="postmaster")
 
 
 @pytest.mark.parametrize("spec", ["mcts(iterations=200)", "mcts(iterations=200,workers=2)",

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.bots.base import Observation
@@ -120,8 +121,8 @@ def test_analyse_says_whom_the_chance_assumes_and_maps_for_heuristic_opponents()
     from thurn_ai.learned.features import position_features
     from thurn_ai.play.analysis import analyse
     g = thurn_ai.new_game(players=3, seed=4)
-    eq = analyse(g, bot="mcts(eval=learned)", iterations=100, seed=1)
-    vs = analyse(g, bot="mcts(eval=learned)", iterations=100, seed=1, opponents="heuristic")
+    eq = analyse(g, bot=BotSpec.parse("mcts(eval=learned)"), iterations=100, seed=1)
+    vs = analyse(g, bot=BotSpec.parse("mcts(eval=learned)"), iterations=100, seed=1, opponents="heuristic")
     assert eq.opponents == "equal" and "equal players" in eq.assumes
     assert vs.opponents == "heuristic" and "heuristic" in vs.assumes
     d = vs.to_dict()
@@ -131,12 +132,12 @@ def test_analyse_says_whom_the_chance_assumes_and_maps_for_heuristic_opponents()
         assert a.move == b.move and a.search_win == b.search_win
         assert b.win_prob == pytest.approx(win_map_for("heuristic").chance(b.search_win, t, 3))
         assert b.win_prob > a.win_prob
-    raw = analyse(g, bot="mcts(eval=simple)", iterations=50, seed=1)
+    raw = analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=50, seed=1)
     assert raw.to_dict()["win_prob_opponents"] is None and "not a probability" in raw.assumes
     with pytest.raises(thurn_ai.errors.ThurnError, match="learned evaluation"):
-        analyse(g, bot="mcts(eval=simple)", iterations=50, seed=1, opponents="heuristic")
+        analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=50, seed=1, opponents="heuristic")
     with pytest.raises(WinMapError, match="unknown opponents"):
-        analyse(g, bot="mcts(eval=learned)", iterations=50, seed=1, opponents="weak")
+        analyse(g, bot=BotSpec.parse("mcts(eval=learned)"), iterations=50, seed=1, opponents="weak")
 
 
 @needs_mcts

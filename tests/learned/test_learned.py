@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from tests.helpers import build
 
+from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from thurn_ai import _policy
 from thurn_ai.bots import make_bot
@@ -308,8 +309,8 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
     assert said(base + ",model=sub/other.json)") == said(base + f",model={other})")
     # the win map was fitted to the shipped weights' search: other weights' shares are not calibrated
     from thurn_ai.play.analysis import analyse
-    assert analyse(g, iterations=60, bot=f"mcts(eval=learned,model={DEFAULT_PATH})").calibrated
-    assert not analyse(g, iterations=60, bot="mcts(eval=learned,model=sub/other.json)").calibrated
+    assert analyse(g, iterations=60, bot=BotSpec.parse(f"mcts(eval=learned,model={DEFAULT_PATH})")).calibrated
+    assert not analyse(g, iterations=60, bot=BotSpec.parse("mcts(eval=learned,model=sub/other.json)")).calibrated
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -435,15 +436,16 @@ def test_analyse_shows_the_mapped_win_share_only_for_the_learned_evaluation(monk
     win_map = WinMap(params={3: (-0.5, 0.5, 0.0)})       # far from the identity: the map must show
     monkeypatch.setattr(A, "default_win_map", lambda: win_map)
     g = thurn_ai.new_game(players=3, seed=4)
-    a = A.analyse(g, bot="mcts(eval=learned)", iterations=200, seed=1)
+    a = A.analyse(g, bot=BotSpec.parse("mcts(eval=learned)"), iterations=200, seed=1)
     assert a.calibrated and a.to_dict()["win_prob_calibrated"] is True
     t = position_features(g)[0]
     for o in a.options:
         assert o.win_prob == pytest.approx(win_map.chance(o.search_win, t, 3))
-    raw = A.analyse(g, bot="mcts(eval=simple)", iterations=200, seed=1)
+    raw = A.analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=200, seed=1)
     assert not raw.calibrated and all(o.win_prob == o.search_win for o in raw.options)
     # a player count the map was not fitted for is reported raw, and said to be
-    four = A.analyse(thurn_ai.new_game(players=4, seed=4), bot="mcts(eval=learned)", iterations=100, seed=1)
+    four = A.analyse(thurn_ai.new_game(players=4, seed=4), bot=BotSpec.parse("mcts(eval=learned)"), iterations=100,
+                     seed=1)
     assert not four.calibrated and all(o.win_prob == o.search_win for o in four.options)
 
 

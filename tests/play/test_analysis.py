@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from tests.helpers import build, legal, play
 from thurn_ai import IllegalMoveError, PositionError, Rules
@@ -262,7 +263,7 @@ def test_analysis_refuses_what_it_cannot_analyse(position):
     with pytest.raises(PositionError, match="is to move"):
         analyse(g, player=(g.current_player + 1) % 3, iterations=10)
     with pytest.raises(thurn_ai.BotSpecError, match="cannot analyse"):
-        analyse(g, bot="greedy")
+        analyse(g, bot=BotSpec.parse("greedy"))
     over = g.clone()
     over.playout()
     with pytest.raises(PositionError, match="game is over"):
@@ -288,3 +289,29 @@ def test_a_recommended_turn_stops_at_cards_nobody_has_seen():
     assert turn.moves == ("administrator",) and "new display" in turn.then
     deck = describe_turn(g, [g.parse_move("deck"), after.parse_move(f"draw {after.display()[0]}")])
     assert deck.moves == ("draw deck",) and "deck" in deck.then
+
+
+def test_a_spec_in_text_is_read_at_the_edge_not_by_analyse():
+    """Inside the library a bot travels as a BotSpec (issue 54); text given to analyse() is one clear
+    error that says how to read it."""
+    g = thurn_ai.new_game(players=2, seed=1)
+    with pytest.raises(thurn_ai.BotSpecError, match=r"bot must be a BotSpec \(BotSpec.parse\('pimc'\)"):
+        analyse(g, bot="pimc", iterations=10)      # type: ignore[arg-type]
+
+
+@needs_mcts
+def test_a_search_that_declares_the_shipped_evaluation_is_calibrated_whatever_its_name(monkeypatch):
+    """Whether the win map reads a search's win shares is what the bot declares (Searcher.value_weights),
+    not whether its name is in a list ("mcts", "pimc"): a search registered under another name with the
+    shipped learned evaluation gets the calibrated chance, the same search with the hand-set one does not."""
+    from thurn_ai.bots import register
+    from thurn_ai.bots import spec as registry
+    from thurn_ai.bots.mcts import MCTSBot
+
+    class RenamedSearch(MCTSBot):
+        spec = "renamed-search"
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))      # registered for this test only
+    register("renamed-search", RenamedSearch)
+    g = thurn_ai.new_game(players=2, seed=1)
+    assert analyse(g, bot=BotSpec.parse("renamed-search(eval=learned)"), iterations=30).calibrated
+    assert not analyse(g, bot=BotSpec.parse("renamed-search(eval=simple)"), iterations=30).calibrated

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
@@ -16,7 +17,7 @@ from thurn_ai.game.officials import OFFICIALS, official_of, possible_officials
 from thurn_ai.play.turn_options import which_official
 from thurn_ai.position import save_position
 
-SPEC = "mcts(iterations=150,eval=learned)"
+SPEC = BotSpec.parse("mcts(iterations=150,eval=learned)")
 
 
 def turn_start(players=3, seed=1, after=12):
@@ -54,7 +55,8 @@ def test_progress_is_reported_after_each_choice_and_refusals_come_before_any_sea
     from thurn_ai.play.turn_options import check_turn_question, open_choices
     g = turn_start()
     seen = []
-    which_official(g, bot="mcts(iterations=20)", seed=1, on_rated=lambda done, total: seen.append((done, total)))
+    which_official(g, bot=BotSpec.parse("mcts(iterations=20)"), seed=1,
+                   on_rated=lambda done, total: seen.append((done, total)))
     n = len(open_choices(g))
     assert seen == [(k, n) for k in range(1, n + 1)]
     check_turn_question(g)                                              # a free choice: no refusal

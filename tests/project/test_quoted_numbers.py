@@ -2,7 +2,8 @@
 
 Each quote below is a sentence of a page with its numbers written as {folder:name}: the number `name` of
 results/<folder>/findings.json, printed as the findings print it (`Number.text`; `|points` prints a
-difference of shares as "points" instead of "pp"). A quote fails when the page no longer says it, or when the
+difference of shares as "points" instead of "pp", `|value` the number without its interval). A quote fails
+when the page no longer says it, or when the
 finding moved and the page was not changed with it. Pages are compared with their line breaks and the
 typographic minus normalised."""
 from __future__ import annotations
@@ -36,6 +37,38 @@ QUOTES = [
     ("docs/results.md", "{bench:engine.random_moves_per_second_min}–{bench:engine.random_moves_per_second_max} "
                         "million random actions per second"),
     ("docs/results.md", "`heuristic` beats `greedy` in {rulebased:heuristic_vs_greedy.south.win} of 400 games"),
+    # the expert study's equal-CPU cells: the speeds they rest on and what they won
+    ("docs/expert.md", "{expert:speed.learned_prior} against {expert:speed.planner_prior} iterations per CPU "
+                       "second in one run"),
+    ("docs/expert.md", "at those speeds {expert:speed.learned_prior.at_cpu0.05} iterations of the learned "
+                       "prior's search and {expert:speed.planner_prior.at_cpu0.05} of the hand-set prior's"),
+    ("docs/expert.md", "| hand-set prior | {expert:cell.default_p2_cpu0.05.win|value} | "
+                       "{expert:cell.default_p3_cpu0.05.win|value} | {expert:cell.default_p4_cpu0.05.win|value} |"),
+    ("docs/expert.md", "| learned prior (the default) | {expert:cell.prior_p2_cpu0.05.win|value} | "
+                       "{expert:cell.prior_p3_cpu0.05.win|value} | {expert:cell.prior_p4_cpu0.05.win|value} |"),
+    ("docs/expert.md", "Pooled over the three counts (1,202 paired games): "
+                       "**{expert:pooled.prior_minus_default.cpu0.05|points}**"),
+    ("docs/results.md", "it wins {expert:cell.prior_p2_cpu0.05.win|value} / {expert:cell.prior_p3_cpu0.05.win|value} / "
+                        "{expert:cell.prior_p4_cpu0.05.win|value} against {expert:cell.default_p2_cpu0.05.win|value} / "
+                        "{expert:cell.default_p3_cpu0.05.win|value} / {expert:cell.default_p4_cpu0.05.win|value}, "
+                        "pooled {expert:pooled.prior_minus_default.cpu0.05|points}"),
+    ("README.md", "| `mcts(policy=handset)`, 1000 iterations | {expert:cell.default_p2_it1000.win} | "
+                  "{expert:cell.default_p3_it1000.win} | {expert:cell.default_p4_it1000.win} |"),
+    ("docs/results.md", "{expert:cell.prior_p2_it1000.win|value} / {expert:cell.prior_p3_it1000.win|value} / "
+                        "{expert:cell.prior_p4_it1000.win|value} at 1000 iterations against "
+                        "{expert:cell.default_p2_it1000.win|value} / {expert:cell.default_p3_it1000.win|value} / "
+                        "{expert:cell.default_p4_it1000.win|value}, and {expert:cell.prior_p2_it3000.win|value} / "
+                        "{expert:cell.prior_p3_it3000.win|value} / {expert:cell.prior_p4_it3000.win|value} at 3000 "
+                        "against {expert:cell.default_p2_it3000.win|value} / "
+                        "{expert:cell.default_p3_it3000.win|value} / {expert:cell.default_p4_it3000.win|value}"),
+    ("docs/results.md", "Head to head, one learned-prior seat against hand-set-prior seats (1000 iterations, 400 / "
+                        "402 / 400 games): {expert:cell.h2h_p2_it1000.win}, {expert:cell.h2h_p3_it1000.win} and "
+                        "{expert:cell.h2h_p4_it1000.win}"),
+    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} at 1000 iterations, "
+                  "{expert:pooled.prior_minus_default.it3000|points} at 3000; a second generation was no stronger "
+                  "(pooled {expert:pooled.gen2_minus_prior.it1000|points})"),
+    ("docs/expert.md", "(with 80% power the cells detect "
+                       "{expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at"),
     ("docs/officials-advice.md", "first {officials:validation.p2.first.minus_control}, fresh "
                                  "{officials:validation.p2.fresh.minus_control} of win rate"),
 ]
@@ -47,6 +80,8 @@ def render(quote: str, load=lambda folder: Findings.load(ROOT / "results" / fold
     """The quote with each {folder:name} replaced by that finding's text."""
     def number(m: re.Match) -> str:
         text = load(m.group(1)).number(m.group(2)).text()
+        if m.group(3) == "value":
+            return text.split(" [")[0]
         return text.replace(" pp", " points") if m.group(3) == "points" else text
     return FIELD.sub(number, quote)
 
@@ -69,6 +104,8 @@ def test_a_finding_that_moves_fails_its_quote(tmp_path):
     moved = Findings("bench", "t", "c", "x", {"speed": Number(7.2)})
     assert normalised(render(quote, lambda _: same)) in page
     assert normalised(render(quote, lambda _: moved)) not in page
+    share = Findings("x", "t", "c", "x", {"win": Number(0.88, 0.845, 0.91, "share")})
+    assert render("won {x:win|value}, {x:win}", lambda _: share) == "won 88.0%, 88.0% [84.5, 91.0]"
     with pytest.raises(FindingsError, match="no number 'gone'"):
         render("{bench:gone}", lambda _: same)
 

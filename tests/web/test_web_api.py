@@ -23,6 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")          # Starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
+from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from thurn_ai.play.analysis import analyse
 from thurn_ai.bots import make_bot
@@ -326,7 +327,7 @@ def test_which_official_rates_each_open_choice_as_the_library_does_sharing_the_b
     n = len(res["choices"])
     # the page's budget is the whole question's: each of the 2 searches a choice gets its share
     assert res["each_search"]["iterations"] == -(-1200 // (2 * n))
-    expected = which_official(position_from_dict(view, seed=5), bot="mcts",
+    expected = which_official(position_from_dict(view, seed=5), bot=BotSpec.parse("mcts"),
                               iterations=res["each_search"]["iterations"], seed=0)
     assert [c["option"] for c in res["choices"]] == [c.option for c in expected]
     assert [c["move"] for c in res["choices"]] == [c.move for c in expected]
@@ -345,7 +346,7 @@ def test_a_value_the_re_rating_never_reached_is_null_in_the_json():
     from thurn_ai.play.turn_options import which_official
     from thurn_ai.web.hints import Budget, official_choices_result
     g = free_turn_start()
-    choices = which_official(g, bot="mcts(iterations=30)", seed=1)
+    choices = which_official(g, bot=BotSpec.parse("mcts(iterations=30)"), seed=1)
     lost = choices[0].__class__(**{**choices[0].__dict__, "win_prob": math.nan, "mean_score": math.nan})
     res = official_choices_result(g, [lost, *choices[1:]], Budget(iterations=30))
     text = json.dumps(res, allow_nan=False)                    # as the server's JSONResponse writes it

@@ -20,7 +20,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 pytest.importorskip("starlette")
 
 import thurn_ai
-from thurn_ai.bots import make_bot
+from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.play.match import play_game
 from thurn_ai.position import check_position, position_from_dict
 from thurn_ai.web import BackgroundServer, create_app
@@ -142,6 +142,9 @@ def test_the_page_draws_the_board_with_labels_and_a_legend(page):
     legend = page.inner_text("#legend")
     for p in thurn_ai.Rules().load_board().provinces:
         assert p in legend
+    # the seats offer the server's bots (its registry: the anchors too), not a list written in the page
+    offered_bots = [o.get_attribute("value") for o in page.locator("#bot-specs option").all()]
+    assert set(known_bots(loaded_only=True)) <= set(offered_bots) and "anchor-1k" in offered_bots
 
 
 def test_play_against_random_by_clicking_until_a_close(page):

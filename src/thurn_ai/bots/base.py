@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from .._core import GameState
 
 if TYPE_CHECKING:
-    from .search_result import RootMove
+    from .search_result import RootMove, SearchResult
 
 
 class Observation:
@@ -76,7 +76,8 @@ class Analyst(Protocol):
     restricted to the moves with (or without) an official at the root, or to one official for the turn.
     A bot declares it by its class (`class SearchBot(Bot, Analyst)`), and a caller asks
     `isinstance(bot, Analyst)` instead of probing for the methods by name (as OpenSpiel's bots declare
-    `ProvidesPolicy()`)."""
+    `ProvidesPolicy()`). The callers are play/analysis.py (analyse, what the hint, the review and the
+    officials study ask) and the web's hints."""
 
     def analyse(self, obs: Observation) -> Sequence[RootMove]:
         """The root's moves, most visited first."""
@@ -98,3 +99,36 @@ class Analyst(Protocol):
         """Search this turn holding one official (None: no restriction)."""
         ...
 
+
+
+@runtime_checkable
+class Searcher(Protocol):
+    """What a bot that searches provides: a policy and values at a position (`search`: its root moves with
+    their visit shares, mean rewards, win shares and mean scores -- the expert teacher data's targets), its
+    budget, typed (what the web server bounds), and where its values come from (`value_weights`: whether
+    the hint's win map, fitted to the shipped evaluation's search, can read its win shares). Declared by
+    the class (`class SearchBot(Bot, Analyst, Searcher)`); callers ask `isinstance(bot, Searcher)`."""
+
+    def search(self, obs: Observation) -> SearchResult:
+        """Search the decision at `obs` for the player to move."""
+        ...
+
+    @property
+    def iterations(self) -> int:
+        """Iterations per decision (when no time is set)."""
+        ...
+
+    @property
+    def time(self) -> float | None:
+        """Seconds per decision instead of iterations (None: the iterations count)."""
+        ...
+
+    @property
+    def workers(self) -> int:
+        """Trees searched in parallel threads."""
+        ...
+
+    @property
+    def value_weights(self) -> str | None:
+        """The weights file of the learned evaluation its values come from (None: another evaluation)."""
+        ...

@@ -20,12 +20,12 @@ from typing import Any
 
 from .. import _search
 from ..errors import BotSpecError, ThurnError
-from ..learned.model import model_from
+from ..learned.model import DEFAULT_PATH, model_from
 from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
 from ..game.rules import PLAYER_COUNTS
-from .base import Analyst, Bot, Observation
+from .base import Analyst, Bot, Observation, Searcher
 from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
 
@@ -62,9 +62,9 @@ def strongest_options(players: int) -> dict:
     return dict(STRONGEST.get(players, STRONGEST[2]))
 
 
-class SearchBot(Bot, Analyst):
+class SearchBot(Bot, Analyst, Searcher):
     """Shared part of the compiled tree searches: budget, parameters, merging trees, analysis (it provides
-    the Analyst capability)."""
+    the Analyst and Searcher capabilities)."""
 
     spec = "search"
 
@@ -129,6 +129,14 @@ class SearchBot(Bot, Analyst):
     def clock(self) -> str:
         """What `time` counts: wall or cpu seconds."""
         return self.options.clock
+
+    @property
+    def value_weights(self) -> str | None:
+        """The learned evaluation's weights file (the shipped one unless model= names another); None with
+        another evaluation."""
+        if self.options.eval != "learned":
+            return None
+        return self.options.model if self.options.model is not None else str(DEFAULT_PATH)
 
     def __getattr__(self, name):
         # the other options read as attributes (bot.c, bot.select, ...)

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..bots.spec import BotSpec
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
 from ..errors import PositionError
@@ -64,12 +65,13 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
     if viewer is not None and viewer != player:
         raise PositionError(f"{path_text(position_file)} is seat {viewer}'s view, but seat {player} is to move: a hint "
                             "needs the view of the player to move (or a complete position)")
+    if which_official and opponents != "equal":
+        raise click.UsageError("--opponents applies to the hint's win chance, not to --which-official")
+    bot = BotSpec.parse(bot_spec)        # the spec's text read here, at the edge; the library takes the value
     if which_official:
-        if opponents != "equal":
-            raise click.UsageError("--opponents applies to the hint's win chance, not to --which-official")
-        print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json)
+        print_official_choices(state, viewer, position_file, bot, iterations, seconds, seed, as_json)
         return
-    analysis = analyse(state, player, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed,
+    analysis = analyse(state, player, bot=bot, iterations=iterations, seconds=seconds, seed=seed,
                        opponents=opponents)
     result = hint_json(state, analysis, viewer, position_file)
     if as_json:
@@ -119,9 +121,9 @@ def expected_line(analysis, see_also: str = ", see --opponents") -> str:
             f"{best.mean_score:.1f}")
 
 
-def print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json) -> None:
+def print_official_choices(state, viewer, position_file, bot: BotSpec, iterations, seconds, seed, as_json) -> None:
     """hint --which-official: thurn_ai.play.turn_options.which_official, as a table or JSON."""
-    choices = which_official(state, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
+    choices = which_official(state, bot=bot, iterations=iterations, seconds=seconds, seed=seed)
     calibrated = all(c.calibrated for c in choices)
     if as_json:
         click.echo(json.dumps(finite_json({"position": describe(state, viewer), "player": state.current_player,

@@ -74,6 +74,7 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
 
     Example: thurn-ai review game.jsonl --seats 0 --png review.png"""
     from tqdm import tqdm
+    from ..bots.spec import BotSpec
     from ..play.review import DEFAULT_BUDGET, default_cache_dir, load_record, review
     from ..play.review_text import review_lines
     seat_list = parse_seats(seats)
@@ -81,6 +82,7 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
     if png is not None:
         check_output_file(png, "--png")
     rec, name = load_record(record, game, board_file)
+    spec = BotSpec.parse(bot)            # the spec's text read here, at the edge; the library takes the value
     if seat_list is not None and max(seat_list) >= rec.rules.players:
         raise PositionError(f"--seats {seats}: the game has seats 0-{rec.rules.players - 1}")
     client = None
@@ -93,7 +95,7 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
             bar.total = total
             bar.update(done - bar.n)
         try:
-            r = review(rec, seats=seat_list, budget=budget or DEFAULT_BUDGET, bot=bot, seed=seed, jobs=jobs,
+            r = review(rec, seats=seat_list, budget=budget or DEFAULT_BUDGET, bot=spec, seed=seed, jobs=jobs,
                        client=client, progress=progress, moves=move_range,
                        cache_dir=None if no_cache else default_cache_dir())
         except PositionError as e:

@@ -8,6 +8,8 @@
     >>> [(o.notation, o.share) for o in a.options]
     >>> a.recommended_turn.moves, a.recommended_turn.then
     >>> a.principal_variation, a.bot           # the searched line; the exact bot spec used
+    >>> from thurn_ai.bots import BotSpec
+    >>> analyse(g, bot=BotSpec.parse("pimc(worlds=20)"), iterations=2000)   # another search
     >>> a.to_dict()                            # JSON-ready (the form `thurn-ai hint --json` prints)
 
 The search sees only what the player to move may know: hidden cards are re-dealt at random (seeded by
@@ -25,10 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots import make_bot
-from ..bots.base import Analyst, Observation
+from ..bots.base import Analyst, Observation, Searcher
 from ..bots.mcts import strongest_options
 from ..bots.spec import BotSpec
 from ..errors import BotSpecError, PositionError
+from ..fileio import short_repr
 from ..game.state import GameState
 from ..learned.features import position_features
 from ..learned.model import DEFAULT_PATH
@@ -37,10 +40,12 @@ from .match import derive_seed
 from ..game.notation import move_kind
 from ..game.officials import official_of
 
-__all__ = ["analyse", "Analysis", "Option", "Turn", "bot_spec", "describe_turn", "DEFAULT_BOT",
-           "DEFAULT_ITERATIONS"]
+__all__ = ["analyse", "Analysis", "Option", "Turn", "bot_spec", "describe_turn", "win_map_of", "DEFAULT_BOT",
+           "DEFAULT_SPEC", "DEFAULT_ITERATIONS"]
 
 DEFAULT_BOT = "mcts"
+#: the search analyse() runs by default: mcts, in its strongest configuration (bot_spec)
+DEFAULT_SPEC = BotSpec(DEFAULT_BOT)
 DEFAULT_ITERATIONS = 2000
 
 
@@ -154,13 +159,15 @@ class Analysis:
                 "win_prob_assumes": self.assumes}
 
 
-def bot_spec(bot: str | BotSpec = DEFAULT_BOT, iterations: int | None = None, seconds: float | None = None,
+def bot_spec(bot: BotSpec | str = DEFAULT_SPEC, iterations: int | None = None, seconds: float | None = None,
              players: int = 2) -> BotSpec:
     """The bot spec a search runs with: `iterations` / `seconds` override the spec's own budget; `mcts`
     gets the strongest measured configuration for the player count (thurn_ai.bots.mcts.strongest_options)
     under the options the spec sets itself, every option written out, and DEFAULT_ITERATIONS when no
     budget is given at all."""
-    spec = BotSpec.parse(bot)
+    # text only from the officials study's settings (studies/officials/plan.py, choice.py), until they
+    # carry BotSpec values; everything else hands a BotSpec parsed at its edge (the CLI, a request, a file)
+    spec = bot if isinstance(bot, BotSpec) else BotSpec.parse(bot)
     if (iterations is not None or seconds is not None) and ("iterations" in spec.options or "time" in spec.options):
         make_bot(spec)     # the spec's own budget is replaced, but a bad one is still an error, not dropped
     if spec.name == DEFAULT_BOT:
@@ -175,14 +182,15 @@ def bot_spec(bot: str | BotSpec = DEFAULT_BOT, iterations: int | None = None, se
     return spec
 
 
-def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DEFAULT_BOT,
+def analyse(state: GameState, player: int | None = None, bot: BotSpec = DEFAULT_SPEC,
             iterations: int | None = None, seconds: float | None = None, seed: int = 0,
             official: str | None = None, using: bool = True, turn: str | None = None,
             opponents: str = "equal") -> Analysis:
     """Search `state` for the player to move and rank the options of the decision at hand.
 
     player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
-    the player to move). bot: a spec of a bot that can analyse (mcts, pimc, with options);
+    the player to move). bot: the spec (a BotSpec: `BotSpec.parse("pimc(worlds=20)")`) of a bot that can
+    analyse (bots.base.Analyst);
     iterations / seconds: the budget (see bot_spec()). seed: the search's seed and the seed of
     re-dealing what the player cannot see. official: rank only the options that use this official
     (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
@@ -193,6 +201,9 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
     every other seat is the rule-based heuristic bot: a second map, fitted on held-out games of that kind);
     the result's `opponents` and `assumes` say which. It changes only win_prob, never the search. The same
     arguments give the same Analysis."""
+    if not isinstance(bot, BotSpec):
+        raise BotSpecError(f"bot must be a BotSpec (BotSpec.parse({short_repr(bot)}) reads a spec's text), "
+                           f"not {type(bot).__name__}")
     if opponents not in OPPONENTS:
         raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
     if state.is_terminal():
@@ -204,15 +215,15 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
         raise PositionError(f"seat {to_move} is to move, not seat {player}: an analysis is for the player "
                             "to move")
     spec = bot_spec(bot, iterations, seconds, state.n_players)
-    win_map = _win_map_for(spec, state.n_players, opponents)
+    searcher = make_bot(spec, derive_seed("hint-bot", seed))
+    win_map = win_map_of(searcher, state.n_players, opponents)
     if opponents != "equal" and win_map is None:
-        if _win_map_for(spec, state.n_players) is None:
+        if win_map_of(searcher, state.n_players) is None:
             raise BotSpecError(f"opponents={opponents!r} maps a calibrated win chance, but bot {str(spec)!r} gives "
                                "none (it needs the learned evaluation, eval=learned, with the shipped weights, "
                                f"at {state.n_players} players)")
         raise WinMapError(f"no win map for {opponents} opponents is shipped "
                           "(python experiments/learned_value.py --part opponents fits one)")
-    searcher = make_bot(spec, derive_seed("hint-bot", seed))
     if not isinstance(searcher, Analyst):
         raise BotSpecError(f"bot {str(spec)!r} cannot analyse a position (it is no search); "
                            "use a search bot such as mcts or pimc")
@@ -255,14 +266,12 @@ def _is_default_model(path) -> bool:
         return False
 
 
-def _win_map_for(spec: BotSpec, players: int, opponents: str = "equal") -> WinMap | None:
-    """The shipped win map for these opponents when the search's win share can be read through it: a
-    search with the learned evaluation at a player count the map was fitted for, reading the shipped
-    weights (the map was fitted to that search's shares: other weights, `model=`, give shares it does not
-    know)."""
-    if spec.name not in ("mcts", "pimc") or spec.option("eval") != "learned":
-        return None
-    if spec.option("model") is not None and not _is_default_model(spec.option("model")):
+def win_map_of(bot, players: int, opponents: str = "equal") -> WinMap | None:
+    """The shipped win map for these opponents when `bot`'s win shares can be read through it: a search
+    (bots.base.Searcher) whose values come from the learned evaluation with the shipped weights, at a player
+    count the map was fitted for (the map was fitted to that search's shares: other weights, `model=`, give
+    shares it does not know)."""
+    if not isinstance(bot, Searcher) or bot.value_weights is None or not _is_default_model(bot.value_weights):
         return None
     m = default_win_map() if opponents == "equal" else win_map_for(opponents)
     return m if m is not None and m.has(players) else None

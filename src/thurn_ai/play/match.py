@@ -10,8 +10,9 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
-from collections.abc import Iterator
-from typing import NamedTuple
+from functools import partial
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, Protocol
 
 from .._core import GameState
 from ..bots.base import Bot, Observation
@@ -204,26 +205,53 @@ class ReplayError(PositionError):
         self.index, self.text, self.reason = index, text, reason
 
 
+class Decision(NamedTuple):
+    """A bot's decision at a Table, as an Observer is told of it: the true state before the move (the
+    table's own: read it, or clone it to keep it), the seat to move, its bot, the observation the bot chose
+    from and the move it chose."""
+    state: GameState
+    player: int
+    bot: Bot
+    observation: Observation
+    move: int
+
+
+class Observer(Protocol):
+    """What watches a game played at a Table (Table.play, play_game's `observer`): told of each decision
+    after the bot chose and before its move is applied (`len(table.moves)` is then the move's number). The
+    studies' data generators are observers: they read the positions and ask their own searches while the
+    one play loop plays and records the game."""
+
+    def decided(self, table: Table, decision: Decision) -> None:
+        ...
+
+
 class Table:
     """One game being played (or replayed) and recorded: the state, the moves so far in notation, what
-    each close awarded and the officials each seat used. The one play loop: play_game drives it to the
-    end, the web's game session steps it a move at a time, replay() feeds it a record's moves.
+    each close awarded and the officials each seat used. The one play loop: play() (play_game) drives it
+    to the end, the web's game session steps it a move at a time, replay() feeds it a record's moves.
 
     `seats` names who plays each seat (bot specs). Each bot sees an Observation drawn from the table's
-    own generator, seeded from `seed`, so the same seed and bots play the same game."""
+    own generator, seeded from `seed`, so the same seed and bots play the same game; `observation_seeds`
+    (a function giving the next seed) replaces that generator, for data sets whose games were seeded
+    their own way before they were played here (studies/learned/data.py, studies/expert/teacher.py)."""
 
-    def __init__(self, state: GameState, seed: int, seats: list[str]):
+    def __init__(self, state: GameState, seed: int, seats: list[str],
+                 observation_seeds: Callable[[], int] | None = None):
         self.state = state
         self.seed = seed
         self.seats = list(seats)
         self.moves: list[str] = []
         self.closes = CloseLog()
         self.uses = [{o: dict.fromkeys(STAGES, 0) for o in OFFICIALS} for _ in self.seats]
-        self._observations = random.Random(derive_seed("observations", seed))
+        if observation_seeds is None:
+            observation_seeds = partial(random.Random(derive_seed("observations", seed)).getrandbits, 64)
+        self._observation_seed = observation_seeds
 
     @classmethod
-    def new(cls, rules: Rules, seed: int, seats: list[str]) -> "Table":
-        return cls(new_game(rules=rules, seed=seed), seed, seats)
+    def new(cls, rules: Rules, seed: int, seats: list[str],
+            observation_seeds: Callable[[], int] | None = None) -> "Table":
+        return cls(new_game(rules=rules, seed=seed), seed, seats, observation_seeds)
 
     @property
     def over(self) -> bool:
@@ -235,7 +263,7 @@ class Table:
 
     def observation(self) -> Observation:
         """What the seat to move sees (its own draw of the hidden cards)."""
-        return Observation(self.state, self.to_move, self._observations.getrandbits(64))
+        return Observation(self.state, self.to_move, self._observation_seed())
 
     def check_bot_move(self, move: int) -> None:
         """ThurnError naming the bot if the move it chose is not legal."""
@@ -257,6 +285,22 @@ class Table:
         self.closes.before(s, move)
         s.apply(move)
         return Moved(index, turn, p, move, text, official, self.closes.after(s))
+
+    def play(self, bots: list[Bot], on_move=None, observer: Observer | None = None) -> GameRecord:
+        """Play the game to its end with `bots` (one a seat, in seat order) and return its record. Each bot
+        sees only its own observation; `on_move(state, player, move)` is called before each move is applied
+        (for logs), `observer.decided(table, Decision)` too (after on_move)."""
+        while not self.over:
+            p = self.to_move
+            obs = self.observation()
+            move = _choose(bots[p], obs)
+            self.check_bot_move(move)
+            if on_move:
+                on_move(self.state, p, move)
+            if observer is not None:
+                observer.decided(self, Decision(self.state, p, bots[p], obs, move))
+            self.apply(move)
+        return self.record()
 
     def replay(self, texts, on_move=None):
         """Apply moves given in notation (a record's), yielding what each did (Moved); `on_move(state,
@@ -294,20 +338,15 @@ class Table:
         return rec
 
 
-def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None) -> GameRecord:
-    """Play one game; each bot sees only its own observation. `on_move(state, player, move)` is called
-    before each move is applied (for logs)."""
+def play_game(rules: Rules, bots: list[Bot], seed: int, on_move=None, observer: Observer | None = None,
+              observation_seeds: Callable[[], int] | None = None) -> GameRecord:
+    """Play one game (Table.play); each bot sees only its own observation. `on_move(state, player, move)`
+    is called before each move is applied (for logs); `observer` is told of each decision (Observer);
+    `observation_seeds`: see Table."""
     if len(bots) != rules.players:
         raise ThurnError(f"{rules.players} players need {rules.players} bots, got {len(bots)}")
-    table = Table.new(rules, seed, [getattr(b, "spec", "?") for b in bots])
-    while not table.over:
-        p = table.to_move
-        move = _choose(bots[p], table.observation())
-        table.check_bot_move(move)
-        if on_move:
-            on_move(table.state, p, move)
-        table.apply(move)
-    return table.record()
+    table = Table.new(rules, seed, [getattr(b, "spec", "?") for b in bots], observation_seeds)
+    return table.play(bots, on_move, observer)
 
 
 def _choose(bot: Bot, observation):

@@ -36,11 +36,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from ..bots.base import Analyst
 from ..bots.spec import BotSpec, make_bot
 from ..errors import BotSpecError, PositionError, ThurnError
 from ..fileio import atomic_write_text, loads_json, read_text
 from ..game.state import GameState
-from .analysis import Analysis, Option, analyse, bot_spec
+from .analysis import DEFAULT_SPEC, Analysis, Option, analyse, bot_spec, win_map_of
 from .match import GameRecord, Table, derive_seed
 from .workers import run_each
 
@@ -256,14 +257,13 @@ def _option(a: Analysis, move: int) -> Option | None:
 
 
 def _review_task(task: tuple) -> DecisionReview:
-    """A worker's task (module level: picklable): (state, seat, move, index, spec text, seed, budget)."""
-    state, seat, move, index, spec, seed, budget = task
-    return review_decision(state, seat, move, index, BotSpec.parse(spec), seed, budget)
+    """A worker's task (module level: picklable): (state, seat, move, index, spec, seed, budget)."""
+    return review_decision(*task)
 
 
 # ---------------------------------------------------------------- the whole game
 
-def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: str | BotSpec = "mcts",
+def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: BotSpec = DEFAULT_SPEC,
            seed: int = 0, jobs: int = 1, client=None, progress: Callable[[int, int], None] | None = None,
            cache_dir=None, cancelled: Callable[[], bool] | None = None, moves=None) -> Review:
     """Review `record` for `seats` (None: every seat) with searches of `budget` iterations of `bot` (hint's
@@ -277,7 +277,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: st
     seats = tuple(sorted(set(range(n) if seats is None else seats)))
     if not seats or any(not isinstance(s, int) or not 0 <= s < n for s in seats):
         raise PositionError(f"seats must be seats of this {n}-player game (0-{n - 1}), not {list(seats)}")
-    if not callable(getattr(make_bot(bot), "analyse", None)):
+    if not isinstance(make_bot(bot), Analyst):
         raise BotSpecError(f"bot {str(bot)!r} cannot analyse a position; review with a search bot such as mcts")
     spec = bot_spec(bot, budget, None, n)
     moves = None if moves is None else frozenset(moves)
@@ -288,7 +288,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: st
             progress(len(cached.decisions), len(cached.decisions))
         return cached
     decisions = decisions_of(record, seats, moves)
-    tasks = [(d.state, d.seat, d.move, d.index, str(spec), seed, budget) for d in decisions]
+    tasks = [(d.state, d.seat, d.move, d.index, spec, seed, budget) for d in decisions]
     done: list[DecisionReview] = []
     with closing(iter(run_each(_review_task, tasks, jobs, client))) as results:   # closing stops the workers
         for result in results:
@@ -308,8 +308,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: st
 
 
 def _calibrated(spec: BotSpec, players: int) -> bool:
-    from .analysis import _win_map_for
-    return _win_map_for(spec, players) is not None
+    return win_map_of(make_bot(spec), players) is not None
 
 
 def _summary(seat: int, bot: str, decisions: list[DecisionReview]) -> PlayerSummary:

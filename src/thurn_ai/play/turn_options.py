@@ -26,7 +26,7 @@ from ..bots.spec import BotSpec
 from ..errors import PositionError
 from ..game.officials import possible_officials
 from ..game.state import GameState
-from .analysis import DEFAULT_BOT, Turn, analyse
+from .analysis import DEFAULT_SPEC, Turn, analyse
 from .match import derive_seed
 
 __all__ = ["TurnOption", "NO_OFFICIAL", "CAVEAT", "check_turn_question", "open_choices", "rate_turn_option",
@@ -74,7 +74,7 @@ def open_choices(state: GameState) -> tuple[str, ...]:
     return (NO_OFFICIAL, *possible_officials(state))
 
 
-def rate_turn_option(state: GameState, option: str, bot: str | BotSpec, seed: int, again_seed: int,
+def rate_turn_option(state: GameState, option: str, bot: BotSpec, seed: int, again_seed: int,
                      iterations: int | None = None, seconds: float | None = None) -> TurnOption:
     """One option of the turn (see the module doc): searched with `seed`, re-rated with `again_seed`."""
     player = state.current_player
@@ -106,7 +106,7 @@ def check_turn_question(state: GameState, player: int | None = None) -> None:
                             "start, or at a later decision before one is used")
 
 
-def which_official(state: GameState, player: int | None = None, bot: str = DEFAULT_BOT,
+def which_official(state: GameState, player: int | None = None, bot: BotSpec = DEFAULT_SPEC,
                    iterations: int | None = None, seconds: float | None = None, seed: int = 0,
                    on_rated=None) -> list[TurnOption]:
     """Every choice of official still open this turn for the player to move, best first ('none' always

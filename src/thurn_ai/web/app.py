@@ -45,10 +45,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..game.board import BUILTIN_BOARDS
-from ..bots.spec import check_request_spec, known_bots
+from ..bots.spec import BotSpec, check_request_spec, known_bots
 from ..errors import PositionError, ThurnError
 from ..fileio import JSON_SLICE, loads_json, short_repr
 from ..game.rules import PLAYER_COUNTS, Rules
+from ..play.analysis import DEFAULT_BOT
 from ..play.workers import init_worker
 from .board_data import board_geometry
 from .guard import Guard, RefusalPacer
@@ -464,11 +465,12 @@ class WebApp:
     # ---- hints and positions
 
     @staticmethod
-    def hint_bot(data: dict) -> str:
-        bot = data.get("bot", "mcts")
+    def hint_bot(data: dict) -> BotSpec:
+        """The request's bot (default: the hint's search), read here at the edge."""
+        bot = data.get("bot", DEFAULT_BOT)
         if not isinstance(bot, str):
             raise ThurnError(f"bot must be a spec such as 'mcts' or 'pimc(iterations=500)', not {short_repr(bot)}")
-        return check_request_spec(bot)
+        return BotSpec.parse(check_request_spec(bot))
 
     async def hint(self, request: Request) -> Response:
         job = self.hints.get(request.path_params["id"])

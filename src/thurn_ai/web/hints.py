@@ -19,11 +19,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from ..play.analysis import analyse, bot_spec
+from ..play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from ..play.turn_options import check_turn_question, open_choices, which_official
-from ..bots.base import Analyst
-from ..bots.mcts import SearchBot
-from ..bots.spec import make_bot
+from ..bots.base import Analyst, Bot, Searcher
+from ..bots.spec import BotSpec, make_bot
 from ..bots.search_options import MAX_ITERATIONS
 from ..errors import ThurnError
 from ..fileio import short_repr
@@ -184,12 +183,12 @@ async def search_while_connected(request, fn, slots=None):
         raise
 
 
-def check_search_limits(bot) -> None:
+def check_search_limits(bot: Bot | None) -> None:
     """ThurnError for a bot whose searches would take more than the server gives one search: more than
     MAX_SECONDS a decision or more than MAX_WORKERS threads (iterations are bounded by the search's own
     MAX_ITERATIONS, pimc's worlds by its MAX_WORLDS; however many, a search on this server stops after
     MAX_SECONDS: search_limits). Bots that do not search pass."""
-    if not isinstance(bot, SearchBot):
+    if not isinstance(bot, Searcher):
         return
     if bot.time is not None and bot.time > MAX_SECONDS:
         raise ThurnError(f"bot {short_repr(bot.spec)}: a search on this server takes at most {MAX_SECONDS:g} "
@@ -199,17 +198,18 @@ def check_search_limits(bot) -> None:
                          f"threads (workers), not {bot.workers}")
 
 
-def check_searcher(bot: str, budget: Budget, players: int) -> None:
+def check_searcher(bot: BotSpec, budget: Budget, players: int) -> None:
     """ThurnError now, not in the search thread, for a spec that cannot search with this budget."""
     if not isinstance(make_bot(bot), Analyst):
-        raise ThurnError(f"bot {short_repr(bot)} cannot analyse a position; use a search bot such as mcts or pimc")
+        raise ThurnError(f"bot {short_repr(str(bot))} cannot analyse a position; use a search bot such as mcts "
+                         "or pimc")
     check_search_limits(make_bot(bot_spec(bot, budget.iterations, budget.seconds, players)))
 
 
 class HintJob:
     """One search running (or run) in a thread."""
 
-    def __init__(self, state: GameState, budget: Budget, seed: int, bot: str, question: str = "moves"):
+    def __init__(self, state: GameState, budget: Budget, seed: int, bot: BotSpec, question: str = "moves"):
         self.id = secrets.token_hex(8)
         self.budget = budget
         self.question = question
@@ -297,7 +297,7 @@ class HintJobs:
     def running(self) -> int:
         return sum(j.status == "running" for j in self._jobs.values())
 
-    def start(self, state: GameState, budget: Budget, seed: int = 0, bot: str = "mcts",
+    def start(self, state: GameState, budget: Budget, seed: int = 0, bot: BotSpec = DEFAULT_SPEC,
               question: str = "moves") -> HintJob:
         """Start a search of `state` for the player to move (question: "moves", or "which_official" for
         the turn's choice of official, see QUESTIONS); ThurnError when the game is over or there is no

@@ -18,6 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
+from ..bots.base import Searcher
 from ..bots.spec import BotSpec, check_request_spec, make_bot, split_specs
 from ..errors import PositionError, ThurnError
 from ..fileio import short_repr
@@ -45,11 +46,11 @@ class SessionError(ThurnError):
     bot step on a person's turn, a move after the end."""
 
 
-def is_human(spec: str) -> bool:
-    value = BotSpec.parse(spec)
-    if value.name == HUMAN and value.options:
-        raise ThurnError(f"seat {short_repr(spec)}: '{HUMAN}' takes no options (a person plays in the page)")
-    return value.name == HUMAN
+def is_human(spec: BotSpec) -> bool:
+    """Whether a seat is played by a person in the page (`human`, which takes no options)."""
+    if spec.name == HUMAN and spec.options:
+        raise ThurnError(f"seat {short_repr(str(spec))}: '{HUMAN}' takes no options (a person plays in the page)")
+    return spec.name == HUMAN
 
 
 def log_entry(board, moved: Moved, who: str) -> dict:
@@ -79,8 +80,9 @@ class GameSession:
             seed = random.SystemRandom().getrandbits(63)
         self.id = secrets.token_hex(8)
         self.seed = seed
-        self.seats = [check_request_spec(s.strip()) for s in seats]
-        self.humans = [i for i, s in enumerate(self.seats) if is_human(s)]
+        self.seats = [check_request_spec(s.strip()) for s in seats]     # the seats' text, as the record keeps it
+        specs = [BotSpec.parse(s) for s in self.seats]                    # read once, here at the request's edge
+        self.humans = [i for i, s in enumerate(specs) if is_human(s)]
         self.bots = [None if i in self.humans else make_bot(s, derive_seed("bot", seed, i))
                      for i, s in enumerate(self.seats)]
         for bot in self.bots:
@@ -209,7 +211,7 @@ class GameSession:
         """Whether the seat to move is a bot that searches (its step takes a core for a while)."""
         with self.lock:
             s = self.state
-            return not s.is_terminal() and hasattr(self.bots[s.current_player], "search")
+            return not s.is_terminal() and isinstance(self.bots[s.current_player], Searcher)
 
     def step(self) -> dict:
         """One move of the bot to move ({"moved", "view"} as play()); SessionError on a person's turn,

@@ -480,8 +480,12 @@ def expert_numbers(out: Path) -> dict:
     speed = out / "speed.csv"
     if speed.exists():
         for r in pd.read_csv(speed).itertuples():
-            numbers[f"speed.{r.search.replace(' ', '_')}"] = Number(
-                r.iterations_per_cpu_second, unit="number", digits=0, says=f"{r.search}: iterations a CPU second")
+            name = f"speed.{r.search.replace(' ', '_')}"
+            numbers[name] = Number(r.iterations_per_cpu_second, unit="number", digits=0,
+                                   says=f"{r.search}: iterations a CPU second")
+            numbers[f"{name}.at_cpu{CPU_SECONDS:g}"] = Number(
+                r.iterations_per_cpu_second * CPU_SECONDS, unit="number", digits=0,
+                says=f"{r.search}: iterations in the CPU-time cells' {CPU_SECONDS:g} CPU seconds, at that speed")
     prior = out / "gen2" / "offline_prior.csv"
     if prior.exists():
         df = pd.read_csv(prior)

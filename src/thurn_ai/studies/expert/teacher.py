@@ -27,12 +27,12 @@ import numpy as np
 import pandas as pd
 
 from ...bots import make_bot
-from ...bots.base import Observation
+from ...bots.base import Observation, Searcher
+from ...bots.search_result import SearchResult
 from ...errors import ThurnError
 from ...game.rules import PLAYER_COUNTS, Rules
-from ...game.state import new_game
 from ..learned.data import held_out  # noqa: F401  (the same games are held out as for the learned evaluation)
-from ...play.match import GameRecord, derive_seed, read_records, record_walk
+from ...play.match import Decision, GameRecord, Table, derive_seed, play_game, read_records, record_walk
 from .. import chunked
 from ..chunked import ChunkFiles, interleaved, mixed_game
 
@@ -85,41 +85,52 @@ def game_setup(players: int, game: int, seed: int, play: str, strong: str) -> tu
 
 
 def play_teacher_game(chunk: TeacherChunk, game: int) -> tuple[pd.DataFrame, GameRecord]:
-    """Play game `game` of the chunk's data set: its teacher rows and its record."""
+    """Play game `game` of the chunk's data set: its teacher rows and its record. The game is played by
+    play_game (the one play loop); a _Teacher observer samples the decisions and asks the teacher."""
     rules, specs, game_seed = game_setup(chunk.players, game, chunk.seed, chunk.play, chunk.strong)
     bots = [make_bot(s, derive_seed("bot", game_seed, i)) for i, s in enumerate(specs)]
-    teacher = make_bot(chunk.teacher, derive_seed("teacher", game_seed))
+    # one stream for the observations, the sample and the teacher's observations, drawn in that order at
+    # each decision, as the data sets were made before they were played by play_game
     rng = np.random.default_rng(derive_seed("sample", game_seed))
-    state = new_game(rules=rules, seed=game_seed)
-    record = GameRecord(seed=game_seed, rules=rules, bots=specs)
-    rows = []
-    decision = 0
-    while not state.is_terminal():
-        p = state.current_player
-        obs = Observation(state, p, int(rng.integers(2 ** 63)))
+    teacher = _Teacher(chunk, game, make_bot(chunk.teacher, derive_seed("teacher", game_seed)), rng)
+    record = play_game(rules, bots, game_seed, observer=teacher,
+                       observation_seeds=lambda: int(rng.integers(2 ** 63)))
+    if not teacher.rows:       # a game without a sampled decision still leaves a typed, empty frame
+        return pd.DataFrame(columns=COLUMNS), record
+    return pd.DataFrame(teacher.rows), record
+
+
+class _Teacher:
+    """The observer of a teacher game (play.match.Observer): at each decision with more than one legal move,
+    with chance `sample`, the teacher searches the mover's information set; its rows are the decision's
+    context and the targets of each root move (move_targets)."""
+
+    def __init__(self, chunk: TeacherChunk, game: int, teacher: Searcher, rng: np.random.Generator):
+        self.chunk, self.game, self.teacher, self.rng = chunk, game, teacher, rng
+        self.rows: list[dict] = []
+        self.decision = 0
+
+    def decided(self, table: Table, decision: Decision) -> None:
+        state, p = decision.state, decision.player
         n_legal = len(state.legal_moves())
-        asked = n_legal > 1 and rng.random() < chunk.sample
-        taught = teacher.search(Observation(state, p, int(rng.integers(2 ** 63)))) if asked else None
-        move = bots[p].choose(obs)
-        if taught is not None:
-            best = taught.best.move
-            for r in taught.moves:
-                rows.append({"game": game, "players": chunk.players, "board": rules.board,
-                             "decision": decision, "move_index": len(record.moves), "turn": state.turn,
-                             "phase": state.phase, "mover": p, "bot": specs[p], "n_legal": n_legal,
-                             "move": r.move, "notation": r.notation, "visits": r.visits,
-                             "share": r.share, "value": r.value, "win_prob": r.win_prob,
-                             "mean_score": r.mean_score, "teacher_best": r.move == best,
-                             "played": r.move == move, "iterations": taught.iterations})
-            decision += 1
-        record.moves.append(state.move_str(move))
-        state.apply(move)
-    record.scores = list(map(int, state.scores()))
-    record.ranking, record.winner, record.turns = state.ranking(), state.winner(), state.turn
-    frame = pd.DataFrame(rows)
-    if not rows:       # a game without a sampled decision still leaves a typed, empty frame
-        frame = pd.DataFrame(columns=COLUMNS)
-    return frame, record
+        if n_legal <= 1 or self.rng.random() >= self.chunk.sample:
+            return
+        taught = self.teacher.search(Observation(state, p, int(self.rng.integers(2 ** 63))))
+        context = {"game": self.game, "players": self.chunk.players, "board": state.rules.board,
+                   "decision": self.decision, "move_index": len(table.moves), "turn": state.turn,
+                   "phase": state.phase, "mover": p, "bot": table.seats[p], "n_legal": n_legal}
+        self.rows.extend({**context, **targets} for targets in move_targets(taught, decision.move))
+        self.decision += 1
+
+
+def move_targets(taught: SearchResult, played: int) -> list[dict]:
+    """What the teacher's search says of each root move of a decision, one dict a move: the targets a prior
+    is fitted to (visits and their share, the mean reward `value`, win share, mean score), whether it is the
+    teacher's choice and whether the game's bot played it, and the search's iterations."""
+    best = taught.best.move if taught.best is not None else None
+    return [{"move": r.move, "notation": r.notation, "visits": r.visits, "share": r.share, "value": r.value,
+             "win_prob": r.win_prob, "mean_score": r.mean_score, "teacher_best": r.move == best,
+             "played": r.move == played, "iterations": taught.iterations} for r in taught.moves]
 
 
 COLUMNS = ["game", "players", "board", "decision", "move_index", "turn", "phase", "mover", "bot", "n_legal",
@@ -145,6 +156,9 @@ def plan_chunks(players=PLAYER_COUNTS, games: int = 100, seed: int = 0, play: st
         raise TeacherError(f"sample must be a share of decisions, above 0 and at most 1, not {sample!r}")
     for spec in {play, strong, teacher, "heuristic"}:
         make_bot(spec, 0)          # a bad spec fails here, before any game
+    if not isinstance(make_bot(teacher, 0), Searcher):
+        raise TeacherError(f"the teacher {teacher!r} does not search (bots.base.Searcher): it has no visit shares "
+                           "or values to teach; use a search bot")
     per = {n: [TeacherChunk(n, g, min(CHUNK, games - g), seed, play, strong, teacher, sample)
                for g in range(0, games, CHUNK)] for n in players}
     return interleaved(per, players)

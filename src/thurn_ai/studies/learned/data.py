@@ -28,10 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ...bots import make_bot
-from ...bots.base import Observation
 from ...errors import ThurnError
-from ...game.state import new_game
-from ...play.match import GameRecord, derive_seed, read_records
+from ...play.match import Decision, GameRecord, Table, derive_seed, play_game, read_records
 from ...game.rules import PLAYER_COUNTS, Rules
 from ...learned.features import FEATURES, position_features
 from .. import chunked
@@ -70,43 +68,47 @@ def game_setup(players: int, game: int, seed: int, search: str, strong: str) -> 
 def play_data_game(players: int, game: int, seed: int, search: str = DEFAULT_SEARCH,
                    strong: str = DEFAULT_STRONG) -> tuple[pd.DataFrame, GameRecord]:
     """Play one game of a data set: its rows (see the module docstring; `move` is the number of moves
-    played before the position) and its record."""
+    played before the position) and its record. The game is played by play_game (the one play loop); a
+    _TurnStarts observer reads the positions."""
     rules, specs, game_seed = game_setup(players, game, seed, search, strong)
     bots = [make_bot(s, derive_seed("bot", game_seed, i)) for i, s in enumerate(specs)]
-    state = new_game(rules=rules, seed=game_seed)
-    obs_seed = np.random.default_rng(derive_seed("observations", game_seed))
-    record = GameRecord(seed=game_seed, rules=rules, bots=specs)
-    positions, said = [], []
-    last_turn = -1
-    while not state.is_terminal():
-        p = state.current_player
-        obs = Observation(state, p, int(obs_seed.integers(2 ** 63)))
-        at_start = state.turn != last_turn
-        if at_start:
-            last_turn = state.turn
-            positions.append((state.turn, len(record.moves), p) + position_features(state))
-        move = bots[p].choose(obs)
-        if at_start:
-            said.append(_said(bots[p], obs))
-        record.moves.append(state.move_str(move))
-        state.apply(move)
-    scores = np.asarray(state.scores(), dtype=float)
-    ranking = state.ranking()
+    # the observations' seeds as the data sets were made before they were played by play_game
+    draws = np.random.default_rng(derive_seed("observations", game_seed))
+    seen = _TurnStarts()
+    record = play_game(rules, bots, game_seed, observer=seen,
+                       observation_seeds=lambda: int(draws.integers(2 ** 63)))
+    scores = np.asarray(record.scores, dtype=float)
     rank = np.empty(players, dtype=int)
-    rank[ranking] = np.arange(1, players + 1)
-    winner = state.winner()
+    rank[record.ranking] = np.arange(1, players + 1)
     margin = np.array([scores[i] - np.max(np.delete(scores, i)) for i in range(players)])
     rows = []
-    for (turn, move, mover, progress, feats), (sw, ss) in zip(positions, said):
+    for (turn, move, mover, progress, feats), (sw, ss) in zip(seen.positions, seen.said):
         for i in range(players):
             row = {"game": game, "players": players, "board": rules.board, "variant": rules.resolved_variant,
                    "turn": turn, "move": move, "progress": progress, "player": i, "mover": i == mover, "bot": specs[i]}
             row.update({f"f_{name}": feats[i, k] for k, name in enumerate(FEATURES)})
-            row.update(won=int(i == winner), rank=int(rank[i]), final_score=scores[i], margin=margin[i],
+            row.update(won=int(i == record.winner), rank=int(rank[i]), final_score=scores[i], margin=margin[i],
                        search_win=sw if i == mover else np.nan, search_score=ss if i == mover else np.nan)
             rows.append(row)
-    record.scores, record.ranking, record.winner, record.turns = list(map(int, scores)), ranking, winner, state.turn
     return pd.DataFrame(rows), record
+
+
+class _TurnStarts:
+    """The observer of a data game (play.match.Observer): at the first decision of every turn, the position
+    (turn, move number, mover, then progress and features: position_features) and what the mover's search
+    said of its chosen move (_said)."""
+
+    def __init__(self):
+        self.positions: list[tuple] = []
+        self.said: list[tuple[float, float]] = []
+        self._turn = -1
+
+    def decided(self, table: Table, decision: Decision) -> None:
+        state = decision.state
+        if state.turn != self._turn:
+            self._turn = state.turn
+            self.positions.append((state.turn, len(table.moves), decision.player) + position_features(state))
+            self.said.append(_said(decision.bot, decision.observation))
 
 
 def _said(bot, obs) -> tuple[float, float]:

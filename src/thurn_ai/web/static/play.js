@@ -22,7 +22,8 @@ export function initPlay(startup, { loadIntoSetup }) {
   const seats = $("#play-seats");
   const defaults = ["human", "mcts", "heuristic", "heuristic"];
   const list = el("datalist", { id: "bot-specs" });
-  for (const s of ["human", "random", "greedy", "heuristic", "mcts", "mcts(iterations=300)", "mcts(iterations=3000)", "pimc"]) {
+  // the server's bots (its registry, with the --bot-module ones), then two budgets of the default search
+  for (const s of [...startup.bots, "mcts(iterations=300)", "mcts(iterations=3000)"]) {
     list.append(el("option", { value: s }));
   }
   document.body.append(list);
