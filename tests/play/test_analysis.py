@@ -291,12 +291,16 @@ def test_a_recommended_turn_stops_at_cards_nobody_has_seen():
     assert deck.moves == ("draw deck",) and "deck" in deck.then
 
 
-def test_a_spec_in_text_is_read_at_the_edge_not_by_analyse():
-    """Inside the library a bot travels as a BotSpec (issue 54); text given to analyse() is one clear
-    error that says how to read it."""
+def test_analyse_reads_a_spec_as_text_or_as_a_value_and_refuses_anything_else():
+    """analyse() is the library's edge for a notebook: text is parsed there, to the same analysis as the
+    BotSpec; anything else is one clear error."""
     g = thurn_ai.new_game(players=2, seed=1)
-    with pytest.raises(thurn_ai.BotSpecError, match=r"bot must be a BotSpec \(BotSpec.parse\('pimc'\)"):
-        analyse(g, bot="pimc", iterations=10)      # type: ignore[arg-type]
+    as_text = analyse(g, bot="pimc(worlds=2)", iterations=20)
+    assert as_text == analyse(g, bot=BotSpec.parse("pimc(worlds=2)"), iterations=20)
+    with pytest.raises(thurn_ai.BotSpecError, match="bot must be a BotSpec or a spec's text, not int"):
+        analyse(g, bot=3, iterations=10)      # type: ignore[arg-type]
+    with pytest.raises(thurn_ai.BotSpecError):
+        analyse(g, bot="no-such-bot", iterations=10)
 
 
 @needs_mcts

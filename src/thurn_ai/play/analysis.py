@@ -8,8 +8,7 @@
     >>> [(o.notation, o.share) for o in a.options]
     >>> a.recommended_turn.moves, a.recommended_turn.then
     >>> a.principal_variation, a.bot           # the searched line; the exact bot spec used
-    >>> from thurn_ai.bots import BotSpec
-    >>> analyse(g, bot=BotSpec.parse("pimc(worlds=20)"), iterations=2000)   # another search
+    >>> analyse(g, bot="pimc(worlds=20)", iterations=2000)   # another search (a BotSpec or its text)
     >>> a.to_dict()                            # JSON-ready (the form `thurn-ai hint --json` prints)
 
 The search sees only what the player to move may know: hidden cards are re-dealt at random (seeded by
@@ -182,15 +181,15 @@ def bot_spec(bot: BotSpec | str = DEFAULT_SPEC, iterations: int | None = None, s
     return spec
 
 
-def analyse(state: GameState, player: int | None = None, bot: BotSpec = DEFAULT_SPEC,
+def analyse(state: GameState, player: int | None = None, bot: BotSpec | str = DEFAULT_SPEC,
             iterations: int | None = None, seconds: float | None = None, seed: int = 0,
             official: str | None = None, using: bool = True, turn: str | None = None,
             opponents: str = "equal") -> Analysis:
     """Search `state` for the player to move and rank the options of the decision at hand.
 
     player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
-    the player to move). bot: the spec (a BotSpec: `BotSpec.parse("pimc(worlds=20)")`) of a bot that can
-    analyse (bots.base.Analyst);
+    the player to move). bot: the spec of a bot that can analyse (bots.base.Analyst), a BotSpec or
+    its text ("pimc(worlds=20)");
     iterations / seconds: the budget (see bot_spec()). seed: the search's seed and the seed of
     re-dealing what the player cannot see. official: rank only the options that use this official
     (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
@@ -201,9 +200,10 @@ def analyse(state: GameState, player: int | None = None, bot: BotSpec = DEFAULT_
     every other seat is the rule-based heuristic bot: a second map, fitted on held-out games of that kind);
     the result's `opponents` and `assumes` say which. It changes only win_prob, never the search. The same
     arguments give the same Analysis."""
+    if isinstance(bot, str):            # the library's edge: a notebook's analyse(g, bot="pimc(worlds=20)")
+        bot = BotSpec.parse(bot)
     if not isinstance(bot, BotSpec):
-        raise BotSpecError(f"bot must be a BotSpec (BotSpec.parse({short_repr(bot)}) reads a spec's text), "
-                           f"not {type(bot).__name__}")
+        raise BotSpecError(f"bot must be a BotSpec or a spec's text, not {type(bot).__name__} {short_repr(bot)}")
     if opponents not in OPPONENTS:
         raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
     if state.is_terminal():
