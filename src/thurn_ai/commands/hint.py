@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..bots.default_search import DEFAULT_SEARCH
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
 from ..errors import PositionError
@@ -27,7 +28,7 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
             "iterations": a["iterations"], "options": a["options"], "recommended_turn": a["recommended_turn"],
             "best": a["best"], "win_prob_calibrated": a["win_prob_calibrated"],
             "win_prob_opponents": a["win_prob_opponents"], "win_prob_assumes": a["win_prob_assumes"],
-            "file": position_file}
+            "win_chance": a["win_chance"], "file": position_file}
 
 
 @click.command("hint")
@@ -44,10 +45,11 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
 @click.option("--top", type=TOP, default=10, show_default=True,
               help="How many options to print.")
 @click.option("--opponents", type=click.Choice(["equal", "heuristic"]), default="equal", show_default=True,
-              help="Whom the win chance assumes: equal (every seat plays like the search; against weaker "
-                   "players it is too close to 1/n) or heuristic (you play like the search, every other seat "
-                   "is the rule-based heuristic bot: a second map fitted on held-out games of that kind). "
-                   "Changes only the win chance, not the search; docs/learned.md.")
+              help="Whom the win chance assumes: equal (every seat plays like the search the map was fitted "
+                   "for; against weaker players it is too close to 1/n) or heuristic (you play like that search, "
+                   "every other seat is the rule-based heuristic bot: a second map). A search the map was not "
+                   "fitted for shows its own share, marked uncalibrated (heuristic: an error). Changes only the "
+                   "win chance, not the search; docs/learned.md.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--which-official", is_flag=True,
               help="Instead: rate each choice of official for this turn (none, or one of those still "
@@ -86,8 +88,8 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     recommended turn and the expected outcome. in_game: the hint typed in `thurn-ai play`, whose lines
     name no option of `thurn-ai hint`."""
     out = [f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {analysis.player}'s view"
-           + (f" (the strongest configuration measured for {players} players)"
-              if analysis.bot.name == DEFAULT_BOT else ""), ""]
+           + (" (the default search)" if analysis.bot.without("iterations", "time") == DEFAULT_SEARCH.without("iterations")
+              else ""), ""]
     win_label = "win chance" if analysis.calibrated else "win (eval)"
     out.append(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
     for i, o in enumerate(analysis.options[:top], 1):
@@ -98,25 +100,21 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     out.append(f"  share of search: the root visits the move got; {win_label}: of the player to move after it; "
                "final score: expected")
     out += ["", f"recommended: {turn_steps(analysis.recommended_turn)}; {analysis.recommended_turn.then}",
-            expected_line(analysis, "" if in_game else ", see --opponents")]
+            *expected_line(analysis, "" if in_game else ", see --opponents").splitlines()]
     return out
 
 
 def expected_line(analysis, see_also: str = ", see --opponents") -> str:
-    """The expected outcome of the best option, with whom its win chance assumes."""
-    best = analysis.best
-    if analysis.calibrated and analysis.opponents == "heuristic":
-        return (f"expected: win chance {best.win_prob:.0%} "
-                f"(calibrated against the heuristic bot: {analysis.assumes}; "
-                f"one logit shift for all player counts, fitted on held-out games of that kind; docs/learned.md), "
-                f"final score {best.mean_score:.1f}")
-    if analysis.calibrated:
-        return (f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
-                f"seat plays like the search; against weaker players it is too close to 1/n{see_also}; "
-                f"docs/learned.md), final score {best.mean_score:.1f}")
-    return (f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
-            f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "
-            f"{best.mean_score:.1f}")
+    """The expected outcome of the best option, and on a second line what its win chance means: whom it
+    assumes in every seat and how well it held out of fold (or why it is no calibrated chance)."""
+    best, chance = analysis.best, analysis.chance
+    if not analysis.calibrated:
+        return (f"expected: win {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
+                f"win: {analysis.assumes} (docs/learned.md)")
+    held = chance.held_text() if chance is not None else ""
+    weaker = "" if analysis.opponents != "equal" else f"; against weaker players it is too close to 1/n{see_also}"
+    return (f"expected: win chance {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
+            f"win chance: calibrated {analysis.assumes}{'; ' + held if held else ''}{weaker} (docs/learned.md)")
 
 
 def print_official_choices(state, viewer, position_file, bot_spec, iterations, seconds, seed, as_json) -> None:

@@ -74,6 +74,29 @@ class WinMap:
         out = 1 / (1 + np.exp(-z))
         return float(out) if np.ndim(out) == 0 else out
 
+    # ---- what the map was fitted for (its meta; maps fitted before they recorded it name none)
+
+    @property
+    def search(self) -> str | None:
+        """The spec of the search whose win shares the map was fitted to (every option written out)."""
+        return self.meta.get("search")
+
+    @property
+    def identity(self) -> dict | None:
+        """That search's identity (thurn_ai.bots.default_search.search_identity: every option but the budget,
+        the SHA-256 of its weights files): a search with another identity reads the map uncalibrated."""
+        return self.meta.get("identity")
+
+    @property
+    def seats(self) -> str:
+        """Whom the chance assumes in every seat, in words: who played the games the map was fitted on."""
+        return str(self.meta.get("seats") or "not recorded")
+
+    def held(self, players: int) -> dict | None:
+        """How the chance held out of fold at this player count (slope and its interval, intercept, ECE,
+        games, positions, where it was measured), or None when it was not measured."""
+        return (self.meta.get("held") or {}).get(str(players))
+
     def shifted(self, shift: float, meta: dict | None = None) -> "WinMap":
         """This map with `shift` added to every logit (the same shift at every player count):
         logit(chance') = logit(chance) + shift, still of the form a + (b0 + b1 t) logit(share)."""

@@ -308,8 +308,8 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: st
 
 
 def _calibrated(spec: BotSpec, players: int) -> bool:
-    from .analysis import _win_map_for
-    return _win_map_for(spec, players) is not None
+    from .win_chance import win_chance_for
+    return win_chance_for(spec, players).calibrated
 
 
 def _summary(seat: int, bot: str, decisions: list[DecisionReview]) -> PlayerSummary:
