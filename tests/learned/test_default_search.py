@@ -19,6 +19,7 @@ from thurn_ai.bots.default_search import (DEFAULT_SEARCH, HINT_ITERATIONS, ident
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.bots.spec import BotSpec
 from thurn_ai.cli import main
+from thurn_ai.learned.features import position_features
 from thurn_ai.learned.win_map import DEFAULT_PATH, HEURISTIC_PATH, WinMap, WinMapError
 from thurn_ai.play import win_chance as W
 from thurn_ai.play.analysis import analyse, bot_spec
@@ -123,19 +124,25 @@ def _map_for(spec) -> WinMap:
                         "held": {"2": {"slope": 0.97, "slope_ci": [0.9, 1.05], "ece": 0.01, "games": 200}}})
 
 
-def test_a_map_reads_only_the_search_it_was_fitted_for(monkeypatch):
+def test_a_map_calibrates_only_the_search_it_was_fitted_for(monkeypatch):
     other = BotSpec.parse("mcts(eval=learned,policy=handset,c=0.7)")
     monkeypatch.setattr(W, "win_map_for", lambda opponents="equal": _map_for(other))
     g = thurn_ai.new_game(players=2, seed=4)
-    # the default search: its own share, marked uncalibrated, the differences named; asked against
-    # heuristic opponents, an error
+    # the default search: read through the nearest map, but marked uncalibrated, its search and the
+    # differences named; asked against heuristic opponents, an error; without the learned evaluation, the
+    # share as it is
     a = analyse(g, iterations=40, seed=1)
-    assert not a.calibrated and all(o.win_prob == o.search_win for o in a.options)
+    t = position_features(g)[0]
+    assert not a.calibrated and a.to_dict()["win_prob_calibrated"] is False
+    assert all(o.win_prob == pytest.approx(a.chance.win_map.chance(o.search_win, t, 2)) for o in a.options)
     d = a.to_dict()["win_chance"]
+    assert d["mapped"] and d["held"] is None and d["seats"] is None
     assert d["fitted_for"] == str(other) and any("policy=learned" in x for x in d["differences"])
     assert "uncalibrated for this search" in a.assumes
     with pytest.raises(WinMapError, match="calibrated win chance"):
         analyse(g, iterations=40, seed=1, opponents="heuristic")
+    raw = analyse(g, bot="mcts(eval=simple)", iterations=40, seed=1)
+    assert not raw.to_dict()["win_chance"]["mapped"] and all(o.win_prob == o.search_win for o in raw.options)
     # the map's own search, at another budget: mapped, and said whom it assumes and how well it held
     b = analyse(g, bot=str(other), iterations=40, seed=1)
     assert b.calibrated and all(o.win_prob != o.search_win for o in b.options)

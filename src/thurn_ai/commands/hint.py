@@ -9,6 +9,7 @@ import click
 from ..bots.default_search import DEFAULT_SEARCH
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
+from ..play.win_chance import win_chance_for
 from ..errors import PositionError
 from ..fileio import finite_json, path_text
 from ..game.officials import OFFICIAL_LABEL
@@ -90,7 +91,7 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     out = [f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {analysis.player}'s view"
            + (" (the default search)" if analysis.bot.without("iterations", "time") == DEFAULT_SEARCH.without("iterations")
               else ""), ""]
-    win_label = "win chance" if analysis.calibrated else "win (eval)"
+    win_label = "win chance" if analysis.chance is not None and analysis.chance.win_map else "win (eval)"
     out.append(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
     for i, o in enumerate(analysis.options[:top], 1):
         name = o.notation + (f" [{OFFICIAL_LABEL[o.official]}]" if o.official else "")
@@ -109,8 +110,9 @@ def expected_line(analysis, see_also: str = ", see --opponents") -> str:
     assumes in every seat and how well it held out of fold (or why it is no calibrated chance)."""
     best, chance = analysis.best, analysis.chance
     if not analysis.calibrated:
-        return (f"expected: win {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
-                f"win: {analysis.assumes} (docs/learned.md)")
+        word = "win chance" if chance is not None and chance.win_map else "win"
+        return (f"expected: {word} {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
+                f"{word}: {analysis.assumes} (docs/learned.md)")
     held = chance.held_text() if chance is not None else ""
     weaker = "" if analysis.opponents != "equal" else f"; against weaker players it is too close to 1/n{see_also}"
     return (f"expected: win chance {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
@@ -121,10 +123,12 @@ def print_official_choices(state, viewer, position_file, bot_spec, iterations, s
     """hint --which-official: thurn_ai.play.turn_options.which_official, as a table or JSON."""
     choices = which_official(state, bot=bot_spec, iterations=iterations, seconds=seconds, seed=seed)
     calibrated = all(c.calibrated for c in choices)
+    chance = win_chance_for(choices[0].bot, state.n_players)
     if as_json:
         click.echo(json.dumps(finite_json({"position": describe(state, viewer), "player": state.current_player,
                                            "bot": choices[0].bot, "choices": [c.to_dict() for c in choices],
-                                           "win_prob_calibrated": calibrated, "caveat": CAVEAT,
+                                           "win_prob_calibrated": calibrated,
+                                           "win_chance": chance.to_dict(), "caveat": CAVEAT,
                                            "file": position_file}),
                               ensure_ascii=False, allow_nan=False))     # a value never reached: null, not NaN
         return
@@ -132,7 +136,7 @@ def print_official_choices(state, viewer, position_file, bot_spec, iterations, s
     click.echo(f"which official this turn, for seat {state.current_player}: each choice searched for the whole "
                f"turn ({choices[0].bot}), its first move re-rated by an independent search")
     click.echo("")
-    win_label = "win chance" if calibrated else "win (eval)"
+    win_label = "win chance" if chance.win_map else "win (eval)"
     click.echo(f"  {'choice':<15} {win_label:>10} {'final score':>11}  the turn")
     for c in choices:
         name = OFFICIAL_LABEL.get(c.option, "no official")
@@ -142,8 +146,7 @@ def print_official_choices(state, viewer, position_file, bot_spec, iterations, s
         turn = c.recommended_turn
         click.echo(f"  {name:<15} {c.win_prob:>10.1%} {c.mean_score:>11.1f}  {turn_steps(turn)}; {turn.then}")
     click.echo("")
-    click.echo("win: " + ("a win chance calibrated on held-out games (docs/learned.md)" if calibrated
-                          else "in the search's evaluation units, not a probability (docs/learned.md)")
+    click.echo(f"{win_label}: " + ("calibrated " if calibrated else "") + chance.assumes() + " (docs/learned.md)"
                + "; each official is compared with no official this turn, both played as well as the search can")
     click.echo("")
     click.echo("caution: " + CAVEAT)

@@ -228,7 +228,7 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
     rows = searcher.analyse(obs)
     if not rows:
         raise PositionError("the search found no move to rank")
-    progress = position_features(state)[0] if chance.calibrated else 0.0
+    progress = position_features(state)[0] if chance.win_map is not None else 0.0
 
     options = tuple(Option(move=r.move, notation=state.move_str(r.move), official=official_of(state, r.move),
                            visits=int(r.visits), share=float(r.share), win_prob=chance.chance(float(r.win_prob), progress, state.n_players),

@@ -3,9 +3,12 @@ that map was fitted for, whom the chance assumes in every seat, and how well it 
 
 A win map (thurn_ai/learned/win_map.py) records the search it was fitted for (thurn_ai.bots.default_search:
 every option but the budget, the SHA-256 of its weights files). A search with the same identity reads its
-share through the map: a calibrated chance. Any other search shows its own win share, marked uncalibrated,
-with the differences named -- never a map read for a search it was not fitted for. The budget is no part of
-the identity (the board searches for seconds, not iterations): the map's budget is said beside the chance.
+share through the map: a calibrated chance. Another search with the learned evaluation reads it through the
+same map too -- the nearest there is: it corrects the bias of the best move's share, which every such search
+has -- but the chance is marked uncalibrated, with the map's search and the differences named: never a
+silent mismatch. (A caller that needs a calibrated chance checks `calibrated`; analyse() refuses a chance
+for heuristic opponents without it.) The budget is no part of the identity (the board searches for seconds,
+not iterations): the map's budget is said beside its search.
 """
 from __future__ import annotations
 
@@ -25,9 +28,9 @@ class WinChance:
 
     Attributes:
         opponents: whom the map was chosen for: 'equal' or 'heuristic' (thurn_ai.learned.win_map.OPPONENTS).
-        win_map: the map that reads the search's share (None: the share is shown as it is, uncalibrated).
-        fitted_for: the spec of the search the shipped map was fitted for (None: there is no map to read).
-        differences: how this search differs from it, in words (() when it is that search).
+        win_map: the map that reads the search's share (None: the share is shown as it is).
+        fitted_for: the spec of the search the map was fitted for (None: there is no map to read).
+        differences: how this search differs from it, in words (() when it is that search: calibrated).
         seats: whom the calibrated chance assumes in every seat (the players of the map's games).
         held: how the chance held out of fold at this player count (slope, its interval, ECE, games), or None.
         learned: whether the search scores its playouts with the learned evaluation (a share that a map fitted
@@ -43,7 +46,8 @@ class WinChance:
 
     @property
     def calibrated(self) -> bool:
-        return self.win_map is not None
+        """Whether the chance is calibrated: read through a map fitted for this very search."""
+        return self.win_map is not None and not self.differences
 
     def chance(self, share: float, progress: float, players: int) -> float:
         """The number shown for a search's win share: mapped when calibrated, else the share itself."""
@@ -55,10 +59,11 @@ class WinChance:
             return f"{OPPONENTS[self.opponents][1]}; the map was fitted on games where {self.seats}"
         if not self.learned:
             return NOT_A_PROBABILITY
-        if self.fitted_for is None:
+        if self.win_map is None:
             return "uncalibrated: the search's own win share (no win map for this player count)"
-        return (f"uncalibrated for this search: its own win share; the shipped win map was fitted for "
-                f"{self.fitted_for}, and this search differs ({'; '.join(self.differences[:3])})")
+        return (f"uncalibrated for this search: its win share read through the map fitted for "
+                f"{self.fitted_for}, and this search differs ({'; '.join(self.differences[:3])}); "
+                "python experiments/calibrate.py refits the maps for the default search")
 
     def held_text(self) -> str:
         """How well the chance held out of fold, in words (slope and reliability, not the mean)."""
@@ -74,7 +79,8 @@ class WinChance:
 
     def to_dict(self) -> dict:
         """JSON form: calibrated, opponents, fitted_for, differences, seats, assumes, held."""
-        return {"calibrated": self.calibrated, "opponents": self.opponents, "fitted_for": self.fitted_for,
+        return {"calibrated": self.calibrated, "mapped": self.win_map is not None, "opponents": self.opponents,
+                "fitted_for": self.fitted_for,
                 "differences": list(self.differences), "seats": self.seats if self.calibrated else None,
                 "assumes": self.assumes(), "held": self.held if self.calibrated else None,
                 "held_text": self.held_text() or None}
@@ -95,5 +101,5 @@ def win_chance_for(spec: str | BotSpec, players: int, opponents: str = "equal") 
     differences = (identity_differences(fitted, search_identity(spec)) if fitted is not None
                    else ["the map does not name the search it was fitted for"])
     if differences:
-        return WinChance(opponents, None, win_map.search, tuple(differences), learned=True)
+        return WinChance(opponents, win_map, win_map.search, tuple(differences), learned=True)
     return WinChance(opponents, win_map, win_map.search, (), win_map.seats, win_map.held(players), learned=True)
