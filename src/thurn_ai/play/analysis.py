@@ -210,9 +210,9 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
     spec = bot_spec(bot, iterations, seconds, state.n_players)
     chance = win_chance_for(spec, state.n_players, opponents)
     if opponents != "equal" and not chance.calibrated:     # a chance against these opponents was asked for
-        raise WinMapError(f"opponents={opponents!r} asks for a calibrated win chance, but bot {str(spec)!r} has "
-                          f"none: {chance.assumes()} (python experiments/calibrate.py refits the maps for the "
-                          "default search)")
+        raise WinMapError(f"opponents={opponents!r} asks for a calibrated win chance: the learned evaluation "
+                          f"(eval=learned) read through a map fitted for this search; bot {str(spec)!r} has none: "
+                          f"{chance.assumes()}")
     searcher = make_bot(spec, derive_seed("hint-bot", seed))
     if not isinstance(searcher, Analyst):
         raise BotSpecError(f"bot {str(spec)!r} cannot analyse a position (it is no search); "
