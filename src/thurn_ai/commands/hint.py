@@ -88,9 +88,9 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     """The analysis as `thurn-ai hint` prints it below the position: the search, the ranked options, the
     recommended turn and the expected outcome. in_game: the hint typed in `thurn-ai play`, whose lines
     name no option of `thurn-ai hint`."""
+    default = analysis.bot.without("iterations", "time") == DEFAULT_SEARCH.without("iterations")
     out = [f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {analysis.player}'s view"
-           + (" (the default search)" if analysis.bot.without("iterations", "time") == DEFAULT_SEARCH.without("iterations")
-              else ""), ""]
+           + (" (the default search)" if default else ""), ""]
     win_label = "win chance" if analysis.chance is not None and analysis.chance.win_map else "win (eval)"
     out.append(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
     for i, o in enumerate(analysis.options[:top], 1):

@@ -230,8 +230,10 @@ def analyse(state: GameState, player: int | None = None, bot: str | BotSpec = DE
         raise PositionError("the search found no move to rank")
     progress = position_features(state)[0] if chance.win_map is not None else 0.0
 
+    n = state.n_players
     options = tuple(Option(move=r.move, notation=state.move_str(r.move), official=official_of(state, r.move),
-                           visits=int(r.visits), share=float(r.share), win_prob=chance.chance(float(r.win_prob), progress, state.n_players),
+                           visits=int(r.visits), share=float(r.share),
+                           win_prob=chance.chance(float(r.win_prob), progress, n),
                            mean_score=float(r.mean_score), search_win=float(r.win_prob)) for r in rows)
     line = [rows[0].move]
     got = list(searcher.principal_variation(obs))
