@@ -4,7 +4,6 @@ for and reads no other search's share; experiments/calibrate.py refits the maps 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -13,7 +12,6 @@ import pytest
 
 import thurn_ai
 from thurn_ai.bots import make_bot
-from thurn_ai.bots.base import Observation
 from thurn_ai.bots.default_search import (DEFAULT_SEARCH, HINT_ITERATIONS, identity_differences, search_identity,
                                           written_out)
 from thurn_ai.bots.search_options import SearchOptions
@@ -25,7 +23,8 @@ from thurn_ai.play import win_chance as W
 from thurn_ai.play.analysis import analyse, bot_spec
 from thurn_ai.position import save_position
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import experiment, free_turn_start
+
 
 
 def hint_cli(args, capsys) -> str:
@@ -33,17 +32,6 @@ def hint_cli(args, capsys) -> str:
         main(["hint", *args])
     assert e.value.code == 0
     return capsys.readouterr().out
-
-
-def free_turn_start(players=2, seed=3):
-    """A game at the first decision of a turn where the player to move may choose an official."""
-    g = thurn_ai.new_game(players=players, seed=seed)
-    bot = make_bot("heuristic")
-    n = 0
-    while n < 12 or g.turn_state().forced_pm or g.turn_state().official or g.phase != "draw":
-        g.apply(bot.choose(Observation(g, g.current_player, n)))
-        n += 1
-    return g
 
 
 def test_a_plain_mcts_is_the_default_search_at_its_own_budget():
@@ -174,15 +162,8 @@ def test_the_cli_says_whom_the_chance_assumes_and_how_it_held(tmp_path, capsys, 
 
 # ---------------------------------------------------------------- the refit, end to end at a tiny budget
 
-def _calibrate_script():
-    spec = importlib.util.spec_from_file_location("calibrate", ROOT / "experiments" / "calibrate.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_refit_runs_end_to_end_and_its_maps_calibrate_that_search(tmp_path, monkeypatch, capsys):
-    script = _calibrate_script()
+    script = experiment("calibrate")
     out, maps = tmp_path / "cal", tmp_path / "maps"
     args = ["--games", "6", "--iterations", "8", "--players", "2", "--jobs", "1", "--out", str(out),
             "--maps", str(maps), "--allow-dirty"]
