@@ -16,7 +16,7 @@ Two studies (docs/officials.md):
   heuristic  the rule-based bot: per player count a control tournament (every seat the bot) and one per
              official (one rotating seat with it forbidden); its first control games are also rated by the
              search (value at the moment of choice in the heuristic bot's positions);
-  search     the strongest mcts (thurn_ai.bots.mcts.STRONGEST for each player count, as `thurn-ai hint`)
+  search     the default search (thurn_ai.bots.default_search.DEFAULT_SEARCH's options, as `thurn-ai hint`)
              at a budget where it beats the heuristic bot (results/learned/strength/README.md), the same
              tournaments, and its control games rated by the same search.
 The report compares them (usage, timing, what the heuristic bot's choices give away) and their seats.
@@ -97,7 +97,7 @@ def parser() -> argparse.ArgumentParser:
                     help="iterations of each rating search by player count (default: the search study's budget)")
     ap.add_argument("--search-bot", default="mcts",
                     help="the search study's bot, which also rates its decisions: an mcts spec whose options "
-                         "replace the strongest configuration's (default mcts; e.g. mcts(policy=learned,mix=0.5) "
+                         "replace the default search's (default mcts; e.g. mcts(policy=learned,mix=0.5) "
                          "for the learned move prior); the budget is --budget's")
     ap.add_argument("--players", default="2,3,4",
                     help="player counts of the search study and of the rated decisions (default 2,3,4; the "

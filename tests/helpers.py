@@ -218,6 +218,20 @@ def finish_turn(g):
     return g
 
 
+def free_turn_start(players: int = 2, seed: int = 3):
+    """A game at the first decision of a turn where the player to move may choose any official (heuristic
+    moves until then)."""
+    from thurn_ai.bots import make_bot
+    from thurn_ai.bots.base import Observation
+    g = thurn_ai.new_game(players=players, seed=seed)
+    bot = make_bot("heuristic")
+    n = 0
+    while n < 12 or g.turn_state().forced_pm or g.turn_state().official or g.phase != "draw":
+        g.apply(bot.choose(Observation(g, g.current_player, n)))
+        n += 1
+    return g
+
+
 def experiment(name: str):
     """The script experiments/<name>.py as a module (the scripts are not part of the package). It is
     registered in sys.modules first: dataclasses look their module up there."""
@@ -229,6 +243,6 @@ def experiment(name: str):
     return mod
 
 
-__all__ = ["build", "legal", "legal_of_kind", "play", "cities", "names_of", "stack", "route_names",
+__all__ = ["free_turn_start", "build", "legal", "legal_of_kind", "play", "cities", "names_of", "stack", "route_names",
            "house_names", "total_cards", "reachable_house_sets", "downward_closure", "finish_turn",
            "HOUSES", "experiment"]

@@ -8,6 +8,7 @@ unreadable, too large, not UTF-8, not JSON, absurdly nested, huge numbers — an
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -232,6 +233,26 @@ def read_lines(path, what: str, error=ThurnError, max_line: int = 64 * 2 ** 20):
                     yield start, line[:-1]
         except OSError as e:
             raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
+
+
+_digests: dict = {}
+
+
+def sha256_of(path) -> str:
+    """The SHA-256 of a file's bytes as hex ('' when it cannot be read), read again only when the file's
+    size or modification time changed (a search reads its weights files' digests at every analysis)."""
+    try:
+        p = Path(path).expanduser().resolve()
+        st = p.stat()
+    except (OSError, RuntimeError, ValueError):
+        return ""
+    key = (p, st.st_size, st.st_mtime_ns)
+    if key not in _digests:
+        try:
+            _digests[key] = hashlib.sha256(p.read_bytes()).hexdigest()
+        except OSError:
+            return ""
+    return _digests[key]
 
 
 def finite_json(value):

@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 import thurn_ai
 from thurn_ai import _search
 from thurn_ai.bots import Observation, make_bot
-from thurn_ai.bots.anchors import ANCHORS, FROZEN, _digest
+from thurn_ai.bots.anchors import ANCHORS, FROZEN
+from thurn_ai.fileio import sha256_of
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.errors import BotSpecError
 from thurn_ai.game.rules import Rules
@@ -150,7 +151,7 @@ def test_anchors_pin_every_option_and_their_files():
     for anchor in ANCHORS.values():
         assert set(anchor.options) | set(anchor.files) == fields, anchor.name
         for name, sha256 in anchor.files.values():
-            assert _digest(FROZEN / name) == sha256
+            assert sha256_of(FROZEN / name) == sha256
         options = make_bot(anchor.name).options
         assert options == anchor.search_options()
 

@@ -178,20 +178,20 @@ def test_widening_with_the_largest_allowed_value_searches_legally():
     assert all(g.is_legal(r[0]) for r in t.root_children())
 
 
-# ---------------------------------------------------------------- hint: the strongest configuration, named
+# ---------------------------------------------------------------- hint: the default search, named
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_hint_searches_with_the_strongest_configuration_and_names_it(players):
-    from thurn_ai.bots.mcts import strongest_options
+def test_hint_searches_with_the_default_search_and_names_it(players):
+    from thurn_ai.bots.default_search import DEFAULT_SEARCH
     from thurn_ai.bots.spec import BotSpec
     from thurn_ai.play.analysis import bot_spec as search_spec
     spec = search_spec("mcts", 300, None, players)
     assert spec.name == "mcts" and spec.option("iterations") == 300
-    assert spec.without("iterations").options == strongest_options(players)
+    assert spec.without("iterations") == DEFAULT_SEARCH.without("iterations")
     assert BotSpec.parse(str(spec)) == spec          # the text it is saved as reads back as the same spec
     # options the user sets win over the configuration's
     mine = search_spec("mcts(c=0.3,reward=win)", None, None, players)
     assert mine.option("c") == 0.3 and mine.option("reward") == "win"
-    assert mine.option("select") == strongest_options(players)["select"]
+    assert mine.option("select") == DEFAULT_SEARCH.option("select")
     # other bots are searched as given
     assert search_spec("pimc(worlds=4)", 100, None, players) == BotSpec("pimc", {"worlds": 4, "iterations": 100})

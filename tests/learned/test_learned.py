@@ -309,8 +309,8 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
     assert said(base + ",model=sub/other.json)") == said(base + f",model={other})")
     # the win map was fitted to the shipped weights' search: other weights' shares are not calibrated
     from thurn_ai.play.analysis import analyse
-    assert analyse(g, iterations=60, bot=BotSpec.parse(f"mcts(eval=learned,model={DEFAULT_PATH})")).calibrated
-    assert not analyse(g, iterations=60, bot=BotSpec.parse("mcts(eval=learned,model=sub/other.json)")).calibrated
+    assert analyse(g, iterations=60, bot=f"mcts(eval=learned,policy=handset,model={DEFAULT_PATH})").calibrated
+    assert not analyse(g, iterations=60, bot="mcts(eval=learned,policy=handset,model=sub/other.json)").calibrated
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -432,9 +432,12 @@ def test_the_win_map_file_round_trips_and_bad_files_are_refused(tmp_path):
 
 def test_analyse_shows_the_mapped_win_share_only_for_the_learned_evaluation(monkeypatch):
     from thurn_ai.play import analysis as A
+    from thurn_ai.play import win_chance as W
+    from thurn_ai.bots.default_search import search_identity
     from thurn_ai.learned.win_map import WinMap
-    win_map = WinMap(params={3: (-0.5, 0.5, 0.0)})       # far from the identity: the map must show
-    monkeypatch.setattr(A, "default_win_map", lambda: win_map)
+    win_map = WinMap(params={3: (-0.5, 0.5, 0.0)},       # far from the identity: the map must show
+                     meta={"identity": search_identity("mcts(eval=learned)")})
+    monkeypatch.setattr(W, "win_map_for", lambda opponents="equal": win_map)
     g = thurn_ai.new_game(players=3, seed=4)
     a = A.analyse(g, bot=BotSpec.parse("mcts(eval=learned)"), iterations=200, seed=1)
     assert a.calibrated and a.to_dict()["win_prob_calibrated"] is True

@@ -16,7 +16,7 @@ from thurn_ai import IllegalMoveError, PositionError, Rules
 from thurn_ai.play.analysis import Analysis, analyse, bot_spec
 from thurn_ai.bots import known_bots, make_bot
 from thurn_ai.bots.base import Observation
-from thurn_ai.bots.mcts import strongest_options
+from thurn_ai.bots.default_search import DEFAULT_SEARCH
 from thurn_ai.cli import main
 from thurn_ai.game.state import CloseAward, CloseLog, Tile
 from thurn_ai.play.match import GameRecord, play_game, replay_closes
@@ -234,7 +234,7 @@ def test_analysis_is_what_hint_prints(position, capsys):
     a = analyse(g, iterations=150, seed=3)
     assert isinstance(a, Analysis) and a.player == g.current_player
     assert a.bot == bot_spec("mcts", 150, None, 3)
-    assert a.bot.options == {**strongest_options(3), "iterations": 150}
+    assert a.bot == DEFAULT_SEARCH.with_(iterations=150)
     with pytest.raises(SystemExit):
         main(["hint", str(path), "--iterations", "150", "--seed", "3", "--json", "--top", "99"])
     out = json.loads(capsys.readouterr().out)

@@ -441,18 +441,8 @@ def test_each_generation_searches_with_the_previous_generations_weights(monkeypa
 # ---------------------------------------------------------------- defaults
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_hint_and_the_officials_study_search_with_the_prior_their_win_map_was_fitted_for(players):
-    # their spec text names the hand-set prior: without it, the text would mean mcts's default (learned) prior
-    from thurn_ai.play.analysis import bot_spec
-    from thurn_ai.studies.officials.plan import study_spec
-    for text in (str(bot_spec("mcts", None, players=players)), study_spec("mcts", players)):
-        assert "policy=handset" in text
-        assert make_bot(text, 0).options.policy == "handset"
-
-
-def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_away():
-    from thurn_ai.bots.mcts import MCTS_DEFAULTS, STRONGEST
+def test_mcts_defaults_are_the_learned_ones_and_the_old_ones_one_option_away():
+    from thurn_ai.bots.mcts import MCTS_DEFAULTS
     from thurn_ai.bots.search_options import SearchOptions
     bot = make_bot("mcts")
     assert bot.options == SearchOptions(**MCTS_DEFAULTS)
@@ -460,11 +450,6 @@ def test_mcts_defaults_are_the_strongest_measured_and_the_old_ones_one_option_aw
     # pimc keeps the SearchOptions defaults; the old mcts is the spec that names them
     assert make_bot("pimc").options.eval == "simple"
     assert make_bot("mcts(eval=simple,policy=handset)").options == SearchOptions()
-    # the hint searches with what its win chance is calibrated for: mcts's defaults with the hand-set prior
-    for options in STRONGEST.values():
-        assert options["policy"] == "handset" and options["eval"] == "learned"   # named: see the test above
-        hint = SearchOptions(**options)
-        assert hint == SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
     # select=ucb has no prior: a plain mcts with it searches without the learned one, instead of refusing
     assert make_bot("mcts(select=ucb)").options.policy == "handset"
     with pytest.raises(BotSpecError, match="select=puct"):

@@ -5,6 +5,8 @@ import math
 import subprocess
 from pathlib import Path
 
+from thurn_ai.bots.spec import BotSpec
+
 import pandas as pd
 import pytest
 
@@ -470,13 +472,15 @@ def test_the_report_replays_two_games_of_each_search_tournament(tmp_path):
 
 
 def test_the_search_study_can_search_with_another_mcts_configuration(monkeypatch, capsys):
-    """--search-bot: the study's bot and its rating searches take the given options over the strongest
-    configuration's (the learned move prior, say); a spec that is not a plain mcts is one error line."""
-    plan = run.run_plan(Path("out"), players="2,3", search_bot="mcts(policy=learned,mix=0.5)")
+    """--search-bot: the study's bot and its rating searches take the given options over the default
+    search's (the hand-set move prior, say); a spec that is not a plain mcts is one error line."""
+    from thurn_ai.bots.default_search import DEFAULT_SEARCH
+    plan = run.run_plan(Path("out"), players="2,3", search_bot="mcts(policy=handset)")
     for spec in (*plan.search.bots().values(), *plan.searchers.values()):
-        assert "policy=learned" in spec and "mix=0.5" in spec and "eval=learned" in spec
+        assert "policy=handset" in spec and "mix=" not in spec and "eval=learned" in spec
     default = run.run_plan(Path("out"), players="2")
-    assert "policy=handset" in default.search.bots()[2] and "policy=handset" in default.searchers[2]
+    for spec in (default.search.bots()[2], default.searchers[2]):      # the default search, at the study's budget
+        assert BotSpec.parse(spec).without("iterations") == DEFAULT_SEARCH.without("iterations")
     exp = _experiment()
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad, says in (("heuristic", "not 'heuristic'"), ("mcts(iterations=50)", "--budget"),

@@ -161,12 +161,13 @@ def test_the_fresh_rating_re_rates_the_chosen_move_with_an_independent_search():
 def test_rows_hold_both_ratings_the_units_and_the_last_round(tmp_path):
     run_tournament(["heuristic", "heuristic"], players=2, games=1, seed=3, jobs=1, out_dir=tmp_path / "t",
                    progress=False)
-    rows = run_choice(tmp_path / "t" / "records.jsonl", tmp_path / "c", ChoiceSettings(bot=TINY, seed=2, fresh=True),
+    # rated by the search the shipped win map was fitted for (the hand-set prior's): calibrated win chances
+    fitted = "mcts(iterations=30,policy=handset)"
+    rows = run_choice(tmp_path / "t" / "records.jsonl", tmp_path / "c", ChoiceSettings(bot=fitted, seed=2, fresh=True),
                       games=1, source="2p_none")
     rated = rows[rows.d_win_fresh.notna()]
     assert len(rated) > 0.9 * len(rows)
     assert (rated.d_win_fresh == rated.with_fresh_win - rated.without_fresh_win).all()
-    # the study's mcts is the strongest configuration (eval=learned): its win shares go through the win map
     assert rows.calibrated.all() and win_unit(rows) == "Δ win chance (calibrated)"
     assert win_unit(rows.assign(calibrated=[False] + [True] * (len(rows) - 1))) == "Δ evaluation"
     rec = next(iter(read_game_records(tmp_path / "t" / "records.jsonl").values()))[1]

@@ -27,13 +27,14 @@ from thurn_ai.bots.spec import BotSpec
 import thurn_ai
 from thurn_ai.play.analysis import analyse
 from thurn_ai.bots import make_bot
-from thurn_ai.bots.base import Observation
 from thurn_ai.render.board import board_layout
 from thurn_ai.play.match import GameRecord, derive_seed, play_game, replay
 from thurn_ai.position import FIELDS, SEAT_PARTS, ProblemKind as K, check_position, describe, position_from_dict
 from thurn_ai.web import create_app
 from thurn_ai.web.board_data import board_geometry, province_codes
 from thurn_ai.web.server import allowed_hosts_for, bind, is_loopback
+
+from tests.helpers import free_turn_start
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -298,17 +299,6 @@ def test_too_many_searches_at_once_are_refused_with_429():
         assert "wait" in assert_clean_error(c.post(f"/api/games/{g['id']}/hint", json={"seconds": 1.0}), 429)
         wait_hint(c, first.json())
         assert c.post(f"/api/games/{g['id']}/hint", json={"iterations": 20}).status_code == 202
-
-
-def free_turn_start(players=2, seed=3):
-    """A game at the first decision of a turn where the player to move may choose any official."""
-    g = thurn_ai.new_game(players=players, seed=seed)
-    bot = make_bot("heuristic")
-    n = 0
-    while n < 12 or g.turn_state().forced_pm or g.turn_state().official or g.phase != "draw":
-        g.apply(bot.choose(Observation(g, g.current_player, n)))
-        n += 1
-    return g
 
 
 def test_which_official_rates_each_open_choice_as_the_library_does_sharing_the_budget(client):

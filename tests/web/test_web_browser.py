@@ -201,8 +201,15 @@ def test_a_hint_shows_ranked_options_and_marks_the_recommended_turn(page):
     assert wins == sorted(wins, reverse=True)
     best = page.locator("#hint-options tbody tr.best").get_attribute("data-move")
     assert "Recommended" in page.inner_text("#hint-turn")
-    # the page's hint searches with the learned evaluation: its win chance is a calibrated probability
-    assert "a probability calibrated on held-out games" in page.inner_text("#hint-turn")
+    # the page says what the win chance means: calibrated for the search the shipped map was fitted for, else
+    # that map read uncalibrated, with the search it was fitted for named (thurn_ai/play/win_chance.py)
+    from thurn_ai.bots.default_search import DEFAULT_SEARCH
+    from thurn_ai.play.win_chance import win_chance_for
+    words = page.inner_text("#hint-turn")
+    if win_chance_for(DEFAULT_SEARCH, 2).calibrated:
+        assert "a probability calibrated on held-out games" in words and "slope" in words
+    else:
+        assert "uncalibrated for this search" in words and "the map fitted for mcts(" in words
     assert page.locator(f'#moves button.hinted[data-move="{best}"]').count() == 1
     city = best.split(" ", 1)[1]            # the first decision is a card to play: it has a city
     assert page.locator(f'#board .city[data-city="{city}"] .hint-ring').count() == 1

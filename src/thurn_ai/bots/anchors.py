@@ -14,12 +14,12 @@ before the first search.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import BotSpecError
+from ..fileio import sha256_of
 from .mcts import MCTSBot
 from .search_options import SearchOptions
 
@@ -50,17 +50,10 @@ class Anchor:
         paths = {}
         for option, (name, sha256) in self.files.items():
             path = FROZEN / name
-            if _digest(path) != sha256:
+            if sha256_of(path) != sha256:
                 raise BotSpecError(f"anchor {self.name}: {path.name} is not the pinned file (SHA-256 differs)")
             paths[option] = str(path)
         return SearchOptions(**{**self.options, **paths})
-
-
-def _digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return ""
 
 
 def _default_2026_11(iterations: int) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from ..learned.model import DEFAULT_PATH, model_from
 from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
-from ..game.rules import PLAYER_COUNTS
 from .base import Analyst, Bot, Observation, Searcher
 from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
@@ -43,23 +42,9 @@ NO_OFFICIAL = "none"
 #: of 400 two-player games). The old default is one option away: policy=handset (and eval=simple).
 MCTS_DEFAULTS: dict[str, Any] = {"eval": "learned", "policy": "learned", "mix": 0.5}
 
-# The configuration `thurn-ai hint` searches with, for each player count, and names: the one its win chance
-# is calibrated for (thurn_ai/learned/win_map.json was fitted to this search's win shares): mcts's defaults
-# with the hand-set prior, until the win map is refit for the learned prior. A count tuned separately gets
-# its own entry. The prior is always named (policy=handset): a spec text without it means mcts's default
-# prior, the learned one. (The officials study's data saved before the default changed name no policy:
-# they were played with the hand-set prior, the default of that time.)
-_NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval", "policy")
-_HINT = SearchOptions(**{**MCTS_DEFAULTS, "policy": "handset", "mix": 0.0})
-STRONGEST = {players: {**{k: getattr(_HINT, k) for k in _NAMED},
-                       **({"mix": _HINT.mix} if _HINT.policy != "handset" else {})}
-             for players in PLAYER_COUNTS}
-
-
-def strongest_options(players: int) -> dict:
-    """The options of the `mcts` configuration `thurn-ai hint` searches with at this player count: the strongest
-    one its win chance is calibrated for (STRONGEST)."""
-    return dict(STRONGEST.get(players, STRONGEST[2]))
+# The search `thurn-ai hint`, the board, analyse() and the studies name is these defaults at the hint's budget,
+# written out: thurn_ai.bots.default_search.DEFAULT_SEARCH (its win chance says which search its map was
+# fitted for).
 
 
 class SearchBot(Bot, Analyst, Searcher):

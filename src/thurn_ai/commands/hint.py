@@ -7,8 +7,10 @@ import json
 import click
 
 from ..bots.spec import BotSpec
+from ..bots.default_search import DEFAULT_SEARCH
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
+from ..play.win_chance import win_chance_for
 from ..errors import PositionError
 from ..fileio import finite_json, path_text
 from ..game.officials import OFFICIAL_LABEL
@@ -28,7 +30,7 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
             "iterations": a["iterations"], "options": a["options"], "recommended_turn": a["recommended_turn"],
             "best": a["best"], "win_prob_calibrated": a["win_prob_calibrated"],
             "win_prob_opponents": a["win_prob_opponents"], "win_prob_assumes": a["win_prob_assumes"],
-            "file": position_file}
+            "win_chance": a["win_chance"], "file": position_file}
 
 
 @click.command("hint")
@@ -45,10 +47,11 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
 @click.option("--top", type=TOP, default=10, show_default=True,
               help="How many options to print.")
 @click.option("--opponents", type=click.Choice(["equal", "heuristic"]), default="equal", show_default=True,
-              help="Whom the win chance assumes: equal (every seat plays like the search; against weaker "
-                   "players it is too close to 1/n) or heuristic (you play like the search, every other seat "
-                   "is the rule-based heuristic bot: a second map fitted on held-out games of that kind). "
-                   "Changes only the win chance, not the search; docs/learned.md.")
+              help="Whom the win chance assumes: equal (every seat plays like the search the map was fitted "
+                   "for; against weaker players it is too close to 1/n) or heuristic (you play like that search, "
+                   "every other seat is the rule-based heuristic bot: a second map). A search the map was not "
+                   "fitted for shows its own share, marked uncalibrated (heuristic: an error). Changes only the "
+                   "win chance, not the search; docs/learned.md.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--which-official", is_flag=True,
               help="Instead: rate each choice of official for this turn (none, or one of those still "
@@ -87,10 +90,10 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     """The analysis as `thurn-ai hint` prints it below the position: the search, the ranked options, the
     recommended turn and the expected outcome. in_game: the hint typed in `thurn-ai play`, whose lines
     name no option of `thurn-ai hint`."""
+    default = analysis.bot.without("iterations", "time") == DEFAULT_SEARCH.without("iterations")
     out = [f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {analysis.player}'s view"
-           + (f" (the strongest configuration measured for {players} players)"
-              if analysis.bot.name == DEFAULT_BOT else ""), ""]
-    win_label = "win chance" if analysis.calibrated else "win (eval)"
+           + (" (the default search)" if default else ""), ""]
+    win_label = "win chance" if analysis.chance is not None and analysis.chance.win_map else "win (eval)"
     out.append(f"  {'#':>2}  {'move':<32} {'share of search':>15} {win_label:>10} {'final score':>11}")
     for i, o in enumerate(analysis.options[:top], 1):
         name = o.notation + (f" [{OFFICIAL_LABEL[o.official]}]" if o.official else "")
@@ -100,35 +103,34 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     out.append(f"  share of search: the root visits the move got; {win_label}: of the player to move after it; "
                "final score: expected")
     out += ["", f"recommended: {turn_steps(analysis.recommended_turn)}; {analysis.recommended_turn.then}",
-            expected_line(analysis, "" if in_game else ", see --opponents")]
+            *expected_line(analysis, "" if in_game else ", see --opponents").splitlines()]
     return out
 
 
 def expected_line(analysis, see_also: str = ", see --opponents") -> str:
-    """The expected outcome of the best option, with whom its win chance assumes."""
-    best = analysis.best
-    if analysis.calibrated and analysis.opponents == "heuristic":
-        return (f"expected: win chance {best.win_prob:.0%} "
-                f"(calibrated against the heuristic bot: {analysis.assumes}; "
-                f"one logit shift for all player counts, fitted on held-out games of that kind; docs/learned.md), "
-                f"final score {best.mean_score:.1f}")
-    if analysis.calibrated:
-        return (f"expected: win chance {best.win_prob:.0%} (calibrated among equal players: if every "
-                f"seat plays like the search; against weaker players it is too close to 1/n{see_also}; "
-                f"docs/learned.md), final score {best.mean_score:.1f}")
-    return (f"expected: win {best.win_prob:.0%} in evaluation units (not a probability: this search "
-            f"scores playouts cut short by the hand-set evaluation, docs/learned.md), score "
-            f"{best.mean_score:.1f}")
+    """The expected outcome of the best option, and on a second line what its win chance means: whom it
+    assumes in every seat and how well it held out of fold (or why it is no calibrated chance)."""
+    best, chance = analysis.best, analysis.chance
+    if not analysis.calibrated:
+        word = "win chance" if chance is not None and chance.win_map else "win"
+        return (f"expected: {word} {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
+                f"{word}: {analysis.assumes} (docs/learned.md)")
+    held = chance.held_text() if chance is not None else ""
+    weaker = "" if analysis.opponents != "equal" else f"; against weaker players it is too close to 1/n{see_also}"
+    return (f"expected: win chance {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
+            f"win chance: calibrated {analysis.assumes}{'; ' + held if held else ''}{weaker} (docs/learned.md)")
 
 
 def print_official_choices(state, viewer, position_file, bot: BotSpec, iterations, seconds, seed, as_json) -> None:
     """hint --which-official: thurn_ai.play.turn_options.which_official, as a table or JSON."""
     choices = which_official(state, bot=bot, iterations=iterations, seconds=seconds, seed=seed)
     calibrated = all(c.calibrated for c in choices)
+    chance = win_chance_for(choices[0].bot, state.n_players)
     if as_json:
         click.echo(json.dumps(finite_json({"position": describe(state, viewer), "player": state.current_player,
                                            "bot": choices[0].bot, "choices": [c.to_dict() for c in choices],
-                                           "win_prob_calibrated": calibrated, "caveat": CAVEAT,
+                                           "win_prob_calibrated": calibrated,
+                                           "win_chance": chance.to_dict(), "caveat": CAVEAT,
                                            "file": position_file}),
                               ensure_ascii=False, allow_nan=False))     # a value never reached: null, not NaN
         return
@@ -136,7 +138,7 @@ def print_official_choices(state, viewer, position_file, bot: BotSpec, iteration
     click.echo(f"which official this turn, for seat {state.current_player}: each choice searched for the whole "
                f"turn ({choices[0].bot}), its first move re-rated by an independent search")
     click.echo("")
-    win_label = "win chance" if calibrated else "win (eval)"
+    win_label = "win chance" if chance.win_map else "win (eval)"
     click.echo(f"  {'choice':<15} {win_label:>10} {'final score':>11}  the turn")
     for c in choices:
         name = OFFICIAL_LABEL.get(c.option, "no official")
@@ -146,8 +148,7 @@ def print_official_choices(state, viewer, position_file, bot: BotSpec, iteration
         turn = c.recommended_turn
         click.echo(f"  {name:<15} {c.win_prob:>10.1%} {c.mean_score:>11.1f}  {turn_steps(turn)}; {turn.then}")
     click.echo("")
-    click.echo("win: " + ("a win chance calibrated on held-out games (docs/learned.md)" if calibrated
-                          else "in the search's evaluation units, not a probability (docs/learned.md)")
+    click.echo(f"{win_label}: " + ("calibrated " if calibrated else "") + chance.assumes() + " (docs/learned.md)"
                + "; each official is compared with no official this turn, both played as well as the search can")
     click.echo("")
     click.echo("caution: " + CAVEAT)

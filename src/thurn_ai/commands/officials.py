@@ -33,7 +33,7 @@ OUT_MARK = ".thurn-ai-officials"
 @click.command("officials")
 @click.option("--bot", default="heuristic", show_default=True,
               help="The full bot's spec; each official is forbidden for it in turn (e.g. mcts(iterations=300)). "
-                   "mcts plays the strongest measured configuration for each player count.")
+                   "mcts plays the default search's options (thurn_ai.bots.default_search).")
 @click.option("--budget", default=None,
               help="Iterations per decision of a search bot by player count, e.g. 2=1000,3=1000,4=3000 (or one "
                    "number for every count); replaces the spec's budget.")

@@ -6,9 +6,15 @@ probability: the best move is the one the search liked most, so its mean is bias
 thousand iterations blur a sharp position. The hint therefore shows
     logit(chance) = a + (b0 + b1 * t) * logit(share)
 with t the game's progress (0 at the start, 1 at the end) and one (a, b0, b1) per player count, fitted by
-maximum likelihood to how held-out games ended (`python experiments/learned_value.py --part calibrate`;
-results/learned/report.md measures the map out of fold). The map is fitted to the hint's own search
-(`meta["spec"]`); another budget gets the same map, which was not measured there.
+maximum likelihood to how held-out games ended (`python experiments/calibrate.py` refits both maps for the
+default search; the shipped ones came from `python experiments/learned_value.py --part calibrate`).
+
+A map knows its search: `meta["search"]` (the spec, every option written out), `meta["identity"]` (every
+option but the budget and the SHA-256 of the weights files: thurn_ai.bots.default_search.search_identity),
+`meta["budget"]`, `meta["seats"]` (who played the games it was fitted on) and `meta["held"]` (per player
+count, how its chance held out of fold: slope, intercept, ECE). thurn_ai.play.win_chance reads a search's
+share through it calibrated only when the identities match; another budget gets the same map, which was not
+measured there.
 
 Whom the chance assumes: the shipped map (win_map.json) is fitted on a mixture that is mostly self-play,
 so its chance holds among equal players; against weaker opponents it is too close to 1/n. A second map
@@ -73,6 +79,29 @@ class WinMap:
         z = _design(share, progress) @ np.asarray(self.params[players])
         out = 1 / (1 + np.exp(-z))
         return float(out) if np.ndim(out) == 0 else out
+
+    # ---- what the map was fitted for (its meta; maps fitted before they recorded it name none)
+
+    @property
+    def search(self) -> str | None:
+        """The spec of the search whose win shares the map was fitted to (every option written out)."""
+        return self.meta.get("search")
+
+    @property
+    def identity(self) -> dict | None:
+        """That search's identity (thurn_ai.bots.default_search.search_identity: every option but the budget,
+        the SHA-256 of its weights files): a search with another identity reads the map uncalibrated."""
+        return self.meta.get("identity")
+
+    @property
+    def seats(self) -> str:
+        """Whom the chance assumes in every seat, in words: who played the games the map was fitted on."""
+        return str(self.meta.get("seats") or "not recorded")
+
+    def held(self, players: int) -> dict | None:
+        """How the chance held out of fold at this player count (slope and its interval, intercept, ECE,
+        games, positions, where it was measured), or None when it was not measured."""
+        return (self.meta.get("held") or {}).get(str(players))
 
     def shifted(self, shift: float, meta: dict | None = None) -> "WinMap":
         """This map with `shift` added to every logit (the same shift at every player count):

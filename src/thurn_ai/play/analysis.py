@@ -3,7 +3,7 @@
     >>> import thurn_ai
     >>> from thurn_ai.play.analysis import analyse
     >>> g = thurn_ai.new_game(players=3, seed=7)
-    >>> a = analyse(g, iterations=2000)        # the player to move; mcts in its strongest configuration
+    >>> a = analyse(g, iterations=2000)        # the player to move; the default search (DEFAULT_SEARCH)
     >>> a.best.notation, a.best.win_prob       # the most visited option
     >>> [(o.notation, o.share) for o in a.options]
     >>> a.recommended_turn.moves, a.recommended_turn.then
@@ -14,8 +14,10 @@
 The search sees only what the player to move may know: hidden cards are re-dealt at random (seeded by
 `seed`), so a complete position and that player's view give the same answer. See docs/analysis.md.
 
-Whom the win chance assumes (`Analysis.assumes`): by default (opponents='equal') it is calibrated among
-equal players -- every seat plays like the search; against weaker opponents it is too close to 1/n.
+Whom the win chance assumes (`Analysis.assumes`, `Analysis.chance`): by default (opponents='equal') it is
+calibrated among equal players -- every seat plays like the search the shipped map was fitted for; against
+weaker opponents it is too close to 1/n. A search the map was not fitted for shows its own win share, marked
+uncalibrated (play/win_chance.py).
 `analyse(g, opponents="heuristic")` maps the same search through a second map, fitted on held-out games
 where the player to move plays like the search and every other seat is the rule-based `heuristic` bot
 (docs/learned.md, "Equal players, not weaker ones").
@@ -23,29 +25,29 @@ where the player to move plays like the search and every other seat is the rule-
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..bots import make_bot
-from ..bots.base import Analyst, Observation, Searcher
-from ..bots.mcts import strongest_options
+from ..bots.base import Analyst, Observation
+from ..bots.default_search import DEFAULT_SEARCH, written_out
 from ..bots.spec import BotSpec
 from ..errors import BotSpecError, PositionError
 from ..fileio import short_repr
 from ..game.state import GameState
 from ..learned.features import position_features
-from ..learned.model import DEFAULT_PATH
-from ..learned.win_map import OPPONENTS, WinMap, WinMapError, assumes, default_win_map, win_map_for
+from ..learned.win_map import OPPONENTS, WinMapError
 from .match import derive_seed
+from .win_chance import WinChance, win_chance_for
 from ..game.notation import move_kind
 from ..game.officials import official_of
 
-__all__ = ["analyse", "Analysis", "Option", "Turn", "bot_spec", "describe_turn", "win_map_of", "DEFAULT_BOT",
+__all__ = ["analyse", "Analysis", "Option", "Turn", "bot_spec", "describe_turn", "DEFAULT_BOT",
            "DEFAULT_SPEC", "DEFAULT_ITERATIONS"]
 
 DEFAULT_BOT = "mcts"
-#: the search analyse() runs by default: mcts, in its strongest configuration (bot_spec)
+#: the search analyse() runs by default: mcts written out as the default search (bot_spec, DEFAULT_SEARCH)
 DEFAULT_SPEC = BotSpec(DEFAULT_BOT)
-DEFAULT_ITERATIONS = 2000
+#: the hint's budget: the default search's (thurn_ai.bots.default_search)
+DEFAULT_ITERATIONS = DEFAULT_SEARCH.option("iterations")
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ class Analysis:
             tell; () otherwise.
         opponents: whom the calibrated chance assumes: 'equal' (every seat plays like the search) or
             'heuristic' (the other seats are the rule-based heuristic bot); see `assumes`.
+        chance: what win_prob means (a WinChance: the search the map was fitted for, whom it assumes in
+            every seat, how well it held out of fold; or why it is uncalibrated).
     """
     player: int
     bot: BotSpec
@@ -133,13 +137,12 @@ class Analysis:
     calibrated: bool = False
     line_officials: tuple = ()
     opponents: str = "equal"
+    chance: WinChance | None = None
 
     @property
     def assumes(self) -> str:
-        """Whom win_prob assumes, in words (or that it is not a probability at all)."""
-        if not self.calibrated:
-            return "not a probability: the search's win share in the hand-set evaluation's units"
-        return assumes(self.opponents)
+        """Whom win_prob assumes, in words (or why it is no calibrated chance)."""
+        return (self.chance or WinChance(self.opponents)).assumes()
 
     @property
     def best(self) -> Option:
@@ -155,22 +158,21 @@ class Analysis:
                 "principal_variation": list(self.principal_variation), "best": self.best.to_dict(),
                 "seed": self.seed, "win_prob_calibrated": self.calibrated,
                 "win_prob_opponents": self.opponents if self.calibrated else None,
-                "win_prob_assumes": self.assumes}
+                "win_prob_assumes": self.assumes,
+                "win_chance": (self.chance or WinChance(self.opponents)).to_dict()}
 
 
 def bot_spec(bot: BotSpec | str = DEFAULT_SPEC, iterations: int | None = None, seconds: float | None = None,
              players: int = 2) -> BotSpec:
     """The bot spec a search runs with: `iterations` / `seconds` override the spec's own budget; `mcts`
-    gets the strongest measured configuration for the player count (thurn_ai.bots.mcts.strongest_options)
-    under the options the spec sets itself, every option written out, and DEFAULT_ITERATIONS when no
-    budget is given at all."""
-    # text only from the officials study's settings (studies/officials/plan.py, choice.py), until they
-    # carry BotSpec values; everything else hands a BotSpec parsed at its edge (the CLI, a request, a file)
+    is the default search (thurn_ai.bots.default_search.DEFAULT_SEARCH, the same at every player count)
+    under the options the spec sets itself, every option that makes the search written out, and
+    DEFAULT_ITERATIONS when no budget is given at all."""
     spec = bot if isinstance(bot, BotSpec) else BotSpec.parse(bot)
     if (iterations is not None or seconds is not None) and ("iterations" in spec.options or "time" in spec.options):
         make_bot(spec)     # the spec's own budget is replaced, but a bad one is still an error, not dropped
     if spec.name == DEFAULT_BOT:
-        spec = BotSpec(spec.name, {**strongest_options(players), **spec.options})
+        spec = written_out(spec)
     if iterations is not None:
         spec = spec.with_(iterations=iterations).without("time")
     if seconds is not None:
@@ -215,15 +217,12 @@ def analyse(state: GameState, player: int | None = None, bot: BotSpec | str = DE
         raise PositionError(f"seat {to_move} is to move, not seat {player}: an analysis is for the player "
                             "to move")
     spec = bot_spec(bot, iterations, seconds, state.n_players)
+    chance = win_chance_for(spec, state.n_players, opponents)
+    if opponents != "equal" and not chance.calibrated:     # a chance against these opponents was asked for
+        raise WinMapError(f"opponents={opponents!r} asks for a calibrated win chance: the learned evaluation "
+                          f"(eval=learned) read through a map fitted for this search; bot {str(spec)!r} has none: "
+                          f"{chance.assumes()}")
     searcher = make_bot(spec, derive_seed("hint-bot", seed))
-    win_map = win_map_of(searcher, state.n_players, opponents)
-    if opponents != "equal" and win_map is None:
-        if win_map_of(searcher, state.n_players) is None:
-            raise BotSpecError(f"opponents={opponents!r} maps a calibrated win chance, but bot {str(spec)!r} gives "
-                               "none (it needs the learned evaluation, eval=learned, with the shipped weights, "
-                               f"at {state.n_players} players)")
-        raise WinMapError(f"no win map for {opponents} opponents is shipped "
-                          "(python experiments/learned_value.py --part opponents fits one)")
     if not isinstance(searcher, Analyst):
         raise BotSpecError(f"bot {str(spec)!r} cannot analyse a position (it is no search); "
                            "use a search bot such as mcts or pimc")
@@ -238,13 +237,12 @@ def analyse(state: GameState, player: int | None = None, bot: BotSpec | str = DE
     rows = searcher.analyse(obs)
     if not rows:
         raise PositionError("the search found no move to rank")
-    progress = position_features(state)[0] if win_map else 0.0
+    progress = position_features(state)[0] if chance.win_map is not None else 0.0
 
-    def chance(share: float) -> float:
-        return win_map.chance(share, progress, state.n_players) if win_map else share
-
+    n = state.n_players
     options = tuple(Option(move=r.move, notation=state.move_str(r.move), official=official_of(state, r.move),
-                           visits=int(r.visits), share=float(r.share), win_prob=chance(float(r.win_prob)),
+                           visits=int(r.visits), share=float(r.share),
+                           win_prob=chance.chance(float(r.win_prob), progress, n),
                            mean_score=float(r.mean_score), search_win=float(r.win_prob)) for r in rows)
     line = [rows[0].move]
     got = list(searcher.principal_variation(obs))
@@ -253,28 +251,8 @@ def analyse(state: GameState, player: int | None = None, bot: BotSpec | str = DE
     return Analysis(player=player, bot=spec, iterations=sum(o.visits for o in options), options=options,
                     recommended_turn=describe_turn(state, line),
                     principal_variation=tuple(state.move_str(m) for m in (got or line)), seed=seed,
-                    calibrated=win_map is not None, opponents=opponents,
+                    calibrated=chance.calibrated, opponents=opponents, chance=chance,
                     line_officials=tuple(searcher.line_officials(obs)))
-
-
-def _is_default_model(path) -> bool:
-    """Whether a spec's model= names the shipped weights; a path that cannot be resolved (a symbolic link
-    loop, a NUL) does not (the bot made from the spec then refuses it with one error)."""
-    try:
-        return Path(path).expanduser().resolve() == DEFAULT_PATH.resolve()
-    except (OSError, RuntimeError, ValueError):
-        return False
-
-
-def win_map_of(bot, players: int, opponents: str = "equal") -> WinMap | None:
-    """The shipped win map for these opponents when `bot`'s win shares can be read through it: a search
-    (bots.base.Searcher) whose values come from the learned evaluation with the shipped weights, at a player
-    count the map was fitted for (the map was fitted to that search's shares: other weights, `model=`, give
-    shares it does not know)."""
-    if not isinstance(bot, Searcher) or bot.value_weights is None or not _is_default_model(bot.value_weights):
-        return None
-    m = default_win_map() if opponents == "equal" else win_map_for(opponents)
-    return m if m is not None and m.has(players) else None
 
 
 def describe_turn(state: GameState, line: list[int]) -> Turn:

@@ -41,7 +41,7 @@ from ..bots.spec import BotSpec, make_bot
 from ..errors import BotSpecError, PositionError, ThurnError
 from ..fileio import atomic_write_text, loads_json, read_text
 from ..game.state import GameState
-from .analysis import DEFAULT_SPEC, Analysis, Option, analyse, bot_spec, win_map_of
+from .analysis import DEFAULT_SPEC, Analysis, Option, analyse, bot_spec
 from .match import GameRecord, Table, derive_seed
 from .workers import run_each
 
@@ -308,7 +308,8 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
 
 
 def _calibrated(spec: BotSpec, players: int) -> bool:
-    return win_map_of(make_bot(spec), players) is not None
+    from .win_chance import win_chance_for
+    return win_chance_for(spec, players).calibrated
 
 
 def _summary(seat: int, bot: str, decisions: list[DecisionReview]) -> PlayerSummary:

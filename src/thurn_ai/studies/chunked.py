@@ -108,6 +108,23 @@ def generate(kind: DataSetKind, out_dir, chunks: Sequence, meta: dict[str, Any],
                          "kept (run it again to continue)") from None
 
 
+def chunk_done(out: Path, chunk) -> bool:
+    """Whether out holds this chunk (a ChunkFiles value with `first` and `count` games): its Parquet file
+    exists and holds at least the chunk's games. The
+    last chunk of a run whose games are not a multiple of CHUNK is short (15 games: games 10-14 in
+    p2-00010); a later run with more games must play that chunk again, whole, not take the short file
+    for it (the games are seeded by number, so the first ones come out the same). A file that cannot be
+    read is played again too."""
+    path = out / chunk.name
+    if not path.exists():
+        return False
+    try:
+        games = pd.read_parquet(path, columns=["game"])["game"]
+    except Exception:        # noqa: BLE001 - pyarrow raises many kinds; all mean "play it again"
+        return False
+    return set(range(chunk.first, chunk.first + chunk.count)) <= set(games.tolist())
+
+
 @contextmanager
 def stopping_safely(out_dir):
     """Around a generator's run in a script: Ctrl-C says "stopping..." at once and stops the workers (a

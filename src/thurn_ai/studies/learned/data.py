@@ -145,23 +145,7 @@ def generate(out_dir, chunks: list[DataChunk], jobs: int = 1, client=None, progr
     Client (the tournament's --scheduler); else `jobs` local processes."""
     meta = ({"seed": chunks[0].seed, "search": chunks[0].search, "strong": chunks[0].strong, "chunk": CHUNK}
             if chunks else {})
-    return chunked.generate(DATA_SET, out_dir, chunks, meta, play_chunk, _chunk_done, jobs, client, progress)
-
-
-def _chunk_done(out: Path, chunk: DataChunk) -> bool:
-    """Whether out holds this chunk: its Parquet file exists and holds at least the chunk's games. The
-    last chunk of a run whose games are not a multiple of CHUNK is short (15 games: games 10-14 in
-    p2-00010); a later run with more games must play that chunk again, whole, not take the short file
-    for it (the games are seeded by number, so the first ones come out the same). A file that cannot be
-    read is played again too."""
-    path = out / chunk.name
-    if not path.exists():
-        return False
-    try:
-        games = pd.read_parquet(path, columns=["game"])["game"]
-    except Exception:        # noqa: BLE001 - pyarrow raises many kinds; all mean "play it again"
-        return False
-    return set(range(chunk.first, chunk.first + chunk.count)) <= set(games.tolist())
+    return chunked.generate(DATA_SET, out_dir, chunks, meta, play_chunk, chunked.chunk_done, jobs, client, progress)
 
 
 def load(out_dir, players=None) -> pd.DataFrame:

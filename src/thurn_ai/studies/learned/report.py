@@ -135,6 +135,15 @@ def hint_spec(iterations: int) -> str:
     return f"mcts(iterations={iterations},eval=learned)"
 
 
+def fitted_for(iterations: int, seats: str) -> dict:
+    """What a map fitted here records of its search (thurn_ai/learned/win_map.py): the hint's search written
+    out, its identity, its budget, and who played the games."""
+    from ...bots.default_search import search_identity, written_out
+    spec = written_out(hint_spec(iterations))
+    return {"search": str(spec), "identity": search_identity(spec), "budget": {"iterations": iterations},
+            "seats": seats}
+
+
 def held_out_positions(out: Path, held_out, model: ValueModel, iterations: int, players):
     """(every position of the data, the held-out ones, the held-out movers with the hint's search's win
     share in column `hint`); the hint's searches resume from OUT/hint_said.parquet."""
@@ -284,6 +293,7 @@ def fit_opponents(out: Path, held_out, code: str, model_path=None, iterations: i
     forms = opponent_forms(movers)
     win_map, info = opponent_map(movers, W.load(), forms, meta={
         "spec": hint_spec(iterations), "code": code, "model": model.meta.get("code"),
+        **fitted_for(iterations, "the player to move played the data's strong search, every other seat heuristic"),
         "data": "results/learned/data, the held-out games where one seat is the search and the others heuristic"})
     print(f"shift {info['shift']:+.3f} [{info['shift_lo']:+.3f}, {info['shift_hi']:+.3f}] p {info['shift_p']:.3g}; "
           f"best form out of fold: {info['best_form']}")
@@ -304,6 +314,7 @@ def calibrate(out: Path, held_out, code: str, model_path=None, iterations: int =
     searched = movers.dropna(subset=["hint"])
     win_map = fit_win_map(movers, meta={
         "spec": hint_spec(iterations), "code": code, "model": model.meta.get("code"),
+        **fitted_for(iterations, "the data's games: mostly self-play of its search, some against heuristic"),
         "positions": {str(n): len(g) for n, g in searched.groupby("players")},
         "games": {str(n): int(g["game"].nunique()) for n, g in searched.groupby("players")},
         "data": "results/learned/data, the held-out games (never used to fit the model)"})

@@ -79,9 +79,9 @@ LATER_COLUMNS = ("calibrated", "endgame", "with_fresh_win", "with_fresh_score", 
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """The rating searches of a part of the study: the searching bot's spec (`mcts` gets the strongest
-    measured options for the player count, as in `thurn-ai hint`), its iterations per search (None: the
-    spec's own or hint's default) and the base seed."""
+    """The rating searches of a part of the study: the searching bot's spec (`mcts` gets the default
+    search's options, thurn_ai.bots.default_search.DEFAULT_SEARCH, as in `thurn-ai hint`), its iterations
+    per search (None: the spec's own or hint's default) and the base seed."""
 
     bot: str = "mcts"
     iterations: int | None = None

@@ -48,9 +48,9 @@ SEARCH_BOTS = ("mcts", "pimc")
 
 
 def study_spec(bot: str, players: int, iterations: int | None = None) -> str:
-    """The spec a study plays `bot` with at this player count. `mcts` is the strongest measured
-    configuration for the count (thurn_ai.bots.mcts.STRONGEST, as `thurn-ai hint` searches), every option
-    written out so the data name it; `iterations` (a search bot only) replaces the spec's budget, and an
+    """The spec a study plays `bot` with at this player count. `mcts` is the default search's options
+    (thurn_ai.bots.default_search.DEFAULT_SEARCH, as `thurn-ai hint` searches), every option that makes the
+    search written out so the data name it; `iterations` (a search bot only) replaces the spec's budget, and an
     mcts spec without one gets the bot's default."""
     from ...play.analysis import bot_spec
 
@@ -321,7 +321,7 @@ def load_ablation(out_dir, bot: str | dict[int, str], players=PLAYER_COUNTS, off
 def choice_bots(bots: dict, iterations=None) -> dict[int, str]:
     """{players: spec} of the search that rates the decisions of a study whose full bots are `bots`
     ({players: spec}): an mcts study bot rates with itself (its options, its budget), any other with the
-    strongest mcts; `iterations` (one number or {players: n}, parse_budget) replaces the budget, else a
+    default search; `iterations` (one number or {players: n}, parse_budget) replaces the budget, else a
     non-search study gets the budget `thurn-ai hint` uses."""
     from ...play.analysis import bot_spec
 

@@ -5,7 +5,7 @@ each part will cost, and the report built from the saved data with its notes (wh
 lacks, the replays of games played with other code).
 
 The committed study (results/officials/, docs/officials.md) is two studies -- the rule-based heuristic bot
-and the strongest search at SEARCH_BUDGET -- with the design below, fixed before the runs."""
+and the default search at SEARCH_BUDGET -- with the design below, fixed before the runs."""
 from __future__ import annotations
 
 import sys
@@ -90,14 +90,14 @@ def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3,
             search_bot: str = "mcts") -> list[Study]:
     """The two studies. `players`: the counts the search study plays and both studies' decisions are rated
     at (the heuristic study's ablation always has 2, 3 and 4: it is cheap). search_bot: the search study's bot
-    (an mcts spec: its options over the strongest configuration's, plan.study_spec), which also rates."""
+    (an mcts spec: its options over the default search's, plan.study_spec), which also rates."""
     return [
         Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 180, 4: 180},
               "rule-based heuristic bot, no search (deterministic given the cards)",
               choice_games={n: HEURISTIC_CHOICE_GAMES[n] for n in players}),
         Study("search", search_bot, tuple(players), games,
-              ("the strongest mcts configuration for each player count" if search_bot == "mcts" else
-               f"{search_bot} over the strongest mcts configuration for each player count")
+              ("the default search (mcts's defaults, thurn_ai.bots.default_search)" if search_bot == "mcts" else
+               f"{search_bot} over the default search's options")
               + ", iterations per decision "
               + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items()) if n in players) + "; one thread",
               budget=budget, choice_games={n: (choice_games or SEARCH_CHOICE_GAMES)[n] for n in players}),
@@ -441,7 +441,7 @@ def run_plan(out: Path, quick: bool = False, players: str = "2,3,4", budget: dic
              search_bot: str = "mcts") -> Plan:
     """The run's Plan from its options (experiments/officials.py's): the design (SEARCH_BUDGET, ...) with the
     given per-count replacements, or the QUICK smoke run; StudyError naming the option for a bad one.
-    search_bot: the search study's bot and rating search (an mcts spec; default the strongest mcts)."""
+    search_bot: the search study's bot and rating search (an mcts spec; default the default search)."""
     if quick:
         chosen_all = QUICK
     else:

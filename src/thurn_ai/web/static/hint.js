@@ -187,11 +187,20 @@ export function refreshHint() {
   const noisy = ranked.length > 1 && mTop !== null ? ` Rows marked ≈ are within the noise of the first: the search cannot tell them apart; differences of 1–3 points in the expected score are noise too. A longer search narrows the ± margins.` : "";
   $("#hint-turn").replaceChildren(el("strong", {}, c.done ? "The rest of the recommended turn (★ on the board and the moves):" : "Recommended turn, in order (★1, ★2, … on the board and the moves):"),
     stepsList(turn, c.done),
-    `then ${turn.then}. ` + (r.win_prob_calibrated
-      ? `Win chance ${pct(r.best.win_prob)} (a probability calibrated on held-out games)`
-      : `Win ${pct(r.best.win_prob)} in the search's evaluation units (not a probability)`) +
+    `then ${turn.then}. ` + chanceWords(r, pct(r.best.win_prob)) +
     `, expected final score ${r.best.mean_score.toFixed(1)} points. ★ in the table: the search's choice, the move it examined most` +
     (searched !== top ? ` (${searched.move}); ${top.move} has the higher win chance in fewer of the search's games.` : ".") + noisy + fewRows);
+}
+
+// What a hint's win chance means (r.win_chance, thurn_ai/play/win_chance.py): calibrated for the search its
+// map was fitted for (whom it assumes in every seat, how well it held out of fold); that map read for another
+// search (uncalibrated, and said so); or the search's share in evaluation units.
+function chanceWords(r, value) {
+  const w = r.win_chance || {};
+  const v = value ? ` ${value}` : "";
+  if (r.win_prob_calibrated) return `Win chance${v} (a probability calibrated on held-out games: ${w.assumes}${w.held_text ? `; ${w.held_text}` : ""})`;
+  if (w.mapped) return `Win chance${v} (${w.assumes})`;
+  return `Win${v} in the search's evaluation units (not a probability)`;
 }
 
 // A turn's i-th move with its official; the turn as one line; the turn as numbered steps (the steps
@@ -221,9 +230,7 @@ function showChoices(r, done = 0) {
     $("#hint-choices tbody").append(el("tr", { class: [i === 0 ? "best" : "", c === picked ? "picked" : ""].join(" ").trim() || null, "data-option": c.option },
       el("td", {}, pick), ...cells));
   });
-  const units = r.win_prob_calibrated
-    ? "Win chance: a probability calibrated on held-out games."
-    : "Win chance in the search's evaluation units, not a probability.";
+  const units = chanceWords(r, "") + ".";
   $("#hint-turn").replaceChildren(el("strong", {}, `${picked === r.choices[0] ? "The best choice's" : `The ${label(picked)} choice's`} turn` +
     (done ? ": the rest of it (★ on the board and the moves):" : ", in order (★1, ★2, … on the board and the moves):")),
     stepsList(picked.recommended_turn, done),
