@@ -304,10 +304,11 @@ def test_analyse_reads_a_spec_as_text_or_as_a_value_and_refuses_anything_else():
 
 
 @needs_mcts
-def test_a_search_that_declares_the_shipped_evaluation_is_calibrated_whatever_its_name(monkeypatch):
-    """Whether the win map reads a search's win shares is what the bot declares (Searcher.value_weights),
-    not whether its name is in a list ("mcts", "pimc"): a search registered under another name with the
-    shipped learned evaluation gets the calibrated chance, the same search with the hand-set one does not."""
+def test_a_renamed_search_is_not_taken_for_the_search_a_map_was_fitted_for(monkeypatch):
+    """A win map is calibrated for the search it records (bots.default_search.search_identity: the bot, its
+    options, its weights' digests), not for whatever has the same evaluation: a search registered under
+    another name is another search, so its chance is read through the nearest map but marked uncalibrated,
+    and a search without the learned evaluation gets its raw share, named as not a probability."""
     from thurn_ai.bots import register
     from thurn_ai.bots import spec as registry
     from thurn_ai.bots.mcts import MCTSBot
@@ -317,5 +318,9 @@ def test_a_search_that_declares_the_shipped_evaluation_is_calibrated_whatever_it
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))      # registered for this test only
     register("renamed-search", RenamedSearch)
     g = thurn_ai.new_game(players=2, seed=1)
-    assert analyse(g, bot=BotSpec.parse("renamed-search(eval=learned)"), iterations=30).calibrated
-    assert not analyse(g, bot=BotSpec.parse("renamed-search(eval=simple)"), iterations=30).calibrated
+    learned = analyse(g, bot="renamed-search(eval=learned)", iterations=30)
+    assert not learned.calibrated and learned.chance.win_map is not None
+    assert "renamed-search" in learned.chance.assumes()
+    simple = analyse(g, bot="renamed-search(eval=simple)", iterations=30)
+    assert not simple.calibrated and simple.chance.win_map is None
+    assert all(o.win_prob == o.search_win for o in simple.options)
