@@ -96,7 +96,7 @@ def play_constraint(players: int, games: int, seed: int, standard: str = STANDAR
     """The constrained search in one rotating seat against the standard search in the others, and the standard
     search in its seat on the same deals (rulecard.play_cells' rows, opponent = the standard)."""
     return play_cells(standard, players, games, seed + 100 * players, jobs=jobs, out_dir=out_dir,
-                      cards=(constraint_spec(standard),), control=standard)
+                      cards=(constraint_spec(standard),), control_bot=standard)
 
 
 def constraint_table(rows: pd.DataFrame) -> pd.DataFrame:
