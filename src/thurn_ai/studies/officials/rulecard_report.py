@@ -89,9 +89,10 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
              f"{pct(pooled.loc[o].share, 0)} of {int(pooled.loc[o].test_offers):,} offers"] for o in OFFICIALS]
     for opp, g in play.groupby("opponent", sort=False):
         g = g.sort_values("players")
-        diffs = " / ".join(f"{100 * x.d_win:+.0f}" for x in g.itertuples())
+        diffs = " / ".join(f"{100 * x.d_win:+.0f} [{100 * x.d_win_lo:+.0f}, {100 * x.d_win_hi:+.0f}]"
+                           for x in g.itertuples())       # with their intervals: the search's rows are small
         rows.append([f"in play, against {_opponent_name(opp)}", "the card's bot minus heuristic",
-                     f"{diffs} pp at {'/'.join(str(n) for n in g.players)} players"])
+                     f"{diffs} pp, {'/'.join(str(n) for n in g.players)}p"])
     return table(["official", "use it when", "the search did the same at"], rows)
 
 
