@@ -3,8 +3,8 @@ card as a constraint on the default search. Reproduces results/officials_card/.
 
     python experiments/officials_card.py --part baseline        # the heuristic asked at every offer (~5 CPU min)
     python experiments/officials_card.py --part constraint      # the design's games (resumes; long, see below)
-    python experiments/officials_card.py --part constraint --pilot 12 --iterations 100
-                                                                # a pilot: 12 games a count at 100 iterations
+    python experiments/officials_card.py --part constraint --pilot 12 --iterations 100 --players 2
+                                                                # a pilot: 12 two-player games at 100 iterations
     python experiments/officials_card.py --part report          # the report from the saved files
 
 The design of the constraint's games (card_play.CONSTRAINT: 400 / 402 / 400 games a count, seed 5300, paired
@@ -29,6 +29,7 @@ from thurn_ai.game.officials import OFFICIAL_LABEL
 from thurn_ai.studies import provenance
 from thurn_ai.studies.markdown import pct, pp, table
 from thurn_ai.studies.officials import card_play as cp
+from thurn_ai.studies.officials.plan import parse_players
 from thurn_ai.studies.officials.rulecard import CARD
 from thurn_ai.studies.officials.sided import BOT_MODULE
 
@@ -56,10 +57,12 @@ def baseline(out: Path) -> pd.DataFrame:
     return table_
 
 
-def constraint(out: Path, pilot: int | None, iterations: int | None, jobs: int) -> None:
+def constraint(out: Path, pilot: int | None, iterations: int | None, jobs: int, players) -> None:
     standard = cp.STANDARD if iterations is None else str(BotSpec.parse(cp.STANDARD).with_(iterations=iterations))
     frames = []
     for n, games in cp.CONSTRAINT["games"].items():
+        if n not in players:
+            continue
         frames.append(cp.play_constraint(n, pilot or games, cp.CONSTRAINT["seed"], standard,
                                          out_dir=(RAW / "pilot" if pilot else RAW), jobs=jobs))
         atomic_to_parquet(pd.concat(frames, ignore_index=True), out / "constraint_games.parquet", index=False)
@@ -116,6 +119,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pilot", type=int, default=None, metavar="GAMES", help="a pilot of GAMES games a count "
                     "(a multiple of 12), into OUT/pilot/")
     ap.add_argument("--iterations", type=int, default=None, help="the search's budget (a pilot's; default 1000)")
+    ap.add_argument("--players", default="2,3,4", help="the player counts of the constraint's games (a pilot's)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
@@ -123,8 +127,13 @@ def main(argv=None) -> int:
     if args.pilot is not None and (args.pilot < 12 or args.pilot % 12):
         print("error: --pilot takes a positive multiple of 12 games", file=sys.stderr)
         return 2
-    if args.iterations is not None and not args.pilot:
-        print("error: --iterations is for a pilot (the design plays the default budget)", file=sys.stderr)
+    try:
+        players = parse_players(args.players)
+    except ThurnError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if (args.iterations is not None or players != (2, 3, 4)) and not args.pilot:
+        print("error: --iterations and --players are for a pilot (the design plays its own)", file=sys.stderr)
         return 2
     listed = os.environ.get(BOT_MODULES_ENV, "")
     os.environ[BOT_MODULES_ENV] = listed + os.pathsep + BOT_MODULE if listed else BOT_MODULE
@@ -136,7 +145,7 @@ def main(argv=None) -> int:
         if args.part == "baseline":
             baseline(out)
         elif args.part == "constraint":
-            constraint(out, args.pilot, args.iterations, args.jobs)
+            constraint(out, args.pilot, args.iterations, args.jobs, players)
         if args.part != "report":
             provenance.log_run(out, args.part, time.time() - t0, code, cpu_seconds=time.process_time() - c0,
                                pilot=args.pilot, iterations=args.iterations)
