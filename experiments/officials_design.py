@@ -101,7 +101,8 @@ def main(argv=None) -> int:
     # worker processes register the sided bot by importing its module
     listed = os.environ.get(BOT_MODULES_ENV, "")
     os.environ[BOT_MODULES_ENV] = listed + os.pathsep + BOT_MODULE if listed else BOT_MODULE
-    command = COMMAND + "".join(f" --host {h}" for h in args.host or ()) + (f" --pilot {args.pilot}" if args.pilot else "")
+    command = (COMMAND + "".join(f" --host {h}" for h in args.host or ())
+               + (f" --pilot {args.pilot}" if args.pilot else ""))
     try:
         provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
         out.mkdir(parents=True, exist_ok=True)

@@ -134,7 +134,8 @@ GAME_MEASURES = {
 }
 
 
-def play_cell(cell: DesignCell, raw: Path, seed: int = SEED, jobs: int | None = 1, progress: bool = False) -> pd.DataFrame:
+def play_cell(cell: DesignCell, raw: Path, seed: int = SEED, jobs: int | None = 1,
+              progress: bool = False) -> pd.DataFrame:
     """Play (or resume) one cell into raw/<host>_<n>p_<variant>; its games' measures (game_measures)."""
     from ...play.tournament import run_tournament
 
@@ -185,11 +186,12 @@ def game_measures(rows: pd.DataFrame, records: Path, cell: DesignCell) -> pd.Dat
         g = g.sort_values("seat")
         scores = np.sort(g.score.to_numpy(float))[::-1]
         winner = g[g.win == 1]
+        runner_up = np.sort(g[g.win != 1].score.to_numpy(float))[-1] if len(g) > 1 else math.nan
         seen = replayed.get(int(game), {"lead_changes": math.nan, "ender": None})
         ender = g[g.seat == seen["ender"]] if seen["ender"] is not None else g.iloc[:0]
         out.append({"host": cell.host, "players": cell.players, "variant": cell.variant, "game": int(game),
                     "game_seed": int(g.game_seed.iloc[0]), "turns": float(g.turns.iloc[0]),
-                    "margin": float(winner.score.iloc[0] - np.sort(g[g.win != 1].score)[-1]) if len(winner) else math.nan,
+                    "margin": float(winner.score.iloc[0] - runner_up) if len(winner) else math.nan,
                     "spread": float(scores[0] - scores[-1]), "lead_changes": float(seen["lead_changes"]),
                     "first_win": float(g[g.seat == 0].win.iloc[0]),
                     "by_carriage": float(ender.carriage_size.iloc[0] >= 7) if len(ender) else math.nan,

@@ -74,12 +74,15 @@ def _marked(r) -> str:
 
 
 def _level(levels: pd.DataFrame, host: str, n: int, variant: str, measure: str) -> str:
-    r = levels[(levels.host == host) & (levels.players == n) & (levels.variant == variant) & (levels.measure == measure)]
+    r = levels[(levels.host == host) & (levels.players == n) & (levels.variant == variant)
+               & (levels.measure == measure)]
     if r.empty:
         return "–"
     r = r.iloc[0]
     if GAME_MEASURES[measure][1] == "share":
-        return pp(r["mean"], r.lo, r.hi) if measure == "first_win" else f"{pct(r['mean'])} [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
+        if measure == "first_win":           # the seat advantage: a difference from the fair share
+            return pp(r["mean"], r.lo, r.hi)
+        return f"{pct(r['mean'])} [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
     return f"{r['mean']:.1f} [{r.lo:.1f}, {r.hi:.1f}]"
 
 

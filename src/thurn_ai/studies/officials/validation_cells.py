@@ -36,7 +36,8 @@ from ..markdown import table as markdown_table
 from .report_study import detectable_paired
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
-           "play_cells", "comparison_table", "estimator_table", "estimator_lines", "cells_report", "tested_since", "tested_sentence", "CELLS_TABLE"]
+           "play_cells", "comparison_table", "estimator_table", "estimator_lines", "cells_report", "tested_since",
+           "tested_sentence", "CELLS_TABLE"]
 
 #: the comparison table's file in the study's folder (the study's report reads it where it exists)
 CELLS_TABLE = "validation_cells.csv"
