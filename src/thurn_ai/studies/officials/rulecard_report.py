@@ -91,7 +91,7 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
         g = g.sort_values("players")
         diffs = " / ".join(f"{100 * x.d_win:+.0f} [{100 * x.d_win_lo:+.0f}, {100 * x.d_win_hi:+.0f}]"
                            for x in g.itertuples())       # with their intervals: the search's rows are small
-        rows.append([f"in play, against {_opponent_name(opp)}", "the card's bot minus heuristic",
+        rows.append([f"in play, against {_opponent_name(opp)}", "card's bot minus heuristic",
                      f"{diffs} pp, {'/'.join(str(n) for n in g.players)}p"])
     return table(["official", "use it when", "the search did the same at"], rows)
 
