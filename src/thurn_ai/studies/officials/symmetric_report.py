@@ -18,6 +18,10 @@ __all__ = ["variant_label", "difference_text", "write_plot", "report", "findings
 
 #: the measures the plot and the summary show (uses is the manipulation check: the tables only)
 SHOWN = tuple(m for m in GAME_MEASURES if m != "uses")
+#: a measure's short name, for a plot panel's title and a table's column
+SHORT = {"turns": "game length (turns)", "margin": "winner's margin", "spread": "score spread",
+         "lead_changes": "lead changes", "first_win": "first seat: wins − 1/n", "by_carriage": "ended by a 7-carriage",
+         "tile_points": "tile points a seat", "carriage_points": "carriage points a seat", "uses": "uses a seat"}
 
 
 def variant_label(name: str) -> str:
@@ -54,7 +58,7 @@ def write_plot(comparison: pd.DataFrame, out: Path, host: str) -> str | None:
             err = np.vstack([x - g.d_lo.to_numpy(float) * scale, g.d_hi.to_numpy(float) * scale - x])
             ax.errorbar(x, y, xerr=err, fmt="o", capsize=2, label=f"{n} players")
         ax.axvline(0, color="grey", lw=0.8)
-        ax.set_title(GAME_MEASURES[measure][0] + (" (points)" if scale == 100 else ""), fontsize=9)
+        ax.set_title(SHORT[measure] + (" (points)" if scale == 100 else ""), fontsize=10)
     axes.flat[0].set_yticks(range(len(variants)), [variant_label(v) for v in variants])
     axes.flat[4].set_yticks(range(len(variants)), [variant_label(v) for v in variants])
     axes.flat[0].legend(fontsize=8)
@@ -92,7 +96,7 @@ def _detected_lines(comparison: pd.DataFrame) -> list[str]:
         return ["No variant changes any measure detectably (Holm-corrected)."]
     out = []
     for (host, variant), g in changed.groupby(["host", "variant"], sort=False):
-        said = "; ".join(f"{r.players} players {GAME_MEASURES[r.measure][0]} {difference_text(r)}"
+        said = "; ".join(f"{r.players} players {SHORT[r.measure]} {difference_text(r)}"
                          for r in g.itertuples())
         out.append(f"- `{host}`, **{variant_label(variant)}**: {said}.")
     return out
@@ -127,7 +131,7 @@ def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, 
     lines += ["## Results", ""] + [f"![{p}]({p})" for p in plots] + [""]
     for (host, n), c in comparison.groupby(["host", "players"], sort=False):
         lines += [f"### `{host}`, {n} players", ""]
-        header = ["variant", *[GAME_MEASURES[m][0] for m in SHOWN]]
+        header = ["variant", *[SHORT[m] for m in SHOWN]]
         rows = [[variant_label(NORMAL), *[_level(levels, host, n, NORMAL, m) for m in SHOWN]]]
         for variant, g in c.groupby("variant", sort=False):
             by = {r.measure: r for r in g.itertuples()}
