@@ -15,14 +15,13 @@ results/officials_card/pilot/ and are labelled so. Cost: two cells a count of ab
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.bots.spec import BOT_MODULES_ENV, BotSpec
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.game.officials import OFFICIAL_LABEL
@@ -31,7 +30,7 @@ from thurn_ai.studies.markdown import pct, pp, table
 from thurn_ai.studies.officials import card_play as cp
 from thurn_ai.studies.officials.plan import parse_players
 from thurn_ai.studies.officials.rulecard import CARD
-from thurn_ai.studies.officials.sided import BOT_MODULE
+from thurn_ai.studies.officials.sided import export_module
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials_card"
@@ -135,8 +134,7 @@ def main(argv=None) -> int:
     if (args.iterations is not None or players != (2, 3, 4)) and not args.pilot:
         print("error: --iterations and --players are for a pilot (the design plays its own)", file=sys.stderr)
         return 2
-    listed = os.environ.get(BOT_MODULES_ENV, "")
-    os.environ[BOT_MODULES_ENV] = listed + os.pathsep + BOT_MODULE if listed else BOT_MODULE
+    export_module()             # worker processes register the sided bot by importing its module
     out = args.out / "pilot" if args.pilot else args.out
     try:
         provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")

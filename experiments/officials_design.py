@@ -22,21 +22,19 @@ games (one row a game, the measures) are saved to games.parquet after it, and th
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.bots.spec import BOT_MODULES_ENV
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.studies import provenance
 from thurn_ai.studies.findings import front_page
 from thurn_ai.studies.officials import symmetric as sym
 from thurn_ai.studies.officials import symmetric_report as rep
-from thurn_ai.studies.officials.sided import BOT_MODULE
+from thurn_ai.studies.officials.sided import export_module
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials_design"
@@ -98,9 +96,7 @@ def main(argv=None) -> int:
     out = args.out / "pilot" if args.pilot else args.out
     raw = RAW / "pilot" if args.pilot else RAW
     cells = design(hosts, args.pilot)
-    # worker processes register the sided bot by importing its module
-    listed = os.environ.get(BOT_MODULES_ENV, "")
-    os.environ[BOT_MODULES_ENV] = listed + os.pathsep + BOT_MODULE if listed else BOT_MODULE
+    export_module()             # worker processes register the sided bot by importing its module
     command = (COMMAND + "".join(f" --host {h}" for h in args.host or ())
                + (f" --pilot {args.pilot}" if args.pilot else ""))
     try:

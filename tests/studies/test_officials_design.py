@@ -2,6 +2,7 @@
 the symmetric ablations' variants (an official removed is never used, "always" uses it at every offer), the
 game measures and their paired comparison, the study's one estimator (tie-break, shared ties as a
 sensitivity), the card against the heuristic's own rule, and the card as a constraint on the search."""
+import os
 import random
 from pathlib import Path
 
@@ -214,3 +215,12 @@ def test_the_scripts_refuse_a_pilot_of_part_rotations(capsys):
         assert experiment(name).main(["--pilot", "10", "--part", "report"]) == 2
         err = capsys.readouterr().err
         assert err.startswith("error:") and err.count("\n") == 1
+
+
+def test_the_sided_module_is_listed_for_worker_processes_once_beside_what_was_there(monkeypatch):
+    from thurn_ai.bots.spec import BOT_MODULES_ENV, listed_modules
+    from thurn_ai.studies.officials.sided import BOT_MODULE, export_module
+    monkeypatch.setenv(BOT_MODULES_ENV, "my.bots")
+    export_module()
+    export_module()
+    assert listed_modules(os.environ[BOT_MODULES_ENV]) == ["my.bots", BOT_MODULE]

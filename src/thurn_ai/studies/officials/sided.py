@@ -17,7 +17,7 @@ as a constraint on a strong player (card_play.py) seats the mcts host against un
 met is counted (offers, used) per official, as the rated and rulecard bots count theirs.
 
 `sided` is registered when this module is imported; a tournament with worker processes needs it listed in
-THURN_AI_BOT_MODULES (BOT_MODULE), which experiments/officials_design.py sets.
+THURN_AI_BOT_MODULES (export_module, which the experiments call).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from ...game.officials import OFFICIALS, official_name, official_of
 from .choice import choice_officials
 from .rulecard import CARD, heuristic_move, offer_features
 
-__all__ = ["SidedBot", "SIDES", "HOSTS", "BOT_MODULE", "sided_spec"]
+__all__ = ["SidedBot", "SIDES", "HOSTS", "BOT_MODULE", "export_module", "sided_spec"]
 
 #: the rules that can pick the side: always use the official, or the rule card's line
 SIDES = ("always", "card")
@@ -96,6 +96,17 @@ class SidedBot(Bot):
 
 
 register("sided", SidedBot)
+
+
+def export_module() -> None:
+    """List this module in THURN_AI_BOT_MODULES (kept: what is listed there already), so the worker processes a
+    tournament starts register `sided` too."""
+    import os
+
+    from ...bots.spec import BOT_MODULES_ENV, listed_modules, modules_listing
+    listed = listed_modules(os.environ.get(BOT_MODULES_ENV, ""))
+    if BOT_MODULE not in listed:
+        os.environ[BOT_MODULES_ENV] = modules_listing([*listed, BOT_MODULE])
 
 
 def sided_spec(host: str, side: str, official: str | None = None) -> str:
