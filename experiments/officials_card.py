@@ -26,6 +26,7 @@ from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.game.officials import OFFICIAL_LABEL
 from thurn_ai.studies import provenance
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.markdown import pct, pp, table
 from thurn_ai.studies.officials import card_play as cp
 from thurn_ai.studies.officials.plan import parse_players
@@ -101,14 +102,16 @@ def _constraint_lines(out: Path) -> list[str]:
 def report(out: Path, pilot: bool) -> None:
     lines = ["# The rule card for a player: the obvious baseline, and the card as a constraint", ""]
     if pilot:
-        lines += ["**A pilot** of the constraint's games (fewer games, a smaller search than the design's "
-                  "card_play.CONSTRAINT): it checks the pipeline; its numbers are not the design's.", ""]
+        lines += ["**A pilot** of the constraint's games (fewer games, and perhaps fewer player counts or a smaller "
+                  "search, than the design's card_play.CONSTRAINT; runs.json says which): it checks the pipeline; "
+                  "its numbers are not the design's.", ""]
     base = out.parent / "baseline.csv" if pilot else out / "baseline.csv"
     if base.exists():
         lines += _baseline_lines(pd.read_csv(base))
     lines += _constraint_lines(out)
     lines += [f"Reproduce: `{COMMAND}`. Built at commit `{provenance.commit(ROOT)}`.", ""]
     atomic_write_text(out / "report.md", "\n".join(lines))
+    refresh(out.parent if pilot else out)          # results/officials_card's front page and findings
     print(f"wrote {out / 'report.md'}")
 
 

@@ -31,7 +31,7 @@ import pandas as pd
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.studies import provenance
-from thurn_ai.studies.findings import front_page
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.officials import symmetric as sym
 from thurn_ai.studies.officials import symmetric_report as rep
 from thurn_ai.studies.officials.sided import export_module
@@ -72,9 +72,7 @@ def report(out: Path, cells, pilot: bool, command: str) -> None:
     commit = provenance.commit(ROOT)
     text = rep.report(games, levels, comparison, rep.planned_table(games, cells), commit, command, plots, pilot)
     atomic_write_text(out / "report.md", text)
-    front_page(out, rep.findings(comparison, commit, command, games),
-               ["The report: [report.md](report.md); the tables: levels.csv (each variant's level), "
-                "comparison.csv (each variant minus the normal game, paired)."])
+    refresh(out.parent if pilot else out)          # results/officials_design's front page and findings
     print(f"wrote {out / 'report.md'} ({len(games)} games, {len(comparison)} comparisons)")
 
 

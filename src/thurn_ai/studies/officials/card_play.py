@@ -32,7 +32,7 @@ from .rulecard import CARD, SPLIT_SEED, paired_agreement, paired_play_table, pla
 from .sided import sided_spec
 
 __all__ = ["HOST_RULE", "host_choices", "baseline_table", "STANDARD", "constraint_spec", "CONSTRAINT",
-           "play_constraint", "constraint_table"]
+           "play_constraint", "constraint_table", "numbers"]
 
 #: the heuristic bot's own rule for each official, in words (the decisions of thurn_ai/bots/heuristic.py)
 HOST_RULE = {
@@ -84,6 +84,29 @@ def baseline_table(offers: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.DataFrame
     order = {o: i for i, o in enumerate(OFFICIALS)}
     return table.sort_values(["players", "official"], key=lambda c: c.map(order) if c.name == "official" else c,
                              kind="stable").reset_index(drop=True)
+
+
+def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
+    """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement
+    with the search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given
+    ({'constraint' or 'pilot.constraint': constraint_table's}) the card-held search minus the search
+    ('<key>.<n>p.d_win')."""
+    from ..findings import Number
+
+    out = {}
+    for r in baseline.itertuples():
+        key = f"baseline.{r.players}p.{r.official}"
+        out[f"{key}.card"] = Number(r.card, r.card_lo, r.card_hi, "share", 1, r.games,
+                                    "the card reproduces the search's choice (held-out offers)")
+        out[f"{key}.host"] = Number(r.host, r.host_lo, r.host_hi, "share", 1, r.games,
+                                    "the heuristic's own choice reproduces the search's")
+        out[f"{key}.card_minus_host"] = Number(r.d_card_host, r.d_card_host_lo, r.d_card_host_hi, "pp", 1, r.games,
+                                               "the card minus the heuristic, paired, clustered by game")
+    for name, t in constraint.items():
+        for r in t.itertuples():
+            out[f"{name}.{r.players}p.d_win"] = Number(r.d_win, r.d_win_lo, r.d_win_hi, "pp", 1, r.games,
+                                                       "the card-held search minus the search, paired wins")
+    return out
 
 
 def constraint_spec(standard: str = STANDARD) -> str:

@@ -85,14 +85,16 @@ class SidedBot(Bot):
         use = self.uses(state, official)
         self.offers[official] += 1
         self.used[official] += use
-        if isinstance(self.host, MCTSBot):
-            self.host.restrict_root(official, using=use)
+        host = self.host
+        if isinstance(host, MCTSBot):
+            host.restrict_root(official, using=use)
             try:
-                return self.host.choose(obs)
+                return host.choose(obs)
             finally:
-                self.host.restrict_root(None)
+                host.restrict_root(None)
+        assert isinstance(host, HeuristicBot)
         side = [m for m in state.legal_moves() if (official_of(state, m) == official) == use]
-        return heuristic_move(self.host, obs, side)
+        return heuristic_move(host, obs, side)
 
 
 register("sided", SidedBot)

@@ -8,13 +8,13 @@ import numpy as np
 import pandas as pd
 
 from ...fileio import atomic_savefig
-from ..findings import Findings, Number
+from ..findings import Number
 from ..markdown import num, p_text, pct, pp
 from ..markdown import table as markdown_table
 from .plan import OFFICIAL_LABEL
 from .symmetric import DESIGN, GAME_MEASURES, NORMAL, RULE, VARIANTS, Variant, cell_seed, host_spec
 
-__all__ = ["variant_label", "difference_text", "write_plot", "report", "findings"]
+__all__ = ["variant_label", "difference_text", "write_plot", "report", "numbers", "planned_table"]
 
 #: the measures the plot and the summary show (uses is the manipulation check: the tables only)
 SHOWN = tuple(m for m in GAME_MEASURES if m != "uses")
@@ -153,17 +153,15 @@ def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, 
     return "\n".join(lines) + "\n"
 
 
-def findings(comparison: pd.DataFrame, commit: str, command: str, games: pd.DataFrame) -> Findings:
-    """The paired differences as named numbers: '<host>.<n>p.<variant>.<measure>'."""
-    numbers = {}
+def numbers(comparison: pd.DataFrame, prefix: str = "") -> dict[str, Number]:
+    """The paired differences as named numbers (the folder's findings): '<prefix><host>.<n>p.<variant>.<measure>'."""
+    out = {}
     for r in comparison.itertuples():
         unit = "pp" if GAME_MEASURES[r.measure][1] == "share" else "difference"
-        numbers[f"{r.host}.{r.players}p.{r.variant}.{r.measure}"] = Number(
+        out[f"{prefix}{r.host}.{r.players}p.{r.variant}.{r.measure}"] = Number(
             r.d, r.d_lo, r.d_hi, unit, 1, r.pairs, f"{variant_label(r.variant)} minus the normal game: "
-            f"{GAME_MEASURES[r.measure][0]} (Holm p {p_text(r.p_holm)})")
-    played = games.groupby(["host", "players", "variant"]).size()
-    return Findings("officials_design", "The officials for a designer: symmetric ablations", command, commit, numbers,
-                    {f"{h}.{n}p.{v}": int(k) for (h, n, v), k in played.items()})
+            f"{SHORT[r.measure]} (Holm p {p_text(r.p_holm)})")
+    return out
 
 
 def planned_table(games: pd.DataFrame, design=DESIGN) -> pd.DataFrame:
