@@ -224,3 +224,18 @@ def test_the_sided_module_is_listed_for_worker_processes_once_beside_what_was_th
     export_module()
     export_module()
     assert listed_modules(os.environ[BOT_MODULES_ENV]) == ["my.bots", BOT_MODULE]
+
+
+def test_the_design_report_marks_the_detected_changes_and_says_a_pilot_is_one(tmp_path):
+    from thurn_ai.studies.officials import symmetric_report as SR
+    games = synthetic_games()
+    levels, comparison = S.levels_table(games), S.comparison_table(games)
+    plots = [SR.write_plot(comparison, tmp_path, "heuristic")]
+    assert (tmp_path / "design_heuristic.png").stat().st_size > 0
+    text = SR.report(games, levels, comparison, SR.planned_table(games), "abc1234", "cmd", plots, pilot=True)
+    assert "**A pilot**" in text and "![design_heuristic.png](design_heuristic.png)" in text
+    turns = comparison.set_index(["variant", "measure"]).loc[("never_postmaster", "turns")]
+    assert f"**{SR.difference_text(turns.to_frame().T.assign(measure='turns').iloc[0])}**" in text
+    assert "- `heuristic`, **never Postmaster**: 2 players game length (turns)" in text
+    numbers = SR.numbers(comparison, prefix="pilot.")
+    assert numbers["pilot.heuristic.2p.never_postmaster.turns"].value == pytest.approx(turns.d)
