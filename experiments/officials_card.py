@@ -1,7 +1,7 @@
 """The rule card for a player (issue 53): the card against the heuristic's own rule at the same offers, and the
 card as a constraint on the default search. Reproduces results/officials_card/.
 
-    python experiments/officials_card.py --part baseline        # the heuristic asked at every offer (~5 CPU min)
+    python experiments/officials_card.py --part baseline        # the heuristic asked at every offer (~2 CPU min)
     python experiments/officials_card.py --part constraint      # the design's games (resumes; long, see below)
     python experiments/officials_card.py --part constraint --pilot 12 --iterations 100 --players 2
                                                                 # a pilot: 12 two-player games at 100 iterations
