@@ -9,8 +9,9 @@ card as a constraint on the default search. Reproduces results/officials_card/.
 
 The design of the constraint's games (card_play.CONSTRAINT: 400 / 402 / 400 games a count, seed 5300, paired
 wins by the rules' tie-break, Holm across the three counts) was fixed before any of them; a pilot's games go to
-results/officials_card/pilot/ and are labelled so. Cost: two cells a count of about 1 CPU minute a game at
-1000 iterations (3 players), about 40 CPU hours for the design on one core.
+results/officials_card/pilot/ and are labelled so. Cost (measured, docs/officials-design.md): 3.5 (2 players)
+to 7.8 (4 players) CPU s a game at 1000 iterations (the pilot: 3.0 at 2 players), two cells a count: 4-5 CPU
+hours for the design on one core.
 """
 from __future__ import annotations
 

@@ -12,9 +12,10 @@ results/officials_design/.
 The design (thurn_ai.studies.officials.symmetric: DESIGN, SEED, RULE) was fixed before any game: the hosts
 (today's default mcts at 1000 iterations; the heuristic), 2, 3 and 4 players, the 9 variants, 600 games a
 heuristic cell and 204 a search cell, one seed a host and count (paired deals), and the reading rule (Holm
-across the variants and counts of one host and measure). Cost on one core (measured, see docs/officials.md):
-about 0.6 CPU s a heuristic game (2.7 CPU hours for its 27 cells), and about 1 CPU minute a 3-player game of
-the search (roughly 90 CPU hours for its 27 cells of 204 games; --jobs spreads them).
+across the variants and counts of one host and measure). Cost on one core (measured, docs/officials-design.md):
+about 0.6 CPU s a heuristic game (the pilot; about 3 CPU hours for its 27 cells of 600 games), and 3.5 (2
+players) to 7.8 (4 players) CPU s a normal game of the search, more in the variants that lengthen the game
+(9-12 CPU hours for its 27 cells of 204 games; --jobs spreads them).
 
 Tournaments are kept under results/tmp_officials_design/ (ignored by git; a run resumes there); each cell's
 games (one row a game, the measures) are saved to games.parquet after it, and the report is rebuilt from that.
