@@ -59,7 +59,9 @@ def report(out: Path, runs: list) -> None:
     rows = pd.concat([study_rows(), new], ignore_index=True)
     table = vc.comparison_table(rows)
     atomic_to_csv(table, out / "validation_cells.csv", index=False)
-    md = vc.cells_report(table, played_table(new), provenance.commit(ROOT), COMMAND, runs)
+    estimators = vc.estimator_table(rows)           # the primary comparisons counted both ways (a sensitivity)
+    atomic_to_csv(estimators, out / "validation_cells_estimators.csv", index=False)
+    md = vc.cells_report(table, played_table(new), provenance.commit(ROOT), COMMAND, runs, estimators)
     atomic_write_text(out / "validation_cells.md", md)
     print(f"wrote {out / 'validation_cells.md'} ({len(table)} comparisons)")
 

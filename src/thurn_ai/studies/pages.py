@@ -210,6 +210,23 @@ def _value_route_tiles(out: Path) -> dict[str, Number]:
     return numbers
 
 
+def _officials_design(out: Path) -> dict[str, Number]:
+    """The symmetric ablations' paired differences: the design's (comparison.csv), else its pilot's."""
+    from .officials.symmetric_report import numbers
+    if (out / "comparison.csv").exists():
+        return numbers(pd.read_csv(out / "comparison.csv"))
+    return numbers(pd.read_csv(out / "pilot" / "comparison.csv"), prefix="pilot.")
+
+
+def _officials_card(out: Path) -> dict[str, Number]:
+    """The card against the heuristic's rule (baseline.csv), and as a constraint (the design's, a pilot's)."""
+    from .officials.card_play import numbers
+    tables = {name: pd.read_csv(path) for name, path in (("constraint", out / "constraint.csv"),
+                                                         ("pilot.constraint", out / "pilot" / "constraint.csv"))
+              if path.exists()}
+    return numbers(pd.read_csv(out / "baseline.csv"), tables)
+
+
 #: the front page of every folder of results/
 PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
@@ -229,6 +246,10 @@ PAGES: dict[str, Page] = {
     "officials_learned3000": Page("The officials' choices of the search with the learned evaluation, 3000 "
                                   "iterations", "python experiments/officials_agreement.py --study-dir "
                                   "results/officials_learned3000", _agreement),
+    "officials_card": Page("The rule card for a player: the obvious baseline, and the card as a constraint",
+                           "python experiments/officials_card.py", _officials_card),
+    "officials_design": Page("The officials for a designer: symmetric ablations",
+                             "python experiments/officials_design.py", _officials_design),
     "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",
                       _openspiel),
     "review": Page("Game review: its time and how often a deeper search confirms its labels",

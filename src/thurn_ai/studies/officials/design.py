@@ -26,6 +26,17 @@ POWER = 0.8
 #: the share cut from each end for a trimmed mean (10% and 10%)
 TRIM = 0.1
 
+#: how a game's win is counted: the tournament rows' columns. `win`: the rules' tie-break (equal top scores go
+#: to the tie-break's winner, so every game has one winner); `win_share`: a shared top score shares the win.
+OUTCOMES = {"win": "the rules' tie-break decides a shared top score",
+            "win_share": "a shared top score counts its share"}
+#: the officials study's one declared estimator, used by every table of it (ablation, validation, rule card,
+#: design): the rules' tie-break. Why: the rules name one winner, the study's binary win rates, Wilson
+#: intervals and the fair share 1/n assume one, and every officials table was computed so; the shared-tie
+#: count is reported beside it as a sensitivity (validation_cells.estimator_table), never chosen by its
+#: verdict. (The expert and search-root studies count shared wins: their win rates are on another scale.)
+PRIMARY_OUTCOME = "win"
+
 
 def games_to_separate(players: int, difference: float = SEPARATE_BY, alpha: float = ALPHA,
                       power: float = POWER) -> int:

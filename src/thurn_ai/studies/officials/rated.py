@@ -47,7 +47,7 @@ from ...game.officials import OFFICIALS, official_name, official_of
 from ...play.match import derive_seed
 from ...stats.summary import mean_ci, versus_baseline
 from .choice import ChoiceSettings, choice_officials, rate_decision, side_move
-from .design import SEPARATE_BY, games_to_separate, with_holm
+from .design import PRIMARY_OUTCOME, SEPARATE_BY, games_to_separate, with_holm
 from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
@@ -322,8 +322,9 @@ VALIDATION_COLUMNS = ("players", "rating", "games", "wins", "win_rate", "d_win",
 CONTROL_COLUMNS = ("pairs", "d_control", "d_control_lo", "d_control_hi", "p_control", "p_control_holm")
 
 
-def control_comparison(rows: pd.DataFrame, players: int, rating: str) -> dict:
+def control_comparison(rows: pd.DataFrame, players: int, rating: str, outcome: str = PRIMARY_OUTCOME) -> dict:
     """A rating's cell against its control's at `players`, paired by deal: per game, the rated seat's win
+    (`outcome`: design.OUTCOMES, the study's tie-break by default)
     in the rating's cell minus its win in the control's game with the same number and seat (the same deal,
     the same seat, the same opponents' seeds: only the rating differs). d_control is the mean difference in
     points of win rate (t interval), p_control a paired t test's; empty when the control was not played."""
@@ -336,10 +337,10 @@ def control_comparison(rows: pd.DataFrame, players: int, rating: str) -> dict:
     if a.empty or c.empty:
         return {}
     keys = ["game", "seat"]
-    m = a.merge(c[keys + ["win"] + (["game_seed"] if "game_seed" in c else [])], on=keys, suffixes=("", "_control"))
+    m = a.merge(c[keys + [outcome] + (["game_seed"] if "game_seed" in c else [])], on=keys, suffixes=("", "_control"))
     if "game_seed" in m and "game_seed_control" in m and (m.game_seed != m.game_seed_control).any():
         raise StudyError(f"{players} players: {rating} and {control} dealt different games (not paired)")
-    d = (m.win - m.win_control).astype(float)
+    d = (m[outcome] - m[f"{outcome}_control"]).astype(float)
     mean, lo, hi = mean_ci(d)
     p = float(sps.ttest_1samp(d, 0.0).pvalue) if len(d) > 1 and d.std() > 0 else (1.0 if len(d) else math.nan)
     return {"pairs": len(d), "d_control": mean, "d_control_lo": lo, "d_control_hi": hi, "p_control": p}

@@ -410,19 +410,20 @@ def cell_name(spec: str) -> str:
 
 
 def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1, out_dir=None,
-               cards=("rulecard",)) -> pd.DataFrame:
+               cards=("rulecard",), control_bot: str = CONTROL_BOT) -> pd.DataFrame:
     """Tournaments on the same deals (the same seed and game numbers): each card spec of `cards` in one
-    rotating seat against `opponent` in the others (cell_name), and the heuristic bot in its place (cell
-    'control'). Returns run_tournament's rows with `cell` and `focus` (the row of the seat the card or its
-    control holds: the seats agree, run_tournament seats the first spec the same way on the same numbers).
-    With out_dir, each cell resumes from its folder (<players>p_<cell>): a control already played is read."""
+    rotating seat against `opponent` in the others (cell_name), and the bot the cards are built on (`control_bot`:
+    the heuristic, or the mcts a card constrains) in its place (cell 'control'). Returns run_tournament's
+    rows with `cell` and `focus` (the row of the seat the card or its control holds: the seats agree,
+    run_tournament seats the first spec the same way on the same numbers). With out_dir, each cell resumes
+    from its folder (<players>p_<cell>): a control already played is read."""
     from pathlib import Path
 
     from ...play.tournament import run_tournament
 
     frames = []
-    for spec in (*cards, CONTROL_BOT):
-        cell = CONTROL_CELL if spec == CONTROL_BOT else cell_name(spec)
+    for spec in (*cards, control_bot):
+        cell = CONTROL_CELL if spec == control_bot else cell_name(spec)
         folder = None if out_dir is None else str(Path(out_dir) / f"{players}p_{cell.replace(' ', '_')}")
         raw = run_tournament([spec] + [opponent] * (players - 1), players=players, games=games, seed=seed,
                              jobs=jobs, out_dir=folder, resume="auto" if folder else False, progress=False)
@@ -432,7 +433,7 @@ def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1
     for f in frames[:-1]:
         if not (f[f.focus].set_index("game").seat.reindex(seat.index) == seat).all():
             raise ValueError("the cards' seats differ: not paired")
-    if opponent == CONTROL_BOT:         # every seat of the control is the heuristic: the card's seat is its
+    if opponent == control_bot:         # every seat of the control is the same bot: the card's seat is its
         control["focus"] = control.seat.to_numpy() == seat.reindex(control.game).to_numpy()
     elif not (control[control.focus].set_index("game").seat.reindex(seat.index) == seat).all():
         raise ValueError("the card's and the control's seats differ: not paired")

@@ -90,8 +90,11 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
     for opp, g in play.groupby("opponent", sort=False):
         g = g.sort_values("players")
         diffs = " / ".join(f"{100 * x.d_win:+.0f}" for x in g.itertuples())
-        rows.append([f"in play, against {_opponent_name(opp)}", "the card's bot minus heuristic",
-                     f"{diffs} pp at {'/'.join(str(n) for n in g.players)} players"])
+        # each 95% interval's half-width (the search's rows are small): the README's words are few
+        half = sorted({round(50 * (x.d_win_hi - x.d_win_lo)) for x in g.itertuples()})
+        rows.append([f"in play, against {_opponent_name(opp)}", "card's bot minus heuristic",
+                     f"{diffs} pp (±{half[0]}{f'–{half[-1]}' if len(half) > 1 else ''}) "
+                     f"at {'/'.join(str(n) for n in g.players)} players"])
     return table(["official", "use it when", "the search did the same at"], rows)
 
 

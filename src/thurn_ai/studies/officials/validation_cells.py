@@ -28,7 +28,7 @@ import pandas as pd
 
 from ...fileio import atomic_to_parquet
 from ...game.officials import OFFICIALS
-from .design import holm
+from .design import OUTCOMES, PRIMARY_OUTCOME, holm
 from .plan import OFFICIAL_LABEL, study_spec
 from .rated import ValidationCell, control_comparison, run_validation
 from ..markdown import p_text, pp
@@ -36,7 +36,8 @@ from ..markdown import table as markdown_table
 from .report_study import detectable_paired
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
-           "play_cells", "comparison_table", "cells_report", "tested_since", "tested_sentence", "CELLS_TABLE"]
+           "play_cells", "comparison_table", "estimator_table", "estimator_lines", "cells_report", "tested_since",
+           "tested_sentence", "CELLS_TABLE"]
 
 #: the comparison table's file in the study's folder (the study's report reads it where it exists)
 CELLS_TABLE = "validation_cells.csv"
@@ -120,14 +121,15 @@ def _uses(rows: pd.DataFrame, players: int, cell: str, official: str, games: set
     return float(r[column].mean()) if column in r and len(r) else math.nan
 
 
-def comparison_table(rows: pd.DataFrame, comparisons=COMPARISONS) -> pd.DataFrame:
+def comparison_table(rows: pd.DataFrame, comparisons=COMPARISONS, outcome: str = PRIMARY_OUTCOME) -> pd.DataFrame:
     """Per comparison whose two cells were played: pairs, the rating-minus-control difference of the rated
-    seat's win (d, t interval, paired t test's p; Holm across the primary comparisons found), the smallest
-    difference the pairs detect (80% power, 5% two-sided), and each cell's uses a game of the official it
-    follows (of each official when it follows all)."""
+    seat's win (`outcome`, design.OUTCOMES: the study's tie-break by default; d, t interval, paired t test's
+    p; Holm across the primary comparisons found), the smallest difference the pairs detect (80% power, 5%
+    two-sided, from the observed spread), and each cell's uses a game of the official it follows (of each
+    official when it follows all)."""
     out = []
     for c in comparisons:
-        found = control_comparison(rows, c.players, c.rating)
+        found = control_comparison(rows, c.players, c.rating, outcome)
         if not found:
             continue
         cell = ValidationCell.parse(c.rating)
@@ -137,8 +139,8 @@ def comparison_table(rows: pd.DataFrame, comparisons=COMPARISONS) -> pd.DataFram
         row = {"players": c.players, "rating": c.rating, "control": c.control, "question": c.question,
                "primary": c.primary, **found,
                "detectable": detectable_paired(found["pairs"], found["d_control_lo"], found["d_control_hi"]),
-               "win_rating": float(a[a.game.isin(games)].win.mean()),
-               "win_control": float(k[k.game.isin(games)].win.mean())}
+               "win_rating": float(a[a.game.isin(games)][outcome].mean()),
+               "win_control": float(k[k.game.isin(games)][outcome].mean())}
         for o in ([cell.official] if cell.official else OFFICIALS):
             row[f"uses_{o}"] = _uses(rows, c.players, c.rating, o, games)
             row[f"control_uses_{o}"] = _uses(rows, c.players, c.control, o, games)
@@ -150,6 +152,48 @@ def comparison_table(rows: pd.DataFrame, comparisons=COMPARISONS) -> pd.DataFram
     adjusted = holm([p if is_primary else math.nan for p, is_primary in zip(table.p_control, primary)])
     table["p_holm"] = adjusted
     return table
+
+
+def estimator_table(rows: pd.DataFrame, comparisons=COMPARISONS) -> pd.DataFrame:
+    """The primary comparisons under each way of counting a win (design.OUTCOMES), each with its own Holm
+    correction across the primary comparisons: outcome, players, rating, pairs, d_control (interval), p_control,
+    p_holm, verdict. The study's verdicts are the primary outcome's; the other is a sensitivity."""
+    frames = []
+    for outcome in OUTCOMES:
+        t = comparison_table(rows, comparisons, outcome)
+        if not t.empty:
+            t = t[t.primary]
+            frames.append(t.assign(outcome=outcome, verdict=[verdict(r) for r in t.itertuples()]))
+    if not frames:
+        return pd.DataFrame()
+    return pd.concat(frames, ignore_index=True)[["outcome", "players", "rating", "question", "pairs", "d_control",
+                                                 "d_control_lo", "d_control_hi", "p_control", "p_holm", "verdict"]]
+
+
+def estimator_lines(table: pd.DataFrame) -> list[str]:
+    """The report's sensitivity section: each primary comparison under both counts of a win, side by side."""
+    if table.empty:
+        return []
+    lines = ["## Sensitivity: a shared top score", "",
+             "The study counts a win by the rules' tie-break (design.PRIMARY_OUTCOME); "
+             "counting a shared top score as a share of a win instead changes these comparisons (each count with "
+             "its own Holm correction across the primary comparisons). The verdicts above are the tie-break's: the "
+             "study's one estimator (design.PRIMARY_OUTCOME), kept because every officials table counts wins so "
+             "and the rules name one winner, not because of these verdicts (the mismatch was found by a review "
+             "after the games). A verdict that differs here rests on the games with a shared top score.", ""]
+    pairs = table.pivot_table(index=["players", "rating", "question"], columns="outcome", aggfunc="first",
+                              values=["d_control", "d_control_lo", "d_control_hi", "p_holm", "verdict"], sort=False)
+    rows = []
+    for (n, _rating, question), r in pairs.iterrows():
+        rows.append([n, question, *[f"{pp(r[('d_control', o)], r[('d_control_lo', o)], r[('d_control_hi', o)])}, "
+                                    f"Holm p {p_text(r[('p_holm', o)])}: {r[('verdict', o)]}" for o in OUTCOMES]])
+    lines += markdown_table(["players", "comparison", *[f"win: {OUTCOMES[o]}" for o in OUTCOMES]], rows)
+    differ = [question if question.startswith(f"{n} players") else f"{n} players: {question}"
+              for (n, _r, question), r in pairs.iterrows()
+              if len({r[("verdict", o)] for o in OUTCOMES}) > 1]
+    if differ:
+        lines += ["", "**Verdicts that depend on the count:** " + "; ".join(differ) + "."]
+    return lines + [""]
 
 
 def verdict(r) -> str:
@@ -255,9 +299,10 @@ def _summary_lines(rows: list) -> list[str]:
     return lines
 
 
-def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command: str, runs: list) -> str:
+def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command: str, runs: list,
+                 estimators: pd.DataFrame | None = None) -> str:
     """The markdown report (a paper's order) of the comparison table; played: games a cell (players, cell,
-    games) of the design, 0 where not played."""
+    games) of the design, 0 where not played; estimators: estimator_table's, the sensitivity section."""
     rows = list(table.itertuples()) if not table.empty else []
     lines = ["# The officials' rating, validated cell by cell", "", "## Summary", "", *_summary_lines(rows)]
     lines += ["## Question", "",
@@ -277,7 +322,9 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
               "the officials study's validation deals (seed 1 + 100 n + 50): a cell and its control share every "
               "deal and seat. The game counts and the cells were fixed before the run (validation_cells.DESIGN).",
               "- Estimator (primary): per deal, the rated seat's win in the rating's cell minus in its control's "
-              "(a shared win counts its share), mean in points with a t interval; two-sided paired t test; Holm "
+              "(the rules' tie-break decides a shared top score, as every officials table counts wins; the "
+              "shared-share count is the sensitivity below), mean in points with a t interval; two-sided paired t "
+              "test; Holm "
               "across the primary comparisons. Power: the smallest difference the pairs detect with 80% power "
               "(statsmodels, from the observed spread of the differences).",
               "- The 3- and 4-player ratings' cells and the 2-player x1 cells are the study's own "
@@ -299,7 +346,9 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
                   f"{pp(dose[2].d_control, dose[2].d_control_lo, dose[2].d_control_hi)}. A rating that only "
                   "suffered from its searches' noise would close the gap as they grow; two budgets are a step, "
                   "not a curve."]
-    lines += ["", "## Threats to validity", "",
+    lines += [""]
+    lines += estimator_lines(estimators) if estimators is not None else []
+    lines += ["## Threats to validity", "",
               "- One rating (first) and one standard search (the hand-set prior, 1000 iterations); the fresh "
               "rating and the learned prior were not validated here.",
               "- A cell follows one official, so a per-official cell measures that official's offers as the "
