@@ -445,8 +445,9 @@ def test_each_generation_searches_with_the_previous_generations_weights(monkeypa
 def test_the_hint_and_the_officials_study_search_with_the_prior_their_win_map_was_fitted_for(players):
     # their spec text names the hand-set prior: without it, the text would mean mcts's default (learned) prior
     from thurn_ai.play.analysis import bot_spec
+    from thurn_ai.bots.spec import BotSpec
     from thurn_ai.studies.officials.plan import study_spec
-    for text in (str(bot_spec("mcts", None, players=players)), study_spec("mcts", players)):
+    for text in (str(bot_spec("mcts", None, players=players)), str(study_spec(BotSpec("mcts", {}), players))):
         assert "policy=handset" in text
         assert make_bot(text, 0).options.policy == "handset"
 

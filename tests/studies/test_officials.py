@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import thurn_ai
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.game.officials import STAGES
@@ -91,13 +92,13 @@ def test_forbidden_official_is_never_used_and_the_other_seat_uses_it():
 
 def test_forbid_in_spec_and_with_forbid():
     assert parse_spec("greedy(forbid=postmaster+carrier)")[1]["forbid"] == {"postmaster", "postal_carrier"}
-    spec = with_forbid("random(foo=1)", "cartwright")
-    assert spec == "random(foo=1,forbid=cartwright)"
+    spec = with_forbid(BotSpec.parse("random(foo=1)"), "cartwright")
+    assert str(spec) == "random(foo=1,forbid=cartwright)"
     assert parse_spec(spec)[1] == {"foo": 1, "forbid": frozenset({"cartwright"})}
-    assert with_forbid(" random ", "administrator") == "random(forbid=administrator)"
-    assert make_bot(with_forbid("random", "postmaster")).forbid == {"postmaster"}
+    assert str(with_forbid(BotSpec.parse(" random "), "administrator")) == "random(forbid=administrator)"
+    assert make_bot(with_forbid(BotSpec.parse("random"), "postmaster")).forbid == {"postmaster"}
     with pytest.raises(S.StudyError):
-        with_forbid("random(forbid=postmaster)", "cartwright")
+        with_forbid(BotSpec.parse("random(forbid=postmaster)"), "cartwright")
 
 
 # ------------------------------------------------------------------ usage counting
@@ -119,7 +120,7 @@ def test_recorded_uses_match_a_recount_from_the_moves():
 
 
 def test_run_ablation_records_usage_per_phase(tmp_path):
-    df = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
+    df = S.run_ablation(BotSpec.parse("random"), players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                         out_dir=tmp_path, progress=False, log=None)
     assert set(df.official) == {CONTROL, "administrator"}
     assert len(df) == 2 * 2 * 2 and df.restricted.sum() == 2
@@ -140,7 +141,7 @@ def test_run_ablation_records_usage_per_phase(tmp_path):
         assert u.loc[(2, "postmaster"), f"{ph}_share_of_turns"] == pytest.approx(
             ctrl[use_column("postmaster", ph)].sum() / ctrl[turns_column(ph)].sum())
     # resuming a finished study plays nothing new and returns the same rows
-    again = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
+    again = S.run_ablation(BotSpec.parse("random"), players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                            out_dir=tmp_path, resume=True, progress=False, log=None)
     pd.testing.assert_frame_equal(df, again)
 

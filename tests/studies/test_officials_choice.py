@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.studies.officials import records, run
@@ -270,12 +271,12 @@ def test_cli_bad_choice_input_is_one_error_line(capsys, args, message):
 
 
 def test_study_specs_per_player_count():
-    bots = S.study_bots("mcts", (2, 4), "2=1000,4=3000")
-    assert "iterations=1000" in bots[2] and "iterations=3000" in bots[4] and "prior=" in bots[2]
-    assert with_forbid(bots[4], "cartwright").endswith(",forbid=cartwright)")
-    assert S.study_bots("heuristic", (3,)) == {3: "heuristic"}
-    assert choice_bots({3: "heuristic"}, None)[3].startswith("mcts(")
-    assert "iterations=77" in choice_bots(bots, 77)[2]
+    bots = S.study_bots(BotSpec.parse("mcts"), (2, 4), "2=1000,4=3000")
+    assert bots[2].option("iterations") == 1000 and bots[4].option("iterations") == 3000 and "prior=" in str(bots[2])
+    assert str(with_forbid(bots[4], "cartwright")).endswith(",forbid=cartwright)")
+    assert S.study_bots(BotSpec.parse("heuristic"), (3,)) == {3: BotSpec("heuristic", {})}
+    assert str(choice_bots({3: BotSpec.parse("heuristic")}, None)[3]).startswith("mcts(")
+    assert choice_bots(bots, 77)[2].option("iterations") == 77
 
 
 # ------------------------------------------------------------------ the experiment script
@@ -321,7 +322,7 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     # the report shows rated decisions of every count saved, so it needs each count's rating search
     only4 = run.studies(run.SEARCH_BUDGET, run.SEARCH_GAMES, None, players=(4,))[1]
     rating = run.rating_searches(only4)
-    assert set(rating) == {2, 3, 4} and all(f"iterations={run.SEARCH_BUDGET[n]}" in rating[n] for n in (2, 3, 4))
+    assert set(rating) == {2, 3, 4} and all(rating[n].option("iterations") == run.SEARCH_BUDGET[n] for n in (2, 3, 4))
     assert set(run.rating_searches(only4, every_count=False)) == {4}
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
@@ -472,11 +473,12 @@ def test_the_report_replays_two_games_of_each_search_tournament(tmp_path):
 def test_the_search_study_can_search_with_another_mcts_configuration(monkeypatch, capsys):
     """--search-bot: the study's bot and its rating searches take the given options over the strongest
     configuration's (the learned move prior, say); a spec that is not a plain mcts is one error line."""
-    plan = run.run_plan(Path("out"), players="2,3", search_bot="mcts(policy=learned,mix=0.5)")
+    plan = run.run_plan(run.RunOptions(Path("out"), players=(2, 3),
+                                       search_bot=BotSpec.parse("mcts(policy=learned,mix=0.5)")))
     for spec in (*plan.search.bots().values(), *plan.searchers.values()):
-        assert "policy=learned" in spec and "mix=0.5" in spec and "eval=learned" in spec
-    default = run.run_plan(Path("out"), players="2")
-    assert "policy=handset" in default.search.bots()[2] and "policy=handset" in default.searchers[2]
+        assert spec.option("policy") == "learned" and spec.option("mix") == 0.5 and spec.option("eval") == "learned"
+    default = run.run_plan(run.RunOptions(Path("out"), players=(2,)))
+    assert default.search.bots()[2].option("policy") == "handset" == default.searchers[2].option("policy")
     exp = _experiment()
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad, says in (("heuristic", "not 'heuristic'"), ("mcts(iterations=50)", "--budget"),

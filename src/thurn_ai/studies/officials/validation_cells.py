@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...bots.spec import BotSpec
 from ...fileio import atomic_to_parquet
 from ...game.officials import OFFICIALS
 from .design import holm
@@ -94,9 +95,9 @@ COMPARISONS = (
 )
 
 
-def standard_spec(players: int) -> str:
+def standard_spec(players: int) -> BotSpec:
     """The standard bot: the officials study's search (the hand-set prior, as its validation was played)."""
-    return study_spec("mcts", players, BUDGET)
+    return study_spec(BotSpec("mcts", {}), players, BUDGET)
 
 
 def play_cells(raw: Path, design=DESIGN, jobs=None, log=print, progress: bool = False, done=None) -> pd.DataFrame:
@@ -266,7 +267,7 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
               "because its searches, smaller than the standard bot's, are noisy? And does it hold at 3 and 4 "
               "players, where no control had been played?", "",
               "## Method", "",
-              "- Bots: the standard bot is the officials study's search (`" + standard_spec(2) + "`); the rated "
+              "- Bots: the standard bot is the officials study's search (`" + str(standard_spec(2)) + "`); the rated "
               "bot plays as it except at an offer of the official(s) its cell follows, where it runs one search "
               "restricted to each side (use the official, do without it), each of half the standard budget "
               "(x1) or the whole of it (x2), and plays the better side's move by the first rating. Its control "
