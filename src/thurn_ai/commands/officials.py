@@ -148,6 +148,7 @@ def _parameters(bot, budget, part, games, players, officials_text, choice_games,
 
     if from_path:               # re-analyses saved games: the other options are not read
         return one_bot.Parameters(None, part, out=out_dir and Path(out_dir), from_path=Path(from_path), quiet=quiet)
+    one_bot.check_out(part, out_dir)        # this error before one about the spec, as the command always did
     counts = parse_players(players)
     officials = parse_officials(officials_text)
     rules = rules_from(counts[0], board, variant, board_file, english_tile)

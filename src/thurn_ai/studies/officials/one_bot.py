@@ -62,6 +62,12 @@ class Parameters:
             raise StudyError(f"part {self.part!r}: one of {', '.join(PARTS)}")
 
 
+def check_out(part: str, out) -> None:
+    """StudyError when the part keeps records (choice, turns, all) and there is no out folder to keep them."""
+    if part not in ("ablation", "validation") and not out:
+        raise StudyError(f"--part {part} needs --out: the games' records and the rated decisions are kept there")
+
+
 def run(p: Parameters, show: Show, note: Note, log=None) -> None:
     """Play, rate and report the part `p` asks for (every part resumes from p.out/raw)."""
     if p.out or (p.from_path and str(p.from_path).endswith(".parquet")):     # its data files are Parquet
@@ -76,8 +82,7 @@ def run(p: Parameters, show: Show, note: Note, log=None) -> None:
         name = df.loc[~df.restricted, "bot"].iloc[0]  # the full bot's spec
         _finish({name: analyse(df)}, {name: df}, None, p.out, name, {}, show, note)
         return
-    if p.part not in ("ablation", "validation") and not p.out:
-        raise StudyError(f"--part {p.part} needs --out: the games' records and the rated decisions are kept there")
+    check_out(p.part, p.out)
     if p.bot is None:
         raise StudyError("no bot to play: give one, or saved games to re-analyse")
     bots = study_bots(p.bot, p.players, p.budget)          # checks the spec and the budget before any game
