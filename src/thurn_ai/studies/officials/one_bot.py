@@ -89,7 +89,8 @@ def run(p: Parameters, show: Show, note: Note, log=None) -> None:
     for spec in bots.values():
         with_forbid(spec, p.officials[0])
     searchers = choice_bots(bots, p.choice_iterations)
-    raw = Path(p.out) / "raw" if p.out else None
+    out = Path(p.out) if p.out else None
+    raw = out / "raw" if out else None
     texts = {n: str(s) for n, s in bots.items()}
     name = str(p.bot) if len(set(texts.values())) > 1 else next(iter(texts.values()))
     study = study_run.Study(name, p.bot, p.players, p.games, budget=p.budget,
@@ -104,15 +105,15 @@ def run(p: Parameters, show: Show, note: Note, log=None) -> None:
         df = study_run.play_ablation(study, raw, p.jobs, log=log, progress=progress, resume=bool(p.out))
         analyses[name], frames[name] = analyse(df), df
     choice = None
-    if p.part in ("choice", "all"):
+    if p.part in ("choice", "all") and out and raw:     # (check_out: these parts have an out folder)
         cdf = study_run.play_choice(study, searchers, raw, p.jobs, log=log, progress=progress)
         ctable = choice_table(cdf)
         show(format_choice_text(ctable), {"choice": ctable})
         records = study_records(raw, cdf, study_board_file(p.rules_kwargs))
-        choice = {name: {**save_choice(cdf, p.out, records, title=name), "search": searchers,
+        choice = {name: {**save_choice(cdf, out, records, title=name), "search": searchers,
                          "games": {n: int(cdf[cdf.players == n].game.nunique()) for n in p.players}}}
-    if p.part in ("turns", "all"):
-        _turns(study, p, raw, searchers, show, note, log)
+    if p.part in ("turns", "all") and out and raw:
+        _turns(study, p, out, searchers, show, note, log)
         if p.part == "turns":
             return
     bot_text = "; ".join(f"{n} players `{s}`" for n, s in texts.items()) if len(set(texts.values())) > 1 \
@@ -121,15 +122,15 @@ def run(p: Parameters, show: Show, note: Note, log=None) -> None:
         "bot": bot_text, "games": p.games, "seed": p.seed}}}, show, note)
 
 
-def _turns(study, p: Parameters, raw, searchers, show: Show, note: Note, log) -> None:
+def _turns(study, p: Parameters, out: Path, searchers, show: Show, note: Note, log) -> None:
     """The turn question on the first choice_games control games of each count: shown, and written to
     OUT/turns.csv (the table) and OUT/turns.md (its section)."""
-    df = study_run.play_turns(study, searchers, study.choice_games, raw, p.jobs, log=log, progress=not p.quiet)
+    df = study_run.play_turns(study, searchers, study.choice_games, out / "raw", p.jobs, log=log, progress=not p.quiet)
     table = turn_table(df)
     text = "\n".join(turn_section(table))
     show(text, {"turns": table})
-    atomic_write_text(Path(p.out) / "turns.csv", table.to_csv(index=False))
-    atomic_write_text(Path(p.out) / "turns.md", text + "\n")
+    atomic_write_text(out / "turns.csv", table.to_csv(index=False))
+    atomic_write_text(out / "turns.md", text + "\n")
     note(f"wrote {p.out}/turns.csv and turns.md")
 
 

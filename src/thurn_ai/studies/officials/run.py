@@ -75,9 +75,9 @@ class Study:
     name: str
     bot: BotSpec
     players: tuple[int, ...]
-    games: dict                      # per tournament (control and each official), by player count
+    games: dict | int                # per tournament (control and each official), by player count, or one
     budget_text: str = ""            # the budget in words, for the report
-    budget: dict | None = None       # iterations per decision by player count (a search bot)
+    budget: dict | str | None = None   # iterations per decision by player count (plan.parse_budget)
     choice_games: dict = field(default_factory=dict)   # control games rated, by player count
     officials: tuple[str, ...] = OFFICIALS
     seed: int = SEED                 # base seed: tournament seed = seed + 100 * players + k (plan.plan)
@@ -181,7 +181,7 @@ def play_turns(s: Study, searchers: dict, games: dict, raw: Path, jobs=None, sch
                            scheduler=scheduler)
 
 
-def play_validation(s: Study, games: dict | None, ratings, raw: Path | None, jobs=None,
+def play_validation(s: Study, games: dict | int | None, ratings, raw: Path | None, jobs=None,
                     scheduler: str | None = None, log=print, progress: bool = False) -> pd.DataFrame:
     """The validation by play: the rated bot (following each rating) against the study's bot, into `raw`
     (resumes); games: {players: games a cell}, fixed before the run (None: rated.validation_games)."""
@@ -199,7 +199,7 @@ def timed(out: Path, key: str, played_with: str, part, *args, **kwargs) -> None:
     tally_run(out, key, seconds=time.time() - t0)
 
 
-def rating_searches(search: Study, iterations=None, every_count: bool = True) -> dict[int, str]:
+def rating_searches(search: Study, iterations=None, every_count: bool = True) -> dict[int, BotSpec]:
     """{players: spec} of the searches that rate decisions: the search study's bot at its budget, for every
     player count (every_count; the report names the rating search of each count it shows, also of counts
     rated by an earlier run with other --players) or only the study's own."""
