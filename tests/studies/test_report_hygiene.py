@@ -18,8 +18,8 @@ from thurn_ai.game.officials import STAGES
 from thurn_ai.studies.officials.plan import CONTROL
 from thurn_ai.studies.officials.report import player_summary
 from thurn_ai.studies.officials.report import _ablation_sentences, findings, readme_block
-from thurn_ai.studies.officials.report_study import (detectable_paired, detectable_vs_fair, p_text, paired_p,
-                                                     with_primary)
+from thurn_ai.studies.officials.findings import detectable_paired, detectable_vs_fair, paired_p, with_primary
+from thurn_ai.studies.officials.report_study import p_text
 from thurn_ai.stats.summary import mean_ci
 
 OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")

@@ -26,6 +26,7 @@ This face holds the calls a user makes (`__all__`); the study is split by job in
     plan               the conditions, seeds and games; the bots per player count; playing or loading the
                        ablation (run_ablation)
     tables             usage, ablation, pairs, seats, the WBC comparison (analyse)
+    findings           the study's numbers: the ablation's primary estimate, power, the published Numbers
     report, report_study, report_validation
                        findings, the markdown report (build_report), the terminal text (format_text)
     plots              the PNG figures

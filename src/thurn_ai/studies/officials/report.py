@@ -13,8 +13,8 @@ from .rated import RATINGS
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
 from ..markdown import num, p_text, pct, pp, table
-from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, study_detail, study_facts, verdict,
-                           with_primary)
+from .findings import with_primary
+from .report_study import ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, study_detail, study_facts, verdict
 from .report_validation import advice_follows, validation_method, validation_results
 from .advice import advice_intro, advice_rules, follow_of
 from .report_paper import (MULTIPLE, Part, ablation_brief, ablation_estimate, question_lines, result_lines,

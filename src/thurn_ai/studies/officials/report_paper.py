@@ -12,7 +12,8 @@ from ...game.officials import OFFICIALS
 from .validation_cells import tested_sentence
 from .plan import OFFICIAL_LABEL
 from .rated import RATINGS
-from .report_study import p_text, pct, pp, verdict, with_primary
+from .findings import with_primary
+from .report_study import p_text, pct, pp, verdict
 
 #: how the p-values and intervals are corrected (the report's Methods)
 MULTIPLE = ("The primary comparison's p-values are Holm-adjusted across the validation table. Every other "

@@ -34,7 +34,7 @@ from .plan import OFFICIAL_LABEL, study_spec
 from .rated import ValidationCell, control_comparison, run_validation
 from ..markdown import p_text, pp
 from ..markdown import table as markdown_table
-from .report_study import detectable_paired
+from .findings import detectable_paired
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
            "play_cells", "comparison_table", "cells_report", "tested_since", "tested_sentence", "CELLS_TABLE"]

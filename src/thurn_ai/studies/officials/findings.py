@@ -1,0 +1,108 @@
+"""The officials study's numbers, computed in its data layer (the report modules only format them): the
+primary estimate of the ablation (`with_primary`: paired where the deals are paired, else against 1/n, Holm
+across the table), the power of its games (`detectable_vs_fair`, `detectable_paired`: from the observed
+spread of the paired differences), the paired test, and the study's published numbers as `Number` values
+(`study_numbers`: what results/officials/findings.json holds, read off the saved tables)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from ..findings import Number, share_rows
+from .design import holm
+
+
+def detectable_vs_fair(games: int, players: int, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest difference from the fair win rate 1/players that `games` games detect with `power` in a
+    two-sided `alpha` test, as a share (statsmodels NormalIndPower, one sample: ratio=0; the effect size is
+    Δ / sqrt(p (1 - p)) at p = 1/players)."""
+    from statsmodels.stats.power import NormalIndPower
+    if not games or games < 2:
+        return math.nan
+    p = 1 / players
+    es = NormalIndPower().solve_power(effect_size=None, nobs1=games, alpha=alpha, power=power, ratio=0)
+    return float(es * math.sqrt(p * (1 - p)))
+
+
+def _paired_se(pairs: int, lo: float, hi: float) -> float:
+    """The standard error of a paired mean difference from its 95% t interval (mean_ci)."""
+    from scipy.stats import t
+    if not pairs or pairs < 2 or any(isinstance(v, float) and math.isnan(v) for v in (lo, hi)):
+        return math.nan
+    return (hi - lo) / (2 * t.ppf(0.975, pairs - 1))
+
+
+def detectable_paired(pairs: int, lo: float, hi: float, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest paired mean difference `pairs` pairs detect with `power` (two-sided `alpha`), given the
+    standard deviation of the differences read off their 95% t interval (statsmodels TTestPower)."""
+    from statsmodels.stats.power import TTestPower
+    se = _paired_se(pairs, lo, hi)
+    if math.isnan(se) or se <= 0:
+        return math.nan
+    es = TTestPower().solve_power(effect_size=None, nobs=pairs, alpha=alpha, power=power)
+    return float(es * se * math.sqrt(pairs))
+
+
+def paired_p(d: float, pairs: int, lo: float, hi: float) -> float:
+    """The two-sided paired t test's p-value, from the mean difference and its 95% t interval."""
+    from scipy.stats import t
+    se = _paired_se(pairs, lo, hi)
+    if math.isnan(se) or math.isnan(d):
+        return math.nan
+    if se == 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * t.sf(abs(d / se), pairs - 1))
+
+
+def with_primary(ablation):
+    """The ablation table with the primary estimate (see ESTIMATOR): columns primary ('paired' or 'vs 1/n'),
+    d_primary, d_primary_lo, d_primary_hi, p_primary (paired t test, else the binomial test), p_primary_holm
+    (Holm across the table), detectable_paired and detectable_fair (80% power, two-sided 5%)."""
+    t = ablation.copy()
+    if t.empty:
+        return t
+    rows = []
+    for r in t.itertuples():
+        pairs = getattr(r, "pairs", 0)
+        pairs = 0 if pairs is None or (isinstance(pairs, float) and math.isnan(pairs)) else int(pairs)
+        d, lo, hi = (getattr(r, "d_win_paired", math.nan), getattr(r, "d_win_paired_lo", math.nan),
+                     getattr(r, "d_win_paired_hi", math.nan))
+        has = pairs >= 2 and not any(isinstance(v, float) and math.isnan(v) for v in (d, lo, hi))
+        rows.append({"primary": "paired" if has else "vs 1/n",
+                     "d_primary": d if has else r.d_win, "d_primary_lo": lo if has else r.d_win_lo,
+                     "d_primary_hi": hi if has else r.d_win_hi,
+                     "p_primary": paired_p(d, pairs, lo, hi) if has else getattr(r, "p_win", math.nan),
+                     "detectable_paired": detectable_paired(pairs, lo, hi) if has else math.nan,
+                     "detectable_fair": detectable_vs_fair(int(r.games), int(r.players))})
+    extra = pd.DataFrame(rows, index=t.index)
+    t = pd.concat([t, extra], axis=1)
+    t["p_primary_holm"] = holm(t["p_primary"])
+    return t
+
+
+def study_numbers(out: Path) -> dict[str, Number]:
+    """The study's published numbers, read off the tables saved in OUT (results/officials): the validation's
+    ratings minus their controls, the rule card's seat minus the heuristic's, the search study's ablation
+    (its primary estimate), the first seat among identical searches; what findings.json holds."""
+    numbers = {}
+    v = pd.read_csv(out / "validation.csv").dropna(subset=["d_control"])
+    for r in v.itertuples():
+        numbers[f"validation.p{r.players}.{r.rating}.minus_control"] = Number(
+            r.d_control, r.d_control_lo, r.d_control_hi, "pp", games=int(r.pairs),
+            says=f"following the {r.rating} rating minus its control, paired")
+    for r in pd.read_csv(out / "rulecard_play.csv").itertuples():
+        against = "heuristic" if r.opponent == "heuristic" else "search"
+        numbers[f"rulecard.{r.cell.replace(' ', '_')}.{against}.p{r.players}.minus_heuristic"] = Number(
+            r.d_win, r.d_win_lo, r.d_win_hi, "pp", games=int(r.games),
+            says=f"the rule card's seat ({r.cell}) minus the heuristic's against `{r.opponent}`, paired")
+    t = with_primary(pd.read_csv(out / "search_ablation.csv"))
+    for r in t.itertuples():
+        numbers[f"ablation.search.p{r.players}.{r.official}"] = Number(
+            r.d_primary, r.d_primary_lo, r.d_primary_hi, "pp", games=int(r.games),
+            says=f"never using the {r.official}, minus the control ({r.primary})")
+    s = pd.read_csv(out / "search_seats_control.csv")
+    numbers |= share_rows(s[s.seat == 0], lambda r: f"first_seat.search.p{r.players}", "win_rate", "lo", "hi",
+                           "games", lambda r: "the first seat among identical searches, 95% Wilson")
+    return numbers
