@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import thurn_ai
+from thurn_ai.studies.officials.findings import StudyFindings
 from thurn_ai.bots.spec import BotSpec
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
@@ -264,12 +265,12 @@ def test_seat_advantage_on_synthetic_study():
 
 def test_report_builder_on_synthetic_study(tmp_path):
     a = S.analyse(synthetic())
-    meta = {"command": "python experiments/officials.py --games 40", "commit": "abc1234",
-            "notes": ["a note on the method"],
-            "studies": {"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none",
-                                "game_length": control_facts(synthetic())}},
-            "plots": {"toy": write_plots(a, tmp_path, prefix="toy_")}}
-    md = S.build_report({"toy": a}, meta)
+    md = S.build_report(StudyFindings(
+        {"toy": a}, command="python experiments/officials.py --games 40", commit="abc1234",
+        notes=("a note on the method",),
+        studies={"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none",
+                         "game_length": control_facts(synthetic())}},
+        plots=(plots := {"toy": write_plots(a, tmp_path, prefix="toy_")})))
     assert "python experiments/officials.py --games 40" in md and "abc1234" in md and "base seed 9" in md
     # the primary (paired) estimate first and in bold, then the estimate against 1/n (issue 40)
     assert "| 2 | Postmaster | 48 | 0.0% (fair 50.0%) | **-50.0 pp [" in md and "| -50.0 pp [-50.0, -42.6] |" in md
@@ -282,7 +283,7 @@ def test_report_builder_on_synthetic_study(tmp_path):
     assert "Win rate lower without: Postmaster; no change detected: Administrator (+0.0 pp [-20.7, +20.7]; the " \
            "smallest effect these games detect with 80% power is 29.5 pp)" in found
     assert "2 players, control games only (identical bots): the first seat wins" in found
-    for name in meta["plots"]["toy"]:
+    for name in plots["toy"]:
         assert (tmp_path / name).stat().st_size > 1000
         assert f"]({name})" in md          # the summary embedded, the others linked
     text = S.format_text(a)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from thurn_ai.studies.officials.findings import StudyFindings
 from thurn_ai.bots.spec import BotSpec
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
@@ -152,8 +153,9 @@ def test_example_positions_open_in_hint(games, tmp_path, capsys):
         main(["hint", str(tmp_path / ex.file.iloc[0]), "--iterations", "20"])
     assert e.value.code == 0
     assert f"seat {ex.seat.iloc[0]}'s view" in capsys.readouterr().out
-    md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"main_study": "toy"},
-                        {"toy": {**saved, "search": {2: "mcts(iterations=30)"}, "games": {2: 2}}})
+    md = S.build_report(StudyFindings({"toy": S.analyse(_tiny_ablation())}, main_study="toy",
+                                      choice={"toy": {**saved, "search": {2: "mcts(iterations=30)"},
+                                                      "games": {2: 2}}}))
     assert "Value at the moment of choice" in md and "## Summary" in md and "## Appendix" in md
     assert f"]({ex.file.iloc[0]})" in md
     assert "too small" in md          # two games: some cells are too small to rely on, and the report says so
@@ -309,7 +311,7 @@ def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
     assert err.startswith("error: uncommitted changes") and "--allow-dirty" in err
     assert not (tmp_path / "out").exists()
     # with --allow-dirty the report says it is not reproducible
-    md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"dirty": "thurn_ai/x.py", "commit": "abc"})
+    md = S.build_report(StudyFindings({"toy": S.analyse(_tiny_ablation())}, dirty="thurn_ai/x.py", commit="abc"))
     assert "Not a reproducible result" in md and "thurn_ai/x.py" in md
 
 

@@ -3,10 +3,12 @@ bot, the independent re-rating, paired deals, Holm, the games fixed from the pre
 Postmaster and the decisions of the last round; tiny budgets."""
 import math
 import random
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 
+from thurn_ai.studies.officials.findings import StudyFindings
 from thurn_ai.bots.spec import BotSpec
 from thurn_ai.bots.search_options import SearchOptions
 
@@ -726,9 +728,9 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     from thurn_ai.studies.officials.report import README_END, README_START, readme_block, with_readme_block
     advice = advice_table(_advice_rows().assign(used=lambda r: r.hand_size >= 5), "player")
     validation = R.validation_table(_with_control([1] * 30 + [0] * 70, [1] * 50 + [0] * 50))
-    meta = {"main_study": "search", "commit": "abc1234", "command": "python experiments/officials.py",
-            "validation": validation}
-    block = readme_block({}, {"search": {"advice": advice}}, meta)
+    found = StudyFindings(choice={"search": {"advice": advice}}, main_study="search", commit="abc1234",
+                          command="python experiments/officials.py", validation=validation)
+    block = readme_block(found)
     text = "\n".join(block)
     assert block[0] == README_START and block[-1] == README_END
     assert "(commit `abc1234`)" in text and "Threats to validity" in text
@@ -741,8 +743,7 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     assert "Never using an official" not in text                            # no ablation given: none said
     # a count without a control is not the primary test: the block leaves it to the report
     three = validation[validation.rating == "first"].assign(players=3, win_rate=0.25, d_control=math.nan)
-    assert "\n".join(readme_block({}, {"search": {"advice": advice}},
-                                  {**meta, "validation": pd.concat([validation, three])})) == text
+    assert "\n".join(readme_block(replace(found, validation=pd.concat([validation, three])))) == text
     assert len(" ".join(block[1:-1]).split()) <= 150                       # a summary, not the report
     readme = f"# title\n\nbefore\n\n{README_START}\nold text\n{README_END}\n\nafter\n"
     new = with_readme_block(readme, block)
@@ -750,7 +751,7 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     assert with_readme_block(new, block) == new                             # rewriting it changes nothing
     with pytest.raises(S.StudyError, match="no block"):
         with_readme_block("# a README without the block\n", block)
-    assert readme_block({}, {}, meta) == []
+    assert readme_block(replace(found, choice={})) == []
 
 
 def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, capsys):

@@ -2,10 +2,12 @@
 primary estimate of the ablation (`with_primary`: paired where the deals are paired, else against 1/n, Holm
 across the table), the power of its games (`detectable_vs_fair`, `detectable_paired`: from the observed
 spread of the paired differences), the paired test, and the study's published numbers as `Number` values
-(`study_numbers`: what results/officials/findings.json holds, read off the saved tables)."""
+(`study_numbers`: what results/officials/findings.json holds, read off the saved tables), and everything the
+report says as one value (`StudyFindings`), which the report modules only format."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -106,3 +108,37 @@ def study_numbers(out: Path) -> dict[str, Number]:
     numbers |= share_rows(s[s.seat == 0], lambda r: f"first_seat.search.p{r.players}", "win_rate", "lo", "hi",
                            "games", lambda r: "the first seat among identical searches, 95% Wilson")
     return numbers
+
+
+@dataclass(frozen=True, eq=False)
+class StudyFindings:
+    """What the officials study found, gathered once from its saved data (run.report; one_bot for the
+    command's one bot) and rendered by the report modules (report.build_report, readme_block,
+    choice_report), which only format it. Every part is optional: a study without it leaves it out.
+
+    analyses: {study: tables.Analysis} (the ablation); choice: {study: its rated decisions' entry
+    (files.save_choice, with the rating searches and the games rated)}; comparison, seats: the two studies
+    side by side (tables.bot_comparison, seat_comparison); validation (rated.validation_table),
+    validation_cells (validation_cells.comparison_table), agreement (agreement.AGREEMENT_TABLE), turns
+    (turn_choice.turn_table): the later parts' tables. Provenance: the title, the command that rebuilds it,
+    the commit, what was uncommitted (dirty), the study the summary speaks of (main_study), the two studies
+    compared, notes on the method, each study's facts ({study: {'bot', 'games', 'seed', 'budget',
+    'wall_minutes', 'played_with', 'game_length'}}) and plots ({study: [relative paths]})."""
+    analyses: dict = field(default_factory=dict)
+    choice: dict | None = None
+    comparison: pd.DataFrame | None = None
+    seats: pd.DataFrame | None = None
+    validation: pd.DataFrame | None = None
+    validation_cells: pd.DataFrame | None = None
+    agreement: pd.DataFrame | None = None
+    turns: pd.DataFrame | None = None
+    title: str = "What the officials are worth"
+    command: str = ""
+    commit: str = ""
+    dirty: str = ""
+    main_study: str | None = None
+    compare: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    studies: dict = field(default_factory=dict)
+    plots: dict = field(default_factory=dict)
+    comparison_plots: tuple[str, ...] = ()

@@ -15,6 +15,7 @@ from . import run as study_run
 from .choice import study_records
 from .choice_tables import choice_table
 from .files import load_study, save_choice, save_study
+from .findings import StudyFindings
 from .plan import StudyError, choice_bots, study_board_file, study_bots, with_forbid
 from .rated import CELLS, RATINGS, validation_table
 from .report import build_report, choice_report, format_choice_text, format_text
@@ -157,10 +158,10 @@ def _finish(analyses: dict, frames: dict, choice, out, name: str, meta_extra: di
         show(format_text(a), {**{prefix + k: t for k, t in a.tables().items()}, prefix + "wbc": a.wbc})
     if not out:
         return
-    meta = {"title": f"What the officials are worth: {name}", "plots": {}, "main_study": name, **meta_extra}
-    for key, a in analyses.items():
-        meta["plots"][key] = save_study(frames[key], a, out, title=key)
-    text = build_report(analyses, meta, choice) if analyses else choice_report(choice, meta)
+    plots = {key: save_study(frames[key], a, out, title=key) for key, a in analyses.items()}
+    findings = StudyFindings(analyses, choice, title=f"What the officials are worth: {name}", plots=plots,
+                             main_study=name, **meta_extra)
+    text = build_report(findings) if analyses else choice_report(findings)
     atomic_write_text(Path(out) / "report.md", text)
     note(f"wrote {out}/report.md" + (", games.parquet, tables and plots" if analyses else "")
          + (", choices.parquet, choice table, plots and example positions" if choice else ""))

@@ -23,6 +23,7 @@ from ..provenance import tally_run
 from . import cost as study_cost, rated as study_rated
 from .choice import load_choice_study, run_choice_study, study_records
 from .files import load_study, save_choice, save_study
+from .findings import StudyFindings
 from .plan import (StudyError, choice_bots, load_ablation, plan, rotation_games, run_ablation,
                    study_board_file, study_bots)
 from .plots import write_comparison_plot
@@ -354,8 +355,7 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     keeps only the runs the report uses."""
     runs = tally_run(out, "", keep_only=RUN_NAMES)
     analyses, choice = {}, {}
-    meta: dict = {"command": command, "commit": at, "studies": {}, "plots": {}, "notes": notes,
-            "main_study": "search", "compare": ["heuristic", "search"]}
+    meta: dict = {"studies": {}, "plots": {}, "notes": notes}       # gathered part by part: StudyFindings
     if dirty:
         meta["dirty"] = ", ".join(dirty[:8]) + (f" and {len(dirty) - 8} more" if len(dirty) > 8 else "")
     search = next((s for s in chosen if s.name == "search"), None)
@@ -402,11 +402,16 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
         atomic_to_csv(comparison, out / "heuristic_vs_search.csv", index=False, float_format="%.6g")
         atomic_to_csv(seats, out / "seats_compared.csv", index=False, float_format="%.6g")
         meta["comparison_plots"] = write_comparison_plot(comparison, ["heuristic", "search"], out)
-    atomic_write_text(out / "report.md", build_report(analyses, meta, choice or None, comparison, seats))
+    findings = StudyFindings(
+        analyses, choice or None, comparison, seats, meta.get("validation"), meta.get("validation_cells"),
+        meta.get("agreement"), meta.get("turns"), command=command, commit=at, dirty=meta.get("dirty", ""),
+        main_study="search", compare=("heuristic", "search"), notes=tuple(meta["notes"]), studies=meta["studies"],
+        plots=meta["plots"], comparison_plots=tuple(meta.get("comparison_plots", ())))
+    atomic_write_text(out / "report.md", build_report(findings))
     print(f"wrote {out / 'report.md'}")
     if advice is not None:
         # the rules for players (docs/officials-advice.md) come from the same build, so its numbers are the report's
-        write_readme_block(advice, readme_block(analyses, choice, meta))
+        write_readme_block(advice, readme_block(findings))
 
 
 def write_readme_block(readme: Path, block: list[str]) -> bool:
