@@ -1,7 +1,7 @@
 """The officials study, what a run will cost, said before it starts: games, searches and core-hours of each
 part, from a short timing on this machine.
 
-    >>> m = measure(2, "mcts(iterations=1000,eval=learned)")      # a few seconds
+    >>> m = measure(2, BotSpec.parse("mcts(iterations=1000,eval=learned)"))      # a few seconds
     >>> part_costs({2: m}, ablation_games={2: 1000}, rated_games={2: 100}, fresh=True,
     ...            validation_games={2: 2182}, ratings=("first", "fresh"))
 
