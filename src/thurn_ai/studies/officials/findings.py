@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...game.officials import OFFICIALS
 from ..findings import Number, share_rows
 from .design import holm
 
@@ -142,3 +143,52 @@ class StudyFindings:
     studies: dict = field(default_factory=dict)
     plots: dict = field(default_factory=dict)
     comparison_plots: tuple[str, ...] = ()
+
+
+# ------------------------------------------------------------------------------------------ the rule card
+
+@dataclass(frozen=True, eq=False)
+class RuleCardFindings:
+    """The rule card's findings, computed once from its saved tables (rulecard_findings) and formatted by
+    rulecard_report: the held-out agreement of every rule (rulecard.agreement_table), each official's agreement
+    of the card pooled over the player counts (pooled_agreement), the best single factor per count and
+    official (best_single), the whole card's paired games with p-values Holm-adjusted among themselves
+    (rulecard.paired_play_table, holm_play) and each line of the card alone (exploratory, not adjusted)."""
+    agreement: pd.DataFrame
+    pooled: pd.DataFrame
+    best_single: pd.DataFrame
+    play: pd.DataFrame
+    lines: pd.DataFrame
+
+
+def rulecard_findings(agreement: pd.DataFrame, play: pd.DataFrame) -> RuleCardFindings:
+    """The rule card's findings from its agreement table and its play table (every cell)."""
+    from .rulecard import CARD_CELL
+    whole = play[play.cell == CARD_CELL] if "cell" in play else play
+    lines = play[play.cell != CARD_CELL] if "cell" in play else play.iloc[:0]
+    return RuleCardFindings(agreement, pooled_agreement(agreement), best_single(agreement), holm_play(whole), lines)
+
+
+def pooled_agreement(agreement: pd.DataFrame, rule: str | None = None) -> pd.DataFrame:
+    """Per official, a rule's held-out agreement over every player count: offers, agreeing, share, Wilson."""
+    from ...stats.summary import wilson_interval
+    from .rulecard import CARD_RULE
+
+    g = agreement[agreement.rule == (rule or CARD_RULE)].groupby("official", sort=False)[["agree", "test_offers"]].sum()
+    out = g.assign(share=g.agree / g.test_offers)
+    lohi = [wilson_interval(k, n) for k, n in zip(g.agree, g.test_offers)]
+    return out.assign(lo=[x[0] for x in lohi], hi=[x[1] for x in lohi]).reindex(
+        [o for o in OFFICIALS if o in out.index])
+
+
+def holm_play(play: pd.DataFrame) -> pd.DataFrame:
+    """The play table with p_win Holm-adjusted across its rows (the card's primary comparisons)."""
+    return play.assign(p_holm=holm(play.p_win.to_numpy()))
+
+
+def best_single(agreement: pd.DataFrame) -> pd.DataFrame:
+    """Per count and official, the single-factor rule that did best on the held-out half (for the summary;
+    the table shows them all, and which did best on held-out data is itself a look at that half)."""
+    from .rulecard import SINGLE_RULES
+    s = agreement[agreement.rule.isin(SINGLE_RULES)]
+    return s.loc[s.groupby(["players", "official"]).share.idxmax()]
