@@ -87,7 +87,7 @@ def test_the_primary_estimate_is_the_paired_one_where_the_deals_are_paired():
 
 
 def test_the_three_cells_that_change_verdict_are_said_by_the_paired_estimate():
-    text = "\n".join(_ablation_sentences(type("A", (), {"ablation": ablation_rows()})()))
+    text = "\n".join(_ablation_sentences(type("A", (), {"primary": with_primary(ablation_rows())})()))
     assert "(-5.0 pp [-13.6, +3.6] paired with the same deals, no change detected)" in text
     assert "(-4.4 pp [-7.9, -1.0] paired with the same deals, clearly worse)" in text
     assert "(+2.8 pp [-6.5, +12.0] paired with the same deals, no change detected)" in text

@@ -14,7 +14,7 @@ from .rated import RATINGS
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
 from ..markdown import num, p_text, pct, pp, table
-from .findings import StudyFindings, with_primary
+from .findings import StudyFindings
 from .report_study import ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, study_detail, study_facts, verdict
 from .report_validation import advice_follows, validation_method, validation_results
 from .advice import advice_intro, advice_rules, follow_of
@@ -36,7 +36,7 @@ def ablation_findings(a: Analysis) -> list[str]:
     """Per player count: what forbidding each official does (primary estimate) and which pairs of officials
     the data separate."""
     out = []
-    for n, g in with_primary(a.ablation).groupby("players"):
+    for n, g in a.primary.groupby("players"):
         worst = g.sort_values("d_primary").iloc[0]
         how = "paired" if (g.primary == "paired").all() else "against 1/n" if (g.primary != "paired").all() \
             else "paired where the control dealt the same games, else against 1/n"
@@ -317,7 +317,7 @@ def format_text(a: Analysis) -> str:
     """A compact plain-text summary for the terminal."""
     L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI); Δwin is the primary estimate the findings "
          "use: paired with the control game of the same deal where there is one, else against 1/n"]
-    for r in with_primary(a.ablation).itertuples():
+    for r in a.primary.itertuples():
         how = "paired" if r.primary == "paired" else "vs 1/n"
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} games {r.games:>5}  win {pct(r.win_rate):>6}  "
                  f"Δwin {how:<6} {pp(r.d_primary, r.d_primary_lo, r.d_primary_hi):<26} "
@@ -366,7 +366,7 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
 
 def _ablation_sentences(a: Analysis) -> list[str]:
     out = []
-    t = with_primary(a.ablation)
+    t = a.primary
     for o in OFFICIALS:
         r = t[t.official == o].sort_values("players")
         if r.empty:
@@ -559,7 +559,7 @@ def readme_block(f: StudyFindings) -> list[str]:
                          for r in rows[rows.players == n].itertuples())
                      + " of win rate. Results: validation by play.")
     if a is not None and len(a.ablation):
-        t = with_primary(a.ablation)
+        t = a.primary
         counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
         L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at {counts} "
                  f"players: {ablation_brief(t)}. Results: ablation.")

@@ -12,7 +12,6 @@ from ...game.officials import OFFICIALS
 from .validation_cells import tested_sentence
 from .plan import OFFICIAL_LABEL
 from .rated import RATINGS
-from .findings import with_primary
 from .report_study import p_text, pct, pp, verdict
 
 #: how the p-values and intervals are corrected (the report's Methods)
@@ -103,7 +102,7 @@ def ablation_estimate(t: pd.DataFrame) -> str:
 
 def ablation_summary(a, main: str | None) -> str | None:
     """What never using each official did to the main study's seat (the primary estimate), by verdict."""
-    t = with_primary(a.ablation) if a is not None else None
+    t = a.primary if a is not None else None
     if t is None or t.empty:
         return None
     counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))

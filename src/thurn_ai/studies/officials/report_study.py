@@ -7,7 +7,6 @@ import math
 from pathlib import Path
 
 from ...game.officials import OFFICIALS, STAGES
-from .findings import with_primary
 from .plan import OFFICIAL_LABEL
 from ..markdown import P_FLOOR, num, p_text, pct, pp, table  # noqa: F401 (the report modules' formats)
 from .tables import Analysis
@@ -106,7 +105,7 @@ def plot_lines(plots: list[str]) -> list[str]:
 
 
 def ablation_lines(a: Analysis) -> list[str]:
-    t = with_primary(a.ablation)
+    t = a.primary
     L = ["### Taking one official away", "",
          "Primary estimate (bold): the paired Δ win where the control dealt the same games, else Δ win rate "
          "against 1/n (see Methods, Estimators). Detectable: the smallest Δ win these games detect with 80% power "
