@@ -245,7 +245,9 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
                 return raw[cols[n]]
         raise StudyError(f"tournament results lack a column {names[0]!r} (have {', '.join(raw.columns)})")
 
-    bot = pick("spec", "bot").astype(str)  # 'spec' is the raw spec; 'bot' may be a label ('x #2')
+    # 'spec' is the raw spec, text as the tournament's file holds it (read here, at the edge); 'bot' may be a
+    # label ('x #2')
+    bot = pick("spec", "bot").astype(str)
     out = pd.DataFrame({
         "players": cond.players, "official": cond.official,
         "game": pick("game").astype(int), "seed": pick("game_seed", "seed").astype("int64"),
