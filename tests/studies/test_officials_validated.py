@@ -782,6 +782,7 @@ def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():
 
 def test_the_players_summary_gives_each_difference_once_with_its_sign():
     from types import SimpleNamespace
+    from thurn_ai.studies.officials.findings import with_primary
     from thurn_ai.studies.officials.report import _ablation_sentences
     ablation = pd.DataFrame([
         {"official": "postmaster", "players": 2, "games": 200, "win_rate": 0.015, "d_win": -0.485,
@@ -790,7 +791,7 @@ def test_the_players_summary_gives_each_difference_once_with_its_sign():
          "d_win_lo": -0.086, "d_win_hi": 0.027},
         {"official": "administrator", "players": 3, "games": 402, "win_rate": 0.40, "d_win": 0.067,
          "d_win_lo": 0.02, "d_win_hi": 0.11}])
-    text = "\n".join(_ablation_sentences(SimpleNamespace(ablation=ablation)))
+    text = "\n".join(_ablation_sentences(SimpleNamespace(primary=with_primary(ablation))))
     # no paired games here: the estimate against 1/n, and it says so (issue 40)
     assert "wins 1.5% of its games instead of 50.0% (-48.5 pp [-49.5, -45.7] against 1/n, clearly worse)" in text
     assert "wins 21.5% of its games instead of 25.0% (-3.5 pp [-8.6, +2.7] against 1/n, no change detected)" in text
