@@ -40,7 +40,9 @@ import tempfile
 from pathlib import Path
 
 from thurn_ai.studies.officials import run
-from thurn_ai.studies.officials.plan import StudyError
+from thurn_ai.bots.spec import BotSpec
+from thurn_ai.errors import BotSpecError
+from thurn_ai.studies.officials.plan import StudyError, parse_players
 from thurn_ai.studies.officials.rated import CELLS
 from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, commit
@@ -117,6 +119,23 @@ def command_text(args) -> str:
         for k in ("budget", "games", "choice_games", "choice_iterations", "validation_games") if getattr(args, k))
 
 
+def run_options(args, out: Path) -> run.RunOptions:
+    """The options read: the texts of --players, --only, --ratings and --search-bot parsed here (StudyError
+    or BotSpecError naming the option)."""
+    try:
+        players = parse_players(args.players)
+    except StudyError as e:
+        raise StudyError(f"--players: {e}") from None
+    try:
+        search_bot = BotSpec.parse(args.search_bot)
+    except BotSpecError as e:
+        raise StudyError(f"--search-bot: {e}") from None
+    names = lambda text: None if text is None else tuple(t.strip() for t in text.split(",") if t.strip())  # noqa: E731
+    return run.RunOptions(out, args.quick, players, args.budget, args.games, args.choice_games,
+                          args.choice_iterations, names(args.only), names(args.ratings), args.validation_games,
+                          search_bot)
+
+
 def reachable(address: str | None) -> str | None:
     """None when there is no scheduler or it answers; else the message naming the problem."""
     if not address:
@@ -143,9 +162,8 @@ def main(argv=None) -> int:
     part = "report" if args.report_only else args.part
     out = args.out or (Path(tempfile.gettempdir()) / "thurn-officials-quick" if args.quick else OUT)
     try:
-        plan = run.run_plan(out, args.quick, args.players, args.budget, args.games, args.choice_games,
-                            args.choice_iterations, args.only, args.ratings, args.validation_games, args.search_bot)
-    except StudyError as e:
+        plan = run.run_plan(run_options(args, out))
+    except (StudyError, BotSpecError) as e:
         ap.error(str(e))
     problem = reachable(args.scheduler) if part not in ("report", "records") else None
     if problem:

@@ -29,6 +29,7 @@ from thurn_ai.play.analysis import DEFAULT_SPEC, bot_spec
 from thurn_ai.play.match import derive_seed, play_game
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, decisions_of, review, review_decision
 from thurn_ai.stats.summary import wilson_interval
+from thurn_ai.studies.markdown import table
 from thurn_ai.studies.provenance import write_results_readme
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,27 +87,28 @@ def measure_reliability(games: int, jobs: int) -> pd.DataFrame:
 
 
 def summary_lines(speed: pd.DataFrame, rel: pd.DataFrame, games: int) -> list[str]:
-    out = ["## Time for a review (every seat, default budget, no cache)", "",
-           "| players | moves | decisions | re-searched | iterations a search | jobs | wall seconds (shared machine) "
-           "| CPU seconds | seconds on 2 free cores |", "|---|---|---|---|---|---|---|---|---|"]
-    out += [f"| {r.players} | {r.moves} | {r.decisions} | {r.re_searched} | {r.budget} | {r.jobs} | {r.seconds} | "
-            f"{r.cpu_seconds} | {r.seconds_on_2_free_cores} |"
-            for r in speed.itertuples()]
+    out = ["## Time for a review (every seat, default budget, no cache)", ""]
+    out += table(["players", "moves", "decisions", "re-searched", "iterations a search", "jobs",
+                  "wall seconds (shared machine)", "CPU seconds", "seconds on 2 free cores"],
+                 ([r.players, r.moves, r.decisions, r.re_searched, r.budget, r.jobs, r.seconds, r.cpu_seconds,
+                   r.seconds_on_2_free_cores] for r in speed.itertuples()))
     out += ["", f"## Reliability of the labels ({games} held-out game(s) at each of 2, 3, 4 players; deeper review at "
-            f"{DEEP} times the budget)", "",
-            "| label | labelled | confirmed | share [95% CI] | deeper review's mean loss |", "|---|---|---|---|---|"]
-    for label in THRESHOLDS:
-        part = rel[rel["label"] == label] if len(rel) else rel
-        n, k = len(part), int(part["confirmed"].sum()) if len(part) else 0
-        if n:
-            lo, hi = wilson_interval(k, n)
-            out.append(f"| {label} | {n} | {k} | {k / n:.0%} [{lo:.0%}, {hi:.0%}] | "
-                       f"{100 * part['deep_loss_win'].fillna(0).mean():.1f} points |")
-        else:
-            out.append(f"| {label} | 0 | - | - | - |")
+            f"{DEEP} times the budget)", ""]
+    out += table(["label", "labelled", "confirmed", "share [95% CI]", "deeper review's mean loss"],
+                 (_reliability_row(label, rel[rel["label"] == label] if len(rel) else rel) for label in THRESHOLDS))
     out += ["", "A label is confirmed when the deeper review's loss of win chance reaches the label's threshold "
             f"({', '.join(f'{k} {100 * v:.0f}' for k, v in THRESHOLDS.items())} points).", ""]
     return out
+
+
+def _reliability_row(label: str, part: pd.DataFrame) -> list:
+    """One label's row: how many were labelled and confirmed, the share with its Wilson interval, the mean loss."""
+    n, k = len(part), int(part["confirmed"].sum()) if len(part) else 0
+    if not n:
+        return [label, 0, "-", "-", "-"]
+    lo, hi = wilson_interval(k, n)
+    loss = 100 * part["deep_loss_win"].fillna(0).mean()
+    return [label, n, k, f"{k / n:.0%} [{lo:.0%}, {hi:.0%}]", f"{loss:.1f} points"]
 
 
 def main() -> None:

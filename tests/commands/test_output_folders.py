@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.studies import officials as S
 from thurn_ai.cli import main
 from thurn_ai.play.tournament import run_tournament
@@ -24,7 +25,7 @@ def run_cli(args, capsys):
 def study_file(tmp_path_factory):
     """Saved ablation games of random bots (2 games, 2 players, one official): what --from re-analyses."""
     folder = tmp_path_factory.mktemp("study")
-    df = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
+    df = S.run_ablation(BotSpec.parse("random"), players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                         out_dir=None, resume=False, progress=False, log=None)
     path = folder / "games.parquet"
     df.to_parquet(path)

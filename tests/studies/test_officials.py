@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 
 import thurn_ai
+from thurn_ai.studies.officials.findings import StudyFindings
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.game.officials import STAGES
@@ -15,7 +17,7 @@ from thurn_ai.stats.summary import wilson_interval
 from thurn_ai.studies.officials.plan import CONTROL, load_ablation, plan, rotation_games, turns_column, with_forbid
 from thurn_ai.studies.officials.plots import write_plots
 from thurn_ai.studies.officials.report import control_facts, findings
-from thurn_ai.studies.officials.report_study import with_primary
+from thurn_ai.studies.officials.findings import with_primary
 from thurn_ai.studies.officials.plan import OFFICIAL_LABEL
 from thurn_ai.studies.markdown import pp
 from thurn_ai.studies.officials.tables import (ablation_table, pairwise_table, seat_table, substitution_table,
@@ -91,13 +93,13 @@ def test_forbidden_official_is_never_used_and_the_other_seat_uses_it():
 
 def test_forbid_in_spec_and_with_forbid():
     assert parse_spec("greedy(forbid=postmaster+carrier)")[1]["forbid"] == {"postmaster", "postal_carrier"}
-    spec = with_forbid("random(foo=1)", "cartwright")
-    assert spec == "random(foo=1,forbid=cartwright)"
+    spec = with_forbid(BotSpec.parse("random(foo=1)"), "cartwright")
+    assert str(spec) == "random(foo=1,forbid=cartwright)"
     assert parse_spec(spec)[1] == {"foo": 1, "forbid": frozenset({"cartwright"})}
-    assert with_forbid(" random ", "administrator") == "random(forbid=administrator)"
-    assert make_bot(with_forbid("random", "postmaster")).forbid == {"postmaster"}
+    assert str(with_forbid(BotSpec.parse(" random "), "administrator")) == "random(forbid=administrator)"
+    assert make_bot(with_forbid(BotSpec.parse("random"), "postmaster")).forbid == {"postmaster"}
     with pytest.raises(S.StudyError):
-        with_forbid("random(forbid=postmaster)", "cartwright")
+        with_forbid(BotSpec.parse("random(forbid=postmaster)"), "cartwright")
 
 
 # ------------------------------------------------------------------ usage counting
@@ -119,7 +121,7 @@ def test_recorded_uses_match_a_recount_from_the_moves():
 
 
 def test_run_ablation_records_usage_per_phase(tmp_path):
-    df = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
+    df = S.run_ablation(BotSpec.parse("random"), players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                         out_dir=tmp_path, progress=False, log=None)
     assert set(df.official) == {CONTROL, "administrator"}
     assert len(df) == 2 * 2 * 2 and df.restricted.sum() == 2
@@ -140,7 +142,7 @@ def test_run_ablation_records_usage_per_phase(tmp_path):
         assert u.loc[(2, "postmaster"), f"{ph}_share_of_turns"] == pytest.approx(
             ctrl[use_column("postmaster", ph)].sum() / ctrl[turns_column(ph)].sum())
     # resuming a finished study plays nothing new and returns the same rows
-    again = S.run_ablation("random", players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
+    again = S.run_ablation(BotSpec.parse("random"), players=(2,), games=2, seed=3, officials=("administrator",), jobs=1,
                            out_dir=tmp_path, resume=True, progress=False, log=None)
     pd.testing.assert_frame_equal(df, again)
 
@@ -263,12 +265,12 @@ def test_seat_advantage_on_synthetic_study():
 
 def test_report_builder_on_synthetic_study(tmp_path):
     a = S.analyse(synthetic())
-    meta = {"command": "python experiments/officials.py --games 40", "commit": "abc1234",
-            "notes": ["a note on the method"],
-            "studies": {"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none",
-                                "game_length": control_facts(synthetic())}},
-            "plots": {"toy": write_plots(a, tmp_path, prefix="toy_")}}
-    md = S.build_report({"toy": a}, meta)
+    md = S.build_report(StudyFindings(
+        {"toy": a}, command="python experiments/officials.py --games 40", commit="abc1234",
+        notes=("a note on the method",),
+        studies={"toy": {"bot": "x", "games": 48, "seed": 9, "budget": "none",
+                         "game_length": control_facts(synthetic())}},
+        plots=(plots := {"toy": write_plots(a, tmp_path, prefix="toy_")})))
     assert "python experiments/officials.py --games 40" in md and "abc1234" in md and "base seed 9" in md
     # the primary (paired) estimate first and in bold, then the estimate against 1/n (issue 40)
     assert "| 2 | Postmaster | 48 | 0.0% (fair 50.0%) | **-50.0 pp [" in md and "| -50.0 pp [-50.0, -42.6] |" in md
@@ -281,7 +283,7 @@ def test_report_builder_on_synthetic_study(tmp_path):
     assert "Win rate lower without: Postmaster; no change detected: Administrator (+0.0 pp [-20.7, +20.7]; the " \
            "smallest effect these games detect with 80% power is 29.5 pp)" in found
     assert "2 players, control games only (identical bots): the first seat wins" in found
-    for name in meta["plots"]["toy"]:
+    for name in plots["toy"]:
         assert (tmp_path / name).stat().st_size > 1000
         assert f"]({name})" in md          # the summary embedded, the others linked
     text = S.format_text(a)

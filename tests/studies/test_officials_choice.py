@@ -10,6 +10,7 @@ from thurn_ai.bots.spec import BotSpec
 import pandas as pd
 import pytest
 
+from thurn_ai.studies.officials.findings import StudyFindings
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.studies.officials import records, run
@@ -153,8 +154,9 @@ def test_example_positions_open_in_hint(games, tmp_path, capsys):
         main(["hint", str(tmp_path / ex.file.iloc[0]), "--iterations", "20"])
     assert e.value.code == 0
     assert f"seat {ex.seat.iloc[0]}'s view" in capsys.readouterr().out
-    md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"main_study": "toy"},
-                        {"toy": {**saved, "search": {2: "mcts(iterations=30)"}, "games": {2: 2}}})
+    md = S.build_report(StudyFindings({"toy": S.analyse(_tiny_ablation())}, main_study="toy",
+                                      choice={"toy": {**saved, "search": {2: "mcts(iterations=30)"},
+                                                      "games": {2: 2}}}))
     assert "Value at the moment of choice" in md and "## Summary" in md and "## Appendix" in md
     assert f"]({ex.file.iloc[0]})" in md
     assert "too small" in md          # two games: some cells are too small to rely on, and the report says so
@@ -272,12 +274,12 @@ def test_cli_bad_choice_input_is_one_error_line(capsys, args, message):
 
 
 def test_study_specs_per_player_count():
-    bots = S.study_bots("mcts", (2, 4), "2=1000,4=3000")
-    assert "iterations=1000" in bots[2] and "iterations=3000" in bots[4] and "prior=" in bots[2]
-    assert with_forbid(bots[4], "cartwright").endswith(",forbid=cartwright)")
-    assert S.study_bots("heuristic", (3,)) == {3: "heuristic"}
-    assert choice_bots({3: "heuristic"}, None)[3].startswith("mcts(")
-    assert "iterations=77" in choice_bots(bots, 77)[2]
+    bots = S.study_bots(BotSpec.parse("mcts"), (2, 4), "2=1000,4=3000")
+    assert bots[2].option("iterations") == 1000 and bots[4].option("iterations") == 3000 and "prior=" in str(bots[2])
+    assert str(with_forbid(bots[4], "cartwright")).endswith(",forbid=cartwright)")
+    assert S.study_bots(BotSpec.parse("heuristic"), (3,)) == {3: BotSpec("heuristic", {})}
+    assert str(choice_bots({3: BotSpec.parse("heuristic")}, None)[3]).startswith("mcts(")
+    assert choice_bots(bots, 77)[2].option("iterations") == 77
 
 
 # ------------------------------------------------------------------ the experiment script
@@ -310,7 +312,7 @@ def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
     assert err.startswith("error: uncommitted changes") and "--allow-dirty" in err
     assert not (tmp_path / "out").exists()
     # with --allow-dirty the report says it is not reproducible
-    md = S.build_report({"toy": S.analyse(_tiny_ablation())}, {"dirty": "thurn_ai/x.py", "commit": "abc"})
+    md = S.build_report(StudyFindings({"toy": S.analyse(_tiny_ablation())}, dirty="thurn_ai/x.py", commit="abc"))
     assert "Not a reproducible result" in md and "thurn_ai/x.py" in md
 
 
@@ -323,7 +325,7 @@ def test_the_experiment_runs_a_subset_of_player_counts(monkeypatch, capsys):
     # the report shows rated decisions of every count saved, so it needs each count's rating search
     only4 = run.studies(run.SEARCH_BUDGET, run.SEARCH_GAMES, None, players=(4,))[1]
     rating = run.rating_searches(only4)
-    assert set(rating) == {2, 3, 4} and all(f"iterations={run.SEARCH_BUDGET[n]}" in rating[n] for n in (2, 3, 4))
+    assert set(rating) == {2, 3, 4} and all(rating[n].option("iterations") == run.SEARCH_BUDGET[n] for n in (2, 3, 4))
     assert set(run.rating_searches(only4, every_count=False)) == {4}
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad in ("5", "2,x", ""):
@@ -475,12 +477,12 @@ def test_the_search_study_can_search_with_another_mcts_configuration(monkeypatch
     """--search-bot: the study's bot and its rating searches take the given options over the default
     search's (the hand-set move prior, say); a spec that is not a plain mcts is one error line."""
     from thurn_ai.bots.default_search import DEFAULT_SEARCH
-    plan = run.run_plan(Path("out"), players="2,3", search_bot="mcts(policy=handset)")
+    plan = run.run_plan(run.RunOptions(Path("out"), players=(2, 3), search_bot=BotSpec.parse("mcts(policy=handset)")))
     for spec in (*plan.search.bots().values(), *plan.searchers.values()):
-        assert "policy=handset" in spec and "mix=" not in spec and "eval=learned" in spec
-    default = run.run_plan(Path("out"), players="2")
+        assert spec.option("policy") == "handset" and "mix" not in spec.options and spec.option("eval") == "learned"
+    default = run.run_plan(run.RunOptions(Path("out"), players=(2,)))
     for spec in (default.search.bots()[2], default.searchers[2]):      # the default search, at the study's budget
-        assert BotSpec.parse(spec).without("iterations") == DEFAULT_SEARCH.without("iterations")
+        assert spec.without("iterations") == DEFAULT_SEARCH.without("iterations")
     exp = _experiment()
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
     for bad, says in (("heuristic", "not 'heuristic'"), ("mcts(iterations=50)", "--budget"),

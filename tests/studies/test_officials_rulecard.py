@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import thurn_ai
+from thurn_ai.studies.officials import findings as F
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
 from thurn_ai.errors import BotSpecError
@@ -212,13 +213,13 @@ def test_the_card_reads_in_short_lines_with_one_number_an_official():
     from thurn_ai.studies.officials import rulecard_report as RR
     offers = pd.read_parquet(ROOT / "results" / "officials" / "search_choices.parquet")
     agreement = RC.agreement_table(offers)
-    block = RR.card_block(agreement, _small_play(), "abc1234", "results/officials/rulecard.md")
+    block = RR.card_block(F.rulecard_findings(agreement, _small_play()), "abc1234", "results/officials/rulecard.md")
     assert block[0] == RR.CARD_START and block[-1] == RR.CARD_END
     assert max(len(x) for x in block) <= 120                            # the README's limit
     assert any("[the card's report](results/officials/rulecard.md)" in x for x in block)   # one line: the site
     rows = [x for x in block if x.startswith("| ") and "---" not in x][1:]
     assert len(rows) == 4 + 1                                          # an official a line, one line of play
-    pooled = RR.pooled_agreement(agreement)
+    pooled = F.pooled_agreement(agreement)
     pm = agreement[(agreement.rule == RC.CARD_RULE) & (agreement.official == "postmaster")]
     assert pooled.loc["postmaster"].test_offers == pm.test_offers.sum()
     assert f"{100 * pooled.loc['postmaster'].share:.0f}% of {pm.test_offers.sum():,} offers" in rows[0]
@@ -245,9 +246,8 @@ def test_the_card_block_replaces_only_its_own_lines():
 
 
 def test_the_play_comparisons_are_holm_adjusted_among_themselves():
-    from thurn_ai.studies.officials import rulecard_report as RR
     play = pd.DataFrame({"p_win": [0.01, 0.02, 0.5]})
-    assert list(RR.holm_play(play).p_holm) == pytest.approx([0.03, 0.04, 0.5])
+    assert list(F.holm_play(play).p_holm) == pytest.approx([0.03, 0.04, 0.5])
 
 
 def test_offers_from_records_are_the_studys_offers_without_the_searches(tmp_path):

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import thurn_ai
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai import _search
 from thurn_ai.game.officials import OFFICIALS
 from thurn_ai.play.tournament import run_tournament
@@ -181,12 +182,12 @@ def test_the_turns_part_runs_with_the_default_jobs_every_core(rated, tmp_path):
     # jobs=None (the script's default) once reached the worker pool as None and failed there
     (tmp_path / "2p_none").mkdir()
     shutil.copy(rated["records"], tmp_path / "2p_none" / "records.jsonl")
-    rows = S.run_turns_study(tmp_path, (2,), 1, "mcts(iterations=5)", jobs=None, log=None)
+    rows = S.run_turns_study(tmp_path, (2,), 1, BotSpec.parse("mcts(iterations=5)"), jobs=None, log=None)
     assert rows.game.nunique() == 1 and len(rows) > 0
 
 
 def test_the_turns_part_needs_the_control_games(tmp_path):
     with pytest.raises(S.StudyError, match="play the control games first"):
-        S.run_turns_study(tmp_path, (2,), 1, "mcts(iterations=5)", log=None)
+        S.run_turns_study(tmp_path, (2,), 1, BotSpec.parse("mcts(iterations=5)"), log=None)
     with pytest.raises(S.StudyError, match="no rated turns"):
         load_turns_study(tmp_path, (2,))

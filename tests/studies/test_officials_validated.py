@@ -3,10 +3,13 @@ bot, the independent re-rating, paired deals, Holm, the games fixed from the pre
 Postmaster and the decisions of the last round; tiny budgets."""
 import math
 import random
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 
+from thurn_ai.studies.officials.findings import StudyFindings
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.bots.search_options import SearchOptions
 
 import thurn_ai
@@ -27,6 +30,8 @@ from thurn_ai.studies.officials import design, rated as R
 from thurn_ai.studies.officials.choice import (ChoiceSettings, choice_officials, fresh_seed, last_round_start,
                                               rate_decision, read_game_records, run_choice, side_move)
 from thurn_ai.studies.officials.choice_tables import choice_table, win_unit
+
+P = BotSpec.parse      # the tests' specs, from text as a user writes them
 
 TINY = "mcts(iterations=30)"
 
@@ -89,7 +94,7 @@ def test_the_control_and_every_ablation_of_a_count_share_their_seed():
 
 @pytest.mark.parametrize("paired", [True, False])
 def test_paired_ablation_games_deal_the_same_cards_as_the_control(paired):
-    df = S.run_ablation("heuristic", players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
+    df = S.run_ablation(P("heuristic"), players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
                         progress=False, log=None, paired=paired)
     ctrl = df[df.official == "none"].groupby("game").seed.first()
     abl = df[df.official == "postmaster"].groupby("game").seed.first()
@@ -106,7 +111,7 @@ def test_paired_ablation_games_deal_the_same_cards_as_the_control(paired):
 
 
 def test_the_ablation_table_carries_paired_estimates_and_holm():
-    df = S.run_ablation("heuristic", players=(2,), games=6, seed=3, officials=("postmaster", "administrator"),
+    df = S.run_ablation(P("heuristic"), players=(2,), games=6, seed=3, officials=("postmaster", "administrator"),
                         jobs=1, progress=False, log=None)
     t = ablation_table(df)
     assert {"d_win_paired", "d_win_paired_lo", "p_win_holm", "p_score_holm"} <= set(t.columns)
@@ -199,21 +204,21 @@ def test_the_fresh_share_right_is_counted_from_the_fresh_deltas():
 # ------------------------------------------------------------------------------ the rating-following bot
 
 def test_the_rated_bot_gets_the_standard_bots_budget_at_an_offer():
-    assert R.equal_budget("mcts(iterations=1000,eval=learned)", "first") == 500      # two searches
-    assert R.equal_budget("mcts(iterations=1000,eval=learned)", "fresh") == 250      # four
-    assert R.equal_budget("mcts", "first") == SearchOptions().iterations // 2
-    assert R.equal_budget("mcts(iterations=3)", "fresh") == 1
-    assert R.equal_budget("mcts(time=0.1)", "first") is None
+    assert R.equal_budget(P("mcts(iterations=1000,eval=learned)"), "first") == 500      # two searches
+    assert R.equal_budget(P("mcts(iterations=1000,eval=learned)"), "fresh") == 250      # four
+    assert R.equal_budget(P("mcts"), "first") == SearchOptions().iterations // 2
+    assert R.equal_budget(P("mcts(iterations=3)"), "fresh") == 1
+    assert R.equal_budget(P("mcts(time=0.1)"), "first") is None
 
 
 def test_rated_spec_and_bad_specs():
-    assert R.rated_spec("mcts(iterations=300,c=0.5)", "first") == "rated(iterations=300,c=0.5,rating=first)"
-    assert R.rated_spec("mcts", "fresh", 100) == "rated(rating=fresh,rate_iterations=100)"
+    assert str(R.rated_spec(P("mcts(iterations=300,c=0.5)"), "first")) == "rated(iterations=300,c=0.5,rating=first)"
+    assert str(R.rated_spec(P("mcts"), "fresh", 100)) == "rated(rating=fresh,rate_iterations=100)"
     for bad in ("heuristic", "mcts(forbid=postmaster)"):
         with pytest.raises(S.StudyError):
-            R.rated_spec(bad)
+            R.rated_spec(P(bad))
     with pytest.raises(S.StudyError):
-        R.rated_spec("mcts", "best")
+        R.rated_spec(P("mcts"), "best")
     for spec, text in (("rated(rating=best)", "rating"), ("rated(forbid=postmaster)", "forbids"),
                        ("rated(depth=3)", "no option depth")):
         with pytest.raises(BotSpecError, match=text):
@@ -265,16 +270,17 @@ def test_the_control_plays_the_searchs_own_side_with_the_ratings_search():
 
 
 def test_a_control_cell_copies_its_ratings_budget_per_search():
-    std = "mcts(iterations=1000,eval=learned)"
+    std = P("mcts(iterations=1000,eval=learned)")
     control = "rated(iterations=1000,eval=learned,rating=search,rate_iterations={})"
-    assert R.validation_spec(std, "control-first") == control.format(500)
-    assert R.validation_spec(std, "control-fresh") == control.format(250)
-    assert R.validation_spec(std, "fresh") == "rated(iterations=1000,eval=learned,rating=fresh,rate_iterations=250)"
-    assert R.validation_spec("mcts(time=0.1)", "control-first") == "rated(time=0.1,rating=search)"
+    assert str(R.validation_spec(std, "control-first")) == control.format(500)
+    assert str(R.validation_spec(std, "control-fresh")) == control.format(250)
+    assert str(R.validation_spec(std, "fresh")) == \
+        "rated(iterations=1000,eval=learned,rating=fresh,rate_iterations=250)"
+    assert str(R.validation_spec(P("mcts(time=0.1)"), "control-first")) == "rated(time=0.1,rating=search)"
     with pytest.raises(S.StudyError, match="'best'"):
         R.check_cells(["first", "best"])
     with pytest.raises(S.StudyError, match="'none'"):
-        R.rated_spec("mcts", "none")
+        R.rated_spec(P("mcts"), "none")
     assert R.cells_at({2: R.CELLS, 3: R.RATINGS}, 2) == R.CELLS and R.cells_at({3: R.RATINGS}, 2) == ()
 
 
@@ -398,7 +404,7 @@ def test_the_validation_section_says_whether_its_game_counts_are_the_designs():
 
 
 def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tmp_path):
-    rows = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",), jobs=2,
+    rows = R.run_validation(P("mcts(iterations=8)"), players=(2,), games=2, seed=1, ratings=("first",), jobs=2,
                             out_dir=tmp_path, log=None)
     assert rows.game.nunique() == 2 and rows.rated.sum() == 2
     assert sorted(rows[rows.rated].seat) == [0, 1]
@@ -409,7 +415,7 @@ def test_the_validation_plays_the_rated_bot_in_every_seat_in_worker_processes(tm
 
 def test_the_report_finds_the_rated_seat_of_the_games_the_validation_played(tmp_path):
     # the runner reads the saved games back and must name the rated bot as run_validation played it
-    search = run.Study("search", "mcts", (2,), {2: 2}, "mcts, 8 iterations", budget={2: 8})
+    search = run.Study("search", P("mcts"), (2,), {2: 2}, "mcts, 8 iterations", budget={2: 8})
     R.run_validation(search.bots(), players=(2,), games=2, seed=1, ratings=("first", "fresh", "control-first"),
                      jobs=1, out_dir=tmp_path / "raw" / "validation", log=None)
     rows = run.validation_rows(search, tmp_path)
@@ -425,15 +431,15 @@ def test_the_validation_runs_on_a_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        rows = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",),
+        rows = R.run_validation(P("mcts(iterations=8)"), players=(2,), games=2, seed=1, ratings=("first",),
                                 scheduler=cluster.scheduler_address, log=None)
-    local = R.run_validation("mcts(iterations=8)", players=(2,), games=2, seed=1, ratings=("first",), jobs=1,
+    local = R.run_validation(P("mcts(iterations=8)"), players=(2,), games=2, seed=1, ratings=("first",), jobs=1,
                              log=None)
     pd.testing.assert_frame_equal(rows.reset_index(drop=True), local.reset_index(drop=True))
 
 
 def test_the_substitution_table_counts_the_forced_postmaster_apart(tmp_path):
-    df = S.run_ablation("heuristic", players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
+    df = S.run_ablation(P("heuristic"), players=(2,), games=4, seed=3, officials=("postmaster",), jobs=1,
                         progress=False, log=None, out_dir=tmp_path)
     t = substitution_table(df).set_index("forbidden")
     r = df[(df.official == "postmaster") & df.restricted]
@@ -472,7 +478,7 @@ def test_part_costs_by_hand():
 def test_measure_counts_searches_and_offers_of_a_cheap_game():
     from thurn_ai.studies.officials.cost import measure
 
-    m = measure(2, "mcts(iterations=20)", seed=1)
+    m = measure(2, P("mcts(iterations=20)"), seed=1)
     assert m.searches_per_game > m.offers_per_game > 0 and m.seconds_per_search > 0
 
 
@@ -482,7 +488,7 @@ def test_kept_records_replay_and_a_changed_game_is_found(tmp_path):
     from thurn_ai.studies.officials.records import check_records, keep_records
 
     raw = tmp_path / "raw"
-    S.run_ablation({2: "mcts(iterations=5)"}, players=(2,), games=2, seed=1, officials=("cartwright",), jobs=1,
+    S.run_ablation({2: P("mcts(iterations=5)")}, players=(2,), games=2, seed=1, officials=("cartwright",), jobs=1,
                    out_dir=raw / "search", progress=False, log=None)
     kept = keep_records(raw, tmp_path / "records")
     assert sorted(p.name for p in kept) == ["2p_cartwright.json", "2p_cartwright.jsonl.gz", "2p_none.json",
@@ -507,7 +513,7 @@ def test_a_saved_raw_folder_restores_and_the_run_resumes_from_it(tmp_path):
     raw, saved = tmp_path / "raw", tmp_path / "saved"
 
     def ablation(folder, resume=False):
-        return S.run_ablation({2: "mcts(iterations=5)"}, players=(2,), games=4, seed=1, officials=("cartwright",),
+        return S.run_ablation({2: P("mcts(iterations=5)")}, players=(2,), games=4, seed=1, officials=("cartwright",),
                               jobs=1, out_dir=folder / "search", progress=False, log=None, resume=resume)
 
     played = ablation(raw)
@@ -723,9 +729,9 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     from thurn_ai.studies.officials.report import README_END, README_START, readme_block, with_readme_block
     advice = advice_table(_advice_rows().assign(used=lambda r: r.hand_size >= 5), "player")
     validation = R.validation_table(_with_control([1] * 30 + [0] * 70, [1] * 50 + [0] * 50))
-    meta = {"main_study": "search", "commit": "abc1234", "command": "python experiments/officials.py",
-            "validation": validation}
-    block = readme_block({}, {"search": {"advice": advice}}, meta)
+    found = StudyFindings(choice={"search": {"advice": advice}}, main_study="search", commit="abc1234",
+                          command="python experiments/officials.py", validation=validation)
+    block = readme_block(found)
     text = "\n".join(block)
     assert block[0] == README_START and block[-1] == README_END
     assert "(commit `abc1234`)" in text and "Threats to validity" in text
@@ -738,8 +744,7 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     assert "Never using an official" not in text                            # no ablation given: none said
     # a count without a control is not the primary test: the block leaves it to the report
     three = validation[validation.rating == "first"].assign(players=3, win_rate=0.25, d_control=math.nan)
-    assert "\n".join(readme_block({}, {"search": {"advice": advice}},
-                                  {**meta, "validation": pd.concat([validation, three])})) == text
+    assert "\n".join(readme_block(replace(found, validation=pd.concat([validation, three])))) == text
     assert len(" ".join(block[1:-1]).split()) <= 150                       # a summary, not the report
     readme = f"# title\n\nbefore\n\n{README_START}\nold text\n{README_END}\n\nafter\n"
     new = with_readme_block(readme, block)
@@ -747,7 +752,7 @@ def test_the_readme_block_is_the_reports_numbers_and_replaces_only_its_own_lines
     assert with_readme_block(new, block) == new                             # rewriting it changes nothing
     with pytest.raises(S.StudyError, match="no block"):
         with_readme_block("# a README without the block\n", block)
-    assert readme_block({}, {}, meta) == []
+    assert readme_block(replace(found, choice={})) == []
 
 
 def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, capsys):
@@ -778,6 +783,7 @@ def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():
 
 def test_the_players_summary_gives_each_difference_once_with_its_sign():
     from types import SimpleNamespace
+    from thurn_ai.studies.officials.findings import with_primary
     from thurn_ai.studies.officials.report import _ablation_sentences
     ablation = pd.DataFrame([
         {"official": "postmaster", "players": 2, "games": 200, "win_rate": 0.015, "d_win": -0.485,
@@ -786,7 +792,7 @@ def test_the_players_summary_gives_each_difference_once_with_its_sign():
          "d_win_lo": -0.086, "d_win_hi": 0.027},
         {"official": "administrator", "players": 3, "games": 402, "win_rate": 0.40, "d_win": 0.067,
          "d_win_lo": 0.02, "d_win_hi": 0.11}])
-    text = "\n".join(_ablation_sentences(SimpleNamespace(ablation=ablation)))
+    text = "\n".join(_ablation_sentences(SimpleNamespace(primary=with_primary(ablation))))
     # no paired games here: the estimate against 1/n, and it says so (issue 40)
     assert "wins 1.5% of its games instead of 50.0% (-48.5 pp [-49.5, -45.7] against 1/n, clearly worse)" in text
     assert "wins 21.5% of its games instead of 25.0% (-3.5 pp [-8.6, +2.7] against 1/n, no change detected)" in text
@@ -817,13 +823,14 @@ def test_a_bad_validation_cell_is_named(bad):
 
 
 def test_a_cells_qualifiers_reach_the_rated_bots_spec():
-    std = "mcts(iterations=1000,eval=learned)"
-    assert R.validation_spec(std, "first:administrator") == \
+    std = P("mcts(iterations=1000,eval=learned)")
+    assert str(R.validation_spec(std, "first:administrator")) == \
         "rated(iterations=1000,eval=learned,rating=first,rate_iterations=500,follow=administrator)"
-    assert R.validation_spec(std, "first:x2") == "rated(iterations=1000,eval=learned,rating=first,rate_iterations=1000)"
+    assert str(R.validation_spec(std, "first:x2")) == \
+        "rated(iterations=1000,eval=learned,rating=first,rate_iterations=1000)"
     # the x2 control picks its side with a search of twice the standard budget: the same iterations at an offer
     # (2000 to pick the side, then the side's search) as the rating's two searches of 1000
-    assert R.validation_spec(std, "control-first:x2") == \
+    assert str(R.validation_spec(std, "control-first:x2")) == \
         "rated(iterations=1000,eval=learned,rating=search,rate_iterations=1000,side_iterations=2000)"
     assert R.control_of("control-first:administrator") == "first:administrator" and R.control_of("first:x2") is None
     with pytest.raises(BotSpecError, match="follow"):

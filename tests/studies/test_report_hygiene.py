@@ -12,14 +12,15 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from thurn_ai.studies.officials.findings import StudyFindings
 from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.game.officials import STAGES
 from thurn_ai.studies.officials.plan import CONTROL
 from thurn_ai.studies.officials.report import player_summary
 from thurn_ai.studies.officials.report import _ablation_sentences, findings, readme_block
-from thurn_ai.studies.officials.report_study import (detectable_paired, detectable_vs_fair, p_text, paired_p,
-                                                     with_primary)
+from thurn_ai.studies.officials.findings import detectable_paired, detectable_vs_fair, paired_p, with_primary
+from thurn_ai.studies.officials.report_study import p_text
 from thurn_ai.stats.summary import mean_ci
 
 OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")
@@ -86,7 +87,7 @@ def test_the_primary_estimate_is_the_paired_one_where_the_deals_are_paired():
 
 
 def test_the_three_cells_that_change_verdict_are_said_by_the_paired_estimate():
-    text = "\n".join(_ablation_sentences(type("A", (), {"ablation": ablation_rows()})()))
+    text = "\n".join(_ablation_sentences(type("A", (), {"primary": with_primary(ablation_rows())})()))
     assert "(-5.0 pp [-13.6, +3.6] paired with the same deals, no change detected)" in text
     assert "(-4.4 pp [-7.9, -1.0] paired with the same deals, clearly worse)" in text
     assert "(+2.8 pp [-6.5, +12.0] paired with the same deals, no change detected)" in text
@@ -124,7 +125,7 @@ def synthetic_study(games=48, players=(2, 4), seed=0):
 
 def test_the_report_takes_a_papers_order_and_states_its_primary_estimator_and_hypotheses():
     a = S.analyse(synthetic_study())
-    md = S.build_report({"toy": a}, {"commit": "abc1234", "command": "python x.py"})
+    md = S.build_report(StudyFindings({"toy": a}, commit="abc1234", command="python x.py"))
     heads = ["## Summary", "## Questions", "## Methods", "## Results", "## Threats to validity", "## Appendix"]
     at = [md.index(f"\n{h}\n") for h in heads]
     assert at == sorted(at), at                                     # summary, questions, ..., appendix
@@ -146,7 +147,7 @@ def test_the_report_takes_a_papers_order_and_states_its_primary_estimator_and_hy
 
 def test_no_p_value_below_1e_10_is_printed_in_a_built_report():
     a = S.analyse(synthetic_study(games=200))
-    md = S.build_report({"toy": a}, {"commit": "abc1234"})
+    md = S.build_report(StudyFindings({"toy": a}, commit="abc1234"))
     assert "< 1e-10" in md          # the Postmaster-less bot never wins: p far below the floor
     tiny = [m for m in re.findall(r"\d(?:\.\d+)?e-(\d+)", md) if int(m) > 10]
     assert not tiny, tiny
@@ -165,7 +166,7 @@ def test_the_first_seat_is_quoted_from_the_control_games_only():
     assert f"the first seat wins {100 * pooled.win_rate:.1f}%" not in said
     summary = "\n".join(player_summary({"toy": a}, "toy"))
     assert f"First seat at 2 players: wins {100 * control.win_rate:.1f}%" in summary and "control games" in summary
-    block = "\n".join(readme_block({"toy": a}, None, {"main_study": "toy", "commit": "abc"}))
+    block = "\n".join(readme_block(StudyFindings({"toy": a}, main_study="toy", commit="abc")))
     assert "**First seat** among identical bots (control games)" in block
     first = block.split("**First seat**")[1]
     assert f"{100 * pooled.win_rate:.1f}%" not in first

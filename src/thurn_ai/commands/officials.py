@@ -1,7 +1,8 @@
 """thurn-ai officials: the officials study (thurn_ai/studies/officials/): the ablation of the four officials,
 their value at the moment of choice, the turn question (which official this turn) and the validation by
 play of the rating. Its options and output; the parts are played by the study's runner
-(studies/officials/run.py), as experiments/officials.py plays them."""
+(studies/officials/run.py), as experiments/officials.py plays them; this module only reads the options into
+the study's Parameters (studies/officials/one_bot.py) and prints what it shows."""
 from __future__ import annotations
 
 import json
@@ -11,22 +12,23 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..fileio import atomic_write_text, claim_folder, path_text
+from ..fileio import path_text
 from ..game.officials import OFFICIALS
 from ._lazy import LazyModule
 from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 # pandas and scipy: imported when the command runs, not for --help
 study = LazyModule("thurn_ai.studies.officials")
-run = LazyModule("thurn_ai.studies.officials.run")
+one_bot = LazyModule("thurn_ai.studies.officials.one_bot")
 
+#: the parts (studies/officials/one_bot.PARTS; here too, so --help needs no pandas)
 PARTS = ("ablation", "choice", "turns", "validation", "all")
 #: options that only some parts read: {parameter: those parts}. Another part refuses them rather than ignore
 #: them (--games 4 with --part validation would otherwise play the validation's full 2,182 games a cell).
 PART_OPTIONS = {"games": ("ablation", "choice", "all"), "officials_text": ("ablation", "all"),
                 "choice_games": ("choice", "turns", "all"), "choice_iterations": ("choice", "turns", "all"),
                 "validation_games": ("validation",), "controls": ("validation",)}
-#: The empty file that marks an --out folder as made by this command (which then may rewrite its files).
+#: The empty file that marks an --out folder as made by this command (one_bot.OUT_MARK; here too for --help).
 OUT_MARK = ".thurn-ai-officials"
 
 
@@ -94,9 +96,10 @@ def command(bot, budget, part, games, players, officials_text, choice_games, cho
     from ..play.workers import stop_on_ctrl_c
     try:
         with stop_on_ctrl_c():      # Ctrl-C: "stopping..." at once, the workers stopped, saved games kept
-            _command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations,
-                     validation_games, controls, seed, jobs, board, variant, board_file, english_tile, out_dir,
-                     from_path, quiet, log)
+            parameters = _parameters(bot, budget, part, games, players, officials_text, choice_games,
+                                     choice_iterations, validation_games, controls, seed, jobs, board, variant,
+                                     board_file, english_tile, out_dir, from_path, quiet)
+            one_bot.run(parameters, _show, _note, log)
     except KeyboardInterrupt:
         where = f"; the games saved in {path_text(out_dir)} are kept (run the same command again to continue)" \
             if out_dir else ""
@@ -136,27 +139,16 @@ def _note(text: str) -> None:
     click.echo(text, err=_OUTPUT.get("json") is not None)
 
 
-def _command(bot, budget, part, games, players, officials_text, choice_games, choice_iterations, validation_games,
-             controls, seed, jobs, board, variant, board_file, english_tile, out_dir, from_path, quiet, log):
-    if out_dir or (from_path and str(from_path).endswith(".parquet")):     # its data files are Parquet
-        from ..extras import need
-        need("parquet", "thurn-ai officials --out (its games.parquet and choices.parquet)", study.StudyError)
-    if out_dir:
-        claim_folder(out_dir, OUT_MARK, "--out", study.StudyError)     # before any game is played
-    if from_path:
-        if part != "ablation":
-            raise study.StudyError("--from re-analyses saved ablation games: use it with --part ablation")
-        df = study.load_study(from_path)
-        name = df.loc[~df.restricted, "bot"].iloc[0]  # the full bot's spec
-        _finish({name: study.analyse(df)}, {name: df}, None, out_dir, name, meta_extra={})
-        return
-    if part not in ("ablation", "validation") and not out_dir:
-        raise study.StudyError(f"--part {part} needs --out: the games' records and the rated decisions are kept there")
-    from ..studies.officials.choice import study_records
-    from ..studies.officials.choice_tables import choice_table
-    from ..studies.officials.plan import choice_bots, parse_officials, parse_players, study_board_file, with_forbid
-    from ..studies.officials.report import format_choice_text
+def _parameters(bot, budget, part, games, players, officials_text, choice_games, choice_iterations,
+                validation_games, controls, seed, jobs, board, variant, board_file, english_tile, out_dir, from_path,
+                quiet):
+    """The command's options as the study's Parameters (the spec parsed here, at the edge)."""
+    from ..bots.spec import BotSpec
+    from ..studies.officials.plan import parse_officials, parse_players
 
+    if from_path:               # re-analyses saved games: the other options are not read
+        return one_bot.Parameters(None, part, out=out_dir and Path(out_dir), from_path=Path(from_path), quiet=quiet)
+    one_bot.check_out(part, out_dir)        # this error before one about the spec, as the command always did
     counts = parse_players(players)
     officials = parse_officials(officials_text)
     rules = rules_from(counts[0], board, variant, board_file, english_tile)
@@ -164,45 +156,17 @@ def _command(bot, budget, part, games, players, officials_text, choice_games, ch
         if officials_text != ",".join(OFFICIALS):
             raise study.StudyError("the horses variant has no Cartwright; leave it out of --officials")
         officials = tuple(o for o in officials if o != "cartwright")
-    bots = study.study_bots(bot, counts, budget)          # checks the spec and the budget before any game
-    for spec in bots.values():
-        with_forbid(spec, officials[0])
-    searchers = choice_bots(bots, choice_iterations)
-    rules_kwargs = {"board": board_file or board, "variant": variant,
-                    "all_provinces_tile": "english" if english_tile else "german"}
-    raw = Path(out_dir) / "raw" if out_dir else None
-    name = bot if len(set(bots.values())) > 1 else next(iter(bots.values()))
-    the_study = run.Study(name, bot, counts, games, budget=budget, choice_games={n: choice_games for n in counts},
-                          officials=officials, seed=seed, rules_kwargs=rules_kwargs)
-    if part == "validation":
-        _validation(the_study, validation_games, jobs, raw, out_dir, quiet, log, controls)
-        return
-    analyses, frames = {}, {}
-    if part in ("ablation", "all"):
-        df = run.play_ablation(the_study, raw, jobs, log=log, progress=not quiet, resume=bool(out_dir))
-        analyses[name], frames[name] = study.analyse(df), df
-    choice = None
-    if part in ("choice", "all"):
-        cdf = run.play_choice(the_study, searchers, raw, jobs, log=log, progress=not quiet)
-        ctable = choice_table(cdf)
-        _show(format_choice_text(ctable), {"choice": ctable})
-        records = study_records(raw, cdf, study_board_file(rules_kwargs))
-        choice = {name: {**study.save_choice(cdf, out_dir, records, title=name),
-                         "search": searchers,
-                         "games": {n: int(cdf[cdf.players == n].game.nunique()) for n in counts}}}
-    if part in ("turns", "all"):
-        _turns(the_study, raw, searchers, jobs, out_dir, quiet, log)
-        if part == "turns":
-            return
     command_line = (f"thurn-ai officials --bot '{bot}'" + (f" --budget {budget}" if budget else "")
                     + f" --part {part} --games {games} --players {players} --officials {officials_text}"
                     + (f" --choice-games {choice_games}" if part != "ablation" else "")
                     + (f" --choice-iterations {choice_iterations}" if choice_iterations else "")
                     + f" --seed {seed} --out {out_dir}")
-    _finish(analyses, frames, choice, out_dir, name,
-            meta_extra={"command": command_line, "studies": {name: {"bot": "; ".join(
-                f"{n} players `{s}`" for n, s in bots.items()) if len(set(bots.values())) > 1 else bot,
-                "games": games, "seed": seed}}})
+    return one_bot.Parameters(
+        BotSpec.parse(bot), part, counts, officials, games, budget, choice_games, choice_iterations,
+        validation_games, controls, seed, jobs, rules_kwargs={"board": board_file or board, "variant": variant,
+                                                              "all_provinces_tile": "english" if english_tile
+                                                              else "german"},
+        out=out_dir and Path(out_dir), quiet=quiet, command=command_line)
 
 
 def _refuse_unread_options(ctx: click.Context, part: str) -> None:
@@ -214,55 +178,3 @@ def _refuse_unread_options(ctx: click.Context, part: str) -> None:
             raise study.StudyError(f"{flag} is not read by --part {part}: it is for --part {' or '.join(parts)}"
                                    + (" (the validation plays --validation-games games a cell)"
                                       if param.name == "games" and part == "validation" else ""))
-
-
-def _turns(the_study, raw, searchers, jobs, out_dir, quiet, log) -> None:
-    """The turn question on the first --choice-games control games of each count: printed, and written to
-    OUT/turns.csv (the table) and OUT/turns.md (its section)."""
-    from ..studies.officials.turn_choice import turn_section, turn_table
-
-    df = run.play_turns(the_study, searchers, the_study.choice_games, raw, jobs, log=log, progress=not quiet)
-    table = turn_table(df)
-    text = "\n".join(turn_section(table))
-    _show(text, {"turns": table})
-    atomic_write_text(Path(out_dir) / "turns.csv", table.to_csv(index=False))
-    atomic_write_text(Path(out_dir) / "turns.md", text + "\n")
-    _note(f"wrote {out_dir}/turns.csv and turns.md")
-
-
-def _validation(the_study, games, jobs, raw, out_dir, quiet, log, controls=False) -> None:
-    """The validation by play: the rated bot against the bot at each count, both ratings (and with controls
-    their controls); printed, and with --out written to OUT/validation.csv (the table) and OUT/validation.md
-    (its section)."""
-    from ..studies.officials.rated import CELLS, RATINGS, validation_table
-    from ..studies.officials.report_validation import validation_section
-
-    rows = run.play_validation(the_study, games, CELLS if controls else RATINGS,
-                               None if raw is None else raw / "validation", jobs, log=log, progress=not quiet)
-    table = validation_table(rows)
-    text = "\n".join(validation_section(table, None))
-    _show(text, {"validation": table})
-    if out_dir:
-        atomic_write_text(Path(out_dir) / "validation.csv", table.to_csv(index=False))
-        atomic_write_text(Path(out_dir) / "validation.md", text + "\n")
-        _note(f"wrote {out_dir}/validation.csv and validation.md")
-
-
-def _finish(analyses: dict, frames: dict, choice, out_dir, name: str, meta_extra: dict) -> None:
-    """Print the ablation's text and write the report (and the ablation's files) to out_dir, if given."""
-    for key, a in analyses.items():
-        prefix = f"{key}: " if len(analyses) > 1 else ""
-        _show(study.format_text(a), {**{prefix + k: t for k, t in a.tables().items()}, prefix + "wbc": a.wbc})
-    if not out_dir:
-        return
-    meta = {"title": f"What the officials are worth: {name}", "plots": {}, "main_study": name, **meta_extra}
-    for key, a in analyses.items():
-        meta["plots"][key] = study.save_study(frames[key], a, out_dir, title=key)
-    if analyses:
-        text = study.build_report(analyses, meta, choice)
-    else:
-        from ..studies.officials.report import choice_report
-        text = choice_report(choice, meta)
-    atomic_write_text(Path(out_dir) / "report.md", text)
-    _note(f"wrote {out_dir}/report.md" + (", games.parquet, tables and plots" if analyses else "")
-               + (", choices.parquet, choice table, plots and example positions" if choice else ""))

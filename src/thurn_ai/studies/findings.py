@@ -130,6 +130,13 @@ class Findings:
                       for k, n in self.numbers.items()), right="lrr")
 
 
+def share_rows(df, key, value: str, lo: str, hi: str, games: str, says) -> dict[str, Number]:
+    """Shares with their intervals, one a row of a table (a DataFrame): key(row) names each, says(row) says
+    what it is; the columns `value`, `lo`, `hi` and `games` hold them."""
+    return {key(r): Number(float(getattr(r, value)), float(getattr(r, lo)), float(getattr(r, hi)), "share",
+                           games=int(getattr(r, games)), says=says(r)) for r in df.itertuples()}
+
+
 def front_page(out, findings: Findings, body: Sequence[str] = ()) -> Path:
     """OUT/README.md, the results folder's front page, from its findings: the title, the command and the
     commit, `body` (the study's own words, links to its report), the findings table, then OUT/NOTES.md (the

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..game.officials import OFFICIALS
-from .findings import Findings, Number, front_page
+from .findings import Findings, Number, front_page, share_rows
 from ..stats.summary import wilson_interval
 from .provenance import commit, read_runs
 
@@ -47,15 +47,10 @@ def _bench(out: Path) -> dict[str, Number]:
                                                          "a second, the fastest board and player count")}
 
 
-def _share_rows(df: pd.DataFrame, key, value: str, lo: str, hi: str, games: str, says) -> dict[str, Number]:
-    return {key(r): Number(float(getattr(r, value)), float(getattr(r, lo)), float(getattr(r, hi)), "share",
-                           games=int(getattr(r, games)), says=says(r)) for r in df.itertuples()}
-
-
 def _csv_shares(file: str, key, value: str, lo: str, hi: str, says) -> Callable[[Path], dict[str, Number]]:
     """A folder's win rates with their intervals, one a row of its table `file` (games in its column
     'games'): key(row) names each, says(row) says what it is."""
-    return lambda out: _share_rows(pd.read_csv(out / file), key, value, lo, hi, "games", says)
+    return lambda out: share_rows(pd.read_csv(out / file), key, value, lo, hi, "games", says)
 
 
 _strength = _csv_shares("summary.csv", lambda r: f"{r.matchup}.win", "a_win_rate", "ci_low", "ci_high",
@@ -120,7 +115,7 @@ def _json_depth(out: Path) -> dict[str, Number]:
 def _agreement(out: Path) -> dict[str, Number]:
     df = pd.read_csv(out / "agreement.csv")
     df = df[df.players.astype(str).str.isdigit() & df.official.isin(OFFICIALS)]
-    return _share_rows(df, lambda r: f"{r.choice}.p{r.players}.{r.official}.agreement", "agreement",
+    return share_rows(df, lambda r: f"{r.choice}.p{r.players}.{r.official}.agreement", "agreement",
                        "agreement_low", "agreement_high", "offers",
                        lambda r: f"the heuristic's choice equals the search's ({r.choice}), 95% by game")
 
@@ -134,27 +129,8 @@ def _learned(out: Path) -> dict[str, Number]:
 
 
 def _officials(out: Path) -> dict[str, Number]:
-    from .officials.report_study import with_primary
-    numbers = {}
-    v = pd.read_csv(out / "validation.csv").dropna(subset=["d_control"])
-    for r in v.itertuples():
-        numbers[f"validation.p{r.players}.{r.rating}.minus_control"] = Number(
-            r.d_control, r.d_control_lo, r.d_control_hi, "pp", games=int(r.pairs),
-            says=f"following the {r.rating} rating minus its control, paired")
-    for r in pd.read_csv(out / "rulecard_play.csv").itertuples():
-        against = "heuristic" if r.opponent == "heuristic" else "search"
-        numbers[f"rulecard.{r.cell.replace(' ', '_')}.{against}.p{r.players}.minus_heuristic"] = Number(
-            r.d_win, r.d_win_lo, r.d_win_hi, "pp", games=int(r.games),
-            says=f"the rule card's seat ({r.cell}) minus the heuristic's against `{r.opponent}`, paired")
-    t = with_primary(pd.read_csv(out / "search_ablation.csv"))
-    for r in t.itertuples():
-        numbers[f"ablation.search.p{r.players}.{r.official}"] = Number(
-            r.d_primary, r.d_primary_lo, r.d_primary_hi, "pp", games=int(r.games),
-            says=f"never using the {r.official}, minus the control ({r.primary})")
-    s = pd.read_csv(out / "search_seats_control.csv")
-    numbers |= _share_rows(s[s.seat == 0], lambda r: f"first_seat.search.p{r.players}", "win_rate", "lo", "hi",
-                           "games", lambda r: "the first seat among identical searches, 95% Wilson")
-    return numbers
+    from .officials.findings import study_numbers
+    return study_numbers(out)
 
 
 def _expert(out: Path) -> dict[str, Number]:

@@ -22,9 +22,11 @@ columns in plan.CANONICAL_COLUMNS plus `uses_<official>_<stage>`), so reports ca
 This face holds the calls a user makes (`__all__`); the study is split by job into these modules:
     run                the runner behind `thurn-ai officials` and experiments/officials.py: the study as a
                        value (Study), each part played for it, the report built from the saved data
+    one_bot            one bot's study as `thurn-ai officials` runs it: its options one Parameters value, run
     plan               the conditions, seeds and games; the bots per player count; playing or loading the
                        ablation (run_ablation)
     tables             usage, ablation, pairs, seats, the WBC comparison (analyse)
+    findings           the study's numbers: the ablation's primary estimate, power, the published Numbers
     report, report_study, report_validation
                        findings, the markdown report (build_report), the terminal text (format_text)
     plots              the PNG figures

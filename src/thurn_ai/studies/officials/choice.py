@@ -83,7 +83,7 @@ class SearchSettings:
     search's options, thurn_ai.bots.default_search.DEFAULT_SEARCH, as in `thurn-ai hint`), its iterations
     per search (None: the spec's own or hint's default) and the base seed."""
 
-    bot: str = "mcts"
+    bot: BotSpec | str = "mcts"          # text as a settings file holds it
     iterations: int | None = None
     seed: int = 0
 
@@ -97,7 +97,8 @@ class SearchSettings:
         return bot_spec(self.bot, self.iterations, players=players)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The settings as their file saves them (the spec as text)."""
+        return {**asdict(self), "bot": str(self.bot)}
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class ChoiceSettings(SearchSettings):
     fresh: bool = False
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        d = super().to_dict()
         if not self.fresh:        # as rows rated before the option existed recorded their settings
             d.pop("fresh")
         return d

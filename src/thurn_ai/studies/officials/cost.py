@@ -1,7 +1,7 @@
 """The officials study, what a run will cost, said before it starts: games, searches and core-hours of each
 part, from a short timing on this machine.
 
-    >>> m = measure(2, "mcts(iterations=1000,eval=learned)")      # a few seconds
+    >>> m = measure(2, BotSpec.parse("mcts(iterations=1000,eval=learned)"))      # a few seconds
     >>> part_costs({2: m}, ablation_games={2: 1000}, rated_games={2: 100}, fresh=True,
     ...            validation_games={2: 2182}, ratings=("first", "fresh"))
 
@@ -48,13 +48,12 @@ class Timing:
     options_per_turn: float = 0.0
 
 
-def _cheap(spec: str) -> BotSpec:
+def _cheap(spec: BotSpec) -> BotSpec:
     """The spec's bot at 10 iterations, forbidding nothing (it plays the games the timed positions come from)."""
-    value = BotSpec.parse(spec)
-    return BotSpec(value.name, {"iterations": 10, **value.without("iterations", "time", "forbid").options})
+    return BotSpec(spec.name, {"iterations": 10, **spec.without("iterations", "time", "forbid").options})
 
 
-def measure(players: int, spec: str, seed: int = 0) -> Timing:
+def measure(players: int, spec: BotSpec, seed: int = 0) -> Timing:
     """A short timing of `spec` (a search bot) at this player count (see the module doc)."""
     cheap = _cheap(spec)
     rules = Rules(players=players)

@@ -33,38 +33,36 @@ from ...play.match import STAGE_USE_COLUMNS as USE_COLUMNS, use_column  # noqa: 
 from ...game.rules import PLAYER_COUNTS, is_player_count  # noqa: E402
 
 
-def with_forbid(spec: str, official: str) -> str:
-    """The spec with `forbid=official` added: 'mcts(iterations=300)' -> 'mcts(iterations=300,forbid=...)'."""
-    value = BotSpec.parse(spec)  # validates the spec (BotSpecError names the problem)
-    if value.option("forbid"):
-        raise StudyError(f"the full bot {spec!r} already forbids {'+'.join(sorted(value.option('forbid')))}; "
+def with_forbid(spec: BotSpec, official: str) -> BotSpec:
+    """The spec with `forbid=official` added: mcts(iterations=300) -> mcts(iterations=300,forbid=...)."""
+    if spec.option("forbid"):
+        raise StudyError(f"the full bot {str(spec)!r} already forbids {'+'.join(sorted(spec.option('forbid')))}; "
                          "give the study an unrestricted bot")
     if official not in OFFICIALS:
         raise StudyError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
-    return str(value.with_(forbid=frozenset({official})))
+    return spec.with_(forbid=frozenset({official}))
 
 
 SEARCH_BOTS = ("mcts", "pimc")
 
 
-def study_spec(bot: str, players: int, iterations: int | None = None) -> str:
+def study_spec(bot: BotSpec, players: int, iterations: int | None = None) -> BotSpec:
     """The spec a study plays `bot` with at this player count. `mcts` is the default search's options
     (thurn_ai.bots.default_search.DEFAULT_SEARCH, as `thurn-ai hint` searches), every option that makes the
     search written out so the data name it; `iterations` (a search bot only) replaces the spec's budget, and an
     mcts spec without one gets the bot's default."""
     from ...play.analysis import bot_spec
 
-    value = BotSpec.parse(bot)  # validates the spec (BotSpecError names the problem)
-    if value.name not in SEARCH_BOTS:
+    if bot.name not in SEARCH_BOTS:
         if iterations is not None:
             raise StudyError(f"a budget in iterations is for a search bot ({', '.join(SEARCH_BOTS)}), "
-                             f"not {value.name}")
-        return bot.strip()
-    if value.name == "mcts" and iterations is None and not {"iterations", "time"} & set(value.options):
+                             f"not {bot.name}")
+        return bot
+    if bot.name == "mcts" and iterations is None and not {"iterations", "time"} & set(bot.options):
         iterations = SearchOptions().iterations
-    if value.name == "mcts" or iterations is not None:
-        return str(bot_spec(value, iterations, players=players))
-    return bot.strip()
+    if bot.name == "mcts" or iterations is not None:
+        return bot_spec(bot, iterations, players=players)
+    return bot
 
 
 def parse_budget(text) -> dict[int, int] | None:
@@ -102,13 +100,13 @@ def parse_budget(text) -> dict[int, int] | None:
     return out
 
 
-def study_bots(bot: str, players, budget=None) -> dict[int, str]:
+def study_bots(bot: BotSpec, players, budget=None) -> dict[int, BotSpec]:
     """{players: spec} for a study of `bot` (study_spec) with a budget per player count (parse_budget)."""
     budget = parse_budget(budget) or {}
     return {n: study_spec(bot, n, budget.get(n)) for n in parse_players(players)}
 
 
-def bot_for(bot, players: int) -> str:
+def bot_for(bot: BotSpec | dict[int, BotSpec], players: int) -> BotSpec:
     """The full bot's spec at this player count: `bot` itself, or bot[players] for a mapping."""
     if isinstance(bot, dict):
         if players not in bot:
@@ -129,10 +127,11 @@ class Condition:
     def name(self) -> str:
         return f"{self.players}p_{self.official}"
 
-    def specs(self, bot: str) -> list[str]:
+    def specs(self, bot: BotSpec) -> list[str]:
+        """The seats' specs as the tournament saves them (text): the restricted bot first, then the full bot."""
         if self.official == CONTROL:
-            return [bot] * self.players
-        return [with_forbid(bot, self.official)] + [bot] * (self.players - 1)
+            return [str(bot)] * self.players
+        return [str(with_forbid(bot, self.official))] + [str(bot)] * (self.players - 1)
 
     def seed(self, base_seed: int, paired: bool = True) -> int:
         """The tournament's seed. Paired (the design): the control and every ablation of a player count
@@ -246,7 +245,9 @@ def standardize(raw: pd.DataFrame, cond: Condition) -> pd.DataFrame:
                 return raw[cols[n]]
         raise StudyError(f"tournament results lack a column {names[0]!r} (have {', '.join(raw.columns)})")
 
-    bot = pick("spec", "bot").astype(str)  # 'spec' is the raw spec; 'bot' may be a label ('x #2')
+    # 'spec' is the raw spec, text as the tournament's file holds it (read here, at the edge); 'bot' may be a
+    # label ('x #2')
+    bot = pick("spec", "bot").astype(str)
     out = pd.DataFrame({
         "players": cond.players, "official": cond.official,
         "game": pick("game").astype(int), "seed": pick("game_seed", "seed").astype("int64"),
@@ -302,7 +303,7 @@ def run_ablation(bot, players=PLAYER_COUNTS, games=100, seed: int = 0, officials
     return pd.concat(frames, ignore_index=True)
 
 
-def load_ablation(out_dir, bot: str | dict[int, str], players=PLAYER_COUNTS, officials=OFFICIALS,
+def load_ablation(out_dir, bot: BotSpec | dict[int, BotSpec], players=PLAYER_COUNTS, officials=OFFICIALS,
                   board_file=None) -> pd.DataFrame:
     """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
     contributes its complete games); StudyError if a tournament folder is missing. A study played on a
@@ -318,7 +319,7 @@ def load_ablation(out_dir, bot: str | dict[int, str], players=PLAYER_COUNTS, off
     return pd.concat(frames, ignore_index=True)
 
 
-def choice_bots(bots: dict, iterations=None) -> dict[int, str]:
+def choice_bots(bots: dict[int, BotSpec], iterations=None) -> dict[int, BotSpec]:
     """{players: spec} of the search that rates the decisions of a study whose full bots are `bots`
     ({players: spec}): an mcts study bot rates with itself (its options, its budget), any other with the
     default search; `iterations` (one number or {players: n}, parse_budget) replaces the budget, else a
@@ -328,6 +329,5 @@ def choice_bots(bots: dict, iterations=None) -> dict[int, str]:
     budget = parse_budget(iterations) or {}
     out = {}
     for n, spec in bots.items():
-        value = BotSpec.parse(spec)
-        out[n] = str(bot_spec(value if value.name == "mcts" else "mcts", budget.get(n), players=n))
+        out[n] = bot_spec(spec if spec.name == "mcts" else BotSpec("mcts", {}), budget.get(n), players=n)
     return out

@@ -182,31 +182,29 @@ def standard_text(options: dict) -> str:
     return str(BotSpec("mcts", options))
 
 
-def rated_spec(standard: str, rating: str = "fresh", rate_iterations: int | None = None) -> str:
-    """The rated bot's spec for a standard mcts spec: 'mcts(iterations=1000,...)' ->
-    'rated(iterations=1000,...,rating=fresh)' (rating=search: the control)."""
-    value = BotSpec.parse(standard)
-    if value.name != "mcts":
-        raise StudyError(f"the rated bot follows the mcts search's rating; the standard bot is {standard!r}")
-    if value.option("forbid"):
-        raise StudyError(f"the standard bot {standard!r} forbids an official; give an unrestricted one")
+def rated_spec(standard: BotSpec, rating: str = "fresh", rate_iterations: int | None = None) -> BotSpec:
+    """The rated bot's spec for a standard mcts spec: mcts(iterations=1000,...) ->
+    rated(iterations=1000,...,rating=fresh) (rating=search: the control)."""
+    if standard.name != "mcts":
+        raise StudyError(f"the rated bot follows the mcts search's rating; the standard bot is {str(standard)!r}")
+    if standard.option("forbid"):
+        raise StudyError(f"the standard bot {str(standard)!r} forbids an official; give an unrestricted one")
     if rating not in RATINGS + (SEARCH_SIDE,):
         raise StudyError(f"rating is {', '.join(RATINGS)} or {SEARCH_SIDE}, not {rating!r}")
     extra = {"rating": rating, **({"rate_iterations": rate_iterations} if rate_iterations else {})}
-    return str(BotSpec("rated", {**value.options, **extra}))
+    return BotSpec("rated", {**standard.options, **extra})
 
 
 register("rated", RatedBot)
 
 
-def equal_budget(standard: str, rating: str) -> int | None:
+def equal_budget(standard: BotSpec, rating: str) -> int | None:
     """rate_iterations that give the rated bot the standard bot's budget at an offer: the standard mcts's
     iterations shared by the searches the rating runs there (1000 -> 500 with first, 250 with fresh); None
     when the standard bot's budget is in seconds (then the rating searches take the bot's own budget)."""
-    value = BotSpec.parse(standard)
-    if value.option("time") is not None:
+    if standard.option("time") is not None:
         return None
-    iterations = int(value.option("iterations", SearchOptions().iterations))
+    iterations = int(standard.option("iterations", SearchOptions().iterations))
     return max(1, iterations // SEARCHES_AT_AN_OFFER[rating])
 
 
@@ -253,7 +251,7 @@ def check_cells(cells) -> tuple:
     return cells
 
 
-def validation_spec(standard: str, cell: str, same_budget: bool = True) -> str:
+def validation_spec(standard: BotSpec, cell: str, same_budget: bool = True) -> BotSpec:
     """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget,
     its searches at an offer share the standard bot's budget: equal_budget, times the cell's scale), or a
     rating's control (the side the standard search picks -- with a scale, a search of scale times the
@@ -263,13 +261,13 @@ def validation_spec(standard: str, cell: str, same_budget: bool = True) -> str:
     iterations = equal_budget(standard, value.rating) if same_budget else None
     if iterations is not None:
         iterations *= value.scale
-    spec = BotSpec.parse(rated_spec(standard, SEARCH_SIDE if value.control else value.rating, iterations))
+    spec = rated_spec(standard, SEARCH_SIDE if value.control else value.rating, iterations)
     if value.official:
         spec = spec.with_(follow=value.official)
     if value.control and value.scale != 1:
-        standard_iterations = BotSpec.parse(standard).option("iterations", SearchOptions().iterations)
+        standard_iterations = standard.option("iterations", SearchOptions().iterations)
         spec = spec.with_(side_iterations=int(standard_iterations) * value.scale)
-    return str(spec)
+    return spec
 
 
 def validation_folder(out_dir, players: int, rating: str) -> Path:
@@ -308,11 +306,11 @@ def run_validation(standard, players=PLAYER_COUNTS, games=None, seed: int = 0, r
             if log:
                 log(f"[validation] {n} players, {rating}: {n_games} games of {spec} vs {base}, "
                     f"seed {seed + 100 * n + 50}")
-            raw = run_tournament([spec] + [base] * (n - 1), players=n, games=n_games, seed=seed + 100 * n + 50,
-                                 jobs=jobs, out_dir=None if out_dir is None else
+            raw = run_tournament([str(spec)] + [str(base)] * (n - 1), players=n, games=n_games,
+                                 seed=seed + 100 * n + 50, jobs=jobs, out_dir=None if out_dir is None else
                                  str(validation_folder(out_dir, n, rating)),
                                  resume="auto", progress=progress, scheduler=scheduler)
-            frames.append(raw.assign(rating=rating, rated=raw["spec"] == spec))
+            frames.append(raw.assign(rating=rating, rated=raw["spec"] == str(spec)))
     return pd.concat(frames, ignore_index=True)
 
 

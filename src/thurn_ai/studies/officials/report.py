@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -13,8 +14,8 @@ from .rated import RATINGS
 from .choice import SMALL_SAMPLE
 from .tables import Analysis
 from ..markdown import num, p_text, pct, pp, table
-from .report_study import (ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, study_detail, study_facts, verdict,
-                           with_primary)
+from .findings import StudyFindings
+from .report_study import ESTIMATOR, HYPOTHESES, METHOD, POWER, control_wbc, study_detail, study_facts, verdict
 from .report_validation import advice_follows, validation_method, validation_results
 from .advice import advice_intro, advice_rules, follow_of
 from .report_paper import (MULTIPLE, Part, ablation_brief, ablation_estimate, question_lines, result_lines,
@@ -35,7 +36,7 @@ def ablation_findings(a: Analysis) -> list[str]:
     """Per player count: what forbidding each official does (primary estimate) and which pairs of officials
     the data separate."""
     out = []
-    for n, g in with_primary(a.ablation).groupby("players"):
+    for n, g in a.primary.groupby("players"):
         worst = g.sort_values("d_primary").iloc[0]
         how = "paired" if (g.primary == "paired").all() else "against 1/n" if (g.primary != "paired").all() \
             else "paired where the control dealt the same games, else against 1/n"
@@ -110,22 +111,22 @@ def _power_text(r) -> str:
     return f"the smallest effect these games detect with 80% power is {100 * d:.1f} pp"
 
 
-def report_head(meta: dict) -> list[str]:
+def report_head(f: StudyFindings) -> list[str]:
     """The report's first lines: the title and the dirty-tree warning."""
-    L = [f"# {meta.get('title', 'What the officials are worth')}", ""]
-    if meta.get("dirty"):
+    L = [f"# {f.title}", ""]
+    if f.dirty:
         L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
-              f"({meta['dirty']}), so no commit holds the code that made it.", ""]
+              f"({f.dirty}), so no commit holds the code that made it.", ""]
     return L
 
 
-def reproduction_lines(meta: dict) -> list[str]:
+def reproduction_lines(f: StudyFindings) -> list[str]:
     """How to rebuild the report, and the commit it was built at."""
     L = []
-    if meta.get("command"):
-        L += ["Reproduce with:", "", "```bash", meta["command"], "```", ""]
-    if meta.get("commit"):
-        L += [f"Report built at commit `{meta['commit']}`.", ""]
+    if f.command:
+        L += ["Reproduce with:", "", "```bash", f.command, "```", ""]
+    if f.commit:
+        L += [f"Report built at commit `{f.commit}`.", ""]
     return L
 
 
@@ -146,19 +147,20 @@ def _per_study(analyses: dict, sentences) -> list[str]:
     return L
 
 
-def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -> list[Part]:
+def _parts(f: StudyFindings) -> list[Part]:
     """The study's questions, each with the result that answers it, in the report's order (the primary one
     first); a part whose data are missing is left out."""
-    main = meta.get("main_study")
+    analyses, choice, comparison, seats = f.analyses, f.choice, f.comparison, f.seats
+    main = f.main_study
     main = main if main in analyses or main in (choice or {}) else (list(analyses) or list(choice or {}))[-1]
     a = analyses.get(main)
     main_choice = (choice or {}).get(main, {})
     advice = main_choice.get("advice")
     follow = follow_of(advice)
     parts = []
-    v = meta.get("validation")
+    v = f.validation
     if v is not None and len(v):
-        since = tested_sentence(meta.get("validation_cells")).strip()
+        since = tested_sentence(f.validation_cells).strip()
         parts.append(Part("Does a bot that follows the search's rating at every offer of an official win as often "
                           "as its control, the same searches with the side picked by the search's own move, on "
                           "the same deals? (At the counts without a control: does it win its fair share against "
@@ -174,7 +176,7 @@ def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -
         L += ["Every bot, every count (primary estimate), and the pairs of officials the data separate:", ""]
         L += _per_study(analyses, ablation_findings)
         for name in analyses:
-            L += [f"![{Path(img).stem}]({img})" for img in meta.get("plots", {}).get(name, [])
+            L += [f"![{Path(img).stem}]({img})" for img in f.plots.get(name, [])
                   if Path(img).stem.endswith("summary")]
         parts.append(Part("What is each official worth to a player: how much less (or more) does a seat that may "
                           "not use it win, against players who do, than the same seat in the control game of "
@@ -201,14 +203,14 @@ def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -
                            if mine else "Advice at the table: the rating's shares, by what a player sees"),
                           advice_rules(advice) + [f"![{Path(img).stem}]({img})"
                                                   for img in main_choice.get("advice_plots", [])]))
-    if meta.get("turns") is not None:
-        body = _body(turn_section(meta["turns"], follow))
+    if f.turns is not None:
+        body = _body(turn_section(f.turns, follow))
         if body:
             parts.append(Part("Which official (or none) is worth most in a turn, held for the whole turn?",
                               "Which official this turn: one search per option for the whole turn", body))
-    names = meta.get("compare") or list(analyses)
+    names = list(f.compare) or list(analyses)
     if comparison is not None:
-        body = _body(comparison_section(comparison, names, meta.get("comparison_plots", ())))
+        body = _body(comparison_section(comparison, names, f.comparison_plots))
         if body:
             parts.append(Part("How do the heuristic bot and the search use the officials, and what does the search "
                               "rate their choices worth?",
@@ -226,25 +228,25 @@ def _parts(analyses: dict, meta: dict, choice: dict | None, comparison, seats) -
     return parts
 
 
-def methods_lines(analyses: dict, meta: dict, choice: dict | None, follow: str) -> list[str]:
+def methods_lines(f: StudyFindings, follow: str) -> list[str]:
     """The Methods section: the bots and budgets, the tournaments and their pairing, the ratings, the
     validation by play and its controls, the advice, the estimators, power and multiple comparisons."""
-    smeta = meta.get("studies", {})
+    choice = f.choice
     L = ["## Methods", "", "### Bots and budgets", ""]
-    for name, a in analyses.items():
-        m = smeta.get(name, {})
+    for name, a in f.analyses.items():
+        m = f.studies.get(name, {})
         L.append(f"- **{name}**" + (f" (`{m['bot']}`)" if m.get("bot") else "") + f": {study_facts(m, a)}")
     L += ["", "### Tournaments and their pairing (the ablation)", "", METHOD, ""]
-    if meta.get("notes"):
-        L += [f"- {note}" for note in meta["notes"]] + [""]
+    if f.notes:
+        L += [f"- {note}" for note in f.notes] + [""]
     if choice:
         L += ["### The ratings: value at the moment of choice", "", CHOICE_METHOD, ""]
         for name, c in choice.items():
             L += [f"**{name}**: " + " ".join(choice_search_lines(c)), ""]
-    v = meta.get("validation")
+    v = f.validation
     if v is not None and len(v):
         L += ["### Validation by play and its controls", "", validation_method(v), ""]
-    advice = (choice or {}).get(meta.get("main_study"), {}).get("advice")
+    advice = (choice or {}).get(f.main_study, {}).get("advice")
     if advice is not None and len(advice):
         L += ["### The advice at the table", "", advice_intro(advice), ""]
     L += ["### Estimators", "", ESTIMATOR, "", "### Power", "", POWER, "", "### Multiple comparisons", "",
@@ -252,49 +254,39 @@ def methods_lines(analyses: dict, meta: dict, choice: dict | None, follow: str) 
     return L
 
 
-def appendix_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
+def appendix_lines(f: StudyFindings) -> list[str]:
     """The Appendix: each study's detail tables, the value at the moment of choice per study, how to
     reproduce the report and its commit."""
     L = ["## Appendix", ""]
-    smeta = meta.get("studies", {})
-    for name, a in analyses.items():
-        L += study_detail(f"Detail tables of the {name} study", a, smeta.get(name, {}),
-                          meta.get("plots", {}).get(name, []), wbc_sentence)
-    if choice:
-        L += ["### Value at the moment of choice, per bot", ""] + choice_detail(choice)
-    L += ["### Reproduction", ""] + (reproduction_lines(meta) or ["–", ""])
+    for name, a in f.analyses.items():
+        L += study_detail(f"Detail tables of the {name} study", a, f.studies.get(name, {}), f.plots.get(name, []),
+                          wbc_sentence)
+    if f.choice:
+        L += ["### Value at the moment of choice, per bot", ""] + choice_detail(f.choice)
+    L += ["### Reproduction", ""] + (reproduction_lines(f) or ["–", ""])
     return L
 
 
-def build_report(analyses: dict[str, Analysis], meta: dict | None = None, choice: dict | None = None,
-                 comparison: pd.DataFrame | None = None, seats: pd.DataFrame | None = None) -> str:
-    """The markdown report in a paper's order: summary, questions, methods, results, threats to validity,
-    appendix (issue 40). Results: with meta['validation'] (rated.validation_table) the validation by play
-    (the primary question); the ablation of every study; with `choice` the value at the moment of choice
-    and the advice; with meta['turns'] (turn_choice.turn_table) the turn question; with `comparison`
-    (bot_comparison) the two players side by side; the seats (with `seats`, seat_comparison, side by side).
-
-    meta: {'title', 'command', 'commit', 'dirty': what was uncommitted, 'main_study': the study the summary
-    speaks of, 'compare': [two study names], 'comparison_plots': [paths], 'notes': [sentences],
-    'studies': {name: {'bot', 'games', 'seed', 'budget', 'wall_minutes', 'played_with', 'game_length':
-    {players: (turns per player, mean score)}}}, 'plots': {name: [relative paths]}} (every key optional; see
-    control_facts for game_length)."""
-    if not analyses:
+def build_report(f: StudyFindings) -> str:
+    """The markdown report of the study's findings in a paper's order: summary, questions, methods, results,
+    threats to validity, appendix (issue 40). Results: the validation by play (the primary question, with
+    f.validation); the ablation of every study; the value at the moment of choice and the advice (f.choice);
+    the turn question (f.turns); the two players side by side (f.comparison); the seats (side by side with
+    f.seats). StudyError when there is no ablation to report."""
+    if not f.analyses:
         raise StudyError("no study results to report")
-    meta = meta or {}
-    main = meta.get("main_study")
-    main = main if main in analyses else list(analyses)[-1]
-    meta = {**meta, "main_study": main}
-    advice = (choice or {}).get(main, {}).get("advice")
-    follow = follow_of(advice) if advice is not None else advice_follows(meta.get("validation"))
-    parts = _parts(analyses, meta, choice, comparison, seats)
-    L = report_head(meta)
-    L += summary_lines(analyses, main, choice, meta.get("validation"), follow)
+    main = f.main_study if f.main_study in f.analyses else list(f.analyses)[-1]
+    f = replace(f, main_study=main)
+    advice = (f.choice or {}).get(main, {}).get("advice")
+    follow = follow_of(advice) if advice is not None else advice_follows(f.validation)
+    parts = _parts(f)
+    L = report_head(f)
+    L += summary_lines(f.analyses, main, f.choice, f.validation, follow)
     L += question_lines(parts, HYPOTHESES)
-    L += methods_lines(analyses, meta, choice, follow)
+    L += methods_lines(f, follow)
     L += result_lines(parts)
-    L += threats_lines(analyses, meta, choice)
-    L += appendix_lines(analyses, meta, choice)
+    L += threats_lines(f)
+    L += appendix_lines(f)
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -325,7 +317,7 @@ def format_text(a: Analysis) -> str:
     """A compact plain-text summary for the terminal."""
     L = ["officials: Δ win rate and Δ mean score when forbidden (95% CI); Δwin is the primary estimate the findings "
          "use: paired with the control game of the same deal where there is one, else against 1/n"]
-    for r in with_primary(a.ablation).itertuples():
+    for r in a.primary.itertuples():
         how = "paired" if r.primary == "paired" else "vs 1/n"
         L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} games {r.games:>5}  win {pct(r.win_rate):>6}  "
                  f"Δwin {how:<6} {pp(r.d_primary, r.d_primary_lo, r.d_primary_hi):<26} "
@@ -374,7 +366,7 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
 
 def _ablation_sentences(a: Analysis) -> list[str]:
     out = []
-    t = with_primary(a.ablation)
+    t = a.primary
     for o in OFFICIALS:
         r = t[t.official == o].sort_values("players")
         if r.empty:
@@ -462,17 +454,16 @@ def _seat_sentences(a: Analysis) -> list[str]:
     return out
 
 
-def choice_report(choice: dict, meta: dict | None = None) -> str:
+def choice_report(f: StudyFindings) -> str:
     """A markdown report of the choice part alone (no ablation played): the summary for players, the
     command and commit, and the section "Value at the moment of choice"."""
-    if not choice:
+    if not f.choice:
         raise StudyError("no choice results to report")
-    meta = meta or {}
-    L = report_head(meta)
-    summary = player_summary({}, meta.get("main_study"), choice)
+    L = report_head(f)
+    summary = player_summary({}, f.main_study, f.choice)
     if summary:
         L += ["## Summary", ""] + [f"- {s}" for s in summary] + [""]
-    L += choice_section(choice) + reproduction_lines(meta)
+    L += choice_section(f.choice) + reproduction_lines(f)
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -544,20 +535,20 @@ README_START = "<!-- officials-advice: written by python experiments/officials.p
 README_END = "<!-- /officials-advice -->"
 
 
-def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
+def readme_block(f: StudyFindings) -> list[str]:
     """The players' page's short summary of the study (markdown lines, between README_START and README_END):
     a few headline results, each with what it was tested against, and where the report says more (the
     numbers and tests are the report's; the rule card above the block is the rule card study's). Empty when
     the main study has neither an ablation nor rated decisions."""
-    main = meta.get("main_study")
-    a, c = analyses.get(main), (choice or {}).get(main, {})
+    main = f.main_study
+    a, c = f.analyses.get(main), (f.choice or {}).get(main, {})
     if a is None and c.get("advice") is None:
         return []
     L = [README_START, "",
          f"Headline results of [the study's report](../results/officials/report.md) (commit "
-         f"`{meta.get('commit', '?')}`), each with what it was tested against; the report's Threats to validity "
+         f"`{f.commit or '?'}`), each with what it was tested against; the report's Threats to validity "
          "say what they assume:", ""]
-    v = meta.get("validation")
+    v = f.validation
     if v is not None and len(v) and "d_control" in v:
         rows = v[v.rating.isin(RATINGS) & v.d_control.notna()]
         if len(rows):
@@ -568,7 +559,7 @@ def readme_block(analyses: dict, choice: dict | None, meta: dict) -> list[str]:
                          for r in rows[rows.players == n].itertuples())
                      + " of win rate. Results: validation by play.")
     if a is not None and len(a.ablation):
-        t = with_primary(a.ablation)
+        t = a.primary
         counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
         L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at {counts} "
                  f"players: {ablation_brief(t)}. Results: ablation.")

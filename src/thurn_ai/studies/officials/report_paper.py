@@ -12,7 +12,7 @@ from ...game.officials import OFFICIALS
 from .validation_cells import tested_sentence
 from .plan import OFFICIAL_LABEL
 from .rated import RATINGS
-from .report_study import p_text, pct, pp, verdict, with_primary
+from .report_study import p_text, pct, pp, verdict
 
 #: how the p-values and intervals are corrected (the report's Methods)
 MULTIPLE = ("The primary comparison's p-values are Holm-adjusted across the validation table. Every other "
@@ -102,7 +102,7 @@ def ablation_estimate(t: pd.DataFrame) -> str:
 
 def ablation_summary(a, main: str | None) -> str | None:
     """What never using each official did to the main study's seat (the primary estimate), by verdict."""
-    t = with_primary(a.ablation) if a is not None else None
+    t = a.primary if a is not None else None
     if t is None or t.empty:
         return None
     counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
@@ -181,11 +181,10 @@ def agreement_sentence(agreement: pd.DataFrame | None) -> str:
             "in the same position at " + ", ".join(parts) + " of the offers ([agreement.md](agreement.md)).")
 
 
-def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
-    """Threats to validity: what the numbers assume, each said only where the data or the code show it."""
-    main = meta.get("main_study")
-    validation = meta.get("validation")
-    studies = meta.get("studies", {})
+def threats_lines(f) -> list[str]:
+    """Threats to validity (of a findings.StudyFindings): what the numbers assume, each said only where the
+    data or the code show it."""
+    analyses, choice, main, validation, studies = f.analyses, f.choice, f.main_study, f.validation, f.studies
     L = ["## Threats to validity", "", "What the numbers above assume, and where the study does not test it:", ""]
     spec = (studies.get(main) or {}).get("bot", "")
     if choice and main in choice:
@@ -198,7 +197,7 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
               "factors move together in a game, so two rules can point different ways at the same offer. No bot "
               "following the advice's rules was played in this report (the rule card's study plays one: "
               "[rulecard.md](rulecard.md)).")
-        s += agreement_sentence(meta.get("agreement"))
+        s += agreement_sentence(f.agreement)
         L.append("- " + s)
         L.append("- **The search's own evaluation as the rating.** The value at the moment of choice is the "
                  "search's estimate of its own moves (a win share through the win map), not a measured outcome; "
@@ -222,7 +221,7 @@ def threats_lines(analyses: dict, meta: dict, choice: dict | None) -> list[str]:
         if without:
             s += (f". The {'- and '.join(map(str, without))}-player cells have no control: their losses to the "
                   "standard bot are not the rating's own effect")
-        cells = meta.get("validation_cells")
+        cells = f.validation_cells
         L.append("- " + s + "." + tested_sentence(cells, ("budget", "controls")))
         L.append("- **All four officials at once.** The rated bot follows the rating at the offers of every "
                  "official together; the validation does not say which official's rating misleads."

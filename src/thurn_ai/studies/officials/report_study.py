@@ -6,8 +6,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pandas as pd
-
 from ...game.officials import OFFICIALS, STAGES
 from .plan import OFFICIAL_LABEL
 from ..markdown import P_FLOOR, num, p_text, pct, pp, table  # noqa: F401 (the report modules' formats)
@@ -63,75 +61,6 @@ def demote(lines: list[str]) -> list[str]:
     return ["#" + x if x.startswith("#") else x for x in lines]
 
 
-def detectable_vs_fair(games: int, players: int, power: float = 0.8, alpha: float = 0.05) -> float:
-    """The smallest difference from the fair win rate 1/players that `games` games detect with `power` in a
-    two-sided `alpha` test, as a share (statsmodels NormalIndPower, one sample: ratio=0; the effect size is
-    Δ / sqrt(p (1 - p)) at p = 1/players)."""
-    from statsmodels.stats.power import NormalIndPower
-    if not games or games < 2:
-        return math.nan
-    p = 1 / players
-    es = NormalIndPower().solve_power(effect_size=None, nobs1=games, alpha=alpha, power=power, ratio=0)
-    return float(es * math.sqrt(p * (1 - p)))
-
-
-def _paired_se(pairs: int, lo: float, hi: float) -> float:
-    """The standard error of a paired mean difference from its 95% t interval (mean_ci)."""
-    from scipy.stats import t
-    if not pairs or pairs < 2 or any(isinstance(v, float) and math.isnan(v) for v in (lo, hi)):
-        return math.nan
-    return (hi - lo) / (2 * t.ppf(0.975, pairs - 1))
-
-
-def detectable_paired(pairs: int, lo: float, hi: float, power: float = 0.8, alpha: float = 0.05) -> float:
-    """The smallest paired mean difference `pairs` pairs detect with `power` (two-sided `alpha`), given the
-    standard deviation of the differences read off their 95% t interval (statsmodels TTestPower)."""
-    from statsmodels.stats.power import TTestPower
-    se = _paired_se(pairs, lo, hi)
-    if math.isnan(se) or se <= 0:
-        return math.nan
-    es = TTestPower().solve_power(effect_size=None, nobs=pairs, alpha=alpha, power=power)
-    return float(es * se * math.sqrt(pairs))
-
-
-def paired_p(d: float, pairs: int, lo: float, hi: float) -> float:
-    """The two-sided paired t test's p-value, from the mean difference and its 95% t interval."""
-    from scipy.stats import t
-    se = _paired_se(pairs, lo, hi)
-    if math.isnan(se) or math.isnan(d):
-        return math.nan
-    if se == 0:
-        return 1.0 if d == 0 else 0.0
-    return float(2 * t.sf(abs(d / se), pairs - 1))
-
-
-def with_primary(ablation):
-    """The ablation table with the primary estimate (see ESTIMATOR): columns primary ('paired' or 'vs 1/n'),
-    d_primary, d_primary_lo, d_primary_hi, p_primary (paired t test, else the binomial test), p_primary_holm
-    (Holm across the table), detectable_paired and detectable_fair (80% power, two-sided 5%)."""
-    from .design import holm
-    t = ablation.copy()
-    if t.empty:
-        return t
-    rows = []
-    for r in t.itertuples():
-        pairs = getattr(r, "pairs", 0)
-        pairs = 0 if pairs is None or (isinstance(pairs, float) and math.isnan(pairs)) else int(pairs)
-        d, lo, hi = (getattr(r, "d_win_paired", math.nan), getattr(r, "d_win_paired_lo", math.nan),
-                     getattr(r, "d_win_paired_hi", math.nan))
-        has = pairs >= 2 and not any(isinstance(v, float) and math.isnan(v) for v in (d, lo, hi))
-        rows.append({"primary": "paired" if has else "vs 1/n",
-                     "d_primary": d if has else r.d_win, "d_primary_lo": lo if has else r.d_win_lo,
-                     "d_primary_hi": hi if has else r.d_win_hi,
-                     "p_primary": paired_p(d, pairs, lo, hi) if has else getattr(r, "p_win", math.nan),
-                     "detectable_paired": detectable_paired(pairs, lo, hi) if has else math.nan,
-                     "detectable_fair": detectable_vs_fair(int(r.games), int(r.players))})
-    extra = pd.DataFrame(rows, index=t.index)
-    t = pd.concat([t, extra], axis=1)
-    t["p_primary_holm"] = holm(t["p_primary"])
-    return t
-
-
 def verdict(r) -> str:
     """The primary estimate's verdict (with_primary row): clearly worse / better, or no change detected."""
     return ("clearly worse" if r.d_primary_hi < 0 else "clearly better" if r.d_primary_lo > 0
@@ -176,7 +105,7 @@ def plot_lines(plots: list[str]) -> list[str]:
 
 
 def ablation_lines(a: Analysis) -> list[str]:
-    t = with_primary(a.ablation)
+    t = a.primary
     L = ["### Taking one official away", "",
          "Primary estimate (bold): the paired Δ win where the control dealt the same games, else Δ win rate "
          "against 1/n (see Methods, Estimators). Detectable: the smallest Δ win these games detect with 80% power "

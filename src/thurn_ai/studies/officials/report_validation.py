@@ -24,7 +24,7 @@ from .design import ALPHA
 from .plan import OFFICIAL_LABEL
 from .rated import CONTROLS, RATINGS
 from ..markdown import p_text, pct, pp, table
-from .report_study import detectable_paired
+from .findings import detectable_paired
 
 __all__ = ["validation_section", "validation_method", "validation_results", "play_verdict", "control_verdict",
            "rating_gap", "explanation", "advice_follows"]

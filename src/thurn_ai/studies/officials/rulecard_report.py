@@ -1,7 +1,9 @@
 """The rule card's report (results/officials/rulecard.md, in a paper's order: summary, questions, methods,
 results, threats to validity, appendix) and the card itself, the short table a player reads at the table
 (README.md and docs/officials-advice.md, between CARD_START and CARD_END), both written from the saved
-tables: the held-out agreement (rulecard.agreement_table) and the paired games (rulecard.paired_play_table).
+tables: the held-out agreement (rulecard.agreement_table) and the paired games (rulecard.paired_play_table),
+read once into findings.RuleCardFindings (its pooled agreement, the best single rules, Holm), which this module
+only formats.
 """
 from __future__ import annotations
 
@@ -14,21 +16,19 @@ import pandas as pd
 from ...fileio import atomic_write_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS
 from ..provenance import commit
-from .design import holm
+from .findings import RuleCardFindings
 from ..markdown import p_text, pct, pp, table
 from .rulecard import (
     CARD,
-    CARD_CELL,
     CARD_RULE,
     MIN_GAIN,
     RULES,
-    SINGLE_RULES,
     SPLIT_SEED,
     RuleCard,
 )
 
-__all__ = ["CARD_END", "CARD_START", "card_block", "card_lines", "card_rule_text", "holm_play", "pooled_agreement",
-           "report_lines", "with_card_block", "write"]
+__all__ = ["CARD_END", "CARD_START", "card_block", "card_lines", "card_rule_text", "report_lines", "with_card_block",
+           "write"]
 
 CARD_START = "<!-- rule-card: written by python experiments/officials_rulecard.py from results/officials/ -->"
 CARD_END = "<!-- /rule-card -->"
@@ -55,36 +55,14 @@ def card_rule_text(official: str, card: RuleCard = CARD) -> str:
     return " and ".join(([f"{hand} cards in hand"] if hand else []) + ([f"route {route} cities"] if route else []))
 
 
-def pooled_agreement(agreement: pd.DataFrame, rule: str = CARD_RULE) -> pd.DataFrame:
-    """Per official, a rule's held-out agreement over every player count: offers, agreeing, share, Wilson."""
-    from ...stats.summary import wilson_interval
-
-    g = agreement[agreement.rule == rule].groupby("official", sort=False)[["agree", "test_offers"]].sum()
-    out = g.assign(share=g.agree / g.test_offers)
-    lohi = [wilson_interval(k, n) for k, n in zip(g.agree, g.test_offers)]
-    return out.assign(lo=[x[0] for x in lohi], hi=[x[1] for x in lohi]).reindex(
-        [o for o in OFFICIALS if o in out.index])
-
-
-def _whole(play: pd.DataFrame) -> pd.DataFrame:
-    """The whole card's rows of the play table (not one line of it at a time)."""
-    return play[play.cell == CARD_CELL] if "cell" in play else play
-
-
-def holm_play(play: pd.DataFrame) -> pd.DataFrame:
-    """The play table with p_win Holm-adjusted across its rows (the card's primary comparisons)."""
-    return play.assign(p_holm=holm(play.p_win.to_numpy()))
-
-
 def _opponent_name(opponent: str) -> str:
     return "heuristic" if opponent == "heuristic" else "the search"
 
 
-def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CARD) -> list[str]:
+def card_lines(f: RuleCardFindings, card: RuleCard = CARD) -> list[str]:
     """The card: one line an official with its one number, and one line a opponent of the card in play
     (every line at most 120 characters: the README's limit)."""
-    pooled = pooled_agreement(agreement)
-    play = _whole(play)
+    pooled, play = f.pooled, f.play
     rows = [[OFFICIAL_LABEL[o], card_rule_text(o, card),
              f"{pct(pooled.loc[o].share, 0)} of {int(pooled.loc[o].test_offers):,} offers"] for o in OFFICIALS]
     for opp, g in play.groupby("opponent", sort=False):
@@ -98,7 +76,7 @@ def card_lines(agreement: pd.DataFrame, play: pd.DataFrame, card: RuleCard = CAR
     return table(["official", "use it when", "the search did the same at"], rows)
 
 
-def card_block(agreement: pd.DataFrame, play: pd.DataFrame, code: str, report_link: str) -> list[str]:
+def card_block(f: RuleCardFindings, code: str, report_link: str) -> list[str]:
     """The card between its markers, lines of at most 120 characters (README.md's limit)."""
     import textwrap
     intro = ("Cards in hand count the first card drawn; \"did the same\": at offers of games the card was not "
@@ -108,7 +86,7 @@ def card_block(agreement: pd.DataFrame, play: pd.DataFrame, code: str, report_li
     after = ["It describes the search's choices, not shown to be good advice (in play it lost); "
              "intervals, assumptions:",
              f"[the card's report]({report_link}) (commit `{code}`)."]
-    return [CARD_START, *textwrap.wrap(intro, 118), "", *card_lines(agreement, play), "", *after, CARD_END]
+    return [CARD_START, *textwrap.wrap(intro, 118), "", *card_lines(f), "", *after, CARD_END]
 
 
 def with_card_block(text: str, block: list[str]) -> str:
@@ -129,13 +107,6 @@ def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
             for r in agreement.itertuples() if rules is None or r.rule in rules)
     return table(["players", "official", "rule", "fitted on the fitting half", "agrees on the other half [95% Wilson]",
                   "offers (games)", "the card minus this rule [95%, clustered by game]"], rows)
-
-
-def _best_single(agreement: pd.DataFrame) -> pd.DataFrame:
-    """Per count and official, the single-factor rule that did best on the held-out half (for the summary;
-    the table shows them all, and which did best on held-out data is itself a look at that half)."""
-    s = agreement[agreement.rule.isin(SINGLE_RULES)]
-    return s.loc[s.groupby(["players", "official"]).share.idxmax()]
 
 
 def _play_rows(play: pd.DataFrame) -> list[str]:
@@ -178,23 +149,22 @@ def _verdict(r) -> str:
     return "no difference detected from"
 
 
-def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,
-                 code: str, played_at: str = "unknown") -> list[str]:
+def report_lines(f: RuleCardFindings, search: str, games: dict, seeds: dict, code: str,
+                 played_at: str = "unknown") -> list[str]:
     """results/officials/rulecard.md in a paper's order: summary, questions, methods, results, threats to
     validity, the appendix (each section its own function below)."""
-    lines = play[play.cell != CARD_CELL] if "cell" in play else play.iloc[:0]
-    play = holm_play(_whole(play))
+    agreement, play = f.agreement, f.play
     return ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
             f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
             "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
             f"(`rulecard_games.parquet`, played at commit `{played_at}`: `rulecard_runs.json`); tables: "
             "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
             "## Summary", "",
-            *card_lines(agreement, play), "",
-            *_summary_items(agreement, play, lines), *_reading(play),
+            *card_lines(f), "",
+            *_summary_items(f), *_reading(play),
             "", "## Questions", "", *_questions(play),
             "## Methods", "", *_methods(agreement, search, games, seeds),
-            "## Results", "", *_results(agreement, play, lines),
+            "## Results", "", *_results(f),
             "## Threats to validity", "", *THREATS,
             "## Appendix: every rule, every official and player count", "",
             *_agreement_rows(agreement), "",
@@ -202,12 +172,12 @@ def report_lines(agreement: pd.DataFrame, play: pd.DataFrame, search: str, games
             f"Commit of this report: `{code}`.", ""]
 
 
-def _summary_items(agreement: pd.DataFrame, play: pd.DataFrame, lines: pd.DataFrame) -> list[str]:
+def _summary_items(f: RuleCardFindings) -> list[str]:
     """The summary's numbered findings: the Postmaster's rule, the other officials, the card in play against
     each opponent, what it changes, and each line of the card alone."""
-    pooled = pooled_agreement(agreement)
+    agreement, play, lines, pooled = f.agreement, f.play, f.lines, f.pooled
     pm = agreement[agreement.official == "postmaster"].set_index(["players", "rule"])
-    best = _best_single(agreement).set_index(["players", "official"])
+    best = f.best_single.set_index(["players", "official"])
     L = [
         f"1. **Postmaster.** The card's joint rule (cards in hand after the first draw, and route length) "
         f"reproduces the search's choice at {pct(pooled.loc['postmaster'].share)} "
@@ -322,7 +292,8 @@ def _methods(agreement: pd.DataFrame, search: str, games: dict, seeds: dict) -> 
     ]
 
 
-def _results(agreement: pd.DataFrame, play: pd.DataFrame, lines: pd.DataFrame) -> list[str]:
+def _results(f: RuleCardFindings) -> list[str]:
+    agreement, play, lines = f.agreement, f.play, f.lines
     n_offers = int(agreement[agreement.rule == CARD_RULE].test_offers.sum())
     return [
         "### How often the rules reproduce the search's choice (held-out half)", "",
@@ -372,18 +343,18 @@ THREATS = [
 ]
 
 
-def write(out, root, agreement: pd.DataFrame, play: pd.DataFrame, search: str, games: dict, seeds: dict,
-          code: str | None = None, played_at: str = "unknown") -> None:
-    """results/officials/rulecard.md, and the card's block in README.md and docs/officials-advice.md."""
+def write(out, root, f: RuleCardFindings, search: str, games: dict, seeds: dict, code: str | None = None,
+          played_at: str = "unknown") -> None:
+    """results/officials/rulecard.md, and the card's block in README.md and docs/officials-advice.md, from the
+    card's findings (findings.rulecard_findings)."""
     out, root = Path(out), Path(root)
     code = code or commit(root)
-    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(agreement, play, search, games, seeds, code,
-                                                                 played_at)))
+    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f, search, games, seeds, code, played_at)))
     report = (out / "rulecard.md").resolve()
     for page in (root / "README.md", root / "docs" / "officials-advice.md"):
         link = Path(_relative(report, page.parent)).as_posix()
         text = page.read_text(encoding="utf-8")
-        atomic_write_text(page, with_card_block(text, card_block(agreement, play, code, link)))
+        atomic_write_text(page, with_card_block(text, card_block(f, code, link)))
 
 
 def _relative(target: Path, start: Path) -> str:

@@ -23,7 +23,8 @@ from ..provenance import tally_run
 from . import cost as study_cost, rated as study_rated
 from .choice import load_choice_study, run_choice_study, study_records
 from .files import load_study, save_choice, save_study
-from .plan import (StudyError, choice_bots, load_ablation, parse_players, plan, rotation_games, run_ablation,
+from .findings import StudyFindings
+from .plan import (StudyError, choice_bots, load_ablation, plan, rotation_games, run_ablation,
                    study_board_file, study_bots)
 from .plots import write_comparison_plot
 from .records import keep_records, replay, replay_tournament
@@ -62,6 +63,8 @@ SEARCH_TURN_GAMES = {2: 50, 3: 50, 4: 50}
 #: cost about 10 more core-hours; the 2-player pair is where the study's question was raised (issue 22).
 VALIDATION_RATINGS = {2: study_rated.CELLS, 3: study_rated.RATINGS, 4: study_rated.RATINGS}
 VALIDATION_GAMES = {n: study_rated.validation_games(n) for n in (2, 3, 4)}
+#: the two studies' bots (the search study's: the strongest mcts configuration under these options)
+HEURISTIC, MCTS = BotSpec("heuristic", {}), BotSpec("mcts", {})
 #: the runs the report uses (runs.json keeps only these)
 RUN_NAMES = ("heuristic", "search", "heuristic_choice", "search_choice", "validation", "search_turns")
 
@@ -71,32 +74,32 @@ class Study:
     """One study: a bot (at a budget per player count) against itself with each official forbidden in
     turn, its decisions rated in its first control games."""
     name: str
-    bot: str
+    bot: BotSpec
     players: tuple[int, ...]
-    games: dict                      # per tournament (control and each official), by player count
+    games: dict | int                # per tournament (control and each official), by player count, or one
     budget_text: str = ""            # the budget in words, for the report
-    budget: dict | None = None       # iterations per decision by player count (a search bot)
+    budget: dict | str | None = None   # iterations per decision by player count (plan.parse_budget)
     choice_games: dict = field(default_factory=dict)   # control games rated, by player count
     officials: tuple[str, ...] = OFFICIALS
     seed: int = SEED                 # base seed: tournament seed = seed + 100 * players + k (plan.plan)
     rules_kwargs: dict | None = None   # the board and variant (Rules' keywords); None: the South board
 
-    def bots(self) -> dict[int, str]:
+    def bots(self) -> dict[int, BotSpec]:
         """{players: spec} of the study's bot (its budget at each count)."""
         return study_bots(self.bot, self.players, self.budget)
 
 
 def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3, 4),
-            search_bot: str = "mcts") -> list[Study]:
+            search_bot: BotSpec = MCTS) -> list[Study]:
     """The two studies. `players`: the counts the search study plays and both studies' decisions are rated
     at (the heuristic study's ablation always has 2, 3 and 4: it is cheap). search_bot: the search study's bot
     (an mcts spec: its options over the default search's, plan.study_spec), which also rates."""
     return [
-        Study("heuristic", "heuristic", (2, 3, 4), {2: 360, 3: 180, 4: 180},
+        Study("heuristic", HEURISTIC, (2, 3, 4), {2: 360, 3: 180, 4: 180},
               "rule-based heuristic bot, no search (deterministic given the cards)",
               choice_games={n: HEURISTIC_CHOICE_GAMES[n] for n in players}),
         Study("search", search_bot, tuple(players), games,
-              ("the default search (mcts's defaults, thurn_ai.bots.default_search)" if search_bot == "mcts" else
+              ("the default search (mcts's defaults, thurn_ai.bots.default_search)" if search_bot == MCTS else
                f"{search_bot} over the default search's options")
               + ", iterations per decision "
               + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items()) if n in players) + "; one thread",
@@ -105,8 +108,8 @@ def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3,
 
 
 QUICK = [
-    Study("heuristic", "heuristic", (2,), {2: 4}, "rule-based heuristic bot (smoke run)", choice_games={2: 1}),
-    Study("search", "mcts", (2,), {2: 2}, "mcts, 30 iterations (smoke run)", budget={2: 30}, choice_games={2: 1}),
+    Study("heuristic", HEURISTIC, (2,), {2: 4}, "rule-based heuristic bot (smoke run)", choice_games={2: 1}),
+    Study("search", MCTS, (2,), {2: 2}, "mcts, 30 iterations (smoke run)", budget={2: 30}, choice_games={2: 1}),
 ]
 QUICK_VALIDATION_GAMES = {2: 2}
 NOTES = [
@@ -179,7 +182,7 @@ def play_turns(s: Study, searchers: dict, games: dict, raw: Path, jobs=None, sch
                            scheduler=scheduler)
 
 
-def play_validation(s: Study, games: dict | None, ratings, raw: Path | None, jobs=None,
+def play_validation(s: Study, games: dict | int | None, ratings, raw: Path | None, jobs=None,
                     scheduler: str | None = None, log=print, progress: bool = False) -> pd.DataFrame:
     """The validation by play: the rated bot (following each rating) against the study's bot, into `raw`
     (resumes); games: {players: games a cell}, fixed before the run (None: rated.validation_games)."""
@@ -197,7 +200,7 @@ def timed(out: Path, key: str, played_with: str, part, *args, **kwargs) -> None:
     tally_run(out, key, seconds=time.time() - t0)
 
 
-def rating_searches(search: Study, iterations=None, every_count: bool = True) -> dict[int, str]:
+def rating_searches(search: Study, iterations=None, every_count: bool = True) -> dict[int, BotSpec]:
     """{players: spec} of the searches that rate decisions: the search study's bot at its budget, for every
     player count (every_count; the report names the rating search of each count it shows, also of counts
     rated by an earlier run with other --players) or only the study's own."""
@@ -217,7 +220,7 @@ def validation_rows(search: Study, out: Path):
             if (folder / "results.csv").exists():
                 raw = load_results(folder)
                 spec = study_rated.validation_spec(search.bots()[n], rating)
-                frames.append(raw.assign(rating=rating, rated=raw["spec"] == spec))
+                frames.append(raw.assign(rating=rating, rated=raw["spec"] == str(spec)))
     if frames:
         return pd.concat(frames, ignore_index=True)
     saved = out / "validation_games.parquet"
@@ -228,7 +231,7 @@ def print_costs(chosen: list[Study], searchers: dict, part: str, validation_game
                 turn_games: dict | None = None) -> None:
     """What each part will cost, from a short timing of the rating search at each player count."""
     search = next((s for s in chosen if s.name == "search"), None)
-    counts = sorted({n for s in chosen for n in s.players if s.bot != "heuristic"} | set(
+    counts = sorted({n for s in chosen for n in s.players if s.bot != HEURISTIC} | set(
         n for s in chosen for n in s.choice_games))
     timings = {n: study_cost.measure(n, searchers[n], SEED) for n in counts if n in searchers}
     abl = {n: rotation_games(search.games, n) for n in search.players} if search and part in (
@@ -319,14 +322,15 @@ def _ablation_part(s: Study, df: pd.DataFrame, out: Path, runs: dict, meta: dict
     meta["plots"][s.name] = save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.name}: what each official is worth")
     run = runs.get(s.name, {})
     bots = s.bots()
-    meta["studies"][s.name] = {"bot": next(iter(bots.values())) if len(set(bots.values())) == 1 else
-                               "; ".join(f"{n} players {b}" for n, b in bots.items()),
+    texts = {n: str(b) for n, b in bots.items()}
+    meta["studies"][s.name] = {"bot": next(iter(texts.values())) if len(set(texts.values())) == 1 else
+                               "; ".join(f"{n} players {b}" for n, b in texts.items()),
                                "games": s.games, "seed": SEED, "budget": s.budget_text,
                                "wall_minutes": run.get("seconds", 0) / 60,
                                "played_with": "; then ".join(run.get("played_with", [])) or "unknown",
                                "game_length": control_facts(df)}
     print(f"== {s.name}\n{format_text(a)}\n", flush=True)
-    if s.bot == "heuristic" and "uncommitted" in meta["studies"][s.name]["played_with"]:
+    if s.bot == HEURISTIC and "uncommitted" in meta["studies"][s.name]["played_with"]:
         meta["notes"] = meta["notes"] + [replay_note(df, at)]
     if s.name == "search" and against_design:
         note = search_replay_note(out / "raw" / s.name, at)
@@ -351,8 +355,7 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
     keeps only the runs the report uses."""
     runs = tally_run(out, "", keep_only=RUN_NAMES)
     analyses, choice = {}, {}
-    meta: dict = {"command": command, "commit": at, "studies": {}, "plots": {}, "notes": notes,
-            "main_study": "search", "compare": ["heuristic", "search"]}
+    meta: dict = {"studies": {}, "plots": {}, "notes": notes}       # gathered part by part: StudyFindings
     if dirty:
         meta["dirty"] = ", ".join(dirty[:8]) + (f" and {len(dirty) - 8} more" if len(dirty) > 8 else "")
     search = next((s for s in chosen if s.name == "search"), None)
@@ -399,11 +402,16 @@ def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes:
         atomic_to_csv(comparison, out / "heuristic_vs_search.csv", index=False, float_format="%.6g")
         atomic_to_csv(seats, out / "seats_compared.csv", index=False, float_format="%.6g")
         meta["comparison_plots"] = write_comparison_plot(comparison, ["heuristic", "search"], out)
-    atomic_write_text(out / "report.md", build_report(analyses, meta, choice or None, comparison, seats))
+    findings = StudyFindings(
+        analyses, choice or None, comparison, seats, meta.get("validation"), meta.get("validation_cells"),
+        meta.get("agreement"), meta.get("turns"), command=command, commit=at, dirty=meta.get("dirty", ""),
+        main_study="search", compare=("heuristic", "search"), notes=tuple(meta["notes"]), studies=meta["studies"],
+        plots=meta["plots"], comparison_plots=tuple(meta.get("comparison_plots", ())))
+    atomic_write_text(out / "report.md", build_report(findings))
     print(f"wrote {out / 'report.md'}")
     if advice is not None:
         # the rules for players (docs/officials-advice.md) come from the same build, so its numbers are the report's
-        write_readme_block(advice, readme_block(analyses, choice, meta))
+        write_readme_block(advice, readme_block(findings))
 
 
 def write_readme_block(readme: Path, block: list[str]) -> bool:
@@ -435,50 +443,60 @@ class Plan:
     tgames: dict
 
 
-def run_plan(out: Path, quick: bool = False, players: str = "2,3,4", budget: dict | None = None,
-             games: dict | None = None, choice_games: dict | None = None, choice_iterations=None,
-             only: str | None = None, ratings: str | None = None, validation_games: dict | None = None,
-             search_bot: str = "mcts") -> Plan:
-    """The run's Plan from its options (experiments/officials.py's): the design (SEARCH_BUDGET, ...) with the
-    given per-count replacements, or the QUICK smoke run; StudyError naming the option for a bad one.
-    search_bot: the search study's bot and rating search (an mcts spec; default the default search)."""
-    if quick:
+@dataclass(frozen=True)
+class RunOptions:
+    """experiments/officials.py's options, read: the output folder, the smoke run (quick), the search
+    study's player counts, per-count replacements of the design (budget, games, choice_games,
+    choice_iterations, validation_games: {players: n}), the studies to run (only; None: both), the
+    validation's cells at every count (ratings; None: VALIDATION_RATINGS) and the search study's bot (an
+    mcts spec, check_search_bot: its options over the default search's; default the default search)."""
+    out: Path
+    quick: bool = False
+    players: tuple[int, ...] = (2, 3, 4)
+    budget: dict | None = None
+    games: dict | None = None
+    choice_games: dict | None = None
+    choice_iterations: dict | None = None
+    only: tuple[str, ...] | None = None
+    ratings: tuple[str, ...] | None = None
+    validation_games: dict | None = None
+    search_bot: BotSpec = MCTS
+
+
+def run_plan(o: RunOptions) -> Plan:
+    """The run's Plan from its options: the design (SEARCH_BUDGET, ...) with the given per-count
+    replacements, or the QUICK smoke run; StudyError naming the option for a bad one."""
+    if o.quick:
         chosen_all = QUICK
     else:
-        try:
-            counts = tuple(sorted(parse_players(players)))
-        except StudyError as e:
-            raise StudyError(f"--players: {e}") from None
-        chosen_all = studies({**SEARCH_BUDGET, **(budget or {})}, {**SEARCH_GAMES, **(games or {})},
-                             choice_games, counts, check_search_bot(search_bot))
+        chosen_all = studies({**SEARCH_BUDGET, **(o.budget or {})}, {**SEARCH_GAMES, **(o.games or {})},
+                             o.choice_games, tuple(sorted(o.players)), check_search_bot(o.search_bot))
     search = next(s for s in chosen_all if s.name == "search")
-    searchers = rating_searches(search, choice_iterations, every_count=not quick)
+    searchers = rating_searches(search, o.choice_iterations, every_count=not o.quick)
     chosen = chosen_all
-    if only:
-        names = set(only.split(","))
-        unknown = names - {s.name for s in chosen_all}
+    if o.only:
+        unknown = set(o.only) - {s.name for s in chosen_all}
         if unknown:
             raise StudyError(f"unknown study {', '.join(sorted(unknown))}; have "
-                                   f"{', '.join(s.name for s in chosen_all)}")
-        chosen = [s for s in chosen_all if s.name in names]
+                             f"{', '.join(s.name for s in chosen_all)}")
+        chosen = [s for s in chosen_all if s.name in o.only]
     cells = VALIDATION_RATINGS
-    if ratings is not None:
+    if o.ratings is not None:
         try:
-            picked = study_rated.check_cells(r.strip() for r in ratings.split(",") if r.strip())
+            picked = study_rated.check_cells(o.ratings)
         except StudyError as e:
             raise StudyError(f"--ratings: {e}") from None
         cells = {n: picked for n in (2, 3, 4)}
-    vgames = QUICK_VALIDATION_GAMES if quick else {**VALIDATION_GAMES, **(validation_games or {})}
+    vgames = QUICK_VALIDATION_GAMES if o.quick else {**VALIDATION_GAMES, **(o.validation_games or {})}
     vgames = {n: rotation_games(g, n) for n, g in vgames.items() if n in search.players}
-    tgames = {n: (1 if quick else SEARCH_TURN_GAMES[n]) for n in search.players}
-    return Plan(chosen_all, chosen, Path(out), search, searchers, cells, vgames, tgames)
+    tgames = {n: (1 if o.quick else SEARCH_TURN_GAMES[n]) for n in search.players}
+    return Plan(chosen_all, chosen, Path(o.out), search, searchers, cells, vgames, tgames)
 
 
-def check_search_bot(spec: str) -> str:
+def check_search_bot(value: BotSpec) -> BotSpec:
     """The search study's bot, checked: an mcts spec without a budget (--budget sets it) or forbidden
     officials (the study forbids them in turn); StudyError naming the problem."""
     try:
-        value = BotSpec.parse(spec)
         make_bot(value)                 # an unknown option or a bad value is named here, not at the first game
     except BotSpecError as e:
         raise StudyError(f"--search-bot: {e}") from None
@@ -489,7 +507,7 @@ def check_search_bot(spec: str) -> str:
     budget = {"iterations", "time"} & set(value.options)
     if budget:
         raise StudyError(f"--search-bot: give the budget with --budget, not {', '.join(sorted(budget))}")
-    return str(value) if value.options else "mcts"
+    return value
 
 
 def run_parts(plan: Plan, part: str, played_with: str, jobs=None, scheduler: str | None = None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +196,12 @@ class Analysis:
     seats_control: pd.DataFrame
     substitution: pd.DataFrame
     wbc: dict = field(default_factory=dict)
+
+    @cached_property
+    def primary(self) -> pd.DataFrame:
+        """The ablation with its primary estimate, Holm and power (findings.with_primary), computed once."""
+        from .findings import with_primary
+        return with_primary(self.ablation)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"usage": self.usage, "ablation": self.ablation, "pairs": self.pairs, "seats": self.seats,

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...bots.spec import BotSpec
 from ...fileio import atomic_to_parquet
 from ...game.officials import OFFICIALS
 from .design import OUTCOMES, PRIMARY_OUTCOME, holm
@@ -33,7 +34,7 @@ from .plan import OFFICIAL_LABEL, study_spec
 from .rated import ValidationCell, control_comparison, run_validation
 from ..markdown import p_text, pp
 from ..markdown import table as markdown_table
-from .report_study import detectable_paired
+from .findings import detectable_paired
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
            "play_cells", "comparison_table", "estimator_table", "estimator_lines", "cells_report", "tested_since",
@@ -95,9 +96,9 @@ COMPARISONS = (
 )
 
 
-def standard_spec(players: int) -> str:
+def standard_spec(players: int) -> BotSpec:
     """The standard bot: the officials study's search (the hand-set prior, as its validation was played)."""
-    return study_spec("mcts", players, BUDGET)
+    return study_spec(BotSpec("mcts", {}), players, BUDGET)
 
 
 def play_cells(raw: Path, design=DESIGN, jobs=None, log=print, progress: bool = False, done=None) -> pd.DataFrame:
@@ -311,7 +312,7 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
               "because its searches, smaller than the standard bot's, are noisy? And does it hold at 3 and 4 "
               "players, where no control had been played?", "",
               "## Method", "",
-              "- Bots: the standard bot is the officials study's search (`" + standard_spec(2) + "`); the rated "
+              "- Bots: the standard bot is the officials study's search (`" + str(standard_spec(2)) + "`); the rated "
               "bot plays as it except at an offer of the official(s) its cell follows, where it runs one search "
               "restricted to each side (use the official, do without it), each of half the standard budget "
               "(x1) or the whole of it (x2), and plays the better side's move by the first rating. Its control "
