@@ -49,7 +49,7 @@ def test_the_hint_analyse_and_the_officials_study_search_with_the_default_search
     from thurn_ai.studies.officials.plan import study_spec
     assert bot_spec("mcts", None, None, players) == DEFAULT_SEARCH
     assert SearchSettings().spec(players) == DEFAULT_SEARCH                      # the officials' rating search
-    assert BotSpec.parse(study_spec("mcts", players)) == DEFAULT_SEARCH.with_(iterations=SearchOptions().iterations)
+    assert study_spec(BotSpec("mcts"), players) == DEFAULT_SEARCH.with_(iterations=SearchOptions().iterations)
     # each can still name another search: its own options over the default's
     mine = bot_spec("mcts(policy=handset,c=0.5)", 100, None, players)
     assert mine.option("policy") == "handset" and mine.option("c") == 0.5 and "mix" not in mine.options

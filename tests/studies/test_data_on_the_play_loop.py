@@ -27,8 +27,12 @@ PINNED = {("data", 2, 3): "b94738a85e078ef6", ("data", 3, 4): "271c635e7136c112"
           ("teacher", 2, 3): "46a6301bb4c271d6", ("teacher", 2, 4): "692296f15a27327d"}
 
 
+#: columns added since the fingerprints were pinned (the learned evaluation's 13th feature): the rest must not move
+ADDED = ["f_route_tiles"]
+
+
 def fingerprint(frame, record: GameRecord) -> str:
-    text = frame.round(6).to_csv(index=False) + "\n".join(record.moves)
+    text = frame.drop(columns=ADDED, errors="ignore").round(6).to_csv(index=False) + "\n".join(record.moves)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -42,6 +46,8 @@ def play(kind: str, players: int, game: int):
 def test_the_data_generators_write_the_same_data_on_the_play_loop(key):
     frame, record = play(*key)
     assert len(frame) and fingerprint(frame, record) == PINNED[key]
+    if key[0] == "data":
+        assert frame[ADDED].notna().all().all()       # the new feature is written beside the old ones
 
 
 @pytest.mark.parametrize("kind", ["data", "teacher"])
