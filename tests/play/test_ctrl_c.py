@@ -24,10 +24,18 @@ SEED = 5
 GAMES = 4
 
 
+def default_sigint():
+    """In the child, before it runs Python: Ctrl-C's default disposition. A test runner's worker may ignore
+    SIGINT, and an ignored signal stays ignored across exec, so Python would not install its own handler
+    and the command under test would never see the Ctrl-C these tests send (as a user's shell never does)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(out: Path, *extra: str, bots: str = SPECS) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "thurn_ai.cli", "tournament", "--bots", bots, "--seed", str(SEED),
                              "--no-progress", "--jobs", "2", "--out", str(out), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_sigint)
 
 
 def wait_for(condition, proc, seconds: float = 120):
@@ -73,7 +81,8 @@ def test_one_ctrl_c_stops_a_long_search_in_this_process(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "thurn_ai.cli", "tournament", "--bots",
                           "mcts(iterations=3000000),greedy", "--games", "2", "--jobs", "1", "--no-progress",
                           "--out", str(tmp_path / "t")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_sigint)
     wait_for(lambda: (tmp_path / "t" / "tournament.json").exists(), p)
     time.sleep(1.5)                                 # inside the first search
     os.killpg(p.pid, signal.SIGINT)
@@ -126,7 +135,8 @@ def test_one_ctrl_c_stops_the_officials_study_at_once(tmp_path):
     pytest.importorskip("pyarrow")
     p = subprocess.Popen([sys.executable, "-m", "thurn_ai.cli", "officials", "--bot", "mcts", "--budget", "2=2000000",
                           "--players", "2", "--games", "4", "--jobs", "2", "--out", str(tmp_path / "study"), "--quiet"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_sigint)
     wait_for(lambda: len(workers_of(p)) >= 2, p)
     time.sleep(1.0)
     os.killpg(p.pid, signal.SIGINT)
