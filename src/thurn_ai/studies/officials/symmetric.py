@@ -78,7 +78,7 @@ class Variant:
         if self.mode == NORMAL:
             return host
         if self.mode == "never":
-            return with_forbid(host, str(self.official))
+            return str(with_forbid(BotSpec.parse(host), str(self.official)))   # the spec's text: the cells' data
         return sided_spec(host, "always", self.official)
 
 
