@@ -583,6 +583,7 @@ def test_an_unreachable_scheduler_is_one_error_line(tmp_path, monkeypatch, capsy
 
     exp = experiment("officials")
     monkeypatch.setattr(exp, "check_clean", lambda root, allow_dirty=False: [])
+    monkeypatch.setattr("thurn_ai.play.workers.CONNECT_TIMEOUT", "1s")     # refused at once, retried until then
     assert exp.main(["--quick", "--part", "ablation", "--scheduler", "tcp://127.0.0.1:9",
                      "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
