@@ -21,8 +21,9 @@ QUOTES = [
     ("docs/expert.md", "the pooled held-out pairwise accuracy rises by {value_route_tiles:pooled.pairwise_diff} over "
                        "4,793 decisions ({value_route_tiles:pairwise.p2.12_features} → "
                        "{value_route_tiles:pairwise.p2.13_features}"),
-    ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players "
-                        "and {search_root:paired.p3|points} at 3 (pooled {search_root:pooled|points})"),
+    ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players,\n"
+                        "{search_root:paired.p3|points} at 3 and {search_root:paired.p4|points} at 4 "
+                        "(pooled {search_root:pooled|points})"),
     ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
     ("README.md", "| `mcts` (default: learned prior), 1000 it. | {expert:cell.prior_p2_it1000.win} | "

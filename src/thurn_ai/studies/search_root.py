@@ -73,5 +73,9 @@ def summary(out: Path) -> dict:
     # the rule reads the paired cells and the head to head against anchor-1k (not the one against anchor-3k)
     complete = all(cells[c.name].get("games") == c.games for c in CELLS if not c.name.startswith("h2h3k"))
     adopt = (complete and pool is not None and h2h_pool is not None and pool["low"] > 0 and h2h_pool["low"] > 0)
+    # the rule needs both conditions: once the paired cells are all played and (1) fails, the head-to-head
+    # cells cannot make the candidate the default, so the verdict is settled before they are played
+    paired_complete = all(cells[c.name].get("games") == c.games for pair in pairs for c in pair)
+    first_fails = paired_complete and pool is not None and pool["low"] <= 0
     return {"cells": cells, "paired": diffs, "pooled": pool, "h2h": h2h, "h2h_pooled": h2h_pool,
-            "h2h3k": h2h3k, "complete": complete, "adopt": adopt}
+            "h2h3k": h2h3k, "complete": complete, "adopt": adopt, "first_fails": first_fails}

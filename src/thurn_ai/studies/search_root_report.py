@@ -67,8 +67,17 @@ def report(data: dict, code: str) -> str:
         "",
         "**Adoption rule** (committed before the games): the pooled paired difference against `heuristic` and "
         "the pooled head-to-head excess over the fair share against anchor-1k both have 95% intervals above "
-        "zero. " + ("Verdict: **adopted**." if data["adopt"] else
-                    "Verdict: not adopted." if data["complete"] else "Verdict: pending (cells not complete)."),
+        "zero. " + verdict(data),
         "",
     ]
     return "\n".join(lines)
+
+
+def verdict(data: dict) -> str:
+    """The adoption rule's verdict, in words."""
+    if data["adopt"]:
+        return "Verdict: **adopted**."
+    if data.get("first_fails"):
+        return ("Verdict: **not adopted**: the pooled paired difference against `heuristic` has an interval "
+                "reaching zero, so condition (1) fails whatever the head-to-head cells show.")
+    return "Verdict: not adopted." if data["complete"] else "Verdict: pending (cells not complete)."
