@@ -1,6 +1,7 @@
 """The improved-policy target of generation 3 (thurn_ai/studies/expert/improved.py): a distribution, the prior
 where the values say nothing, more mass on a better value, the completed value for moves the teacher hardly
-visited, the teacher's own root prior, and a fit that records which target it used."""
+visited, the teacher's own root prior, and a fit that records which target it used; and the equal-budget
+labels of its offline gate (equal_budget.py): seeded, resumable, a candidate's label by value."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 
 from thurn_ai import _search
 from thurn_ai.game.state import new_game
+from thurn_ai.learned.prior import N_FEATURES, PHASES, PhasePrior, PriorModel
+from thurn_ai.studies.expert import equal_budget as E
 from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import improved as I
 from thurn_ai.studies.expert import teacher as T
@@ -94,3 +97,51 @@ def test_the_fit_takes_the_improved_target_and_records_it(tmp_path):
                                                                                       "target": "improved"}
     with pytest.raises(ValueError, match="unknown target"):
         F.load_groups(out, [2], target="shares")
+
+
+# ---------------------------------------------------------------- equal-budget labels (the offline gate)
+
+
+def random_priors() -> dict:
+    rng = np.random.default_rng(5)
+    return {name: PriorModel(rows={n: [PhasePrior(rng.normal(0, 2, N_FEATURES)) for _ in PHASES] for n in (2, 3)})
+            for name in ("a", "b")}
+
+
+def test_equal_budget_labels_are_seeded_resume_and_pick_a_candidate(tmp_path):
+    data = tmp_path / "data"
+    T.generate(data, T.plan_chunks(players=[2, 3], games=6, seed=2, **SMALL))
+    chunks = E.plan_chunks({"g": str(data)}, (2, 3), budget=40, worlds=2, seed=1)
+    # the held-out games only (0 and 5 of 0-5), interleaved over the counts
+    assert [(c.players, c.game) for c in chunks] == [(2, 0), (3, 0), (2, 5), (3, 5)]
+    priors = random_priors()
+    assert E.generate(tmp_path / "labels", chunks[:1], priors) == 1
+    assert E.generate(tmp_path / "labels", chunks, priors) == 3           # resumes: only the missing games
+    assert E.generate(tmp_path / "labels", chunks, priors) == 0
+    again = E.generate(tmp_path / "again", chunks, priors)
+    a, b = E.load(tmp_path / "labels"), E.load(tmp_path / "again")
+    assert again == 4 and a.equals(b)                                      # same seed, same labels
+    done = a[a.labelled]
+    assert len(done) > 0
+    for r in done.itertuples():
+        favs = {r.fav_a, r.fav_b, r.fav_planner}
+        assert len(favs) > 1 and r.label in favs
+        best = max(("a", "b", "planner"), key=lambda k: getattr(r, f"value_{k}"))
+        assert getattr(r, f"fav_{best}") == r.label
+        assert len(r.world_a) == 2
+    # decisions where every favourite is the same move are kept, unlabelled
+    assert ((a.fav_a == a.fav_b) & (a.fav_b == a.fav_planner) <= ~a.labelled).all()
+    diff, lo, hi, n = E.agreement(a, "a", "b")
+    share = (done.fav_b == done.label).mean() - (done.fav_a == done.label).mean()
+    assert n == len(done) and diff == pytest.approx(share) and lo <= diff <= hi
+    with pytest.raises(E.LabelError, match="another"):
+        E.generate(tmp_path / "labels", E.plan_chunks({"g": str(data)}, (2,), 80, 2, 1), priors)
+
+
+def test_a_child_search_is_the_movers_only_when_the_mover_moves_again():
+    state = new_game(players=2, seed=3)
+    moves = state.legal_moves()
+    values = E.child_values(state, moves[:2], budget=30, worlds=2, seed=4, search="mcts")
+    # a first draw leaves the mover to move: both candidates get a value in each world
+    assert values is not None and all(len(v) == 2 and all(0 <= x <= 1 for x in v) for v in values.values())
+    assert values == E.child_values(state, moves[:2], budget=30, worlds=2, seed=4, search="mcts")

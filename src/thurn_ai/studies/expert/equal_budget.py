@@ -5,9 +5,9 @@ the candidates are the favourites of the priors compared (and the planner's move
 candidate's child position is searched with the same number of iterations in the same worlds: world k is one
 determinization of the decision as its mover saw it (seeded by the game, the decision and k), the candidate
 applied to it, and a search from there with the same seed for every candidate (common random numbers). The
-label is the candidate of the highest mean value over the worlds. Only decisions where the mover moves again
-after every candidate are labelled (the child search's values are then the mover's own), which leaves out the
-choices that end a turn.
+label is the candidate of the highest mean value over the worlds (a tie for it: no label). Only decisions
+where the mover moves again after every candidate are labelled (the child search's values are then the
+mover's own), which leaves out the choices that end a turn.
 
 A label data set is a folder of chunks, one Parquet file per game of one player count and teacher folder,
 written atomically; a run started again labels only the games that are missing (`generate`).
@@ -119,7 +119,9 @@ def label_chunk(chunk: LabelChunk, priors: dict[str, PriorModel]) -> pd.DataFram
             if len(candidates) > 1 else None
         if values is not None:
             mean = {m: float(np.mean(v)) for m, v in values.items()}
-            row.update(labelled=True, label=max(candidates, key=lambda m: mean[m]),
+            best = [m for m in candidates if mean[m] >= max(mean.values()) - 1e-12]
+            # a tie for the best (a game already decided) has no label
+            row.update(labelled=len(best) == 1, label=best[0] if len(best) == 1 else -1,
                        **{f"value_{k}": mean[v] for k, v in fav.items()},
                        **{f"world_{k}": values[v] for k, v in fav.items()})
         rows.append(row)
