@@ -99,38 +99,54 @@ def part_labels(args, code: str) -> None:
 
 def part_report(args, code: str) -> None:
     labels = E.load(args.out / "labels")
+    made = json.loads((args.out / "labels" / E.META).read_text(encoding="utf-8"))    # the labels' budget
     done = labels[labels.labelled]
+    counts = [(str(n), labels[labels.players == n]) for n in PLAYERS] + [("pooled", labels)]
     rows = []
-    for (n,), d in [((n,), done[done.players == n]) for n in PLAYERS] + [(("pooled",), done)]:
-        rows.append({"players": n, "decisions": len(d), "games": d.groupby(["folder", "game"]).ngroups,
-                     **{name: float((d[f"fav_{name}"] == d["label"]).mean()) if len(d) else float("nan")
-                        for name in COMPARED}})
-    diffs = {b: E.agreement(labels, "gen1", b) for b in ("gen3", "gen2", "planner")}
-    gate = diffs["gen3"][1] > 0
+    for name, part in counts:
+        d = part[part.labelled]
+        rows.append({"players": name, "held_out": len(part), "decisions": len(d),
+                     "games": d.groupby(["folder", "players", "game"]).ngroups,
+                     **{k: float((d[f"fav_{k}"] == d["label"]).mean()) for k in COMPARED}})
+    diffs = [{"players": name, "versus": b, "measure": measure, **dict(zip(("diff", "low", "high", "decisions"),
+                                                                          how(part, "gen1", b)))}
+             for name, part in counts for b in ("gen3", "gen2", "planner")
+             for measure, how in (("agreement", E.agreement), ("value", E.value_gain))]
+    pooled = next(r for r in diffs if r["players"] == "pooled" and r["versus"] == "gen3"
+                  and r["measure"] == "agreement")
     summary = {"code": code, "held_out_decisions": len(labels), "labelled": len(done),
-               "budget": args.budget, "worlds": args.worlds, "agreement": rows,
-               "minus_gen1": {b: dict(zip(("diff", "low", "high", "decisions"), v)) for b, v in diffs.items()},
-               "gen3_to_a_played_cell": gate}
+               "games": int(labels.groupby(["folder", "players", "game"]).ngroups),
+               "budget": made["budget"], "worlds": made["worlds"],
+               "gen3_minus_gen1": pooled, "gen3_to_a_played_cell": bool(pooled["low"] > 0)}
     atomic_write_text(args.out / "summary.json", json.dumps(summary, indent=1) + "\n")
     atomic_to_csv(pd.DataFrame(rows), args.out / "agreement.csv", index=False)
-    write_report(args.out, code, summary)
+    atomic_to_csv(pd.DataFrame(diffs), args.out / "paired.csv", index=False)
+    write_report(args.out, code, summary, rows, diffs)
 
 
-def write_report(out: Path, code: str, s: dict) -> None:
-    body = [[str(r["players"]), f"{r['decisions']:,}", str(r["games"]),
-             *[f"{100 * r[k]:.1f}%" for k in COMPARED]] for r in s["agreement"]]
-    d = s["minus_gen1"]
+def write_report(out: Path, code: str, s: dict, rows: list[dict], diffs: list[dict]) -> None:
+    body = [[r["players"], f"{r['held_out']:,}", f"{r['decisions']:,}", str(r["games"]),
+             *[f"{100 * r[k]:.1f}%" for k in COMPARED]] for r in rows]
+
+    def cell(r):
+        scale, digits = (100, 1) if r["measure"] == "agreement" else (1, 4)
+        return f"{scale * r['diff']:+.{digits}f} [{scale * r['low']:+.{digits}f}, {scale * r['high']:+.{digits}f}]"
+    paired = [[r["players"], f"{r['versus']} − gen1", cell(r),
+               cell(next(v for v in diffs if v["players"] == r["players"] and v["versus"] == r["versus"]
+                         and v["measure"] == "value"))]
+              for r in diffs if r["measure"] == "agreement"]
     lines = ["# Generation 3 of the move prior: the improved-policy target, gated offline", "",
              f"Computed at {code} by `python experiments/expert_gen3.py`; the rule and the method are in that "
              "script's docstring. No game was played.", "",
-             f"Held-out decisions in a learned phase: {s['held_out_decisions']:,}; labelled (the favourites "
-             f"differ and the mover moves again after each): {s['labelled']:,}. Each candidate's child searched "
-             f"{s['budget']} iterations in the same {s['worlds']} worlds. Share of labelled decisions where the "
-             "favourite is the equal-budget label:", "",
-             *table(["players", "decisions", "games", *COMPARED], body, right="lrrrrrr"), "",
-             "Paired differences against generation 1 (per decision, 95% interval clustered by game):", "",
-             *[f"- {b} minus gen1: {100 * v['diff']:+.1f} pp [{100 * v['low']:+.1f}, {100 * v['high']:+.1f}]"
-               for b, v in d.items()], "",
+             f"Held-out decisions in a learned phase: {s['held_out_decisions']:,} ({s['games']} games); labelled "
+             f"(the favourites differ, the mover moves again after each, no tie): {s['labelled']:,}. Each "
+             f"candidate's child searched {s['budget']} iterations in the same {s['worlds']} worlds. The share "
+             "of labelled decisions where the favourite is the equal-budget label:", "",
+             *table(["players", "held-out", "labelled", "games", *COMPARED], body, right="lrrrrrrr"), "",
+             "Paired differences against generation 1 on the labelled decisions (95% intervals, standard errors "
+             "clustered by game): agreement with the label in points, and the equal-budget child value of the "
+             "favourite (the mover's mean reward):", "",
+             *table(["players", "difference", "agreement, points", "child value"], paired, right="llrr"), "",
              "By the rule: " + ("**generation 3 goes on to a played cell**." if s["gen3_to_a_played_cell"] else
                                 "**generation 3 does not go on**: generation 1 stays the prior."), ""]
     atomic_write_text(out / "report.md", "\n".join(lines))

@@ -63,12 +63,12 @@ def favourites(state, seed: int, priors: dict[str, PriorModel]) -> tuple[int, li
     ("planner") and each prior's most likely move, from the prior features of one seeded determinization
     of what the mover knows (as the fit computes them); None outside the learned phases."""
     seen = state.determinize(state.current_player, seed)
-    phase, moves, f = _policy.prior_features_of(seen)
-    if phase < 0 or len(moves) < 2:
+    phase, codes, rows = _policy.prior_features_of(seen)
+    if phase < 0 or len(codes) < 2:
         return None
-    moves = [int(m) for m in moves]
-    f = np.asarray(f)
-    out = {"planner": moves[int(np.argmax(f[:, 0]))]}
+    moves = [int(m) for m in codes]
+    f = np.asarray(rows, dtype=float)
+    out = {"planner": moves[int(np.argmax(f[:, 0]))]}      # plan_move, the first feature
     for name, model in priors.items():
         p = model.probabilities_features(state.n_players, phase, f)
         out[name] = moves[int(np.argmax(p if p is not None else f[:, 0]))]
@@ -170,12 +170,26 @@ def load(out_dir) -> pd.DataFrame:
 
 def agreement(labels: pd.DataFrame, a: str, b: str) -> tuple[float, float, float, int]:
     """The paired difference of agreement with the label, b's favourite minus a's, over the labelled
-    decisions: (mean, low, high) of a 95% interval robust to the decisions of a game being alike (OLS of the
-    per-decision difference on a constant, standard errors clustered by game), and the decisions."""
-    import statsmodels.api as sm
+    decisions: (mean, low, high) of a 95% interval robust to the decisions of a game being alike, and the
+    decisions (clustered_mean)."""
     d = labels[labels.labelled]
-    diff = (d[f"fav_{b}"] == d["label"]).astype(float) - (d[f"fav_{a}"] == d["label"]).astype(float)
+    return clustered_mean(d, (d[f"fav_{b}"] == d["label"]).astype(float)
+                          - (d[f"fav_{a}"] == d["label"]).astype(float))
+
+
+def value_gain(labels: pd.DataFrame, a: str, b: str) -> tuple[float, float, float, int]:
+    """The paired difference of the equal-budget child value of b's favourite minus a's (the mover's mean
+    reward), over the labelled decisions, as agreement()."""
+    d = labels[labels.labelled]
+    return clustered_mean(d, d[f"value_{b}"] - d[f"value_{a}"])
+
+
+def clustered_mean(d: pd.DataFrame, diff: pd.Series) -> tuple[float, float, float, int]:
+    """The mean of per-decision differences with a 95% interval whose standard error is clustered by game
+    (OLS on a constant, statsmodels' cluster-robust covariance), and the decisions."""
+    import statsmodels.api as sm
     groups = pd.factorize(d["folder"] + "-" + d["players"].astype(str) + "-" + d["game"].astype(str))[0]
-    fit = sm.OLS(diff.to_numpy(), np.ones((len(d), 1))).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    fit = sm.OLS(diff.to_numpy(dtype=float), np.ones((len(d), 1))).fit(cov_type="cluster",
+                                                                       cov_kwds={"groups": groups})
     lo, hi = fit.conf_int(0.05)[0]
     return float(fit.params[0]), float(lo), float(hi), len(d)
