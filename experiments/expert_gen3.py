@@ -38,7 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
-from thurn_ai.learned.prior import prior_from
+from thurn_ai.learned.prior import PHASES, prior_from
 from thurn_ai.studies.chunked import stopping_safely
 from thurn_ai.studies.expert import equal_budget as E
 from thurn_ai.studies.expert import fit as F
@@ -112,6 +112,9 @@ def part_report(args, code: str) -> None:
                                                                           how(part, "gen1", b)))}
              for name, part in counts for b in ("gen3", "gen2", "planner")
              for measure, how in (("agreement", E.agreement), ("value", E.value_gain))]
+    phases = [{"phase": ph, "versus": "gen3", **dict(zip(("diff", "low", "high", "decisions"),
+                                                       E.agreement(labels[labels.phase == ph], "gen1", "gen3")))}
+              for ph in PHASES if (done.phase == ph).sum() >= 2]
     pooled = next(r for r in diffs if r["players"] == "pooled" and r["versus"] == "gen3"
                   and r["measure"] == "agreement")
     summary = {"code": code, "held_out_decisions": len(labels), "labelled": len(done),
@@ -121,10 +124,11 @@ def part_report(args, code: str) -> None:
     atomic_write_text(args.out / "summary.json", json.dumps(summary, indent=1) + "\n")
     atomic_to_csv(pd.DataFrame(rows), args.out / "agreement.csv", index=False)
     atomic_to_csv(pd.DataFrame(diffs), args.out / "paired.csv", index=False)
-    write_report(args.out, code, summary, rows, diffs)
+    atomic_to_csv(pd.DataFrame(phases), args.out / "phases.csv", index=False)
+    write_report(args.out, code, summary, rows, diffs, phases)
 
 
-def write_report(out: Path, code: str, s: dict, rows: list[dict], diffs: list[dict]) -> None:
+def write_report(out: Path, code: str, s: dict, rows: list[dict], diffs: list[dict], phases: list[dict]) -> None:
     body = [[r["players"], f"{r['held_out']:,}", f"{r['decisions']:,}", str(r["games"]),
              *[f"{100 * r[k]:.1f}%" for k in COMPARED]] for r in rows]
 
@@ -147,6 +151,9 @@ def write_report(out: Path, code: str, s: dict, rows: list[dict], diffs: list[di
              "clustered by game): agreement with the label in points, and the equal-budget child value of the "
              "favourite (the mover's mean reward):", "",
              *table(["players", "difference", "agreement, points", "child value"], paired, right="llrr"), "",
+             "By phase, pooled over the counts (not gated): gen3 − gen1, agreement in points:", "",
+             *table(["phase", "labelled", "gen3 − gen1"], [[r["phase"], str(r["decisions"]), cell(
+                 {**r, "measure": "agreement"})] for r in phases], right="lrr"), "",
              "By the rule: " + ("**generation 3 goes on to a played cell**." if s["gen3_to_a_played_cell"] else
                                 "**generation 3 does not go on**: generation 1 stays the prior."), ""]
     atomic_write_text(out / "report.md", "\n".join(lines))
