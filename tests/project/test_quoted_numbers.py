@@ -22,8 +22,9 @@ QUOTES = [
                        "4,793 decisions ({value_route_tiles:pairwise.p2.12_features} → "
                        "{value_route_tiles:pairwise.p2.13_features}"),
     ("docs/expert.md", "pooled over 781 decisions **{expert_gen3:agreement.pooled.gen3_minus_gen1|points}**"),
-    ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, {expert_gen3:agreement.3.gen3_minus_gen1|points} "
-                       "at 3, {expert_gen3:agreement.4.gen3_minus_gen1|points} at 4"),
+    ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, "
+                       "{expert_gen3:agreement.3.gen3_minus_gen1|points} at 3, "
+                       "{expert_gen3:agreement.4.gen3_minus_gen1|points} at 4"),
     ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players "
                         "and {search_root:paired.p3|points} at 3 (pooled {search_root:pooled|points})"),
     ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
