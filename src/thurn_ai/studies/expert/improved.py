@@ -14,7 +14,7 @@ started from (docs/expert.md, "A value-based target"). The improved policy reads
 - sigma is the halving root's (`_search.root_score`: Q rescaled to [0, 1] over the completed values, times
   (50 + the most visits) x 0.1), the one definition the search and this target share.
 
-With the teacher's 10,000 iterations the weight is ~700 logits a unit of rescaled Q, so the target is nearly
+With the teacher's 10,000 iterations the weight is 700-1000 logits a unit of rescaled Q, so the target is nearly
 one-hot on the best completed value: the value-best move, not the most-visited one.
 """
 from __future__ import annotations
