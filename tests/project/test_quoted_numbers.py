@@ -24,6 +24,10 @@ QUOTES = [
     ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players,\n"
                         "{search_root:paired.p3|points} at 3 and {search_root:paired.p4|points} at 4 "
                         "(pooled {search_root:pooled|points})"),
+    ("docs/expert.md", "pooled over 781 decisions **{expert_gen3:agreement.pooled.gen3_minus_gen1|points}**"),
+    ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, "
+                       "{expert_gen3:agreement.3.gen3_minus_gen1|points} at 3, "
+                       "{expert_gen3:agreement.4.gen3_minus_gen1|points} at 4"),
     ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
     ("README.md", "| `anchor-1k` on new deals | {search_root:win.base_p2} | {search_root:win.base_p3} | "

@@ -186,6 +186,25 @@ def _value_route_tiles(out: Path) -> dict[str, Number]:
     return numbers
 
 
+def _expert_gen3(out: Path) -> dict[str, Number]:
+    """Generation 3's offline gate: each prior's agreement with the equal-budget label, and the paired
+    differences against generation 1 (agreement.csv, paired.csv)."""
+    numbers = {}
+    for r in pd.read_csv(out / "agreement.csv", dtype={"players": str}).itertuples():
+        for k in ("gen1", "gen2", "gen3", "planner"):
+            numbers[f"agree.{r.players}.{k}"] = Number(
+                float(getattr(r, k)), unit="share", games=int(r.decisions),
+                says=f"{k}'s favourite is the equal-budget label, labelled held-out decisions, {r.players}"
+                     + (" players" if r.players != "pooled" else " over 2-4 players"))
+    for r in pd.read_csv(out / "paired.csv", dtype={"players": str}).itertuples():
+        unit, digits = ("pp", 1) if r.measure == "agreement" else ("difference", 4)
+        what = "agreement with the label" if r.measure == "agreement" else "equal-budget child value of the favourite"
+        numbers[f"{r.measure}.{r.players}.{r.versus}_minus_gen1"] = Number(
+            float(r.diff), float(r.low), float(r.high), unit, digits, games=int(r.decisions),
+            says=f"{what}, {r.versus} − gen1, paired, 95% clustered by game ({r.players})")
+    return numbers
+
+
 def _officials_design(out: Path) -> dict[str, Number]:
     """The symmetric ablations' paired differences: the design's (comparison.csv), else its pilot's."""
     from .officials.symmetric_report import numbers
@@ -208,6 +227,8 @@ PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
     "expert": Page("Expert iteration: a move prior learned from deep searches",
                    "python experiments/expert_iteration.py", _expert),
+    "expert_gen3": Page("Generation 3 of the move prior: the improved-policy target, gated offline",
+                        "python experiments/expert_gen3.py", _expert_gen3),
     "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile),
     "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
                        _json_depth),
