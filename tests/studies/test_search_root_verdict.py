@@ -16,8 +16,25 @@ def test_a_failed_first_condition_settles_the_verdict_before_the_head_to_head():
 
 def test_the_committed_cells_give_the_verdict_the_docs_state():
     data = S.summary(RESULTS / "runs")
-    paired = [c for c in S.CELLS if not c.name.startswith("h2h")]
+    paired = [c for c in S.CELLS if c.name.startswith(("base_", "halving_"))]
     assert all(data["cells"][c.name]["games"] == c.games for c in paired)
     assert data["first_fails"] == (data["pooled"]["low"] <= 0) and not data["adopt"]
     docs = (RESULTS.parents[1] / "docs" / "results.md").read_text(encoding="utf-8")
     assert ("(not adopted)" in docs) == data["first_fails"]
+
+
+def test_generation_3_is_paired_with_the_anchors_cells_on_their_deals():
+    gen3 = [c for c in S.CELLS if c.spec == S.GEN3]
+    assert {c.name for c in gen3} == {f"gen3_p{n}" for n in S.GAMES} | {f"gen3_h2h_p{n}" for n in S.GAMES}
+    for c in gen3:
+        base = S.BY_NAME[f"base_p{c.players}"]
+        assert (c.seed, c.games, c.board) == (base.seed, base.games, base.board)
+        assert c.others == ("anchor-1k" if "h2h" in c.name else "heuristic")
+    # the candidate is the frozen default but for the prior's weights file
+    from thurn_ai.bots.default_search import search_identity
+    from thurn_ai.bots.spec import BotSpec
+    mine = BotSpec.parse(S.GEN3)
+    here = mine.with_(pmodel=str(RESULTS.parents[1] / mine.option("pmodel")))
+    anchor, gen3 = search_identity(BotSpec.parse("anchor-1k")), search_identity(here)
+    assert gen3["options"] == anchor["options"]
+    assert gen3["files"]["value"] == anchor["files"]["value"] and gen3["files"]["prior"] != anchor["files"]["prior"]

@@ -161,16 +161,24 @@ def _search_root(out: Path) -> dict[str, Number]:
         if c.get("games"):
             numbers[f"win.{name}"] = Number(c["win"], c["win_low"], c["win_high"], "share", games=c["games"],
                                             says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
+    for prefix, label, d in (("", "halving", summary), ("gen3.", "generation 3", summary["gen3"])):
+        numbers.update(_candidate_numbers(prefix, label, d))
+    return numbers
+
+
+def _candidate_numbers(prefix: str, label: str, summary: dict) -> dict[str, Number]:
+    """A candidate's paired differences per count, pooled, and its pooled head-to-head excess."""
+    numbers: dict[str, Number] = {}
     for n, d in summary["paired"].items():
         if d:
-            numbers[f"paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
-                                             games=d["games"], says="halving minus anchor-1k, paired, 95% t")
+            numbers[f"{prefix}paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
+                                                     games=d["games"], says=f"{label} minus anchor-1k, paired, 95% t")
     for key in ("pooled", "h2h_pooled"):
         d = summary[key]
         if d:
             value = d["win_share"] if key == "pooled" else d["excess"]
-            numbers[key] = Number(value, d["low"], d["high"], "pp", games=d["games"],
-                                  says="pooled over the player counts, 95% t")
+            numbers[prefix + key] = Number(value, d["low"], d["high"], "pp", games=d["games"],
+                                           says=f"{label}, pooled over the player counts, 95% t")
     return numbers
 
 
@@ -251,7 +259,7 @@ PAGES: dict[str, Page] = {
                       _openspiel),
     "review": Page("Game review: its time and how often a deeper search confirms its labels",
                    "python experiments/review.py", _review),
-    "search_root": Page("The halving root against the frozen default", "python experiments/search_root.py",
+    "search_root": Page("Candidates against the frozen default", "python experiments/search_root.py",
                         _search_root),
     "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased),
     "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup),
