@@ -775,7 +775,7 @@ def test_the_study_writes_the_readme_block_only_where_there_is_one(tmp_path, cap
 
 def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():
     from types import SimpleNamespace
-    from thurn_ai.studies.officials.report_study import study_facts
+    from thurn_ai.studies.officials.report_tables import study_facts
     text = study_facts({"wall_minutes": 100.4, "games": 200}, SimpleNamespace(seats=pd.DataFrame()))
     assert "wall time of the runs that ran to their end 100 min" in text and "counts only its last part" in text
     assert "wall time" not in study_facts({"games": 200}, SimpleNamespace(seats=pd.DataFrame()))
@@ -784,7 +784,7 @@ def test_the_wall_time_says_it_counts_only_runs_that_ran_to_their_end():
 def test_the_players_summary_gives_each_difference_once_with_its_sign():
     from types import SimpleNamespace
     from thurn_ai.studies.officials.findings import with_primary
-    from thurn_ai.studies.officials.report import _ablation_sentences
+    from thurn_ai.studies.officials.report_text import ablation_sentences
     ablation = pd.DataFrame([
         {"official": "postmaster", "players": 2, "games": 200, "win_rate": 0.015, "d_win": -0.485,
          "d_win_lo": -0.495, "d_win_hi": -0.457},
@@ -792,7 +792,7 @@ def test_the_players_summary_gives_each_difference_once_with_its_sign():
          "d_win_lo": -0.086, "d_win_hi": 0.027},
         {"official": "administrator", "players": 3, "games": 402, "win_rate": 0.40, "d_win": 0.067,
          "d_win_lo": 0.02, "d_win_hi": 0.11}])
-    text = "\n".join(_ablation_sentences(SimpleNamespace(primary=with_primary(ablation))))
+    text = "\n".join(ablation_sentences(SimpleNamespace(primary=with_primary(ablation))))
     # no paired games here: the estimate against 1/n, and it says so (issue 40)
     assert "wins 1.5% of its games instead of 50.0% (-48.5 pp [-49.5, -45.7] against 1/n, clearly worse)" in text
     assert "wins 21.5% of its games instead of 25.0% (-3.5 pp [-8.6, +2.7] against 1/n, no change detected)" in text
@@ -905,7 +905,7 @@ def test_the_cells_experiment_reports_from_the_saved_games(tmp_path, capsys):
 
 def test_the_study_reports_threats_name_what_the_cells_tested():
     from thurn_ai.studies.officials import validation_cells as vc
-    from thurn_ai.studies.officials.report_paper import agreement_sentence
+    from thurn_ai.studies.officials.report_text import agreement_sentence
     rows = pd.concat([_with_control([1, 0, 0, 1, 0, 0], [1, 1, 0, 1, 1, 1], rating="first:administrator"),
                       _with_control([1, 1, 0, 1], [0, 1, 0, 1], rating="first:x2")], ignore_index=True)
     t = vc.comparison_table(rows, (vc.Comparison(2, "first:administrator", "a"), vc.Comparison(2, "first:x2", "b")))

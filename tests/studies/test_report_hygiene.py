@@ -17,10 +17,10 @@ from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.game.officials import STAGES
 from thurn_ai.studies.officials.plan import CONTROL
-from thurn_ai.studies.officials.report import player_summary
-from thurn_ai.studies.officials.report import _ablation_sentences, findings, readme_block
+from thurn_ai.studies.officials.report import readme_block
+from thurn_ai.studies.officials.report_text import ablation_sentences, findings, player_summary
 from thurn_ai.studies.officials.findings import detectable_paired, detectable_vs_fair, paired_p, with_primary
-from thurn_ai.studies.officials.report_study import p_text
+from thurn_ai.studies.markdown import p_text
 from thurn_ai.stats.summary import mean_ci
 
 OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")
@@ -87,7 +87,7 @@ def test_the_primary_estimate_is_the_paired_one_where_the_deals_are_paired():
 
 
 def test_the_three_cells_that_change_verdict_are_said_by_the_paired_estimate():
-    text = "\n".join(_ablation_sentences(type("A", (), {"primary": with_primary(ablation_rows())})()))
+    text = "\n".join(ablation_sentences(type("A", (), {"primary": with_primary(ablation_rows())})()))
     assert "(-5.0 pp [-13.6, +3.6] paired with the same deals, no change detected)" in text
     assert "(-4.4 pp [-7.9, -1.0] paired with the same deals, clearly worse)" in text
     assert "(+2.8 pp [-6.5, +12.0] paired with the same deals, no change detected)" in text

@@ -1,12 +1,16 @@
-"""The officials study's report, one study's section: its facts, findings, plots, the ablation (with the
-paired and Holm-corrected columns), usage, what a restricted player does instead (with the forced
-Postmaster), pairs of officials and the seats."""
+"""The officials study's report, its tables: one study's detail tables (the ablation with its paired and
+Holm-corrected columns, usage, what a restricted player does instead, pairs of officials, the seats), the
+value at the moment of choice (method, rating searches, tables, examples), the two studies side by side,
+and the terminal text of both (report.py assembles the report from them)."""
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
+import pandas as pd
+
 from ...game.officials import OFFICIALS, STAGES
+from .choice import SMALL_SAMPLE
 from .plan import OFFICIAL_LABEL
 from ..markdown import P_FLOOR, num, p_text, pct, pp, table  # noqa: F401 (the report modules' formats)
 from .tables import Analysis
@@ -182,7 +186,7 @@ def pairs_lines(a: Analysis) -> list[str]:
                      + (["after Holm"] if holm else []), rows)
 
 
-def seat_lines(a: Analysis, wbc_sentence) -> list[str]:
+def seat_lines(a: Analysis) -> list[str]:
     L = ["", "### Seat advantage", "",
          "The control games (identical bots in every seat) are the measure of the seats; all games of the "
          "study (seats rotate, so each seat meets the same mix of bots) are beside them, but they mix in the "
@@ -204,11 +208,217 @@ def control_wbc(a: Analysis) -> dict:
     return wbc_comparison(a.seats_control) if len(a.seats_control) else a.wbc
 
 
-def study_detail(title: str, a: Analysis, m: dict, plots: list[str], wbc_sentence) -> list[str]:
+def study_detail(title: str, a: Analysis, m: dict, plots: list[str]) -> list[str]:
     """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage,
-    what a restricted player does instead, pairs of officials and the seats (wbc_sentence: report.py's; the
-    summary plot is shown with the results)."""
+    what a restricted player does instead, pairs of officials and the seats (the summary plot is shown with
+    the results)."""
     L = [f"### {title}" + (f" (`{m['bot']}`)" if m.get("bot") else ""), ""]
     L += plot_lines([p for p in plots if not Path(p).stem.endswith("summary")])
     return L + demote(ablation_lines(a) + usage_lines(a) + substitution_lines(a) + pairs_lines(a)
-                      + seat_lines(a, wbc_sentence))
+                      + seat_lines(a))
+
+
+
+def format_choice_text(t: pd.DataFrame) -> str:
+    """The choice table in a few terminal lines: per player count and official, all phases."""
+    L = ["value at the moment of choice (search estimate; Δ win = best with − best without)"]
+    for r in t[t.phase == "all"].itertuples():
+        if r.rated == 0:
+            L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} on offer {r.decisions:>5}, none rated")
+            continue
+        L.append(f"  {r.players}p {OFFICIAL_LABEL[r.official]:<15} on offer {r.decisions:>5}  rated {r.rated:>5}  "
+                 f"Δwin {100 * r.d_win_mean:+5.1f} pp  right {pct(r.right):>6}  taken {pct(r.used):>6}"
+                 + ("  (small sample)" if r.small_sample else ""))
+    if len(t) == 0:
+        L.append("  no decision with an official on offer")
+    return "\n".join(L)
+
+
+#: how the value at the moment of choice is measured (the report's Methods)
+CHOICE_METHOD = (
+    "At every decision of the rated games where the player to move could use an official (and could also "
+    "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
+    "rates the best move that uses the official and the best that does not, each with a search whose root "
+    "may only take that side. Δ win = the first's win rating minus the second's: a calibrated win chance "
+    "where the search's win share went through the win map (a search with the learned evaluation), "
+    "else the evaluation's own units (Δ evaluation, not a probability); Δ score alike in points. First "
+    "rating: each side's most visited move by its own mean, which selection biases upward (the best of "
+    "several noisy means), the more so for the side with more moves. Fresh re-rating: that same move "
+    "rated again by an independent search of the side (its own seed and budget), which no selection "
+    "has biased. Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of "
+    "its approximate standard errors. The four officials are offered at different steps of a turn "
+    "against different alternatives (the Cartwright at the close, where it costs nothing), so their "
+    "shares are not comparable with each other: each answers its own question. These are a search's "
+    "estimates, not measured outcomes: read them next to the ablation.")
+
+
+def choice_section(choice: dict) -> list[str]:
+    """The markdown section "Value at the moment of choice": how it is measured, then per study its search,
+    games, plots, table and examples. choice: {study: {'table': choice_table, 'examples': choice_examples
+    with a 'file' column (relative link), 'plots': [names], 'search': {players: spec}, 'games': {players:
+    games rated}}}."""
+    L = ["## Value at the moment of choice", "", CHOICE_METHOD, ""]
+    for name, c in choice.items():
+        L += [f"### {name}", ""]
+        said = choice_search_lines(c)
+        L += [x for line in said for x in (line, "")]
+        if not c["table"].empty:
+            for img in c.get("plots", []):
+                L += [f"![{Path(img).stem}]({img})", ""]
+        L += choice_study_lines(c)
+    return L
+
+
+def choice_search_lines(c: dict) -> list[str]:
+    """One study's rating searches and games rated (sentences)."""
+    L = []
+    if c.get("search"):
+        L.append("Search: " + "; ".join(f"{n} players `{s}`" for n, s in sorted(c["search"].items())) + ".")
+    if c.get("games"):
+        L.append("Games rated: " + ", ".join(f"{g} with {n} players" for n, g in sorted(c["games"].items())) + ".")
+    return L
+
+
+def choice_detail(choice: dict) -> list[str]:
+    """The value at the moment of choice per study, its tables and examples only (the report's appendix;
+    how it is measured and the plots are in Methods and Results)."""
+    L = []
+    for name, c in choice.items():
+        L += [f"#### {name}", ""] + choice_study_lines(c)
+    return L
+
+
+def choice_study_lines(c: dict) -> list[str]:
+    """One study's choice table with its note, and the examples where it matters most."""
+    t, ex = c["table"], c.get("examples")
+    if t.empty:
+        return ["No decision with an official on offer was rated yet.", ""]
+    L = choice_table_lines(t)
+    L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
+          "games (bootstrap, widened to cover the Wilson interval over decisions); "
+          "\"rated\" counts decisions with both sides rated.", ""]
+    if ex is not None and len(ex):
+        L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
+              "to move):", ""]
+        L += table(["official", "position", "players", "phase, turn", "with", "without", "Δ win [± 2 se]", "Δ score",
+                    "played"],
+                   ([OFFICIAL_LABEL[r.official], f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None)
+                     else "–", r.players, f"{r.phase}, turn {r.turn + 1}", f"`{r.with_move}`", f"`{r.without_move}`",
+                     f"{100 * r.d_win:+.1f} pp [± {200 * r.se_win:.1f}]", f"{r.d_score:+.2f}", f"`{r.played}`"]
+                    for r in ex.itertuples())) + [""]
+    return L
+
+
+def _unit(t: pd.DataFrame) -> str:
+    units = set(t["unit"]) if "unit" in t else {"Δ evaluation"}
+    return units.pop() if len(units) == 1 else "Δ win chance (calibrated) or Δ evaluation, per row"
+
+
+def choice_table_lines(t: pd.DataFrame) -> list[str]:
+    """The choice table in markdown: Δ win (its unit said: win_unit) as mean, median and 10%-trimmed mean
+    with quartiles, the share where using it is right by the first rating and by the independent
+    re-rating, without the last round's decisions, and how often each player took it."""
+    unit = _unit(t)
+    L = [f"Unit of Δ win: {unit} (percentage points). *last round*: decisions made in the round the game "
+         "ended in (a game-ending Cartwright, the last houses), which a few large Δ come from; *right "
+         "without them* leaves them out.", ""]
+    rows = []
+    for r in t.itertuples():
+        if r.rated == 0:
+            cells = ["–"] * 6
+        else:
+            fresh = (f"{pct(r.fresh_right)} [{pct(r.fresh_right_lo)}, {pct(r.fresh_right_hi)}]"
+                     if getattr(r, "fresh_rated", 0) else "–")
+            cells = [f"{100 * r.d_win_mean:+.1f} / {100 * r.d_win_median:+.1f} / "
+                     f"{100 * getattr(r, 'd_win_trimmed', math.nan):+.1f} pp [{100 * r.d_win_q25:+.1f}, "
+                     f"{100 * r.d_win_q75:+.1f}]", f"{r.d_score_mean:+.2f}",
+                     f"{pct(r.right)} [{pct(r.right_lo)}, {pct(r.right_hi)}]"
+                     + (" (small sample)" if r.small_sample else ""),
+                     pct(getattr(r, "right_open", math.nan)), fresh,
+                     f"{pct(r.clearly_right)} / {pct(r.clearly_wrong)}"]
+        rows.append([r.players, OFFICIAL_LABEL[r.official], r.phase, r.decisions, r.rated, getattr(r, "endgame", 0),
+                     *cells, pct(r.used), pct(r.search_uses)])
+    return L + table(["players", "official", "phase", "on offer", "rated", "last round",
+                      f"{unit}: mean / median / trimmed [q25, q75]", "Δ score mean, points",
+                      "using it right, first rating [95% CI]", "right without the last round",
+                      "right, fresh re-rating [95% CI]", "clearly right / wrong", "taken by the player",
+                      "search's top move"], rows)
+
+
+def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> list[str]:
+    """The markdown section comparing two players of the officials (e.g. the heuristic bot and the search)."""
+    if comparison is None or comparison.empty or len(names) < 2:
+        return []
+    a, b = names[0], names[1]
+    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "",
+         "Uses per game and the share of its turns on which each player used the official (early / middle / "
+         "late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
+         "offer in each player's own games, how often it took the official, how often the search rates "
+         "taking it right, how often the player agreed with the search, and the search's Δ win the player "
+         "gave away per game by its choices (summed over the decisions where the search rates the other "
+         "side better by more than two standard errors; a lower bound, as the player may also pick a worse "
+         "move within a side; estimates of a search, not measured wins).", ""]
+    for img in plots:
+        L += [f"![{Path(img).stem}]({img})", ""]
+
+    def cell(r, key, f=pct):
+        v = getattr(r, key, math.nan)
+        return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f(v)
+
+    rows = []
+    for r in comparison.itertuples():
+        for name in (a, b):
+            shares = " / ".join(cell(r, f"{name}_share_{ph}") for ph in STAGES)
+            dwin = ("–" if math.isnan(getattr(r, f"{name}_d_win", math.nan)) else
+                    pp(getattr(r, f"{name}_d_win"), getattr(r, f"{name}_d_win_lo"), getattr(r, f"{name}_d_win_hi")))
+            rated = getattr(r, f"{name}_rated", math.nan)
+            note = " (small sample)" if not math.isnan(rated) and rated < SMALL_SAMPLE else ""
+            rows.append([r.players, OFFICIAL_LABEL[r.official], name, cell(r, f"{name}_uses", lambda v: f"{v:.2f}"),
+                         f"{cell(r, f'{name}_share')} ({shares})", dwin,
+                         cell(r, f"{name}_offered", lambda v: f"{v:.1f}"), cell(r, f"{name}_taken"),
+                         cell(r, f"{name}_right") + note, cell(r, f"{name}_agree"),
+                         cell(r, f"{name}_given_away", lambda v: f"{100 * v:.1f} pp")])
+    return L + table(["players", "official", "player", "uses / game", "share of turns (early / middle / late)",
+                      "Δ win when forbidden", "on offer / game", "taken when on offer", "search: right to take",
+                      "agrees with search", "given away / game"], rows) + [""]
+
+
+def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]:
+    """The markdown section: win rate per seat of each study side by side, and the WBC record."""
+    if seats is None or seats.empty:
+        return []
+    L = ["## Seat advantage: " + " and ".join(names), "",
+         "Win rate per seat (seat 0 starts) over all games of each study, with 95% Wilson intervals; in brackets "
+         "the control games alone (identical players in every seat).", ""]
+    rows = []
+    for r in seats.itertuples():
+        cells = []
+        for name in names:
+            if math.isnan(getattr(r, f"{name}_all_rate", math.nan)):
+                cells.append("–")
+                continue
+            s = (f"{pct(getattr(r, f'{name}_all_rate'))} [{pct(getattr(r, f'{name}_all_lo'))}, "
+                 f"{pct(getattr(r, f'{name}_all_hi'))}] of {getattr(r, f'{name}_all_games')}")
+            if not math.isnan(getattr(r, f"{name}_control_rate", math.nan)):
+                s += (f" (control {pct(getattr(r, f'{name}_control_rate'))} of "
+                      f"{getattr(r, f'{name}_control_games')})")
+            cells.append(s)
+        rows.append([r.players, r.seat, pct(r.fair), *cells])
+    return L + table(["players", "seat", "fair", *names], rows) + ["", wbc_sentence(wbc), ""]
+
+
+def wbc_sentence(w: dict) -> str:
+    lo, hi = w["wbc_ci"]
+    s = (f"**Against the real games:** at the World Boardgaming Championships the first seat won "
+         f"{w['wbc_wins']} of {w['wbc_games']} 4-player games up to 2013 = {pct(w['wbc_rate'])} "
+         f"[{pct(lo)}, {pct(hi)}] (binomial p = {p_text(w['wbc_p_vs_quarter'])} against 25%), and "
+         f"{pct(w['wbc_2024_rate'])} in 2024. The WBC's players bid for their seats, so a seat's rate there "
+         f"includes what was paid for it: the comparison is a direction, not a test of fair seats.")
+    if "ours_rate" in w:
+        olo, ohi = w["ours_ci"]
+        dlo, dhi = w["diff_ci"]
+        same = "consistent with" if dlo <= 0 <= dhi else "different from"
+        s += (f" Here the first seat won {w['ours_wins']} of {w['ours_games']} 4-player games = "
+              f"{pct(w['ours_rate'])} [{pct(olo)}, {pct(ohi)}]; difference to the WBC "
+              f"{pp(w['ours_rate'] - w['wbc_rate'], dlo, dhi)}, i.e. {same} the WBC rate.")
+    return s
