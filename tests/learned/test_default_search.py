@@ -47,11 +47,11 @@ def test_a_plain_mcts_is_the_default_search_at_its_own_budget():
 def test_the_hint_analyse_and_the_officials_study_search_with_the_default_search(players):
     from thurn_ai.studies.officials.choice import SearchSettings
     from thurn_ai.studies.officials.plan import study_spec
-    assert bot_spec("mcts", None, None, players) == DEFAULT_SEARCH
+    assert bot_spec(BotSpec.parse("mcts"), None, None, players) == DEFAULT_SEARCH
     assert SearchSettings().spec(players) == DEFAULT_SEARCH                      # the officials' rating search
     assert study_spec(BotSpec("mcts"), players) == DEFAULT_SEARCH.with_(iterations=SearchOptions().iterations)
     # each can still name another search: its own options over the default's
-    mine = bot_spec("mcts(policy=handset,c=0.5)", 100, None, players)
+    mine = bot_spec(BotSpec.parse("mcts(policy=handset,c=0.5)"), 100, None, players)
     assert mine.option("policy") == "handset" and mine.option("c") == 0.5 and "mix" not in mine.options
     assert written_out("mcts(select=ucb)").option("policy") == "handset"        # no prior without PUCT
 
@@ -129,7 +129,7 @@ def test_a_map_calibrates_only_the_search_it_was_fitted_for(monkeypatch):
     assert "uncalibrated for this search" in a.assumes
     with pytest.raises(WinMapError, match="calibrated win chance"):
         analyse(g, iterations=40, seed=1, opponents="heuristic")
-    raw = analyse(g, bot="mcts(eval=simple)", iterations=40, seed=1)
+    raw = analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=40, seed=1)
     assert not raw.to_dict()["win_chance"]["mapped"] and all(o.win_prob == o.search_win for o in raw.options)
     # the map's own search, at another budget: mapped, and said whom it assumes and how well it held
     b = analyse(g, bot=str(other), iterations=40, seed=1)

@@ -28,7 +28,7 @@ from thurn_ai.play.tournament import run_tournament
 from tests.helpers import experiment
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = ChoiceSettings(bot="mcts(iterations=30)", seed=5)
+TINY = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=30)"), seed=5)
 
 
 def official_by_text(phase: str, text: str):
@@ -134,8 +134,8 @@ def test_resume_gives_the_same_rows_as_an_uninterrupted_run(games, tmp_path):
     pd.testing.assert_frame_equal(load_choice(out), games["rows"])     # read back without rating anything
     # other settings in the same folder are refused, and so is a second run without resume
     with pytest.raises(S.StudyError, match="other settings"):
-        run_choice(games["records"], out, ChoiceSettings(bot="mcts(iterations=31)"), games=2, source="2p_none",
-                   resume=True)
+        other = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=31)"))
+        run_choice(games["records"], out, other, games=2, source="2p_none", resume=True)
     with pytest.raises(S.StudyError, match="already holds"):
         run_choice(games["records"], out, TINY, games=2, source="2p_none")
 

@@ -149,7 +149,7 @@ def test_the_fresh_rating_re_rates_the_chosen_move_with_an_independent_search():
     offers, _ = offer_states()
     state = offers[0]
     o = choice_officials(state)[0]
-    settings = ChoiceSettings(bot=TINY, seed=1, fresh=True)
+    settings = ChoiceSettings(bot=BotSpec.parse(TINY), seed=1, fresh=True)
     r = rate_decision(state, settings, 99, [o])
     w, wo = r["ratings"][o]
     for using, side in ((True, w), (False, wo)):
@@ -160,16 +160,16 @@ def test_the_fresh_rating_re_rates_the_chosen_move_with_an_independent_search():
         assert side["win"] == max(first.options, key=lambda x: x.visits).win_prob
     prefer = (w["fresh_win"], w["fresh_score"]) > (wo["fresh_win"], wo["fresh_score"])
     assert (r["best_official"] == o) == prefer
-    assert ChoiceSettings(bot=TINY).to_dict() == {"bot": TINY, "iterations": None, "seed": 0}   # old folders resume
+    # old folders resume: the settings file holds the spec's text
+    assert ChoiceSettings(bot=BotSpec.parse(TINY)).to_dict() == {"bot": TINY, "iterations": None, "seed": 0}
 
 
 def test_rows_hold_both_ratings_the_units_and_the_last_round(tmp_path):
     run_tournament(["heuristic", "heuristic"], players=2, games=1, seed=3, jobs=1, out_dir=tmp_path / "t",
                    progress=False)
     # rated by the search the shipped win map was fitted for (the hand-set prior's): calibrated win chances
-    fitted = "mcts(iterations=30,policy=handset)"
-    rows = run_choice(tmp_path / "t" / "records.jsonl", tmp_path / "c", ChoiceSettings(bot=fitted, seed=2, fresh=True),
-                      games=1, source="2p_none")
+    fitted = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=30,policy=handset)"), seed=2, fresh=True)
+    rows = run_choice(tmp_path / "t" / "records.jsonl", tmp_path / "c", fitted, games=1, source="2p_none")
     rated = rows[rows.d_win_fresh.notna()]
     assert len(rated) > 0.9 * len(rows)
     assert (rated.d_win_fresh == rated.with_fresh_win - rated.without_fresh_win).all()

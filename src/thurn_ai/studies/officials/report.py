@@ -9,13 +9,13 @@ from pathlib import Path
 from .advice import advice_intro, advice_rules, follow_of
 from .findings import StudyFindings
 from .plan import StudyError
-from .rated import RATINGS
-from ..markdown import pct, pp
+from ..markdown import pp
 from .report_tables import (CHOICE_METHOD, ESTIMATOR, HYPOTHESES, METHOD, POWER, choice_detail, choice_search_lines,
                             choice_section, comparison_section, seats_section, study_detail, study_facts)
-from .report_text import (ablation_brief, ablation_estimate, ablation_findings, agreement_sentence,
-                          primary_sentence, player_summary, seat_findings, usage_findings, ablation_summary,
-                          take_rate_summary, seat_summary, ablation_sentences, choice_sentences, seat_sentences)
+from .report_text import (ablation_brief, ablation_estimate, ablation_findings, ablation_sentences, ablation_summary,
+                          agreement_sentence, choice_sentences, first_seat_text, first_seats, off_fair,
+                          played_counts, player_summary, primary_rows, primary_sentence, seat_findings,
+                          seat_sentences, seat_summary, take_rate_summary, usage_findings)
 from .report_validation import controlled_counts, advice_follows, validation_method, validation_results
 from .turn_choice import turn_section
 from .validation_cells import tested_sentence
@@ -339,26 +339,21 @@ def readme_block(f: StudyFindings) -> list[str]:
          f"Headline results of [the study's report](../results/officials/report.md) (commit "
          f"`{f.commit or '?'}`), each with what it was tested against; the report's Threats to validity "
          "say what they assume:", ""]
-    v = f.validation
-    if v is not None and len(v) and "d_control" in v:
-        rows = v[v.rating.isin(RATINGS) & v.d_control.notna()]
-        if len(rows):
-            n = int(rows.players.min())
-            L.append(f"- **Following the search's rating** at every offer, minus its control (same searches "
-                     f"choosing as the search does, same deals; primary test, {n} players): " + ", ".join(
-                         f"{r.rating} {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
-                         for r in rows[rows.players == n].itertuples())
-                     + " of win rate. Results: validation by play.")
+    primary = primary_rows(f.validation)
+    if primary is not None:
+        n, rows = primary
+        L.append(f"- **Following the search's rating** at every offer, minus its control (same searches "
+                 f"choosing as the search does, same deals; primary test, {n} players): " + ", ".join(
+                     f"{r.rating} {pp(r.d_control, r.d_control_lo, r.d_control_hi)}" for r in rows.itertuples())
+                 + " of win rate. Results: validation by play.")
     if a is not None and len(a.ablation):
         t = a.primary
-        counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
-        L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at {counts} "
-                 f"players: {ablation_brief(t)}. Results: ablation.")
-        first = a.seats_control[a.seats_control.seat == 0].sort_values("players")
-        off = [x for x in first.itertuples() if x.lo > x.expected or x.hi < x.expected]
-        if len(first):
-            said = ("; ".join(f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} "
-                              f"players, fair {pct(x.expected)}" for x in off) if off
+        L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at "
+                 f"{played_counts(t)} players: {ablation_brief(t)}. Results: ablation.")
+        first = first_seats(a)
+        off = [x for x in first if off_fair(x)]
+        if first:
+            said = ("; ".join(first_seat_text(x, ", fair {}") for x in off) if off
                     else "its fair share within its interval at every count")
             if off and len(off) < len(first):
                 said += "; elsewhere within its interval"

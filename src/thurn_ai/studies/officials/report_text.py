@@ -22,20 +22,35 @@ def weighted(rows: pd.DataFrame, column: str, weights: str) -> float:
     ok = rows[column].notna() & (rows[weights] > 0)
     return float((rows[column][ok] * rows[weights][ok]).sum() / rows[weights][ok].sum()) if ok.any() else math.nan
 
-def primary_sentence(validation: pd.DataFrame | None) -> str | None:
-    """The primary comparison in one sentence: each rating's paired difference to its control at the
-    smallest player count where controls were played (None without a control)."""
+def primary_rows(validation: pd.DataFrame | None):
+    """(n, the ratings' rows at n): the smallest player count where a rating's control was played (None
+    without a control)."""
     if validation is None or validation.empty or "d_control" not in validation:
         return None
     rows = validation[validation.rating.isin(RATINGS) & validation.d_control.notna()]
     if rows.empty:
         return None
     n = int(rows.players.min())
+    return n, rows[rows.players == n]
+
+
+def primary_sentence(validation: pd.DataFrame | None) -> str | None:
+    """The primary comparison in one sentence: each rating's paired difference to its control at the
+    smallest player count where controls were played (None without a control)."""
+    if primary_rows(validation) is None:
+        return None
+    n, rows = primary_rows(validation)
     said = "; ".join(f"the {r.rating} rating {pp(r.d_control, r.d_control_lo, r.d_control_hi)} of win rate "
-                     f"(Holm p {p_text(r.p_control_holm)})" for r in rows[rows.players == n].itertuples())
+                     f"(Holm p {p_text(r.p_control_holm)})" for r in rows.itertuples())
     return (f"The primary test, at {n} players: a bot that follows the search's rating at every offer of an "
             "official, minus its control (the same searches, the side picked by the search's own move, on the "
             f"same deals; paired by deal): {said}.")
+
+
+def played_counts(t: pd.DataFrame) -> str:
+    """'2 / 3 / 4': the player counts of a table."""
+    return " / ".join(str(int(n)) for n in sorted(t.players.unique()))
+
 
 def ablation_brief(t: pd.DataFrame) -> str:
     """Each official's primary estimate (with_primary rows) where its verdict is not "no change detected",
@@ -67,9 +82,8 @@ def ablation_summary(a, main: str | None) -> str | None:
     t = a.primary if a is not None else None
     if t is None or t.empty:
         return None
-    counts = " / ".join(str(int(n)) for n in sorted(t.players.unique()))
     return (f"A seat of the {main} that never uses an official, against players who do, minus "
-            f"{ablation_estimate(t)}, at {counts} players: {ablation_brief(t)}.")
+            f"{ablation_estimate(t)}, at {played_counts(t)} players: {ablation_brief(t)}.")
 
 def take_rate_summary(table: pd.DataFrame | None) -> str | None:
     """How often the search took each official when it was on offer (the choice table, all phases)."""
@@ -85,16 +99,31 @@ def take_rate_summary(table: pd.DataFrame | None) -> str | None:
     return ("At the offers of its rated games the search took " + ", ".join(rates) + " of them: a description "
             "of one bot's choices, not a test of them.")
 
+def off_fair(x) -> bool:
+    """Whether a seat's interval (a seats table's row) leaves its fair share."""
+    return x.lo > x.expected or x.hi < x.expected
+
+
+def first_seats(a) -> list:
+    """The first seat's rows of the control games' seats table, by player count."""
+    return list(a.seats_control[a.seats_control.seat == 0].sort_values("players").itertuples())
+
+
+def first_seat_text(x, fair: str = " (fair {})") -> str:
+    """'38.3% [33.7%, 43.2%] of 402 games at 3 players (fair 33.3%)'."""
+    return f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players" + fair.format(
+        pct(x.expected))
+
+
 def seat_summary(a) -> str | None:
     """The first seat in the control games: where its interval leaves the fair share, and where not."""
     if a is None or not len(a.seats_control):
         return None
-    first = a.seats_control[a.seats_control.seat == 0].sort_values("players")
-    off = [x for x in first.itertuples() if x.lo > x.expected or x.hi < x.expected]
-    fair = [str(x.players) for x in first.itertuples() if not (x.lo > x.expected or x.hi < x.expected)]
+    first = first_seats(a)
+    off = [x for x in first if off_fair(x)]
+    fair = [str(x.players) for x in first if not off_fair(x)]
     s = "Among identical bots (control games) the first seat won "
-    s += "; ".join(f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players "
-                   f"(fair {pct(x.expected)})" for x in off) if off else "its fair share at every count"
+    s += "; ".join(first_seat_text(x) for x in off) if off else "its fair share at every count"
     if off and fair:
         s += f"; at {' and '.join(fair)} players its interval includes the fair share"
     return s + "."
