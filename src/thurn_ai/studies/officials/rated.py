@@ -155,7 +155,8 @@ class RatedBot(Bot):
         #: control for ratings whose searches are larger than the equal budget)
         self.side_search = self.standard if side_iterations is None else MCTSBot(
             seed=derive_seed("rated-side", seed), **{**options, "iterations": int(side_iterations)})
-        self.settings = ChoiceSettings(bot=BotSpec("mcts", options), iterations=rate_iterations, fresh=rating == "fresh")
+        self.settings = ChoiceSettings(bot=BotSpec("mcts", options), iterations=rate_iterations,
+                                       fresh=rating == "fresh")
         #: offers met and how often the rating chose to use the official (per official)
         self.offers = dict.fromkeys(OFFICIALS, 0)
         self.used = dict.fromkeys(OFFICIALS, 0)

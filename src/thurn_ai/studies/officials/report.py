@@ -26,6 +26,7 @@ MULTIPLE = ("The primary comparison's p-values are Holm-adjusted across the vali
             "table's p-values are Holm-adjusted within that table only (family-wise 5% per table); conclusions "
             "that combine tables are not corrected across them, and each 95% interval is uncorrected.")
 
+
 @dataclass
 class Part:
     """One question of the study and the result that answers it: its text (primary: the confirmatory one),
@@ -35,6 +36,7 @@ class Part:
     lines: list[str] = field(default_factory=list)
     primary: bool = False
 
+
 def question_lines(parts: list[Part], hypotheses: str) -> list[str]:
     """The Questions section: the declared primary hypothesis, then each question numbered as its result."""
     L = ["## Questions", "", hypotheses, ""]
@@ -42,6 +44,7 @@ def question_lines(parts: list[Part], hypotheses: str) -> list[str]:
         kind = "primary, confirmatory" if p.primary else "exploratory"
         L.append(f"{i}. ({kind}) {p.question} (Results {i})")
     return L + [""]
+
 
 def result_lines(parts: list[Part]) -> list[str]:
     """The Results section: one numbered subsection per question."""
@@ -51,6 +54,7 @@ def result_lines(parts: list[Part]) -> list[str]:
         if L[-1] != "":
             L.append("")
     return L
+
 
 def summary_lines(analyses: dict, main: str | None, choice: dict | None, validation, follow: str) -> list[str]:
     """The Summary: what was asked, and what was found, each with what it was tested against."""
@@ -75,6 +79,7 @@ def summary_lines(analyses: dict, main: str | None, choice: dict | None, validat
                      "this report, are not tested as advice (Threats to validity).")
         L.append("")
     return L
+
 
 def threats_lines(f) -> list[str]:
     """Threats to validity (of a findings.StudyFindings): what the numbers assume, each said only where the
@@ -138,6 +143,7 @@ def threats_lines(f) -> list[str]:
                  "compare with, not a test of fair seats.")
     return L + [""]
 
+
 def report_head(f: StudyFindings) -> list[str]:
     """The report's first lines: the title and the dirty-tree warning."""
     L = [f"# {f.title}", ""]
@@ -145,6 +151,7 @@ def report_head(f: StudyFindings) -> list[str]:
         L += [f"> **Not a reproducible result**: built from a working tree with uncommitted changes "
               f"({f.dirty}), so no commit holds the code that made it.", ""]
     return L
+
 
 def reproduction_lines(f: StudyFindings) -> list[str]:
     """How to rebuild the report, and the commit it was built at."""
@@ -155,11 +162,13 @@ def reproduction_lines(f: StudyFindings) -> list[str]:
         L += [f"Report built at commit `{f.commit}`.", ""]
     return L
 
+
 def _body(lines: list[str]) -> list[str]:
     """A section's lines without its heading (and the blank line after it)."""
     if lines and lines[0].startswith("#"):
         lines = lines[1:]
     return lines[1:] if lines and lines[0] == "" else lines
+
 
 def _per_study(analyses: dict, sentences) -> list[str]:
     """Each study's sentences (sentences(a)) under its name, as bullets."""
@@ -169,6 +178,7 @@ def _per_study(analyses: dict, sentences) -> list[str]:
         if said:
             L += [f"**{name}**:", ""] + [f"- {s}" for s in said] + [""]
     return L
+
 
 def _parts(f: StudyFindings) -> list[Part]:
     """The study's questions, each with the result that answers it, in the report's order (the primary one
@@ -250,6 +260,7 @@ def _parts(f: StudyFindings) -> list[Part]:
                           "record", L))
     return parts
 
+
 def methods_lines(f: StudyFindings, follow: str) -> list[str]:
     """The Methods section: the bots and budgets, the tournaments and their pairing, the ratings, the
     validation by play and its controls, the advice, the estimators, power and multiple comparisons."""
@@ -275,6 +286,7 @@ def methods_lines(f: StudyFindings, follow: str) -> list[str]:
           MULTIPLE, ""]
     return L
 
+
 def appendix_lines(f: StudyFindings) -> list[str]:
     """The Appendix: each study's detail tables, the value at the moment of choice per study, how to
     reproduce the report and its commit."""
@@ -285,6 +297,7 @@ def appendix_lines(f: StudyFindings) -> list[str]:
         L += ["### Value at the moment of choice, per bot", ""] + choice_detail(f.choice)
     L += ["### Reproduction", ""] + (reproduction_lines(f) or ["–", ""])
     return L
+
 
 def build_report(f: StudyFindings) -> str:
     """The markdown report of the study's findings in a paper's order: summary, questions, methods, results,
@@ -308,6 +321,7 @@ def build_report(f: StudyFindings) -> str:
     L += appendix_lines(f)
     return "\n".join(L).rstrip() + "\n"
 
+
 def choice_report(f: StudyFindings) -> str:
     """A markdown report of the choice part alone (no ablation played): the summary for players, the
     command and commit, and the section "Value at the moment of choice"."""
@@ -320,11 +334,14 @@ def choice_report(f: StudyFindings) -> str:
     L += choice_section(f.choice) + reproduction_lines(f)
     return "\n".join(L).rstrip() + "\n"
 
+
 #: the block of docs/officials-advice.md (once the README's) that the study's report step writes
 #: (experiments/officials.py): its first and last lines; its links are relative to docs/
 README_START = "<!-- officials-advice: written by python experiments/officials.py from results/officials/ -->"
 
+
 README_END = "<!-- /officials-advice -->"
+
 
 def readme_block(f: StudyFindings) -> list[str]:
     """The players' page's short summary of the study (markdown lines, between README_START and README_END):
@@ -359,6 +376,7 @@ def readme_block(f: StudyFindings) -> list[str]:
                 said += "; elsewhere within its interval"
             L.append("- **First seat** among identical bots (control games): " + said + ". Results: seat advantage.")
     return L + ["", README_END]
+
 
 def with_readme_block(readme: str, block: list[str]) -> str:
     """The README text with its officials block (README_START ... README_END) replaced by `block`; StudyError

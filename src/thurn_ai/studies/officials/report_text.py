@@ -22,6 +22,7 @@ def weighted(rows: pd.DataFrame, column: str, weights: str) -> float:
     ok = rows[column].notna() & (rows[weights] > 0)
     return float((rows[column][ok] * rows[weights][ok]).sum() / rows[weights][ok].sum()) if ok.any() else math.nan
 
+
 def primary_rows(validation: pd.DataFrame | None):
     """(n, the ratings' rows at n): the smallest player count where a rating's control was played (None
     without a control)."""
@@ -72,10 +73,12 @@ def ablation_brief(t: pd.DataFrame) -> str:
                 for x in moved) + ", elsewhere no change detected")
     return "; ".join(said)
 
+
 def ablation_estimate(t: pd.DataFrame) -> str:
     """What the ablation's primary estimate compares the restricted seat with."""
     return ("the same seat of the control game on the same deal" if (t.primary == "paired").all()
             else "the fair share 1/n where no control game dealt the same cards")
+
 
 def ablation_summary(a, main: str | None) -> str | None:
     """What never using each official did to the main study's seat (the primary estimate), by verdict."""
@@ -84,6 +87,7 @@ def ablation_summary(a, main: str | None) -> str | None:
         return None
     return (f"A seat of the {main} that never uses an official, against players who do, minus "
             f"{ablation_estimate(t)}, at {played_counts(t)} players: {ablation_brief(t)}.")
+
 
 def take_rate_summary(table: pd.DataFrame | None) -> str | None:
     """How often the search took each official when it was on offer (the choice table, all phases)."""
@@ -98,6 +102,7 @@ def take_rate_summary(table: pd.DataFrame | None) -> str | None:
         return None
     return ("At the offers of its rated games the search took " + ", ".join(rates) + " of them: a description "
             "of one bot's choices, not a test of them.")
+
 
 def off_fair(x) -> bool:
     """Whether a seat's interval (a seats table's row) leaves its fair share."""
@@ -128,6 +133,7 @@ def seat_summary(a) -> str | None:
         s += f"; at {' and '.join(fair)} players its interval includes the fair share"
     return s + "."
 
+
 def agreement_sentence(agreement: pd.DataFrame | None) -> str:
     """' At the offers its played choice equals the heuristic bot's at ...' (agreement.md), or ''."""
     if agreement is None or agreement.empty or "choice" not in agreement:
@@ -141,10 +147,12 @@ def agreement_sentence(agreement: pd.DataFrame | None) -> str:
     return (" Measured: at the offers of its rated games the search's own choice is the heuristic bot's choice "
             "in the same position at " + ", ".join(parts) + " of the offers ([agreement.md](agreement.md)).")
 
+
 def findings(a: Analysis) -> list[str]:
     """Plain sentences: what forbidding each official does (where the CI excludes 0 and where it does not),
     which pairs of officials the data separate, how often each is used, and the seat advantage."""
     return ablation_findings(a) + usage_findings(a) + seat_findings(a)
+
 
 def ablation_findings(a: Analysis) -> list[str]:
     """Per player count: what forbidding each official does (primary estimate) and which pairs of officials
@@ -177,6 +185,7 @@ def ablation_findings(a: Analysis) -> list[str]:
                        f"not separated: {', '.join(not_sep) or 'none'}.")
     return out
 
+
 def usage_findings(a: Analysis) -> list[str]:
     """Per player count: how often the full bot uses each official, and in which phase."""
     out = []
@@ -194,6 +203,7 @@ def usage_findings(a: Analysis) -> list[str]:
             out.append(f"{n} players: the full bot's uses per game: {uses}.")
     return out
 
+
 def seat_findings(a: Analysis) -> list[str]:
     """Per player count: the first seat in the control games, and the seats off the fair share."""
     out = []
@@ -208,9 +218,11 @@ def seat_findings(a: Analysis) -> list[str]:
                    f"equal: chi-square p = {p_text(f.p_equal_seats)}).")
     return out
 
+
 def _detectable(r) -> float:
     """The detectable effect of a with_primary row for its primary estimator."""
     return r.detectable_paired if r.primary == "paired" else r.detectable_fair
+
 
 def _power_text(r) -> str:
     """What the games of a with_primary row detect with 80% power, or why no power can be given: paired
@@ -219,6 +231,7 @@ def _power_text(r) -> str:
     if math.isnan(d):
         return "no power can be given: the paired differences do not vary, so there is no spread to compute it from"
     return f"the smallest effect these games detect with 80% power is {100 * d:.1f} pp"
+
 
 def format_text(a: Analysis) -> str:
     """A compact plain-text summary for the terminal."""
@@ -241,11 +254,14 @@ def format_text(a: Analysis) -> str:
     L += ["findings:"] + [f"  - {s}" for s in findings(a)]
     return "\n".join(L)
 
+
 #: a Δ win rate interval wider than this (half-width) is "too few games to tell" in the summary for players
 WIDE = 0.15
 
+
 def _sample_note(rated: int) -> str:
     return f" (only {rated} rated decisions: the sample is too small to rely on)" if rated < SMALL_SAMPLE else ""
+
 
 def player_summary(analyses: dict, main: str | None = None, choice: dict | None = None) -> list[str]:
     """A few plain sentences for players, from the data: what never using each official costs the main
@@ -264,6 +280,7 @@ def player_summary(analyses: dict, main: str | None = None, choice: dict | None 
     if a is not None:
         out += seat_sentences(a)
     return out
+
 
 def ablation_sentences(a: Analysis) -> list[str]:
     out = []
@@ -289,6 +306,7 @@ def ablation_sentences(a: Analysis) -> list[str]:
                   f"({int(r.games.min())}–{int(r.games.max())} a table)")
         out.append(s + ".")
     return out
+
 
 def choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
     """Per official: what using it when offered is compared with, how often it is right by each rating (the
@@ -336,6 +354,7 @@ def choice_sentences(t: pd.DataFrame, follow: str | None = None) -> list[str]:
                 s += f"; on average using it now is worse in every phase, least in the {top} game ({said})"
         out.append(s + _sample_note(rated) + ".")
     return out
+
 
 def seat_sentences(a: Analysis) -> list[str]:
     """The first seat, from the control games only (identical bots in every seat)."""
