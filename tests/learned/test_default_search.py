@@ -132,7 +132,7 @@ def test_a_map_calibrates_only_the_search_it_was_fitted_for(monkeypatch):
     raw = analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=40, seed=1)
     assert not raw.to_dict()["win_chance"]["mapped"] and all(o.win_prob == o.search_win for o in raw.options)
     # the map's own search, at another budget: mapped, and said whom it assumes and how well it held
-    b = analyse(g, bot=str(other), iterations=40, seed=1)
+    b = analyse(g, bot=other, iterations=40, seed=1)
     assert b.calibrated and all(o.win_prob != o.search_win for o in b.options)
     assert b.chance.held["slope"] == 0.97 and "slope 0.97 [0.90, 1.05]" in b.chance.held_text()
     assert "every seat played it" in b.assumes

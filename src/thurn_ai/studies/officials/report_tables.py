@@ -12,7 +12,7 @@ import pandas as pd
 from ...game.officials import OFFICIALS, STAGES
 from .choice import SMALL_SAMPLE
 from .plan import OFFICIAL_LABEL
-from ..markdown import P_FLOOR, num, p_text, pct, pp, table  # noqa: F401 (the report modules' formats)
+from ..markdown import num, p_text, pct, pct_ci, pp, table
 from .tables import Analysis
 
 #: the tournaments of the ablation and their pairing, and how its tables are read (the report's Methods)
@@ -195,8 +195,8 @@ def seat_lines(a: Analysis) -> list[str]:
     rows = []
     for r in a.seats_control.itertuples():
         c = alls.loc[(r.players, r.seat)] if (r.players, r.seat) in alls.index else None
-        cc = f"{pct(c.win_rate)} [{pct(c.lo)}, {pct(c.hi)}] of {int(c.games)}" if c is not None else "–"
-        rows.append([r.players, r.seat, r.games, f"{pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]",
+        cc = f"{pct_ci(c.win_rate, c.lo, c.hi)} of {int(c.games)}" if c is not None else "–"
+        rows.append([r.players, r.seat, r.games, pct_ci(r.win_rate, r.lo, r.hi),
                      p_text(r.p_equal_seats), pct(r.expected), cc])
     return L + table(["players", "seat", "control: games", "control: win rate [95% CI]", "control: equal seats p",
                       "fair", "all games: win rate [95% CI] of games"], rows) + ["", wbc_sentence(control_wbc(a)), ""]
@@ -327,12 +327,12 @@ def choice_table_lines(t: pd.DataFrame) -> list[str]:
         if r.rated == 0:
             cells = ["–"] * 6
         else:
-            fresh = (f"{pct(r.fresh_right)} [{pct(r.fresh_right_lo)}, {pct(r.fresh_right_hi)}]"
+            fresh = (pct_ci(r.fresh_right, r.fresh_right_lo, r.fresh_right_hi)
                      if getattr(r, "fresh_rated", 0) else "–")
             cells = [f"{100 * r.d_win_mean:+.1f} / {100 * r.d_win_median:+.1f} / "
                      f"{100 * getattr(r, 'd_win_trimmed', math.nan):+.1f} pp [{100 * r.d_win_q25:+.1f}, "
                      f"{100 * r.d_win_q75:+.1f}]", f"{r.d_score_mean:+.2f}",
-                     f"{pct(r.right)} [{pct(r.right_lo)}, {pct(r.right_hi)}]"
+                     pct_ci(r.right, r.right_lo, r.right_hi)
                      + (" (small sample)" if r.small_sample else ""),
                      pct(getattr(r, "right_open", math.nan)), fresh,
                      f"{pct(r.clearly_right)} / {pct(r.clearly_wrong)}"]
@@ -419,6 +419,6 @@ def wbc_sentence(w: dict) -> str:
         dlo, dhi = w["diff_ci"]
         same = "consistent with" if dlo <= 0 <= dhi else "different from"
         s += (f" Here the first seat won {w['ours_wins']} of {w['ours_games']} 4-player games = "
-              f"{pct(w['ours_rate'])} [{pct(olo)}, {pct(ohi)}]; difference to the WBC "
+              f"{pct_ci(w['ours_rate'], olo, ohi)}; difference to the WBC "
               f"{pp(w['ours_rate'] - w['wbc_rate'], dlo, dhi)}, i.e. {same} the WBC rate.")
     return s

@@ -8,7 +8,7 @@ import math
 import pandas as pd
 
 from ...game.officials import OFFICIALS, STAGES
-from ..markdown import num, p_text, pct, pp
+from ..markdown import num, p_text, pct, pct_ci, pp
 from .advice import follow_of
 from .choice import SMALL_SAMPLE
 from .plan import OFFICIAL_LABEL
@@ -116,7 +116,7 @@ def first_seats(a) -> list:
 
 def first_seat_text(x, fair: str = " (fair {})") -> str:
     """'38.3% [33.7%, 43.2%] of 402 games at 3 players (fair 33.3%)'."""
-    return f"{pct(x.win_rate)} [{pct(x.lo)}, {pct(x.hi)}] of {x.games} games at {x.players} players" + fair.format(
+    return f"{pct_ci(x.win_rate, x.lo, x.hi)} of {x.games} games at {x.players} players" + fair.format(
         pct(x.expected))
 
 
@@ -210,7 +210,7 @@ def seat_findings(a: Analysis) -> list[str]:
     for n, g in a.seats_control.groupby("players"):
         f = g[g.seat == 0].iloc[0]
         where = ("above" if f.lo > f.expected else "below" if f.hi < f.expected else "not distinguishable from")
-        off_fair = [f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples()
+        off_fair = [f"seat {r.seat} {pct_ci(r.win_rate, r.lo, r.hi)}" for r in g.itertuples()
                     if r.lo > r.expected or r.hi < r.expected]
         out.append(f"{n} players, control games only (identical bots): the first seat wins {pct(f.win_rate)} "
                    f"[{pct(f.lo)}, {pct(f.hi)}] of {int(f.games)} games, {where} the fair {pct(f.expected)}; "
@@ -248,7 +248,7 @@ def format_text(a: Analysis) -> str:
                  f"{r.late:5.2f} = {r.total:5.2f}  ({pct(r.share_of_turns)} of turns)")
     L.append("seat advantage (control games only; seat 0 starts)")
     for n, g in a.seats_control.groupby("players"):
-        cells = "  ".join(f"seat {r.seat} {pct(r.win_rate)} [{pct(r.lo)}, {pct(r.hi)}]" for r in g.itertuples())
+        cells = "  ".join(f"seat {r.seat} {pct_ci(r.win_rate, r.lo, r.hi)}" for r in g.itertuples())
         L.append(f"  {n}p ({int(g.games.iloc[0])} games, equal-seats p {p_text(g.p_equal_seats.iloc[0])}): {cells}")
     L.append(wbc_sentence(control_wbc(a)).replace("**", ""))
     L += ["findings:"] + [f"  - {s}" for s in findings(a)]
@@ -365,7 +365,7 @@ def seat_sentences(a: Analysis) -> list[str]:
             out.append(f"First seat at {n} players: too few games to tell ({int(f.games)}).")
             continue
         where = "more than" if f.lo > f.expected else "less than" if f.hi < f.expected else "about"
-        out.append(f"First seat at {n} players: wins {pct(f.win_rate)} [{pct(f.lo)}, {pct(f.hi)}] of "
+        out.append(f"First seat at {n} players: wins {pct_ci(f.win_rate, f.lo, f.hi)} of "
                    f"{int(f.games)} control games (identical bots), {where} the fair {pct(f.expected)}"
                    + (" (the World Boardgaming Championships: 31.4% of 226 4-player games)" if n == 4 else "")
                    + ".")

@@ -17,7 +17,7 @@ from ...fileio import atomic_write_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS
 from ..provenance import commit
 from .findings import RuleCardFindings
-from ..markdown import p_text, pct, pp, table
+from ..markdown import p_text, pct, pct_ci, pp, table
 from .rulecard import (
     CARD,
     CARD_RULE,
@@ -100,7 +100,7 @@ def with_card_block(text: str, block: list[str]) -> str:
 # ------------------------------------------------------------------------------------------ the report
 
 def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
-    rows = ([r.players, OFFICIAL_LABEL[r.official], r.rule, r.fitted, f"{pct(r.share)} [{pct(r.lo)}, {pct(r.hi)}]",
+    rows = ([r.players, OFFICIAL_LABEL[r.official], r.rule, r.fitted, pct_ci(r.share, r.lo, r.hi),
              f"{r.test_offers} ({r.test_games})",
              pp(r.d_card, r.d_card_lo, r.d_card_hi) if isinstance(r.d_card, float) and not math.isnan(r.d_card)
              else ""]
@@ -110,8 +110,8 @@ def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
 
 
 def _play_rows(play: pd.DataFrame) -> list[str]:
-    rows = ([_opponent_name(r.opponent), r.players, r.games, f"{pct(r.card_rate)} [{pct(r.card_lo)}, {pct(r.card_hi)}]",
-             f"{pct(r.control_rate)} [{pct(r.control_lo)}, {pct(r.control_hi)}]", pp(r.d_win, r.d_win_lo, r.d_win_hi),
+    rows = ([_opponent_name(r.opponent), r.players, r.games, pct_ci(r.card_rate, r.card_lo, r.card_hi),
+             pct_ci(r.control_rate, r.control_lo, r.control_hi), pp(r.d_win, r.d_win_lo, r.d_win_hi),
              p_text(r.p_holm), f"{100 * r.detectable:.1f} pp",
              f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] points"] for r in play.itertuples())
     return table(["against", "players", "games", "the card's seat wins [95%]", "the heuristic's, same seat and deal",
