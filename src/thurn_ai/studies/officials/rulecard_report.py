@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -149,21 +150,20 @@ def _verdict(r) -> str:
     return "no difference detected from"
 
 
-def report_lines(f: RuleCardFindings, search: str, games: dict, seeds: dict, code: str,
-                 played_at: str = "unknown") -> list[str]:
+def report_lines(f: RuleCardFindings) -> list[str]:
     """results/officials/rulecard.md in a paper's order: summary, questions, methods, results, threats to
     validity, the appendix (each section its own function below)."""
-    agreement, play = f.agreement, f.play
+    agreement, play, code = f.agreement, f.play, f.code
     return ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
             f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
             "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
-            f"(`rulecard_games.parquet`, played at commit `{played_at}`: `rulecard_runs.json`); tables: "
+            f"(`rulecard_games.parquet`, played at commit `{f.played_at}`: `rulecard_runs.json`); tables: "
             "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
             "## Summary", "",
             *card_lines(f), "",
             *_summary_items(f), *_reading(play),
             "", "## Questions", "", *_questions(play),
-            "## Methods", "", *_methods(agreement, search, games, seeds),
+            "## Methods", "", *_methods(f),
             "## Results", "", *_results(f),
             "## Threats to validity", "", *THREATS,
             "## Appendix: every rule, every official and player count", "",
@@ -250,7 +250,8 @@ def _questions(play: pd.DataFrame) -> list[str]:
     ]
 
 
-def _methods(agreement: pd.DataFrame, search: str, games: dict, seeds: dict) -> list[str]:
+def _methods(f: RuleCardFindings) -> list[str]:
+    agreement, search, games, seeds = f.agreement, f.search, f.games, f.seeds
     return [
         "- **Offers.** The officials study's search (`mcts(select=puct,prior=0.8,c=1.0,reward=mixed,"
         "playout=heuristic,horizon=3,eval=learned,iterations=1000)` with the hand-set prior) in self-play, "
@@ -343,13 +344,14 @@ THREATS = [
 ]
 
 
-def write(out, root, f: RuleCardFindings, search: str, games: dict, seeds: dict, code: str | None = None,
-          played_at: str = "unknown") -> None:
+def write(out, root, f: RuleCardFindings) -> None:
     """results/officials/rulecard.md, and the card's block in README.md and docs/officials-advice.md, from the
-    card's findings (findings.rulecard_findings)."""
+    card's findings (findings.rulecard_findings; without f.code, the root's commit)."""
     out, root = Path(out), Path(root)
-    code = code or commit(root)
-    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f, search, games, seeds, code, played_at)))
+    if not f.code:
+        f = replace(f, code=commit(root))
+    code = f.code
+    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f)))
     report = (out / "rulecard.md").resolve()
     for page in (root / "README.md", root / "docs" / "officials-advice.md"):
         link = Path(_relative(report, page.parent)).as_posix()
