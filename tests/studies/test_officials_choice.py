@@ -252,7 +252,7 @@ def test_cli_parts_turns_and_validation(tmp_path, capsys):
     (["--part", "choice"], "needs --out"),
     (["--part", "turns"], "needs --out"),
     (["--part", "bogus", "--out", "x"], "bogus"),
-    (["--budget", "300"], "for a search bot"),
+    (["--budget", "300"], "for a bot that searches"),
     (["--bot", "mcts", "--budget", "5=300"], "2, 3 or 4"),
     (["--bot", "mcts", "--budget", "2=lots"], "expected iterations"),
     (["--choice-iterations", "0", "--part", "choice", "--out", "x"], "0"),
