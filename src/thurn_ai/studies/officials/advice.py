@@ -229,11 +229,11 @@ def advice_rules(t: pd.DataFrame) -> list[str]:
 
 def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
     """One PNG per official: the share right per level of each factor (95% CI), the line at one half."""
-    from .plots import _pyplot, _save
+    from .plots import pyplot, save
 
     if t is None or t.empty:
         return []
-    plt = _pyplot()
+    plt = pyplot()
     names = []
     for o in OFFICIALS:
         g = t[t.official == o]
@@ -252,5 +252,5 @@ def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
         axes[0].set_ylabel("% of offers where the search used it" if by_player
                            else "% of offers where using it is right")
         fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it" + (" (what the search does)" if by_player else ""))
-        names.append(_save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
+        names.append(save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
     return names
