@@ -110,8 +110,9 @@ def report(out: Path) -> None:
     # a run's commit, and the same code's commit after the branch was rebased onto main (rebased_as)
     played = list(dict.fromkeys(r["code"] + (f" (rebased as {r['rebased_as']})" if r.get("rebased_as") else "")
                                 for r in runs if r.get("part") == "rulecard play"))
-    rulecard_report.write(out, ROOT, rulecard_findings(agreement, play_table), search=SEARCH, games=GAMES, seeds=SEEDS,
-                          code=provenance.code_state(ROOT), played_at=", ".join(played) or "unknown")
+    rulecard_report.write(out, ROOT, rulecard_findings(agreement, play_table, search=SEARCH, games=GAMES, seeds=SEEDS,
+                                                       code=provenance.code_state(ROOT),
+                                                       played_at=", ".join(played) or "unknown"))
     refresh(out)
     print(f"report: {out / 'rulecard.md'}; the card in README.md and docs/officials-advice.md")
 
