@@ -18,6 +18,9 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/results.md", "generation 3 wins {search_root:gen3.paired.p2|points} more often than\n`anchor-1k` at "
+                        "2 players, {search_root:gen3.paired.p3|points} at 3 and {search_root:gen3.paired.p4|points} "
+                        "at 4 (pooled {search_root:gen3.pooled|points}"),
     ("docs/expert.md", "the pooled held-out pairwise accuracy rises by {value_route_tiles:pooled.pairwise_diff} over "
                        "4,793 decisions ({value_route_tiles:pairwise.p2.12_features} → "
                        "{value_route_tiles:pairwise.p2.13_features}"),
