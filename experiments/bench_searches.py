@@ -76,7 +76,7 @@ def measure(specs: list[str], count: int, iterations: int, rounds: int, players:
             for p, r in timed(root, spec, count, iterations, players).items():
                 if p not in best[spec] or r["cpu_seconds"] < best[spec][p]["cpu_seconds"]:
                     best[spec][p] = r
-    rows = {}
+    rows: dict[str, dict[int, dict]] = {}
     for spec in specs:
         rows[spec] = {}
         for p in players:

@@ -158,7 +158,8 @@ POSITION_TURNS = (20, 40, 60)
 def search_positions(players: int, count: int) -> list:
     """`count` positions of this player count to time searches from: bench_position of seeds 5, 6, ...
     after 20, 40, 60, 20, ... turns (a game that ended before is skipped, the next seed taken)."""
-    out, seed = [], BENCH_SEED
+    out: list = []
+    seed = BENCH_SEED
     while len(out) < count:
         g = bench_position(seed=seed, turns=POSITION_TURNS[len(out) % len(POSITION_TURNS)], players=players)
         if not g.is_terminal():
