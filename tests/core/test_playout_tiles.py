@@ -62,6 +62,18 @@ def test_closes_as_the_rule_of_thumb_where_waiting_gains_no_tile_or_risks_the_ro
     assert choices(g, TILES) == {"close"}
 
 
+@pytest.mark.parametrize("horses, tiles_rule", [(["Stettin"], "close"), (["Stettin", "Lübeck"], "stop")])
+def test_in_the_horses_variant_it_waits_only_when_the_longer_route_has_its_horses(horses, tiles_rule):
+    """North board, horses variant: a route of L cards closes with 2 + the laid horses >= L. Five cards with
+    Stettin's 3 horses laid may close, six would need another horse card: close now; with Lübeck's 2 more,
+    six cards can close too: wait for the 6-tile (3 points against the 5-tile's 2)."""
+    route = ["Berlin", "Halle", "Magdeburg", "Hannover", "Münster", "Cöln"]
+    g = build(2, rules=Rules(players=2, board="north", variant="horses"), current=0, phase="after_play",
+              routes={0: route[:5]}, hands={0: [route[5]]}, official="administrator", horse_cards={0: horses})
+    assert choices(g, HEURISTIC) == {"close"}
+    assert choices(g, TILES) == {tiles_rule}
+
+
 @settings(max_examples=60, deadline=None)
 @given(rule=st.sampled_from([*RULES, Rules(players=3, board="north", variant="horses")]),
        seed=st.integers(0, 10**6), moves=st.integers(0, 500), eps=st.sampled_from([0.0, 0.05]))
