@@ -49,13 +49,14 @@ def _fake(rounds_cpu: dict):
 
 def test_the_searches_take_turns_keep_their_best_round_and_are_compared_with_the_first(tmp_path, monkeypatch):
     mod = experiment("bench_searches")
-    timed, instructions, calls = _fake({"mcts": [0.5, 0.3, 0.4], "mcts(policy=handset)": [0.2, 0.25, 0.3]})
+    timed, instructions, calls = _fake({"mcts": [0.5, 0.3, 0.4], "mcts(policy=handset)": [0.25, 0.2, 0.3]})
     monkeypatch.setattr(mod, "timed", timed)
     monkeypatch.setattr(mod, "instructions", instructions)
     out = tmp_path / "searches-x.json"
     assert mod.main(["--specs", "mcts", "mcts(policy=handset)", "--rounds", "3", "--players", "2", "3",
                      "--out", str(out)]) == 0
-    assert calls == ["mcts", "mcts(policy=handset)"] * 3
+    # each round starts one search later
+    assert calls == ["mcts", "mcts(policy=handset)", "mcts(policy=handset)", "mcts", "mcts", "mcts(policy=handset)"]
     res = json.loads(out.read_text())
     row = res["searches"]["mcts"]["2"]
     assert row["cpu_us_per_iteration"] == pytest.approx(3000.0)          # best round: 0.3 s / 100 iterations
