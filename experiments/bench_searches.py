@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import subprocess
 from datetime import datetime, timezone
@@ -56,8 +57,10 @@ print(json.dumps(out))
 
 def timed(root: Path, spec: str, count: int, iterations: int, players: list[int]) -> dict:
     """{players: seconds, iterations, playout moves} of one process searching with `spec`."""
+    # numpy's BLAS threads (the weights are read with numpy) would spin beside the search and slow it
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     run = subprocess.run([sys.executable, "-c", CHILD, str(root), spec, str(count), str(iterations),
-                          ",".join(map(str, players))], capture_output=True, text=True)
+                          ",".join(map(str, players))], capture_output=True, text=True, env=env)
     if run.returncode:
         raise SystemExit(f"error: {spec} failed:\n{run.stderr.strip()[-2000:]}")
     return {int(p): r for p, r in json.loads(run.stdout.strip().splitlines()[-1]).items()}
@@ -101,7 +104,7 @@ def measure(specs: list[str], count: int, iterations: int, rounds: int, players:
                      "taking turns, each round starting one search later)"),
             "commit": code_state(ROOT, ("cext", "src")), "specs": specs, "positions": count,
             "iterations": iterations, "rounds": rounds, "searches": rows, "ratio_to_first": ratios,
-            "machine": {**machine_info(), "load_average": list(__import__("os").getloadavg())},
+            "machine": {**machine_info(), "load_average": list(os.getloadavg())},
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
