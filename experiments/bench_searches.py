@@ -11,10 +11,10 @@ Two measurements, each in fresh Python processes that import this checkout's thu
 
 * instructions (valgrind's callgrind, hash seed 0) inside the compiled search's Tree.run (not the import, the
   positions, the trees built), divided by the iterations: the same count on a loaded machine as on an idle one.
-* CPU seconds: the search thread's CPU time of the searches (and the wall time beside it); the searches take
-  turns, round after round, each round starting one search later, and each keeps its best round. The machine
-  is shared, so the ratios measured in one run are what the seconds are good for, and the instructions are the
-  measurement that holds.
+* CPU seconds: the search thread's CPU time of the searches (and the wall time beside it), all of them in one
+  process per round, taking turns position by position; each keeps its best round. The machine is shared, so
+  the ratios measured in one run are what the seconds are good for, and the instructions are the measurement
+  that holds.
 
 The ratios to the first spec (the default `mcts`) are in "ratio_to_first"; the learned prior's cost over the
 hand-set one is mcts / mcts(policy=handset).
@@ -43,43 +43,56 @@ sys.path.insert(0, sys.argv[1])
 import thurn_ai
 assert thurn_ai.__file__.startswith(sys.argv[1]), thurn_ai.__file__
 from thurn_ai.play.bench import search_positions, search_trees
-spec, count, iterations = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-out = {}
+specs, count, iterations = json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+shift = int(sys.argv[6])
+out = {spec: {} for spec in specs}
 for players in map(int, sys.argv[5].split(",")):
-    trees = search_trees(spec, search_positions(players, count))
-    t0, w0 = time.thread_time(), time.perf_counter()
-    done = sum(tree.run(iterations) for tree in trees) if iterations else 0
-    out[players] = {"cpu_seconds": time.thread_time() - t0, "wall_seconds": time.perf_counter() - w0,
-                    "iterations": done, "playout_moves": sum(tree.playout_moves for tree in trees)}
+    positions = search_positions(players, count)
+    trees = {spec: search_trees(spec, positions) for spec in specs}
+    for spec in specs:
+        out[spec][players] = {"cpu_seconds": 0.0, "wall_seconds": 0.0, "iterations": 0, "playout_moves": 0}
+    for k in range(count if iterations else 0):
+        # the searches take turns position by position, each position starting with another one
+        for j in range(len(specs)):
+            spec = specs[(j + k + shift) % len(specs)]
+            tree, r = trees[spec][k], out[spec][players]
+            t0, w0 = time.thread_time(), time.perf_counter()
+            r["iterations"] += tree.run(iterations)
+            r["cpu_seconds"] += time.thread_time() - t0
+            r["wall_seconds"] += time.perf_counter() - w0
+            r["playout_moves"] += tree.playout_moves
 print(json.dumps(out))
 '''
 
 
-def timed(root: Path, spec: str, count: int, iterations: int, players: list[int]) -> dict:
-    """{players: seconds, iterations, playout moves} of one process searching with `spec`."""
+def timed(root: Path, specs: list[str], count: int, iterations: int, players: list[int], shift: int = 0) -> dict:
+    """{spec: {players: seconds, iterations, playout moves}} of one process searching with every spec, the
+    searches taking turns position by position (the first at position k: specs[(k + shift) % len])."""
     # numpy's BLAS threads (the weights are read with numpy) would spin beside the search and slow it
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    run = subprocess.run([sys.executable, "-c", CHILD, str(root), spec, str(count), str(iterations),
-                          ",".join(map(str, players))], capture_output=True, text=True, env=env)
+    run = subprocess.run([sys.executable, "-c", CHILD, str(root), json.dumps(specs), str(count), str(iterations),
+                          ",".join(map(str, players)), str(shift)], capture_output=True, text=True, env=env)
     if run.returncode:
-        raise SystemExit(f"error: {spec} failed:\n{run.stderr.strip()[-2000:]}")
-    return {int(p): r for p, r in json.loads(run.stdout.strip().splitlines()[-1]).items()}
+        raise SystemExit(f"error: {', '.join(specs)} failed:\n{run.stderr.strip()[-2000:]}")
+    return {spec: {int(p): r for p, r in rows.items()}
+            for spec, rows in json.loads(run.stdout.strip().splitlines()[-1]).items()}
 
 
 def instructions(root: Path, spec: str, count: int, iterations: int, players: int) -> int:
     """Instructions of the searches of one player count: those inside the compiled Tree.run."""
-    return callgrind_instructions(CHILD, str(root), spec, str(count), str(iterations), str(players),
-                                  inside=TREE_RUN)
+    return callgrind_instructions(CHILD, str(root), json.dumps([spec]), str(count), str(iterations), str(players),
+                                  "0", inside=TREE_RUN)
 
 
 def measure(specs: list[str], count: int, iterations: int, rounds: int, players: list[int]) -> dict:
     root = package_root(ROOT)
     best: dict[str, dict[int, dict]] = {spec: {} for spec in specs}
     for k in range(rounds):
-        # each round starts one search later: a search's place in the round must not be what it is timed by
-        # (a first run at 42e19a2 timed identical searches, mcts and anchor-1k, 1.3-1.5x apart by their place)
-        for spec in specs[k % len(specs):] + specs[:k % len(specs)]:
-            for p, r in timed(root, spec, count, iterations, players).items():
+        # all searches in one process, taking turns position by position: the load of the shared machine moves
+        # within seconds (a first run at 42e19a2, one process a search, timed identical searches, mcts and
+        # anchor-1k, 1.3-1.5x apart)
+        for spec, by_players in timed(root, specs, count, iterations, players, k).items():
+            for p, r in by_players.items():
                 if p not in best[spec] or r["cpu_seconds"] < best[spec][p]["cpu_seconds"]:
                     best[spec][p] = r
     rows: dict[str, dict[int, dict]] = {}
@@ -101,7 +114,7 @@ def measure(specs: list[str], count: int, iterations: int, rounds: int, players:
               for spec in specs}
     return {"what": (f"instructions and CPU seconds per iteration of each search, {iterations} iterations from "
                      f"each of {count} positions per player count (best of {rounds} rounds, the searches "
-                     "taking turns, each round starting one search later)"),
+                     "taking turns position by position in one process a round)"),
             "commit": code_state(ROOT, ("cext", "src")), "specs": specs, "positions": count,
             "iterations": iterations, "rounds": rounds, "searches": rows, "ratio_to_first": ratios,
             "machine": {**machine_info(), "load_average": list(os.getloadavg())},

@@ -3,11 +3,13 @@ search, the trees the bots would build, the best round kept per search and playe
 input. The measurements themselves (callgrind, timing) run in child processes for minutes, so here they are
 replaced by recorded answers; the findings read off a saved file (thurn_ai.studies.pages)."""
 import json
+from pathlib import Path
 
 import pytest
 
 from thurn_ai.play.bench import COMPARED_SEARCHES, search_positions, search_trees
 from thurn_ai.studies.pages import _searches
+from thurn_ai.studies.provenance import package_root
 
 from tests.helpers import experiment
 
@@ -36,15 +38,25 @@ def _fake(rounds_cpu: dict):
     count per spec."""
     calls = []
 
-    def timed(root, spec, count, iterations, players):
-        calls.append(spec)
-        cpu = rounds_cpu[spec].pop(0)
-        return {p: {"cpu_seconds": cpu, "wall_seconds": cpu + 1, "iterations": 100, "playout_moves": 2000}
-                for p in players}
+    def timed(root, specs, count, iterations, players, shift):
+        calls.append((tuple(specs), shift))
+        return {spec: {p: {"cpu_seconds": cpu, "wall_seconds": cpu + 1, "iterations": 100, "playout_moves": 2000}
+                       for p in players}
+                for spec, cpu in ((spec, rounds_cpu[spec].pop(0)) for spec in specs)}
 
     def instructions(root, spec, count, iterations, players):
         return {"mcts": 110_000, "mcts(policy=handset)": 100_000}[spec] * 100
     return timed, instructions, calls
+
+
+def test_the_child_times_every_search_position_by_position(tmp_path):
+    """One round for real (a few iterations): every search, every position, one process."""
+    mod = experiment("bench_searches")
+    root = package_root(Path(mod.__file__).resolve().parent.parent)
+    res = mod.timed(root, ["mcts", "anchor-1k"], 2, 20, [2, 4], shift=1)
+    for spec in ("mcts", "anchor-1k"):
+        for p in (2, 4):
+            assert res[spec][p]["iterations"] == 40 and res[spec][p]["cpu_seconds"] > 0
 
 
 def test_the_searches_take_turns_keep_their_best_round_and_are_compared_with_the_first(tmp_path, monkeypatch):
@@ -55,8 +67,8 @@ def test_the_searches_take_turns_keep_their_best_round_and_are_compared_with_the
     out = tmp_path / "searches-x.json"
     assert mod.main(["--specs", "mcts", "mcts(policy=handset)", "--rounds", "3", "--players", "2", "3",
                      "--out", str(out)]) == 0
-    # each round starts one search later
-    assert calls == ["mcts", "mcts(policy=handset)", "mcts(policy=handset)", "mcts", "mcts", "mcts(policy=handset)"]
+    # every search in each round's process, each round starting the turns one search later
+    assert calls == [(("mcts", "mcts(policy=handset)"), k) for k in range(3)]
     res = json.loads(out.read_text())
     row = res["searches"]["mcts"]["2"]
     assert row["cpu_us_per_iteration"] == pytest.approx(3000.0)          # best round: 0.3 s / 100 iterations
