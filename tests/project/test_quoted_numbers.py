@@ -23,6 +23,9 @@ QUOTES = [
                        "{value_route_tiles:pairwise.p2.13_features}"),
     ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players "
                         "and {search_root:paired.p3|points} at 3 (pooled {search_root:pooled|points})"),
+    ("docs/results.md", "learned move prior costs {bench:search.learned_prior_cost.instructions.p2}, "
+                        "{bench:search.learned_prior_cost.instructions.p3} and "
+                        "{bench:search.learned_prior_cost.instructions.p4} more instructions an iteration"),
     ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
     ("README.md", "| `mcts` (default: learned prior), 1000 it. | {expert:cell.prior_p2_it1000.win} | "
