@@ -21,8 +21,9 @@ class _PriorWeights(Protocol):
 MAX_PRIOR_HIDDEN: int
 
 
-def policy_choice(state: GameState, seed: int, forbid: int = 0, eps: float = 0.0) -> int:
-    """The heuristic playout policy's move for the player to move (a legal move code)."""
+def policy_choice(state: GameState, seed: int, forbid: int = 0, eps: float = 0.0, kind: int = 1) -> int:
+    """The move the playout policy `kind` (a playout code: heuristic by default, thurn_ai._search.PLAYOUTS)
+    plays for the player to move (a legal move code)."""
 
 
 def policy_playout(state: GameState, seed: int, eps: float = 0.05) -> int:

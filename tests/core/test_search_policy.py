@@ -112,7 +112,7 @@ def tree(g, seed, **changes):
 
 
 @pytest.mark.parametrize("kwargs", [dict(observer=4), dict(observer=-2), dict(forbid=-1), dict(forbid=32),
-                                    dict(playout=3), dict(playout=-1), dict(reward=3), dict(select=2),
+                                    dict(playout=4), dict(playout=-1), dict(reward=3), dict(select=2),
                                     dict(evaluation=3), dict(evaluation=2)])
 def test_the_compiled_tree_refuses_what_would_break_its_memory(kwargs):
     """Codes and seats index the tree's arrays and tables: the tree refuses them itself (evaluation 2,

@@ -31,6 +31,9 @@ QUOTES = [
     ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, "
                        "{expert_gen3:agreement.3.gen3_minus_gen1|points} at 3, "
                        "{expert_gen3:agreement.4.gen3_minus_gen1|points} at 4"),
+    ("docs/results.md", "learned move prior costs {bench:search.learned_prior_cost.instructions.p2}, "
+                        "{bench:search.learned_prior_cost.instructions.p3} and "
+                        "{bench:search.learned_prior_cost.instructions.p4} more instructions an iteration"),
     ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
     ("README.md", "| `anchor-1k` on new deals | {search_root:win.base_p2} | {search_root:win.base_p3} | "

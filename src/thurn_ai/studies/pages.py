@@ -44,7 +44,35 @@ def _bench(out: Path) -> dict[str, Number]:
     return {"engine.random_moves_per_second_min": Number(min(moves), unit="number", says="million random moves "
                                                          "a second, the slowest board and player count"),
             "engine.random_moves_per_second_max": Number(max(moves), unit="number", says="million random moves "
-                                                         "a second, the fastest board and player count")}
+                                                         "a second, the fastest board and player count"),
+            **_searches(out)}
+
+
+def _searches(out: Path) -> dict[str, Number]:
+    """The named searches side by side (experiments/bench_searches.py, the newest searches-*.json by its
+    date): the learned prior's cost per iteration over the hand-set one's, and each search's iterations per
+    CPU second, by player count."""
+    files = sorted(out.glob("searches-*.json"))
+    if not files:
+        return {}
+    d = max((_json(f) for f in files), key=lambda r: r["date"])
+    rows, numbers = d["searches"], {}
+    learned, handset = rows.get("mcts"), rows.get("mcts(policy=handset)")
+    for n in sorted(learned or {}):
+        if handset is None:
+            break
+        for what, key, unit in (("instructions", "instructions_per_iteration", "callgrind instructions"),
+                                ("cpu", "cpu_us_per_iteration", "CPU seconds")):
+            numbers[f"search.learned_prior_cost.{what}.p{n}"] = Number(
+                learned[n][key] / handset[n][key] - 1, unit="share",
+                says=f"{unit} an iteration of mcts over mcts(policy=handset), {n} players, {d['commit'].split()[0]}")
+    for spec, by_players in rows.items():
+        name = re.sub(r"[^a-z0-9]+", "_", spec.lower()).strip("_")
+        for n, r in by_players.items():
+            numbers[f"search.iterations_per_cpu_second.{name}.p{n}"] = Number(
+                r["iterations_per_cpu_second"], unit="number", digits=0,
+                says=f"{spec}, {n} players, best of {d['rounds']} rounds on a shared machine")
+    return numbers
 
 
 def _csv_shares(file: str, key, value: str, lo: str, hi: str, says) -> Callable[[Path], dict[str, Number]]:
