@@ -19,6 +19,8 @@ class _PriorWeights(Protocol):
 
 #: the most hidden units a phase of the learned move prior may have (PRIOR_HIDDEN)
 MAX_PRIOR_HIDDEN: int
+#: the playout codes policy_choice and the playouts accept (random, heuristic, plan, heuristic-tiles)
+PLAYOUT_KINDS: tuple[int, ...]
 
 
 def policy_choice(state: GameState, seed: int, forbid: int = 0, eps: float = 0.0, kind: int = 1) -> int:

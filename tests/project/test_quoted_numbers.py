@@ -24,8 +24,8 @@ QUOTES = [
     ("docs/expert.md", "the pooled held-out pairwise accuracy rises by {value_route_tiles:pooled.pairwise_diff} over "
                        "4,793 decisions ({value_route_tiles:pairwise.p2.12_features} → "
                        "{value_route_tiles:pairwise.p2.13_features}"),
-    ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players,\n"
-                        "{search_root:paired.p3|points} at 3 and {search_root:paired.p4|points} at 4 "
+    ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 "
+                        "players,\n{search_root:paired.p3|points} at 3 and {search_root:paired.p4|points} at 4 "
                         "(pooled {search_root:pooled|points})"),
     ("docs/expert.md", "pooled over 781 decisions **{expert_gen3:agreement.pooled.gen3_minus_gen1|points}**"),
     ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, "

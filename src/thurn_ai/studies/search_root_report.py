@@ -71,7 +71,8 @@ def report(data: dict, code: str) -> str:
         "Sequential Halving over the prior's top 4 moves at the root, common random numbers, chosen by value; "
         f"`{GEN3}`, generation 3 of the move prior (fitted to the improved-policy target: "
         "[results/expert_gen3/](../expert_gen3/README.md)). One searching seat, seats rotated, deals of seed 2051 "
-        "(no cell before the halving root's used them); wins with 95% Wilson intervals; a shared first place counts its share.",
+        "(no cell before the halving root's used them); wins with 95% Wilson intervals; a shared first place "
+        "counts its share.",
         "",
         *table(["cell", "games", "win (95% CI)", "score / others' mean",
                 "route tiles / game-end tile / houses unplaced"], (_row(cells, c.name) for c in CELLS)),
