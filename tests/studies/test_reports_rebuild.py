@@ -47,3 +47,17 @@ def test_the_designers_pilot_report_rebuilds_to_the_committed_text():
     text = rep.report(games, levels, comparison, rep.planned_table(games, cells), "0000000", command,
                       ["design_heuristic.png"], True)
     assert _masked(text) == _masked((out / "report.md").read_text())
+
+
+def test_the_rule_cards_report_into_another_folder_leaves_the_readme_and_docs_alone(tmp_path, capsys):
+    """Only the committed study's card goes into README.md and docs/officials-advice.md: a report written
+    elsewhere (a try, a rebuild to compare) must not rewrite the source tree's pages."""
+    import shutil
+    script = experiment("officials_rulecard")
+    for name in ("rulecard_agreement.csv", "rulecard_games.parquet", script.RUNS):
+        shutil.copy(OFFICIALS / name, tmp_path / name)
+    pages = [ROOT / "README.md", ROOT / "docs" / "officials-advice.md"]
+    before = [p.stat().st_mtime_ns for p in pages]
+    script.main(["--part", "report", "--out", str(tmp_path)])
+    assert [p.stat().st_mtime_ns for p in pages] == before
+    assert (tmp_path / "rulecard.md").read_text().startswith("# ") and "keep their card" in capsys.readouterr().out

@@ -344,16 +344,16 @@ THREATS = [
 ]
 
 
-def write(out, root, f: RuleCardFindings) -> None:
-    """results/officials/rulecard.md, and the card's block in README.md and docs/officials-advice.md, from the
-    card's findings (findings.rulecard_findings; without f.code, the root's commit)."""
+def write(out, root, f: RuleCardFindings, pages: bool = True) -> None:
+    """results/officials/rulecard.md, and (pages) the card's block in README.md and docs/officials-advice.md,
+    from the card's findings (findings.rulecard_findings; without f.code, the root's commit)."""
     out, root = Path(out), Path(root)
     if not f.code:
         f = replace(f, code=commit(root))
     code = f.code
     atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f)))
     report = (out / "rulecard.md").resolve()
-    for page in (root / "README.md", root / "docs" / "officials-advice.md"):
+    for page in (root / "README.md", root / "docs" / "officials-advice.md") if pages else ():
         link = Path(_relative(report, page.parent)).as_posix()
         text = page.read_text(encoding="utf-8")
         atomic_write_text(page, with_card_block(text, card_block(f, code, link)))
