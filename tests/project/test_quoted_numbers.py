@@ -18,7 +18,8 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
-    ("docs/results.md", "at 2 players generation 3 won {search_root:win.gen3_h2h_p2} of 400 games against it"),
+    ("docs/results.md", "at 2 players generation 3 won {search_root:win.gen3_h2h_p2} of 400 games against it "
+                        "(fair share 50%), at 3\nplayers {search_root:win.gen3_h2h_p3} of 402"),
     ("docs/results.md", "generation 3 wins {search_root:gen3.paired.p2|points} more often than\n`anchor-1k` at "
                         "2 players, {search_root:gen3.paired.p3|points} at 3 and {search_root:gen3.paired.p4|points} "
                         "at 4 (pooled {search_root:gen3.pooled|points}"),
