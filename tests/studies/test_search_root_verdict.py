@@ -38,3 +38,32 @@ def test_generation_3_is_paired_with_the_anchors_cells_on_their_deals():
     anchor, gen3 = search_identity(BotSpec.parse("anchor-1k")), search_identity(here)
     assert gen3["options"] == anchor["options"]
     assert gen3["files"]["value"] == anchor["files"]["value"] and gen3["files"]["prior"] != anchor["files"]["prior"]
+
+
+def _cell_results(folder: Path, cell, scores: dict[str, list[int]]) -> None:
+    """A played cell's results.csv: game g seats the bots in `scores` in order, with scores[bot][g]."""
+    import pandas as pd
+    from thurn_ai.play.tournament import store
+    strategy = [c for cols in S.STRATEGY.values() for c in cols]
+    blank = dict.fromkeys(store.ID_COLUMNS + store.RESULT_COLUMNS + store.AFTER_TILES + store.USE_COLUMNS
+                          + strategy, 0)
+    rows = [{**blank, "game": g + 1, "seat": seat, "bot": bot + (f" #{seat}" if seat else ""), "spec": bot,
+             "players": len(scores), "score": s[g], "win": 0, "win_share": 0.0, "truncated": False}
+            for g in range(len(next(iter(scores.values()))))
+            for seat, (bot, s) in enumerate(scores.items())]
+    (folder / cell.name).mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(folder / cell.name / "results.csv", index=False)
+
+
+def test_the_population_rating_orders_the_bots_by_how_their_games_ended(tmp_path):
+    # anchor-1k always outscores heuristic, gen3 always outscores anchor-1k: a chain the rating must follow
+    # though gen3 never met heuristic; a count with no cell played is left out
+    _cell_results(tmp_path, S.BY_NAME["base_p2"], {"anchor-1k": [20] * 30, "heuristic": [10] * 30})
+    _cell_results(tmp_path, S.BY_NAME["gen3_h2h_p2"], {S.GEN3: [25] * 30, "anchor-1k": [15] * 30})
+    rated = S.ratings(tmp_path)
+    assert set(rated) == {2}
+    table = rated[2]
+    assert list(table.sort_values("mu", ascending=False).index) == [S.GEN3, "anchor-1k", "heuristic"]
+    assert table.loc["anchor-1k", "games"] == 60 and table.loc["heuristic", "games"] == 30
+    # the summary keys them by their short names, as the findings do
+    assert set(S.summary(tmp_path)["ratings"][2]) == {"gen3", "anchor-1k", "heuristic"}

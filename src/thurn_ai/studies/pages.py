@@ -191,6 +191,11 @@ def _search_root(out: Path) -> dict[str, Number]:
                                             says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
     for prefix, label, d in (("", "halving", summary), ("gen3.", "generation 3", summary["gen3"])):
         numbers.update(_candidate_numbers(prefix, label, d))
+    for n, bots in (summary.get("ratings") or {}).items():
+        for bot, r in bots.items():
+            numbers[f"rating.p{n}.{bot}"] = Number(r["mu"], r["mu"] - 2 * r["sigma"], r["mu"] + 2 * r["sigma"],
+                                                   digits=2, games=r["games"],
+                                                   says=f"{bot}'s OpenSkill mu at {n} players, mu ± 2 sigma")
     return numbers
 
 

@@ -26,7 +26,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
+from ..stats import openskill_ratings
+from ..play.tournament.store import load_results
 from .expert.measure import Cell, cell_summary, paired, pooled, seat_rows, t_interval
 
 SEED = 2051
@@ -45,6 +48,8 @@ CELLS: list[Cell] = [
     *(Cell(f"gen3_h2h_p{n}", n, GEN3, GAMES[n], others=BASELINE, seed=SEED) for n in GAMES),
 ]
 BY_NAME = {c.name: c for c in CELLS}
+#: the short names of the bots the cells seat (the population rating's keys)
+LABELS = {"heuristic": "heuristic", BASELINE: "anchor-1k", CANDIDATE: "halving", GEN3: "gen3"}
 
 #: what the report prints beside wins: the searching seat's mean route-length tile points, its share of the
 #: game-end tile, its unplaced houses
@@ -74,6 +79,31 @@ def excess(out: Path, cells: list[Cell]) -> dict | None:
     return {"games": len(x), "excess": float(x.mean()), **t_interval(x)}
 
 
+def ratings(out: Path) -> dict[int, pd.DataFrame]:
+    """A population rating per player count beside the wins: OpenSkill (Plackett-Luce, places from the
+    scores; stats.openskill_ratings) over every complete game of the count's played cells pooled, where
+    `heuristic`, anchor-1k and the candidates meet (each candidate against heuristic and against anchor-1k).
+    {players: a frame indexed by bot (mu, sigma, rating = mu - 3 sigma, games)}; a count with no game left out.
+    A description of the games, not a test: the adoption rules are the paired cells'."""
+    rated = {}
+    for n in GAMES:
+        frames = []
+        for i, cell in enumerate(c for c in CELLS if c.players == n):
+            path = out / cell.name / "results.csv"
+            if path.exists():
+                df = load_results(path)
+                whole = df.groupby("game")["seat"].nunique()
+                df = df[df["game"].isin(whole[whole == n].index)]
+                # games numbered apart by cell; a bot by its spec (a second seat's label says '#2')
+                frames.append(df.assign(game=df["game"] + 1_000_000 * i, bot=df["spec"]))
+        if frames:
+            df = pd.concat(frames, ignore_index=True)
+            bots = sorted(df["bot"].unique())
+            table = openskill_ratings(df, bots)
+            rated[n] = table.assign(games=df.groupby("bot")["game"].nunique().reindex(table.index))
+    return rated
+
+
 def verdict_of(out: Path, cells: dict, pairs: list[tuple[Cell, Cell]], h2h_cells: list[Cell]) -> dict:
     """One candidate's comparisons against anchor-1k: paired per count and pooled, the head-to-head excess
     per count and pooled, and the rule's verdict (`adopt`; `first_fails`: every paired cell played and (1)
@@ -101,4 +131,6 @@ def summary(out: Path) -> dict:
     gen3 = verdict_of(out, cells, [(BY_NAME[f"gen3_p{n}"], base[n]) for n in GAMES],
                       [BY_NAME[f"gen3_h2h_p{n}"] for n in GAMES])
     h2h3k = {n: excess(out, [BY_NAME[f"h2h3k_p{n}"]]) for n in GAMES}
-    return {"cells": cells, **halving, "h2h3k": h2h3k, "gen3": gen3}
+    rated = {n: {LABELS.get(bot, bot): {"mu": float(r.mu), "sigma": float(r.sigma), "games": int(r.games)}
+                 for bot, r in table.iterrows()} for n, table in ratings(out).items()}
+    return {"cells": cells, **halving, "h2h3k": h2h3k, "gen3": gen3, "ratings": rated}

@@ -83,11 +83,33 @@ def report(data: dict, code: str) -> str:
         "## Generation 3 of the move prior",
         "",
         *_comparisons("generation 3", gen3),
+        *_ratings(data.get("ratings") or {}),
         "Holm-adjusted p over these comparisons: "
         + (", ".join(f"{t[0]} {p:.3g}" for t, p in zip([t for t in tests if t[1]], holm)) or "none yet") + ".",
         "",
     ]
     return "\n".join(lines)
+
+
+def _ratings(rated: dict) -> list[str]:
+    """The population rating per player count, strongest first."""
+    if not rated:
+        return []
+    rows = [[n, bot, r["games"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['mu'] - 3 * r['sigma']:.2f}"]
+            for n, bots in sorted(rated.items(), key=lambda kv: int(kv[0]))
+            for bot, r in sorted(bots.items(), key=lambda kv: -kv[1]["mu"])]
+    return [
+        "## Population rating",
+        "",
+        "OpenSkill (Plackett-Luce) over every complete game of a player count's cells pooled, where `heuristic`, "
+        "anchor-1k and the candidates meet; places from the final scores (equal scores share a place), a bot "
+        "holding several seats gets each seat's evidence, averaged over 8 seeded orders of the games "
+        "(thurn_ai.stats.openskill_ratings). It describes the games beside the wins; the adoption rules are the "
+        "paired cells'. mu starts at 25; mu − 3σ is OpenSkill's conservative rating.",
+        "",
+        *table(["players", "bot", "games", "mu", "σ", "mu − 3σ"], rows),
+        "",
+    ]
 
 
 def verdict(data: dict) -> str:
