@@ -12,6 +12,10 @@ def test_a_failed_first_condition_settles_the_verdict_before_the_head_to_head():
     said = verdict({"adopt": False, "complete": False, "first_fails": True})
     assert "not adopted" in said and "condition (1) fails" in said
     assert "**adopted**" in verdict({"adopt": True, "complete": True, "first_fails": False})
+    # every cell in, (1) holds, the head to head's interval reaches zero: the second condition is named
+    said = verdict({"adopt": False, "complete": True, "first_fails": False,
+                    "h2h_pooled": {"excess": 0.026, "low": -0.001, "high": 0.052}})
+    assert "not adopted" in said and "condition (2) fails" in said and "+2.6 [-0.1, +5.2]" in said
 
 
 def test_the_committed_cells_give_the_verdict_the_docs_state():

@@ -119,4 +119,11 @@ def verdict(data: dict) -> str:
     if data.get("first_fails"):
         return ("Verdict: **not adopted**: the pooled paired difference against `heuristic` has an interval "
                 "reaching zero, so condition (1) fails whatever the head-to-head cells show.")
-    return "Verdict: not adopted." if data["complete"] else "Verdict: pending (cells not complete)."
+    if not data["complete"]:
+        return "Verdict: pending (cells not complete)."
+    h2h = data.get("h2h_pooled")
+    if h2h and h2h["low"] <= 0:
+        return ("Verdict: **not adopted**: condition (1) holds, but the pooled head-to-head excess over the fair "
+                f"share, {_diff(h2h, 'excess', 'low', 'high')} points, has an interval reaching zero, so condition "
+                "(2) fails.")
+    return "Verdict: **not adopted**."
