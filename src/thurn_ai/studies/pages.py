@@ -45,7 +45,28 @@ def _bench(out: Path) -> dict[str, Number]:
                                                          "a second, the slowest board and player count"),
             "engine.random_moves_per_second_max": Number(max(moves), unit="number", says="million random moves "
                                                          "a second, the fastest board and player count"),
-            **_searches(out)}
+            **_searches(out), **_hint(out)}
+
+
+def _hint(out: Path) -> dict[str, Number]:
+    """The hint on the README's position (experiments/bench_hint.py, the newest hint-*.json by its date): the
+    default search's cost against the hint's search before the learned prior (the first spec's ratio)."""
+    files = sorted(out.glob("hint-*.json"))
+    if not files:
+        return {}
+    d = max((_json(f) for f in files), key=lambda r: r["date"])
+    first, commit = d["specs"][0], d["commit"].split()[0]
+    numbers = {f"hint.{key}": Number(d["hints"][first][key], unit="number", digits=digits,
+                                     says=f"{what} of the hint's default search on {d['position']}, {commit}")
+               for key, digits, what in (("cpu_seconds", 3, "CPU seconds of analyse()"),
+                                         ("command_cpu_seconds", 2, "CPU seconds of the whole command"))}
+    for spec in d["specs"][1:]:
+        for key, what in (("instructions_in_search", "callgrind instructions in the search"),
+                          ("command_cpu_seconds", "CPU seconds of the whole command")):
+            numbers[f"hint.default_over_before.{key}"] = Number(
+                d["hints"][first][key] / d["hints"][spec][key] - 1, unit="share",
+                says=f"{what}: the default search over {spec}, {d['position']}, {commit}")
+    return numbers
 
 
 def _searches(out: Path) -> dict[str, Number]:
