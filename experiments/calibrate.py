@@ -34,6 +34,7 @@ from thurn_ai.errors import ThurnError
 from thurn_ai.studies.calibration import data as D
 from thurn_ai.studies.calibration.report import refit, summary
 from thurn_ai.studies.chunked import stopping_safely
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +72,7 @@ def part_fit(args, code: str, search: BotSpec) -> None:
     for line in summary(maps):
         print(line)
     log_run(args.out, "fit", time.time() - start, code, search=str(search), maps=str(args.maps.name))
+    refresh(args.out)          # results/calibration/README.md and findings.json (none for another folder)
 
 
 def main(argv=None) -> int:

@@ -69,6 +69,26 @@ def _hint(out: Path) -> dict[str, Number]:
     return numbers
 
 
+def _calibration(out: Path) -> dict[str, Number]:
+    """How well the hint's win maps held for the search they were fitted for (experiments/calibrate.py's
+    calibration.csv): per population and player count the shown chance's slope and intercept out of fold
+    (95% intervals clustered by game) and its ECE."""
+    numbers: dict[str, Number] = {}
+    for r in pd.read_csv(out / "calibration.csv").itertuples():
+        if r.sayer != "shown, out of fold":
+            continue
+        who = "equal" if r.population == "self-play" else "heuristic"
+        among = ("among equal players (self-play)" if who == "equal" else
+                 "the search's seat against heuristic")
+        for what, lo, hi in (("slope", r.slope_lo, r.slope_hi), ("intercept", r.intercept_lo, r.intercept_hi)):
+            numbers[f"{who}.p{r.players}.{what}"] = Number(
+                float(getattr(r, what)), float(lo), float(hi), digits=2, games=int(r.games),
+                says=f"calibration {what} of the chance shown, {among}, {r.players} players, out of fold, 95% by game")
+        numbers[f"{who}.p{r.players}.ece"] = Number(float(r.ece), digits=3, games=int(r.games),
+                                                    says=f"expected calibration error, {among}, {r.players} players")
+    return numbers
+
+
 def _searches(out: Path) -> dict[str, Number]:
     """The named searches side by side (experiments/bench_searches.py, the newest searches-*.json by its
     date): the learned prior's cost per iteration over the hand-set one's, and each search's iterations per
@@ -287,6 +307,8 @@ def _officials_card(out: Path) -> dict[str, Number]:
 #: the front page of every folder of results/
 PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
+    "calibration": Page("The hint's win maps, refitted for the default search", "python experiments/calibrate.py",
+                        _calibration),
     "expert": Page("Expert iteration: a move prior learned from deep searches",
                    "python experiments/expert_iteration.py", _expert),
     "expert_gen3": Page("Generation 3 of the move prior: the improved-policy target, gated offline",
