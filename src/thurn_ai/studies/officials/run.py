@@ -317,14 +317,21 @@ def search_replay_note(raw: Path, at: str) -> str | None:
             f"{at}: {same + differ} games, {verdict}.")
 
 
+def recorded(rows: pd.DataFrame, column: str) -> dict[int, str]:
+    """{players: the spec text} the rows recorded in `column` (the bot as it was played, which a rebuilt report
+    names rather than what the same command means today); {} without the column."""
+    if column not in rows or rows[column].isna().all():
+        return {}
+    return {int(n): str(g[column].dropna().iloc[0]) for n, g in rows.groupby("players")}
+
+
 def _ablation_part(s: Study, df: pd.DataFrame, out: Path, runs: dict, meta: dict, at: str,
                    against_design: bool) -> Analysis:
     """One study's ablation for the report: its analysis, plots and facts (into meta), printed as text."""
     a = analyse(df)
     meta["plots"][s.name] = save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.name}: what each official is worth")
     run = runs.get(s.name, {})
-    bots = s.bots()
-    texts = {n: str(b) for n, b in bots.items()}
+    texts = recorded(df[~df.restricted], "bot") or {n: str(b) for n, b in s.bots().items()}
     meta["studies"][s.name] = {"bot": next(iter(texts.values())) if len(set(texts.values())) == 1 else
                                "; ".join(f"{n} players {b}" for n, b in texts.items()),
                                "games": s.games, "seed": SEED, "budget": s.budget_text,
@@ -343,7 +350,7 @@ def _ablation_part(s: Study, df: pd.DataFrame, out: Path, runs: dict, meta: dict
 def _choice_part(s: Study, cdf: pd.DataFrame, records, out: Path, searchers: dict, follow: str) -> tuple:
     """One study's value at the moment of choice for the report: (its rated decisions, its choice entry)."""
     entry = {**save_choice(cdf, out, records, prefix=f"{s.name}_", title=s.name, follow=follow),
-             "search": {n: searchers[n] for n in sorted(cdf.players.unique())},
+             "search": recorded(cdf, "search") or {n: searchers[n] for n in sorted(cdf.players.unique())},
              "games": {int(n): int(g.game.nunique()) for n, g in cdf.groupby("players")}}
     print(f"== {s.name}: value at the moment of choice\n{format_choice_text(entry['table'])}\n", flush=True)
     return cdf, entry
