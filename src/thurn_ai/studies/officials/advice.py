@@ -1,25 +1,7 @@
-"""The officials study, advice a player can use at the table: for each official, how often using it is right
-by hand size, route length, game phase and player count, each with its evidence, and a rule where the
-evidence is clear.
-
-    >>> t = advice_table(rows)            # rows: the rated decisions (choice.py)
-    >>> advice_lines(t)                   # the report's table and rules (markdown lines)
-
-A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level and at least
-two in three, "lean to using it" when above one half but under two in three (a near coin-flip a player should
-not read as a rule to follow every time), "do without" / "lean to doing without" the same way below one half,
-else "no clear rule": each cell's p-value of "one half" (a game's decisions clustered,
-design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough decisions. The 95%
-interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the
-independent re-rating where the rows have it (no selection bias), else from the first rating; the table says
-which. These are one search's ratings: the validation by play says whether following them wins, and the
-advice follows its answer (report_validation.advice_follows): with follow="player" the share is of the
-offers where the search itself used the official (its own choice, which beat the rating's in play), and
-then no test is made: whether a bot's own take rate differs from one half answers no question a player has
-(issue 40). The share is described instead: "use it" / "do without" at two in three or more / one in three or
-less, "lean to ..." between, and "no clear rule" where the cell's 95% interval includes one half (the search
-goes either way there); p and p_holm are NaN.
-"""
+"""The officials study's advice at the table: per official, how often using it is right by hand size, route length,
+phase and player count, with its evidence and a rule where the evidence is clear (Holm across the table's cells);
+with follow="player" the shares are the search's own choices, described and not tested (docs/officials.md,
+"Advice at the table")."""
 from __future__ import annotations
 
 import math

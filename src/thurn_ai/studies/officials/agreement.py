@@ -1,30 +1,6 @@
-"""The officials study, the search's choices against the rule bot's (issue 40): at every rated offer of the
-choice part (an official on offer and a move without it too), is the `heuristic` bot's move in the same
-position one that uses the official, and how often does it make the search's choice (use it, or do
-without), with Cohen's kappa (agreement beyond what the two sides' rates give by chance).
-
-    >>> rows = pd.read_parquet("results/officials/search_choices.parquet")
-    >>> cells = measure(rows, "results/officials/records/search")      # [Agreement, ...]
-    >>> agreement_frame(cells)                                          # one row per cell
-
-What is compared, and what it assumes:
-
-* The position is rebuilt from the kept game record (records/search/<source>.jsonl.gz) by replaying its
-  moves up to the row's move; every row is checked against it (the game's seed, the seat to move, the
-  official on offer, and the row's played move is the record's next move), so a row that does not belong
-  to its record is an error, not a silent mismatch.
-* The heuristic is asked in the search's positions (what the search's games led to), with the view of
-  the player to move (thurn_ai.bots.base.Observation; the heuristic decides on what it sees, so the
-  re-dealt hidden cards do not change its move). It is not its choices in its own games.
-* Two choices of the search are compared: `played`, what the search playing the game did (the row's
-  `used`), and `rated`, what the choice part's rating preferred (`best_uses`: the better of a search
-  restricted to using it and one restricted to doing without).
-* The offers of one game are not independent (same players, same hands): the 95% intervals resample
-  whole games (thurn_ai.stats.summary.cluster_bootstrap, percentile). Kappa is undefined (NaN) where
-  either side never or always uses the official in the cell (no disagreement beyond a constant can be
-  told from chance); a resample where it is undefined is left out of the interval, and the share of such
-  resamples is reported (`kappa_undefined`).
-"""
+"""The officials study, the search's choices against the `heuristic` bot's (issue 40): at every rated offer, the
+heuristic asked in the same position (rebuilt from the kept record, every row checked against it), how often it
+makes the search's choice, and Cohen's kappa; intervals resample whole games (docs/officials.md)."""
 from __future__ import annotations
 
 import math

@@ -1,33 +1,8 @@
-"""The officials study, value at the moment of choice: at every decision of recorded games where the player
-to move may use an official, the search rates the best move that uses it and the best move that does not.
-
-    >>> from thurn_ai.studies.officials.choice import ChoiceSettings, run_choice
-    >>> from thurn_ai.studies.officials.choice_tables import choice_table
-    >>> rows = run_choice("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/choice_2p",
-    ...                   ChoiceSettings(bot=BotSpec("mcts", {}), iterations=1000), games=50, jobs=2, resume=True)
-    >>> choice_table(rows)        # per player count, official and phase: how often using it is right
-
-How a decision is rated (docs/officials.md, "Value at the moment of choice"):
-
-* The search is the analysis `thurn-ai hint` runs (thurn_ai.play.analysis.analyse): it sees only what the player
-  to move may know (hidden cards re-dealt at random from a seed derived from the game and the move), with
-  the spec and budget of the settings.
-* Each side of the decision gets a search of its own: one whose root may use only the moves that use the
-  official ("with"), one whose root may use only the others ("without"); later decisions in the search are
-  free. Each side's best move is its most visited one, rated by the search's estimated win probability and
-  score; both searches have the same budget and seed (common random numbers: they start from the same
-  re-dealt worlds, which narrows the difference). A side is rated as well as the other however rarely an
-  unrestricted search would try it (an unrestricted search hardly tries the Administrator).
-* Δ win = with − without (the official's value at this decision, in the search's estimate), Δ score alike.
-  `se_win` approximates the standard error of Δ win: each side's rating from v visits gets sqrt(p(1−p)/v)
-  (the most a value in [0, 1] can vary), combined as if independent (the common seed makes it smaller).
-* The better side by win probability (then score) is the search's choice (`best`, `best_uses`).
-
-Rows are appended to OUT/rows.jsonl as each game is finished (a game's rows, then a line marking it done),
-so an interrupted run continues with the games not yet done; the settings live in OUT/choice.json and a
-resume with other settings is refused. Each decision's search seeds derive from the settings' seed, the
-game's seed and the move's index, so a resumed run gives the same rows as an uninterrupted one.
-"""
+"""The officials study's value at the moment of choice: at every decision of recorded games where the player to
+move may use an official, a search restricted to using it and one restricted to doing without rate the best move
+of each side, from the player's view (docs/officials.md, "Value at the moment of choice"). Rows are appended to
+OUT/rows.jsonl a game at a time, so a run resumes; OUT/choice.json holds its settings (a resume with others is
+refused) and every search's seed derives from them, the game and the move."""
 from __future__ import annotations
 
 import json

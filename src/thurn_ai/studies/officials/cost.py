@@ -1,16 +1,5 @@
-"""The officials study, what a run will cost, said before it starts: games, searches and core-hours of each
-part, from a short timing on this machine.
-
-    >>> m = measure(2, BotSpec.parse("mcts(iterations=1000,eval=learned)"))      # a few seconds
-    >>> part_costs({2: m}, ablation_games={2: 1000}, rated_games={2: 100}, fresh=True,
-    ...            validation_games={2: 2182}, ratings=("first", "fresh"))
-
-The timing plays one game with every seat a 10-iteration search of the same kind (counting the decisions
-that need a search -- more than one legal move -- and those where an official is on offer), then times a
-few searches at the real budget at positions of that game. A cheap game is not a strong one, so the counts
-are estimates (strong games may be a little shorter or longer); the seconds are this machine's, with
-whatever else it is running.
-"""
+"""The officials study, what a run will cost, said before it starts: games, searches and core-hours of each part,
+from a short timing on this machine (one cheap game for the decision counts, a few searches at the real budget)."""
 from __future__ import annotations
 
 import time

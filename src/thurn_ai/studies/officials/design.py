@@ -1,12 +1,5 @@
-"""The officials study, its design statistics: games fixed before a run from the precision wanted, Holm's
-correction across a table (and a clustered proportion's p-value to feed it), paired deals (the control and
-each ablation play the same game seeds), and robust summaries (medians, trimmed means) beside means.
-
-    >>> games_to_separate(2, 0.03)      # games to tell a 53% (or 47%) win rate from the fair 50%
-    2181
-    >>> holm([0.01, 0.04, 0.03])        # adjusted p-values, same order
-    [0.03, 0.06, 0.06]
-"""
+"""The officials study's design statistics: games fixed before a run from the precision wanted, Holm's correction
+across a table, paired deals, and robust summaries (medians, trimmed means) beside means."""
 from __future__ import annotations
 
 import math

@@ -1,9 +1,6 @@
-"""The officials study's numbers, computed in its data layer (the report modules only format them): the
-primary estimate of the ablation (`with_primary`: paired where the deals are paired, else against 1/n, Holm
-across the table), the power of its games (`detectable_vs_fair`, `detectable_paired`: from the observed
-spread of the paired differences), the paired test, and the study's published numbers as `Number` values
-(`study_numbers`: what results/officials/findings.json holds, read off the saved tables), and everything the
-report says as one value (`StudyFindings`), which the report modules only format."""
+"""The officials study's numbers, computed once from its saved data: the ablation's primary estimate
+(`with_primary`), the power of its games, the published `Number`s (`study_numbers`: results/officials/
+findings.json) and everything the report says as one value (`StudyFindings`), which the report modules format."""
 from __future__ import annotations
 
 import math

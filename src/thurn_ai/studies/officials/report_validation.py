@@ -1,19 +1,7 @@
-"""The officials study's report, the validation by play: the rated bot (follows the rating at every offer)
-against the standard bot, and which explanation of "the rating disagrees with the search's own play" the
-data support (issue 22, point 1):
-
-  (a) the playing bot over-uses the official -- then following the rating wins more than the standard bot;
-  (b) the rating is biased (each side rated by its most visited move's own mean, the maximum of noisy
-      means, which reads high the more moves a side has) -- then following the first rating loses, and the
-      independent re-rating (fresh) moves towards what the player does.
-
-The rated bot's searches at an offer share the standard bot's budget, so each is smaller than the standard
-bot's one: a rated bot can lose for that alone. Where a rating's control was played (the same side
-searches, the side picked by the standard search's own move: rated.CONTROLS), the paired difference between
-the two cells is the rating's own effect: a rating that loses to its control picks worse sides than the
-player, one that beats it better. The advice at the table follows the answer (advice_follows): the
-search's own choices when a rating is shown wrong, the rating's when it is shown right.
-"""
+"""The officials study's report, the validation by play: the rated bot against the standard bot and its control, and
+which explanation of "the rating disagrees with the search's own play" the data support -- (a) the player
+over-uses the official, or (b) the rating is biased (docs/officials.md, "Validation by play"); the advice at the
+table follows the answer (advice_follows)."""
 from __future__ import annotations
 
 import math

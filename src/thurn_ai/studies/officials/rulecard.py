@@ -1,29 +1,7 @@
-"""The officials' rule card: joint rules fitted to the search's choices at the offers, checked on held-out
-games, and a bot that follows the card in play.
-
-    >>> from thurn_ai.studies.officials.rulecard import agreement_table, fit_card, split_by_game
-    >>> offers = pd.read_parquet("results/officials/search_choices.parquet")
-    >>> fit = split_by_game(offers, seed=SPLIT_SEED)        # True: the game is in the fitting half
-    >>> card = fit_card(offers[fit])                        # one Rule per player count and official
-    >>> agreement_table(offers, SPLIT_SEED)                 # every rule, fitted on one half, checked on the other
-
-What a rule sees is what a player sees at the table (offer_features): the cards in hand (at a Postmaster
-offer, after the first card drawn: the second draw is the Postmaster), the cities in the route, and the
-game's stage (early / middle / late by the houses the leading player has placed). A card Rule is "use it
-when the hand holds at most H cards and the route at most R cities" (either limit may be absent; "always"
-and "never" are rules too): a line a player can read. The fit takes, per player count and official, the
-rule that reproduces the search's choices at most offers of the fitting half (ties: fewer limits, then
-looser ones). The other rules of agreement_table (one factor alone, the card's limits by stage, the full
-hand x route x stage table) are fitted the same way and only compared.
-
-The split is by game (every offer of a game on one side), half the games of each player count in each
-half, drawn from a seeded generator: offers of one game share its deal and its player, so an offer-level
-split would check the rule on games it has seen.
-
-RuleCardBot (`rulecard`) plays as the `heuristic` bot except where an official is on offer: there the card
-picks the side (use it or not) and the heuristic's planner picks the move on that side (the heuristic's own
-move when it is on that side). Its card is CARD, the card the committed data fit (a test fits it again).
-"""
+"""The officials' rule card: rules a player can read at the table (cards in hand, route length, stage) fitted to the
+search's choices at the offers on half the games (split by game), checked on the other half (agreement_table),
+and RuleCardBot (`rulecard`): the heuristic bot with the card picking the side at an offer. CARD is the card the
+committed data fit (a test fits it again); results/officials/rulecard.md reports it."""
 from __future__ import annotations
 
 import math

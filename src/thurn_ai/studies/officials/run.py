@@ -1,11 +1,7 @@
-"""The officials study's runner, behind both its front doors (`thurn-ai officials` and
-experiments/officials.py): the study as a value (`Study`: its bot, player counts and games), how each part
-is played for it (ablation, choice, turns, validation, records; each resumes from OUT/raw/<study>/), what
-each part will cost, and the report built from the saved data with its notes (what the design still
-lacks, the replays of games played with other code).
-
-The committed study (results/officials/, docs/officials.md) is two studies -- the rule-based heuristic bot
-and the default search at SEARCH_BUDGET -- with the design below, fixed before the runs."""
+"""The officials study's runner, behind `thurn-ai officials` and experiments/officials.py: the study as a value
+(`Study`), each part played for it (each resumes from OUT/raw/<study>/), what each part will cost, and the report
+built from the saved data. The committed study is two studies -- the heuristic bot and the default search at
+SEARCH_BUDGET -- with the design below, fixed before the runs."""
 from __future__ import annotations
 
 import sys

@@ -1,32 +1,7 @@
-"""The officials study, the turn question: at the start of a turn, which official (if any) to use this turn.
-
-    >>> from thurn_ai.studies.officials.turn_choice import TurnSettings, run_turns, turn_table
-    >>> rows = run_turns("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/turns_2p",
-    ...                  TurnSettings(bot="mcts", iterations=1000), games=50, jobs=2, resume=True)
-    >>> turn_table(rows)      # per player count, phase and official: how often it is the best, Δ vs none
-
-How a turn is rated (docs/officials.md, "The turn question"):
-
-* At the first decision of each turn of recorded games (before any official could be used), one search per
-  option holds the player to that option for the whole turn (SearchBot.restrict_turn): `none` -- no
-  official this turn; each official that can be used this turn (possible_officials) -- that official
-  wherever it is offered, no other. Each side is played as well as the search can; later turns and the
-  other players are free. The search is `thurn-ai hint`'s analysis (thurn_ai.play.analysis.analyse): it
-  sees what the player may know, with the settings' spec and budget, every option from the same seed.
-* An option's value is its best line's first move re-rated by an independent search of the same option
-  with a fresh seed (the study's `fresh` rating): the first search's most visited move reads high, the
-  more so the more moves the option has, and the re-rating does not. Win chances are calibrated when the
-  analysis has a win map (Analysis.calibrated), else in the evaluation's units.
-* An official's option counts only where its best line uses it (`uses_it`, read from the search's tree past
-  deck draws): "with X" takes X wherever it is offered, so a line on which X is never offered is a turn
-  without officials, not a use of X. The best option is the highest value among `none` and the options
-  that count (ties: none); Δ = an option's value minus none's.
-* A turn that begins with an empty hand draws two cards (the forced Postmaster): no choice, not rated; its
-  row says forced.
-
-Rows (one per turn start and option) are appended to OUT/rows.jsonl a game at a time and resumed as the choice
-part's are (choice.rate_records); the settings live in OUT/turns.json.
-"""
+"""The officials study's turn question: at the start of a turn, which official (if any) to use this turn -- one
+search per option holding the player to it for the whole turn, its best line's first move re-rated by an
+independent search (docs/officials.md, "The turn question"). Rows (one a turn start and option) are appended to
+OUT/rows.jsonl and resumed as the choice part's are; OUT/turns.json holds the settings."""
 from __future__ import annotations
 
 import math
