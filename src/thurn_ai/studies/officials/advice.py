@@ -13,8 +13,10 @@ from ...game.officials import OFFICIALS, STAGES
 from .design import ALPHA, clustered_proportion_p, holm
 from ...stats.summary import clustered_proportion_interval
 from .plan import OFFICIAL_LABEL
-from ..markdown import p_text, pct, pct_ci, table
+from ..markdown import Prose, p_text, pct, pct_ci, table
 from ...game.rules import PLAYER_COUNTS
+
+PROSE = Prose(__package__, "prose/report.md")
 
 __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "advice_intro", "advice_rules",
            "write_advice_plots", "rule_of", "follow_of"]
@@ -153,32 +155,10 @@ def advice_intro(t: pd.DataFrame) -> str:
     follow = follow_of(t)
     how = ("each side's chosen move re-rated by an independent search" if rating == "fresh"
            else "each side's most visited move by its own mean, which favours the side with more moves")
-    test = (f"A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
-            f"differs from one half at the family-wise 5% level: each cell's p-value (decisions clustered by "
-            f"game) Holm-adjusted across the {int(t.p.notna().sum())} cells tested; the 95% intervals are each "
-            "cell's own, not corrected. \"Use it\" / \"do without\" where the share is at least two in three / "
-            "at most one in three; between, the rule only leans (\"lean to using it\", \"lean to doing "
-            "without\"): the choice goes either way often enough that it depends on more than this one factor.")
     if follow == "player":
-        test = (f"A rule where at least {MIN_DECISIONS} offers from {MIN_GAMES} games back it; no test is made "
-                "(whether the search's own take rate differs from one half answers no question a player has): "
-                "\"use it\" / \"do without\" where the share is at least two in three / at most one in three, "
-                "between it only leans (\"lean to using it\", \"lean to doing without\"), and \"no clear rule\" "
-                "where the cell's 95% interval includes one half (the search goes either way). These describe "
-                "one bot's behaviour; no bot following them has been played.")
-        intro = ("The validation by play found the search's own choice at an offer better than the "
-                 "rating's (following the rating loses to its control, the same searches without it, at the "
-                 "player counts where a control was played), so the advice "
-                 "follows what the search does: the share of its offers where it used each official, by what a "
-                 "player sees: hand size, route length, game phase, player count (95% interval resampling "
-                 f"whole games). The rating's share is beside it ({how}), for comparison only. " + test)
-    else:
-        intro = ("How often using each official is right, by what a player sees: hand size, route length, game "
-                 "phase, player count (the share of its offers where the search rates the best move with it "
-                 f"above the best without; 95% interval resampling whole games; {how}). " + test
-                 + ("" if follow == "rating" else " The validation by play has not shown that following "
-                    "these shares wins: read them as the rating's, not as tested advice."))
-    return intro
+        return PROSE("advice-player", how=how, decisions=MIN_DECISIONS, games=MIN_GAMES)
+    test = PROSE("advice-test", decisions=MIN_DECISIONS, games=MIN_GAMES, cells=int(t.p.notna().sum()))
+    return PROSE("advice-rating", how=how, test=test) + ("" if follow == "rating" else " " + PROSE("advice-untested"))
 
 
 def advice_rules(t: pd.DataFrame) -> list[str]:

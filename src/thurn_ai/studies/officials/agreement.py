@@ -19,7 +19,9 @@ from ...play.match import derive_seed
 from .choice import choice_officials
 from .plan import StudyError
 from .records import KEPT, read_kept
-from ..markdown import pct, pct_ci, table
+from ..markdown import Prose, pct, pct_ci, table
+
+PROSE = Prose(__package__, "prose/agreement.md")
 
 __all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
            "measure", "agreement_frame", "markdown"]
@@ -209,22 +211,7 @@ def _num(x: float) -> str:
 
 def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> str:
     """The short report: what was compared, the numbers, what they assume."""
-    lines = [f"# The search's officials choices against the `{REFERENCE}` bot's", "",
-             f"At every rated offer of the choice part of {study} (an official on offer and a move without it "
-             "too, in the search's own control games), the position is rebuilt from the kept game record and the "
-             f"`{REFERENCE}` bot is asked for its move there, with the view of the player to move. Compared: does "
-             "it use the official, against the search's choice (use it, or do without). *played*: what the search "
-             "playing the game did; *rated*: what the choice part's rating preferred (the better of a search "
-             "restricted to using the official and one restricted to doing without).", "",
-             "Agreement is the share of offers where both choose alike; Cohen's kappa is the agreement beyond "
-             "what the two sides' rates give by chance (1: always alike, 0: no more than chance; statsmodels). "
-             "Kappa is undefined (–) where either side never or always uses the official. Intervals are 95% "
-             "percentile intervals resampling whole games (the offers of one game are not independent); a "
-             "resample where kappa is undefined is left out of its interval (the last column: how many were). "
-             "The rows over every official pool officials the search uses at very different rates, so their "
-             "kappa says as much about that mix as about any one official's choices.",
-             "", "Assumed: the heuristic asked in the search's positions (where the search's games went), not "
-             "in its own games, so the positions are the ones the search's choices led to.", ""]
+    lines = [*PROSE.lines("intro", reference=REFERENCE, study=study), ""]
     for choice in CHOICES:
         lines += [f"## The search's {choice} choice", ""]
         lines += table(["players", "official", "offers", "games", "heuristic uses", "search uses", "agreement",
@@ -234,6 +221,5 @@ def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> s
                          _num(c.kappa) + ("" if math.isnan(c.kappa_low)
                                           else f" [{_num(c.kappa_low)}, {_num(c.kappa_high)}]"),
                          pct(c.kappa_undefined)] for c in cells if c.choice == choice)) + [""]
-    lines += [f"Made by `python experiments/officials_agreement.py --study-dir {study}` at {code} "
-              f"({seconds:.0f} s).", ""]
+    lines += [PROSE("made", study=study, code=code, seconds=seconds), ""]
     return "\n".join(lines)

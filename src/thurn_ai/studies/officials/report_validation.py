@@ -11,8 +11,10 @@ import pandas as pd
 from .design import ALPHA
 from .plan import OFFICIAL_LABEL
 from .rated import CONTROLS, RATINGS
-from ..markdown import p_text, pct, pp, table
+from ..markdown import Prose, p_text, pct, pp, table
 from .findings import detectable_paired
+
+PROSE = Prose(__package__, "prose/report.md")
 
 __all__ = ["validation_section", "validation_method", "validation_results", "play_verdict", "control_verdict",
            "rating_gap", "explanation", "advice_follows"]
@@ -169,33 +171,9 @@ def validation_method(validation: pd.DataFrame) -> str:
     """The validation by play's design in one paragraph: the explanations it separates, the rated bot, its
     controls, the games per cell and the table's columns."""
     has_controls = bool(controlled_counts(validation))
-    return ("The question: the search's own play and the rating disagree (the search takes the Postmaster more "
-            "often than the rating calls right). Either (a) the playing search over-uses the officials, and then "
-            "a bot that follows the rating wins more than one that picks as the search does; or (b) the rating "
-            "misjudges them (the first rating reads each side by its most visited move's own mean, the largest "
-            "of noisy means, which reads high for the side with more moves; the independent re-rating removes "
-            "that bias), and then following the rating wins less. "
-            "The `rated` bot follows the rating at every decision where an official is on offer (the two "
-            "root-restricted searches the study rates it with; rating *first* = each side's most visited move "
-            "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
-            "standard bot; one rotating seat against the standard bot in the others. Its searches at an offer "
-            "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
-            "with *fresh*), so it never searches more; each of its searches is smaller than the standard bot's "
-            "one, though, so a loss may be the searches' size. "
-            + ("A *control* cell plays the same move as the rated bot from the same side search (half the "
-               "iterations for control-first, a quarter for control-fresh), but the side (use the official or "
-               "not) is the one the standard search's own move is on: the two differ only in who picks the "
-               "side, the rating or the player. It plays the same deals; a rating's own effect is its cell minus "
-               "its control's, paired by deal (the same game, seat and opponents' seeds), in percentage points "
-               "of win rate [95% t interval], p of a paired t test Holm-adjusted across these comparisons. "
-               if has_controls else
-               "No control was played, so a loss cannot be told from the searches' size. ")
-            + _games_sentence(validation)
-            + (" The primary (confirmatory) comparison is the paired rating − control at 2 players (bold); "
-               "*detectable* is the smallest paired difference those games detect with 80% power, two-sided 5% "
-               "(statsmodels TTestPower, the differences' spread read off their interval)." if has_controls else "")
-            + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
-            "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.")
+    said = [PROSE("validation-method"), PROSE("validation-controls" if has_controls else "validation-no-controls"),
+            _games_sentence(validation)]
+    return " ".join(said + ([PROSE("validation-primary")] if has_controls else []) + [PROSE("validation-columns")])
 
 
 def validation_results(validation: pd.DataFrame, choice: dict | None, main: str | None = None) -> list[str]:

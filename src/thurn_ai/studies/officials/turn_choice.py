@@ -22,7 +22,10 @@ from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
 from .design import TRIM, trimmed_mean, with_holm
 from .plan import StudyError
+from ..markdown import Prose
 from ..markdown import table as markdown_table
+
+PROSE = Prose(__package__, "prose/report.md")
 
 __all__ = ["TurnSettings", "TURN_OPTIONS", "TURN_COLUMNS", "possible_officials", "rate_turn", "analyse_turns_game",
            "run_turns", "load_turns", "turns_folder", "run_turns_study", "load_turns_study", "turn_table",
@@ -254,18 +257,9 @@ def turn_section(table: pd.DataFrame, follow: str = "unvalidated") -> list[str]:
     if table.empty:
         return []
     unit = next(iter(table.unit.dropna()), "Δ evaluation")
-    L = ["## Which official this turn", "",
-         "At the first decision of each turn, one search per option holds the player to it for the whole turn and "
-         "its best line's first move is re-rated by an independent search (docs/officials.md, \"The turn "
-         f"question\"). Units: {unit}, in percentage points (an option's value minus no official's); intervals "
-         "are 95% and resample whole games; p is the trimmed mean's, Holm-adjusted across this table (\"≤\": no "
-         f"resample of {RESAMPLES} reached 0, so the resampling only bounds it). An official counts in a turn "
-         "only where its best line uses it.", ""]
+    L = ["## Which official this turn", "", PROSE("turns", unit=unit, resamples=RESAMPLES), ""]
     if follow == "player":
-        L += ["These values come from restricted searches re-rated by independent ones, the kind of rating the "
-              "validation by play found to misjudge the officials (following it, the fresh re-rating included, "
-              "loses to the search's own choices), so they are the search's estimates of each plan, not tested "
-              "advice: the advice at the table follows the search's own play.", ""]
+        L += [PROSE("turns-player"), ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
     rows = []
