@@ -96,12 +96,9 @@ def rule_of_share(right: float, lo: float, hi: float, decisions: int, games: int
 
 
 def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFrame:
-    """Per official, factor and level: rated decisions, games, the share where using it is right with its
-    interval (95%, the cell's own, resampling whole games), its p-value of "one half" and that p
-    Holm-adjusted across the tested cells of the table (p_holm), the player's take rate, and the rule
-    (rule_of). `rating` says which rating the share uses. follow="player": the share (and the rule) is the
-    player's take rate instead, where the validation by play found the search's own choice the better
-    guide; `follow` is kept in the table."""
+    """Per official, factor and level: rated decisions, games, the share where using it is right with its interval (95%,
+    the cell's own, resampling whole games), its p-value of "one half" and that p Holm-adjusted across the tested
+    cells of the table (p_holm), the player's take rate, and the rule (rule_of)."""
     if follow not in FOLLOWS:
         raise ValueError(f"follow is one of {', '.join(FOLLOWS)}, not {follow!r}")
     fresh = "d_win_fresh" in rows and rows.d_win_fresh.notna().any()

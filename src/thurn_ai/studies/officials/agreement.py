@@ -39,9 +39,8 @@ NEEDED = ("players", "source", "game", "game_seed", "move", "seat", "official", 
 
 @dataclass(frozen=True)
 class Agreement:
-    """One cell: the offers of `official` at `players` players (None: every official / player count) and
-    the search's `choice` (a key of CHOICES) against the heuristic's. Shares are of offers; the intervals
-    are 95% percentile intervals resampling whole games."""
+    """One cell: the offers of `official` at `players` players (None: every official / player count) and the search's
+    `choice` (a key of CHOICES) against the heuristic's."""
 
     players: int | None
     official: str | None
@@ -62,9 +61,8 @@ class Agreement:
 # ---------------------------------------------------------------------------------- the heuristic's choices
 
 def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> pd.Series:
-    """Whether the `reference` bot, asked in each row's position, plays a move that uses the row's
-    official: a boolean Series on rows' index. records: the folder of the kept records of the rows'
-    games (<source>.jsonl.gz). StudyError where a row does not match its record (see the module doc)."""
+    """Whether the `reference` bot, asked in each row's position, plays a move that uses the row's official: a boolean
+    Series on rows' index. records: the folder of the kept records of the rows' games (<source>.jsonl.gz)."""
     from ...bots.spec import make_bot
 
     missing = [c for c in NEEDED if c not in rows.columns]

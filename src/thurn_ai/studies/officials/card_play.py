@@ -71,10 +71,9 @@ def baseline_table(offers: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.DataFrame
 
 
 def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
-    """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement
-    with the search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given
-    ({'constraint' or 'pilot.constraint': constraint_table's}) the card-held search minus the search
-    ('<key>.<n>p.d_win')."""
+    """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement with the
+    search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given ({'constraint'
+    or 'pilot.constraint': constraint_table's}) the card-held search minus the search ('<key>.<n>p.d_win')."""
     from ..findings import Number
 
     out = {}

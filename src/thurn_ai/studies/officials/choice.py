@@ -108,10 +108,8 @@ def _binomial_se(p: float, n: int) -> float:
 
 
 def _side_rating(state, official: str, using: bool, spec: BotSpec, seed: int, fresh_seed: int | None = None) -> dict:
-    """The best move on one side of the decision (using `official` or not), from a search restricted to
-    that side at the root: its most visited move, with that move's win probability, score and visits.
-    With fresh_seed, a second search of that side with its own seed re-rates the same move (fresh_win,
-    fresh_score, fresh_visits, fresh_se; nan when the second search never tried it)."""
+    """The best move on one side of the decision (using `official` or not), from a search restricted to that side at the
+    root: its most visited move, with that move's win probability, score and visits."""
     a = analyse(state, state.current_player, bot=spec, seed=seed, official=official, using=using)
     top = max(a.options, key=lambda x: x.visits)        # ties: the search's order
     out = {"move": top.notation, "win": top.win_prob, "score": top.mean_score, "visits": top.visits,
@@ -225,9 +223,8 @@ def analyse_game(record: GameRecord, settings: ChoiceSettings, game: int, source
 
 
 def last_round_start(record: GameRecord) -> int:
-    """The turn in which the recorded game's end was triggered (its last round begins there; the
-    decisions from then on decide the game directly: a game-ending Cartwright, the last houses). A
-    game that ended without a trigger (cut short) has none: its turn count."""
+    """The turn in which the recorded game's end was triggered (its last round begins there; the decisions from then on
+    decide the game directly: a game-ending Cartwright, the last houses)."""
     state = new_game(rules=record.rules, seed=record.seed)
     for text in record.moves:
         turn = state.turn
@@ -312,12 +309,10 @@ def _game_lines(game: int, rows: list[dict]) -> str:
 def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | None = None, jobs: int = 1,
                resume: bool = False, source: str = "", board_file=None, progress: bool = False,
                log=None, client=None) -> pd.DataFrame:
-    """Rate every decision with an official on offer in the first `games` games of a records file, into
-    out_dir (see the module doc); returns the rows of those games, sorted by game, move and official.
-    client: a Dask client (thurn_ai.play.tournament.connect) to rate the games on, else `jobs` processes.
-
-    resume: continue the rows already in out_dir (they must have been made with the same settings);
-    without it out_dir must not hold rows yet."""
+    """Rate every decision with an official on offer in the first `games` games of a records file, into out_dir (see the
+    module doc); returns the rows of those games, sorted by game, move and official. client: a Dask client
+    (thurn_ai.play.tournament.connect) to rate the games on, else `jobs` processes; resume: continue the rows
+    already in out_dir (made with the same settings), else out_dir must hold none."""
     return _frame(rate_records(records_path, out_dir, settings, _game_task, META_FILE, "choice", games=games,
                                jobs=jobs, resume=resume, source=source, board_file=board_file, progress=progress,
                                log=log, client=client))
@@ -326,11 +321,10 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
 def rate_records(records_path, out_dir, settings, task, meta_file: str, label: str, games: int | None = None,
                  jobs: int = 1, resume: bool = False, source: str = "", board_file=None, progress: bool = False,
                  log=None, client=None) -> list[dict]:
-    """Rate the first `games` games of a records file into out_dir/ROWS_FILE, a game at a time, resuming
-    (the runner of the choice part and of the turn question): task((game, line, settings, source,
-    board_file)) -> (game, rows) rates one game (a module-level function, so processes and a cluster can
-    run it); the settings (their to_dict()) and source are kept in out_dir/meta_file and a resume with other
-    settings is refused. Returns the rows of those games in game order."""
+    """Rate the first `games` games of a records file into out_dir/ROWS_FILE, a game at a time, resuming (the runner of
+    the choice part and of the turn question): task((game, line, settings, source, board_file)) -> (game, rows) rates
+    one game (a module-level function, so processes and a cluster can run it); the settings (their to_dict()) and
+    source are kept in out_dir/meta_file and a resume with other settings is refused."""
     out = Path(out_dir)
     records = read_game_records(records_path, board_file, games)
     if games is not None and len(records) < games and log:
@@ -438,12 +432,11 @@ def run_choice_study(bot, players=PLAYER_COUNTS, games=100, choice_games=None, c
                      seed: int = 0, choice_seed: int = 0, iterations: int | None = None, jobs=None,
                      rules_kwargs=None, out_dir=None, progress: bool = False, log=print, fresh: bool = False,
                      scheduler: str | None = None) -> pd.DataFrame:
-    """Value at the moment of choice in a study's control games (every seat the full bot `bot`, one spec
-    or {players: spec}): the control tournaments are played (or resumed) in out_dir/<n>p_none exactly as
-    run_ablation plays them, then the first choice_games[n] of them (one number or {players: n}; None: all)
-    are rated with `choice_bot` (a spec or {players: spec}) into out_dir/choice_<n>p, resuming. fresh:
-    each side's chosen move is also re-rated by an independent search (ChoiceSettings.fresh); scheduler:
-    a Dask scheduler address to play and rate on."""
+    """Value at the moment of choice in a study's control games (every seat the full bot `bot`, one spec or {players:
+    spec}): the control tournaments are played (or resumed) in out_dir/<n>p_none exactly as run_ablation plays them,
+    then the first choice_games[n] of them (one number or {players: n}; None: all) are rated with `choice_bot` (a
+    spec or {players: spec}) into out_dir/choice_<n>p, resuming. fresh: each side's chosen move is also re-rated by
+    an independent search (ChoiceSettings.fresh); scheduler: a Dask scheduler address to play and rate on."""
     from .plan import CONTROL, Condition, bot_for, parse_players, rotation_games, study_board_file
     from ...play.tournament import check_jobs, connect, run_tournament
 

@@ -76,12 +76,11 @@ def measure(players: int, spec: BotSpec, seed: int = 0) -> Timing:
 def part_costs(timings: dict, ablation_games: dict | None = None, officials: int = 4, rated_games: dict | None = None,
                fresh: bool = True, validation_games: dict | None = None, ratings=("first", "fresh"),
                turn_games: dict | None = None, same_budget: bool = True) -> list[dict]:
-    """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and
-    `officials` tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n]
-    control games (two searches an offer, four with fresh), the validation (validation_games[n] games per
-    cell of `ratings`, one tuple or {players: tuple}: every seat searches; the rated seat's rating searches
-    at its offers share one search's budget with same_budget, as the validation plays them, else each costs
-    a search), the turn question on
+    """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and `officials`
+    tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n] control games (two
+    searches an offer, four with fresh), the validation (validation_games[n] games per cell of `ratings`, one tuple
+    or {players: tuple}: every seat searches; the rated seat's rating searches at its offers share one search's
+    budget with same_budget, as the validation plays them, else each costs a search), the turn question on
     turn_games[n] control games (two searches per option of each turn that is not forced)."""
     rows = []
 

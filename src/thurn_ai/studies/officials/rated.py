@@ -223,11 +223,10 @@ def check_cells(cells) -> tuple:
 
 
 def validation_spec(standard: BotSpec, cell: str, same_budget: bool = True) -> BotSpec:
-    """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget,
-    its searches at an offer share the standard bot's budget: equal_budget, times the cell's scale), or a
-    rating's control (the side the standard search picks -- with a scale, a search of scale times the
-    standard budget --, then that side's search of the size that rating's searches have); a cell with an
-    official follows only that official's offers. Readers of saved games find the rated seat by it."""
+    """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget, its searches
+    at an offer share the standard bot's budget: equal_budget, times the cell's scale), or a rating's control (the
+    side the standard search picks -- with a scale, a search of scale times the standard budget --, then that side's
+    search of the size that rating's searches have); a cell with an official follows only that official's offers."""
     value = ValidationCell.parse(cell)
     iterations = equal_budget(standard, value.rating) if same_budget else None
     if iterations is not None:
@@ -316,12 +315,11 @@ def control_comparison(rows: pd.DataFrame, players: int, rating: str, outcome: s
 
 
 def validation_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per player count and cell: the rated bot's wins against the standard bots, its win rate minus the
-    fair 1/n (Wilson interval shifted by 1/n; binomial p-value, Holm-adjusted across the table), its score
-    margin over the standard bots of the same game (t interval over games, points), its uses of each
-    official per game beside the standard bots' (uses_<official>, std_uses_<official>), and for a rating
-    whose control was played the paired difference to it (control_comparison; p Holm-adjusted across
-    these comparisons)."""
+    """Per player count and cell: the rated bot's wins against the standard bots, its win rate minus the fair 1/n
+    (Wilson interval shifted by 1/n; binomial p-value, Holm-adjusted across the table), its score margin over the
+    standard bots of the same game (t interval over games, points), its uses of each official per game beside the
+    standard bots' (uses_<official>, std_uses_<official>), and for a rating whose control was played the paired
+    difference to it (control_comparison; p Holm-adjusted across these comparisons)."""
     out = []
     for (n, rating), g in rows.groupby(["players", "rating"], sort=True):
         r, std = g[g.rated], g[~g.rated]

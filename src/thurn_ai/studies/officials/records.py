@@ -126,9 +126,7 @@ def save_raw(raw, dest) -> list[Path]:
 
 
 def restore_raw(saved, raw) -> list[Path]:
-    """Write every dest/<path>.gz that save_raw made back to raw/<path>; returns the files written. A file
-    raw already holds with the same bytes is skipped; one that differs is an error (a run there is newer
-    or another run's), and nothing is written."""
+    """Write every dest/<path>.gz that save_raw made back to raw/<path>; returns the files written."""
     saved, raw = Path(saved), Path(raw)
     if not saved.is_dir():
         raise StudyError(f"{path_text(saved)} is not a folder")
@@ -232,10 +230,8 @@ def check_records(records, every: int = 50) -> tuple[int, int, list[str]]:
 
 
 def replay(games, every: int):
-    """Replay game 1, 1 + every, ... of each tournament of a heuristic study's games (a study frame: the
-    heuristic bot does not search, so its games are the same given the seeds) with this code: (same,
-    different) counts over the sampled games (every seat's score and the game's length), and the first few
-    differences."""
+    """Replay game 1, 1 + every, ... of each tournament of a heuristic study's games (a study frame: the heuristic bot
+    does not search, so its games are the same given the seeds) with this code."""
     from ...bots import make_bot
     from ...game.rules import Rules
     from ...play.match import play_game

@@ -240,11 +240,8 @@ def appendix_lines(f: StudyFindings) -> list[str]:
 
 
 def build_report(f: StudyFindings) -> str:
-    """The markdown report of the study's findings in a paper's order: summary, questions, methods, results,
-    threats to validity, appendix (issue 40). Results: the validation by play (the primary question, with
-    f.validation); the ablation of every study; the value at the moment of choice and the advice (f.choice);
-    the turn question (f.turns); the two players side by side (f.comparison); the seats (side by side with
-    f.seats). StudyError when there is no ablation to report."""
+    """The markdown report of the study's findings in a paper's order: summary, questions, methods, results, threats to
+    validity, appendix (issue 40)."""
     if not f.analyses:
         raise StudyError("no study results to report")
     main = f.main_study if f.main_study in f.analyses else list(f.analyses)[-1]
@@ -284,10 +281,9 @@ README_END = "<!-- /officials-advice -->"
 
 
 def readme_block(f: StudyFindings) -> list[str]:
-    """The players' page's short summary of the study (markdown lines, between README_START and README_END):
-    a few headline results, each with what it was tested against, and where the report says more (the
-    numbers and tests are the report's; the rule card above the block is the rule card study's). Empty when
-    the main study has neither an ablation nor rated decisions."""
+    """The players' page's short summary of the study (markdown lines, between README_START and README_END): a few
+    headline results, each with what it was tested against, and where the report says more (the numbers and tests are
+    the report's; the rule card above the block is the rule card study's)."""
     main = f.main_study
     a, c = f.analyses.get(main), (f.choice or {}).get(main, {})
     if a is None and c.get("advice") is None:

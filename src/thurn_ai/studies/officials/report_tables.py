@@ -168,9 +168,8 @@ def control_wbc(a: Analysis) -> dict:
 
 
 def study_detail(title: str, a: Analysis, m: dict, plots: list[str]) -> list[str]:
-    """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage,
-    what a restricted player does instead, pairs of officials and the seats (the summary plot is shown with
-    the results)."""
+    """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage, what a
+    restricted player does instead, pairs of officials and the seats (the summary plot is shown with the results)."""
     L = [f"### {title}" + (f" (`{m['bot']}`)" if m.get("bot") else ""), ""]
     L += plot_lines([p for p in plots if not Path(p).stem.endswith("summary")])
     return L + demote(ablation_lines(a) + usage_lines(a) + substitution_lines(a) + pairs_lines(a)
@@ -194,10 +193,9 @@ def format_choice_text(t: pd.DataFrame) -> str:
 
 
 def choice_section(choice: dict) -> list[str]:
-    """The markdown section "Value at the moment of choice": how it is measured, then per study its search,
-    games, plots, table and examples. choice: {study: {'table': choice_table, 'examples': choice_examples
-    with a 'file' column (relative link), 'plots': [names], 'search': {players: spec}, 'games': {players:
-    games rated}}}."""
+    """The markdown section "Value at the moment of choice": how it is measured, then per study its search, games,
+    plots, table and examples. choice: {study: {'table': choice_table, 'examples': choice_examples with a 'file'
+    column (relative link), 'plots': [names], 'search': {players: spec}, 'games': {players: games rated}}}."""
     L = ["## Value at the moment of choice", "", PROSE("choice-method"), ""]
     for name, c in choice.items():
         L += [f"### {name}", ""]

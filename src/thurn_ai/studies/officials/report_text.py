@@ -264,9 +264,8 @@ def _sample_note(rated: int) -> str:
 
 
 def player_summary(analyses: dict, main: str | None = None, choice: dict | None = None) -> list[str]:
-    """A few plain sentences for players, from the data: what never using each official costs the main
-    study's player, when using it is right (value at the moment of choice), and the first seat. Says so
-    where the sample is too small."""
+    """A few plain sentences for players, from the data: what never using each official costs the main study's player,
+    when using it is right (value at the moment of choice), and the first seat."""
     out: list[str] = []
     names = list(analyses) or list(choice or {})
     if not names:

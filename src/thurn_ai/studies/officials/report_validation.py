@@ -44,9 +44,7 @@ def rating_gap(choices: pd.DataFrame, players: int, official: str = "postmaster"
 
 
 def control_verdict(r) -> str | None:
-    """A rating's cell against its control's (paired by deal): 'worse than its control', 'better than its
-    control' (Holm-adjusted p below 5% and the interval on one side of 0), 'no different from its control',
-    or None where no control was played."""
+    """A rating's cell against its control's (paired by deal)."""
     p = getattr(r, "p_control_holm", math.nan)
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return None
@@ -124,11 +122,7 @@ def _its(names: list) -> str:
 
 
 def advice_follows(validation: pd.DataFrame | None) -> str:
-    """Whose choices the advice at the table follows, as the validation by play decides: 'player' (the
-    search's own choices) when at some player count a rating picks worse sides than the player (loses to
-    its control) and at none does a rating pick better ones or beat the standard bot; 'rating' when a
-    rating beats its control or the standard bot and none loses to its control; 'unvalidated' otherwise
-    (the rating's shares, said to be untested by play)."""
+    """Whose choices the advice at the table follows, as the validation by play decides."""
     if validation is None or validation.empty:
         return "unvalidated"
     rows = list(validation[validation.rating.isin(RATINGS)].itertuples())

@@ -120,11 +120,7 @@ NOTES = [
 
 
 def unfinished_note(played: dict, rated: dict) -> list[str]:
-    """A note naming what the search study still lacks against its design, and the command that adds it.
-
-    played: {players: the fewest games any of the search study's tournaments has} (a count it did not play:
-    0 or absent); rated: {"search" / "heuristic": {players: control games whose decisions are rated}}.
-    The design: SEARCH_GAMES games a tournament, SEARCH_CHOICE_GAMES and HEURISTIC_CHOICE_GAMES rated games."""
+    """A note naming what the search study still lacks against its design, and the command that adds it."""
     gaps = []
     for n in (2, 3, 4):
         lacks = []
@@ -292,10 +288,9 @@ def replay_note(games, at: str) -> str:
 
 
 def search_replay_note(raw: Path, at: str) -> str | None:
-    """The search study's games come from several commits (runs.json; the compiled search was made faster
-    in between without changing a decision, results/bench/README.md): replay two games of each of its
-    tournaments in raw/ (the first and the middle one) with this code, move by move, and say what it found.
-    None without saved tournaments."""
+    """The search study's games come from several commits (runs.json; the compiled search was made faster in between
+    without changing a decision, results/bench/README.md): replay two games of each of its tournaments in raw/ (the
+    first and the middle one) with this code, move by move, and say what it found."""
     folders = sorted(f for f in raw.glob("*p_*") if (f / "tournament.json").exists() and (f / "records.jsonl").exists())
     if not folders:
         return None
@@ -354,10 +349,9 @@ def _choice_part(s: Study, cdf: pd.DataFrame, records, out: Path, searchers: dic
 
 def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str],
            at: str, against_design: bool = True, advice: Path | None = None) -> None:
-    """Build OUT/report.md and its tables and plots from the saved data; at: the commit it is built at;
-    against_design: add a note on what the search study still lacks (unfinished_note); advice: the file
-    whose players' rules block is rewritten from the report (docs/officials-advice.md), if any. runs.json
-    keeps only the runs the report uses."""
+    """Build OUT/report.md and its tables and plots from the saved data; at: the commit it is built at; against_design:
+    add a note on what the search study still lacks (unfinished_note); advice: the file whose players' rules block is
+    rewritten from the report (docs/officials-advice.md), if any. runs.json keeps only the runs the report uses."""
     runs = tally_run(out, "", keep_only=RUN_NAMES)
     analyses, choice = {}, {}
     meta: dict = {"studies": {}, "plots": {}, "notes": notes}       # gathered part by part: StudyFindings

@@ -115,10 +115,9 @@ def turns_folder(out_dir, players: int) -> Path:
 def run_turns_study(out_dir, players=PLAYER_COUNTS, turn_games=None, turn_bot="mcts", seed: int = 0,
                     iterations: int | None = None, jobs=1, board_file=None, progress: bool = False, log=print,
                     scheduler: str | None = None) -> pd.DataFrame:
-    """The turn question on a study's control games already recorded in out_dir/<n>p_none (the choice part
-    plays them): the first turn_games[n] (one number or {players: n}; None: all) rated with `turn_bot` (a
-    spec or {players: spec}) into out_dir/turns_<n>p, resuming; jobs: local worker processes (None: every
-    core)."""
+    """The turn question on a study's control games already recorded in out_dir/<n>p_none (the choice part plays them):
+    the first turn_games[n] (one number or {players: n}; None: all) rated with `turn_bot` (a spec or {players: spec})
+    into out_dir/turns_<n>p, resuming; jobs: local worker processes (None: every core)."""
     from .plan import CONTROL, Condition, bot_for, parse_players
     from ...play.tournament import check_jobs, connect
 
@@ -170,9 +169,8 @@ def per_turn(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def game_bootstrap_distribution(groups: list, statistics, seed: int = 0, resamples: int = RESAMPLES) -> list:
-    """The bootstrap distribution of each statistic of the values of `groups` (one array per game),
-    resampling whole games (thurn_ai.stats.summary.cluster_bootstrap): one array of `resamples` values
-    per statistic."""
+    """The bootstrap distribution of each statistic of the values of `groups` (one array per game), resampling whole
+    games (thurn_ai.stats.summary.cluster_bootstrap): one array of `resamples` values per statistic."""
     from ...stats.summary import cluster_bootstrap
 
     def stat(idx):
@@ -203,12 +201,11 @@ def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
 
 
 def turn_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per player count, phase (and 'all') and option: the rated turns, how many turns had the option and its
-    line used it (counted), the share of rated turns where it is the best option, and for the officials Δ
-    vs none (median and trimmed mean with 95% intervals resampling whole games, the mean beside them; p of
-    the trimmed mean, Holm-adjusted across the table as p_holm; p_floor: no resample reached 0, so p is only
-    bounded by the resampling's resolution, not measured). `forced` counts the turns of the cell that
-    began with an empty hand (not rated); `unit` says what a Δ is (choice_tables.win_unit)."""
+    """Per player count, phase (and 'all') and option: the rated turns, how many turns had the option and its line used
+    it (counted), the share of rated turns where it is the best option, and for the officials Δ vs none (median and
+    trimmed mean with 95% intervals resampling whole games, the mean beside them; p of the trimmed mean, Holm-
+    adjusted across the table as p_holm; p_floor: no resample reached 0, so p is only bounded by the resampling's
+    resolution, not measured)."""
     turns = per_turn(df)
     rows = []
     for n in sorted(turns.players.unique()):

@@ -109,11 +109,10 @@ def _uses(rows: pd.DataFrame, players: int, cell: str, official: str, games: set
 
 
 def comparison_table(rows: pd.DataFrame, comparisons=COMPARISONS, outcome: str = PRIMARY_OUTCOME) -> pd.DataFrame:
-    """Per comparison whose two cells were played: pairs, the rating-minus-control difference of the rated
-    seat's win (`outcome`, design.OUTCOMES: the study's tie-break by default; d, t interval, paired t test's
-    p; Holm across the primary comparisons found), the smallest difference the pairs detect (80% power, 5%
-    two-sided, from the observed spread), and each cell's uses a game of the official it follows (of each
-    official when it follows all)."""
+    """Per comparison whose two cells were played: pairs, the rating-minus-control difference of the rated seat's win
+    (`outcome`, design.OUTCOMES: the study's tie-break by default; d, t interval, paired t test's p; Holm across the
+    primary comparisons found), the smallest difference the pairs detect (80% power, 5% two-sided, from the observed
+    spread), and each cell's uses a game of the official it follows (of each official when it follows all)."""
     out = []
     for c in comparisons:
         found = control_comparison(rows, c.players, c.rating, outcome)
