@@ -69,10 +69,7 @@ def plot_lines(plots: list[str]) -> list[str]:
 
 def ablation_lines(a: Analysis) -> list[str]:
     t = a.primary
-    L = ["### Taking one official away", "",
-         "Primary estimate (bold): the paired Δ win where the control dealt the same games, else Δ win rate "
-         "against 1/n (see Methods, Estimators). Detectable: the smallest Δ win these games detect with 80% power "
-         "(two-sided 5%; statsmodels), paired / against 1/n.", ""]
+    L = ["### Taking one official away", "", PROSE("ablation-table"), ""]
     rows = []
     for r in t.itertuples():
         paired_win = pp(getattr(r, "d_win_paired", math.nan), getattr(r, "d_win_paired_lo", math.nan),
@@ -146,10 +143,7 @@ def pairs_lines(a: Analysis) -> list[str]:
 
 
 def seat_lines(a: Analysis) -> list[str]:
-    L = ["", "### Seat advantage", "",
-         "The control games (identical bots in every seat) are the measure of the seats; all games of the "
-         "study (seats rotate, so each seat meets the same mix of bots) are beside them, but they mix in the "
-         "ablation games, where one seat is crippled. Seat 0 is the start player.", ""]
+    L = ["", "### Seat advantage", "", PROSE("seats-table"), ""]
     alls = a.seats.set_index(["players", "seat"])
     rows = []
     for r in a.seats_control.itertuples():
@@ -233,12 +227,9 @@ def choice_study_lines(c: dict) -> list[str]:
     if t.empty:
         return ["No decision with an official on offer was rated yet.", ""]
     L = choice_table_lines(t)
-    L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
-          "games (bootstrap, widened to cover the Wilson interval over decisions); "
-          "\"rated\" counts decisions with both sides rated.", ""]
+    L += ["", PROSE("choice-note"), ""]
     if ex is not None and len(ex):
-        L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
-              "to move):", ""]
+        L += [PROSE("choice-examples"), ""]
         L += table(["official", "position", "players", "phase, turn", "with", "without", "Δ win [± 2 se]", "Δ score",
                     "played"],
                    ([OFFICIAL_LABEL[r.official], f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None)
@@ -289,14 +280,7 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
     if comparison is None or comparison.empty or len(names) < 2:
         return []
     a, b = names[0], names[1]
-    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "",
-         "Uses per game and the share of its turns on which each player used the official (early / middle / "
-         "late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
-         "offer in each player's own games, how often it took the official, how often the search rates "
-         "taking it right, how often the player agreed with the search, and the search's Δ win the player "
-         "gave away per game by its choices (summed over the decisions where the search rates the other "
-         "side better by more than two standard errors; a lower bound, as the player may also pick a worse "
-         "move within a side; estimates of a search, not measured wins).", ""]
+    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "", PROSE("comparison"), ""]
     for img in plots:
         L += [f"![{Path(img).stem}]({img})", ""]
 
@@ -326,9 +310,7 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
     """The markdown section: win rate per seat of each study side by side, and the WBC record."""
     if seats is None or seats.empty:
         return []
-    L = ["## Seat advantage: " + " and ".join(names), "",
-         "Win rate per seat (seat 0 starts) over all games of each study, with 95% Wilson intervals; in brackets "
-         "the control games alone (identical players in every seat).", ""]
+    L = ["## Seat advantage: " + " and ".join(names), "", PROSE("seats-compared"), ""]
     rows = []
     for r in seats.itertuples():
         cells = []
@@ -348,16 +330,12 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
 
 def wbc_sentence(w: dict) -> str:
     lo, hi = w["wbc_ci"]
-    s = (f"**Against the real games:** at the World Boardgaming Championships the first seat won "
-         f"{w['wbc_wins']} of {w['wbc_games']} 4-player games up to 2013 = {pct(w['wbc_rate'])} "
-         f"[{pct(lo)}, {pct(hi)}] (binomial p = {p_text(w['wbc_p_vs_quarter'])} against 25%), and "
-         f"{pct(w['wbc_2024_rate'])} in 2024. The WBC's players bid for their seats, so a seat's rate there "
-         f"includes what was paid for it: the comparison is a direction, not a test of fair seats.")
+    s = PROSE("wbc", wins=w["wbc_wins"], games=w["wbc_games"], rate=pct(w["wbc_rate"]), lo=pct(lo), hi=pct(hi),
+              p=p_text(w["wbc_p_vs_quarter"]), rate_2024=pct(w["wbc_2024_rate"]))
     if "ours_rate" in w:
         olo, ohi = w["ours_ci"]
         dlo, dhi = w["diff_ci"]
         same = "consistent with" if dlo <= 0 <= dhi else "different from"
-        s += (f" Here the first seat won {w['ours_wins']} of {w['ours_games']} 4-player games = "
-              f"{pct_ci(w['ours_rate'], olo, ohi)}; difference to the WBC "
-              f"{pp(w['ours_rate'] - w['wbc_rate'], dlo, dhi)}, i.e. {same} the WBC rate.")
+        s += " " + PROSE("wbc-ours", wins=w["ours_wins"], games=w["ours_games"], same=same,
+                         rate=pct_ci(w["ours_rate"], olo, ohi), diff=pp(w["ours_rate"] - w["wbc_rate"], dlo, dhi))
     return s

@@ -22,31 +22,10 @@ from ...game.rules import PLAYER_COUNTS
 from ...stats.summary import wilson_interval
 from .choice import choice_officials
 
-__all__ = [
-    "CARD",
-    "CARD_CELL",
-    "CONTROL_CELL",
-    "CONTROL_BOT",
-    "HAND_LIMITS",
-    "MIN_GAIN",
-    "ROUTE_LIMITS",
-    "RULES",
-    "SPLIT_SEED",
-    "Rule",
-    "RuleCard",
-    "RuleCardBot",
-    "agreement_table",
-    "cell_name",
-    "fit_card",
-    "fit_rule",
-    "heuristic_move",
-    "offer_features",
-    "offers_from_records",
-    "paired_agreement",
-    "paired_play_table",
-    "play_cells",
-    "split_by_game",
-]
+__all__ = ["CARD", "CARD_CELL", "CONTROL_CELL", "CONTROL_BOT", "HAND_LIMITS", "MIN_GAIN", "ROUTE_LIMITS", "RULES",
+           "SPLIT_SEED", "Rule", "RuleCard", "RuleCardBot", "agreement_table", "cell_name", "fit_card", "fit_rule",
+           "heuristic_move", "offer_features", "offers_from_records", "paired_agreement", "paired_play_table",
+           "play_cells", "split_by_game"]
 
 #: the seed of the split of the committed offers into a fitting half and a checking half
 SPLIT_SEED = 40
