@@ -36,29 +36,18 @@ from .turn_choice import load_turns_study, run_turns_study, turn_table, turns_fo
 #: the study's base seed (its tournaments' and searches' seeds derive from it)
 SEED = 1
 
-#: iterations per decision of the strong search by player count: the default budget, at which the strongest
-#: mcts (the learned evaluation) beats the heuristic bot at every count (results/learned/strength: 72.8% at
-#: 2 players against a fair 50%, 57.6% at 3 against 33.3%, 37.3% at 4 against 25%, each interval clear of
-#: fair). The first study needed 3000 at 4 players with the hand-set evaluation; 1000 makes the 4-player
-#: parts a third of the cost (the validation alone would take 23 core-hours at 3000) and rates with the
-#: search `thurn-ai hint` uses by default.
+#: the design of the committed study, fixed before its runs (why these numbers: docs/officials.md, "Reproducing
+#: results/officials/"): iterations per decision of the search study, games per tournament (rounded up to a
+#: multiple of the player count)
 SEARCH_BUDGET = {2: 1000, 3: 1000, 4: 1000}
-#: games per tournament of the strong study (each is rounded up to a multiple of the player count), fixed
-#: before the validated run: at least 200 a cell; 402 at 3 players. (The first study doubled its 3-player
-#: cells after 201 games left the Cartwright's interval touching zero -- optional stopping. The validated
-#: study's ablation games are new deals, paired with the control, so that look did not choose them; its
-#: counts are fixed here and the report's intervals are read at these counts only.)
 SEARCH_GAMES = {2: 200, 3: 402, 4: 200}
 #: control games whose decisions are rated, per player count
 SEARCH_CHOICE_GAMES = {2: 100, 3: 100, 4: 100}
 HEURISTIC_CHOICE_GAMES = {2: 50, 3: 50, 4: 50}
 #: control games of the search study whose turn starts are rated (the turn question), per player count
 SEARCH_TURN_GAMES = {2: 50, 3: 50, 4: 50}
-#: the validation's cells per player count and its games per cell: fixed before the run, enough to find a win
-#: rate 3 points away from the fair 1/n (design.games_to_separate). Every count follows both ratings; at 2
-#: players each rating also has its control (rated.CONTROLS: the same smaller searches at an offer, no
-#: rating), which tells a rating's own effect from its smaller searches'. Controls at 3 and 4 players would
-#: cost about 10 more core-hours; the 2-player pair is where the study's question was raised (issue 22).
+#: the validation's cells per player count (controls at 2 players: rated.CONTROLS) and its games per cell, enough
+#: to find a win rate 3 points away from the fair 1/n (design.games_to_separate)
 VALIDATION_RATINGS = {2: study_rated.CELLS, 3: study_rated.RATINGS, 4: study_rated.RATINGS}
 VALIDATION_GAMES = {n: study_rated.validation_games(n) for n in (2, 3, 4)}
 #: the two studies' bots (the search study's: the strongest mcts configuration under these options)
