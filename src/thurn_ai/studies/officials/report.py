@@ -288,21 +288,16 @@ def readme_block(f: StudyFindings) -> list[str]:
     a, c = f.analyses.get(main), (f.choice or {}).get(main, {})
     if a is None and c.get("advice") is None:
         return []
-    L = [README_START, "",
-         f"Headline results of [the study's report](../results/officials/report.md) (commit "
-         f"`{f.commit or '?'}`), each with what it was tested against; the report's Threats to validity "
-         "say what they assume:", ""]
+    L = [README_START, "", PROSE("readme-head", commit=f.commit or "?"), ""]
     primary = primary_rows(f.validation)
     if primary is not None:
         n, rows = primary
-        L.append(f"- **Following the search's rating** at every offer, minus its control (same searches "
-                 f"choosing as the search does, same deals; primary test, {n} players): " + ", ".join(
-                     f"{r.rating} {pp(r.d_control, r.d_control_lo, r.d_control_hi)}" for r in rows.itertuples())
-                 + " of win rate. Results: validation by play.")
+        L.append(PROSE("readme-primary", n=n, said=", ".join(
+            f"{r.rating} {pp(r.d_control, r.d_control_lo, r.d_control_hi)}" for r in rows.itertuples())))
     if a is not None and len(a.ablation):
         t = a.primary
-        L.append(f"- **Never using an official**, the {main}'s seat minus {ablation_estimate(t)}, at "
-                 f"{played_counts(t)} players: {ablation_brief(t)}. Results: ablation.")
+        L.append(PROSE("readme-ablation", main=main, estimate=ablation_estimate(t), counts=played_counts(t),
+                       brief=ablation_brief(t)))
         first = first_seats(a)
         off = [x for x in first if off_fair(x)]
         if first:
