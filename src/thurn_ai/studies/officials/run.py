@@ -86,8 +86,8 @@ def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3,
               "rule-based heuristic bot, no search (deterministic given the cards)",
               choice_games={n: HEURISTIC_CHOICE_GAMES[n] for n in players}),
         Study("search", search_bot, tuple(players), games,
-              ("the default search (mcts's defaults, thurn_ai.bots.default_search)" if search_bot == MCTS else
-               f"{search_bot} over the default search's options")
+              ("the default search when it was played (mcts's defaults then, its spec written out)"
+               if search_bot == MCTS else f"{search_bot} over the default search's options")
               + ", iterations per decision "
               + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items()) if n in players) + "; one thread",
               budget=budget, choice_games={n: (choice_games or SEARCH_CHOICE_GAMES)[n] for n in players}),
