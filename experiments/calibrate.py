@@ -30,12 +30,11 @@ from pathlib import Path
 
 from thurn_ai.bots.default_search import DEFAULT_SEARCH
 from thurn_ai.bots.spec import BotSpec
-from thurn_ai.errors import ThurnError
 from thurn_ai.studies.calibration import data as D
 from thurn_ai.studies.calibration.report import refit, summary
 from thurn_ai.studies.chunked import stopping_safely
 from thurn_ai.studies.pages import refresh
-from thurn_ai.studies.provenance import committed_code_or_exit, log_run
+from thurn_ai.studies.provenance import committed_code_or_exit, log_run, script_main
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "calibration"
@@ -75,6 +74,7 @@ def part_fit(args, code: str, search: BotSpec) -> None:
     refresh(args.out)          # results/calibration/README.md and findings.json (none for another folder)
 
 
+@script_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("all", "games", "fit"), default="all")
@@ -89,15 +89,11 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     code = committed_code_or_exit(ROOT, args.allow_dirty)
-    try:
-        search = search_of(args)
-        if args.part in ("all", "games"):
-            part_games(args, code, search)
-        if args.part in ("all", "fit"):
-            part_fit(args, code, search)
-    except ThurnError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    search = search_of(args)
+    if args.part in ("all", "games"):
+        part_games(args, code, search)
+    if args.part in ("all", "fit"):
+        part_fit(args, code, search)
     return 0
 
 

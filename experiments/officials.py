@@ -45,7 +45,7 @@ from thurn_ai.errors import BotSpecError
 from thurn_ai.studies.officials.plan import StudyError, parse_players
 from thurn_ai.studies.officials.rated import CELLS
 from thurn_ai.studies.pages import refresh
-from thurn_ai.studies.provenance import DirtyTree, check_clean, code_state, commit
+from thurn_ai.studies.provenance import check_clean, code_state, commit, script_main
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
@@ -148,14 +148,11 @@ def reachable(address: str | None) -> str | None:
     return None
 
 
+@script_main
 def main(argv=None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
-    try:
-        dirty = check_clean(ROOT, args.allow_dirty)
-    except DirtyTree as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    dirty = check_clean(ROOT, args.allow_dirty)
     # What this process plays with is the code as it is now: its modules are loaded (and its workers forked)
     # from it, whatever is edited or committed while the run goes on.
     played_with = code_state(ROOT)
@@ -176,11 +173,7 @@ def main(argv=None) -> int:
                         plan.tgames)
     if args.cost:
         return 0
-    try:
-        run.run_parts(plan, part, played_with, args.jobs, args.scheduler)
-    except StudyError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    run.run_parts(plan, part, played_with, args.jobs, args.scheduler)
     run.report(plan.chosen_all, plan.searchers, plan.out, command_text(args), [] if args.quick else run.NOTES, dirty,
                commit(ROOT), against_design=not args.quick,
                advice=ROOT / "docs" / "officials-advice.md" if not args.quick and plan.out.resolve() == OUT.resolve()

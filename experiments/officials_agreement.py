@@ -50,17 +50,16 @@ def run(study: Path, allow_dirty: bool) -> list[agreement.Agreement]:
     return cells
 
 
-def main(argv=None) -> None:
+@provenance.script_main(errors=(*provenance.SCRIPT_ERRORS, ValueError))
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--study-dir", type=Path, default=STUDY,
                     help="a study folder with search_choices.parquet and records/search/ (default results/officials)")
     ap.add_argument("--allow-dirty", action="store_true")
     a = ap.parse_args(argv)
-    try:
-        run(a.study_dir.resolve(), a.allow_dirty)
-    except (provenance.DirtyTree, ThurnError, OSError, ValueError) as e:   # one line, no traceback
-        sys.exit(f"error: {e}")
+    run(a.study_dir.resolve(), a.allow_dirty)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.game.officials import OFFICIAL_LABEL
 from thurn_ai.studies import provenance
@@ -115,6 +114,7 @@ def report(out: Path, pilot: bool) -> None:
     print(f"wrote {out / 'report.md'}")
 
 
+@provenance.script_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("baseline", "constraint", "report"), default="report")
@@ -129,31 +129,23 @@ def main(argv=None) -> int:
     if args.pilot is not None and (args.pilot < 12 or args.pilot % 12):
         print("error: --pilot takes a positive multiple of 12 games", file=sys.stderr)
         return 2
-    try:
-        players = parse_players(args.players)
-    except ThurnError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    players = parse_players(args.players)
     if (args.iterations is not None or players != (2, 3, 4)) and not args.pilot:
         print("error: --iterations and --players are for a pilot (the design plays its own)", file=sys.stderr)
         return 2
     export_module()             # worker processes register the sided bot by importing its module
     out = args.out / "pilot" if args.pilot else args.out
-    try:
-        provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
-        out.mkdir(parents=True, exist_ok=True)
-        code, t0, c0 = provenance.code_state(ROOT), time.time(), time.process_time()
-        if args.part == "baseline":
-            baseline(out)
-        elif args.part == "constraint":
-            constraint(out, args.pilot, args.iterations, args.jobs, players)
-        if args.part != "report":
-            provenance.log_run(out, args.part, time.time() - t0, code, cpu_seconds=time.process_time() - c0,
-                               pilot=args.pilot, iterations=args.iterations)
-        report(out, bool(args.pilot))
-    except (ThurnError, provenance.DirtyTree, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
+    out.mkdir(parents=True, exist_ok=True)
+    code, t0, c0 = provenance.code_state(ROOT), time.time(), time.process_time()
+    if args.part == "baseline":
+        baseline(out)
+    elif args.part == "constraint":
+        constraint(out, args.pilot, args.iterations, args.jobs, players)
+    if args.part != "report":
+        provenance.log_run(out, args.part, time.time() - t0, code, cpu_seconds=time.process_time() - c0,
+                           pilot=args.pilot, iterations=args.iterations)
+    report(out, bool(args.pilot))
     return 0
 
 

@@ -27,13 +27,9 @@ CHOICES = "search_choices.parquet"
 
 
 def search_name(rows: pd.DataFrame) -> str:
-    """The study's search as the rows name it (its spec text at the first count); a spec saved before the
-    learned prior became mcts's default names no policy: it searched with the hand-set prior."""
-    if "bot" not in rows or not len(rows):
-        return "(unnamed)"
-    spec = rows.bot.iloc[0]
-    return f"`{spec}`" + (" (the hand-set move prior, the default when it was played)"
-                          if spec.startswith("mcts(") and "policy=" not in spec else "")
+    """The study's search as the rows name it (its spec text at the first count; the data played before mcts had
+    the policy option name the hand-set prior they used: experiments/officials_policy.py)."""
+    return f"`{rows.bot.iloc[0]}`" if "bot" in rows and len(rows) else "(unnamed)"
 
 
 def shown(path: Path) -> str:

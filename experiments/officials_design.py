@@ -29,7 +29,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.studies import provenance
 from thurn_ai.studies.pages import refresh
@@ -77,6 +76,7 @@ def report(out: Path, cells, pilot: bool, command: str) -> None:
     print(f"wrote {out / 'report.md'} ({len(games)} games, {len(comparison)} comparisons)")
 
 
+@provenance.script_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("play", "report", "all"), default="all")
@@ -98,19 +98,15 @@ def main(argv=None) -> int:
     export_module()             # worker processes register the sided bot by importing its module
     command = (COMMAND + "".join(f" --host {h}" for h in args.host or ())
                + (f" --pilot {args.pilot}" if args.pilot else ""))
-    try:
-        provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
-        out.mkdir(parents=True, exist_ok=True)
-        if args.part in ("play", "all"):
-            code = provenance.code_state(ROOT)
-            t0, c0 = time.time(), time.process_time()
-            play(cells, out, raw, args.jobs)
-            provenance.log_run(out, "design", time.time() - t0, code, cpu_seconds=time.process_time() - c0,
-                               cells=len(cells), hosts=list(hosts), pilot=args.pilot)
-        report(out, cells, bool(args.pilot), command)
-    except (ThurnError, provenance.DirtyTree, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
+    out.mkdir(parents=True, exist_ok=True)
+    if args.part in ("play", "all"):
+        code = provenance.code_state(ROOT)
+        t0, c0 = time.time(), time.process_time()
+        play(cells, out, raw, args.jobs)
+        provenance.log_run(out, "design", time.time() - t0, code, cpu_seconds=time.process_time() - c0,
+                           cells=len(cells), hosts=list(hosts), pilot=args.pilot)
+    report(out, cells, bool(args.pilot), command)
     return 0
 
 

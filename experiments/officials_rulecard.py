@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet
 from thurn_ai.studies import provenance
 from thurn_ai.studies.pages import refresh
@@ -121,7 +120,8 @@ def report(out: Path) -> None:
                                                "keep their card)"))
 
 
-def main(argv=None) -> None:
+@provenance.script_main(errors=(*provenance.SCRIPT_ERRORS, ValueError))
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--part", choices=("all", "fit", "play", "report"), default="all")
     ap.add_argument("--jobs", type=int, default=1)
@@ -130,17 +130,15 @@ def main(argv=None) -> None:
     ap.add_argument("--records", type=Path, nargs="+", default=None,
                     help="fit on the offers of these tournaments' records.jsonl (another search's self-play)")
     a = ap.parse_args(argv)
-    try:
-        if a.part in ("all", "fit"):
-            a.out.mkdir(parents=True, exist_ok=True)
-            fit(a.out, a.records)
-        if a.part in ("all", "play"):
-            play(a.out, a.jobs, a.allow_dirty)
-        if a.part in ("all", "report"):
-            report(a.out)
-    except (provenance.DirtyTree, ThurnError, OSError, ValueError) as e:   # one line, no traceback
-        sys.exit(f"error: {e}")
+    if a.part in ("all", "fit"):
+        a.out.mkdir(parents=True, exist_ok=True)
+        fit(a.out, a.records)
+    if a.part in ("all", "play"):
+        play(a.out, a.jobs, a.allow_dirty)
+    if a.part in ("all", "report"):
+        report(a.out)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

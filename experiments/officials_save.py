@@ -18,32 +18,26 @@ import argparse
 import sys
 from pathlib import Path
 
-from thurn_ai.errors import ThurnError
+from thurn_ai.studies.provenance import script_main
 from thurn_ai.studies.officials.records import restore_raw, save_raw
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "officials"
 
 
+@script_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("action", choices=("save", "restore"))
     ap.add_argument("--raw", type=Path, default=OUT / "raw", help="the study's raw folder")
     ap.add_argument("--saved", type=Path, default=OUT / "saved", help="the folder of the compressed copy")
     args = ap.parse_args(argv)
-    try:
-        if args.action == "save":
-            changed = save_raw(args.raw, args.saved)
-            print(f"saved {len(changed)} changed files into {args.saved}")
-        else:
-            written = restore_raw(args.saved, args.raw)
-            print(f"restored {len(written)} files into {args.raw}")
-    except ThurnError as e:       # StudyError and the checks of what it reads and writes
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:          # a full disk, a read-only folder: one line, not a traceback
-        print(f"error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
-        return 2
+    if args.action == "save":
+        changed = save_raw(args.raw, args.saved)
+        print(f"saved {len(changed)} changed files into {args.saved}")
+    else:
+        written = restore_raw(args.saved, args.raw)
+        print(f"restored {len(written)} files into {args.raw}")
     return 0
 
 

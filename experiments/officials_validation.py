@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.studies import provenance
 from thurn_ai.studies.officials import validation_cells as vc
@@ -66,6 +65,7 @@ def report(out: Path, runs: list) -> None:
     print(f"wrote {out / 'validation_cells.md'} ({len(table)} comparisons)")
 
 
+@provenance.script_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=("play", "report", "all"), default="all")
@@ -75,28 +75,24 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-dirty", action="store_true",
                     help="run with uncommitted code changes (the report then names a commit that is not the code)")
     args = ap.parse_args(argv)
-    try:
-        provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
-        if args.cost:
-            timings = {n: measure(n, vc.standard_spec(n)) for n in sorted({p.players for p in vc.DESIGN})}
-            rows = []
-            for p in vc.DESIGN:
-                rows += part_costs(timings, validation_games={p.players: p.games}, ratings={p.players: (p.cell,)})
-            print(format_costs(rows, timings))
-            return 0
-        runs_file = args.out / "validation_cells_runs.json"
-        if args.part in ("play", "all"):
-            code = provenance.code_state(ROOT)
-            t0 = time.time()
-            vc.play_cells(RAW, jobs=args.jobs, log=lambda m: print(m, flush=True),
-                          done=lambda rows: vc.save_rows(rows, args.out / GAMES))
-            provenance.log_run(args.out, "validation_cells", time.time() - t0, code, runs_file=runs_file.name,
-                               cells=len(vc.DESIGN))
-        runs = json.loads(runs_file.read_text()) if runs_file.exists() else []
-        report(args.out, runs)
-    except (ThurnError, provenance.DirtyTree, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
+    if args.cost:
+        timings = {n: measure(n, vc.standard_spec(n)) for n in sorted({p.players for p in vc.DESIGN})}
+        rows = []
+        for p in vc.DESIGN:
+            rows += part_costs(timings, validation_games={p.players: p.games}, ratings={p.players: (p.cell,)})
+        print(format_costs(rows, timings))
+        return 0
+    runs_file = args.out / "validation_cells_runs.json"
+    if args.part in ("play", "all"):
+        code = provenance.code_state(ROOT)
+        t0 = time.time()
+        vc.play_cells(RAW, jobs=args.jobs, log=lambda m: print(m, flush=True),
+                      done=lambda rows: vc.save_rows(rows, args.out / GAMES))
+        provenance.log_run(args.out, "validation_cells", time.time() - t0, code, runs_file=runs_file.name,
+                           cells=len(vc.DESIGN))
+    runs = json.loads(runs_file.read_text()) if runs_file.exists() else []
+    report(args.out, runs)
     return 0
 
 

@@ -232,6 +232,10 @@ def test_fresh_non_editable_install_runs_the_readme_command(tmp_path_factory):
         bad = run([exe, "play", "--seed", "nan"], outside, env)
         assert bad.returncode == 2 and bad.stderr.startswith("error:") and len(bad.stderr.splitlines()) == 1
 
+        # the reports' fixed prose is package data: the installed study reads it
+        prose = run([py, "-c", "from thurn_ai.studies.officials.report_tables import PROSE; print(PROSE('method'))"],
+                    outside, env)
+        assert prose.returncode == 0 and prose.stdout.startswith("Per player count, a control tournament"), prose.stderr
         # the type stubs and the py.typed marker are installed beside the compiled modules
         assert {"_core.pyi", "_policy.pyi", "_search.pyi", "py.typed"} <= {f.name for f in imported.parent.iterdir()}
 

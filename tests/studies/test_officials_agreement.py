@@ -108,17 +108,18 @@ def test_the_interval_resamples_whole_games():
     assert alone[5] - alone[4] < base[5] - base[4]
 
 
-def test_the_script_writes_its_tables_and_refuses_a_bad_folder_in_one_line(study, tmp_path):
+def test_the_script_writes_its_tables_and_refuses_a_bad_folder_in_one_line(study, tmp_path, capsys):
     exp = experiment("officials_agreement")
-    exp.main(["--study-dir", str(study["dir"]), "--allow-dirty"])
+    assert exp.main(["--study-dir", str(study["dir"]), "--allow-dirty"]) == 0
     table = pd.read_csv(study["dir"] / "agreement.csv")
     assert set(table.choice) == {"played", "rated"} and "all" in set(table.players.astype(str))
     text = (study["dir"] / "agreement.md").read_text(encoding="utf-8")
     assert "kappa" in text and "resampling whole games" in text
     for bad in (tmp_path / "missing", ROOT / "results"):
-        with pytest.raises(SystemExit) as e:
-            exp.main(["--study-dir", str(bad), "--allow-dirty"])
-        assert str(e.value).startswith("error: ") and "\n" not in str(e.value)
+        capsys.readouterr()
+        assert exp.main(["--study-dir", str(bad), "--allow-dirty"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1
 
 
 def test_a_records_file_names_its_tournament_whether_kept_or_live():

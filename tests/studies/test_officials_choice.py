@@ -303,7 +303,8 @@ def test_the_experiment_refuses_a_dirty_tree(tmp_path, monkeypatch, capsys):
     assert exp.check_clean(repo) == []
     (repo / "src" / "thurn_ai" / "x.py").write_text("A = 2\n")
     (repo / "src" / "thurn_ai" / "new.py").write_text("B = 1\n")
-    with pytest.raises(exp.DirtyTree, match="src/thurn_ai/new.py, src/thurn_ai/x.py"):
+    from thurn_ai.studies.provenance import DirtyTree
+    with pytest.raises(DirtyTree, match="src/thurn_ai/new.py, src/thurn_ai/x.py"):
         exp.check_clean(repo)
     assert exp.check_clean(repo, allow_dirty=True) == ["src/thurn_ai/new.py", "src/thurn_ai/x.py"]
     monkeypatch.setattr(exp, "ROOT", repo)

@@ -84,6 +84,34 @@ def test_an_experiment_on_uncommitted_code_stops_with_one_error_line(repo, capsy
         f"{head} with uncommitted changes to src/thurn_ai/x.py")
 
 
+def test_an_experiment_scripts_errors_end_in_one_line_and_status_2(tmp_path, capsys):
+    """script_main: the user's errors (bad input, a missing file, uncommitted code) print one `error:` line
+    (an OSError by its message and file, no [Errno N]) and return 2; other errors (a bug) still raise."""
+    from thurn_ai.errors import ThurnError
+
+    @provenance.script_main
+    def main(kind):
+        if kind == "input":
+            raise ThurnError("--games must be positive")
+        if kind == "file":
+            return len((tmp_path / "missing.csv").read_text())
+        if kind == "dirty":
+            raise provenance.DirtyTree("uncommitted changes to src")
+        if kind == "bug":
+            raise KeyError("a bug")
+        return 0
+
+    assert main("none") == 0 and capsys.readouterr().err == ""
+    for kind, said in (("input", "error: --games must be positive\n"),
+                       ("file", f"error: No such file or directory: {tmp_path / 'missing.csv'}\n"),
+                       ("dirty", "error: uncommitted changes to src\n")):
+        assert main(kind) == 2 and capsys.readouterr().err == said
+    with pytest.raises(KeyError):
+        main("bug")
+    wider = provenance.script_main(errors=(KeyError,))(lambda: {}["x"])
+    assert wider() == 2 and capsys.readouterr().err == "error: 'x'\n"
+
+
 def test_a_checkouts_package_is_under_src_since_the_src_layout(repo, tmp_path):
     assert provenance.package_root(repo) == repo / "src"
     (tmp_path / "old" / "thurn_ai").mkdir(parents=True)

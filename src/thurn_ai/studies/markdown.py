@@ -3,11 +3,15 @@
 A report names its numbers once, here: a share as a percent (`pct`; with its interval, `pct_ci`), a
 difference of shares in percentage points with its interval (`pp`), a signed difference in its own unit with
 its interval (`num`), a p-value (`p_text`); a missing number (None or NaN) prints as "–". `table` writes a
-Markdown table from a header and rows of cells, so no report writes the `|---|` line by hand."""
+Markdown table from a header and rows of cells, so no report writes the `|---|` line by hand. A report's fixed
+prose is data: Markdown files shipped with its package, read by `Prose`."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
+from functools import cached_property
+from importlib import resources
 
 #: what a missing number prints as
 MISSING = "–"
@@ -68,3 +72,25 @@ def table(header: Sequence[str], rows: Iterable[Sequence[object]], right: str | 
             raise ValueError(f"a row of {len(cells)} cells in a table of {len(header)} columns: {cells}")
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+class Prose:
+    """A report's fixed prose, a Markdown file shipped in a package: `<!-- key -->` on a line of its own opens a
+    section, which runs to the next one (the blank lines around it dropped). `prose(key, **fields)` is the
+    section's text with its {fields} filled (str.format: a brace of the text itself is doubled);
+    `prose.lines(key, **fields)` the same as lines."""
+
+    def __init__(self, package: str, name: str):
+        self.package, self.name = package, name
+
+    @cached_property
+    def sections(self) -> dict[str, str]:
+        text = resources.files(self.package).joinpath(self.name).read_text(encoding="utf-8")
+        parts = re.split(r"^<!-- ([\w.-]+) -->\n", text, flags=re.M)
+        return {key: body.strip("\n") for key, body in zip(parts[1::2], parts[2::2])}
+
+    def __call__(self, key: str, **fields) -> str:
+        return self.sections[key].format(**fields)
+
+    def lines(self, key: str, **fields) -> list[str]:
+        return self(key, **fields).split("\n")

@@ -13,8 +13,11 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
 
+from ..errors import ThurnError
 from ..fileio import atomic_write_text
 
 #: the files whose changes make a result not reproducible from its commit
@@ -73,6 +76,34 @@ def committed_code_or_exit(root, allow_dirty: bool = False) -> str:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     return code_state(root)
+
+
+def error_line(e: BaseException) -> str:
+    """The one `error: ...` line an experiment script prints for e (an OSError by its message and file, no
+    [Errno N])."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"error: {e.strerror}" + (f": {e.filename}" if e.filename else "")
+    return f"error: {e}"
+
+
+#: what an experiment script's run may raise that is its user's to fix: bad input, uncommitted code, a missing
+#: or unwritable file
+SCRIPT_ERRORS: tuple[type[BaseException], ...] = (ThurnError, DirtyTree, OSError)
+
+
+def script_main(main: Callable[..., int] | None = None, *, errors=SCRIPT_ERRORS):
+    """Decorates an experiment script's main(argv) -> int: an error of these kinds becomes one `error:` line on
+    stderr and the exit status 2 (returned), never a traceback. `@script_main` or `@script_main(errors=...)`."""
+    def decorate(main: Callable[..., int]) -> Callable[..., int]:
+        @wraps(main)
+        def run(*args, **kwargs) -> int:
+            try:
+                return main(*args, **kwargs)
+            except errors as e:
+                print(error_line(e), file=sys.stderr)
+                return 2
+        return run
+    return decorate if main is None else decorate(main)
 
 
 def read_runs(out, runs_file: str = "runs.json") -> list[dict]:

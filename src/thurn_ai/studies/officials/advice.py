@@ -1,25 +1,7 @@
-"""The officials study, advice a player can use at the table: for each official, how often using it is right
-by hand size, route length, game phase and player count, each with its evidence, and a rule where the
-evidence is clear.
-
-    >>> t = advice_table(rows)            # rows: the rated decisions (choice.py)
-    >>> advice_lines(t)                   # the report's table and rules (markdown lines)
-
-A cell's rule is "use it" when the share "right" is above one half at the family-wise 5% level and at least
-two in three, "lean to using it" when above one half but under two in three (a near coin-flip a player should
-not read as a rule to follow every time), "do without" / "lean to doing without" the same way below one half,
-else "no clear rule": each cell's p-value of "one half" (a game's decisions clustered,
-design.clustered_proportion_p) Holm-adjusted across every cell of the table with enough decisions. The 95%
-interval beside it (resampling whole games) is the cell's own, not corrected. The share comes from the
-independent re-rating where the rows have it (no selection bias), else from the first rating; the table says
-which. These are one search's ratings: the validation by play says whether following them wins, and the
-advice follows its answer (report_validation.advice_follows): with follow="player" the share is of the
-offers where the search itself used the official (its own choice, which beat the rating's in play), and
-then no test is made: whether a bot's own take rate differs from one half answers no question a player has
-(issue 40). The share is described instead: "use it" / "do without" at two in three or more / one in three or
-less, "lean to ..." between, and "no clear rule" where the cell's 95% interval includes one half (the search
-goes either way there); p and p_holm are NaN.
-"""
+"""The officials study's advice at the table: per official, how often using it is right by hand size, route length,
+phase and player count, with its evidence and a rule where the evidence is clear (Holm across the table's cells);
+with follow="player" the shares are the search's own choices, described and not tested (docs/officials.md,
+"Advice at the table")."""
 from __future__ import annotations
 
 import math
@@ -31,8 +13,10 @@ from ...game.officials import OFFICIALS, STAGES
 from .design import ALPHA, clustered_proportion_p, holm
 from ...stats.summary import clustered_proportion_interval
 from .plan import OFFICIAL_LABEL
-from ..markdown import p_text, pct, pct_ci, table
+from ..markdown import Prose, p_text, pct, pct_ci, table
 from ...game.rules import PLAYER_COUNTS
+
+PROSE = Prose(__package__, "prose/report.md")
 
 __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "advice_intro", "advice_rules",
            "write_advice_plots", "rule_of", "follow_of"]
@@ -112,12 +96,9 @@ def rule_of_share(right: float, lo: float, hi: float, decisions: int, games: int
 
 
 def advice_table(rows: pd.DataFrame, follow: str = "unvalidated") -> pd.DataFrame:
-    """Per official, factor and level: rated decisions, games, the share where using it is right with its
-    interval (95%, the cell's own, resampling whole games), its p-value of "one half" and that p
-    Holm-adjusted across the tested cells of the table (p_holm), the player's take rate, and the rule
-    (rule_of). `rating` says which rating the share uses. follow="player": the share (and the rule) is the
-    player's take rate instead, where the validation by play found the search's own choice the better
-    guide; `follow` is kept in the table."""
+    """Per official, factor and level: rated decisions, games, the share where using it is right with its interval (95%,
+    the cell's own, resampling whole games), its p-value of "one half" and that p Holm-adjusted across the tested
+    cells of the table (p_holm), the player's take rate, and the rule (rule_of)."""
     if follow not in FOLLOWS:
         raise ValueError(f"follow is one of {', '.join(FOLLOWS)}, not {follow!r}")
     fresh = "d_win_fresh" in rows and rows.d_win_fresh.notna().any()
@@ -171,32 +152,10 @@ def advice_intro(t: pd.DataFrame) -> str:
     follow = follow_of(t)
     how = ("each side's chosen move re-rated by an independent search" if rating == "fresh"
            else "each side's most visited move by its own mean, which favours the side with more moves")
-    test = (f"A rule where at least {MIN_DECISIONS} decisions from {MIN_GAMES} games back it and the share "
-            f"differs from one half at the family-wise 5% level: each cell's p-value (decisions clustered by "
-            f"game) Holm-adjusted across the {int(t.p.notna().sum())} cells tested; the 95% intervals are each "
-            "cell's own, not corrected. \"Use it\" / \"do without\" where the share is at least two in three / "
-            "at most one in three; between, the rule only leans (\"lean to using it\", \"lean to doing "
-            "without\"): the choice goes either way often enough that it depends on more than this one factor.")
     if follow == "player":
-        test = (f"A rule where at least {MIN_DECISIONS} offers from {MIN_GAMES} games back it; no test is made "
-                "(whether the search's own take rate differs from one half answers no question a player has): "
-                "\"use it\" / \"do without\" where the share is at least two in three / at most one in three, "
-                "between it only leans (\"lean to using it\", \"lean to doing without\"), and \"no clear rule\" "
-                "where the cell's 95% interval includes one half (the search goes either way). These describe "
-                "one bot's behaviour; no bot following them has been played.")
-        intro = ("The validation by play found the search's own choice at an offer better than the "
-                 "rating's (following the rating loses to its control, the same searches without it, at the "
-                 "player counts where a control was played), so the advice "
-                 "follows what the search does: the share of its offers where it used each official, by what a "
-                 "player sees: hand size, route length, game phase, player count (95% interval resampling "
-                 f"whole games). The rating's share is beside it ({how}), for comparison only. " + test)
-    else:
-        intro = ("How often using each official is right, by what a player sees: hand size, route length, game "
-                 "phase, player count (the share of its offers where the search rates the best move with it "
-                 f"above the best without; 95% interval resampling whole games; {how}). " + test
-                 + ("" if follow == "rating" else " The validation by play has not shown that following "
-                    "these shares wins: read them as the rating's, not as tested advice."))
-    return intro
+        return PROSE("advice-player", how=how, decisions=MIN_DECISIONS, games=MIN_GAMES)
+    test = PROSE("advice-test", decisions=MIN_DECISIONS, games=MIN_GAMES, cells=int(t.p.notna().sum()))
+    return PROSE("advice-rating", how=how, test=test) + ("" if follow == "rating" else " " + PROSE("advice-untested"))
 
 
 def advice_rules(t: pd.DataFrame) -> list[str]:

@@ -1,30 +1,6 @@
-"""The officials study, the search's choices against the rule bot's (issue 40): at every rated offer of the
-choice part (an official on offer and a move without it too), is the `heuristic` bot's move in the same
-position one that uses the official, and how often does it make the search's choice (use it, or do
-without), with Cohen's kappa (agreement beyond what the two sides' rates give by chance).
-
-    >>> rows = pd.read_parquet("results/officials/search_choices.parquet")
-    >>> cells = measure(rows, "results/officials/records/search")      # [Agreement, ...]
-    >>> agreement_frame(cells)                                          # one row per cell
-
-What is compared, and what it assumes:
-
-* The position is rebuilt from the kept game record (records/search/<source>.jsonl.gz) by replaying its
-  moves up to the row's move; every row is checked against it (the game's seed, the seat to move, the
-  official on offer, and the row's played move is the record's next move), so a row that does not belong
-  to its record is an error, not a silent mismatch.
-* The heuristic is asked in the search's positions (what the search's games led to), with the view of
-  the player to move (thurn_ai.bots.base.Observation; the heuristic decides on what it sees, so the
-  re-dealt hidden cards do not change its move). It is not its choices in its own games.
-* Two choices of the search are compared: `played`, what the search playing the game did (the row's
-  `used`), and `rated`, what the choice part's rating preferred (`best_uses`: the better of a search
-  restricted to using it and one restricted to doing without).
-* The offers of one game are not independent (same players, same hands): the 95% intervals resample
-  whole games (thurn_ai.stats.summary.cluster_bootstrap, percentile). Kappa is undefined (NaN) where
-  either side never or always uses the official in the cell (no disagreement beyond a constant can be
-  told from chance); a resample where it is undefined is left out of the interval, and the share of such
-  resamples is reported (`kappa_undefined`).
-"""
+"""The officials study, the search's choices against the `heuristic` bot's (issue 40): at every rated offer, the
+heuristic asked in the same position (rebuilt from the kept record, every row checked against it), how often it
+makes the search's choice, and Cohen's kappa; intervals resample whole games (docs/officials.md)."""
 from __future__ import annotations
 
 import math
@@ -43,7 +19,9 @@ from ...play.match import derive_seed
 from .choice import choice_officials
 from .plan import StudyError
 from .records import KEPT, read_kept
-from ..markdown import pct, pct_ci, table
+from ..markdown import Prose, pct, pct_ci, table
+
+PROSE = Prose(__package__, "prose/agreement.md")
 
 __all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
            "measure", "agreement_frame", "markdown"]
@@ -61,9 +39,8 @@ NEEDED = ("players", "source", "game", "game_seed", "move", "seat", "official", 
 
 @dataclass(frozen=True)
 class Agreement:
-    """One cell: the offers of `official` at `players` players (None: every official / player count) and
-    the search's `choice` (a key of CHOICES) against the heuristic's. Shares are of offers; the intervals
-    are 95% percentile intervals resampling whole games."""
+    """One cell: the offers of `official` at `players` players (None: every official / player count) and the search's
+    `choice` (a key of CHOICES) against the heuristic's."""
 
     players: int | None
     official: str | None
@@ -84,9 +61,8 @@ class Agreement:
 # ---------------------------------------------------------------------------------- the heuristic's choices
 
 def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> pd.Series:
-    """Whether the `reference` bot, asked in each row's position, plays a move that uses the row's
-    official: a boolean Series on rows' index. records: the folder of the kept records of the rows'
-    games (<source>.jsonl.gz). StudyError where a row does not match its record (see the module doc)."""
+    """Whether the `reference` bot, asked in each row's position, plays a move that uses the row's official: a boolean
+    Series on rows' index. records: the folder of the kept records of the rows' games (<source>.jsonl.gz)."""
     from ...bots.spec import make_bot
 
     missing = [c for c in NEEDED if c not in rows.columns]
@@ -233,22 +209,7 @@ def _num(x: float) -> str:
 
 def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> str:
     """The short report: what was compared, the numbers, what they assume."""
-    lines = [f"# The search's officials choices against the `{REFERENCE}` bot's", "",
-             f"At every rated offer of the choice part of {study} (an official on offer and a move without it "
-             "too, in the search's own control games), the position is rebuilt from the kept game record and the "
-             f"`{REFERENCE}` bot is asked for its move there, with the view of the player to move. Compared: does "
-             "it use the official, against the search's choice (use it, or do without). *played*: what the search "
-             "playing the game did; *rated*: what the choice part's rating preferred (the better of a search "
-             "restricted to using the official and one restricted to doing without).", "",
-             "Agreement is the share of offers where both choose alike; Cohen's kappa is the agreement beyond "
-             "what the two sides' rates give by chance (1: always alike, 0: no more than chance; statsmodels). "
-             "Kappa is undefined (–) where either side never or always uses the official. Intervals are 95% "
-             "percentile intervals resampling whole games (the offers of one game are not independent); a "
-             "resample where kappa is undefined is left out of its interval (the last column: how many were). "
-             "The rows over every official pool officials the search uses at very different rates, so their "
-             "kappa says as much about that mix as about any one official's choices.",
-             "", "Assumed: the heuristic asked in the search's positions (where the search's games went), not "
-             "in its own games, so the positions are the ones the search's choices led to.", ""]
+    lines = [*PROSE.lines("intro", reference=REFERENCE, study=study), ""]
     for choice in CHOICES:
         lines += [f"## The search's {choice} choice", ""]
         lines += table(["players", "official", "offers", "games", "heuristic uses", "search uses", "agreement",
@@ -258,6 +219,5 @@ def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> s
                          _num(c.kappa) + ("" if math.isnan(c.kappa_low)
                                           else f" [{_num(c.kappa_low)}, {_num(c.kappa_high)}]"),
                          pct(c.kappa_undefined)] for c in cells if c.choice == choice)) + [""]
-    lines += [f"Made by `python experiments/officials_agreement.py --study-dir {study}` at {code} "
-              f"({seconds:.0f} s).", ""]
+    lines += [PROSE("made", study=study, code=code, seconds=seconds), ""]
     return "\n".join(lines)

@@ -1,22 +1,6 @@
-"""The rule card for a player (issue 53): against the obvious baseline, and as a constraint on a strong player.
-
-Two comparisons the card's first report lacked:
-
-* **The host's own rule.** The card was fitted to the search's choices and grafted into the `heuristic` bot.
-  But the heuristic already has a rule for the officials (HOST_RULE, in words), and at the same offers its own
-  choice may reproduce the search's more often than the card does; then the card moves the heuristic away
-  from the search. baseline_table compares them on the card's held-out offers (rulecard.split_by_game),
-  offer by offer: the card's agreement with the search minus the heuristic's, clustered by game.
-* **The card as a constraint.** A rule bot that follows the card tests the card with a weak player's moves.
-  What the card costs a good player is the default `mcts` held to the card's side at every offer
-  (sided.py: `sided(side=card,...)`, its root restricted, its whole budget) against unrestricted `mcts`,
-  paired with unrestricted `mcts` in the same seat on the same deals (rulecard.play_cells with that control;
-  rulecard.paired_play_table gives the intervals). CONSTRAINT fixes its cells.
-
-    >>> offers = pd.read_parquet("results/officials/search_choices.parquet")
-    >>> offers["host_used"] = host_choices(offers, "results/officials/records/search")   # minutes
-    >>> baseline_table(offers)
-"""
+"""The rule card for a player (issue 53): against the heuristic's own rule at the card's held-out offers
+(baseline_table, paired offer by offer, clustered by game), and as a constraint on the default mcts held to the
+card's side at every offer against unrestricted mcts on the same deals (CONSTRAINT fixes its cells)."""
 from __future__ import annotations
 
 import math
@@ -87,10 +71,9 @@ def baseline_table(offers: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.DataFrame
 
 
 def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
-    """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement
-    with the search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given
-    ({'constraint' or 'pilot.constraint': constraint_table's}) the card-held search minus the search
-    ('<key>.<n>p.d_win')."""
+    """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement with the
+    search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given ({'constraint'
+    or 'pilot.constraint': constraint_table's}) the card-held search minus the search ('<key>.<n>p.d_win')."""
     from ..findings import Number
 
     out = {}

@@ -1,33 +1,8 @@
-"""The officials study, value at the moment of choice: at every decision of recorded games where the player
-to move may use an official, the search rates the best move that uses it and the best move that does not.
-
-    >>> from thurn_ai.studies.officials.choice import ChoiceSettings, run_choice
-    >>> from thurn_ai.studies.officials.choice_tables import choice_table
-    >>> rows = run_choice("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/choice_2p",
-    ...                   ChoiceSettings(bot=BotSpec("mcts", {}), iterations=1000), games=50, jobs=2, resume=True)
-    >>> choice_table(rows)        # per player count, official and phase: how often using it is right
-
-How a decision is rated (docs/officials.md, "Value at the moment of choice"):
-
-* The search is the analysis `thurn-ai hint` runs (thurn_ai.play.analysis.analyse): it sees only what the player
-  to move may know (hidden cards re-dealt at random from a seed derived from the game and the move), with
-  the spec and budget of the settings.
-* Each side of the decision gets a search of its own: one whose root may use only the moves that use the
-  official ("with"), one whose root may use only the others ("without"); later decisions in the search are
-  free. Each side's best move is its most visited one, rated by the search's estimated win probability and
-  score; both searches have the same budget and seed (common random numbers: they start from the same
-  re-dealt worlds, which narrows the difference). A side is rated as well as the other however rarely an
-  unrestricted search would try it (an unrestricted search hardly tries the Administrator).
-* Δ win = with − without (the official's value at this decision, in the search's estimate), Δ score alike.
-  `se_win` approximates the standard error of Δ win: each side's rating from v visits gets sqrt(p(1−p)/v)
-  (the most a value in [0, 1] can vary), combined as if independent (the common seed makes it smaller).
-* The better side by win probability (then score) is the search's choice (`best`, `best_uses`).
-
-Rows are appended to OUT/rows.jsonl as each game is finished (a game's rows, then a line marking it done),
-so an interrupted run continues with the games not yet done; the settings live in OUT/choice.json and a
-resume with other settings is refused. Each decision's search seeds derive from the settings' seed, the
-game's seed and the move's index, so a resumed run gives the same rows as an uninterrupted one.
-"""
+"""The officials study's value at the moment of choice: at every decision of recorded games where the player to
+move may use an official, a search restricted to using it and one restricted to doing without rate the best move
+of each side, from the player's view (docs/officials.md, "Value at the moment of choice"). Rows are appended to
+OUT/rows.jsonl a game at a time, so a run resumes; OUT/choice.json holds its settings (a resume with others is
+refused) and every search's seed derives from them, the game and the move."""
 from __future__ import annotations
 
 import json
@@ -133,10 +108,8 @@ def _binomial_se(p: float, n: int) -> float:
 
 
 def _side_rating(state, official: str, using: bool, spec: BotSpec, seed: int, fresh_seed: int | None = None) -> dict:
-    """The best move on one side of the decision (using `official` or not), from a search restricted to
-    that side at the root: its most visited move, with that move's win probability, score and visits.
-    With fresh_seed, a second search of that side with its own seed re-rates the same move (fresh_win,
-    fresh_score, fresh_visits, fresh_se; nan when the second search never tried it)."""
+    """The best move on one side of the decision (using `official` or not), from a search restricted to that side at the
+    root: its most visited move, with that move's win probability, score and visits."""
     a = analyse(state, state.current_player, bot=spec, seed=seed, official=official, using=using)
     top = max(a.options, key=lambda x: x.visits)        # ties: the search's order
     out = {"move": top.notation, "win": top.win_prob, "score": top.mean_score, "visits": top.visits,
@@ -250,9 +223,8 @@ def analyse_game(record: GameRecord, settings: ChoiceSettings, game: int, source
 
 
 def last_round_start(record: GameRecord) -> int:
-    """The turn in which the recorded game's end was triggered (its last round begins there; the
-    decisions from then on decide the game directly: a game-ending Cartwright, the last houses). A
-    game that ended without a trigger (cut short) has none: its turn count."""
+    """The turn in which the recorded game's end was triggered (its last round begins there; the decisions from then on
+    decide the game directly: a game-ending Cartwright, the last houses)."""
     state = new_game(rules=record.rules, seed=record.seed)
     for text in record.moves:
         turn = state.turn
@@ -337,12 +309,10 @@ def _game_lines(game: int, rows: list[dict]) -> str:
 def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | None = None, jobs: int = 1,
                resume: bool = False, source: str = "", board_file=None, progress: bool = False,
                log=None, client=None) -> pd.DataFrame:
-    """Rate every decision with an official on offer in the first `games` games of a records file, into
-    out_dir (see the module doc); returns the rows of those games, sorted by game, move and official.
-    client: a Dask client (thurn_ai.play.tournament.connect) to rate the games on, else `jobs` processes.
-
-    resume: continue the rows already in out_dir (they must have been made with the same settings);
-    without it out_dir must not hold rows yet."""
+    """Rate every decision with an official on offer in the first `games` games of a records file, into out_dir (see the
+    module doc); returns the rows of those games, sorted by game, move and official. client: a Dask client
+    (thurn_ai.play.tournament.connect) to rate the games on, else `jobs` processes; resume: continue the rows
+    already in out_dir (made with the same settings), else out_dir must hold none."""
     return _frame(rate_records(records_path, out_dir, settings, _game_task, META_FILE, "choice", games=games,
                                jobs=jobs, resume=resume, source=source, board_file=board_file, progress=progress,
                                log=log, client=client))
@@ -351,11 +321,10 @@ def run_choice(records_path, out_dir, settings: ChoiceSettings, games: int | Non
 def rate_records(records_path, out_dir, settings, task, meta_file: str, label: str, games: int | None = None,
                  jobs: int = 1, resume: bool = False, source: str = "", board_file=None, progress: bool = False,
                  log=None, client=None) -> list[dict]:
-    """Rate the first `games` games of a records file into out_dir/ROWS_FILE, a game at a time, resuming
-    (the runner of the choice part and of the turn question): task((game, line, settings, source,
-    board_file)) -> (game, rows) rates one game (a module-level function, so processes and a cluster can
-    run it); the settings (their to_dict()) and source are kept in out_dir/meta_file and a resume with other
-    settings is refused. Returns the rows of those games in game order."""
+    """Rate the first `games` games of a records file into out_dir/ROWS_FILE, a game at a time, resuming (the runner of
+    the choice part and of the turn question): task((game, line, settings, source, board_file)) -> (game, rows) rates
+    one game (a module-level function, so processes and a cluster can run it); the settings (their to_dict()) and
+    source are kept in out_dir/meta_file and a resume with other settings is refused."""
     out = Path(out_dir)
     records = read_game_records(records_path, board_file, games)
     if games is not None and len(records) < games and log:
@@ -463,12 +432,11 @@ def run_choice_study(bot, players=PLAYER_COUNTS, games=100, choice_games=None, c
                      seed: int = 0, choice_seed: int = 0, iterations: int | None = None, jobs=None,
                      rules_kwargs=None, out_dir=None, progress: bool = False, log=print, fresh: bool = False,
                      scheduler: str | None = None) -> pd.DataFrame:
-    """Value at the moment of choice in a study's control games (every seat the full bot `bot`, one spec
-    or {players: spec}): the control tournaments are played (or resumed) in out_dir/<n>p_none exactly as
-    run_ablation plays them, then the first choice_games[n] of them (one number or {players: n}; None: all)
-    are rated with `choice_bot` (a spec or {players: spec}) into out_dir/choice_<n>p, resuming. fresh:
-    each side's chosen move is also re-rated by an independent search (ChoiceSettings.fresh); scheduler:
-    a Dask scheduler address to play and rate on."""
+    """Value at the moment of choice in a study's control games (every seat the full bot `bot`, one spec or {players:
+    spec}): the control tournaments are played (or resumed) in out_dir/<n>p_none exactly as run_ablation plays them,
+    then the first choice_games[n] of them (one number or {players: n}; None: all) are rated with `choice_bot` (a
+    spec or {players: spec}) into out_dir/choice_<n>p, resuming. fresh: each side's chosen move is also re-rated by
+    an independent search (ChoiceSettings.fresh); scheduler: a Dask scheduler address to play and rate on."""
     from .plan import CONTROL, Condition, bot_for, parse_players, rotation_games, study_board_file
     from ...play.tournament import check_jobs, connect, run_tournament
 

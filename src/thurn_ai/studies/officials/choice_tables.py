@@ -22,9 +22,8 @@ RATINGS = {"": ("d_win", "se_win"), "fresh_": ("d_win_fresh", "se_win_fresh")}
 
 
 def win_unit(df: pd.DataFrame) -> str:
-    """What a Δ of the win ratings in these rows is: a calibrated win chance when every rated decision was
-    rated by a search whose win share went through the win map (Analysis.calibrated), else the
-    evaluation's own units."""
+    """What a Δ of the win ratings in these rows is: a calibrated win chance when every rated decision was rated by a
+    search whose win share went through the win map (Analysis.calibrated), else the evaluation's own units."""
     r = df[df.d_win.notna()] if "d_win" in df else df
     calibrated = "calibrated" in r and len(r) and bool(r["calibrated"].fillna(False).astype(bool).all())
     return "Δ win chance (calibrated)" if calibrated else "Δ evaluation"
@@ -57,14 +56,12 @@ def _rating_columns(c: pd.DataFrame, prefix: str) -> dict:
 
 
 def choice_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per player count, official and phase (and 'all' phases): decisions with the official on offer,
-    how many the search could rate on both sides, Δ win and Δ score (mean, median, trimmed mean,
-    quartiles), the share where using it is right (Δ win > 0; its interval resamples whole games, as a
-    game's decisions are not independent) and the same share without the decisions of the game's last
-    round (right_open; `endgame` counts them), clearly right / wrong (Δ beyond two standard errors), how
-    often the player who played the game used it, and how often the search's own top move did. The
-    same columns prefixed fresh_ come from the independent re-rating where the rows have it; `unit`
-    says what a Δ win is (win_unit)."""
+    """Per player count, official and phase (and 'all' phases): decisions with the official on offer, how many the
+    search could rate on both sides, Δ win and Δ score (mean, median, trimmed mean, quartiles), the share where using
+    it is right (Δ win > 0; its interval resamples whole games, as a game's decisions are not independent) and the
+    same share without the decisions of the game's last round (right_open; `endgame` counts them), clearly right /
+    wrong (Δ beyond two standard errors), how often the player who played the game used it, and how often the
+    search's own top move did."""
     check_choice_data(df)
     df = with_later_columns(df)
     rows = []

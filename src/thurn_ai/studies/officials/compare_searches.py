@@ -1,18 +1,6 @@
-"""The officials advice from two searches compared (issue 40, "re-run the choice part on the strongest search
-the project has ... reporting how the advice changes"): the search study's choice part played and rated once
-with the hand-set move prior and once with the learned one (expert iteration, generation 1), each on its own
-control games.
-
-    >>> t = advice_shift(before_rows, after_rows)     # rows: each study's rated decisions (choice.py)
-
-Per official and factor level (advice.FACTORS: hand size, route length, phase, player count) the share of the
-offers at which the player (the study's search, in its own games) used the official, in each study with its
-interval (resampling whole games), the rule that share reads as (advice.rule_of_share), and the difference
-after - before with a 95% percentile interval from independent bootstraps of each study's games (the two
-studies' games are different deals: not paired). The rating's share "right" (the independent re-rating where
-rated) is beside it, for comparison. Differences are described, not tested: which cells moved is the question,
-so their intervals are the cells' own, uncorrected for the number of cells.
-"""
+"""The officials advice from two searches compared (issue 40): per official and factor level, the share of offers at
+which each study's search used the official, the rule it reads as, and the difference with a 95% interval from
+independent bootstraps of each study's games (different deals: not paired); described, not tested."""
 from __future__ import annotations
 
 import math

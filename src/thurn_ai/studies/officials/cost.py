@@ -1,16 +1,5 @@
-"""The officials study, what a run will cost, said before it starts: games, searches and core-hours of each
-part, from a short timing on this machine.
-
-    >>> m = measure(2, BotSpec.parse("mcts(iterations=1000,eval=learned)"))      # a few seconds
-    >>> part_costs({2: m}, ablation_games={2: 1000}, rated_games={2: 100}, fresh=True,
-    ...            validation_games={2: 2182}, ratings=("first", "fresh"))
-
-The timing plays one game with every seat a 10-iteration search of the same kind (counting the decisions
-that need a search -- more than one legal move -- and those where an official is on offer), then times a
-few searches at the real budget at positions of that game. A cheap game is not a strong one, so the counts
-are estimates (strong games may be a little shorter or longer); the seconds are this machine's, with
-whatever else it is running.
-"""
+"""The officials study, what a run will cost, said before it starts: games, searches and core-hours of each part,
+from a short timing on this machine (one cheap game for the decision counts, a few searches at the real budget)."""
 from __future__ import annotations
 
 import time
@@ -87,12 +76,11 @@ def measure(players: int, spec: BotSpec, seed: int = 0) -> Timing:
 def part_costs(timings: dict, ablation_games: dict | None = None, officials: int = 4, rated_games: dict | None = None,
                fresh: bool = True, validation_games: dict | None = None, ratings=("first", "fresh"),
                turn_games: dict | None = None, same_budget: bool = True) -> list[dict]:
-    """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and
-    `officials` tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n]
-    control games (two searches an offer, four with fresh), the validation (validation_games[n] games per
-    cell of `ratings`, one tuple or {players: tuple}: every seat searches; the rated seat's rating searches
-    at its offers share one search's budget with same_budget, as the validation plays them, else each costs
-    a search), the turn question on
+    """Rows {part, players, games, searches, core_hours} for the parts given: the ablation (a control and `officials`
+    tournaments of ablation_games[n] games, every seat searching), the rating of rated_games[n] control games (two
+    searches an offer, four with fresh), the validation (validation_games[n] games per cell of `ratings`, one tuple
+    or {players: tuple}: every seat searches; the rated seat's rating searches at its offers share one search's
+    budget with same_budget, as the validation plays them, else each costs a search), the turn question on
     turn_games[n] control games (two searches per option of each turn that is not forced)."""
     rows = []
 

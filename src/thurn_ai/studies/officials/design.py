@@ -1,12 +1,5 @@
-"""The officials study, its design statistics: games fixed before a run from the precision wanted, Holm's
-correction across a table (and a clustered proportion's p-value to feed it), paired deals (the control and
-each ablation play the same game seeds), and robust summaries (medians, trimmed means) beside means.
-
-    >>> games_to_separate(2, 0.03)      # games to tell a 53% (or 47%) win rate from the fair 50%
-    2181
-    >>> holm([0.01, 0.04, 0.03])        # adjusted p-values, same order
-    [0.03, 0.06, 0.06]
-"""
+"""The officials study's design statistics: games fixed before a run from the precision wanted, Holm's correction
+across a table, paired deals, and robust summaries (medians, trimmed means) beside means."""
 from __future__ import annotations
 
 import math
@@ -40,12 +33,11 @@ PRIMARY_OUTCOME = "win"
 
 def games_to_separate(players: int, difference: float = SEPARATE_BY, alpha: float = ALPHA,
                       power: float = POWER) -> int:
-    """Games (one seat of interest per game) a two-sided binomial test at level `alpha` needs to find a
-    win rate `difference` away from the fair share 1/players with probability `power`, by the normal
-    approximation: n = (z(1 - alpha/2) + z(power))^2 p(1 - p) / difference^2 with p = 1/players
-    (statsmodels.stats.power.normal_sample_size_one_tail at alpha/2: the power of the far tail is left out,
-    as the study's runs were sized; NormalIndPower(ratio=0), which counts it, gives the same whole numbers
-    here). Fixed before a run (no optional stopping); round it up to whole seat rotations (rotation_games)."""
+    """Games (one seat of interest per game) a two-sided binomial test at level `alpha` needs to find a win rate
+    `difference` away from the fair share 1/players with probability `power`, by the normal approximation: n = (z(1 -
+    alpha/2) + z(power))^2 p(1 - p) / difference^2 with p = 1/players
+    (statsmodels.stats.power.normal_sample_size_one_tail at alpha/2: the power of the far tail is left out, as the
+    study's runs were sized; NormalIndPower(ratio=0), which counts it, gives the same whole numbers here)."""
     from statsmodels.stats.power import normal_sample_size_one_tail
     if players not in PLAYER_COUNTS:
         raise StudyError(f"player counts are 2, 3 or 4, not {players!r}")
@@ -57,9 +49,8 @@ def games_to_separate(players: int, difference: float = SEPARATE_BY, alpha: floa
 
 
 def holm(pvalues) -> list[float]:
-    """Holm's step-down adjusted p-values (family-wise error over the given tests), in the given order;
-    nan stays nan and does not count as a test. Compare each with the level (0.05) as usual.
-    (statsmodels.stats.multitest.multipletests, method 'holm', on the values that are not nan.)"""
+    """Holm's step-down adjusted p-values (family-wise error over the given tests), in the given order; nan stays nan
+    and does not count as a test."""
     from statsmodels.stats.multitest import multipletests
     p = np.array([float(x) for x in pvalues], dtype=float)
     out = np.full(len(p), np.nan)
@@ -127,9 +118,8 @@ def robust_summary(x, prefix: str) -> dict:
 # ------------------------------------------------------------------------------- paired deals
 
 def paired_differences(df: pd.DataFrame, players: int, official: str) -> pd.DataFrame:
-    """Per ablation game of `official` at `players`: the restricted seat's win and score minus the control
-    game's with the same seed, at the same seat (the same deal, the same seat, the same bot seeds: only
-    the restriction differs). Empty when the control's seeds differ (an unpaired study)."""
+    """Per ablation game of `official` at `players`: the restricted seat's win and score minus the control game's with
+    the same seed, at the same seat (the same deal, the same seat, the same bot seeds: only the restriction differs)."""
     a = df[(df.players == players) & (df.official == official) & df.restricted]
     c = df[(df.players == players) & (df.official == CONTROL)]
     if a.empty or c.empty:

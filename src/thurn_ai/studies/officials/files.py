@@ -50,12 +50,9 @@ def load_study(path) -> pd.DataFrame:
 
 def save_choice(df: pd.DataFrame, out_dir, records: dict | None, prefix: str = "", title: str = "",
                 per_official: int = 3, follow: str = "unvalidated") -> dict:
-    """Write the rated decisions (<prefix>choices.parquet), their table (<prefix>choice_table.csv), the
-    examples where the choice matters most (<prefix>choice_examples.csv, and as position files in
-    out_dir/positions/ when `records` holds their games: study_records()), and the plots. Returns what
-    build_report's choice section needs: {'table', 'examples' (with a 'file' column), 'plots', 'advice'
-    (advice.advice_table, also saved as <prefix>advice.csv; follow: whose choices it follows, as the
-    validation by play decided: report_validation.advice_follows), 'advice_plots'}."""
+    """Write the rated decisions (<prefix>choices.parquet), their table (<prefix>choice_table.csv), the examples where
+    the choice matters most (<prefix>choice_examples.csv, and as position files in out_dir/positions/ when `records`
+    holds their games: study_records()), and the plots."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_to_parquet(df, out_dir / f"{prefix}choices.parquet", index=False)

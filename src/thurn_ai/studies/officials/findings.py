@@ -1,9 +1,6 @@
-"""The officials study's numbers, computed in its data layer (the report modules only format them): the
-primary estimate of the ablation (`with_primary`: paired where the deals are paired, else against 1/n, Holm
-across the table), the power of its games (`detectable_vs_fair`, `detectable_paired`: from the observed
-spread of the paired differences), the paired test, and the study's published numbers as `Number` values
-(`study_numbers`: what results/officials/findings.json holds, read off the saved tables), and everything the
-report says as one value (`StudyFindings`), which the report modules only format."""
+"""The officials study's numbers, computed once from its saved data: the ablation's primary estimate
+(`with_primary`), the power of its games, the published `Number`s (`study_numbers`: results/officials/
+findings.json) and everything the report says as one value (`StudyFindings`), which the report modules format."""
 from __future__ import annotations
 
 import math
@@ -113,18 +110,8 @@ def study_numbers(out: Path) -> dict[str, Number]:
 
 @dataclass(frozen=True, eq=False)
 class StudyFindings:
-    """What the officials study found, gathered once from its saved data (run.report; one_bot for the
-    command's one bot) and rendered by the report modules (report.build_report, readme_block,
-    choice_report), which only format it. Every part is optional: a study without it leaves it out.
-
-    analyses: {study: tables.Analysis} (the ablation); choice: {study: its rated decisions' entry
-    (files.save_choice, with the rating searches and the games rated)}; comparison, seats: the two studies
-    side by side (tables.bot_comparison, seat_comparison); validation (rated.validation_table),
-    validation_cells (validation_cells.comparison_table), agreement (agreement.AGREEMENT_TABLE), turns
-    (turn_choice.turn_table): the later parts' tables. Provenance: the title, the command that rebuilds it,
-    the commit, what was uncommitted (dirty), the study the summary speaks of (main_study), the two studies
-    compared, notes on the method, each study's facts ({study: {'bot', 'games', 'seed', 'budget',
-    'wall_minutes', 'played_with', 'game_length'}}) and plots ({study: [relative paths]})."""
+    """What the officials study found, gathered once from its saved data (run.report; one_bot for the command's one bot)
+    and rendered by the report modules (report.build_report, readme_block, choice_report), which only format it."""
     analyses: dict = field(default_factory=dict)
     choice: dict | None = None
     comparison: pd.DataFrame | None = None
@@ -150,12 +137,10 @@ class StudyFindings:
 @dataclass(frozen=True, eq=False)
 class RuleCardFindings:
     """The rule card's findings, computed once from its saved tables (rulecard_findings) and formatted by
-    rulecard_report: the held-out agreement of every rule (rulecard.agreement_table), each official's agreement
-    of the card pooled over the player counts (pooled_agreement), the best single factor per count and
-    official (best_single), the whole card's paired games with p-values Holm-adjusted among themselves
-    (rulecard.paired_play_table, holm_play) and each line of the card alone (exploratory, not adjusted).
-    Provenance: the search of the offers and games ({opponent: {players: games}}, {opponent: seed}), the code
-    the report is built with and the commits the games were played at."""
+    rulecard_report: the held-out agreement of every rule (rulecard.agreement_table), each official's agreement of
+    the card pooled over the player counts (pooled_agreement), the best single factor per count and official
+    (best_single), the whole card's paired games with p-values Holm-adjusted among themselves
+    (rulecard.paired_play_table, holm_play) and each line of the card alone (exploratory, not adjusted)."""
     agreement: pd.DataFrame
     pooled: pd.DataFrame
     best_single: pd.DataFrame

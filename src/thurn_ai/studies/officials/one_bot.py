@@ -37,11 +37,10 @@ Note = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Parameters:
-    """One bot's study: its bot (each official forbidden for it in turn; with `budget` iterations per
-    decision by player count), the part to run, the player counts and officials, the games of each part,
-    the seeds, the board (Rules' keywords), where to write (out; None: print only) or the saved games to
-    re-analyse (from_path: then no bot, the saved games name theirs), and the command line that reproduces
-    it (for the report)."""
+    """One bot's study: its bot (each official forbidden for it in turn; with `budget` iterations per decision by player
+    count), the part to run, the player counts and officials, the games of each part, the seeds, the board (Rules'
+    keywords), where to write (out; None: print only) or the saved games to re-analyse (from_path: then no bot, the
+    saved games name theirs), and the command line that reproduces it (for the report)."""
     bot: BotSpec | None
     part: str = "ablation"
     players: tuple[int, ...] = (2, 3, 4)

@@ -131,10 +131,9 @@ class Condition:
         return [str(with_forbid(bot, self.official))] + [str(bot)] * (self.players - 1)
 
     def seed(self, base_seed: int, paired: bool = True) -> int:
-        """The tournament's seed. Paired (the design): the control and every ablation of a player count
-        share it, so game g deals the same cards and gives each seat the same bot seed in all of them and
-        only the restriction differs (paired deals: thurn_ai/studies/officials/design.py compares them game
-        by game). Unpaired (the first study's design): each tournament its own seed, independent samples."""
+        """The tournament's seed. Paired (the design): the control and every ablation of a player count share it, so
+        game g deals the same cards and gives each seat the same bot seed in all of them and only the restriction
+        differs (paired deals: thurn_ai/studies/officials/design.py compares them game by game)."""
         return base_seed + 100 * self.players + (0 if paired else self.index)
 
 
@@ -191,11 +190,8 @@ def forced_column(phase: str) -> str:
 
 
 def phase_turns(records_path, board_file=None) -> pd.DataFrame:
-    """Turns each seat began in each game phase, by replaying a tournament's records.jsonl: the
-    denominator that turns uses per phase into a rate (the phases differ in length).
-
-    A record names only a packaged board, so a study played on a board file passes that file (the
-    path the user gave, --board-file) as `board_file`."""
+    """Turns each seat began in each game phase, by replaying a tournament's records.jsonl: the denominator that turns
+    uses per phase into a rate (the phases differ in length)."""
     from ...play.match import GameRecord, replay
     from ...game.officials import game_stage
     from ...play.tournament import complete_lines
@@ -275,12 +271,8 @@ def study_board_file(rules_kwargs):
 def run_ablation(bot, players=PLAYER_COUNTS, games=100, seed: int = 0, officials=OFFICIALS,
                  jobs=None, rules_kwargs=None, out_dir=None, resume: bool = False,
                  progress: bool = True, log=print, paired: bool = True, scheduler: str | None = None) -> pd.DataFrame:
-    """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a
-    multiple of n). `bot`: one spec, or {players: spec} (e.g. study_bots(): a budget per player count).
-    paired: the control and the ablations share their game seeds (Condition.seed); scheduler: a Dask
-    scheduler address to play the games on (as `thurn-ai tournament --scheduler`).
-
-    With out_dir, each tournament keeps its own directory there and `resume` continues it."""
+    """Play the control and ablation tournaments (games each, or games[n] for n players; rounded up to a multiple of n).
+    """
     from ...play.tournament import run_tournament
 
     board_file = study_board_file(rules_kwargs)
@@ -302,9 +294,8 @@ def run_ablation(bot, players=PLAYER_COUNTS, games=100, seed: int = 0, officials
 
 def load_ablation(out_dir, bot: BotSpec | dict[int, BotSpec], players=PLAYER_COUNTS, officials=OFFICIALS,
                   board_file=None) -> pd.DataFrame:
-    """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament
-    contributes its complete games); StudyError if a tournament folder is missing. A study played on a
-    board file needs that file as `board_file` (the records name only packaged boards)."""
+    """The games saved by run_ablation(out_dir=...) so far, without playing any (an unfinished tournament contributes
+    its complete games); StudyError if a tournament folder is missing."""
     from ...play.tournament import load_results
 
     frames = []

@@ -1,33 +1,12 @@
-"""The officials study, validated by play: a bot that follows the study's rating, against the standard bot.
+"""The officials study validated by play: the `rated` bot follows the study's rating at every offer of an official,
+against the standard bot (docs/officials.md, "Validation by play").
 
-    rated(iterations=1000,eval=learned,rating=fresh)     # the spec: mcts's options, and the rating
+    rated(iterations=1000,eval=learned,rating=fresh)     # mcts's options, and the rating it follows
 
-At each decision where an official is on offer (thurn_ai.studies.officials.choice.choice_officials), the
-`rated` bot runs the same two root-restricted searches the study rates that decision with (one whose
-root may only use the official, one whose root may only do without it; rate_decision) and plays the best
-move of the side the rating prefers; at every other decision it plays as the standard bot (mcts with the
-same options). rating=first prefers by each side's most visited move's own mean (the study's first
-rating), rating=fresh by that move re-rated by an independent search (the unbiased rating). If following
-the rating wins more than the standard bot, the standard bot misuses the officials; if it wins less, the
-rating is wrong where it disagrees with the search's own play (docs/officials.md, "Validation by play").
-
-At an offer the bot runs two searches (four with rating=fresh) of rate_iterations each (default: its own
-budget) where the standard bot runs one. The validation gives it the standard bot's budget there
-(equal_budget: 1000 iterations -> two searches of 500, or four of 250), so a difference in play is the
-rating's, not more search.
-
-That makes each of its searches smaller than the standard bot's one, so a rated bot that loses could owe it
-to the smaller searches alone. rating=search is the control that takes that out: at an offer it takes the
-side the standard search's own move is on (use the official or not) and plays the best move of a search
-restricted to that side with rate_iterations, the same search the rated bot plays its side's move from.
-The two bots differ only in who picks the side: the rating, or the search itself (the player). The
-validation plays it as the cells control-first and control-fresh on the same deals as the ratings' cells;
-the rating's own effect is the paired difference between a rating's cell and its control's, readable both
-ways: a rating that loses to its control picks worse sides than the player, one that wins picks better.
-
-`rated` is registered as a bot when this module is imported (the study's runner imports it; a Dask
-cluster's workers import it through register_on_cluster), so tournaments between processes can run it.
-"""
+At an offer it runs the rating's two root-restricted searches (four with rating=fresh) of rate_iterations each
+(the validation splits the standard bot's budget among them) and plays the best move of the side the rating
+prefers; rating=search, the control, lets the standard search pick the side. Elsewhere it plays as mcts.
+`rated` is registered when this module is imported (register_on_cluster for a Dask cluster's workers)."""
 from __future__ import annotations
 
 import math
@@ -244,11 +223,10 @@ def check_cells(cells) -> tuple:
 
 
 def validation_spec(standard: BotSpec, cell: str, same_budget: bool = True) -> BotSpec:
-    """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget,
-    its searches at an offer share the standard bot's budget: equal_budget, times the cell's scale), or a
-    rating's control (the side the standard search picks -- with a scale, a search of scale times the
-    standard budget --, then that side's search of the size that rating's searches have); a cell with an
-    official follows only that official's offers. Readers of saved games find the rated seat by it."""
+    """The rated bot's spec in the validation cell `cell` against `standard`: a rating (with same_budget, its searches
+    at an offer share the standard bot's budget: equal_budget, times the cell's scale), or a rating's control (the
+    side the standard search picks -- with a scale, a search of scale times the standard budget --, then that side's
+    search of the size that rating's searches have); a cell with an official follows only that official's offers."""
     value = ValidationCell.parse(cell)
     iterations = equal_budget(standard, value.rating) if same_budget else None
     if iterations is not None:
@@ -337,12 +315,11 @@ def control_comparison(rows: pd.DataFrame, players: int, rating: str, outcome: s
 
 
 def validation_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per player count and cell: the rated bot's wins against the standard bots, its win rate minus the
-    fair 1/n (Wilson interval shifted by 1/n; binomial p-value, Holm-adjusted across the table), its score
-    margin over the standard bots of the same game (t interval over games, points), its uses of each
-    official per game beside the standard bots' (uses_<official>, std_uses_<official>), and for a rating
-    whose control was played the paired difference to it (control_comparison; p Holm-adjusted across
-    these comparisons)."""
+    """Per player count and cell: the rated bot's wins against the standard bots, its win rate minus the fair 1/n
+    (Wilson interval shifted by 1/n; binomial p-value, Holm-adjusted across the table), its score margin over the
+    standard bots of the same game (t interval over games, points), its uses of each official per game beside the
+    standard bots' (uses_<official>, std_uses_<official>), and for a rating whose control was played the paired
+    difference to it (control_comparison; p Holm-adjusted across these comparisons)."""
     out = []
     for (n, rating), g in rows.groupby(["players", "rating"], sort=True):
         r, std = g[g.rated], g[~g.rated]

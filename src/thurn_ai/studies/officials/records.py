@@ -1,29 +1,7 @@
-"""The officials study, its game records kept: every tournament the report uses, compressed, with its
-settings, so a reader can replay any game and check it.
-
-    >>> keep_records("results/officials/raw", "results/officials/records")   # after a run
-    >>> check_records("results/officials/records", every=50)                 # (same, differ, notes)
-
-A study's games are checked against this code the same way before they are kept: `replay` plays a sample
-of a heuristic study's games again (its bot does not search), `replay_tournament` a sample of a saved
-tournament folder's, move by move (experiments/officials_replay.py).
-
-A tournament folder <study>/<name>/ (tournament.json, records.jsonl) becomes records/<study>/<name>.json
-(its settings) and records/<study>/<name>.jsonl.gz (one game record a line, sorted by game number; gzip
-without a timestamp, so the same games give the same bytes). A game is replayed by playing it again from
-its seeds with this code (thurn_ai.play.tournament: a game depends only on its number) and comparing
-every move and the scores.
-
-A run that outlives its machine (a study takes many hours) is carried to the next one by saving its raw
-folder, compressed, where it survives (a commit), and restoring it there before the run is started again:
-
-    >>> save_raw("results/officials/raw", "results/officials/saved")      # while or after it runs
-    >>> restore_raw("results/officials/saved", "results/officials/raw")   # on the next machine
-
-Every file under raw/ is saved as <its path>.gz (locks and temporary files are not); a log file keeps its
-complete lines only (a run may be writing the last), and a tournament's records.jsonl is saved as the same
-bytes keep_records writes, so a finished tournament's save and its kept records are one file to git.
-"""
+"""The officials study's game records kept: every tournament the report uses, compressed with its settings
+(records/<study>/<name>.jsonl.gz, gzip without a timestamp, and <name>.json), so a reader can replay any game and
+check it (replay, replay_tournament: experiments/officials_replay.py); and a run's raw folder saved and restored
+(save_raw, restore_raw) to carry a long run from one machine to the next."""
 from __future__ import annotations
 
 import gzip
@@ -148,9 +126,7 @@ def save_raw(raw, dest) -> list[Path]:
 
 
 def restore_raw(saved, raw) -> list[Path]:
-    """Write every dest/<path>.gz that save_raw made back to raw/<path>; returns the files written. A file
-    raw already holds with the same bytes is skipped; one that differs is an error (a run there is newer
-    or another run's), and nothing is written."""
+    """Write every dest/<path>.gz that save_raw made back to raw/<path>; returns the files written."""
     saved, raw = Path(saved), Path(raw)
     if not saved.is_dir():
         raise StudyError(f"{path_text(saved)} is not a folder")
@@ -254,10 +230,8 @@ def check_records(records, every: int = 50) -> tuple[int, int, list[str]]:
 
 
 def replay(games, every: int):
-    """Replay game 1, 1 + every, ... of each tournament of a heuristic study's games (a study frame: the
-    heuristic bot does not search, so its games are the same given the seeds) with this code: (same,
-    different) counts over the sampled games (every seat's score and the game's length), and the first few
-    differences."""
+    """Replay game 1, 1 + every, ... of each tournament of a heuristic study's games (a study frame: the heuristic bot
+    does not search, so its games are the same given the seeds) with this code."""
     from ...bots import make_bot
     from ...game.rules import Rules
     from ...play.match import play_game

@@ -12,52 +12,11 @@ import pandas as pd
 from ...game.officials import OFFICIALS, STAGES
 from .choice import SMALL_SAMPLE
 from .plan import OFFICIAL_LABEL
-from ..markdown import num, p_text, pct, pct_ci, pp, table
+from ..markdown import Prose, num, p_text, pct, pct_ci, pp, table
 from .tables import Analysis
 
-#: the tournaments of the ablation and their pairing, and how its tables are read (the report's Methods)
-METHOD = ("Per player count, a control tournament (all seats the full bot) and, per official, a "
-          "tournament of one seat with that official forbidden against full bots, the restricted seat "
-          "rotating through all seats. Paired deals: the control and every ablation of a player count play "
-          "the same game seeds, so game g deals the same cards and gives each seat the same bot seed in all of "
-          "them (studies played before this design have a seed per tournament: their paired columns are "
-          "empty). Δ win rate = restricted bot's win rate − 1/n (exact baseline; 95% Wilson CI); paired Δ = "
-          "mean over games of the restricted seat's win (or score) minus the control game's at the same "
-          "seat (t interval). Δ score = restricted bot's mean score − the full bot's per-seat mean in the "
-          "control (95% Welch CI), in points. Margin = restricted score − its full opponents' mean score in "
-          "the same game. Usage = uses per player per game in the control games by game phase "
-          "(early/middle/late = fewer than 7 / 14 / up to 20 houses placed by the leading player); the "
-          "forced Postmaster (two cards drawn because the hand was empty: no choice) is counted apart. "
-          "Intervals are 95% and each is uncorrected; each table's p-values are also given Holm-adjusted "
-          "across that table (family-wise 5%), and game counts were fixed before the games were played. "
-          "The primary estimate of each ablation cell is the paired one (Estimators, below).")
-
-
-#: the declared primary estimator, hypotheses and power (issue 40: declared after the games were played, so a
-#: declared convention the report keeps to, not a pre-registration); the report's Questions and Methods
-ESTIMATOR = (
-    "**Primary estimator** (declared for issue 40, after the games were played: a convention this report "
-    "keeps to, not a pre-registration): for the ablation, the **paired** difference -- the restricted seat's "
-    "win minus the control game's win at the same seat of the same deal (t interval over the paired games, "
-    "its p-value Holm-adjusted across the ablation table). It removes the luck of the deal, which the "
-    "exact-1/n estimator (the restricted seat's win rate minus 1/n, Wilson interval, binomial test) leaves in: "
-    "for the deterministic heuristic bot the paired games correlate strongly and the paired estimate is the "
-    "more precise one; for the search they barely correlate and it is somewhat wider. Every verdict in the "
-    "text (\"clearly worse\", \"no change detected\") uses the primary estimate; the exact-1/n column is "
-    "shown beside it as secondary. Studies without paired deals fall back to the exact-1/n estimate, and say so.")
-HYPOTHESES = (
-    "**Primary (confirmatory) hypothesis**: at 2 players, a bot that follows the rating at every offer of "
-    "an official wins as often as its control (the same searches choosing as the search does, on the same "
-    "deals): the paired rating-minus-control difference, two-sided 5%, Holm across the validation table. "
-    "Everything else -- the ablation, the pairs of officials, the advice, the turn question, the seats -- is "
-    "**exploratory**: each table's p-values are Holm-adjusted within that table only, and conclusions that "
-    "combine tables are not corrected across them.")
-POWER = (
-    "**Power** is stated as the smallest effect the games detect with 80% power in a two-sided 5% test "
-    "(statsmodels: TTestPower for the paired difference, NormalIndPower for a win rate against 1/n), not as "
-    "an interval's half-width. P-values below 1e-10 are printed as \"< 1e-10\". The first-seat advantage "
-    "is quoted from the control games only (identical bots in every seat); the all-games table mixes in the "
-    "ablation games, where one seat is crippled.")
+#: the report's fixed prose (Methods, Estimators, Power, the questions of its parts)
+PROSE = Prose(__package__, "prose/report.md")
 
 
 def demote(lines: list[str]) -> list[str]:
@@ -110,10 +69,7 @@ def plot_lines(plots: list[str]) -> list[str]:
 
 def ablation_lines(a: Analysis) -> list[str]:
     t = a.primary
-    L = ["### Taking one official away", "",
-         "Primary estimate (bold): the paired Δ win where the control dealt the same games, else Δ win rate "
-         "against 1/n (see Methods, Estimators). Detectable: the smallest Δ win these games detect with 80% power "
-         "(two-sided 5%; statsmodels), paired / against 1/n.", ""]
+    L = ["### Taking one official away", "", PROSE("ablation-table"), ""]
     rows = []
     for r in t.itertuples():
         paired_win = pp(getattr(r, "d_win_paired", math.nan), getattr(r, "d_win_paired_lo", math.nan),
@@ -187,10 +143,7 @@ def pairs_lines(a: Analysis) -> list[str]:
 
 
 def seat_lines(a: Analysis) -> list[str]:
-    L = ["", "### Seat advantage", "",
-         "The control games (identical bots in every seat) are the measure of the seats; all games of the "
-         "study (seats rotate, so each seat meets the same mix of bots) are beside them, but they mix in the "
-         "ablation games, where one seat is crippled. Seat 0 is the start player.", ""]
+    L = ["", "### Seat advantage", "", PROSE("seats-table"), ""]
     alls = a.seats.set_index(["players", "seat"])
     rows = []
     for r in a.seats_control.itertuples():
@@ -209,9 +162,8 @@ def control_wbc(a: Analysis) -> dict:
 
 
 def study_detail(title: str, a: Analysis, m: dict, plots: list[str]) -> list[str]:
-    """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage,
-    what a restricted player does instead, pairs of officials and the seats (the summary plot is shown with
-    the results)."""
+    """The detail tables of one study (the report's appendix): links to its single plots, the ablation, usage, what a
+    restricted player does instead, pairs of officials and the seats (the summary plot is shown with the results)."""
     L = [f"### {title}" + (f" (`{m['bot']}`)" if m.get("bot") else ""), ""]
     L += plot_lines([p for p in plots if not Path(p).stem.endswith("summary")])
     return L + demote(ablation_lines(a) + usage_lines(a) + substitution_lines(a) + pairs_lines(a)
@@ -234,30 +186,11 @@ def format_choice_text(t: pd.DataFrame) -> str:
     return "\n".join(L)
 
 
-#: how the value at the moment of choice is measured (the report's Methods)
-CHOICE_METHOD = (
-    "At every decision of the rated games where the player to move could use an official (and could also "
-    "do without), the search — the analysis `thurn-ai hint` runs, from that player's information only — "
-    "rates the best move that uses the official and the best that does not, each with a search whose root "
-    "may only take that side. Δ win = the first's win rating minus the second's: a calibrated win chance "
-    "where the search's win share went through the win map (a search with the learned evaluation), "
-    "else the evaluation's own units (Δ evaluation, not a probability); Δ score alike in points. First "
-    "rating: each side's most visited move by its own mean, which selection biases upward (the best of "
-    "several noisy means), the more so for the side with more moves. Fresh re-rating: that same move "
-    "rated again by an independent search of the side (its own seed and budget), which no selection "
-    "has biased. Using it is *right* when Δ win > 0; *clearly* right or wrong when Δ exceeds two of "
-    "its approximate standard errors. The four officials are offered at different steps of a turn "
-    "against different alternatives (the Cartwright at the close, where it costs nothing), so their "
-    "shares are not comparable with each other: each answers its own question. These are a search's "
-    "estimates, not measured outcomes: read them next to the ablation.")
-
-
 def choice_section(choice: dict) -> list[str]:
-    """The markdown section "Value at the moment of choice": how it is measured, then per study its search,
-    games, plots, table and examples. choice: {study: {'table': choice_table, 'examples': choice_examples
-    with a 'file' column (relative link), 'plots': [names], 'search': {players: spec}, 'games': {players:
-    games rated}}}."""
-    L = ["## Value at the moment of choice", "", CHOICE_METHOD, ""]
+    """The markdown section "Value at the moment of choice": how it is measured, then per study its search, games,
+    plots, table and examples. choice: {study: {'table': choice_table, 'examples': choice_examples with a 'file'
+    column (relative link), 'plots': [names], 'search': {players: spec}, 'games': {players: games rated}}}."""
+    L = ["## Value at the moment of choice", "", PROSE("choice-method"), ""]
     for name, c in choice.items():
         L += [f"### {name}", ""]
         said = choice_search_lines(c)
@@ -294,12 +227,9 @@ def choice_study_lines(c: dict) -> list[str]:
     if t.empty:
         return ["No decision with an official on offer was rated yet.", ""]
     L = choice_table_lines(t)
-    L += ["", "Decisions of one game are not independent, so the interval of \"using it right\" resamples whole "
-          "games (bootstrap, widened to cover the Wilson interval over decisions); "
-          "\"rated\" counts decisions with both sides rated.", ""]
+    L += ["", PROSE("choice-note"), ""]
     if ex is not None and len(ex):
-        L += ["Where it matters most (open a position with `thurn-ai hint FILE`; each is the view of the player "
-              "to move):", ""]
+        L += [PROSE("choice-examples"), ""]
         L += table(["official", "position", "players", "phase, turn", "with", "without", "Δ win [± 2 se]", "Δ score",
                     "played"],
                    ([OFFICIAL_LABEL[r.official], f"[{Path(r.file).name}]({r.file})" if getattr(r, "file", None)
@@ -350,14 +280,7 @@ def comparison_section(comparison: pd.DataFrame, names: list[str], plots=()) -> 
     if comparison is None or comparison.empty or len(names) < 2:
         return []
     a, b = names[0], names[1]
-    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "",
-         "Uses per game and the share of its turns on which each player used the official (early / middle / "
-         "late); Δ win rate when the official is forbidden (ablation); and, at the decisions where it was on "
-         "offer in each player's own games, how often it took the official, how often the search rates "
-         "taking it right, how often the player agreed with the search, and the search's Δ win the player "
-         "gave away per game by its choices (summed over the decisions where the search rates the other "
-         "side better by more than two standard errors; a lower bound, as the player may also pick a worse "
-         "move within a side; estimates of a search, not measured wins).", ""]
+    L = [f"## {a.capitalize()} vs {b}: how each uses the officials", "", PROSE("comparison"), ""]
     for img in plots:
         L += [f"![{Path(img).stem}]({img})", ""]
 
@@ -387,9 +310,7 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
     """The markdown section: win rate per seat of each study side by side, and the WBC record."""
     if seats is None or seats.empty:
         return []
-    L = ["## Seat advantage: " + " and ".join(names), "",
-         "Win rate per seat (seat 0 starts) over all games of each study, with 95% Wilson intervals; in brackets "
-         "the control games alone (identical players in every seat).", ""]
+    L = ["## Seat advantage: " + " and ".join(names), "", PROSE("seats-compared"), ""]
     rows = []
     for r in seats.itertuples():
         cells = []
@@ -409,16 +330,12 @@ def seats_section(seats: pd.DataFrame, names: list[str], wbc: dict) -> list[str]
 
 def wbc_sentence(w: dict) -> str:
     lo, hi = w["wbc_ci"]
-    s = (f"**Against the real games:** at the World Boardgaming Championships the first seat won "
-         f"{w['wbc_wins']} of {w['wbc_games']} 4-player games up to 2013 = {pct(w['wbc_rate'])} "
-         f"[{pct(lo)}, {pct(hi)}] (binomial p = {p_text(w['wbc_p_vs_quarter'])} against 25%), and "
-         f"{pct(w['wbc_2024_rate'])} in 2024. The WBC's players bid for their seats, so a seat's rate there "
-         f"includes what was paid for it: the comparison is a direction, not a test of fair seats.")
+    s = PROSE("wbc", wins=w["wbc_wins"], games=w["wbc_games"], rate=pct(w["wbc_rate"]), lo=pct(lo), hi=pct(hi),
+              p=p_text(w["wbc_p_vs_quarter"]), rate_2024=pct(w["wbc_2024_rate"]))
     if "ours_rate" in w:
         olo, ohi = w["ours_ci"]
         dlo, dhi = w["diff_ci"]
         same = "consistent with" if dlo <= 0 <= dhi else "different from"
-        s += (f" Here the first seat won {w['ours_wins']} of {w['ours_games']} 4-player games = "
-              f"{pct_ci(w['ours_rate'], olo, ohi)}; difference to the WBC "
-              f"{pp(w['ours_rate'] - w['wbc_rate'], dlo, dhi)}, i.e. {same} the WBC rate.")
+        s += " " + PROSE("wbc-ours", wins=w["ours_wins"], games=w["ours_games"], same=same,
+                         rate=pct_ci(w["ours_rate"], olo, ohi), diff=pp(w["ours_rate"] - w["wbc_rate"], dlo, dhi))
     return s

@@ -13,7 +13,7 @@ from .advice import follow_of
 from .choice import SMALL_SAMPLE
 from .plan import OFFICIAL_LABEL
 from .rated import RATINGS
-from .report_tables import control_wbc, verdict, wbc_sentence
+from .report_tables import PROSE, control_wbc, verdict, wbc_sentence
 from .tables import Analysis
 
 
@@ -43,9 +43,7 @@ def primary_sentence(validation: pd.DataFrame | None) -> str | None:
     n, rows = primary_rows(validation)
     said = "; ".join(f"the {r.rating} rating {pp(r.d_control, r.d_control_lo, r.d_control_hi)} of win rate "
                      f"(Holm p {p_text(r.p_control_holm)})" for r in rows.itertuples())
-    return (f"The primary test, at {n} players: a bot that follows the search's rating at every offer of an "
-            "official, minus its control (the same searches, the side picked by the search's own move, on the "
-            f"same deals; paired by deal): {said}.")
+    return PROSE("primary", n=n, said=said)
 
 
 def played_counts(t: pd.DataFrame) -> str:
@@ -264,9 +262,8 @@ def _sample_note(rated: int) -> str:
 
 
 def player_summary(analyses: dict, main: str | None = None, choice: dict | None = None) -> list[str]:
-    """A few plain sentences for players, from the data: what never using each official costs the main
-    study's player, when using it is right (value at the moment of choice), and the first seat. Says so
-    where the sample is too small."""
+    """A few plain sentences for players, from the data: what never using each official costs the main study's player,
+    when using it is right (value at the moment of choice), and the first seat."""
     out: list[str] = []
     names = list(analyses) or list(choice or {})
     if not names:

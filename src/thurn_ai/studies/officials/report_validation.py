@@ -1,19 +1,7 @@
-"""The officials study's report, the validation by play: the rated bot (follows the rating at every offer)
-against the standard bot, and which explanation of "the rating disagrees with the search's own play" the
-data support (issue 22, point 1):
-
-  (a) the playing bot over-uses the official -- then following the rating wins more than the standard bot;
-  (b) the rating is biased (each side rated by its most visited move's own mean, the maximum of noisy
-      means, which reads high the more moves a side has) -- then following the first rating loses, and the
-      independent re-rating (fresh) moves towards what the player does.
-
-The rated bot's searches at an offer share the standard bot's budget, so each is smaller than the standard
-bot's one: a rated bot can lose for that alone. Where a rating's control was played (the same side
-searches, the side picked by the standard search's own move: rated.CONTROLS), the paired difference between
-the two cells is the rating's own effect: a rating that loses to its control picks worse sides than the
-player, one that beats it better. The advice at the table follows the answer (advice_follows): the
-search's own choices when a rating is shown wrong, the rating's when it is shown right.
-"""
+"""The officials study's report, the validation by play: the rated bot against the standard bot and its control, and
+which explanation of "the rating disagrees with the search's own play" the data support -- (a) the player
+over-uses the official, or (b) the rating is biased (docs/officials.md, "Validation by play"); the advice at the
+table follows the answer (advice_follows)."""
 from __future__ import annotations
 
 import math
@@ -23,8 +11,10 @@ import pandas as pd
 from .design import ALPHA
 from .plan import OFFICIAL_LABEL
 from .rated import CONTROLS, RATINGS
-from ..markdown import p_text, pct, pp, table
+from ..markdown import Prose, p_text, pct, pp, table
 from .findings import detectable_paired
+
+PROSE = Prose(__package__, "prose/report.md")
 
 __all__ = ["validation_section", "validation_method", "validation_results", "play_verdict", "control_verdict",
            "rating_gap", "explanation", "advice_follows"]
@@ -54,9 +44,7 @@ def rating_gap(choices: pd.DataFrame, players: int, official: str = "postmaster"
 
 
 def control_verdict(r) -> str | None:
-    """A rating's cell against its control's (paired by deal): 'worse than its control', 'better than its
-    control' (Holm-adjusted p below 5% and the interval on one side of 0), 'no different from its control',
-    or None where no control was played."""
+    """A rating's cell against its control's (paired by deal)."""
     p = getattr(r, "p_control_holm", math.nan)
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return None
@@ -134,11 +122,7 @@ def _its(names: list) -> str:
 
 
 def advice_follows(validation: pd.DataFrame | None) -> str:
-    """Whose choices the advice at the table follows, as the validation by play decides: 'player' (the
-    search's own choices) when at some player count a rating picks worse sides than the player (loses to
-    its control) and at none does a rating pick better ones or beat the standard bot; 'rating' when a
-    rating beats its control or the standard bot and none loses to its control; 'unvalidated' otherwise
-    (the rating's shares, said to be untested by play)."""
+    """Whose choices the advice at the table follows, as the validation by play decides."""
     if validation is None or validation.empty:
         return "unvalidated"
     rows = list(validation[validation.rating.isin(RATINGS)].itertuples())
@@ -181,33 +165,9 @@ def validation_method(validation: pd.DataFrame) -> str:
     """The validation by play's design in one paragraph: the explanations it separates, the rated bot, its
     controls, the games per cell and the table's columns."""
     has_controls = bool(controlled_counts(validation))
-    return ("The question: the search's own play and the rating disagree (the search takes the Postmaster more "
-            "often than the rating calls right). Either (a) the playing search over-uses the officials, and then "
-            "a bot that follows the rating wins more than one that picks as the search does; or (b) the rating "
-            "misjudges them (the first rating reads each side by its most visited move's own mean, the largest "
-            "of noisy means, which reads high for the side with more moves; the independent re-rating removes "
-            "that bias), and then following the rating wins less. "
-            "The `rated` bot follows the rating at every decision where an official is on offer (the two "
-            "root-restricted searches the study rates it with; rating *first* = each side's most visited move "
-            "by its own mean, *fresh* = that move re-rated by an independent search) and otherwise plays as the "
-            "standard bot; one rotating seat against the standard bot in the others. Its searches at an offer "
-            "share the standard bot's budget there (two of half the iterations with *first*, four of a quarter "
-            "with *fresh*), so it never searches more; each of its searches is smaller than the standard bot's "
-            "one, though, so a loss may be the searches' size. "
-            + ("A *control* cell plays the same move as the rated bot from the same side search (half the "
-               "iterations for control-first, a quarter for control-fresh), but the side (use the official or "
-               "not) is the one the standard search's own move is on: the two differ only in who picks the "
-               "side, the rating or the player. It plays the same deals; a rating's own effect is its cell minus "
-               "its control's, paired by deal (the same game, seat and opponents' seeds), in percentage points "
-               "of win rate [95% t interval], p of a paired t test Holm-adjusted across these comparisons. "
-               if has_controls else
-               "No control was played, so a loss cannot be told from the searches' size. ")
-            + _games_sentence(validation)
-            + (" The primary (confirmatory) comparison is the paired rating − control at 2 players (bold); "
-               "*detectable* is the smallest paired difference those games detect with 80% power, two-sided 5% "
-               "(statsmodels TTestPower, the differences' spread read off their interval)." if has_controls else "")
-            + " Δ win = its win rate − 1/n, percentage points of win rate [95% Wilson CI]; "
-            "p Holm-adjusted across this table; margin in points over its opponents' mean in the same game.")
+    said = [PROSE("validation-method"), PROSE("validation-controls" if has_controls else "validation-no-controls"),
+            _games_sentence(validation)]
+    return " ".join(said + ([PROSE("validation-primary")] if has_controls else []) + [PROSE("validation-columns")])
 
 
 def validation_results(validation: pd.DataFrame, choice: dict | None, main: str | None = None) -> list[str]:

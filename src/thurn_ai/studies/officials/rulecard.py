@@ -1,29 +1,7 @@
-"""The officials' rule card: joint rules fitted to the search's choices at the offers, checked on held-out
-games, and a bot that follows the card in play.
-
-    >>> from thurn_ai.studies.officials.rulecard import agreement_table, fit_card, split_by_game
-    >>> offers = pd.read_parquet("results/officials/search_choices.parquet")
-    >>> fit = split_by_game(offers, seed=SPLIT_SEED)        # True: the game is in the fitting half
-    >>> card = fit_card(offers[fit])                        # one Rule per player count and official
-    >>> agreement_table(offers, SPLIT_SEED)                 # every rule, fitted on one half, checked on the other
-
-What a rule sees is what a player sees at the table (offer_features): the cards in hand (at a Postmaster
-offer, after the first card drawn: the second draw is the Postmaster), the cities in the route, and the
-game's stage (early / middle / late by the houses the leading player has placed). A card Rule is "use it
-when the hand holds at most H cards and the route at most R cities" (either limit may be absent; "always"
-and "never" are rules too): a line a player can read. The fit takes, per player count and official, the
-rule that reproduces the search's choices at most offers of the fitting half (ties: fewer limits, then
-looser ones). The other rules of agreement_table (one factor alone, the card's limits by stage, the full
-hand x route x stage table) are fitted the same way and only compared.
-
-The split is by game (every offer of a game on one side), half the games of each player count in each
-half, drawn from a seeded generator: offers of one game share its deal and its player, so an offer-level
-split would check the rule on games it has seen.
-
-RuleCardBot (`rulecard`) plays as the `heuristic` bot except where an official is on offer: there the card
-picks the side (use it or not) and the heuristic's planner picks the move on that side (the heuristic's own
-move when it is on that side). Its card is CARD, the card the committed data fit (a test fits it again).
-"""
+"""The officials' rule card: rules a player can read at the table (cards in hand, route length, stage) fitted to the
+search's choices at the offers on half the games (split by game), checked on the other half (agreement_table),
+and RuleCardBot (`rulecard`): the heuristic bot with the card picking the side at an offer. CARD is the card the
+committed data fit (a test fits it again); results/officials/rulecard.md reports it."""
 from __future__ import annotations
 
 import math
@@ -44,31 +22,10 @@ from ...game.rules import PLAYER_COUNTS
 from ...stats.summary import wilson_interval
 from .choice import choice_officials
 
-__all__ = [
-    "CARD",
-    "CARD_CELL",
-    "CONTROL_CELL",
-    "CONTROL_BOT",
-    "HAND_LIMITS",
-    "MIN_GAIN",
-    "ROUTE_LIMITS",
-    "RULES",
-    "SPLIT_SEED",
-    "Rule",
-    "RuleCard",
-    "RuleCardBot",
-    "agreement_table",
-    "cell_name",
-    "fit_card",
-    "fit_rule",
-    "heuristic_move",
-    "offer_features",
-    "offers_from_records",
-    "paired_agreement",
-    "paired_play_table",
-    "play_cells",
-    "split_by_game",
-]
+__all__ = ["CARD", "CARD_CELL", "CONTROL_CELL", "CONTROL_BOT", "HAND_LIMITS", "MIN_GAIN", "ROUTE_LIMITS", "RULES",
+           "SPLIT_SEED", "Rule", "RuleCard", "RuleCardBot", "agreement_table", "cell_name", "fit_card", "fit_rule",
+           "heuristic_move", "offer_features", "offers_from_records", "paired_agreement", "paired_play_table",
+           "play_cells", "split_by_game"]
 
 #: the seed of the split of the committed offers into a fitting half and a checking half
 SPLIT_SEED = 40
@@ -147,9 +104,8 @@ CARD = RuleCard((
 
 
 def offer_features(state) -> tuple[int, int, str]:
-    """What a rule sees at an offer, for the player to move: cards in hand (at a Postmaster offer the first
-    card drawn is in it), cities in the route, the game's stage. The study's rows hold the same
-    (hand_size, route_len, phase: choice.decision_rows)."""
+    """What a rule sees at an offer, for the player to move: cards in hand (at a Postmaster offer the first card drawn
+    is in it), cities in the route, the game's stage."""
     p = state.current_player
     return sum(state.hand(p).values()), len(state.route(p)), game_stage(state)
 
@@ -164,10 +120,8 @@ def _candidates(family: str) -> list[Rule]:
 
 
 def fit_rule(rows: pd.DataFrame, family: str = "card", min_gain: float = MIN_GAIN) -> Rule:
-    """The rule of `family` (never, always, hand, route, card: any of them, or both limits) that agrees
-    with the search's choice (`used`) at the most offers of `rows` (columns hand_size, route_len, used).
-    A rule with more limits is taken only when it agrees at `min_gain` more of the offers than the best
-    with fewer (a card line must carry its weight); among equals, the looser limits."""
+    """The rule of `family` (never, always, hand, route, card: any of them, or both limits) that agrees with the
+    search's choice (`used`) at the most offers of `rows` (columns hand_size, route_len, used)."""
     hand, route, used = rows.hand_size.to_numpy(), rows.route_len.to_numpy(), rows.used.to_numpy(bool)
     best: dict[int, tuple[tuple, Rule]] = {}      # limits -> ((agreeing offers, looseness), the rule)
     for rule in _candidates(family):
@@ -190,10 +144,8 @@ def fit_card(rows: pd.DataFrame) -> RuleCard:
 
 def offers_from_records(path, source: str = "", board_file=None) -> pd.DataFrame:
     """The offers of recorded games (a tournament's records.jsonl, or its kept copy records/<study>/<name>.jsonl.gz)
-    with what the player did at each, and no
-    rating (what the card is fitted on: the choice part's rows without its searches): players, source,
-    game, official, phase (the stage), hand_size, route_len, used. A card for another search needs only its
-    self-play games."""
+    with what the player did at each, and no rating (what the card is fitted on: the choice part's rows without its
+    searches): players, source, game, official, phase (the stage), hand_size, route_len, used."""
     from ...play.match import record_walk
     from .choice import read_game_records
 
@@ -354,10 +306,9 @@ def heuristic_move(bot: HeuristicBot, obs: Observation, moves: list[int]) -> int
 
 
 class RuleCardBot(Bot):
-    """The `heuristic` bot with its official choices taken from the rule card (CARD): at each offer of an
-    official the card says use it or not, and the heuristic plays its best move on that side. only=<an
-    official>: the card's rule for that official alone, the heuristic's own choices for the others (what
-    one line of the card does in play)."""
+    """The `heuristic` bot with its official choices taken from the rule card (CARD): at each offer of an official the
+    card says use it or not, and the heuristic plays its best move on that side. only=<an official>: the card's rule
+    for that official alone, the heuristic's own choices for the others (what one line of the card does in play)."""
 
     spec = "rulecard"
 
@@ -411,12 +362,9 @@ def cell_name(spec: str) -> str:
 
 def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1, out_dir=None,
                cards=("rulecard",), control_bot: str = CONTROL_BOT) -> pd.DataFrame:
-    """Tournaments on the same deals (the same seed and game numbers): each card spec of `cards` in one
-    rotating seat against `opponent` in the others (cell_name), and the bot the cards are built on (`control_bot`:
-    the heuristic, or the mcts a card constrains) in its place (cell 'control'). Returns run_tournament's
-    rows with `cell` and `focus` (the row of the seat the card or its control holds: the seats agree,
-    run_tournament seats the first spec the same way on the same numbers). With out_dir, each cell resumes
-    from its folder (<players>p_<cell>): a control already played is read."""
+    """Tournaments on the same deals (the same seed and game numbers): each card spec of `cards` in one rotating seat
+    against `opponent` in the others (cell_name), and the bot the cards are built on (`control_bot`: the heuristic,
+    or the mcts a card constrains) in its place (cell 'control')."""
     from pathlib import Path
 
     from ...play.tournament import run_tournament
@@ -441,12 +389,11 @@ def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1
 
 
 def paired_play_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per opponent, player count and card cell: the card's seat against the heuristic bot in the same seat
-    on the same deal (the control cell): games, win rates (Wilson), the paired difference of wins (card -
-    control, mean and 95% t interval over games, paired t test's p-value; ties broken by the rules'
-    tie-break, as every study here counts wins) and of scores, the smallest difference the games detect
-    with 80% power (statsmodels TTestPower, from the differences' spread), and each official's uses a game
-    in the two seats."""
+    """Per opponent, player count and card cell: the card's seat against the heuristic bot in the same seat on the same
+    deal (the control cell): games, win rates (Wilson), the paired difference of wins (card - control, mean and 95% t
+    interval over games, paired t test's p-value; ties broken by the rules' tie-break, as every study here counts
+    wins) and of scores, the smallest difference the games detect with 80% power (statsmodels TTestPower, from the
+    differences' spread), and each official's uses a game in the two seats."""
     from scipy import stats as sps
     from statsmodels.stats.power import TTestPower
 

@@ -1,10 +1,6 @@
-"""The rule card's report (results/officials/rulecard.md, in a paper's order: summary, questions, methods,
-results, threats to validity, appendix) and the card itself, the short table a player reads at the table
-(README.md and docs/officials-advice.md, between CARD_START and CARD_END), both written from the saved
-tables: the held-out agreement (rulecard.agreement_table) and the paired games (rulecard.paired_play_table),
-read once into findings.RuleCardFindings (its pooled agreement, the best single rules, Holm), which this module
-only formats.
-"""
+"""The rule card's report (results/officials/rulecard.md, a paper's order) and the card a player reads (README.md
+and docs/officials-advice.md, between CARD_START and CARD_END): renderers of findings.RuleCardFindings, their
+fixed prose in prose/rulecard.md."""
 from __future__ import annotations
 
 import math
@@ -18,7 +14,7 @@ from ...fileio import atomic_write_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS
 from ..provenance import commit
 from .findings import RuleCardFindings
-from ..markdown import p_text, pct, pct_ci, pp, table
+from ..markdown import Prose, p_text, pct, pct_ci, pp, table
 from .rulecard import (
     CARD,
     CARD_RULE,
@@ -33,6 +29,7 @@ __all__ = ["CARD_END", "CARD_START", "card_block", "card_lines", "card_rule_text
 
 CARD_START = "<!-- rule-card: written by python experiments/officials_rulecard.py from results/officials/ -->"
 CARD_END = "<!-- /rule-card -->"
+PROSE = Prose(__package__, "prose/rulecard.md")
 
 
 def _limit_text(values: dict) -> str | None:
@@ -80,14 +77,9 @@ def card_lines(f: RuleCardFindings, card: RuleCard = CARD) -> list[str]:
 def card_block(f: RuleCardFindings, code: str, report_link: str) -> list[str]:
     """The card between its markers, lines of at most 120 characters (README.md's limit)."""
     import textwrap
-    intro = ("Cards in hand count the first card drawn; \"did the same\": at offers of games the card was not "
-             "fitted on; \"in play\": the win rate of the heuristic bot following the card minus the heuristic's "
-             "own, same seat and deals.")
     # the link on a line of its own: a link broken across lines is not followed by the site's hooks
-    after = ["It describes the search's choices, not shown to be good advice (in play it lost); "
-             "intervals, assumptions:",
-             f"[the card's report]({report_link}) (commit `{code}`)."]
-    return [CARD_START, *textwrap.wrap(intro, 118), "", *card_lines(f), "", *after, CARD_END]
+    return [CARD_START, *textwrap.wrap(PROSE("card-intro"), 118), "", *card_lines(f), "",
+            *PROSE.lines("card-after", link=report_link, code=code), CARD_END]
 
 
 def with_card_block(text: str, block: list[str]) -> str:
@@ -131,9 +123,7 @@ def _lines_section(lines: pd.DataFrame) -> list[str]:
     """One line of the card at a time (exploratory: added after the whole card's games, p unadjusted)."""
     if lines.empty:
         return []
-    L = ["**One line of the card at a time** (exploratory: added after the whole card's games against "
-         "heuristic had been played, before any of these; the heuristic's own choices for the other "
-         "officials; the same deals and control as the whole card; p-values not adjusted):", ""]
+    L = [PROSE("lines"), ""]
     L += table(["line of the card", "against", "players", "games", "difference, paired [95% t]", "p",
                 "score difference"],
                ([f"{OFFICIAL_LABEL.get(o, o)} only", _opponent_name(r.opponent), r.players, r.games,
@@ -154,22 +144,16 @@ def report_lines(f: RuleCardFindings) -> list[str]:
     """results/officials/rulecard.md in a paper's order: summary, questions, methods, results, threats to
     validity, the appendix (each section its own function below)."""
     agreement, play, code = f.agreement, f.play, f.code
-    return ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
-            f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
-            "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
-            f"(`rulecard_games.parquet`, played at commit `{f.played_at}`: `rulecard_runs.json`); tables: "
-            "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
+    return [*PROSE.lines("head", code=code, played_at=f.played_at), "",
             "## Summary", "",
             *card_lines(f), "",
             *_summary_items(f), *_reading(play),
             "", "## Questions", "", *_questions(play),
             "## Methods", "", *_methods(f),
             "## Results", "", *_results(f),
-            "## Threats to validity", "", *THREATS,
+            "## Threats to validity", "", *PROSE.lines("threats"), "",
             "## Appendix: every rule, every official and player count", "",
-            *_agreement_rows(agreement), "",
-            f"Reproduce: `python experiments/officials_rulecard.py` (fit, play, report; `--part fit|play|report`). "
-            f"Commit of this report: `{code}`.", ""]
+            *_agreement_rows(agreement), "", PROSE("reproduce", code=code), ""]
 
 
 def _summary_items(f: RuleCardFindings) -> list[str]:
@@ -178,23 +162,14 @@ def _summary_items(f: RuleCardFindings) -> list[str]:
     agreement, play, lines, pooled = f.agreement, f.play, f.lines, f.pooled
     pm = agreement[agreement.official == "postmaster"].set_index(["players", "rule"])
     best = f.best_single.set_index(["players", "official"])
-    L = [
-        f"1. **Postmaster.** The card's joint rule (cards in hand after the first draw, and route length) "
-        f"reproduces the search's choice at {pct(pooled.loc['postmaster'].share)} "
-        f"[{pct(pooled.loc['postmaster'].lo)}, {pct(pooled.loc['postmaster'].hi)}] of "
-        f"{int(pooled.loc['postmaster'].test_offers):,} held-out Postmaster offers; always taking it, "
-        + ", ".join(f"{pct(pm.loc[(n, 'always')].share)}" for n in sorted(agreement.players.unique()))
-        + " at " + " / ".join(str(n) for n in sorted(agreement.players.unique())) + " players; the best "
-        "single factor, " + ", ".join(f"{pct(best.loc[(n, 'postmaster')].share)} ({best.loc[(n, 'postmaster')].rule})"
-                                       for n in sorted(agreement.players.unique()))
-        + "; the full hand × route × stage table (no card: some 90 cells), "
-        + ", ".join(pct(pm.loc[(n, 'hand x route x stage table')].share) for n in sorted(agreement.players.unique()))
-        + ". Two factors are about as far as these three features go.",
-        "2. **The other officials** need no factor: never the Administrator, always the Postal Carrier and the "
-        "Cartwright reproduce the search at "
-        + ", ".join(f"{pct(pooled.loc[o].share)} ({OFFICIAL_LABEL[o]})" for o in OFFICIALS[1:])
-        + " of held-out offers; no rule with a limit did better by the fit's margin.",
-    ]
+    counts, p = sorted(agreement.players.unique()), pooled.loc["postmaster"]
+    L = [PROSE("postmaster", share=pct(p.share), lo=pct(p.lo), hi=pct(p.hi), offers=int(p.test_offers),
+               always=", ".join(f"{pct(pm.loc[(n, 'always')].share)}" for n in counts),
+               counts=" / ".join(str(n) for n in counts),
+               single=", ".join(f"{pct(best.loc[(n, 'postmaster')].share)} ({best.loc[(n, 'postmaster')].rule})"
+                                for n in counts),
+               table=", ".join(pct(pm.loc[(n, 'hand x route x stage table')].share) for n in counts)),
+         PROSE("others", shares=", ".join(f"{pct(pooled.loc[o].share)} ({OFFICIAL_LABEL[o]})" for o in OFFICIALS[1:]))]
     k = 2
     for k, (opp, g) in enumerate(play.groupby("opponent", sort=False), 3):
         L.append(f"{k}. **In play against {_opponent_name(opp)}**, the heuristic bot following the card, minus the "
@@ -207,11 +182,8 @@ def _summary_items(f: RuleCardFindings) -> list[str]:
         def uses(o):
             return ", ".join(f"{getattr(r, f'card_uses_{o}'):.1f} / {getattr(r, f'control_uses_{o}'):.1f}"
                              for r in h.itertuples())
-        L.append(f"{k + 1}. **What the card changes** (uses a game against heuristic players, the card's seat / "
-                 f"the heuristic's, at {' / '.join(str(n) for n in h.players)} players): Postal Carrier "
-                 f"{uses('postal_carrier')}; Cartwright {uses('cartwright')} (one official a turn: a second card "
-                 f"played forgoes the turn's Cartwright); Postmaster {uses('postmaster')}; Administrator "
-                 f"{uses('administrator')}.")
+        L.append(PROSE("changes", k=k + 1, counts=" / ".join(str(n) for n in h.players),
+                       **{o: uses(o) for o in OFFICIALS}))
         k += 1
     if len(lines):
         L.append(f"{k + 1}. **One line of the card at a time** (exploratory, against heuristic): " + "; ".join(
@@ -224,73 +196,27 @@ def _reading(play: pd.DataFrame) -> list[str]:
     """What the card's agreement and its games say, together."""
     worse = play[(play.p_holm < 0.05) & (play.d_win < 0)]
     better = play[(play.p_holm < 0.05) & (play.d_win > 0)]
-    return ["", "**Reading.** The card reproduces what the search does at most offers; that is a description of "
-            "one bot, and agreement is not strength. "
-            + (("Inside the heuristic bot, following it loses win rate against the heuristic's own choices ("
-                + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}" for r in worse.itertuples())
-                + ", Holm p < 0.05), so it is not shown to be good advice; ") if len(worse) else "")
-            + (("following it wins more (" + ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}"
-                                                      for r in better.itertuples()) + "); ") if len(better) else "")
-            + "where no difference was detected, the detectable difference is given in the results."]
+    def cells(rows):
+        return ", ".join(f"{r.players} players against {_opponent_name(r.opponent)}" for r in rows.itertuples())
+    return ["", PROSE("reading", worse=(f"Inside the heuristic bot, following it loses win rate against the "
+                                         f"heuristic's own choices ({cells(worse)}, Holm p < 0.05), so it is not "
+                                         "shown to be good advice; ") if len(worse) else "",
+                      better=f"following it wins more ({cells(better)}); " if len(better) else "")]
 
 
 def _questions(play: pd.DataFrame) -> list[str]:
-    return [
-        "1. *Exploratory.* How often do rules a player can read at the table (cards in hand, route length, "
-        "game stage) reproduce the search's choice at an offer of an official, on games the rules were not "
-        "fitted on, and how much does a joint rule add to a single factor and to always/never?",
-        "2. *Confirmatory (the game counts, seeds, opponents and estimator fixed in "
-        "`experiments/officials_rulecard.py` and committed before any game was played; the search's 3- and "
-        "4-player cells were cut from 120 to 60 games while the heuristic's were being played, before any "
-        "game against the search).* Does a bot that "
-        "follows the card win as often as the bot it is built on (`heuristic`), in the same seat on the same "
-        "deals, against `heuristic` players and against the search? Primary estimator: the paired difference "
-        "of wins (card − heuristic, one pair a deal), 95% t interval, two-sided paired t test, Holm across "
-        f"the {len(play)} comparisons.", "",
-    ]
+    return [*PROSE.lines("questions", comparisons=len(play)), ""]
 
 
 def _methods(f: RuleCardFindings) -> list[str]:
     agreement, search, games, seeds = f.agreement, f.search, f.games, f.seeds
-    return [
-        "- **Offers.** The officials study's search (`mcts(select=puct,prior=0.8,c=1.0,reward=mixed,"
-        "playout=heuristic,horizon=3,eval=learned,iterations=1000)` with the hand-set prior) in self-play, "
-        "100 games at each of 2, 3 and 4 players; every decision at which an official could be used, "
-        f"{int(agreement[agreement.rule == CARD_RULE][['fit_offers', 'test_offers']].sum().sum()):,} in all. "
-        "The search's choice is the move it played (`used`), not the study's rating (which lost in play).",
-        "- **What a rule sees**: the cards in hand (at a Postmaster offer, the first card drawn is already in "
-        "the hand: the Postmaster is the second draw), the cities in the route, and the stage (early / "
-        "middle / late: the leading player has placed under a third, under two thirds, or more of the "
-        "houses). Player counts are fitted apart.",
-        f"- **Split**: by game, half the games of each player count (rounded down) to fit, the rest to "
-        f"check, drawn by numpy's generator with seed {SPLIT_SEED}; every offer of a game is on one side.",
-        "- **The card's rule** (per player count and official): \"do it with at most H cards in hand and a "
-        "route of at most R cities\", either limit optional, or always, or never; the rule that agrees with "
-        "the search at the most fitting offers, where a limit more must add at least "
-        f"{pct(MIN_GAIN, 0)} of the fitting offers (a line must carry its weight); equal rules: the looser "
-        "limits. The bot's card (`rulecard.CARD`) is this fit; a test fits it again from the committed data.",
-        "- **Compared** (each fitted on the same half the same way): " + ", ".join(name for name, _ in RULES)
-        + ". \"By stage\" fits the card's rule in each stage; the table takes the majority choice in each cell "
-        "of hand (2–7+) × route (0–5+) × stage, falling back to the card's rule in a cell the fitting half "
-        "lacks.",
-        "- **Agreement** on the held-out half: the share of offers where the rule makes the search's choice, "
-        "with a 95% Wilson interval (it treats offers as independent; offers of one game are not). The "
-        "card minus another rule on the same offers is paired, with a 95% interval clustered by game "
-        "(statsmodels OLS on a constant, cluster-robust covariance).",
-        "- **The `rulecard` bot**: the `heuristic` bot (unchanged: its fingerprint is pinned) except at an "
-        "offer of an official, where the card picks the side (do it or not) and the heuristic's planner picks "
-        "the move on that side: the heuristic's own move when it is on that side, else the planner's best "
-        "second draw, second card, or move without the official.",
-        f"- **Games**: two tournaments per opponent and player count on the same seed (the same deals, "
-        f"numbers and seats): `rulecard` in one rotating seat and the opponent in the others, and `heuristic` "
-        f"in its place. Opponents: `heuristic` ({' / '.join(str(v) for v in games['heuristic'].values())} "
-        f"games a cell at 2 / 3 / 4 players, seeds {seeds['heuristic']} + players) and the study's search at "
-        f"300 iterations a move instead of its 1000 (the CPU budget), `{search}` "
-        f"({' / '.join(str(v) for v in games[search].values())} games a cell, seeds {seeds[search]} + "
-        "players). One process. A win is the rules' tie-break winner (as elsewhere in the officials study). "
-        "Power is the smallest paired difference the games detect with 80% power (statsmodels TTestPower, "
-        "from the differences' spread).", "",
-    ]
+    card = agreement[agreement.rule == CARD_RULE]
+    return [*PROSE.lines("methods", offers=int(card[["fit_offers", "test_offers"]].sum().sum()), split_seed=SPLIT_SEED,
+                         min_gain=pct(MIN_GAIN, 0), compared=", ".join(name for name, _ in RULES),
+                         heuristic_games=" / ".join(str(v) for v in games["heuristic"].values()),
+                         heuristic_seed=seeds["heuristic"], search=search,
+                         search_games=" / ".join(str(v) for v in games[search].values()), search_seed=seeds[search]),
+            ""]
 
 
 def _results(f: RuleCardFindings) -> list[str]:
@@ -299,49 +225,17 @@ def _results(f: RuleCardFindings) -> list[str]:
     return [
         "### How often the rules reproduce the search's choice (held-out half)", "",
         *_agreement_rows(agreement[agreement.official == "postmaster"]), "",
-        f"Over the {n_offers:,} held-out offers of all four officials and player counts the card agrees with the "
-        f"search at {pct(int(agreement[agreement.rule == CARD_RULE].agree.sum()) / n_offers)}. The other "
-        "officials' rows are in the appendix.", "",
+        PROSE("agreement-total", offers=n_offers,
+              share=pct(int(agreement[agreement.rule == CARD_RULE].agree.sum()) / n_offers)), "",
         "### The card in play", "",
         *_play_rows(play), "",
-        "Uses of each official a game, the card's seat against the heuristic's in the same seat (the "
-        "card never takes the Administrator; the heuristic takes it when nothing in hand or on display "
-        "extends its route):", "",
+        PROSE("uses"), "",
         *_uses_rows(play), "",
         *_lines_section(lines),
         "Against " + "; against ".join(
             f"{_opponent_name(opp)}: the card's bot {_verdict(r)} the heuristic at {r.players} players"
             for opp, g in play.groupby("opponent", sort=False) for r in g.itertuples()) + ".", "",
     ]
-
-
-#: the rule card's threats to validity
-THREATS = [
-    "- **The search is the measuring instrument.** The card reproduces one bot's choices; that bot is "
-    "not known to choose well, and at the offers it largely follows the heuristic's own rules (its PUCT "
-    "prior is a compiled port of them: it matches the heuristic at 99.99% of Administrator offers, 91% "
-    "of Postal Carrier and 83% of Postmaster offers, research review 4). Agreement is not strength: "
-    "the play cells test strength, and only against these two opponents.",
-    "- **What the play cells test** is the card's *official choices* inside the heuristic bot (the rest "
-    "of its play is the heuristic's), against the heuristic's own official choices. A person who plays "
-    "otherwise may gain or lose differently. \"Never the Administrator\" drops the heuristic's "
-    "route-in-danger rule (nothing in hand or on display extends the route): the play cells include that "
-    "change; it is not tested alone.",
-    "- **Budget.** The games against the search use 300 iterations a move, not the 1000 of the offers the "
-    "card was fitted on; the card was not refitted to that search.",
-    "- **Population.** The offers come from the search's self-play: the states it reaches (hand size is "
-    "partly the result of its earlier Postmaster choices). Humans reach other states; the card was not "
-    "checked on human games.",
-    "- **Dependence.** Offers of one game share a deal and a player: the Wilson intervals are too narrow "
-    "by the design effect; the paired card-minus-rule intervals are clustered by game. The split itself "
-    "is by game.",
-    "- **Selection on the checking half.** The card's form (two limits, a 1-point margin) was chosen "
-    "after looking at tables of the whole data (the study's advice tables, the review's); only the "
-    "thresholds were fitted on the fitting half alone. The summary's \"best single factor\" is picked on "
-    "the held-out half, which flatters it, not the card.",
-    "- **Multiplicity.** The play comparisons are Holm-adjusted among themselves; the agreement table is "
-    "descriptive (no tests).", "",
-]
 
 
 def write(out, root, f: RuleCardFindings, pages: bool = True) -> None:

@@ -1,11 +1,7 @@
-"""The officials study's runner, behind both its front doors (`thurn-ai officials` and
-experiments/officials.py): the study as a value (`Study`: its bot, player counts and games), how each part
-is played for it (ablation, choice, turns, validation, records; each resumes from OUT/raw/<study>/), what
-each part will cost, and the report built from the saved data with its notes (what the design still
-lacks, the replays of games played with other code).
-
-The committed study (results/officials/, docs/officials.md) is two studies -- the rule-based heuristic bot
-and the default search at SEARCH_BUDGET -- with the design below, fixed before the runs."""
+"""The officials study's runner, behind `thurn-ai officials` and experiments/officials.py: the study as a value
+(`Study`), each part played for it (each resumes from OUT/raw/<study>/), what each part will cost, and the report
+built from the saved data. The committed study is two studies -- the heuristic bot and the default search at
+SEARCH_BUDGET -- with the design below, fixed before the runs."""
 from __future__ import annotations
 
 import sys
@@ -40,29 +36,18 @@ from .turn_choice import load_turns_study, run_turns_study, turn_table, turns_fo
 #: the study's base seed (its tournaments' and searches' seeds derive from it)
 SEED = 1
 
-#: iterations per decision of the strong search by player count: the default budget, at which the strongest
-#: mcts (the learned evaluation) beats the heuristic bot at every count (results/learned/strength: 72.8% at
-#: 2 players against a fair 50%, 57.6% at 3 against 33.3%, 37.3% at 4 against 25%, each interval clear of
-#: fair). The first study needed 3000 at 4 players with the hand-set evaluation; 1000 makes the 4-player
-#: parts a third of the cost (the validation alone would take 23 core-hours at 3000) and rates with the
-#: search `thurn-ai hint` uses by default.
+#: the design of the committed study, fixed before its runs (why these numbers: docs/officials.md, "Reproducing
+#: results/officials/"): iterations per decision of the search study, games per tournament (rounded up to a
+#: multiple of the player count)
 SEARCH_BUDGET = {2: 1000, 3: 1000, 4: 1000}
-#: games per tournament of the strong study (each is rounded up to a multiple of the player count), fixed
-#: before the validated run: at least 200 a cell; 402 at 3 players. (The first study doubled its 3-player
-#: cells after 201 games left the Cartwright's interval touching zero -- optional stopping. The validated
-#: study's ablation games are new deals, paired with the control, so that look did not choose them; its
-#: counts are fixed here and the report's intervals are read at these counts only.)
 SEARCH_GAMES = {2: 200, 3: 402, 4: 200}
 #: control games whose decisions are rated, per player count
 SEARCH_CHOICE_GAMES = {2: 100, 3: 100, 4: 100}
 HEURISTIC_CHOICE_GAMES = {2: 50, 3: 50, 4: 50}
 #: control games of the search study whose turn starts are rated (the turn question), per player count
 SEARCH_TURN_GAMES = {2: 50, 3: 50, 4: 50}
-#: the validation's cells per player count and its games per cell: fixed before the run, enough to find a win
-#: rate 3 points away from the fair 1/n (design.games_to_separate). Every count follows both ratings; at 2
-#: players each rating also has its control (rated.CONTROLS: the same smaller searches at an offer, no
-#: rating), which tells a rating's own effect from its smaller searches'. Controls at 3 and 4 players would
-#: cost about 10 more core-hours; the 2-player pair is where the study's question was raised (issue 22).
+#: the validation's cells per player count (controls at 2 players: rated.CONTROLS) and its games per cell, enough
+#: to find a win rate 3 points away from the fair 1/n (design.games_to_separate)
 VALIDATION_RATINGS = {2: study_rated.CELLS, 3: study_rated.RATINGS, 4: study_rated.RATINGS}
 VALIDATION_GAMES = {n: study_rated.validation_games(n) for n in (2, 3, 4)}
 #: the two studies' bots (the search study's: the strongest mcts configuration under these options)
@@ -101,8 +86,8 @@ def studies(budget: dict, games: dict, choice_games: dict | None, players=(2, 3,
               "rule-based heuristic bot, no search (deterministic given the cards)",
               choice_games={n: HEURISTIC_CHOICE_GAMES[n] for n in players}),
         Study("search", search_bot, tuple(players), games,
-              ("the default search (mcts's defaults, thurn_ai.bots.default_search)" if search_bot == MCTS else
-               f"{search_bot} over the default search's options")
+              ("the default search when it was played (mcts's defaults then, its spec written out)"
+               if search_bot == MCTS else f"{search_bot} over the default search's options")
               + ", iterations per decision "
               + ", ".join(f"{n} players {it}" for n, it in sorted(budget.items()) if n in players) + "; one thread",
               budget=budget, choice_games={n: (choice_games or SEARCH_CHOICE_GAMES)[n] for n in players}),
@@ -124,11 +109,7 @@ NOTES = [
 
 
 def unfinished_note(played: dict, rated: dict) -> list[str]:
-    """A note naming what the search study still lacks against its design, and the command that adds it.
-
-    played: {players: the fewest games any of the search study's tournaments has} (a count it did not play:
-    0 or absent); rated: {"search" / "heuristic": {players: control games whose decisions are rated}}.
-    The design: SEARCH_GAMES games a tournament, SEARCH_CHOICE_GAMES and HEURISTIC_CHOICE_GAMES rated games."""
+    """A note naming what the search study still lacks against its design, and the command that adds it."""
     gaps = []
     for n in (2, 3, 4):
         lacks = []
@@ -296,10 +277,9 @@ def replay_note(games, at: str) -> str:
 
 
 def search_replay_note(raw: Path, at: str) -> str | None:
-    """The search study's games come from several commits (runs.json; the compiled search was made faster
-    in between without changing a decision, results/bench/README.md): replay two games of each of its
-    tournaments in raw/ (the first and the middle one) with this code, move by move, and say what it found.
-    None without saved tournaments."""
+    """The search study's games come from several commits (runs.json; the compiled search was made faster in between
+    without changing a decision, results/bench/README.md): replay two games of each of its tournaments in raw/ (the
+    first and the middle one) with this code, move by move, and say what it found."""
     folders = sorted(f for f in raw.glob("*p_*") if (f / "tournament.json").exists() and (f / "records.jsonl").exists())
     if not folders:
         return None
@@ -317,14 +297,21 @@ def search_replay_note(raw: Path, at: str) -> str | None:
             f"{at}: {same + differ} games, {verdict}.")
 
 
+def recorded(rows: pd.DataFrame, column: str) -> dict[int, str]:
+    """{players: the spec text} the rows recorded in `column` (the bot as it was played, which a rebuilt report
+    names rather than what the same command means today); {} without the column."""
+    if column not in rows or rows[column].isna().all():
+        return {}
+    return {int(n): str(g[column].dropna().iloc[0]) for n, g in rows.groupby("players")}
+
+
 def _ablation_part(s: Study, df: pd.DataFrame, out: Path, runs: dict, meta: dict, at: str,
                    against_design: bool) -> Analysis:
     """One study's ablation for the report: its analysis, plots and facts (into meta), printed as text."""
     a = analyse(df)
     meta["plots"][s.name] = save_study(df, a, out, prefix=f"{s.name}_", title=f"{s.name}: what each official is worth")
     run = runs.get(s.name, {})
-    bots = s.bots()
-    texts = {n: str(b) for n, b in bots.items()}
+    texts = recorded(df[~df.restricted], "bot") or {n: str(b) for n, b in s.bots().items()}
     meta["studies"][s.name] = {"bot": next(iter(texts.values())) if len(set(texts.values())) == 1 else
                                "; ".join(f"{n} players {b}" for n, b in texts.items()),
                                "games": s.games, "seed": SEED, "budget": s.budget_text,
@@ -343,7 +330,7 @@ def _ablation_part(s: Study, df: pd.DataFrame, out: Path, runs: dict, meta: dict
 def _choice_part(s: Study, cdf: pd.DataFrame, records, out: Path, searchers: dict, follow: str) -> tuple:
     """One study's value at the moment of choice for the report: (its rated decisions, its choice entry)."""
     entry = {**save_choice(cdf, out, records, prefix=f"{s.name}_", title=s.name, follow=follow),
-             "search": {n: searchers[n] for n in sorted(cdf.players.unique())},
+             "search": recorded(cdf, "search") or {n: searchers[n] for n in sorted(cdf.players.unique())},
              "games": {int(n): int(g.game.nunique()) for n, g in cdf.groupby("players")}}
     print(f"== {s.name}: value at the moment of choice\n{format_choice_text(entry['table'])}\n", flush=True)
     return cdf, entry
@@ -351,10 +338,9 @@ def _choice_part(s: Study, cdf: pd.DataFrame, records, out: Path, searchers: dic
 
 def report(chosen: list[Study], searchers: dict, out: Path, command: str, notes: list[str], dirty: list[str],
            at: str, against_design: bool = True, advice: Path | None = None) -> None:
-    """Build OUT/report.md and its tables and plots from the saved data; at: the commit it is built at;
-    against_design: add a note on what the search study still lacks (unfinished_note); advice: the file
-    whose players' rules block is rewritten from the report (docs/officials-advice.md), if any. runs.json
-    keeps only the runs the report uses."""
+    """Build OUT/report.md and its tables and plots from the saved data; at: the commit it is built at; against_design:
+    add a note on what the search study still lacks (unfinished_note); advice: the file whose players' rules block is
+    rewritten from the report (docs/officials-advice.md), if any. runs.json keeps only the runs the report uses."""
     runs = tally_run(out, "", keep_only=RUN_NAMES)
     analyses, choice = {}, {}
     meta: dict = {"studies": {}, "plots": {}, "notes": notes}       # gathered part by part: StudyFindings

@@ -2,23 +2,9 @@
 
     sided(side=always,official=postmaster,host=heuristic)     # takes the Postmaster whenever it is offered
     sided(side=card,iterations=1000,eval=learned,...)          # mcts held to the rule card's side at every offer
-    sided(side=card,official=postmaster,host=heuristic)        # the card's Postmaster line only (= rulecard(only=...))
 
-At a decision where an official is on offer and a move without it too (choice.choice_officials), the rule
-picks the side -- `always`: use the official; `card`: what the rule card (rulecard.CARD) says for the hand
-and route in view -- and the host plays its best move on that side: `mcts` searches with its root restricted
-to that side (MCTSBot.restrict_root, its whole budget: one search a decision, as the unrestricted bot), the
-`heuristic` plays its own move when it is on that side, else its planner's best there (rulecard.heuristic_move).
-With `official`, only that official's offers are ruled; the host decides the others. Everywhere else the host
-plays as itself.
-
-The symmetric ablations (symmetric.py) seat it in every seat ("everyone uses X whenever offered"); the card
-as a constraint on a strong player (card_play.py) seats the mcts host against unrestricted mcts. An offer
-met is counted (offers, used) per official, as the rated and rulecard bots count theirs.
-
-`sided` is registered when this module is imported; a tournament with worker processes needs it listed in
-THURN_AI_BOT_MODULES (export_module, which the experiments call).
-"""
+The host plays its best move on the ruled side (mcts: its root restricted; heuristic: rulecard.heuristic_move)
+and as itself elsewhere. Registered when this module is imported; worker processes need export_module."""
 from __future__ import annotations
 
 from ...bots.base import Bot, Observation

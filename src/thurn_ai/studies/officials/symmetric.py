@@ -1,28 +1,8 @@
-"""The officials for a designer: what the game becomes when nobody, or everybody, uses an official.
-
-The ablation (plan.py) asks a player's question: what does one seat lose by never using X while the others
-do? A designer asks what the *game* becomes. Here every seat plays the same bot in a variant:
-
-    normal              the bot as it is
-    never_<official>    every seat forbids the official (plan.with_forbid; the forced Postmaster of an
-                        empty hand is no choice and stays)
-    always_<official>   every seat takes the official whenever it is on offer (sided.py, side=always): the
-                        host plays its best move on that side
-
-Each variant of a host and player count plays the same deals as its `normal` (one seed a host and count:
-game g of every variant deals the same cards and gives the seats the same bot seeds), so each measure is
-compared game by game. The measures of a game (GAME_MEASURES) come from the tournament's rows and, for the
-lead changes and how the game ended, from replaying its record (game_measures):
-
-    turns, margin (winner minus runner-up), spread (top minus bottom score), lead_changes (the leader by the
-    running score at the end of a turn, counted when another seat takes the lead alone), first_win (the
-    first seat won: its share minus 1/n is the seat advantage), by_carriage (the end was triggered by a
-    carriage of 7 rather than a last house), tile_points and carriage_points (a seat's mean), uses (the
-    variant's official, a seat's uses a game: the manipulation check)
-
-DESIGN fixes the hosts, counts, variants, games and seeds before any game; RULE says how a difference is
-read. The report is symmetric_report.py; experiments/officials_design.py plays it into results/officials_design.
-"""
+"""The officials for a designer: what the game becomes when nobody, or everybody, uses an official. Every seat plays
+the same host in a variant -- normal, never_<official> (every seat forbids it), always_<official> (every seat
+takes it when offered: sided.py) -- on the same deals as the normal game, and the game's measures (GAME_MEASURES:
+length, margin, spread, lead changes, seat advantage, how it ends, points) are compared game by game. DESIGN and
+RULE were fixed before any game (docs/officials-design.md); symmetric_report.py reports it."""
 from __future__ import annotations
 
 import json

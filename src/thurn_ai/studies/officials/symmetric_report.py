@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import Number
-from ..markdown import num, p_text, pct, pp
+from ..markdown import Prose, num, p_text, pct, pp
 from ..markdown import table as markdown_table
 from .plan import OFFICIAL_LABEL
 from .plots import pyplot, save
@@ -16,6 +16,7 @@ from .symmetric import DESIGN, GAME_MEASURES, NORMAL, RULE, VARIANTS, Variant, c
 
 __all__ = ["variant_label", "difference_text", "write_plot", "report", "numbers", "planned_table"]
 
+PROSE = Prose(__package__, "prose/design.md")
 #: the measures the plot and the summary show (uses is the manipulation check: the tables only)
 SHOWN = tuple(m for m in GAME_MEASURES if m != "uses")
 #: a measure's short name, for a plot panel's title and a table's column
@@ -99,26 +100,14 @@ def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, 
     the paired differences, threats, and the design with the games played."""
     lines = ["# The officials for a designer: the game without, and with every offer taken", ""]
     if pilot:
-        lines += ["**A pilot**, far fewer games than the design fixes (the Appendix lists both): it checks the "
-                  "pipeline and the size of the effects; its verdicts are not the design's.", ""]
+        lines += [PROSE("pilot"), ""]
     lines += ["## Summary", "", "Detected changes against the normal game (paired deals, " + RULE + "):", "",
               *_detected_lines(comparison), "",
-              "## Question", "",
-              "What does each official do to the game, when **nobody** may use it and when **everybody** takes it "
-              "whenever it is offered? (The player's question, one seat without it, is the ablation of the main "
-              "study.)", "",
-              "## Method", "",
-              "- Every seat plays the same bot in a variant: the normal bot; `never_X`, the official forbidden "
-              "(the forced Postmaster of an empty hand stays: it is no choice); `always_X`, the official taken at "
-              "every offer, the bot's best move on that side (the `sided` bot).",
-              "- Hosts: " + "; ".join(f"`{h}` = `{host_spec(h)}`" for h in sorted(set(games.host))) + ".",
-              "- Paired deals: all variants of a host at n players share one seed "
-              + ", ".join(f"({h}, {n}p: {cell_seed(h, n)})" for h, n in
-                          sorted(set(zip(games.host, games.players)))) + "; game g deals the same cards in each.",
-              "- Measures (one value a game): " + "; ".join(f"`{k}` {v[0]}" for k, v in GAME_MEASURES.items()) + ".",
-              "- Each variant minus the normal game, game by game: mean, 95% t interval, paired t test, Holm "
-              "across the variants and counts of one host and measure; the smallest difference the pairs detect "
-              "(80% power, from the observed spread). Wins by the rules' tie-break (the study's estimator).", ""]
+              "## Question", "", PROSE("question"), "", "## Method", "",
+              *PROSE.lines("method", hosts="; ".join(f"`{h}` = `{host_spec(h)}`" for h in sorted(set(games.host))),
+                           seeds=", ".join(f"({h}, {n}p: {cell_seed(h, n)})"
+                                           for h, n in sorted(set(zip(games.host, games.players)))),
+                           measures="; ".join(f"`{k}` {v[0]}" for k, v in GAME_MEASURES.items())), ""]
     lines += ["## Results", ""] + [f"![{p}]({p})" for p in plots] + [""]
     for (host, n), c in comparison.groupby(["host", "players"], sort=False):
         lines += [f"### `{host}`, {n} players", ""]
@@ -130,13 +119,7 @@ def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, 
                          *[_marked(by[m]) if m in by else "–" for m in SHOWN]])
         lines += ["The normal game's level, then each variant's difference to it (bold: a detected change).", "",
                   *markdown_table(header, rows), ""]
-    lines += ["## Threats to validity", "",
-              "- A variant changes every seat's play at once; the bots were not tuned for it (a search's model of "
-              "the other players still expects the normal game, and `always` plays the host's best move on the "
-              "using side, which may be poor where the host would not use it).",
-              "- One bot a population: a stronger or human population may use the officials differently.",
-              "- `by_carriage` reads which ended the game (the end player's carriage of 7 or a last house); a "
-              "turn that did both counts as carriage.", "",
+    lines += ["## Threats to validity", "", *PROSE.lines("threats"), "",
               "## Appendix: the design and the games", ""]
     lines += markdown_table(["host", "players", "variant", "games planned", "games played"],
                             ([p.host, p.players, p.variant, p.planned, p.games] for p in planned.itertuples()))

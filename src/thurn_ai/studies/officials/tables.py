@@ -63,10 +63,8 @@ def usage_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def substitution_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Uses per game of every official by the restricted bot (one row per forbidden official), next to
-    the full bot's in the control: what a player does instead when one official is taken away. Where the
-    data hold them (replayed records), also the forced Postmaster -- two cards drawn because the hand was
-    empty, which no player can refuse -- per game and as a share of the player's turns."""
+    """Uses per game of every official by the restricted bot (one row per forbidden official), next to the full bot's in
+    the control: what a player does instead when one official is taken away."""
     check_study_data(df)
     has_forced = all(forced_column(ph) in df and df[forced_column(ph)].notna().all() for ph in STAGES)
     rows = []

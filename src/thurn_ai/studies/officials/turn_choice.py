@@ -1,32 +1,7 @@
-"""The officials study, the turn question: at the start of a turn, which official (if any) to use this turn.
-
-    >>> from thurn_ai.studies.officials.turn_choice import TurnSettings, run_turns, turn_table
-    >>> rows = run_turns("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/turns_2p",
-    ...                  TurnSettings(bot="mcts", iterations=1000), games=50, jobs=2, resume=True)
-    >>> turn_table(rows)      # per player count, phase and official: how often it is the best, Δ vs none
-
-How a turn is rated (docs/officials.md, "The turn question"):
-
-* At the first decision of each turn of recorded games (before any official could be used), one search per
-  option holds the player to that option for the whole turn (SearchBot.restrict_turn): `none` -- no
-  official this turn; each official that can be used this turn (possible_officials) -- that official
-  wherever it is offered, no other. Each side is played as well as the search can; later turns and the
-  other players are free. The search is `thurn-ai hint`'s analysis (thurn_ai.play.analysis.analyse): it
-  sees what the player may know, with the settings' spec and budget, every option from the same seed.
-* An option's value is its best line's first move re-rated by an independent search of the same option
-  with a fresh seed (the study's `fresh` rating): the first search's most visited move reads high, the
-  more so the more moves the option has, and the re-rating does not. Win chances are calibrated when the
-  analysis has a win map (Analysis.calibrated), else in the evaluation's units.
-* An official's option counts only where its best line uses it (`uses_it`, read from the search's tree past
-  deck draws): "with X" takes X wherever it is offered, so a line on which X is never offered is a turn
-  without officials, not a use of X. The best option is the highest value among `none` and the options
-  that count (ties: none); Δ = an option's value minus none's.
-* A turn that begins with an empty hand draws two cards (the forced Postmaster): no choice, not rated; its
-  row says forced.
-
-Rows (one per turn start and option) are appended to OUT/rows.jsonl a game at a time and resumed as the choice
-part's are (choice.rate_records); the settings live in OUT/turns.json.
-"""
+"""The officials study's turn question: at the start of a turn, which official (if any) to use this turn -- one
+search per option holding the player to it for the whole turn, its best line's first move re-rated by an
+independent search (docs/officials.md, "The turn question"). Rows (one a turn start and option) are appended to
+OUT/rows.jsonl and resumed as the choice part's are; OUT/turns.json holds the settings."""
 from __future__ import annotations
 
 import math
@@ -47,7 +22,10 @@ from .choice import SearchSettings, fresh_seed, rate_records, read_done
 from .choice_tables import win_unit
 from .design import TRIM, trimmed_mean, with_holm
 from .plan import StudyError
+from ..markdown import Prose
 from ..markdown import table as markdown_table
+
+PROSE = Prose(__package__, "prose/report.md")
 
 __all__ = ["TurnSettings", "TURN_OPTIONS", "TURN_COLUMNS", "possible_officials", "rate_turn", "analyse_turns_game",
            "run_turns", "load_turns", "turns_folder", "run_turns_study", "load_turns_study", "turn_table",
@@ -137,10 +115,9 @@ def turns_folder(out_dir, players: int) -> Path:
 def run_turns_study(out_dir, players=PLAYER_COUNTS, turn_games=None, turn_bot="mcts", seed: int = 0,
                     iterations: int | None = None, jobs=1, board_file=None, progress: bool = False, log=print,
                     scheduler: str | None = None) -> pd.DataFrame:
-    """The turn question on a study's control games already recorded in out_dir/<n>p_none (the choice part
-    plays them): the first turn_games[n] (one number or {players: n}; None: all) rated with `turn_bot` (a
-    spec or {players: spec}) into out_dir/turns_<n>p, resuming; jobs: local worker processes (None: every
-    core)."""
+    """The turn question on a study's control games already recorded in out_dir/<n>p_none (the choice part plays them):
+    the first turn_games[n] (one number or {players: n}; None: all) rated with `turn_bot` (a spec or {players: spec})
+    into out_dir/turns_<n>p, resuming; jobs: local worker processes (None: every core)."""
     from .plan import CONTROL, Condition, bot_for, parse_players
     from ...play.tournament import check_jobs, connect
 
@@ -192,9 +169,8 @@ def per_turn(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def game_bootstrap_distribution(groups: list, statistics, seed: int = 0, resamples: int = RESAMPLES) -> list:
-    """The bootstrap distribution of each statistic of the values of `groups` (one array per game),
-    resampling whole games (thurn_ai.stats.summary.cluster_bootstrap): one array of `resamples` values
-    per statistic."""
+    """The bootstrap distribution of each statistic of the values of `groups` (one array per game), resampling whole
+    games (thurn_ai.stats.summary.cluster_bootstrap): one array of `resamples` values per statistic."""
     from ...stats.summary import cluster_bootstrap
 
     def stat(idx):
@@ -225,12 +201,11 @@ def _game_bootstrap(values: pd.Series, games: pd.Series, seed: int = 0) -> dict:
 
 
 def turn_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per player count, phase (and 'all') and option: the rated turns, how many turns had the option and its
-    line used it (counted), the share of rated turns where it is the best option, and for the officials Δ
-    vs none (median and trimmed mean with 95% intervals resampling whole games, the mean beside them; p of
-    the trimmed mean, Holm-adjusted across the table as p_holm; p_floor: no resample reached 0, so p is only
-    bounded by the resampling's resolution, not measured). `forced` counts the turns of the cell that
-    began with an empty hand (not rated); `unit` says what a Δ is (choice_tables.win_unit)."""
+    """Per player count, phase (and 'all') and option: the rated turns, how many turns had the option and its line used
+    it (counted), the share of rated turns where it is the best option, and for the officials Δ vs none (median and
+    trimmed mean with 95% intervals resampling whole games, the mean beside them; p of the trimmed mean, Holm-
+    adjusted across the table as p_holm; p_floor: no resample reached 0, so p is only bounded by the resampling's
+    resolution, not measured)."""
     turns = per_turn(df)
     rows = []
     for n in sorted(turns.players.unique()):
@@ -279,18 +254,9 @@ def turn_section(table: pd.DataFrame, follow: str = "unvalidated") -> list[str]:
     if table.empty:
         return []
     unit = next(iter(table.unit.dropna()), "Δ evaluation")
-    L = ["## Which official this turn", "",
-         "At the first decision of each turn, one search per option holds the player to it for the whole turn and "
-         "its best line's first move is re-rated by an independent search (docs/officials.md, \"The turn "
-         f"question\"). Units: {unit}, in percentage points (an option's value minus no official's); intervals "
-         "are 95% and resample whole games; p is the trimmed mean's, Holm-adjusted across this table (\"≤\": no "
-         f"resample of {RESAMPLES} reached 0, so the resampling only bounds it). An official counts in a turn "
-         "only where its best line uses it.", ""]
+    L = ["## Which official this turn", "", PROSE("turns", unit=unit, resamples=RESAMPLES), ""]
     if follow == "player":
-        L += ["These values come from restricted searches re-rated by independent ones, the kind of rating the "
-              "validation by play found to misjudge the officials (following it, the fresh re-rating included, "
-              "loses to the search's own choices), so they are the search's estimates of each plan, not tested "
-              "advice: the advice at the table follows the search's own play.", ""]
+        L += [PROSE("turns-player"), ""]
     for o in OFFICIALS:
         L.append(f"* {OFFICIAL_LABEL[o]}: {compared_with(o)}.")
     rows = []

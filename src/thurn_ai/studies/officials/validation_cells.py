@@ -1,23 +1,7 @@
-"""The validation by play, cell by cell (issue 40): does the rating misjudge the officials, or do its smaller
-searches only make it noisy?
-
-The study's validation (rated.py) found that a bot following the rating at every offer of every official
-loses to its control at 2 players (the same searches, the side picked by the standard search). That does not
-yet say the rating misjudges the officials: all four were followed together (the rated bot's largest change
-was the Administrator), its searches were half the standard budget, and the 3- and 4-player cells had no
-control. The cells here take those apart, each a rating against its own control on the same deals:
-
-- per official: the rating followed only at one official's offers (ValidationCell 'first:administrator');
-- a dose step: each rating search with twice the equal budget, against a control that picks its side with
-  a search of twice the standard budget (compute-matched: 'first:x2' against 'control-first:x2'); with the
-  study's 'first' cells (x1) on the same deals, a rating that only suffers from noise closes the gap;
-- the 3- and 4-player controls, paired with the study's own 'first' cells on their first deals.
-
-DESIGN fixes the cells, their game counts and their order before any game; COMPARISONS the questions and
-which are primary (Holm-corrected together). Every comparison is the paired difference of the rated seat's
-win between a rating's cell and its control's (rated.control_comparison: the same deal, seat and opponents'
-seeds), in points of win rate with a t interval; power is the smallest difference the pairs detect.
-"""
+"""The validation by play, cell by cell (issue 40): does the rating misjudge the officials, or do its smaller searches
+only make it noisy? Per official, a dose step with a compute-matched control, and the 3- and 4-player controls,
+each a rating against its own control on the same deals (paired). DESIGN fixes the cells, games and order before
+any game; COMPARISONS the questions and which are primary (Holm together)."""
 from __future__ import annotations
 
 import math
@@ -32,9 +16,11 @@ from ...game.officials import OFFICIALS
 from .design import OUTCOMES, PRIMARY_OUTCOME, holm
 from .plan import OFFICIAL_LABEL, study_spec
 from .rated import ValidationCell, control_comparison, run_validation
-from ..markdown import p_text, pp
+from ..markdown import Prose, p_text, pp
 from ..markdown import table as markdown_table
 from .findings import detectable_paired
+
+PROSE = Prose(__package__, "prose/validation_cells.md")
 
 __all__ = ["PlannedCell", "Comparison", "DESIGN", "COMPARISONS", "STUDY_SEED", "BUDGET", "standard_spec",
            "play_cells", "comparison_table", "estimator_table", "estimator_lines", "cells_report", "tested_since",
@@ -123,11 +109,10 @@ def _uses(rows: pd.DataFrame, players: int, cell: str, official: str, games: set
 
 
 def comparison_table(rows: pd.DataFrame, comparisons=COMPARISONS, outcome: str = PRIMARY_OUTCOME) -> pd.DataFrame:
-    """Per comparison whose two cells were played: pairs, the rating-minus-control difference of the rated
-    seat's win (`outcome`, design.OUTCOMES: the study's tie-break by default; d, t interval, paired t test's
-    p; Holm across the primary comparisons found), the smallest difference the pairs detect (80% power, 5%
-    two-sided, from the observed spread), and each cell's uses a game of the official it follows (of each
-    official when it follows all)."""
+    """Per comparison whose two cells were played: pairs, the rating-minus-control difference of the rated seat's win
+    (`outcome`, design.OUTCOMES: the study's tie-break by default; d, t interval, paired t test's p; Holm across the
+    primary comparisons found), the smallest difference the pairs detect (80% power, 5% two-sided, from the observed
+    spread), and each cell's uses a game of the official it follows (of each official when it follows all)."""
     out = []
     for c in comparisons:
         found = control_comparison(rows, c.players, c.rating, outcome)
@@ -284,17 +269,11 @@ def _summary_lines(rows: list) -> list[str]:
         return ["No primary comparison has both of its cells played yet (the Appendix lists the games played).", ""]
     lines: list[str] = []
     losing = [r for r in primary if verdict(r) == "loses to its control"]
-    lines.append(
-        "A bot that follows the officials study's rating (each side of an offer rated by its most visited "
-        "move's own mean, the 'first' rating) is played against a control that makes the same moves but "
-        "lets the standard search pick the side, on the same deals. "
-        + (f"Of {len(primary)} primary comparisons, {len(losing)} "
-           f"{'finds' if len(losing) == 1 else 'find'} the rating worse than its control (Holm-corrected): "
-           + ("; ".join(f"{r.question} at {r.players} players, {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
-                        for r in losing) if losing else "none")
-           + ". The others detect no difference; each detects about "
-           + f"{100 * min(r.detectable for r in primary):.0f}–{100 * max(r.detectable for r in primary):.0f} "
-           "points."))
+    lines.append(PROSE(
+        "summary", primary=len(primary), losing=len(losing), find="finds" if len(losing) == 1 else "find",
+        which="; ".join(f"{r.question} at {r.players} players, {pp(r.d_control, r.d_control_lo, r.d_control_hi)}"
+                        for r in losing) if losing else "none",
+        least=100 * min(r.detectable for r in primary), most=100 * max(r.detectable for r in primary)))
     lines += ["", *reading_lines(rows)]
     lines.append("")
     return lines
@@ -306,32 +285,8 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
     games) of the design, 0 where not played; estimators: estimator_table's, the sensitivity section."""
     rows = list(table.itertuples()) if not table.empty else []
     lines = ["# The officials' rating, validated cell by cell", "", "## Summary", "", *_summary_lines(rows)]
-    lines += ["## Question", "",
-              "Following the rating at every offer of all four officials lost to its control at 2 players "
-              "(the study's report). Is that because the rating misjudges the officials, and which official, or "
-              "because its searches, smaller than the standard bot's, are noisy? And does it hold at 3 and 4 "
-              "players, where no control had been played?", "",
-              "## Method", "",
-              "- Bots: the standard bot is the officials study's search (`" + str(standard_spec(2)) + "`); the rated "
-              "bot plays as it except at an offer of the official(s) its cell follows, where it runs one search "
-              "restricted to each side (use the official, do without it), each of half the standard budget "
-              "(x1) or the whole of it (x2), and plays the better side's move by the first rating. Its control "
-              "picks the side by the standard search's own move (a search of the standard budget, or twice it "
-              "in the x2 cell: the same iterations at an offer as the rating spends) and plays the move of a "
-              "search restricted to that side of the rating's size.",
-              "- Games: one rotating seat of the rated bot (or control) against the standard bot in the others, "
-              "the officials study's validation deals (seed 1 + 100 n + 50): a cell and its control share every "
-              "deal and seat. The game counts and the cells were fixed before the run (validation_cells.DESIGN).",
-              "- Estimator (primary): per deal, the rated seat's win in the rating's cell minus in its control's "
-              "(the rules' tie-break decides a shared top score, as every officials table counts wins; the "
-              "shared-share count is the sensitivity below), mean in points with a t interval; two-sided paired t "
-              "test; Holm "
-              "across the primary comparisons. Power: the smallest difference the pairs detect with 80% power "
-              "(statsmodels, from the observed spread of the differences).",
-              "- The 3- and 4-player ratings' cells and the 2-player x1 cells are the study's own "
-              "(results/officials/validation_games.parquet), paired on their first deals with the controls "
-              "played here.", "",
-              "## Results", ""]
+    lines += ["## Question", "", PROSE("question"), "", "## Method", "",
+              *PROSE.lines("method", standard=standard_spec(2)), "", "## Results", ""]
     lines += markdown_table(["players", "comparison", "pairs", "rating wins", "control wins", "rating − control",
                              "Holm p", "detects", "verdict", "uses a game (rating vs control)"],
                    ([r.players, f"{r.question}{'' if r.primary else ' (reference)'}", r.pairs,
@@ -342,27 +297,15 @@ def cells_report(table: pd.DataFrame, played: pd.DataFrame, commit: str, command
     dose = {ValidationCell.parse(r.rating).scale: r for r in rows
             if r.players == 2 and not ValidationCell.parse(r.rating).official}
     if 1 in dose and 2 in dose:
-        lines += ["", "**Dose step** (2 players, the same deals): the rating minus its control at the equal "
-                  f"budget {pp(dose[1].d_control, dose[1].d_control_lo, dose[1].d_control_hi)}, at twice it "
-                  f"{pp(dose[2].d_control, dose[2].d_control_lo, dose[2].d_control_hi)}. A rating that only "
-                  "suffered from its searches' noise would close the gap as they grow; two budgets are a step, "
-                  "not a curve."]
+        lines += ["", PROSE("dose", **{f"x{k}": pp(r.d_control, r.d_control_lo, r.d_control_hi)
+                                        for k, r in dose.items() if k in (1, 2)})]
     lines += [""]
     lines += estimator_lines(estimators) if estimators is not None else []
-    lines += ["## Threats to validity", "",
-              "- One rating (first) and one standard search (the hand-set prior, 1000 iterations); the fresh "
-              "rating and the learned prior were not validated here.",
-              "- A cell follows one official, so a per-official cell measures that official's offers as the "
-              "rating judges them with the other officials played by the search; interactions are not tested.",
-              "- The study's 3-, 4-player and x1 cells were played with earlier commits of the same game and bot "
-              "code (runs.json of results/officials/); the deals are checked equal game by game (their seeds).",
-              "- 400 games a cell detect differences of about the size the table gives; a smaller effect of "
-              "one official is not excluded.", "",
+    lines += ["## Threats to validity", "", *PROSE.lines("threats"), "",
               "## Appendix: the design and the runs", ""]
     lines += markdown_table(["players", "cell", "games planned", "games played"],
                    ([p.players, f"`{p.cell}`", p.planned, p.games] for p in played.itertuples()))
-    lines += ["", f"Reproduce: `{command}` (resumes; `--part report` rebuilds this from the saved games). "
-              f"Report built at commit `{commit}`.", ""]
+    lines += ["", PROSE("reproduce", command=command, commit=commit), ""]
     for run in runs:
         lines.append(f"- run: {run.get('seconds', 0) / 60:.0f} min, code `{run.get('code', '?')}`, "
                      f"cells {run.get('cells', '?')}")
