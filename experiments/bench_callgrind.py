@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 from thurn_ai.fileio import atomic_write_text
+from thurn_ai.play.bench import callgrind_instructions
 from thurn_ai.studies.provenance import commit, package_root
 
 CHILD = r'''
@@ -66,12 +63,7 @@ COUNTS = {"clone": 20000, "playout": 200, "legal_moves": 200000, "to_dict": 2000
 
 
 def instructions(checkout: Path, what: str) -> int:
-    # one hash seed for every run: Python's randomized string hashes change the instruction count of the
-    # import (the baseline) by a few percent of a clone's count
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                          "-c", CHILD, str(package_root(checkout)), what], capture_output=True, text=True, check=True,
-                         env=dict(os.environ, PYTHONHASHSEED="0"))
-    return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
+    return callgrind_instructions(CHILD, str(package_root(checkout)), what)
 
 
 def measure(checkout: Path) -> dict:

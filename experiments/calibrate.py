@@ -43,17 +43,17 @@ SEED = 52
 GAMES = 200
 
 
-def search_of(args) -> str:
+def search_of(args) -> BotSpec:
     """The search the maps are fitted for: --search, or the default search at --iterations."""
     spec = BotSpec.parse(args.search) if args.search else DEFAULT_SEARCH
     if args.iterations is not None:
         spec = spec.with_(iterations=args.iterations)
-    return str(spec)
+    return spec
 
 
-def part_games(args, code: str, search: str) -> None:
+def part_games(args, code: str, search: BotSpec) -> None:
     chunks = [c for population in D.POPULATIONS
-              for c in D.plan(search, args.games, args.seed, args.players, population)]
+              for c in D.plan(str(search), args.games, args.seed, args.players, population)]
     start = time.time()
     print(f"games: {search}, {args.games} a player count and population, seed {args.seed}", flush=True)
     with stopping_safely(args.out / "data"):
@@ -61,16 +61,16 @@ def part_games(args, code: str, search: str) -> None:
                           progress=lambda c: print(f"  {c.population} {c.name} ({time.time() - start:.0f} s)",
                                                    flush=True))
     log_run(args.out, "games", time.time() - start, code, chunks=done, games=args.games, seed=args.seed,
-            search=search, players=list(args.players))
+            search=str(search), players=list(args.players))
 
 
-def part_fit(args, code: str, search: str) -> None:
+def part_fit(args, code: str, search: BotSpec) -> None:
     start = time.time()
     with stopping_safely(args.out / "data"):
         maps = refit(args.out, search, code, args.maps, args.players)
     for line in summary(maps):
         print(line)
-    log_run(args.out, "fit", time.time() - start, code, search=search, maps=str(args.maps.name))
+    log_run(args.out, "fit", time.time() - start, code, search=str(search), maps=str(args.maps.name))
 
 
 def main(argv=None) -> int:

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.bots.spec import BotSpec
 from thurn_ai.errors import ThurnError
 from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
 from thurn_ai.game.officials import OFFICIAL_LABEL
@@ -59,7 +58,7 @@ def baseline(out: Path) -> pd.DataFrame:
 
 
 def constraint(out: Path, pilot: int | None, iterations: int | None, jobs: int, players) -> None:
-    standard = cp.STANDARD if iterations is None else str(BotSpec.parse(cp.STANDARD).with_(iterations=iterations))
+    standard = cp.STANDARD if iterations is None else cp.STANDARD.with_(iterations=iterations)
     frames = []
     for n, games in cp.CONSTRAINT["games"].items():
         if n not in players:

@@ -104,16 +104,21 @@ def report(out: Path) -> None:
 
     agreement = pd.read_csv(out / "rulecard_agreement.csv")
     rows = pd.read_parquet(out / "rulecard_games.parquet")
+    published = out.resolve() == OUT.resolve()     # only the committed study's card goes into README and docs
     play_table = rulecard.paired_play_table(rows)
     atomic_to_csv(play_table, out / "rulecard_play.csv", index=False, float_format="%.6g")
     runs = json.loads((out / RUNS).read_text()) if (out / RUNS).exists() else []
     # a run's commit, and the same code's commit after the branch was rebased onto main (rebased_as)
     played = list(dict.fromkeys(r["code"] + (f" (rebased as {r['rebased_as']})" if r.get("rebased_as") else "")
                                 for r in runs if r.get("part") == "rulecard play"))
-    rulecard_report.write(out, ROOT, rulecard_findings(agreement, play_table), search=SEARCH, games=GAMES, seeds=SEEDS,
-                          code=provenance.code_state(ROOT), played_at=", ".join(played) or "unknown")
+    rulecard_report.write(out, ROOT, rulecard_findings(agreement, play_table, search=SEARCH, games=GAMES, seeds=SEEDS,
+                                                       code=provenance.code_state(ROOT),
+                                                       played_at=", ".join(played) or "unknown"),
+                          pages=published)
     refresh(out)
-    print(f"report: {out / 'rulecard.md'}; the card in README.md and docs/officials-advice.md")
+    print(f"report: {out / 'rulecard.md'}" + ("; the card in README.md and docs/officials-advice.md" if published else
+                                               " (another folder than results/officials: README.md and the docs "
+                                               "keep their card)"))
 
 
 def main(argv=None) -> None:

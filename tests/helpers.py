@@ -39,7 +39,7 @@ def stack(g, tile_id):
 def build(players=2, *, seed=1, rules=None, current=0, phase="play", hands=None, routes=None,
           display=None, discard=None, deck=None, rest="deck", houses=None, houses_left=None,
           carriage=None, stack_pos=None, tiles=None, draws=None, plays=None, official=None,
-          forced_pm=False, end_player=None, turn=None, known=None):
+          forced_pm=False, end_player=None, turn=None, known=None, horse_cards=None):
     """A position in the classic base game (South board unless `rules` says otherwise).
 
     hands/routes/houses: {seat: [city names]} (routes in order, left end first). display/discard/deck:
@@ -48,6 +48,7 @@ def build(players=2, *, seed=1, rules=None, current=0, phase="play", hands=None,
     played (plays=1), unless draws/plays are given. carriage: {seat: carriage index} (0 = size 3).
     tiles: {seat: {tile_id: [values taken]}}; stack_pos: {tile_id: tiles already taken from the stack}.
     end_player: the seat that triggered the end (and holds the game-end tile, unless tiles say more).
+    horse_cards: {seat: [city names]} laid as horses (the horses variant).
     """
     if rules is None:
         rules = thurn_ai.Rules(players=players)
@@ -77,6 +78,7 @@ def build(players=2, *, seed=1, rules=None, current=0, phase="play", hands=None,
     if display is None:      # a full display, one card per city from the end of the list (a fixed choice)
         display = [b.cities[x] for x in range(nc - 1, -1, -1) if supply[x] > 0][:DISPLAY_SIZE]
     d["display"] = take(display, "display")
+    d["horse_cards"] = [take((horse_cards or {}).get(p, []), f"horse cards {p}") for p in range(n)]
     d["discard"] = take(discard or [], "discard")
     d["deck"] = take(deck or [], "deck")
     left = [supply[x] for x in range(nc)]

@@ -43,18 +43,23 @@ include "_policy_prior.pxi"
 
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
 
-def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0):
-    """The heuristic playout policy's move for the player to move (a legal move code)."""
+PLAYOUT_KINDS = (PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, PLAYOUT_HEURISTIC_TILES)
+
+def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, int kind=PLAYOUT_HEURISTIC):
+    """The move the playout policy `kind` (a playout code: heuristic by default, thurn_ai._search.PLAYOUTS)
+    plays for the player to move (a legal move code)."""
     cdef int moves[MAXMOVES]
     cdef int n
     cdef uint64_t rng = seed
     cdef HouseValues values
     if state.s.phase == PH_OVER:
         raise ValueError("the game is over")
+    if kind not in PLAYOUT_KINDS:
+        raise ValueError(f"kind must be a playout code, not {kind!r}")
     reset_values(&values)
     n = gen_moves(&state.s, &state.cfg.c, moves)
     n = drop_forbidden(&state.s, moves, n, forbid)
-    return policy_move(&state.s, &state.cfg.c, moves, n, &rng, forbid, eps, &values)
+    return playout_move(&state.s, &state.cfg.c, kind, &rng, moves, n, forbid, eps, &values)
 
 
 def policy_playout(GameState state, uint64_t seed, double eps=0.05):
@@ -78,8 +83,7 @@ def policy_turn_playout(GameState state, uint64_t seed, int uses, int avoids, in
     cdef uint64_t rng = seed
     cdef int n
     cdef HouseValues values
-    if not (0 <= uses < 32 and 0 <= avoids < 32) or uses & avoids or kind not in (PLAYOUT_RANDOM, PLAYOUT_HEURISTIC,
-                                                                                  PLAYOUT_PLAN):
+    if not (0 <= uses < 32 and 0 <= avoids < 32) or uses & avoids or kind not in PLAYOUT_KINDS:
         raise ValueError(f"uses and avoids are disjoint sets of official bits and kind a playout code, "
                          f"not {uses!r}, {avoids!r}, {kind!r}")
     reset_values(&values)

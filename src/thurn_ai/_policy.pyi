@@ -19,10 +19,13 @@ class _PriorWeights(Protocol):
 
 #: the most hidden units a phase of the learned move prior may have (PRIOR_HIDDEN)
 MAX_PRIOR_HIDDEN: int
+#: the playout codes policy_choice and the playouts accept (random, heuristic, plan, heuristic-tiles)
+PLAYOUT_KINDS: tuple[int, ...]
 
 
-def policy_choice(state: GameState, seed: int, forbid: int = 0, eps: float = 0.0) -> int:
-    """The heuristic playout policy's move for the player to move (a legal move code)."""
+def policy_choice(state: GameState, seed: int, forbid: int = 0, eps: float = 0.0, kind: int = 1) -> int:
+    """The move the playout policy `kind` (a playout code: heuristic by default, thurn_ai._search.PLAYOUTS)
+    plays for the player to move (a legal move code)."""
 
 
 def policy_playout(state: GameState, seed: int, eps: float = 0.05) -> int:

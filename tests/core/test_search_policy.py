@@ -112,7 +112,7 @@ def tree(g, seed, **changes):
 
 
 @pytest.mark.parametrize("kwargs", [dict(observer=4), dict(observer=-2), dict(forbid=-1), dict(forbid=32),
-                                    dict(playout=3), dict(playout=-1), dict(reward=3), dict(select=2),
+                                    dict(playout=4), dict(playout=-1), dict(reward=3), dict(select=2),
                                     dict(evaluation=3), dict(evaluation=2)])
 def test_the_compiled_tree_refuses_what_would_break_its_memory(kwargs):
     """Codes and seats index the tree's arrays and tables: the tree refuses them itself (evaluation 2,
@@ -185,13 +185,14 @@ def test_hint_searches_with_the_default_search_and_names_it(players):
     from thurn_ai.bots.default_search import DEFAULT_SEARCH
     from thurn_ai.bots.spec import BotSpec
     from thurn_ai.play.analysis import bot_spec as search_spec
-    spec = search_spec("mcts", 300, None, players)
+    spec = search_spec(BotSpec.parse("mcts"), 300, None, players)
     assert spec.name == "mcts" and spec.option("iterations") == 300
     assert spec.without("iterations") == DEFAULT_SEARCH.without("iterations")
     assert BotSpec.parse(str(spec)) == spec          # the text it is saved as reads back as the same spec
     # options the user sets win over the configuration's
-    mine = search_spec("mcts(c=0.3,reward=win)", None, None, players)
+    mine = search_spec(BotSpec.parse("mcts(c=0.3,reward=win)"), None, None, players)
     assert mine.option("c") == 0.3 and mine.option("reward") == "win"
     assert mine.option("select") == DEFAULT_SEARCH.option("select")
     # other bots are searched as given
-    assert search_spec("pimc(worlds=4)", 100, None, players) == BotSpec("pimc", {"worlds": 4, "iterations": 100})
+    pimc = search_spec(BotSpec.parse("pimc(worlds=4)"), 100, None, players)
+    assert pimc == BotSpec("pimc", {"worlds": 4, "iterations": 100})

@@ -123,8 +123,8 @@ def test_analyse_says_whom_the_chance_assumes_and_maps_for_heuristic_opponents()
     from thurn_ai.learned.features import position_features
     from thurn_ai.play.analysis import analyse
     g = thurn_ai.new_game(players=3, seed=4)
-    eq = analyse(g, bot=FITTED, iterations=100, seed=1)
-    vs = analyse(g, bot=FITTED, iterations=100, seed=1, opponents="heuristic")
+    eq = analyse(g, bot=BotSpec.parse(FITTED), iterations=100, seed=1)
+    vs = analyse(g, bot=BotSpec.parse(FITTED), iterations=100, seed=1, opponents="heuristic")
     assert eq.opponents == "equal" and "equal players" in eq.assumes
     assert vs.opponents == "heuristic" and "heuristic" in vs.assumes
     d = vs.to_dict()

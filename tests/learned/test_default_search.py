@@ -47,11 +47,11 @@ def test_a_plain_mcts_is_the_default_search_at_its_own_budget():
 def test_the_hint_analyse_and_the_officials_study_search_with_the_default_search(players):
     from thurn_ai.studies.officials.choice import SearchSettings
     from thurn_ai.studies.officials.plan import study_spec
-    assert bot_spec("mcts", None, None, players) == DEFAULT_SEARCH
+    assert bot_spec(BotSpec.parse("mcts"), None, None, players) == DEFAULT_SEARCH
     assert SearchSettings().spec(players) == DEFAULT_SEARCH                      # the officials' rating search
     assert study_spec(BotSpec("mcts"), players) == DEFAULT_SEARCH.with_(iterations=SearchOptions().iterations)
     # each can still name another search: its own options over the default's
-    mine = bot_spec("mcts(policy=handset,c=0.5)", 100, None, players)
+    mine = bot_spec(BotSpec.parse("mcts(policy=handset,c=0.5)"), 100, None, players)
     assert mine.option("policy") == "handset" and mine.option("c") == 0.5 and "mix" not in mine.options
     assert written_out("mcts(select=ucb)").option("policy") == "handset"        # no prior without PUCT
 
@@ -129,10 +129,10 @@ def test_a_map_calibrates_only_the_search_it_was_fitted_for(monkeypatch):
     assert "uncalibrated for this search" in a.assumes
     with pytest.raises(WinMapError, match="calibrated win chance"):
         analyse(g, iterations=40, seed=1, opponents="heuristic")
-    raw = analyse(g, bot="mcts(eval=simple)", iterations=40, seed=1)
+    raw = analyse(g, bot=BotSpec.parse("mcts(eval=simple)"), iterations=40, seed=1)
     assert not raw.to_dict()["win_chance"]["mapped"] and all(o.win_prob == o.search_win for o in raw.options)
     # the map's own search, at another budget: mapped, and said whom it assumes and how well it held
-    b = analyse(g, bot=str(other), iterations=40, seed=1)
+    b = analyse(g, bot=other, iterations=40, seed=1)
     assert b.calibrated and all(o.win_prob != o.search_win for o in b.options)
     assert b.chance.held["slope"] == 0.97 and "slope 0.97 [0.90, 1.05]" in b.chance.held_text()
     assert "every seat played it" in b.assumes
@@ -191,3 +191,41 @@ def test_the_refit_runs_end_to_end_and_its_maps_calibrate_that_search(tmp_path, 
     capsys.readouterr()
     assert script.main([*args, "--search", "mcts(c=-1)"]) == 2
     assert capsys.readouterr().err.startswith("error:")
+
+
+def test_what_makes_a_bot_a_search_is_its_declared_capability_not_its_name_or_an_attribute(monkeypatch):
+    """bots.base.Searcher is declared by the class: a search registered under a new name is a search (the
+    officials study takes a budget for it, search_identity reads its options), and a bot that merely carries
+    an `options` attribute holding SearchOptions is not one (its identity is its spec, no win map reads it)."""
+    from thurn_ai.bots import register
+    from thurn_ai.bots import spec as registry
+    from thurn_ai.bots.base import Bot, Searcher
+    from thurn_ai.bots.mcts import MCTSBot
+    from thurn_ai.studies.officials.plan import StudyError, study_spec
+
+    class MySearch(MCTSBot):
+        spec = "my-search"
+
+    class Pretender(Bot):          # an `options` of the search's type, but no search declared
+        spec = "pretender"
+
+        def __init__(self, seed: int = 0, forbid=frozenset()):
+            super().__init__(seed=seed, forbid=forbid)
+            self.options = SearchOptions(eval="learned")
+
+        def choose(self, obs) -> int:
+            return obs.state.legal_moves()[0]
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))      # registered for this test only
+    register("my-search", MySearch)
+    register("pretender", Pretender)
+    mine, pretender = BotSpec.parse("my-search(eval=simple)"), BotSpec.parse("pretender")
+    assert isinstance(make_bot(mine), Searcher) and not isinstance(make_bot(pretender), Searcher)
+    assert study_spec(mine, 2, 77).option("iterations") == 77
+    for plain in (pretender, BotSpec.parse("heuristic")):
+        with pytest.raises(StudyError, match="a budget in iterations is for a bot that searches"):
+            study_spec(plain, 2, 77)
+        assert study_spec(plain, 2) == plain
+    assert search_identity(mine)["options"]["eval"] == "simple"
+    assert search_identity(pretender) == {"bot": "pretender", "options": {}, "files": {}}
+    assert not W.win_chance_for(pretender, 2).learned and W.win_chance_for(pretender, 2).win_map is None

@@ -233,7 +233,7 @@ def test_analysis_is_what_hint_prints(position, capsys):
     g, path = position
     a = analyse(g, iterations=150, seed=3)
     assert isinstance(a, Analysis) and a.player == g.current_player
-    assert a.bot == bot_spec("mcts", 150, None, 3)
+    assert a.bot == bot_spec(BotSpec("mcts", {}), 150, None, 3)
     assert a.bot == DEFAULT_SEARCH.with_(iterations=150)
     with pytest.raises(SystemExit):
         main(["hint", str(path), "--iterations", "150", "--seed", "3", "--json", "--top", "99"])
@@ -291,16 +291,15 @@ def test_a_recommended_turn_stops_at_cards_nobody_has_seen():
     assert deck.moves == ("draw deck",) and "deck" in deck.then
 
 
-def test_analyse_reads_a_spec_as_text_or_as_a_value_and_refuses_anything_else():
-    """analyse() is the library's edge for a notebook: text is parsed there, to the same analysis as the
-    BotSpec; anything else is one clear error."""
+def test_analyse_takes_a_spec_as_a_value_and_refuses_its_text_or_anything_else():
+    """A spec travels as a BotSpec value: its text is read where it comes in (the CLI, a data file, a
+    notebook's BotSpec.parse), so analyse() refuses text with one clear error naming the way to read it."""
     g = thurn_ai.new_game(players=2, seed=1)
-    as_text = analyse(g, bot="pimc(worlds=2)", iterations=20)
-    assert as_text == analyse(g, bot=BotSpec.parse("pimc(worlds=2)"), iterations=20)
-    with pytest.raises(thurn_ai.BotSpecError, match="bot must be a BotSpec or a spec's text, not int"):
-        analyse(g, bot=3, iterations=10)      # type: ignore[arg-type]
-    with pytest.raises(thurn_ai.BotSpecError):
-        analyse(g, bot="no-such-bot", iterations=10)
+    assert analyse(g, bot=BotSpec.parse("pimc(worlds=2)"), iterations=20).bot.name == "pimc"
+    for bad, kind in (("pimc(worlds=2)", "str"), (3, "int")):
+        with pytest.raises(thurn_ai.BotSpecError, match=f"bot must be a BotSpec .BotSpec.parse reads a spec's text., "
+                                                        f"not {kind}"):
+            analyse(g, bot=bad, iterations=10)      # type: ignore[arg-type]
 
 
 @needs_mcts
@@ -318,9 +317,9 @@ def test_a_renamed_search_is_not_taken_for_the_search_a_map_was_fitted_for(monke
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))      # registered for this test only
     register("renamed-search", RenamedSearch)
     g = thurn_ai.new_game(players=2, seed=1)
-    learned = analyse(g, bot="renamed-search(eval=learned)", iterations=30)
+    learned = analyse(g, bot=BotSpec.parse("renamed-search(eval=learned)"), iterations=30)
     assert not learned.calibrated and learned.chance.win_map is not None
     assert "renamed-search" in learned.chance.assumes()
-    simple = analyse(g, bot="renamed-search(eval=simple)", iterations=30)
+    simple = analyse(g, bot=BotSpec.parse("renamed-search(eval=simple)"), iterations=30)
     assert not simple.calibrated and simple.chance.win_map is None
     assert all(o.win_prob == o.search_win for o in simple.options)

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from thurn_ai.bots import make_bot
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.cli import main
 from thurn_ai.game.rules import Rules
 from thurn_ai.play import review as R
@@ -91,7 +92,7 @@ def test_the_review_never_peeks_at_hidden_cards():
     """Each decision's review is the same when everything the seat could not see is re-dealt (its view the
     same): the opponent's hand and the deck differ, the review does not."""
     rec, _ = planted_blunder()
-    spec = bot_spec("mcts", BUDGET, None, 2)
+    spec = bot_spec(BotSpec.parse("mcts"), BUDGET, None, 2)
     checked = 0
     for d in decisions_of(rec, seats=[0])[:60:6]:
         other = position_from_dict(d.state.to_dict(viewer=0), seed=99)
@@ -121,7 +122,8 @@ def test_the_same_arguments_give_the_same_review_in_parallel_and_from_the_cache(
     assert seen == [len(one.decisions)]
     assert Review.from_dict(json.loads(files[0].read_text())) == one
     # another budget is another review
-    assert R.cache_path(short_game, one.seats, BUDGET + 1, bot_spec("mcts", BUDGET + 1, None, 2), 0, tmp_path,
+    more = bot_spec(BotSpec.parse("mcts"), BUDGET + 1, None, 2)
+    assert R.cache_path(short_game, one.seats, BUDGET + 1, more, 0, tmp_path,
                         frozenset(moves)) != files[0]
 
 

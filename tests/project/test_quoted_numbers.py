@@ -18,18 +18,36 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/results.md", "at 2 players generation 3 won {search_root:win.gen3_h2h_p2} of 400 games against it "
+                        "(fair share 50%), at 3\nplayers {search_root:win.gen3_h2h_p3} of 402"),
+    ("docs/results.md", "generation 3 wins {search_root:gen3.paired.p2|points} more often than\n`anchor-1k` at "
+                        "2 players, {search_root:gen3.paired.p3|points} at 3 and {search_root:gen3.paired.p4|points} "
+                        "at 4 (pooled {search_root:gen3.pooled|points}"),
     ("docs/expert.md", "the pooled held-out pairwise accuracy rises by {value_route_tiles:pooled.pairwise_diff} over "
                        "4,793 decisions ({value_route_tiles:pairwise.p2.12_features} → "
                        "{value_route_tiles:pairwise.p2.13_features}"),
-    ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 players "
-                        "and {search_root:paired.p3|points} at 3 (pooled {search_root:pooled|points})"),
+    ("docs/results.md", "the halving root wins {search_root:paired.p2|points} more often than `anchor-1k` at 2 "
+                        "players,\n{search_root:paired.p3|points} at 3 and {search_root:paired.p4|points} at 4 "
+                        "(pooled {search_root:pooled|points})"),
+    ("docs/expert.md", "pooled over 781 decisions **{expert_gen3:agreement.pooled.gen3_minus_gen1|points}**"),
+    ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, "
+                       "{expert_gen3:agreement.3.gen3_minus_gen1|points} at 3, "
+                       "{expert_gen3:agreement.4.gen3_minus_gen1|points} at 4"),
+    ("docs/results.md", "learned move prior costs {bench:search.learned_prior_cost.instructions.p2}, "
+                        "{bench:search.learned_prior_cost.instructions.p3} and "
+                        "{bench:search.learned_prior_cost.instructions.p4} more instructions an iteration"),
     ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
-    ("README.md", "| `mcts` (default: learned prior), 1000 it. | {expert:cell.prior_p2_it1000.win} | "
+    ("README.md", "| `anchor-1k` on new deals | {search_root:win.base_p2} | {search_root:win.base_p3} | "
+                  "{search_root:win.base_p4} |"),
+    ("README.md", "| `mcts(root=halving)`, same deals | {search_root:win.halving_p2} | {search_root:win.halving_p3} | "
+                  "{search_root:win.halving_p4} |"),
+    ("README.md", "nor a root comparing\nits candidates by value ({search_root:pooled|points})"),
+    ("README.md", "| `mcts` (default), 1000 it. = `anchor-1k` | {expert:cell.prior_p2_it1000.win} | "
                   "{expert:cell.prior_p3_it1000.win} | {expert:cell.prior_p4_it1000.win} |"),
     ("README.md", "| `mcts(iterations=3000,policy=handset)` | {expert:cell.default_p2_it3000.win} | "
                   "{expert:cell.default_p3_it3000.win} | {expert:cell.default_p4_it3000.win} |"),
-    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} at 1000 iterations"),
+    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} over the hand-set one at 1000 iterations"),
     ("docs/results.md", "learned prior gains {expert:pooled.prior_minus_default.it1000|points} at 1000"),
     ("docs/expert.md", "the cells detect {expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at 3 "
                        "players and {expert:paired.prior_p4_it1000_minus_default_p4_it1000.detectable} at 4"),
@@ -69,9 +87,9 @@ QUOTES = [
     ("docs/results.md", "Head to head, one learned-prior seat against hand-set-prior seats (1000 iterations, 400 / "
                         "402 / 400 games): {expert:cell.h2h_p2_it1000.win}, {expert:cell.h2h_p3_it1000.win} and "
                         "{expert:cell.h2h_p4_it1000.win}"),
-    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} at 1000 iterations, "
+    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} over the hand-set one at 1000 iterations, "
                   "{expert:pooled.prior_minus_default.it3000|points} at 3000; a second generation was no stronger "
-                  "(pooled {expert:pooled.gen2_minus_prior.it1000|points})"),
+                  "({expert:pooled.gen2_minus_prior.it1000|points})"),
     ("docs/expert.md", "(with 80% power the cells detect "
                        "{expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at"),
     ("docs/officials-advice.md", "first {officials:validation.p2.first.minus_control}, fresh "

@@ -16,7 +16,8 @@ from thurn_ai.game.officials import STAGES
 from thurn_ai.stats.summary import wilson_interval
 from thurn_ai.studies.officials.plan import CONTROL, load_ablation, plan, rotation_games, turns_column, with_forbid
 from thurn_ai.studies.officials.plots import write_plots
-from thurn_ai.studies.officials.report import control_facts, findings
+from thurn_ai.studies.officials.report_text import findings
+from thurn_ai.studies.officials.tables import control_facts
 from thurn_ai.studies.officials.findings import with_primary
 from thurn_ai.studies.officials.plan import OFFICIAL_LABEL
 from thurn_ai.studies.markdown import pp

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.play.tournament import run_tournament
 from thurn_ai.studies.officials import agreement as A
 from thurn_ai.play.match import position_at
@@ -26,8 +27,8 @@ def study(tmp_path_factory):
     base = tmp_path_factory.mktemp("agreement")
     raw = base / "raw" / "search" / "2p_none"
     run_tournament(["heuristic", "heuristic"], players=2, games=2, seed=3, jobs=1, out_dir=raw, progress=False)
-    rows = run_choice(raw / "records.jsonl", base / "choice", ChoiceSettings(bot="mcts(iterations=20)", seed=5),
-                      source="2p_none")
+    settings = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=20)"), seed=5)
+    rows = run_choice(raw / "records.jsonl", base / "choice", settings, source="2p_none")
     rows.to_parquet(base / "search_choices.parquet", index=False)
     keep_records(base / "raw", base / "records")
     return {"dir": base, "rows": rows, "records": base / "records" / "search"}

@@ -28,7 +28,7 @@ from thurn_ai.play.tournament import run_tournament
 from tests.helpers import experiment
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = ChoiceSettings(bot="mcts(iterations=30)", seed=5)
+TINY = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=30)"), seed=5)
 
 
 def official_by_text(phase: str, text: str):
@@ -134,8 +134,8 @@ def test_resume_gives_the_same_rows_as_an_uninterrupted_run(games, tmp_path):
     pd.testing.assert_frame_equal(load_choice(out), games["rows"])     # read back without rating anything
     # other settings in the same folder are refused, and so is a second run without resume
     with pytest.raises(S.StudyError, match="other settings"):
-        run_choice(games["records"], out, ChoiceSettings(bot="mcts(iterations=31)"), games=2, source="2p_none",
-                   resume=True)
+        other = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=31)"))
+        run_choice(games["records"], out, other, games=2, source="2p_none", resume=True)
     with pytest.raises(S.StudyError, match="already holds"):
         run_choice(games["records"], out, TINY, games=2, source="2p_none")
 
@@ -252,7 +252,7 @@ def test_cli_parts_turns_and_validation(tmp_path, capsys):
     (["--part", "choice"], "needs --out"),
     (["--part", "turns"], "needs --out"),
     (["--part", "bogus", "--out", "x"], "bogus"),
-    (["--budget", "300"], "for a search bot"),
+    (["--budget", "300"], "for a bot that searches"),
     (["--bot", "mcts", "--budget", "5=300"], "2, 3 or 4"),
     (["--bot", "mcts", "--budget", "2=lots"], "expected iterations"),
     (["--choice-iterations", "0", "--part", "choice", "--out", "x"], "0"),
@@ -402,14 +402,14 @@ def test_the_replay_check_finds_a_game_that_differs(monkeypatch):
 
 
 def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phase():
-    from thurn_ai.studies.officials.report import _choice_sentences
+    from thurn_ai.studies.officials.report_text import choice_sentences
     rows = []
     for phase, d in (("early", -0.01), ("middle", -0.03), ("late", -0.02), ("all", -0.02)):
         rows.append({"players": 2, "official": "postmaster", "phase": phase, "rated": 100, "decisions": 100,
                      "right": 0.4, "d_win_mean": d, "d_win_median": d / 2, "unit": "Δ evaluation"})
         rows.append({"players": 2, "official": "cartwright", "phase": phase, "rated": 100, "decisions": 100,
                      "right": 0.9, "d_win_mean": -d, "d_win_median": -d / 2, "unit": "Δ evaluation"})
-    text = " ".join(_choice_sentences(pd.DataFrame(rows)))
+    text = " ".join(choice_sentences(pd.DataFrame(rows)))
     assert "against the best move without it at the same decision" in text          # what it is compared with
     assert "worse in every phase, least in the early game (Δ evaluation -1.0 pp on average there, median -0.5" \
         in text
@@ -418,7 +418,7 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
     # with the independent re-rating, its share and its Δ speak (the first rating's share is said beside it)
     fresh = pd.DataFrame(rows).assign(fresh_rated=100, fresh_right=0.55, fresh_d_win_mean=lambda r: -r.d_win_mean,
                                       fresh_d_win_median=0.002, unit="Δ win chance (calibrated)")
-    text = " ".join(_choice_sentences(fresh))
+    text = " ".join(choice_sentences(fresh))
     assert "the better move in 40.0% of the 100 positions the search rated by the first rating, 55.0% by the " \
         "independent re-rating" in text
     assert "Postmaster** when it is on offer" in text and "worth most in the middle game (Δ win chance " \
@@ -426,7 +426,7 @@ def test_the_players_summary_says_when_using_an_official_now_costs_in_every_phas
     # where play found the search's own choices better, its take rate leads and the rating is said not to be
     # followed
     by_phase = fresh.assign(used=fresh.phase.map({"early": 0.8, "middle": 0.6, "late": 0.4, "all": 0.7}))
-    player = " ".join(_choice_sentences(by_phase, "player"))
+    player = " ".join(choice_sentences(by_phase, "player"))
     assert "Postmaster** when it is on offer: the search uses it at 70.0% of its offers" in player
     assert "The rating, not to be followed" in player and "40.0% of the 100 positions" in player
     # ... and by phase the search's own use, not the rejected rating's Δ (which would read as advice)

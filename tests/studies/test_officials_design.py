@@ -13,6 +13,7 @@ import pytest
 import thurn_ai
 from thurn_ai.bots import make_bot
 from thurn_ai.bots.base import Observation
+from thurn_ai.bots.spec import BotSpec
 from thurn_ai.errors import BotSpecError
 from thurn_ai.game.officials import OFFICIALS, official_of
 from thurn_ai.play.match import record_walk
@@ -101,8 +102,9 @@ def test_the_sided_bot_refuses_what_it_cannot_do(spec):
 def test_variants_read_and_write_their_names_and_specs():
     assert [v.name for v in S.VARIANTS][:3] == ["normal", "never_postmaster", "always_postmaster"]
     assert all(S.Variant.parse(v.name) == v for v in S.VARIANTS) and len(S.VARIANTS) == 9
-    assert S.Variant.parse("never_cartwright").spec("heuristic") == "heuristic(forbid=cartwright)"
-    assert S.Variant.parse("always_administrator").spec("heuristic") == \
+    heuristic = BotSpec.parse("heuristic")
+    assert str(S.Variant.parse("never_cartwright").spec(heuristic)) == "heuristic(forbid=cartwright)"
+    assert str(S.Variant.parse("always_administrator").spec(heuristic)) == \
         "sided(host=heuristic,side=always,official=administrator)"
     for bad in ("sometimes_postmaster", "never_", "always_nobody"):
         with pytest.raises(StudyError):
@@ -200,11 +202,11 @@ def test_the_card_is_compared_with_the_heuristics_choice_on_the_held_out_offers_
 
 
 def test_the_card_as_a_constraint_pairs_the_held_search_with_the_search_in_its_seat(tmp_path):
-    standard = "mcts(iterations=8,policy=handset,eval=simple)"
+    standard = BotSpec.parse("mcts(iterations=8,policy=handset,eval=simple)")
     rows = CP.play_constraint(2, 4, seed=1, standard=standard, out_dir=tmp_path)
     card, control = rows[(rows.cell == "card") & rows.focus], rows[(rows.cell == "control") & rows.focus]
     assert list(card.seat) == list(control.seat) and list(card.game_seed) == list(control.game_seed)
-    assert (card.spec == CP.constraint_spec(standard)).all() and (control.spec == standard).all()
+    assert (card.spec == str(CP.constraint_spec(standard))).all() and (control.spec == str(standard)).all()
     t = CP.constraint_table(rows).iloc[0]
     assert t.games == 4 and t.d_win == pytest.approx((card.win.to_numpy() - control.win.to_numpy()).mean())
     assert t.card_uses_administrator == 0                                     # the card: never

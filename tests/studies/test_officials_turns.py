@@ -22,7 +22,7 @@ from thurn_ai.studies.officials.turn_choice import (RESAMPLES, TURN_OPTIONS, TUR
                                                     turn_table)
 
 #: the search the shipped win map was fitted for (the hand-set prior's): its ratings are calibrated win chances
-TINY = TurnSettings(bot="mcts(iterations=20,policy=handset)", seed=5)
+TINY = TurnSettings(bot=BotSpec.parse("mcts(iterations=20,policy=handset)"), seed=5)
 
 
 def turn_start(seed=3, after=6):
@@ -62,7 +62,7 @@ def test_every_turn_start_is_rated_once_per_option(rated):
 
 def test_an_options_rating_is_the_fresh_re_rating_of_its_best_first_move():
     g = turn_start()
-    settings = TurnSettings(bot="mcts(iterations=60)")
+    settings = TurnSettings(bot=BotSpec.parse("mcts(iterations=60)"))
     ratings = {r["option"]: r for r in rate_turn(g, settings, 11)}
     assert set(ratings) == {"none", *possible_officials(g)}
     adm = ratings["administrator"]
@@ -90,10 +90,10 @@ def test_resume_gives_the_same_rows(rated, tmp_path):
     again = run_turns(rated["records"], out, TINY, games=1, source="2p_none", resume=True)
     pd.testing.assert_frame_equal(again, rated["rows"])
     pd.testing.assert_frame_equal(load_turns(out), rated["rows"])
-    assert json.loads((out / TURNS_META).read_text())["settings"]["bot"] == TINY.bot
+    assert json.loads((out / TURNS_META).read_text())["settings"]["bot"] == str(TINY.bot)    # the file: its text
     with pytest.raises(S.StudyError, match="other settings"):
-        run_turns(rated["records"], out, TurnSettings(bot="mcts(iterations=21)"), games=1, source="2p_none",
-                  resume=True)
+        other = TurnSettings(bot=BotSpec.parse("mcts(iterations=21)"))
+        run_turns(rated["records"], out, other, games=1, source="2p_none", resume=True)
 
 
 def _synthetic(deltas_by_game: dict, official="postal_carrier"):

@@ -17,10 +17,10 @@ from thurn_ai.play.match import use_column
 from thurn_ai.studies import officials as S
 from thurn_ai.game.officials import STAGES
 from thurn_ai.studies.officials.plan import CONTROL
-from thurn_ai.studies.officials.report import player_summary
-from thurn_ai.studies.officials.report import _ablation_sentences, findings, readme_block
+from thurn_ai.studies.officials.report import readme_block
+from thurn_ai.studies.officials.report_text import ablation_sentences, findings, player_summary
 from thurn_ai.studies.officials.findings import detectable_paired, detectable_vs_fair, paired_p, with_primary
-from thurn_ai.studies.officials.report_study import p_text
+from thurn_ai.studies.markdown import p_text
 from thurn_ai.stats.summary import mean_ci
 
 OFFICIALS = ("postmaster", "administrator", "postal_carrier", "cartwright")
@@ -87,7 +87,7 @@ def test_the_primary_estimate_is_the_paired_one_where_the_deals_are_paired():
 
 
 def test_the_three_cells_that_change_verdict_are_said_by_the_paired_estimate():
-    text = "\n".join(_ablation_sentences(type("A", (), {"primary": with_primary(ablation_rows())})()))
+    text = "\n".join(ablation_sentences(type("A", (), {"primary": with_primary(ablation_rows())})()))
     assert "(-5.0 pp [-13.6, +3.6] paired with the same deals, no change detected)" in text
     assert "(-4.4 pp [-7.9, -1.0] paired with the same deals, clearly worse)" in text
     assert "(+2.8 pp [-6.5, +12.0] paired with the same deals, no change detected)" in text
@@ -177,7 +177,7 @@ def test_the_first_seat_is_quoted_from_the_control_games_only():
 # ---------------------------------------------------------------- the advice: no test of a bot's own rate
 
 def test_the_search_s_own_take_rate_is_not_tested_against_one_half():
-    from thurn_ai.studies.officials.advice import advice_lines, advice_table, rules_in_brief
+    from thurn_ai.studies.officials.advice import advice_lines, advice_table
     rows = pd.DataFrame([{"players": 2, "source": "s", "game": g, "move": 0, "official": "postmaster",
                           "phase": "early", "hand_size": 2 + g % 4, "route_len": g % 3, "d_win_fresh": 0.1,
                           "d_win": 0.0, "used": g % 5 != 0} for g in range(300)])
@@ -185,7 +185,6 @@ def test_the_search_s_own_take_rate_is_not_tested_against_one_half():
     assert t.p.isna().all() and t.p_holm.isna().all()
     text = "\n".join(advice_lines(t))
     assert "p (Holm)" not in text and " Holm)" not in text and "no test is made" in text
-    assert "use it" in rules_in_brief(t)["postmaster"]
     # the rating's share (whether using it is the better move) is still tested
     rated = advice_table(rows, "rating")
     assert rated.p.notna().any() and "p (Holm)" in "\n".join(advice_lines(rated))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from .._core import GameState
 
 if TYPE_CHECKING:
+    from .search_options import SearchOptions
     from .search_result import RootMove, SearchResult
 
 
@@ -132,3 +133,6 @@ class Searcher(Protocol):
     def value_weights(self) -> str | None:
         """The weights file of the learned evaluation its values come from (None: another evaluation)."""
         ...
+
+    #: every option of the search, typed (what a win map records of the search it was fitted for)
+    options: SearchOptions

@@ -17,8 +17,9 @@ from typing import Any
 from ..fileio import sha256_of
 from ..learned.model import DEFAULT_PATH as VALUE_PATH
 from ..learned.prior import DEFAULT_PATH as PRIOR_PATH
-from .mcts import MCTS_DEFAULTS
+from .base import Searcher
 from .search_options import SearchOptions
+from .mcts import MCTS_DEFAULTS
 from .spec import BotSpec, make_bot
 
 #: the hint's budget: iterations a decision of `thurn-ai hint` and analyse() when none is given
@@ -58,9 +59,9 @@ def search_identity(spec: str | BotSpec) -> dict[str, Any]:
     searches with equal identities differ at most in their budget."""
     spec = BotSpec.parse(spec)
     bot = make_bot(spec)
-    options: SearchOptions | None = getattr(bot, "options", None)
-    if not isinstance(options, SearchOptions):
+    if not isinstance(bot, Searcher):          # no search: its spec's options are all it is
         return {"bot": spec.name, "options": dict(spec.options), "files": {}}
+    options = bot.options
     values = {k: v for k, v in options.to_dict().items() if k not in BUDGET and k not in FILES}
     files = {}
     if options.eval == "learned":

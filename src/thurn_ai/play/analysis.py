@@ -2,13 +2,14 @@
 
     >>> import thurn_ai
     >>> from thurn_ai.play.analysis import analyse
+    >>> from thurn_ai.bots.spec import BotSpec
     >>> g = thurn_ai.new_game(players=3, seed=7)
     >>> a = analyse(g, iterations=2000)        # the player to move; the default search (DEFAULT_SEARCH)
     >>> a.best.notation, a.best.win_prob       # the most visited option
     >>> [(o.notation, o.share) for o in a.options]
     >>> a.recommended_turn.moves, a.recommended_turn.then
     >>> a.principal_variation, a.bot           # the searched line; the exact bot spec used
-    >>> analyse(g, bot="pimc(worlds=20)", iterations=2000)   # another search (a BotSpec or its text)
+    >>> analyse(g, bot=BotSpec.parse("pimc(worlds=20)"), iterations=2000)   # another search (a BotSpec)
     >>> a.to_dict()                            # JSON-ready (the form `thurn-ai hint --json` prints)
 
 The search sees only what the player to move may know: hidden cards are re-dealt at random (seeded by
@@ -162,13 +163,13 @@ class Analysis:
                 "win_chance": (self.chance or WinChance(self.opponents)).to_dict()}
 
 
-def bot_spec(bot: BotSpec | str = DEFAULT_SPEC, iterations: int | None = None, seconds: float | None = None,
+def bot_spec(bot: BotSpec = DEFAULT_SPEC, iterations: int | None = None, seconds: float | None = None,
              players: int = 2) -> BotSpec:
     """The bot spec a search runs with: `iterations` / `seconds` override the spec's own budget; `mcts`
     is the default search (thurn_ai.bots.default_search.DEFAULT_SEARCH, the same at every player count)
     under the options the spec sets itself, every option that makes the search written out, and
     DEFAULT_ITERATIONS when no budget is given at all."""
-    spec = bot if isinstance(bot, BotSpec) else BotSpec.parse(bot)
+    spec = bot
     if (iterations is not None or seconds is not None) and ("iterations" in spec.options or "time" in spec.options):
         make_bot(spec)     # the spec's own budget is replaced, but a bad one is still an error, not dropped
     if spec.name == DEFAULT_BOT:
@@ -183,15 +184,15 @@ def bot_spec(bot: BotSpec | str = DEFAULT_SPEC, iterations: int | None = None, s
     return spec
 
 
-def analyse(state: GameState, player: int | None = None, bot: BotSpec | str = DEFAULT_SPEC,
+def analyse(state: GameState, player: int | None = None, bot: BotSpec = DEFAULT_SPEC,
             iterations: int | None = None, seconds: float | None = None, seed: int = 0,
             official: str | None = None, using: bool = True, turn: str | None = None,
             opponents: str = "equal") -> Analysis:
     """Search `state` for the player to move and rank the options of the decision at hand.
 
     player: the seat to move (None: whoever is to move; another seat is an error, a search plans for
-    the player to move). bot: the spec of a bot that can analyse (bots.base.Analyst), a BotSpec or
-    its text ("pimc(worlds=20)");
+    the player to move). bot: the spec of a bot that can analyse (bots.base.Analyst), a BotSpec
+    (BotSpec.parse("pimc(worlds=20)") reads its text);
     iterations / seconds: the budget (see bot_spec()). seed: the search's seed and the seed of
     re-dealing what the player cannot see. official: rank only the options that use this official
     (using=True) or only those that do not (using=False) -- the whole budget goes to that side of the
@@ -202,10 +203,9 @@ def analyse(state: GameState, player: int | None = None, bot: BotSpec | str = DE
     every other seat is the rule-based heuristic bot: a second map, fitted on held-out games of that kind);
     the result's `opponents` and `assumes` say which. It changes only win_prob, never the search. The same
     arguments give the same Analysis."""
-    if isinstance(bot, str):            # the library's edge: a notebook's analyse(g, bot="pimc(worlds=20)")
-        bot = BotSpec.parse(bot)
-    if not isinstance(bot, BotSpec):
-        raise BotSpecError(f"bot must be a BotSpec or a spec's text, not {type(bot).__name__} {short_repr(bot)}")
+    if not isinstance(bot, BotSpec):        # a spec's text is read where it comes in: BotSpec.parse(text)
+        raise BotSpecError(f"bot must be a BotSpec (BotSpec.parse reads a spec's text), not {type(bot).__name__} "
+                           f"{short_repr(bot)}")
     if opponents not in OPPONENTS:
         raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
     if state.is_terminal():

@@ -3,6 +3,10 @@
 ran on: thurn_ai.studies.provenance.machine_info."""
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 import time
 
 from .. import _core, _search
@@ -138,3 +142,52 @@ def learned_speed(players: int, iterations: int, repeats: int) -> dict:
         best_h = max(best_h, _rate(obs, iterations, 1, **handset)[0])
         best_l = max(best_l, _rate(obs, iterations, 1, value_weights=weights, **learned)[0])
     return {"handset": best_h, "learned": best_l, "ratio": best_l / best_h}
+
+
+# ---------------------------------------------------------------- named searches side by side
+
+#: the searches experiments/bench_searches.py compares by default: the default `mcts` (learned prior), the same
+#: search with the hand-set prior, the halving root, and the frozen November 2026 default
+COMPARED_SEARCHES = ("mcts", "mcts(policy=handset)", "mcts(root=halving)", "anchor-1k")
+#: the compiled search's Tree.run, as callgrind names its C function (a pattern): what an iteration costs
+TREE_RUN = "*_search_4Tree_*run"
+#: the turns the positions of search_positions stop after, in turn
+POSITION_TURNS = (20, 40, 60)
+
+
+def search_positions(players: int, count: int) -> list:
+    """`count` positions of this player count to time searches from: bench_position of seeds 5, 6, ...
+    after 20, 40, 60, 20, ... turns (a game that ended before is skipped, the next seed taken)."""
+    out: list = []
+    seed = BENCH_SEED
+    while len(out) < count:
+        g = bench_position(seed=seed, turns=POSITION_TURNS[len(out) % len(POSITION_TURNS)], players=players)
+        if not g.is_terminal():
+            out.append(g)
+        seed += 1
+    return out
+
+
+def search_trees(spec: str, positions: list, seed: int = 1) -> list:
+    """The trees the bot of `spec` (any search bot: mcts with options, an anchor) would search from each
+    position, built as its search builds them (ISMCTS, the player to move's view), not yet run."""
+    from ..bots.spec import make_bot
+
+    bot = make_bot(spec, seed)
+    return [bot._tree(g, seed + k, ismcts=True) for k, g in enumerate(positions)]
+
+
+def callgrind_instructions(code: str, *args: str, inside: str | None = None) -> int:
+    """Instructions (valgrind's callgrind) of a fresh Python process running `code` with sys.argv[1:] =
+    args: repeatable whatever else the machine is doing, unlike seconds. `inside`: count only while in the
+    C functions of this name (a pattern: `*_search_4Tree_*run`, the compiled search's Tree.run). One hash
+    seed for every run: Python's randomized string hashes change the instructions of the import by a few
+    percent."""
+    only = [f"--toggle-collect={inside}"] if inside else []
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *only,
+                          sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0"))
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind reported no count:\n{out.stderr[-2000:]}")
+    return int(found.group(1))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bots.base import Searcher
 from ..bots.default_search import identity_differences, search_identity
 from ..bots.spec import BotSpec, make_bot
 from ..learned.win_map import OPPONENTS, WinMap, WinMapError, win_map_for
@@ -91,8 +92,8 @@ def win_chance_for(spec: str | BotSpec, players: int, opponents: str = "equal") 
     opponents: calibrated when the map was fitted for this very search (its identity, the budget aside)."""
     if opponents not in OPPONENTS:
         raise WinMapError(f"unknown opponents {opponents!r}: one of {', '.join(OPPONENTS)}")
-    options = getattr(make_bot(spec), "options", None)
-    if getattr(options, "eval", None) != "learned":
+    bot = make_bot(spec)
+    if not isinstance(bot, Searcher) or bot.value_weights is None:    # no learned evaluation: no win map reads it
         return WinChance(opponents)
     win_map = win_map_for(opponents)
     if win_map is None or not win_map.has(players):

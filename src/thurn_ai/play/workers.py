@@ -189,6 +189,9 @@ def in_processes(fn, tasks, jobs: int):
             _running_pools.discard(pool)
 
 
+CONNECT_TIMEOUT = "15s"   # how long a Dask scheduler that does not answer is waited for
+
+
 def connect(address: str):
     """A Dask client for the scheduler at address (TournamentError if it cannot be reached)."""
     try:
@@ -205,7 +208,7 @@ def connect(address: str):
                 "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT and "
                 "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (see docs/tournaments.md)")
     try:
-        return Client(address, timeout="15s")
+        return Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 

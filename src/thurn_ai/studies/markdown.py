@@ -1,9 +1,9 @@
 """The research wing's Markdown: one table writer and the formats every report prints its numbers in.
 
-A report names its numbers once, here: a share as a percent (`pct`), a difference of shares in percentage
-points with its interval (`pp`), a signed difference in its own unit with its interval (`num`), a p-value
-(`p_text`); a missing number (None or NaN) prints as "–". `table` writes a Markdown table from a header and
-rows of cells, so no report writes the `|---|` line by hand."""
+A report names its numbers once, here: a share as a percent (`pct`; with its interval, `pct_ci`), a
+difference of shares in percentage points with its interval (`pp`), a signed difference in its own unit with
+its interval (`num`), a p-value (`p_text`); a missing number (None or NaN) prints as "–". `table` writes a
+Markdown table from a header and rows of cells, so no report writes the `|---|` line by hand."""
 from __future__ import annotations
 
 import math
@@ -25,6 +25,11 @@ def missing(*values) -> bool:
 def pct(x, digits: int = 1) -> str:
     """A share as a percent: 0.829 -> '82.9%'."""
     return MISSING if missing(x) else f"{100 * x:.{digits}f}%"
+
+
+def pct_ci(x, lo, hi, digits: int = 1) -> str:
+    """A share with its interval, each as a percent: '82.9% [78.7%, 86.4%]'."""
+    return f"{pct(x, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
 
 
 def pp(x, lo=None, hi=None, digits: int = 1) -> str:

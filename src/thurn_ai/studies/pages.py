@@ -44,7 +44,35 @@ def _bench(out: Path) -> dict[str, Number]:
     return {"engine.random_moves_per_second_min": Number(min(moves), unit="number", says="million random moves "
                                                          "a second, the slowest board and player count"),
             "engine.random_moves_per_second_max": Number(max(moves), unit="number", says="million random moves "
-                                                         "a second, the fastest board and player count")}
+                                                         "a second, the fastest board and player count"),
+            **_searches(out)}
+
+
+def _searches(out: Path) -> dict[str, Number]:
+    """The named searches side by side (experiments/bench_searches.py, the newest searches-*.json by its
+    date): the learned prior's cost per iteration over the hand-set one's, and each search's iterations per
+    CPU second, by player count."""
+    files = sorted(out.glob("searches-*.json"))
+    if not files:
+        return {}
+    d = max((_json(f) for f in files), key=lambda r: r["date"])
+    rows, numbers = d["searches"], {}
+    learned, handset = rows.get("mcts"), rows.get("mcts(policy=handset)")
+    for n in sorted(learned or {}):
+        if handset is None:
+            break
+        for what, key, unit in (("instructions", "instructions_per_iteration", "callgrind instructions"),
+                                ("cpu", "cpu_us_per_iteration", "CPU seconds")):
+            numbers[f"search.learned_prior_cost.{what}.p{n}"] = Number(
+                learned[n][key] / handset[n][key] - 1, unit="share",
+                says=f"{unit} an iteration of mcts over mcts(policy=handset), {n} players, {d['commit'].split()[0]}")
+    for spec, by_players in rows.items():
+        name = re.sub(r"[^a-z0-9]+", "_", spec.lower()).strip("_")
+        for n, r in by_players.items():
+            numbers[f"search.iterations_per_cpu_second.{name}.p{n}"] = Number(
+                r["iterations_per_cpu_second"], unit="number", digits=0,
+                says=f"{spec}, {n} players, best of {d['rounds']} rounds on a shared machine")
+    return numbers
 
 
 def _csv_shares(file: str, key, value: str, lo: str, hi: str, says) -> Callable[[Path], dict[str, Number]]:
@@ -161,16 +189,24 @@ def _search_root(out: Path) -> dict[str, Number]:
         if c.get("games"):
             numbers[f"win.{name}"] = Number(c["win"], c["win_low"], c["win_high"], "share", games=c["games"],
                                             says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
+    for prefix, label, d in (("", "halving", summary), ("gen3.", "generation 3", summary["gen3"])):
+        numbers.update(_candidate_numbers(prefix, label, d))
+    return numbers
+
+
+def _candidate_numbers(prefix: str, label: str, summary: dict) -> dict[str, Number]:
+    """A candidate's paired differences per count, pooled, and its pooled head-to-head excess."""
+    numbers: dict[str, Number] = {}
     for n, d in summary["paired"].items():
         if d:
-            numbers[f"paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
-                                             games=d["games"], says="halving minus anchor-1k, paired, 95% t")
+            numbers[f"{prefix}paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
+                                                     games=d["games"], says=f"{label} minus anchor-1k, paired, 95% t")
     for key in ("pooled", "h2h_pooled"):
         d = summary[key]
         if d:
             value = d["win_share"] if key == "pooled" else d["excess"]
-            numbers[key] = Number(value, d["low"], d["high"], "pp", games=d["games"],
-                                  says="pooled over the player counts, 95% t")
+            numbers[prefix + key] = Number(value, d["low"], d["high"], "pp", games=d["games"],
+                                           says=f"{label}, pooled over the player counts, 95% t")
     return numbers
 
 
@@ -183,6 +219,25 @@ def _value_route_tiles(out: Path) -> dict[str, Number]:
         numbers[f"pairwise.p{r.players}.{r.model.replace(' ', '_')}"] = Number(
             float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
             says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
+    return numbers
+
+
+def _expert_gen3(out: Path) -> dict[str, Number]:
+    """Generation 3's offline gate: each prior's agreement with the equal-budget label, and the paired
+    differences against generation 1 (agreement.csv, paired.csv)."""
+    numbers = {}
+    for r in pd.read_csv(out / "agreement.csv", dtype={"players": str}).itertuples():
+        for k in ("gen1", "gen2", "gen3", "planner"):
+            numbers[f"agree.{r.players}.{k}"] = Number(
+                float(getattr(r, k)), unit="share", games=int(r.decisions),
+                says=f"{k}'s favourite is the equal-budget label, labelled held-out decisions, {r.players}"
+                     + (" players" if r.players != "pooled" else " over 2-4 players"))
+    for r in pd.read_csv(out / "paired.csv", dtype={"players": str}).itertuples():
+        unit, digits = ("pp", 1) if r.measure == "agreement" else ("difference", 4)
+        what = "agreement with the label" if r.measure == "agreement" else "equal-budget child value of the favourite"
+        numbers[f"{r.measure}.{r.players}.{r.versus}_minus_gen1"] = Number(
+            float(r.diff), float(r.low), float(r.high), unit, digits, games=int(r.decisions),
+            says=f"{what}, {r.versus} − gen1, paired, 95% clustered by game ({r.players})")
     return numbers
 
 
@@ -208,6 +263,8 @@ PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
     "expert": Page("Expert iteration: a move prior learned from deep searches",
                    "python experiments/expert_iteration.py", _expert),
+    "expert_gen3": Page("Generation 3 of the move prior: the improved-policy target, gated offline",
+                        "python experiments/expert_gen3.py", _expert_gen3),
     "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile),
     "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
                        _json_depth),
@@ -230,7 +287,7 @@ PAGES: dict[str, Page] = {
                       _openspiel),
     "review": Page("Game review: its time and how often a deeper search confirms its labels",
                    "python experiments/review.py", _review),
-    "search_root": Page("The halving root against the frozen default", "python experiments/search_root.py",
+    "search_root": Page("Candidates against the frozen default", "python experiments/search_root.py",
                         _search_root),
     "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased),
     "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup),

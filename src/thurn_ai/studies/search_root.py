@@ -1,4 +1,4 @@
-"""The halving root in play (issue 51): the cells, fixed before their games, and their summary.
+"""Candidates for the default search in play (issue 51): the cells, fixed before their games, and their summary.
 
 Every cell plays `Cell.seed` = SEED's deals, which no earlier cell used; cells with the same player count
 play the same deals in the same seats, so the candidate and the frozen default are compared game by game.
@@ -9,6 +9,17 @@ The adoption rule, committed with these cells before any of their games:
   the head to head against anchor-1k (the candidate in one seat, anchor-1k in every other), its win share
   minus the fair share 1/n, pooled over the three counts, has a 95% t interval above zero. Each count's
   difference is reported with its interval, Holm-corrected over the report's comparisons.
+
+A second candidate, generation 3 of the move prior (results/expert_gen3/: the improved-policy target, which
+passed its offline gate), added with its cells and rule on 2026-11-28, before any of its games:
+
+  `GEN3` (the default `mcts` with generation 3's weights file) becomes the default if the same two
+  conditions hold for it: (1) against `heuristic`, its win share minus anchor-1k's, paired by deal (the
+  anchor's cells above: seed 2051's deals, used before only by the halving root's cells, and nothing of
+  generation 3 was chosen on them), pooled over 2 / 3 / 4 players, has a 95% t interval above zero; (2) in
+  the head to head against anchor-1k, its win share minus 1/n, pooled over the counts, has a 95% t interval
+  above zero. Its paired cells are played first; once every paired cell is in and (1) fails, the verdict is
+  settled without the head to head.
 """
 from __future__ import annotations
 
@@ -20,6 +31,7 @@ from .expert.measure import Cell, cell_summary, paired, pooled, seat_rows, t_int
 
 SEED = 2051
 CANDIDATE = "mcts(root=halving)"
+GEN3 = "mcts(iterations=1000,pmodel=results/expert_gen3/prior_gen3.json)"   # run from the repository's root
 BASELINE = "anchor-1k"
 GAMES = {2: 400, 3: 402, 4: 400}      # whole seat rotations; ~7-9 points detectable a count, ~4-5 pooled
 
@@ -29,6 +41,8 @@ CELLS: list[Cell] = [
                                  Cell(f"halving_p{n}", n, CANDIDATE, GAMES[n], seed=SEED))),
     *(Cell(f"h2h_p{n}", n, CANDIDATE, GAMES[n], others=BASELINE, seed=SEED) for n in GAMES),
     *(Cell(f"h2h3k_p{n}", n, CANDIDATE, GAMES[n], others="anchor-3k", seed=SEED) for n in GAMES),
+    *(Cell(f"gen3_p{n}", n, GEN3, GAMES[n], seed=SEED) for n in GAMES),
+    *(Cell(f"gen3_h2h_p{n}", n, GEN3, GAMES[n], others=BASELINE, seed=SEED) for n in GAMES),
 ]
 BY_NAME = {c.name: c for c in CELLS}
 
@@ -60,18 +74,31 @@ def excess(out: Path, cells: list[Cell]) -> dict | None:
     return {"games": len(x), "excess": float(x.mean()), **t_interval(x)}
 
 
-def summary(out: Path) -> dict:
-    """Everything the report prints, as data: each cell's summary and strategy, the paired differences per
-    count and pooled, the head-to-head excess per count and pooled, and the adoption rule's verdict."""
-    cells = {c.name: {**(cell_summary(out, c) or {}), **(strategy(out, c) or {})} for c in CELLS}
-    pairs = [(BY_NAME[f"halving_p{n}"], BY_NAME[f"base_p{n}"]) for n in GAMES]
-    diffs = {n: paired(out, a, b) for n, (a, b) in zip(GAMES, pairs)}
+def verdict_of(out: Path, cells: dict, pairs: list[tuple[Cell, Cell]], h2h_cells: list[Cell]) -> dict:
+    """One candidate's comparisons against anchor-1k: paired per count and pooled, the head-to-head excess
+    per count and pooled, and the rule's verdict (`adopt`; `first_fails`: every paired cell played and (1)
+    fails, which settles it)."""
     pool = pooled(out, pairs)
-    h2h = {n: excess(out, [BY_NAME[f"h2h_p{n}"]]) for n in GAMES}
-    h2h_pool = excess(out, [BY_NAME[f"h2h_p{n}"] for n in GAMES])
+    h2h_pool = excess(out, h2h_cells)
+    played = [c for pair in pairs for c in pair] + h2h_cells
+    complete = all(cells[c.name].get("games") == c.games for c in played)
+    paired_complete = all(cells[c.name].get("games") == c.games for pair in pairs for c in pair)
+    return {"paired": {a.players: paired(out, a, b) for a, b in pairs}, "pooled": pool,
+            "h2h": {c.players: excess(out, [c]) for c in h2h_cells}, "h2h_pooled": h2h_pool,
+            "complete": complete,
+            "adopt": complete and pool is not None and h2h_pool is not None and pool["low"] > 0 and h2h_pool["low"] > 0,
+            "first_fails": paired_complete and pool is not None and pool["low"] <= 0}
+
+
+def summary(out: Path) -> dict:
+    """Everything the report prints, as data: each cell's summary and strategy; for the halving root (the
+    top-level keys) and for generation 3 (under "gen3") the paired differences per count and pooled, the
+    head-to-head excess per count and pooled, and the adoption rule's verdict."""
+    cells = {c.name: {**(cell_summary(out, c) or {}), **(strategy(out, c) or {})} for c in CELLS}
+    base = {n: BY_NAME[f"base_p{n}"] for n in GAMES}
+    halving = verdict_of(out, cells, [(BY_NAME[f"halving_p{n}"], base[n]) for n in GAMES],
+                         [BY_NAME[f"h2h_p{n}"] for n in GAMES])
+    gen3 = verdict_of(out, cells, [(BY_NAME[f"gen3_p{n}"], base[n]) for n in GAMES],
+                      [BY_NAME[f"gen3_h2h_p{n}"] for n in GAMES])
     h2h3k = {n: excess(out, [BY_NAME[f"h2h3k_p{n}"]]) for n in GAMES}
-    # the rule reads the paired cells and the head to head against anchor-1k (not the one against anchor-3k)
-    complete = all(cells[c.name].get("games") == c.games for c in CELLS if not c.name.startswith("h2h3k"))
-    adopt = (complete and pool is not None and h2h_pool is not None and pool["low"] > 0 and h2h_pool["low"] > 0)
-    return {"cells": cells, "paired": diffs, "pooled": pool, "h2h": h2h, "h2h_pooled": h2h_pool,
-            "h2h3k": h2h3k, "complete": complete, "adopt": adopt}
+    return {"cells": cells, **halving, "h2h3k": h2h3k, "gen3": gen3}

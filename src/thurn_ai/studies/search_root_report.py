@@ -1,10 +1,10 @@
-"""results/search_root/README.md from the summary (thurn_ai.studies.search_root.summary)."""
+"""results/search_root/report.md from the summary (thurn_ai.studies.search_root.summary)."""
 from __future__ import annotations
 
 from statsmodels.stats.multitest import multipletests
 
 from .markdown import table
-from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, STRATEGY
+from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, STRATEGY
 
 
 def _pct(x) -> str:
@@ -26,49 +26,75 @@ def _row(cells: dict, name: str) -> list[str]:
             f"{c['score']:.1f} / {c['others_score']:.1f}", tiles]
 
 
+def _comparisons(label: str, d: dict, h2h3k: dict | None = None) -> list[str]:
+    """A candidate's paired table and head-to-head table."""
+    h2h_head = ["players", "games", "against anchor-1k"] + (["against anchor-3k"] if h2h3k else [])
+    return [
+        f"**Against `heuristic`, paired by deal** ({label} minus anchor-1k, win share in points, 95% t interval):",
+        "",
+        *table(["players", "games", "difference"],
+               [*([n, (d["paired"][n] or {}).get("games", 0), _diff(d["paired"][n])] for n in GAMES),
+                ["pooled", (d["pooled"] or {}).get("games", 0), _diff(d["pooled"], "win_share", "low", "high")]]),
+        "",
+        f"**Head to head** ({label} in one seat, the anchor in every other; win share minus the fair share):",
+        "",
+        *table(h2h_head,
+               [*([n, (d["h2h"][n] or {}).get("games", 0), _diff(d["h2h"][n], "excess", "low", "high")]
+                  + ([_diff(h2h3k[n], "excess", "low", "high")] if h2h3k else []) for n in GAMES),
+                ["pooled", (d["h2h_pooled"] or {}).get("games", 0), _diff(d["h2h_pooled"], "excess", "low", "high")]
+                + ([""] if h2h3k else [])]),
+        "",
+        "**Adoption rule** (committed before the games): the pooled paired difference against `heuristic` and "
+        "the pooled head-to-head excess over the fair share against anchor-1k both have 95% intervals above "
+        "zero. " + verdict(d),
+        "",
+    ]
+
+
 def report(data: dict, code: str) -> str:
-    cells = data["cells"]
-    tests = [(f"{n} players, paired", data["paired"][n], "win_share_p") for n in GAMES]
-    tests += [(f"{n} players, head to head", data["h2h"][n], "p") for n in GAMES]
+    cells, gen3 = data["cells"], data["gen3"]
+    tests = [(f"{label}, {n} players, paired", d["paired"][n], "win_share_p")
+             for label, d in (("halving", data), ("generation 3", gen3)) for n in GAMES]
+    tests += [(f"{label}, {n} players, head to head", d["h2h"][n], "p")
+              for label, d in (("halving", data), ("generation 3", gen3)) for n in GAMES]
     ps = [t[1][t[2]] for t in tests if t[1]]
     holm = list(multipletests(ps, method="holm")[1]) if ps else []
     lines = [
-        "# The halving root against the frozen default",
+        "# Candidates against the frozen default",
         "",
         f"Written by `python experiments/search_root.py --part report` at {code} (the front page README.md and "
         "findings.json with it); the cells by "
         "`--part strength`, from committed code (runs.json names each part's commit). The cells, their game "
-        "counts and the adoption rule are in `src/thurn_ai/studies/search_root.py`, committed before the games.",
+        "counts and the adoption rules are in `src/thurn_ai/studies/search_root.py`, committed before the games.",
         "",
-        f"Candidate `{CANDIDATE}`: Sequential Halving over the prior's top 4 moves at the root, common random "
-        f"numbers, chosen by value; baseline `{BASELINE}` (the default `mcts` of November 2026, frozen). "
-        "One searching seat, seats rotated, deals of seed 2051 (no earlier cell used them); wins with 95% "
-        "Wilson intervals; a shared first place counts its share.",
+        f"Baseline `{BASELINE}` (the default `mcts` of November 2026, frozen). Candidates: `{CANDIDATE}`, "
+        "Sequential Halving over the prior's top 4 moves at the root, common random numbers, chosen by value; "
+        f"`{GEN3}`, generation 3 of the move prior (fitted to the improved-policy target: "
+        "[results/expert_gen3/](../expert_gen3/README.md)). One searching seat, seats rotated, deals of seed 2051 "
+        "(no cell before the halving root's used them); wins with 95% Wilson intervals; a shared first place "
+        "counts its share.",
         "",
         *table(["cell", "games", "win (95% CI)", "score / others' mean",
                 "route tiles / game-end tile / houses unplaced"], (_row(cells, c.name) for c in CELLS)),
         "",
-        "**Against `heuristic`, paired by deal** (halving minus anchor-1k, win share in points, 95% t interval):",
+        "## The halving root",
         "",
-        *table(["players", "games", "difference"],
-               [*([n, (data["paired"][n] or {}).get("games", 0), _diff(data["paired"][n])] for n in GAMES),
-                ["pooled", (data["pooled"] or {}).get("games", 0), _diff(data["pooled"], "win_share", "low", "high")]]),
+        *_comparisons("halving", data, data["h2h3k"]),
+        "## Generation 3 of the move prior",
         "",
-        "**Head to head** (halving in one seat, the anchor in every other; win share minus the fair share):",
-        "",
-        *table(["players", "games", "against anchor-1k", "against anchor-3k"],
-               [*([n, (data["h2h"][n] or {}).get("games", 0), _diff(data["h2h"][n], "excess", "low", "high"),
-                   _diff(data["h2h3k"][n], "excess", "low", "high")] for n in GAMES),
-                ["pooled", (data["h2h_pooled"] or {}).get("games", 0),
-                 _diff(data["h2h_pooled"], "excess", "low", "high"), ""]]),
-        "",
+        *_comparisons("generation 3", gen3),
         "Holm-adjusted p over these comparisons: "
         + (", ".join(f"{t[0]} {p:.3g}" for t, p in zip([t for t in tests if t[1]], holm)) or "none yet") + ".",
         "",
-        "**Adoption rule** (committed before the games): the pooled paired difference against `heuristic` and "
-        "the pooled head-to-head excess over the fair share against anchor-1k both have 95% intervals above "
-        "zero. " + ("Verdict: **adopted**." if data["adopt"] else
-                    "Verdict: not adopted." if data["complete"] else "Verdict: pending (cells not complete)."),
-        "",
     ]
     return "\n".join(lines)
+
+
+def verdict(data: dict) -> str:
+    """The adoption rule's verdict, in words."""
+    if data["adopt"]:
+        return "Verdict: **adopted**."
+    if data.get("first_fails"):
+        return ("Verdict: **not adopted**: the pooled paired difference against `heuristic` has an interval "
+                "reaching zero, so condition (1) fails whatever the head-to-head cells show.")
+    return "Verdict: not adopted." if data["complete"] else "Verdict: pending (cells not complete)."

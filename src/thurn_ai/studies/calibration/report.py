@@ -35,11 +35,10 @@ def _clean(value):
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
-def refit(out: Path, search: str, code: str, maps: Path, players=None) -> dict[str, WinMap]:
+def refit(out: Path, spec: BotSpec, code: str, maps: Path, players=None) -> dict[str, WinMap]:
     """Fit both maps on OUT/data, measure them out of fold, write the report into OUT and the maps into
     `maps`. Returns {population: map}."""
     frame = D.load(out / "data", players)
-    spec = BotSpec.parse(search)
     mine = frame[frame["population"] == "self-play"]
     vs = frame[frame["population"] == "vs heuristic"]
     if mine.empty:

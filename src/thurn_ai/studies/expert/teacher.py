@@ -30,6 +30,7 @@ from ...bots import make_bot
 from ...bots.base import Observation, Searcher
 from ...bots.search_result import SearchResult
 from ...errors import ThurnError
+from ...fileio import load_json
 from ...game.rules import PLAYER_COUNTS, Rules
 from ..learned.data import held_out  # noqa: F401  (the same games are held out as for the learned evaluation)
 from ...play.match import Decision, GameRecord, Table, derive_seed, play_game, read_records, record_walk
@@ -180,6 +181,11 @@ def generate(out_dir, chunks: list[TeacherChunk], jobs: int = 1, client=None, pr
     meta = {"seed": c.seed, "play": c.play, "strong": c.strong, "teacher": c.teacher, "sample": c.sample,
             "chunk": CHUNK} if c else {}
     return chunked.generate(DATA_SET, out_dir, chunks, meta, play_chunk, _done, jobs, client, progress)
+
+
+def description(out_dir) -> dict:
+    """A teacher data folder's description (its seed, bots and sampling: META); TeacherError if unreadable."""
+    return load_json(Path(out_dir) / META, f"{DATA_SET.what} description", TeacherError)
 
 
 def load(out_dir, players=None) -> pd.DataFrame:

@@ -27,8 +27,13 @@ This face holds the calls a user makes (`__all__`); the study is split by job in
                        ablation (run_ablation)
     tables             usage, ablation, pairs, seats, the WBC comparison (analyse)
     findings           the study's numbers: the ablation's primary estimate, power, the published Numbers
-    report, report_study, report_validation
-                       findings, the markdown report (build_report), the terminal text (format_text)
+    report             the markdown report in a paper's order (build_report), the players' page block
+    report_text        the findings in sentences, the terminal text (format_text)
+    report_tables      the detail tables: ablation, usage, seats, the value at the moment of choice
+    report_validation  the validation by play: its section, which explanation holds, whose advice follows
+    rulecard, rulecard_report, symmetric, symmetric_report, card_play, sided, validation_cells, agreement
+                       the later parts: the rule card, the designer's symmetric ablations, the card as a
+                       constraint, the validation cell by cell, agreement with the heuristic bot
     plots              the PNG figures
     files              a study's files: games, tables, plots (save_study, load_study); rated decisions
                        (save_choice)
@@ -49,7 +54,8 @@ from .choice import run_choice_study
 from .files import load_study, save_choice, save_study
 from .plan import StudyError, run_ablation, study_bots
 from .rated import run_validation
-from .report import build_report, format_text
+from .report import build_report
+from .report_text import format_text
 from .tables import analyse
 from .turn_choice import run_turns_study
 

@@ -31,11 +31,11 @@ from ...game.officials import OFFICIALS, STAGES
 from .design import ALPHA, clustered_proportion_p, holm
 from ...stats.summary import clustered_proportion_interval
 from .plan import OFFICIAL_LABEL
-from ..markdown import p_text, pct, table
+from ..markdown import p_text, pct, pct_ci, table
 from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["FACTORS", "FOLLOWS", "RULES", "advice_table", "advice_lines", "advice_intro", "advice_rules",
-           "write_advice_plots", "rule_of", "rules_in_brief", "follow_of"]
+           "write_advice_plots", "rule_of", "follow_of"]
 
 #: the factors a player counts: (the rated row's column, unit, the levels' spans (lo, hi), both ends included,
 #: hi None for "or more"); neighbouring levels with one rule are said as one span ("2–4 cards")
@@ -64,15 +64,10 @@ FACTORS = {
     "phase": [(ph, (lambda p: lambda r: r.phase == p)(ph)) for ph in STAGES],
     "players": _counted("players"),
 }
-#: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
 #: how a rule names its level: "use it with 2–3 cards in hand", "... in the early game"
 WHEN = {"hand size": "with {} in hand", "route length": "with a route of {}", "phase": "in the {} game",
         "players": "at {}"}
-#: a rule that holds at every level of a factor: "use it at every hand size"
-EVERY = {"hand size": "at every hand size", "route length": "at every route length", "phase": "in every phase",
-         "players": "at every player count"}
-#: a level named beside its number: "67.7% [66.4%, 69.0%] of 5651 offers with 4 cards"
-BESIDE = {"hand size": "with {}", "route length": "with {}", "phase": "in the {} game", "players": "at {}"}
+#: fewer rated decisions, or fewer games, than this in a cell: no rule (a game's decisions go together)
 MIN_DECISIONS = 30
 MIN_GAMES = 10
 #: a clear rule's share: "use it" needs at least this, "do without" at most 1 - this; between, the rule leans
@@ -227,18 +222,18 @@ def advice_rules(t: pd.DataFrame) -> list[str]:
         ps = [("–" if math.isnan(x.p) else f"{p_text(x.p)} ({p_text(x.p_holm)})")] if tested else []
         beside = pct(x.taken) if follow != "player" else pct(getattr(x, "rating_right", math.nan))
         rows.append([OFFICIAL_LABEL[x.official], x.factor, x.level, x.decisions, x.games,
-                     f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}]", *ps, beside, x.rule])
+                     pct_ci(x.right, x.right_lo, x.right_hi), *ps, beside, x.rule])
     return L + ["", *table(["official", "factor", "level", "offers rated", "games", column]
                            + (["p (Holm)"] if tested else []) + [other, "rule"], rows), ""]
 
 
 def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
     """One PNG per official: the share right per level of each factor (95% CI), the line at one half."""
-    from .plots import _pyplot, _save
+    from .plots import pyplot, save
 
     if t is None or t.empty:
         return []
-    plt = _pyplot()
+    plt = pyplot()
     names = []
     for o in OFFICIALS:
         g = t[t.official == o]
@@ -257,62 +252,5 @@ def write_advice_plots(t: pd.DataFrame, out_dir, prefix: str = "") -> list[str]:
         axes[0].set_ylabel("% of offers where the search used it" if by_player
                            else "% of offers where using it is right")
         fig.suptitle(f"{OFFICIAL_LABEL[o]}: when to use it" + (" (what the search does)" if by_player else ""))
-        names.append(_save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
+        names.append(save(plt, fig, Path(out_dir), f"{prefix}advice_{o}.png"))
     return names
-
-
-def _share(x) -> str:
-    return f"{pct(x.right)} [{pct(x.right_lo)}, {pct(x.right_hi)}] of {x.decisions}"
-
-
-def _levels_text(factor: str, levels: list[str]) -> str:
-    """Levels of one factor that share a rule, as a player reads them: every level, neighbouring counted
-    levels as one span ("with 2–4 cards in hand"), the rest joined by "or"."""
-    names = [label for label, _ in FACTORS[factor]]
-    if levels == names:
-        return EVERY[factor]
-    runs: list[list[int]] = []                 # runs of neighbouring levels, by their index in FACTORS
-    for i in sorted(names.index(level) for level in levels):
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    if factor in COUNTED:
-        _, unit, spans = COUNTED[factor]
-        said = [span_label(spans[r[0]][0], spans[r[-1]][1], unit) for r in runs]
-    else:
-        said = [names[i] for r in runs for i in r]
-    return WHEN[factor].format(" or ".join(said))
-
-
-def rules_in_brief(t: pd.DataFrame) -> dict[str, str]:
-    """{official: its rules in one sentence} for the README, from advice_table(): per factor the levels that
-    share a rule said together ("use it with 2–4 cards in hand", "at every player count"), each level with its
-    share, its 95% interval and its offers; an official whose every tested cell has the same rule gets that
-    rule once, with its share per player count. Officials without a clear rule are left out."""
-    if t is None or t.empty:
-        return {}
-    follow = follow_of(t)
-    what = "used at" if follow == "player" else "right at"
-    out = {}
-    for o in OFFICIALS:
-        g = t[t.official == o]
-        tested = g[(g.decisions >= MIN_DECISIONS) & (g.games >= MIN_GAMES)]
-        clear = tested[tested.rule.isin(RULES)]
-        if clear.empty:
-            continue
-        if clear.rule.nunique() == 1 and len(clear) == len(tested):
-            per_count = clear[clear.factor == "players"]
-            out[o] = (f"{clear.rule.iloc[0]}, at every hand size, route length, phase and player count tested "
-                      f"({what} " + "; ".join(f"{_share(x)} offers at {x.level}" for x in per_count.itertuples()) + ")")
-            continue
-        parts = []
-        for factor in FACTORS:
-            f = clear[clear.factor == factor]
-            for rule in dict.fromkeys(f.rule):     # the rules of this factor, in the order of its levels
-                cells = f[f.rule == rule]
-                numbers = ", ".join(f"{_share(x)} offers" + (f" {BESIDE[factor].format(x.level)}" if len(cells) > 1
-                                                               else "") for x in cells.itertuples())
-                parts.append(f"{rule} {_levels_text(factor, list(cells.level))} ({what} {numbers})")
-        out[o] = "; ".join(parts)
-    return out

@@ -43,7 +43,7 @@ from ...play.match import derive_seed
 from .choice import choice_officials
 from .plan import StudyError
 from .records import KEPT, read_kept
-from ..markdown import pct, table
+from ..markdown import pct, pct_ci, table
 
 __all__ = ["REFERENCE", "CHOICES", "RESAMPLES", "Agreement", "heuristic_uses", "kappa", "table_of", "cell",
            "measure", "agreement_frame", "markdown"]
@@ -254,7 +254,7 @@ def markdown(cells: list[Agreement], study: str, code: str, seconds: float) -> s
         lines += table(["players", "official", "offers", "games", "heuristic uses", "search uses", "agreement",
                         "kappa", "undefined resamples"],
                        ([c.players or "all", c.official or "all", c.offers, c.games, pct(c.heuristic_uses),
-                         pct(c.search_uses), f"{pct(c.agreement)} [{pct(c.agreement_low)}, {pct(c.agreement_high)}]",
+                         pct(c.search_uses), pct_ci(c.agreement, c.agreement_low, c.agreement_high),
                          _num(c.kappa) + ("" if math.isnan(c.kappa_low)
                                           else f" [{_num(c.kappa_low)}, {_num(c.kappa_high)}]"),
                          pct(c.kappa_undefined)] for c in cells if c.choice == choice)) + [""]

@@ -45,7 +45,7 @@ HOST_RULE = {
 }
 
 #: the strong player the card constrains: today's default search, its options written out
-STANDARD = str(BotSpec("mcts", {**MCTS_DEFAULTS, "iterations": 1000}))
+STANDARD = BotSpec("mcts", {**MCTS_DEFAULTS, "iterations": 1000})
 #: the design of the constraint's games, fixed before any (2026-11-28): games a count (the card's cell and its
 #: control, the same deals; whole seat rotations) and the seed; the paired difference of wins (tie-break), 95%
 #: t interval, Holm across the three counts
@@ -109,17 +109,18 @@ def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
     return out
 
 
-def constraint_spec(standard: str = STANDARD) -> str:
+def constraint_spec(standard: BotSpec = STANDARD) -> BotSpec:
     """The standard search held to the card's side at every offer."""
     return sided_spec(standard, "card")
 
 
-def play_constraint(players: int, games: int, seed: int, standard: str = STANDARD, out_dir=None,
+def play_constraint(players: int, games: int, seed: int, standard: BotSpec = STANDARD, out_dir=None,
                     jobs: int = 1) -> pd.DataFrame:
     """The constrained search in one rotating seat against the standard search in the others, and the standard
     search in its seat on the same deals (rulecard.play_cells' rows, opponent = the standard)."""
-    return play_cells(standard, players, games, seed + 100 * players, jobs=jobs, out_dir=out_dir,
-                      cards=(constraint_spec(standard),), control_bot=standard)
+    # the tournaments' files hold the specs' text
+    return play_cells(str(standard), players, games, seed + 100 * players, jobs=jobs, out_dir=out_dir,
+                      cards=(str(constraint_spec(standard)),), control_bot=str(standard))
 
 
 def constraint_table(rows: pd.DataFrame) -> pd.DataFrame:

@@ -4,7 +4,7 @@ to move may use an official, the search rates the best move that uses it and the
     >>> from thurn_ai.studies.officials.choice import ChoiceSettings, run_choice
     >>> from thurn_ai.studies.officials.choice_tables import choice_table
     >>> rows = run_choice("OUT/raw/search/2p_none/records.jsonl", "OUT/raw/search/choice_2p",
-    ...                   ChoiceSettings(bot="mcts", iterations=1000), games=50, jobs=2, resume=True)
+    ...                   ChoiceSettings(bot=BotSpec("mcts", {}), iterations=1000), games=50, jobs=2, resume=True)
     >>> choice_table(rows)        # per player count, official and phase: how often using it is right
 
 How a decision is rated (docs/officials.md, "Value at the moment of choice"):
@@ -83,7 +83,7 @@ class SearchSettings:
     search's options, thurn_ai.bots.default_search.DEFAULT_SEARCH, as in `thurn-ai hint`), its iterations
     per search (None: the spec's own or hint's default) and the base seed."""
 
-    bot: BotSpec | str = "mcts"          # text as a settings file holds it
+    bot: BotSpec = BotSpec("mcts", {})
     iterations: int | None = None
     seed: int = 0
 

@@ -153,20 +153,29 @@ class RuleCardFindings:
     rulecard_report: the held-out agreement of every rule (rulecard.agreement_table), each official's agreement
     of the card pooled over the player counts (pooled_agreement), the best single factor per count and
     official (best_single), the whole card's paired games with p-values Holm-adjusted among themselves
-    (rulecard.paired_play_table, holm_play) and each line of the card alone (exploratory, not adjusted)."""
+    (rulecard.paired_play_table, holm_play) and each line of the card alone (exploratory, not adjusted).
+    Provenance: the search of the offers and games ({opponent: {players: games}}, {opponent: seed}), the code
+    the report is built with and the commits the games were played at."""
     agreement: pd.DataFrame
     pooled: pd.DataFrame
     best_single: pd.DataFrame
     play: pd.DataFrame
     lines: pd.DataFrame
+    search: str = ""
+    games: dict = field(default_factory=dict)
+    seeds: dict = field(default_factory=dict)
+    code: str = ""
+    played_at: str = "unknown"
 
 
-def rulecard_findings(agreement: pd.DataFrame, play: pd.DataFrame) -> RuleCardFindings:
-    """The rule card's findings from its agreement table and its play table (every cell)."""
+def rulecard_findings(agreement: pd.DataFrame, play: pd.DataFrame, **provenance) -> RuleCardFindings:
+    """The rule card's findings from its agreement table and its play table (every cell); provenance: the
+    search, games, seeds, code and played_at of RuleCardFindings."""
     from .rulecard import CARD_CELL
     whole = play[play.cell == CARD_CELL] if "cell" in play else play
     lines = play[play.cell != CARD_CELL] if "cell" in play else play.iloc[:0]
-    return RuleCardFindings(agreement, pooled_agreement(agreement), best_single(agreement), holm_play(whole), lines)
+    return RuleCardFindings(agreement, pooled_agreement(agreement), best_single(agreement), holm_play(whole), lines,
+                            **provenance)
 
 
 def pooled_agreement(agreement: pd.DataFrame, rule: str | None = None) -> pd.DataFrame:

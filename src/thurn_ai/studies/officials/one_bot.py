@@ -18,7 +18,9 @@ from .files import load_study, save_choice, save_study
 from .findings import StudyFindings
 from .plan import StudyError, choice_bots, study_board_file, study_bots, with_forbid
 from .rated import CELLS, RATINGS, validation_table
-from .report import build_report, choice_report, format_choice_text, format_text
+from .report import build_report, choice_report
+from .report_tables import format_choice_text
+from .report_text import format_text
 from .report_validation import validation_section
 from .tables import analyse
 from .turn_choice import turn_section, turn_table

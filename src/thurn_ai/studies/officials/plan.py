@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 from ...bots.search_options import SearchOptions
-from ...bots.spec import BotSpec
+from ...bots.base import Searcher
+from ...bots.spec import BotSpec, make_bot
 from ...errors import ThurnError
 from ...fileio import path_text
 from ...game.officials import OFFICIAL_LABEL as _LABELS, OFFICIALS, STAGES
@@ -43,20 +44,16 @@ def with_forbid(spec: BotSpec, official: str) -> BotSpec:
     return spec.with_(forbid=frozenset({official}))
 
 
-SEARCH_BOTS = ("mcts", "pimc")
-
-
 def study_spec(bot: BotSpec, players: int, iterations: int | None = None) -> BotSpec:
     """The spec a study plays `bot` with at this player count. `mcts` is the default search's options
     (thurn_ai.bots.default_search.DEFAULT_SEARCH, as `thurn-ai hint` searches), every option that makes the
-    search written out so the data name it; `iterations` (a search bot only) replaces the spec's budget, and an
-    mcts spec without one gets the bot's default."""
+    search written out so the data name it; `iterations` (a bot that searches: bots.base.Searcher) replaces
+    the spec's budget, and an mcts spec without one gets the bot's default."""
     from ...play.analysis import bot_spec
 
-    if bot.name not in SEARCH_BOTS:
+    if not isinstance(make_bot(bot), Searcher):       # the bot declares whether it searches
         if iterations is not None:
-            raise StudyError(f"a budget in iterations is for a search bot ({', '.join(SEARCH_BOTS)}), "
-                             f"not {bot.name}")
+            raise StudyError(f"a budget in iterations is for a bot that searches (mcts, pimc, ...), not {bot.name}")
         return bot
     if bot.name == "mcts" and iterations is None and not {"iterations", "time"} & set(bot.options):
         iterations = SearchOptions().iterations

@@ -89,7 +89,7 @@ def _panels(a: Analysis) -> dict:
 
 def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list[str]:
     """PNG plots (ablation effects, usage by phase, seat advantage, and a 2x2 summary); returns names."""
-    plt = _pyplot()
+    plt = pyplot()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -98,28 +98,29 @@ def write_plots(a: Analysis, out_dir, prefix: str = "", title: str = "") -> list
         fig, ax = plt.subplots(figsize=size)
         draw(ax)
         ax.set_title(f"{title} {own_title}".strip())
-        written.append(_save(plt, fig, out_dir, f"{prefix}{name}.png"))
+        written.append(save(plt, fig, out_dir, f"{prefix}{name}.png"))
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
     for ax, (draw, _, summary_title, _) in zip(axes.flat, panels.values()):
         draw(ax)
         ax.set_title(summary_title)
     if title:
         fig.suptitle(title)
-    written.append(_save(plt, fig, out_dir, f"{prefix}summary.png"))
+    written.append(save(plt, fig, out_dir, f"{prefix}summary.png"))
     return written
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
 
 
-def _save(plt, fig, out_dir: Path, name: str) -> str:
+def save(plt, fig, out_dir: Path, name: str, dpi: int = 110) -> str:
+    """Write the figure to out_dir/name (atomically) and close it; its name."""
     fig.tight_layout()
     try:
-        atomic_savefig(fig, out_dir / name, dpi=110)
+        atomic_savefig(fig, out_dir / name, dpi=dpi)
     finally:
         plt.close(fig)
     return name
@@ -129,7 +130,7 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
     """Value at the moment of choice, two PNGs: the distribution of Δ win (with − without) per official and
     game phase (boxes per player count), and the share of decisions where using it is right (Δ win > 0,
     95% Wilson CI) next to how often the player took it. table: choice_table(df); df: the rated rows."""
-    plt = _pyplot()
+    plt = pyplot()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     counts = sorted(df.players.unique()) if len(df) else []
@@ -159,7 +160,7 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
             ax.set_ylabel("Δ win probability, with − without (pp)")
             ax.legend(fontsize=7)
     fig.suptitle(f"{title} value at the moment of choice (search estimate; boxes: quartiles)".strip())
-    written.append(_save(plt, fig, out_dir, f"{prefix}choice_delta.png"))
+    written.append(save(plt, fig, out_dir, f"{prefix}choice_delta.png"))
 
     fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=True)
     for ax, o in zip(axes, OFFICIALS):
@@ -182,14 +183,14 @@ def write_choice_plots(table, df, out_dir, prefix: str = "", title: str = "") ->
             ax.legend(fontsize=7)
     fig.suptitle(f"{title} how often using the official is right (Δ win > 0, 95% CI) and how often "
                  "it was taken".strip())
-    written.append(_save(plt, fig, out_dir, f"{prefix}choice_right.png"))
+    written.append(save(plt, fig, out_dir, f"{prefix}choice_right.png"))
     return written
 
 
 def write_comparison_plot(comparison, names: list[str], out_dir, name: str = "heuristic_vs_search.png") -> list[str]:
     """Share of its turns on which each player uses each official, by phase, for each named study (one
     line per study and player count): where the players' timing differs."""
-    plt = _pyplot()
+    plt = pyplot()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(1, len(OFFICIALS), figsize=(15, 4), sharey=False)
@@ -210,4 +211,4 @@ def write_comparison_plot(comparison, names: list[str], out_dir, name: str = "he
             ax.set_ylabel("% of the player's turns in the phase")
         ax.legend(fontsize=6)
     fig.suptitle(" vs ".join(names) + ": when each official is used")
-    return [_save(plt, fig, out_dir, name)]
+    return [save(plt, fig, out_dir, name)]

@@ -52,9 +52,7 @@ from .plan import StudyError, bot_for, parse_players, rotation_games
 from ...game.rules import PLAYER_COUNTS
 
 __all__ = ["RatedBot", "ValidationCell", "RATINGS", "CONTROLS", "CELLS", "SEARCHES_AT_AN_OFFER", "equal_budget",
-           "rated_spec",
-           "validation_spec", "control_of", "check_cells",
-           "register_on_cluster", "validation_games", "run_validation",
+           "rated_spec", "validation_spec", "check_cells", "register_on_cluster", "validation_games", "run_validation",
            "validation_table", "VALIDATION_COLUMNS"]
 
 #: how the bot rates a decision: first = each side's most visited move by its own mean; fresh = that move
@@ -155,7 +153,8 @@ class RatedBot(Bot):
         #: control for ratings whose searches are larger than the equal budget)
         self.side_search = self.standard if side_iterations is None else MCTSBot(
             seed=derive_seed("rated-side", seed), **{**options, "iterations": int(side_iterations)})
-        self.settings = ChoiceSettings(bot=self.standard.spec, iterations=rate_iterations, fresh=rating == "fresh")
+        self.settings = ChoiceSettings(bot=BotSpec("mcts", options), iterations=rate_iterations,
+                                       fresh=rating == "fresh")
         #: offers met and how often the rating chose to use the official (per official)
         self.offers = dict.fromkeys(OFFICIALS, 0)
         self.used = dict.fromkeys(OFFICIALS, 0)
@@ -234,13 +233,6 @@ def validation_games(players: int, difference: float = SEPARATE_BY) -> int:
     """Games of the validation at this player count, fixed before the run: enough to find a win rate
     `difference` away from the fair 1/n (games_to_separate), rounded up to whole seat rotations."""
     return rotation_games(games_to_separate(players, difference), players)
-
-
-def control_of(cell: str) -> str | None:
-    """The rating cell a control cell copies the searches of ('control-first' -> 'first',
-    'control-first:x2' -> 'first:x2'); None for a rating's own cell."""
-    value = ValidationCell.parse(cell)
-    return str(value.rating_cell) if value.control else None
 
 
 def check_cells(cells) -> tuple:

@@ -172,7 +172,7 @@ def validation_section(validation: pd.DataFrame, choice: dict | None, main: str 
             + validation_results(validation, choice, main))
 
 
-def _controlled_counts(validation: pd.DataFrame) -> list[int]:
+def controlled_counts(validation: pd.DataFrame) -> list[int]:
     """The player counts where controls were played."""
     return sorted({int(n) for n in validation.players[validation.rating.isin(list(CONTROLS))]})
 
@@ -180,7 +180,7 @@ def _controlled_counts(validation: pd.DataFrame) -> list[int]:
 def validation_method(validation: pd.DataFrame) -> str:
     """The validation by play's design in one paragraph: the explanations it separates, the rated bot, its
     controls, the games per cell and the table's columns."""
-    has_controls = bool(_controlled_counts(validation))
+    has_controls = bool(controlled_counts(validation))
     return ("The question: the search's own play and the rating disagree (the search takes the Postmaster more "
             "often than the rating calls right). Either (a) the playing search over-uses the officials, and then "
             "a bot that follows the rating wins more than one that picks as the search does; or (b) the rating "
@@ -214,7 +214,7 @@ def validation_results(validation: pd.DataFrame, choice: dict | None, main: str 
     """The validation by play's table and, per player count, which explanation the data support."""
     if validation is None or validation.empty:
         return []
-    with_control = _controlled_counts(validation)
+    with_control = controlled_counts(validation)
     has_controls = bool(with_control)
     rows = []
     for r in validation.itertuples():

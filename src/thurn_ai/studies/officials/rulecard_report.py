@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +18,7 @@ from ...fileio import atomic_write_text
 from ...game.officials import OFFICIAL_LABEL, OFFICIALS
 from ..provenance import commit
 from .findings import RuleCardFindings
-from ..markdown import p_text, pct, pp, table
+from ..markdown import p_text, pct, pct_ci, pp, table
 from .rulecard import (
     CARD,
     CARD_RULE,
@@ -100,7 +101,7 @@ def with_card_block(text: str, block: list[str]) -> str:
 # ------------------------------------------------------------------------------------------ the report
 
 def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
-    rows = ([r.players, OFFICIAL_LABEL[r.official], r.rule, r.fitted, f"{pct(r.share)} [{pct(r.lo)}, {pct(r.hi)}]",
+    rows = ([r.players, OFFICIAL_LABEL[r.official], r.rule, r.fitted, pct_ci(r.share, r.lo, r.hi),
              f"{r.test_offers} ({r.test_games})",
              pp(r.d_card, r.d_card_lo, r.d_card_hi) if isinstance(r.d_card, float) and not math.isnan(r.d_card)
              else ""]
@@ -110,8 +111,8 @@ def _agreement_rows(agreement: pd.DataFrame, rules=None) -> list[str]:
 
 
 def _play_rows(play: pd.DataFrame) -> list[str]:
-    rows = ([_opponent_name(r.opponent), r.players, r.games, f"{pct(r.card_rate)} [{pct(r.card_lo)}, {pct(r.card_hi)}]",
-             f"{pct(r.control_rate)} [{pct(r.control_lo)}, {pct(r.control_hi)}]", pp(r.d_win, r.d_win_lo, r.d_win_hi),
+    rows = ([_opponent_name(r.opponent), r.players, r.games, pct_ci(r.card_rate, r.card_lo, r.card_hi),
+             pct_ci(r.control_rate, r.control_lo, r.control_hi), pp(r.d_win, r.d_win_lo, r.d_win_hi),
              p_text(r.p_holm), f"{100 * r.detectable:.1f} pp",
              f"{r.d_score:+.2f} [{r.d_score_lo:+.2f}, {r.d_score_hi:+.2f}] points"] for r in play.itertuples())
     return table(["against", "players", "games", "the card's seat wins [95%]", "the heuristic's, same seat and deal",
@@ -149,21 +150,20 @@ def _verdict(r) -> str:
     return "no difference detected from"
 
 
-def report_lines(f: RuleCardFindings, search: str, games: dict, seeds: dict, code: str,
-                 played_at: str = "unknown") -> list[str]:
+def report_lines(f: RuleCardFindings) -> list[str]:
     """results/officials/rulecard.md in a paper's order: summary, questions, methods, results, threats to
     validity, the appendix (each section its own function below)."""
-    agreement, play = f.agreement, f.play
+    agreement, play, code = f.agreement, f.play, f.code
     return ["# The officials' rule card: fitted on half the games, checked on the other half, tested in play", "",
             f"Built at commit `{code}` by `python experiments/officials_rulecard.py` from "
             "`results/officials/search_choices.parquet` (the officials study's offers) and the games it plays "
-            f"(`rulecard_games.parquet`, played at commit `{played_at}`: `rulecard_runs.json`); tables: "
+            f"(`rulecard_games.parquet`, played at commit `{f.played_at}`: `rulecard_runs.json`); tables: "
             "`rulecard_agreement.csv`, `rulecard_play.csv`.", "",
             "## Summary", "",
             *card_lines(f), "",
             *_summary_items(f), *_reading(play),
             "", "## Questions", "", *_questions(play),
-            "## Methods", "", *_methods(agreement, search, games, seeds),
+            "## Methods", "", *_methods(f),
             "## Results", "", *_results(f),
             "## Threats to validity", "", *THREATS,
             "## Appendix: every rule, every official and player count", "",
@@ -250,7 +250,8 @@ def _questions(play: pd.DataFrame) -> list[str]:
     ]
 
 
-def _methods(agreement: pd.DataFrame, search: str, games: dict, seeds: dict) -> list[str]:
+def _methods(f: RuleCardFindings) -> list[str]:
+    agreement, search, games, seeds = f.agreement, f.search, f.games, f.seeds
     return [
         "- **Offers.** The officials study's search (`mcts(select=puct,prior=0.8,c=1.0,reward=mixed,"
         "playout=heuristic,horizon=3,eval=learned,iterations=1000)` with the hand-set prior) in self-play, "
@@ -343,15 +344,16 @@ THREATS = [
 ]
 
 
-def write(out, root, f: RuleCardFindings, search: str, games: dict, seeds: dict, code: str | None = None,
-          played_at: str = "unknown") -> None:
-    """results/officials/rulecard.md, and the card's block in README.md and docs/officials-advice.md, from the
-    card's findings (findings.rulecard_findings)."""
+def write(out, root, f: RuleCardFindings, pages: bool = True) -> None:
+    """results/officials/rulecard.md, and (pages) the card's block in README.md and docs/officials-advice.md,
+    from the card's findings (findings.rulecard_findings; without f.code, the root's commit)."""
     out, root = Path(out), Path(root)
-    code = code or commit(root)
-    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f, search, games, seeds, code, played_at)))
+    if not f.code:
+        f = replace(f, code=commit(root))
+    code = f.code
+    atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f)))
     report = (out / "rulecard.md").resolve()
-    for page in (root / "README.md", root / "docs" / "officials-advice.md"):
+    for page in (root / "README.md", root / "docs" / "officials-advice.md") if pages else ():
         link = Path(_relative(report, page.parent)).as_posix()
         text = page.read_text(encoding="utf-8")
         atomic_write_text(page, with_card_block(text, card_block(f, code, link)))

@@ -28,11 +28,13 @@ from .plan import (StudyError, choice_bots, load_ablation, plan, rotation_games,
                    study_board_file, study_bots)
 from .plots import write_comparison_plot
 from .records import keep_records, replay, replay_tournament
-from .report import build_report, control_facts, format_choice_text, format_text, readme_block, with_readme_block
+from .report import build_report, readme_block, with_readme_block
+from .report_tables import format_choice_text
+from .report_text import format_text
 from .report_validation import advice_follows
 from .validation_cells import CELLS_TABLE
 from .agreement import AGREEMENT_TABLE
-from .tables import Analysis, analyse, bot_comparison, seat_comparison
+from .tables import Analysis, analyse, bot_comparison, control_facts, seat_comparison
 from .turn_choice import load_turns_study, run_turns_study, turn_table, turns_folder
 
 #: the study's base seed (its tournaments' and searches' seeds derive from it)

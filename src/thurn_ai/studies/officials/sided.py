@@ -111,13 +111,12 @@ def export_module() -> None:
         os.environ[BOT_MODULES_ENV] = modules_listing([*listed, BOT_MODULE])
 
 
-def sided_spec(host: str, side: str, official: str | None = None) -> str:
-    """The sided bot's spec for a host spec ('heuristic' or an mcts spec, its options kept):
-    sided_spec('heuristic', 'always', 'postmaster') -> 'sided(host=heuristic,side=always,official=postmaster)'."""
-    value = BotSpec.parse(host)
-    if value.name not in HOSTS:
-        raise BotSpecError(f"sided: the host is {' or '.join(HOSTS)}, not {host!r}")
-    if value.option("forbid"):
-        raise BotSpecError(f"sided: the host {host!r} forbids an official; give an unrestricted one")
-    extra = {"host": value.name, "side": side, **({"official": official} if official else {})}
-    return str(BotSpec("sided", {**extra, **value.options}))
+def sided_spec(host: BotSpec, side: str, official: str | None = None) -> BotSpec:
+    """The sided bot's spec for a host spec (heuristic or an mcts spec, its options kept): sided_spec(heuristic,
+    'always', 'postmaster') is sided(host=heuristic,side=always,official=postmaster)."""
+    if host.name not in HOSTS:
+        raise BotSpecError(f"sided: the host is {' or '.join(HOSTS)}, not {str(host)!r}")
+    if host.option("forbid"):
+        raise BotSpecError(f"sided: the host {str(host)!r} forbids an official; give an unrestricted one")
+    extra = {"host": host.name, "side": side, **({"official": official} if official else {})}
+    return BotSpec("sided", {**extra, **host.options})

@@ -73,24 +73,24 @@ class Variant:
     def name(self) -> str:
         return NORMAL if self.mode == NORMAL else f"{self.mode}_{self.official}"
 
-    def spec(self, host: str) -> str:
-        """The spec every seat plays in this variant of `host` (a spec)."""
+    def spec(self, host: BotSpec) -> BotSpec:
+        """The spec every seat plays in this variant of `host`."""
         if self.mode == NORMAL:
             return host
         if self.mode == "never":
-            return str(with_forbid(BotSpec.parse(host), str(self.official)))   # the spec's text: the cells' data
+            return with_forbid(host, str(self.official))
         return sided_spec(host, "always", self.official)
 
 
 VARIANTS = (Variant(), *(Variant(m, o) for o in OFFICIALS for m in MODES))
 
 #: the populations: today's default search (its defaults written out, 1000 iterations), and the rule bot
-HOSTS = {"mcts": str(BotSpec("mcts", {**MCTS_DEFAULTS, "iterations": 1000})), "heuristic": "heuristic"}
+HOSTS = {"mcts": BotSpec("mcts", {**MCTS_DEFAULTS, "iterations": 1000}), "heuristic": BotSpec("heuristic", {})}
 #: the design's base seed: a host's games at n players use SEED + 1000 * (host's index) + 100 n
 SEED = 53
 
 
-def host_spec(host: str) -> str:
+def host_spec(host: str) -> BotSpec:
     if host not in HOSTS:
         raise StudyError(f"host {host!r}: one of {', '.join(HOSTS)}")
     return HOSTS[host]
@@ -141,7 +141,8 @@ def play_cell(cell: DesignCell, raw: Path, seed: int = SEED, jobs: int | None = 
 
     spec = Variant.parse(cell.variant).spec(host_spec(cell.host))
     folder = Path(raw) / f"{cell.host}_{cell.players}p_{cell.variant}"
-    rows = run_tournament([spec] * cell.players, players=cell.players, games=cell.games,
+    # the tournament's files hold the spec's text
+    rows = run_tournament([str(spec)] * cell.players, players=cell.players, games=cell.games,
                           seed=cell_seed(cell.host, cell.players, seed), jobs=jobs, out_dir=str(folder),
                           resume="auto", progress=progress)
     return game_measures(rows, folder / "records.jsonl", cell)

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...fileio import atomic_savefig
 from ..findings import Number
 from ..markdown import num, p_text, pct, pp
 from ..markdown import table as markdown_table
 from .plan import OFFICIAL_LABEL
+from .plots import pyplot, save
 from .symmetric import DESIGN, GAME_MEASURES, NORMAL, RULE, VARIANTS, Variant, cell_seed, host_spec
 
 __all__ = ["variant_label", "difference_text", "write_plot", "report", "numbers", "planned_table"]
@@ -39,10 +39,7 @@ def difference_text(r) -> str:
 def write_plot(comparison: pd.DataFrame, out: Path, host: str) -> str | None:
     """design_<host>.png: per measure a panel, each variant's paired difference to the normal game with its
     95% interval, one colour a player count (a designer reads where the intervals leave 0)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     c = comparison[comparison.host == host]
     if c.empty:
         return None
@@ -63,13 +60,7 @@ def write_plot(comparison: pd.DataFrame, out: Path, host: str) -> str | None:
     axes.flat[4].set_yticks(range(len(variants)), [variant_label(v) for v in variants])
     axes.flat[0].legend(fontsize=8)
     fig.suptitle(f"Every seat the same `{host}` bot: each variant minus the normal game, paired deals (95% intervals)")
-    fig.tight_layout()
-    name = f"design_{host}.png"
-    try:
-        atomic_savefig(fig, Path(out) / name, dpi=100)
-    finally:
-        plt.close(fig)
-    return name
+    return save(plt, fig, Path(out), f"design_{host}.png", dpi=100)
 
 
 def _marked(r) -> str:

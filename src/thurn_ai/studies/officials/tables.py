@@ -293,3 +293,9 @@ def seat_comparison(analyses: dict) -> pd.DataFrame:
                             f"{name}_{kind}_rate": float(r.win_rate), f"{name}_{kind}_lo": float(r.lo),
                             f"{name}_{kind}_hi": float(r.hi)})
     return pd.DataFrame([rows[k] for k in sorted(rows)])
+
+
+def control_facts(df: pd.DataFrame) -> dict:
+    """{players: (turns per player, mean score)} of the full bot in the control games: how the bot plays."""
+    c = df[df.official == CONTROL]
+    return {int(n): (float((g.turns / n).mean()), float(g.score.mean())) for n, g in c.groupby("players")}
