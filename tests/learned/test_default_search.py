@@ -98,9 +98,6 @@ def test_the_shipped_maps_name_the_search_they_were_fitted_for_truthfully(path):
         assert W.win_chance_for(DEFAULT_SEARCH, n, opponents).calibrated == fits_default
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped maps were fitted for the hand-set prior's search (the hint's "
-                   "before the learned prior became the default): python experiments/calibrate.py refits them; "
-                   "then this passes and the marker goes")
 @pytest.mark.parametrize("path", [DEFAULT_PATH, HEURISTIC_PATH], ids=["equal", "heuristic"])
 def test_the_shipped_maps_are_fitted_for_the_default_search(path):
     assert identity_differences(WinMap.load(path).identity, search_identity(DEFAULT_SEARCH)) == []
