@@ -22,6 +22,8 @@ QUOTES = [
                         "(fair share 50%), at 3\nplayers {search_root:win.gen3_h2h_p3} of 402"),
     ("docs/results.md", "and at 4 players {search_root:win.gen3_h2h_p4} of 400 (fair share\n25%): pooled over the "
                         "counts it beat the fair share by {search_root:gen3.h2h_pooled|points}"),
+    ("README.md", "playing like the default search: out-of-fold slope\n{calibration:equal.p2.slope} / "
+                  "{calibration:equal.p3.slope} / {calibration:equal.p4.slope} at 2 / 3 / 4 players"),
     ("README.md", "| generation 3 of the prior, same deals | {search_root:win.gen3_p2} | {search_root:win.gen3_p3} | "
                   "{search_root:win.gen3_p4} |"),
     ("README.md", "Generation 3 gains {search_root:gen3.pooled|points} but\nmissed its head-to-head bar against "
