@@ -133,9 +133,9 @@ def test_hint_same_seed_same_answer_and_text_output(position_file, capsys):
 @needs_mcts
 def test_hint_says_whether_its_win_chance_is_calibrated(position_file, capsys):
     _, path = position_file
-    # the search the shipped map was fitted for; the default search (the map read uncalibrated); no map
-    for spec, calibrated, words in (("mcts(eval=learned,policy=handset)", True, "win chance: calibrated"),
-                                    ("mcts", False, "uncalibrated for this search"),
+    # the default search, which the shipped map was fitted for; another prior (the map read uncalibrated); no map
+    for spec, calibrated, words in (("mcts", True, "win chance: calibrated"),
+                                    ("mcts(eval=learned,policy=handset)", False, "uncalibrated for this search"),
                                     ("mcts(eval=simple)", False, "win: not a probability")):
         r = json.loads(run(["hint", str(path), "--iterations", "100", "--json", "--bot", spec], capsys)[1])
         assert r["win_prob_calibrated"] is calibrated and r["win_chance"]["calibrated"] is calibrated

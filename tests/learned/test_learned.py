@@ -309,9 +309,9 @@ def test_a_search_reads_the_weights_file_its_spec_names(tmp_path, monkeypatch):
     assert said(base + ",model=sub/other.json)") == said(base + f",model={other})")
     # the win map was fitted to the shipped weights' search: other weights' shares are not calibrated
     from thurn_ai.play.analysis import analyse
-    shipped = BotSpec.parse(f"mcts(eval=learned,policy=handset,model={DEFAULT_PATH})")
+    shipped = BotSpec.parse(f"mcts(eval=learned,model={DEFAULT_PATH})")
     assert analyse(g, iterations=60, bot=shipped).calibrated
-    elsewhere = BotSpec.parse("mcts(eval=learned,policy=handset,model=sub/other.json)")
+    elsewhere = BotSpec.parse("mcts(eval=learned,model=sub/other.json)")
     assert not analyse(g, iterations=60, bot=elsewhere).calibrated
 
 

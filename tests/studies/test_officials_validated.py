@@ -168,7 +168,7 @@ def test_rows_hold_both_ratings_the_units_and_the_last_round(tmp_path):
     run_tournament(["heuristic", "heuristic"], players=2, games=1, seed=3, jobs=1, out_dir=tmp_path / "t",
                    progress=False)
     # rated by the search the shipped win map was fitted for (the hand-set prior's): calibrated win chances
-    fitted = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=30,policy=handset)"), seed=2, fresh=True)
+    fitted = ChoiceSettings(bot=BotSpec.parse("mcts(iterations=30)"), seed=2, fresh=True)
     rows = run_choice(tmp_path / "t" / "records.jsonl", tmp_path / "c", fitted, games=1, source="2p_none")
     rated = rows[rows.d_win_fresh.notna()]
     assert len(rated) > 0.9 * len(rows)
