@@ -4,7 +4,8 @@ against the linear evaluations -- the shipped one, the 12-feature sibling refit 
 and the route-tiles refit (results/value_route_tiles/value_route_tiles.json, the network's start).
 
     python experiments/value_net.py                    # writes results/value_net/
-    python experiments/value_net.py --limit-games 40   # a smaller fit (every held-out game is still measured)
+    python experiments/value_net.py --limit-games 20 --maxiter 100 --penalties 0.1 1
+                                                       # a smaller fit (every held-out game still measured)
 
 The rule, fixed before the fit (this file, committed first): the network goes on to a played cell only if the
 pooled held-out pairwise accuracy (decisions with at least two moves of 50 teacher visits, 2-4 players pooled)
@@ -22,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_bytes, atomic_write_text
@@ -44,14 +46,23 @@ BASELINE = "route tiles"                    # the evaluation the network is comp
 
 
 def rows_for(out: Path, players: int, limit_games) -> list[dict]:
-    """The decisions' inputs of one player count, read once and kept in out/.rows/ (a run resumes from it)."""
-    cache = out / ".rows" / f"p{players}-{limit_games or 'all'}.pickle"
+    """The decisions' inputs of one player count, read once and kept in out/.rows/ (a run resumes from it);
+    limit_games: of each folder's training games the first this many (every held-out game kept), as
+    value_rank.load_rows limits them."""
+    cache = out / ".rows" / f"p{players}-all.pickle"
     if cache.exists():
-        return pickle.loads(cache.read_bytes())
-    rows = N.net_rows([DATA / f for f in FOLDERS], players, limit_games)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(cache, pickle.dumps(rows))
-    return rows
+        rows = pickle.loads(cache.read_bytes())
+    else:
+        rows = N.net_rows([DATA / f for f in FOLDERS], players)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(cache, pickle.dumps(rows))
+    if limit_games is None:
+        return rows
+    keep = set()
+    for k in range(len(FOLDERS)):
+        games = np.unique([r["game"] for r in rows if r["game"] // V.F.GAME_OFFSET == k])
+        keep |= set(games[V.T.held_out(games)]) | set(games[~V.T.held_out(games)][:limit_games])
+    return [r for r in rows if r["game"] in keep]
 
 
 def pooled(frames: list, base: list | None = None) -> tuple[float, float, float]:
@@ -69,7 +80,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--limit-games", type=int, default=None, help="training games per folder and count")
     ap.add_argument("--hidden", type=int, default=N.HIDDEN)
-    ap.add_argument("--maxiter", type=int, default=N.MAXITER)
+    ap.add_argument("--maxiter", type=int, default=N.MAXITER, help="L-BFGS-B iterations a fit")
+    ap.add_argument("--penalties", type=float, nargs="+", default=list(N.PENALTIES), help="L2 penalties tried")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     code = committed_code_or_exit(ROOT, args.allow_dirty)
@@ -84,8 +96,10 @@ def main(argv=None) -> int:
         print(f"{n} players: {len(train[n])} training, {len(held[n])} held-out decisions", flush=True)
     meta = {"data": [f"results/expert/{f}" for f in FOLDERS], "code": code, "method":
             "thurn_ai/studies/expert/value_net.py", "start": "results/value_route_tiles/value_route_tiles.json",
-            "hidden": args.hidden, "limit_games": args.limit_games}
-    net, cv = N.fit_net(train, model_from(THIRTEEN), cities, hidden=args.hidden, maxiter=args.maxiter, meta=meta)
+            "hidden": args.hidden, "limit_games": args.limit_games, "maxiter": args.maxiter,
+            "penalties": args.penalties}
+    net, cv = N.fit_net(train, model_from(THIRTEEN), cities, penalties=args.penalties, hidden=args.hidden,
+                        maxiter=args.maxiter, meta=meta)
     args.out.mkdir(parents=True, exist_ok=True)
     net.save(args.out / "value_net.json")
     atomic_to_csv(pd.DataFrame(cv), args.out / "cv.csv", index=False)
@@ -99,6 +113,10 @@ def main(argv=None) -> int:
         frames["network"].append(own["network"])
     atomic_to_csv(pd.concat(tables, ignore_index=True), args.out / "held_out.csv", index=False)
     result = {"code": code, "decisions": sum(len(held[n]) for n in PLAYERS), "limit_games": args.limit_games,
+              "training_decisions": {n: len(train[n]) for n in PLAYERS}, "hidden": args.hidden,
+              "maxiter": args.maxiter, "penalties": args.penalties,
+              "command": " ".join([COMMAND, *(a for a in (sys.argv[1:] if argv is None else argv)
+                                              if a != "--allow-dirty")]),
               "pooled": {name: pooled(f) for name, f in frames.items()},
               "network_minus_route_tiles": pooled(frames["network"], frames[BASELINE])}
     diff, lo, hi = result["network_minus_route_tiles"]
@@ -108,7 +126,7 @@ def main(argv=None) -> int:
     print(f"pooled pairwise, network - route tiles: {diff:+.4f} [{lo:+.4f}, {hi:+.4f}] -> "
           f"{'to a played cell' if result['carried_on'] else 'not carried on'}")
     log_run(args.out, "value net", time.process_time() - start, code, cpu_seconds=True,
-            limit_games=args.limit_games, hidden=args.hidden)
+            limit_games=args.limit_games, hidden=args.hidden, maxiter=args.maxiter, penalties=args.penalties)
     return 0
 
 
@@ -120,10 +138,11 @@ def write_report(out: Path, result: dict, tables: list) -> None:
     diff, lo, hi = result["network_minus_route_tiles"]
     limit = result["limit_games"]
     lines = ["# A network value in the search (offline gate)", "",
-             f"Computed at {result['code']} by `{COMMAND}"
-             + (f" --limit-games {limit}`" if limit else "`") + "; the rule and the method are in that script's "
-             "docstring" + (f" (a smaller fit: at most {limit} training games per folder and count; every "
-                            "held-out game measured)." if limit else "."), "",
+             f"Computed at {result['code']} by `{result['command']}`; the rule and the method are in that "
+             "script's docstring" + (f" (a smaller fit: at most {limit} training games per folder and count; "
+                                     "every held-out game measured)." if limit else "."),
+             f"Training decisions {result['training_decisions']}; {result['hidden']} hidden units; penalties "
+             f"tried {result['penalties']}; at most {result['maxiter']} L-BFGS-B iterations a fit.", "",
              "Held-out decisions with at least two moves of 50 teacher visits; pairwise = the share of the "
              "teacher's sibling pairs the evaluation orders as the teacher valued them (chance 0.5; two "
              "independent searches agree on 0.79-0.87, docs/expert.md).", "",
