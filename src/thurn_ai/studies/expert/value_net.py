@@ -194,15 +194,20 @@ def fit_net(train: dict, base: ValueModel, cities: int, penalties=PENALTIES, fol
     lowest cross-validated loss (without its penalty term; folds by game), and the cross-validation rows."""
     layers, cv = {}, []
     for n, d in sorted(train.items()):
-        start = start_layer(base, n, cities, hidden)
-        sigma, center = input_scale(d, start), center_of(start)
-        pen, scores = best_penalty(d, penalties, folds_of(d.game, folds),
-                                   lambda tr, pen: fit_layer(tr, start, pen, sigma, maxiter),
-                                   lambda layer, te: loss_and_grad(pack(layer), start, te, center, sigma, 0.0)[0])
-        layers[n] = fit_layer(d, start, pen, sigma, maxiter)
+        layers[n], pen, scores = fit_count(d, start_layer(base, n, cities, hidden), penalties, folds, maxiter)
         cv.extend({"players": n, "decisions": len(d), "games": len(np.unique(d.game)), "penalty": p,
                    "cv_loss": s, "chosen": p == pen} for p, s in scores.items())
     return ValueNet(layers=layers, board=BOARD if cities else None, meta=dict(meta or {})), cv
+
+
+def fit_count(d: V.Siblings, start: NetLayer, penalties, folds: int, maxiter: int
+              ) -> tuple[NetLayer, float, dict]:
+    """(the network fitted to d at the penalty of lowest cross-validated loss, that penalty, each one's loss)."""
+    sigma, center = input_scale(d, start), center_of(start)
+    pen, scores = best_penalty(d, penalties, folds_of(d.game, folds),
+                               lambda tr, pen: fit_layer(tr, start, pen, sigma, maxiter),
+                               lambda layer, te: loss_and_grad(pack(layer), start, te, center, sigma, 0.0)[0])
+    return fit_layer(d, start, pen, sigma, maxiter), pen, scores
 
 
 def per_decision(layer: NetLayer, d: V.Siblings):
