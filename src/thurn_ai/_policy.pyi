@@ -19,15 +19,23 @@ class _PriorWeights(Protocol):
 
 class _NetLayer(Protocol):
     """What the compiled network evaluation reads off one player count's network (learned.net.NetLayer is
-    one): W (hidden, inputs), b, win_h, score_h (hidden,), win_x, score_x (inputs,), score0, cities."""
-    W: np.ndarray
-    b: np.ndarray
-    win_h: np.ndarray
-    win_x: np.ndarray
-    score_h: np.ndarray
-    score_x: np.ndarray
-    score0: float
-    cities: int
+    one, frozen): W (hidden, inputs), b, win_h, score_h (hidden,), win_x, score_x (inputs,), score0, cities."""
+    @property
+    def W(self) -> np.ndarray: ...
+    @property
+    def b(self) -> np.ndarray: ...
+    @property
+    def win_h(self) -> np.ndarray: ...
+    @property
+    def win_x(self) -> np.ndarray: ...
+    @property
+    def score_h(self) -> np.ndarray: ...
+    @property
+    def score_x(self) -> np.ndarray: ...
+    @property
+    def score0(self) -> float: ...
+    @property
+    def cities(self) -> int: ...
 
 #: the network evaluation's dense inputs per player (NET_DENSE), most hidden units (NET_HIDDEN), most cities
 NET_DENSE_INPUTS: int

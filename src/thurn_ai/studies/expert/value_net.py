@@ -192,7 +192,8 @@ def fit_net(train: dict, base: ValueModel, cities: int, penalties=PENALTIES, fol
             hidden: int = HIDDEN, maxiter: int = MAXITER, meta: dict | None = None) -> tuple[ValueNet, list]:
     """The network per player count ({players: the network's Siblings of training decisions}) at the penalty of
     lowest cross-validated loss (without its penalty term; folds by game), and the cross-validation rows."""
-    layers, cv = {}, []
+    layers: dict[int, NetLayer] = {}
+    cv: list[dict] = []
     for n, d in sorted(train.items()):
         layers[n], pen, scores = fit_count(d, start_layer(base, n, cities, hidden), penalties, folds, maxiter)
         cv.extend({"players": n, "decisions": len(d), "games": len(np.unique(d.game)), "penalty": p,
