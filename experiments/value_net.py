@@ -4,8 +4,8 @@ against the linear evaluations -- the shipped one, the 12-feature sibling refit 
 and the route-tiles refit (results/value_route_tiles/value_route_tiles.json, the network's start).
 
     python experiments/value_net.py                    # writes results/value_net/
-    python experiments/value_net.py --limit-games 20 --maxiter 100 --penalties 0.1 1
-                                                       # a smaller fit (every held-out game still measured)
+    python experiments/value_net.py --limit-games 20 --maxiter 60 --penalties 0.1
+                        # a smaller fit: one penalty, no cross-validation (every held-out game still measured)
 
 The rule, fixed before the fit (this file, committed first): the network goes on to a played cell only if the
 pooled held-out pairwise accuracy (decisions with at least two moves of 50 teacher visits, 2-4 players pooled)
@@ -81,7 +81,8 @@ def main(argv=None) -> int:
     ap.add_argument("--limit-games", type=int, default=None, help="training games per folder and count")
     ap.add_argument("--hidden", type=int, default=N.HIDDEN)
     ap.add_argument("--maxiter", type=int, default=N.MAXITER, help="L-BFGS-B iterations a fit")
-    ap.add_argument("--penalties", type=float, nargs="+", default=list(N.PENALTIES), help="L2 penalties tried")
+    ap.add_argument("--penalties", type=float, nargs="+", default=list(N.PENALTIES),
+                    help="L2 penalties tried (by cross-validation; one: taken as given)")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     code = committed_code_or_exit(ROOT, args.allow_dirty)

@@ -203,8 +203,11 @@ def fit_net(train: dict, base: ValueModel, cities: int, penalties=PENALTIES, fol
 
 def fit_count(d: V.Siblings, start: NetLayer, penalties, folds: int, maxiter: int
               ) -> tuple[NetLayer, float, dict]:
-    """(the network fitted to d at the penalty of lowest cross-validated loss, that penalty, each one's loss)."""
+    """(the network fitted to d at the penalty of lowest cross-validated loss, that penalty, each one's loss); a
+    single penalty is taken as given (no cross-validation: its loss NaN)."""
     sigma, center = input_scale(d, start), center_of(start)
+    if len(penalties) == 1:
+        return fit_layer(d, start, penalties[0], sigma, maxiter), penalties[0], {penalties[0]: float("nan")}
     pen, scores = best_penalty(d, penalties, folds_of(d.game, folds),
                                lambda tr, pen: fit_layer(tr, start, pen, sigma, maxiter),
                                lambda layer, te: loss_and_grad(pack(layer), start, te, center, sigma, 0.0)[0])
