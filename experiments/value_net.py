@@ -6,6 +6,8 @@ and the route-tiles refit (results/value_route_tiles/value_route_tiles.json, the
     python experiments/value_net.py                    # writes results/value_net/
     python experiments/value_net.py --limit-games 20 --maxiter 60 --penalties 0.1
                         # a smaller fit: one penalty, no cross-validation (every held-out game still measured)
+    python experiments/value_net.py --start src/thurn_ai/learned/value_net.json
+                        # the shipped network until a fit replaces it: the fit's start (no fit)
 
 The rule, fixed before the fit (this file, committed first): the network goes on to a played cell only if the
 pooled held-out pairwise accuracy (decisions with at least two moves of 50 teacher visits, 2-4 players pooled)
@@ -83,9 +85,16 @@ def main(argv=None) -> int:
     ap.add_argument("--maxiter", type=int, default=N.MAXITER, help="L-BFGS-B iterations a fit")
     ap.add_argument("--penalties", type=float, nargs="+", default=list(N.PENALTIES),
                     help="L2 penalties tried (by cross-validation; one: taken as given)")
+    ap.add_argument("--start", type=Path, help="only write the fit's start (the route-tiles refit as a network, "
+                    "its hidden layer silent) to this file, and stop")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     code = committed_code_or_exit(ROOT, args.allow_dirty)
+    if args.start:
+        N.start_net(model_from(THIRTEEN), N.board_cities(), args.hidden, PLAYERS, meta={
+            "code": code, "what": "the fit's start: results/value_route_tiles/value_route_tiles.json exactly, "
+            "its hidden layer silent (output weights 0); refit: python experiments/value_net.py"}).save(args.start)
+        return 0
     start = time.process_time()
     cities = N.board_cities()
     train, held, held_lin = {}, {}, {}

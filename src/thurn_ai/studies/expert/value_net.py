@@ -98,6 +98,13 @@ def start_layer(base: ValueModel, players: int, cities: int, hidden: int = HIDDE
                     score0=float(s[0]), cities=cities)
 
 
+def start_net(base: ValueModel, cities: int, hidden: int = HIDDEN, players=(2, 3, 4), meta: dict | None = None
+              ) -> ValueNet:
+    """The network every fit starts from, for each player count: the linear model `base` exactly."""
+    return ValueNet(layers={n: start_layer(base, n, cities, hidden) for n in players},
+                    board=BOARD if cities else None, meta=dict(meta or {}))
+
+
 def pack(layer: NetLayer) -> np.ndarray:
     return np.concatenate([layer.W.ravel(), layer.b, layer.win_h, layer.win_x, layer.score_h, layer.score_x])
 
