@@ -19,6 +19,8 @@ from thurn_ai.play.match import play_game
 from thurn_ai.studies.expert import value_net as VN
 from thurn_ai.studies.expert import value_rank as V
 
+from tests.learned.test_learned import played
+
 REWARDS = {"win": 0, "margin": 1, "mixed": 2}
 
 
@@ -35,17 +37,6 @@ def random_net(seed: int, board: str | None = "south", hidden: int = 8, players=
                           score_h=rng.normal(0, 2, hidden), score_x=rng.normal(0, 0.3, width),
                           score0=float(rng.normal(0, 3)), cities=cities) for n in players}
     return ValueNet(layers=layers, board=board)
-
-
-def played(players: int, seed: int, moves: int, board: str = "south"):
-    g = thurn_ai.new_game(players=players, seed=seed, board=board)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        if g.is_terminal():
-            break
-        legal = g.legal_moves()
-        g.apply(legal[int(rng.integers(len(legal)))])
-    return g
 
 
 @settings(max_examples=40, deadline=None)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,6 +34,9 @@ VERSION = 1
 MAX_WEIGHT = 10_000.0
 #: the largest weights file read: the shipped one is 4 kB (three player counts, 76 numbers each)
 MAX_MODEL_BYTES = 2 ** 20
+
+
+_T = TypeVar("_T")
 
 
 class ModelError(ThurnError):
@@ -164,10 +169,16 @@ def model_from(path=None) -> ValueModel:
     """The model in a weights file (None: the shipped one), read once per file: a search builds a tree
     at every decision, and reading the file each time would cost more than the search. Every problem
     with the file (missing, a link loop, not a model) is one ModelError naming the path as given."""
-    p, key = weights_path(path, DEFAULT_PATH, "value model")
-    if key not in _loaded:
-        _loaded[key] = ValueModel.load(p)
-    return _loaded[key]
+    return read_once(path, DEFAULT_PATH, "value model", _loaded, ValueModel.load)
+
+
+def read_once(path, default: Path, what: str, cache: dict[Path, _T], load: Callable[[Path], _T]) -> _T:
+    """load(the path) of a weights file named by `path` (None: `default`), once per file (cached in `cache` by
+    the resolved path); a path that is no path is one ModelError naming `what` (weights_path)."""
+    p, key = weights_path(path, default, what)
+    if key not in cache:
+        cache[key] = load(p)
+    return cache[key]
 
 
 def weights_path(path, default: Path, what: str) -> tuple[Path, Path]:

@@ -27,7 +27,7 @@ from .. import _policy
 from ..fileio import atomic_write_text, load_json, short_repr
 from ..game.rules import PLAYER_COUNTS, player_counts_text
 from .features import FEATURES, N_TERMS
-from .model import MAX_MODEL_BYTES, ModelError, _weights, weights_path
+from .model import MAX_MODEL_BYTES, ModelError, _weights, read_once
 
 #: the network shipped with the package, read by mcts(eval=net) without nmodel= (refit:
 #: python experiments/value_net.py, then copy results/value_net/value_net.json here)
@@ -210,7 +210,4 @@ _loaded: dict[Path, ValueNet] = {}
 def net_from(path=None) -> ValueNet:
     """The network in a weights file (None: the shipped one), read once per file; every problem with the
     file is one ModelError naming the path as given."""
-    p, key = weights_path(path, DEFAULT_PATH, "value network")
-    if key not in _loaded:
-        _loaded[key] = ValueNet.load(p)
-    return _loaded[key]
+    return read_once(path, DEFAULT_PATH, "value network", _loaded, ValueNet.load)

@@ -28,7 +28,7 @@ import numpy as np
 from .. import _policy
 from ..fileio import atomic_write_text, load_json, short_repr
 from ..game.rules import PLAYER_COUNTS, player_counts_text
-from .model import MAX_MODEL_BYTES, ModelError, _weights, weights_path
+from .model import MAX_MODEL_BYTES, ModelError, _weights, read_once
 
 #: the prior shipped with the package (refit: python experiments/expert_iteration.py --part fit)
 DEFAULT_PATH = Path(__file__).with_name("prior_model.json")
@@ -209,7 +209,4 @@ _loaded: dict[Path, PriorModel] = {}
 def prior_from(path=None) -> PriorModel:
     """The prior in a weights file (None: the shipped one), read once per file; every problem with the
     file is one ModelError naming the path as given."""
-    p, key = weights_path(path, DEFAULT_PATH, "move prior")
-    if key not in _loaded:
-        _loaded[key] = PriorModel.load(p)
-    return _loaded[key]
+    return read_once(path, DEFAULT_PATH, "move prior", _loaded, PriorModel.load)
