@@ -49,25 +49,13 @@ cdef void value_features(const StateData* s, const ConfigData* c, int p, HouseVa
     f[12] = route_tile_potential(s, c, p)
 
 
-cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,
-                           double scale, HouseValues* values, double* r, double* sc, double* win) noexcept nogil:
-    """The learned model at a position where a playout stopped: win chances (win), expected final scores
-    (sc) and the rewards (r) the search backs up -- like a finished game's rewards with the win replaced by
-    its chance and the margin by the expected one."""
-    cdef double f[VALUE_FEATURES]
-    cdef double u[MAXP]
-    cdef double t = game_progress(s, c), top = -1e300, total = 0.0, other, a
-    cdef int p, q, k
-    for p in range(c.n_players):
-        value_features(s, c, p, values, f)
-        u[p] = 0.0
-        sc[p] = w.score[0] + t * w.score[1]
-        for k in range(VALUE_FEATURES):
-            a = f[k] * (1.0 - t)
-            u[p] += w.win[2 * k] * a + w.win[2 * k + 1] * f[k] * t
-            sc[p] += w.score[2 + 2 * k] * a + w.score[3 + 2 * k] * f[k] * t
-        if u[p] > top:
-            top = u[p]
+cdef inline void learned_rewards(const ConfigData* c, double* u, double top, const double* sc, int reward,
+                                 double scale, double* r, double* win) noexcept nogil:
+    """From each player's win logit u (top: their largest) and expected final score sc: the win chances
+    (win: the softmax of u; u is overwritten) and the rewards (r) the search backs up -- like a finished
+    game's rewards with the win replaced by its chance and the margin by the expected one."""
+    cdef double total = 0.0, other, a
+    cdef int p, q
     for p in range(c.n_players):
         u[p] = exp(u[p] - top)
         total += u[p]
@@ -84,3 +72,25 @@ cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueW
             r[p] = a
         else:
             r[p] = 0.5 * a + 0.5 * win[p]
+
+
+cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,
+                           double scale, HouseValues* values, double* r, double* sc, double* win) noexcept nogil:
+    """The learned model at a position where a playout stopped: win chances (win), expected final scores
+    (sc) and the rewards (r) the search backs up -- like a finished game's rewards with the win replaced by
+    its chance and the margin by the expected one."""
+    cdef double f[VALUE_FEATURES]
+    cdef double u[MAXP]
+    cdef double t = game_progress(s, c), top = -1e300, a
+    cdef int p, k
+    for p in range(c.n_players):
+        value_features(s, c, p, values, f)
+        u[p] = 0.0
+        sc[p] = w.score[0] + t * w.score[1]
+        for k in range(VALUE_FEATURES):
+            a = f[k] * (1.0 - t)
+            u[p] += w.win[2 * k] * a + w.win[2 * k + 1] * f[k] * t
+            sc[p] += w.score[2 + 2 * k] * a + w.score[3 + 2 * k] * f[k] * t
+        if u[p] > top:
+            top = u[p]
+    learned_rewards(c, u, top, sc, reward, scale, r, win)

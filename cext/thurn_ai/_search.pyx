@@ -19,7 +19,7 @@ it (max^n), which works for 2-4 players.
 PIMC / determinized UCT is the same code with one fixed determinization per tree (every child is then
 available whenever its parent is visited, so the availability count equals the parent's visits: plain UCT).
 """
-from libc.stdlib cimport realloc, free
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
@@ -33,6 +33,7 @@ from thurn_ai._core cimport (
 from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, keep_turn_officials, official_bit, tree_moves, order_moves, move_priors, plan_choice, playout,
     playout_turn, evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
+    evaluate_net, fill_net_weights, NetWeights, EVAL_NET,
     PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, PLAYOUT_HEURISTIC_TILES, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
     EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED, PriorWeights, prior_phase, prior_logits, softmax_into, fill_prior_weights,
     plan_values_choice,
@@ -49,7 +50,7 @@ PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PL
             "heuristic-tiles": PLAYOUT_HEURISTIC_TILES}
 REWARDS = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}
 SELECTS = {"ucb": SELECT_UCB, "puct": SELECT_PUCT}
-EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED}
+EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED, "net": EVAL_NET}
 # how the root decides: PUCT like every other node (the most visited move), or Sequential Halving over the
 # prior's top candidates with common random numbers, chosen by value (see run_halving)
 ROOTS = {"puct": 0, "halving": 1}
@@ -110,6 +111,7 @@ cdef class Tree:
     cdef double scale
     cdef int evaluation
     cdef ValueWeights value_weights
+    cdef NetWeights* net_weights        # the network evaluation's weights (eval=net only; else NULL)
     cdef PriorWeights prior_weights
     cdef bint learned_prior
     cdef double prior_mix
@@ -151,21 +153,24 @@ cdef class Tree:
         self.pl_logit = NULL
         self.pl_n = 0
         self.pl_cap = 0
+        self.net_weights = NULL
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.pl_move)
         free(self.pl_logit)
+        free(self.net_weights)
 
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
                  OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
-                 int root=ROOT_PUCT, int candidates=4):
+                 int root=ROOT_PUCT, int candidates=4, net_weights=None):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
-        the learned model's (win, score) weights for this player count, needed by the learned evaluation).
+        the learned model's (win, score) weights for this player count, needed by the learned evaluation;
+        net_weights: the value network's layer for this player count, needed by eval=net, thurn_ai.learned.net).
         ismcts=True re-deals what the observer cannot see every iteration; ismcts=False searches `state` as it
         is (perfect information: pass a determinization). `forbid` is a bit set of officials (1 << official
         code) the observer never uses, in the tree and in playouts. `officials` (an OfficialFilter; None keeps
@@ -220,6 +225,13 @@ cdef class Tree:
             if value_weights is None:
                 raise ValueError("the learned evaluation needs value_weights (win, score)")
             fill_weights(&self.value_weights, value_weights[0], value_weights[1])
+        if evaluation == EVAL_NET:
+            if net_weights is None:
+                raise ValueError("the network evaluation needs net_weights (a value network's layer)")
+            self.net_weights = <NetWeights*>malloc(sizeof(NetWeights))
+            if self.net_weights == NULL:
+                raise MemoryError()
+            fill_net_weights(self.net_weights, net_weights)
         self.plan_prior = plan_prior
         self.learned_prior = prior_weights is not None
         if self.learned_prior:
@@ -420,6 +432,8 @@ cdef class Tree:
                 win[i] = 1.0 if i == w else 0.0
         elif self.evaluation == EVAL_LEARNED:
             evaluate_learned(s, c, &self.value_weights, self.reward, self.scale, &self.values, r, sc, win)
+        elif self.evaluation == EVAL_NET:
+            evaluate_net(s, c, self.net_weights, self.reward, self.scale, &self.values, r, sc, win)
         else:
             evaluate(s, c, r, sc, self.tile_weight, self.scale, &self.values, self.evaluation == EVAL_PLAN,
                      self.forbid)

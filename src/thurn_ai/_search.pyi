@@ -8,7 +8,7 @@ from ._policy import official_mask as official_mask
 from ._policy import plan_policy_choice as plan_policy_choice
 from ._policy import policy_choice as policy_choice
 from ._policy import policy_playout as policy_playout
-from ._policy import _PriorWeights
+from ._policy import _NetLayer, _PriorWeights
 
 PLAYOUTS: dict[str, int]
 REWARDS: dict[str, int]
@@ -58,7 +58,7 @@ class Tree:
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
                  prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
-                 root: int = 0, candidates: int = 4) -> None:
+                 root: int = 0, candidates: int = 4, net_weights: _NetLayer | None = None) -> None:
         """Search from `state` for `observer` (default: the player to move)."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);

@@ -29,8 +29,8 @@ def random_model(seed: int, players=(2, 3, 4)) -> ValueModel:
                       score={n: rng.normal(0, 0.5, N_TERMS + 2) for n in players})
 
 
-def played(players: int, seed: int, moves: int):
-    g = thurn_ai.new_game(players=players, seed=seed)
+def played(players: int, seed: int, moves: int, board: str = "south"):
+    g = thurn_ai.new_game(players=players, seed=seed, board=board)
     rng = np.random.default_rng(seed)
     for _ in range(moves):
         if g.is_terminal():

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..fileio import sha256_of
 from ..learned.model import DEFAULT_PATH as VALUE_PATH
+from ..learned.net import DEFAULT_PATH as NET_PATH
 from ..learned.prior import DEFAULT_PATH as PRIOR_PATH
 from .base import Searcher
 from .search_options import SearchOptions
@@ -29,7 +30,7 @@ _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval", "polic
 #: options that say how long a search runs, not what it computes: not part of its identity
 BUDGET = ("iterations", "time", "clock")
 #: options that name weights files: the identity holds the files' SHA-256 instead of their paths
-FILES = {"model": ("value", VALUE_PATH), "pmodel": ("prior", PRIOR_PATH)}
+FILES = {"model": ("value", VALUE_PATH), "pmodel": ("prior", PRIOR_PATH), "nmodel": ("net", NET_PATH)}
 
 
 def written_out(spec: str | BotSpec) -> BotSpec:
@@ -66,6 +67,8 @@ def search_identity(spec: str | BotSpec) -> dict[str, Any]:
     files = {}
     if options.eval == "learned":
         files["value"] = sha256_of(options.model or VALUE_PATH)
+    if options.eval == "net":
+        files["net"] = sha256_of(options.nmodel or NET_PATH)
     if options.policy == "learned":
         files["prior"] = sha256_of(options.pmodel or PRIOR_PATH)
     return {"bot": spec.name, "options": values, "files": files}

@@ -21,6 +21,7 @@ from typing import Any
 from .. import _search
 from ..errors import BotSpecError, ThurnError
 from ..learned.model import DEFAULT_PATH, model_from
+from ..learned.net import net_from
 from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
@@ -131,14 +132,17 @@ class SearchBot(Bot, Analyst, Searcher):
         raise AttributeError(name)
 
     def _tree(self, state, seed: int, ismcts: bool):
-        weights = prior = None
+        weights = prior = net = None
         if self.options.eval == "learned":
             weights = model_from(self.options.model).weights_for(state.n_players)
+        if self.options.eval == "net":
+            net = net_from(self.options.nmodel).layer_for(state.n_players, state.board.name)
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, officials=self.official_filter,
-                            value_weights=weights, prior_weights=prior, **self.options.tree_args())
+                            value_weights=weights, prior_weights=prior, net_weights=net,
+                            **self.options.tree_args())
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`

@@ -58,7 +58,7 @@ class SearchOptions:
     playout: str = "heuristic"      #: playout policy
     eps: float = 0.05               #: chance of a random move in a playout
     horizon: int = 3                #: playout turns of each player, then the evaluation (0: to the end)
-    eval: str = "simple"            #: evaluation of a stopped playout (learned: thurn_ai/learned)
+    eval: str = "simple"            #: evaluation of a stopped playout (learned, net: thurn_ai/learned)
     tiles: float = 1.0              #: weight of province-tile progress in the simple evaluation
     scale: float = 8.0              #: points of margin that make tanh(margin / scale) = 0.76
     reward: str = "mixed"           #: reward of a finished game
@@ -71,6 +71,7 @@ class SearchOptions:
     clock: str = "wall"             #: what time= counts: wall (seconds) or cpu (the search thread's CPU seconds)
     root: str = "puct"              #: the root: puct (most visits), or halving (Sequential Halving, chosen by value)
     candidates: int = 4             #: with root=halving, the prior's top moves it compares
+    nmodel: str | None = None       #: weights file of the network evaluation (eval=net; None: the shipped one)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -89,6 +90,8 @@ class SearchOptions:
             raise BotSpecError("root=halving picks its candidates by the PUCT prior: it needs select=puct")
         if self.pmodel is not None:
             self._check_prior()
+        if self.nmodel is not None or self.eval == "net":
+            self._check_net()
 
     def _check_model(self) -> None:
         # read now, so that a missing or broken file is one clear error before any game, not a crash in one
@@ -115,6 +118,19 @@ class SearchOptions:
             prior_from(self.pmodel)
         except ModelError as e:
             raise BotSpecError(f"pmodel={self.pmodel}: {e}") from None
+
+    def _check_net(self) -> None:
+        if self.eval != "net":
+            raise BotSpecError(f"nmodel= is the network evaluation's weights file: it needs eval=net "
+                               f"(eval is {self.eval})")
+        if self.nmodel is not None and not isinstance(self.nmodel, str):
+            raise BotSpecError(f"nmodel must be the path of a weights file, not {self.nmodel!r}")
+        from ..learned.model import ModelError
+        from ..learned.net import net_from
+        try:
+            net_from(self.nmodel)
+        except ModelError as e:
+            raise BotSpecError(f"nmodel={self.nmodel or 'the shipped network'}: {e}") from None
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,6 +34,9 @@ VERSION = 1
 MAX_WEIGHT = 10_000.0
 #: the largest weights file read: the shipped one is 4 kB (three player counts, 76 numbers each)
 MAX_MODEL_BYTES = 2 ** 20
+
+
+_T = TypeVar("_T")
 
 
 class ModelError(ThurnError):
@@ -164,17 +169,28 @@ def model_from(path=None) -> ValueModel:
     """The model in a weights file (None: the shipped one), read once per file: a search builds a tree
     at every decision, and reading the file each time would cost more than the search. Every problem
     with the file (missing, a link loop, not a model) is one ModelError naming the path as given."""
+    return read_once(path, DEFAULT_PATH, "value model", _loaded, ValueModel.load)
+
+
+def read_once(path, default: Path, what: str, cache: dict[Path, _T], load: Callable[[Path], _T]) -> _T:
+    """load(the path) of a weights file named by `path` (None: `default`), once per file (cached in `cache` by
+    the resolved path); a path that is no path is one ModelError naming `what` (weights_path)."""
+    p, key = weights_path(path, default, what)
+    if key not in cache:
+        cache[key] = load(p)
+    return cache[key]
+
+
+def weights_path(path, default: Path, what: str) -> tuple[Path, Path]:
+    """(the path to read, the key to cache it under) of a weights file named by `path` (None: `default`);
+    a path that is no path or cannot be resolved (a symbolic link loop, a NUL) is one ModelError naming
+    `what` ("value model") and the path as given."""
     if path is None:
-        p = key = DEFAULT_PATH
-    else:
-        if not isinstance(path, (str, os.PathLike)):
-            raise ModelError(f"a value model is named by its path, not {short_repr(path)}")
-        try:
-            p = Path(path).expanduser()
-            key = p.resolve()
-        except (OSError, RuntimeError, ValueError) as e:     # a symbolic link loop, a NUL in the path
-            raise ModelError(f"cannot read value model {path_text(path)}: "
-                             f"{getattr(e, 'strerror', None) or e}") from None
-    if key not in _loaded:
-        _loaded[key] = ValueModel.load(p)
-    return _loaded[key]
+        return default, default
+    if not isinstance(path, (str, os.PathLike)):
+        raise ModelError(f"a {what} is named by its path, not {short_repr(path)}")
+    try:
+        p = Path(path).expanduser()
+        return p, p.resolve()
+    except (OSError, RuntimeError, ValueError) as e:
+        raise ModelError(f"cannot read {what} {path_text(path)}: {getattr(e, 'strerror', None) or e}") from None

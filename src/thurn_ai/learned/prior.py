@@ -20,16 +20,15 @@ version 2 (written whenever a phase has hidden units) also allows {"w": [N_FEATU
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .. import _policy
-from ..fileio import atomic_write_text, load_json, path_text, short_repr
+from ..fileio import atomic_write_text, load_json, short_repr
 from ..game.rules import PLAYER_COUNTS, player_counts_text
-from .model import MAX_MODEL_BYTES, ModelError, _weights
+from .model import MAX_MODEL_BYTES, ModelError, _weights, read_once
 
 #: the prior shipped with the package (refit: python experiments/expert_iteration.py --part fit)
 DEFAULT_PATH = Path(__file__).with_name("prior_model.json")
@@ -210,17 +209,4 @@ _loaded: dict[Path, PriorModel] = {}
 def prior_from(path=None) -> PriorModel:
     """The prior in a weights file (None: the shipped one), read once per file; every problem with the
     file is one ModelError naming the path as given."""
-    if path is None:
-        p = key = DEFAULT_PATH
-    else:
-        if not isinstance(path, (str, os.PathLike)):
-            raise ModelError(f"a move prior is named by its path, not {short_repr(path)}")
-        try:
-            p = Path(path).expanduser()
-            key = p.resolve()
-        except (OSError, RuntimeError, ValueError) as e:
-            raise ModelError(f"cannot read move prior {path_text(path)}: "
-                             f"{getattr(e, 'strerror', None) or e}") from None
-    if key not in _loaded:
-        _loaded[key] = PriorModel.load(p)
-    return _loaded[key]
+    return read_once(path, DEFAULT_PATH, "move prior", _loaded, PriorModel.load)

@@ -268,6 +268,25 @@ def _value_route_tiles(out: Path) -> dict[str, Number]:
     return numbers
 
 
+def _value_net(out: Path) -> dict[str, Number]:
+    """The network's offline gate: pooled pairwise accuracy of each evaluation, the paired difference to the
+    route-tiles refit (summary.json), and per player count (held_out.csv)."""
+    s = _json(out / "summary.json")
+    diff, lo, hi = s["network_minus_route_tiles"]
+    numbers = {"pooled.network_minus_route_tiles": Number(
+        diff, lo, hi, "pp", games=s["decisions"], says="held-out pairwise accuracy, network minus route-tiles "
+        "refit, pooled over 2-4 players, 95% game bootstrap")}
+    for name, (v, low, high) in s["pooled"].items():
+        numbers[f"pooled.{name.replace(' ', '_')}"] = Number(
+            v, low, high, "number", 3, games=s["decisions"],
+            says=f"{name}: share of sibling pairs ordered as the teacher valued them, 2-4 players pooled")
+    for r in pd.read_csv(out / "held_out.csv").itertuples():
+        numbers[f"pairwise.p{r.players}.{r.model.replace(' ', '_')}"] = Number(
+            float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
+            says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
+    return numbers
+
+
 def _expert_gen3(out: Path) -> dict[str, Number]:
     """Generation 3's offline gate: each prior's agreement with the equal-budget label, and the paired
     differences against generation 1 (agreement.csv, paired.csv)."""
@@ -342,6 +361,8 @@ PAGES: dict[str, Page] = {
     "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength),
     "value_route_tiles": Page("A route-length-tile feature in the learned evaluation (offline)",
                               "python experiments/value_route_tiles.py", _value_route_tiles),
+    "value_net": Page("A network value in the search (offline gate)", "python experiments/value_net.py",
+                      _value_net),
     "web_idle": Page("The web server with idle connections", "python experiments/web_idle.py", _web_idle),
     "web_load": Page("The web server under attack", "python experiments/web_load.py", _web_load),
 }

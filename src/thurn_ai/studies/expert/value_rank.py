@@ -36,7 +36,7 @@ from scipy.optimize import minimize
 from scipy.stats import kendalltau, spearmanr
 
 from ...bots.search_options import SearchOptions
-from ...learned.features import N_FEATURES, N_TERMS, position_features, terms
+from ...learned.features import N_TERMS, position_features, terms
 from ...learned.model import ValueModel
 from ...play.match import derive_seed
 from ..learned.fit import best_penalty, folds_of
@@ -106,10 +106,12 @@ class Siblings:
                         self.game[idx], self.root_z[idx], self.root_t[idx], self.winner[idx])
 
 
-def decision_rows(data: pd.DataFrame, records: dict, min_visits: int, draws: int = DETERMINIZATIONS) -> list[dict]:
+def decision_rows(data: pd.DataFrame, records: dict, min_visits: int, draws: int = DETERMINIZATIONS,
+                  inputs=position_features) -> list[dict]:
     """Per sampled decision of one player count with at least two moves of min_visits visits: those moves,
     their teacher visits and values, the evaluation's features after each in `draws` determinizations, and
-    the decision's own position's features and the game's winner. `records`: {game: GameRecord}."""
+    the decision's own position's features and the game's winner. `records`: {game: GameRecord}; `inputs`:
+    what is read of a position, (progress, array players x width) (default: the evaluation's features)."""
     out = []
     for game, decision, d, rec, state in T.decisions_replayed(data, records):
         d = d[d["visits"] >= min_visits]
@@ -117,7 +119,8 @@ def decision_rows(data: pd.DataFrame, records: dict, min_visits: int, draws: int
             continue
         mover = state.current_player
         moves = d["move"].to_numpy(int)
-        f = np.empty((len(moves), draws, state.n_players, N_FEATURES))
+        root_t, root_f = inputs(state)
+        f = np.empty((len(moves), draws) + root_f.shape)
         t = np.empty((len(moves), draws))
         ok = np.ones(len(moves), dtype=bool)
         for j in range(draws):
@@ -128,10 +131,9 @@ def decision_rows(data: pd.DataFrame, records: dict, min_visits: int, draws: int
                     continue
                 after = seen.clone()
                 after.apply(int(m))
-                t[i, j], f[i, j] = position_features(after)
+                t[i, j], f[i, j] = inputs(after)
         if ok.sum() < 2:
             continue
-        root_t, root_f = position_features(state)
         out.append({"game": game, "decision": decision, "mover": mover, "moves": moves[ok],
                     "visits": d["visits"].to_numpy(float)[ok], "value": d["value"].to_numpy(float)[ok],
                     "f": f[ok], "t": t[ok], "root_f": root_f, "root_t": root_t, "winner": int(rec.winner)})
@@ -291,6 +293,12 @@ def per_decision(model: ValueModel, d: Siblings) -> pd.DataFrame:
     pairs; its listwise cross-entropy; and the log loss of the game's winner at the decision's position."""
     r = mover_reward(model, d.z, d.mover)
     p_win = model.predict_features(d.root_t, _features_of(d.root_z, d.root_t))[0]
+    return rank_table(r, p_win, d)
+
+
+def rank_table(r: np.ndarray, p_win: np.ndarray, d: Siblings) -> pd.DataFrame:
+    """per_decision's table for any evaluation: r its reward for the mover after each kept move (moves,),
+    p_win its win chances at each decision's position (decisions, players)."""
     out = []
     for i in range(len(d)):
         a, b = d.starts[i], d.starts[i + 1]
@@ -351,10 +359,11 @@ def paired_interval(a: pd.DataFrame, b: pd.DataFrame, metric: str, draws: int = 
     return float(num.sum() / max(den.sum(), 1e-12)), float(lo), float(hi)
 
 
-def compare(models: dict, d: Siblings) -> pd.DataFrame:
+def compare(models: dict, d: Siblings, frames: dict | None = None) -> pd.DataFrame:
     """One row per model ({name: ValueModel}) of the summary on decisions d, and for every model after the
-    first its difference to the first with the game-bootstrap interval."""
-    frames = {name: per_decision(m, d) for name, m in models.items()}
+    first its difference to the first with the game-bootstrap interval; frames: per_decision tables of
+    other evaluations to add ({name: table} on the same decisions, after the models)."""
+    frames = {**{name: per_decision(m, d) for name, m in models.items()}, **(frames or {})}
     first = next(iter(frames))
     rows = []
     for name, fr in frames.items():
@@ -368,10 +377,10 @@ def compare(models: dict, d: Siblings) -> pd.DataFrame:
 
 
 def load_rows(folders, players: int, min_visits: int = MIN_VISITS, draws: int = DETERMINIZATIONS,
-              limit_games: int | None = None) -> list[dict]:
+              limit_games: int | None = None, inputs=position_features) -> list[dict]:
     """decision_rows of one player count in one teacher data folder or several (game numbers of the k-th
     shifted by k x fit.GAME_OFFSET, which keeps held_out); limit_games: at most this many training games per
-    folder (the first ones; every held-out game is kept), to bound the time."""
+    folder (the first ones; every held-out game is kept), to bound the time; inputs as decision_rows takes it."""
     if isinstance(folders, (str, bytes)) or hasattr(folders, "joinpath"):
         folders = [folders]
     rows = []
@@ -381,7 +390,7 @@ def load_rows(folders, players: int, min_visits: int = MIN_VISITS, draws: int = 
             games = np.unique(data["game"])
             keep = set(games[T.held_out(games)]) | set(games[~T.held_out(games)][:limit_games])
             data = data[data["game"].isin(keep)]
-        for r in decision_rows(data, T.records(folder, players), min_visits, draws):
+        for r in decision_rows(data, T.records(folder, players), min_visits, draws, inputs):
             rows.append({**r, "game": r["game"] + k * F.GAME_OFFSET})
     return rows
 
