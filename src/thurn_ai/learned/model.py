@@ -172,6 +172,21 @@ def model_from(path=None) -> ValueModel:
     return read_once(path, DEFAULT_PATH, "value model", _loaded, ValueModel.load)
 
 
+def by_player_count(d: dict, what: str, null_meta: bool = False) -> tuple[dict, dict]:
+    """A weights file's 'models' ({players: that count's weights, as in the file}, keys checked) and its
+    'meta' (an object; null too where `null_meta`), or one ModelError naming `what` (e.g. 'the move prior')."""
+    models, meta = d.get("models"), d.get("meta", {})
+    if not isinstance(models, dict) or not models:
+        raise ModelError(f"{what}'s 'models' must be an object of weights by player count, not {short_repr(models)}")
+    if not isinstance(meta, dict) and not (null_meta and meta is None):
+        raise ModelError(f"{what}'s 'meta' must be an object, not {short_repr(meta)}")
+    for key in models:
+        if key not in {str(n) for n in PLAYER_COUNTS}:
+            raise ModelError(f"{what} holds weights for {short_repr(key)} players; a game has "
+                             f"{player_counts_text()} players")
+    return {int(k): m for k, m in models.items()}, dict(meta or {})
+
+
 def read_once(path, default: Path, what: str, cache: dict[Path, _T], load: Callable[[Path], _T]) -> _T:
     """load(the path) of a weights file named by `path` (None: `default`), once per file (cached in `cache` by
     the resolved path); a path that is no path is one ModelError naming `what` (weights_path)."""

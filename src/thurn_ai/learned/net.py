@@ -25,9 +25,8 @@ import numpy as np
 
 from .. import _policy
 from ..fileio import atomic_write_text, load_json, short_repr
-from ..game.rules import PLAYER_COUNTS, player_counts_text
 from .features import FEATURES, N_TERMS
-from .model import MAX_MODEL_BYTES, ModelError, _weights, read_once
+from .model import MAX_MODEL_BYTES, ModelError, _weights, by_player_count, read_once
 
 #: the network shipped with the package, read by mcts(eval=net) without nmodel= (refit:
 #: python experiments/value_net.py, then copy results/value_net/value_net.json here)
@@ -164,19 +163,9 @@ class ValueNet:
                   and 1 <= cities <= MAX_CITIES):
             raise ModelError(f"the value network's city inputs need a board name and 1 to {MAX_CITIES} cities "
                              f"(or null and 0), not {short_repr(board)} and {short_repr(cities)}")
-        models, meta = d.get("models"), d.get("meta", {})
-        if not isinstance(models, dict) or not models:
-            raise ModelError(f"the value network's 'models' must be an object of weights by player count, "
-                             f"not {short_repr(models)}")
-        if not isinstance(meta, dict):
-            raise ModelError(f"the value network's 'meta' must be an object, not {short_repr(meta)}")
-        layers = {}
-        for key, m in models.items():
-            if key not in {str(n) for n in PLAYER_COUNTS}:
-                raise ModelError(f"the value network holds weights for {short_repr(key)} players; "
-                                 f"a game has {player_counts_text()} players")
-            layers[int(key)] = _layer(m, cities, f"value network for {key} players")
-        return cls(layers=layers, board=board, meta=dict(meta))
+        models, meta = by_player_count(d, "the value network")
+        layers = {n: _layer(m, cities, f"value network for {n} players") for n, m in models.items()}
+        return cls(layers=layers, board=board, meta=meta)
 
     @classmethod
     def load(cls, path=None) -> "ValueNet":

@@ -27,8 +27,7 @@ import numpy as np
 
 from .. import _policy
 from ..fileio import atomic_write_text, load_json, short_repr
-from ..game.rules import PLAYER_COUNTS, player_counts_text
-from .model import MAX_MODEL_BYTES, ModelError, _weights, read_once
+from .model import MAX_MODEL_BYTES, ModelError, _weights, by_player_count, read_once
 
 #: the prior shipped with the package (refit: python experiments/expert_iteration.py --part fit)
 DEFAULT_PATH = Path(__file__).with_name("prior_model.json")
@@ -158,23 +157,14 @@ class PriorModel:
                              f"versions {', '.join(map(str, VERSIONS))}")
         if d.get("features") != list(FEATURES) or d.get("phases") != list(PHASES):
             raise ModelError("the move prior was fitted to other features or phases than this version computes")
-        models = d.get("models")
-        if not isinstance(models, dict) or not models:
-            raise ModelError(f"the move prior's 'models' must be an object of weights by player count, "
-                             f"not {short_repr(models)}")
-        meta = d.get("meta", {})
-        if meta is not None and not isinstance(meta, dict):
-            raise ModelError(f"the move prior's 'meta' must be an object, not {short_repr(meta)}")
+        models, meta = by_player_count(d, "the move prior", null_meta=True)
         rows = {}
-        for key, m in models.items():
-            if key not in {str(n) for n in PLAYER_COUNTS}:
-                raise ModelError(f"the move prior holds weights for {short_repr(key)} players; "
-                                 f"a game has {player_counts_text()} players")
+        for n, m in models.items():
             if not isinstance(m, dict) or set(m) != set(PHASES):
-                raise ModelError(f"move prior for {key} players: needs a row (or null) for each of "
+                raise ModelError(f"move prior for {n} players: needs a row (or null) for each of "
                                  f"{', '.join(PHASES)}, not {short_repr(m)}")
-            rows[int(key)] = [_phase(m[ph], version, f"move prior for {key} players, {ph}") for ph in PHASES]
-        return cls(rows=rows, meta=dict(meta or {}))
+            rows[n] = [_phase(m[ph], version, f"move prior for {n} players, {ph}") for ph in PHASES]
+        return cls(rows=rows, meta=meta)
 
     @classmethod
     def load(cls, path=None) -> "PriorModel":
