@@ -50,7 +50,7 @@ def _bench(out: Path) -> dict[str, Number]:
 
 def _hint(out: Path) -> dict[str, Number]:
     """The hint on the README's position (experiments/bench_hint.py, the newest hint-*.json by its date): the
-    default search's cost against the hint's search before the learned prior (the first spec's ratio)."""
+    default search's cost, and its ratio to the second spec's (the hint's search before the learned prior)."""
     files = sorted(out.glob("hint-*.json"))
     if not files:
         return {}
@@ -60,12 +60,12 @@ def _hint(out: Path) -> dict[str, Number]:
                                      says=f"{what} of the hint's default search on {d['position']}, {commit}")
                for key, digits, what in (("cpu_seconds", 3, "CPU seconds of analyse()"),
                                          ("command_cpu_seconds", 2, "CPU seconds of the whole command"))}
-    for spec in d["specs"][1:]:
-        for key, what in (("instructions_in_search", "callgrind instructions in the search"),
-                          ("command_cpu_seconds", "CPU seconds of the whole command")):
-            numbers[f"hint.default_over_before.{key}"] = Number(
-                d["hints"][first][key] / d["hints"][spec][key] - 1, unit="share",
-                says=f"{what}: the default search over {spec}, {d['position']}, {commit}")
+    before = d["specs"][1] if len(d["specs"]) > 1 else None       # bench_hint's second spec: the hint before
+    for key, what in (("instructions_in_search", "callgrind instructions in the search"),
+                      ("command_cpu_seconds", "CPU seconds of the whole command")) if before else ():
+        numbers[f"hint.default_over_before.{key}"] = Number(
+            d["hints"][first][key] / d["hints"][before][key] - 1, unit="share",
+            says=f"{what}: the default search over {before}, {d['position']}, {commit}")
     return numbers
 
 
@@ -261,11 +261,15 @@ def _value_route_tiles(out: Path) -> dict[str, Number]:
     numbers = {"pooled.pairwise_diff": Number(s["pooled_pairwise_diff"], s["low"], s["high"], "pp",
                                               games=s["decisions"], says="held-out pairwise accuracy, 13 minus "
                                               "12 features, pooled over 2-4 players, 95% game bootstrap")}
-    for r in pd.read_csv(out / "held_out.csv").itertuples():
-        numbers[f"pairwise.p{r.players}.{r.model.replace(' ', '_')}"] = Number(
-            float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
-            says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
-    return numbers
+    return {**numbers, **_pairwise_by_count(out)}
+
+
+def _pairwise_by_count(out: Path) -> dict[str, Number]:
+    """Each evaluation's held-out pairwise accuracy by player count (held_out.csv of an offline gate)."""
+    return {f"pairwise.p{r.players}.{r.model.replace(' ', '_')}": Number(
+        float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
+        says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
+        for r in pd.read_csv(out / "held_out.csv").itertuples()}
 
 
 def _value_net(out: Path) -> dict[str, Number]:
@@ -280,11 +284,7 @@ def _value_net(out: Path) -> dict[str, Number]:
         numbers[f"pooled.{name.replace(' ', '_')}"] = Number(
             v, low, high, "number", 3, games=s["decisions"],
             says=f"{name}: share of sibling pairs ordered as the teacher valued them, 2-4 players pooled")
-    for r in pd.read_csv(out / "held_out.csv").itertuples():
-        numbers[f"pairwise.p{r.players}.{r.model.replace(' ', '_')}"] = Number(
-            float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
-            says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
-    return numbers
+    return {**numbers, **_pairwise_by_count(out)}
 
 
 def _expert_gen3(out: Path) -> dict[str, Number]:

@@ -29,8 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats import openskill_ratings
-from ..play.tournament.store import load_results
-from .expert.measure import Cell, cell_summary, paired, pooled, seat_rows, t_interval
+from .expert.measure import Cell, cell_summary, complete_games, paired, pooled, seat_rows, t_interval
 
 SEED = 2051
 CANDIDATE = "mcts(root=halving)"
@@ -89,11 +88,8 @@ def ratings(out: Path) -> dict[int, pd.DataFrame]:
     for n in GAMES:
         frames = []
         for i, cell in enumerate(c for c in CELLS if c.players == n):
-            path = out / cell.name / "results.csv"
-            if path.exists():
-                df = load_results(path)
-                whole = df.groupby("game")["seat"].nunique()
-                df = df[df["game"].isin(whole[whole == n].index)]
+            df = complete_games(out, cell)
+            if df is not None:
                 # games numbered apart by cell; a bot by its spec (a second seat's label says '#2')
                 frames.append(df.assign(game=df["game"] + 1_000_000 * i, bot=df["spec"]))
         if frames:

@@ -121,14 +121,22 @@ def run_cell(cell: Cell, out: Path, jobs: int = 1, client_scheduler: str | None 
                           rules_kwargs={"board": cell.board})
 
 
-def seat_rows(out: Path, cell: Cell) -> pd.DataFrame | None:
-    """The candidate seat's rows of a cell's complete games (by game), or None before any."""
+def complete_games(out: Path, cell: Cell) -> pd.DataFrame | None:
+    """Every seat's rows of a cell's complete games (a game with a row for each seat), or None before any
+    results file."""
     path = out / cell.name / "results.csv"
     if not path.exists():
         return None
     df = load_results(path)
     whole = df.groupby("game")["seat"].nunique()
-    df = df[df["game"].isin(whole[whole == cell.players].index)]
+    return df[df["game"].isin(whole[whole == cell.players].index)]
+
+
+def seat_rows(out: Path, cell: Cell) -> pd.DataFrame | None:
+    """The candidate seat's rows of a cell's complete games (by game), or None before any."""
+    df = complete_games(out, cell)
+    if df is None:
+        return None
     mine = df[df["spec"] == cell.spec].drop_duplicates("game").set_index("game")
     others = df[df["spec"] != cell.spec].groupby("game")["score"].mean()
     mine = mine.assign(others_score=others.reindex(mine.index))
