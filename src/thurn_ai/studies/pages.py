@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..game.officials import OFFICIALS
@@ -189,6 +190,33 @@ def _agreement(out: Path) -> dict[str, Number]:
                        lambda r: f"the heuristic's choice equals the search's ({r.choice}), 95% by game")
 
 
+def _officials_default(out: Path) -> dict[str, Number]:
+    """The agreement, and how the re-run on the default search compares with results/officials_learned (the
+    same search, seeds and deals, rated before the win maps were refitted for this search): the share of
+    decisions whose choices, visits and scores are the same, and how far the refit moved the rated Δ win."""
+    numbers = _agreement(out)
+    before = out.parent / "officials_learned" / "search_choices.parquet"
+    if not before.exists():
+        return numbers
+    key = ["players", "game", "move"]
+    m = pd.read_parquet(out / "search_choices.parquet").merge(pd.read_parquet(before), on=key,
+                                                                suffixes=("", "_before"))
+    same = ["used", "played", "best", "with_score", "without_score", "with_visits", "without_visits"]
+    alike = m[same].eq(m[[f"{c}_before" for c in same]].to_numpy()).all(axis=1)
+    shift = (m.d_win - m.d_win_before).abs()
+    numbers["replicate.decisions"] = Number(len(m), unit="number", digits=0, says="decisions in both runs")
+    numbers["replicate.same"] = Number(float(alike.mean()), unit="share", digits=2, games=len(m),
+                                       says="decisions with the same choices, visits and scores as officials_learned")
+    numbers["replicate.sign_kept"] = Number(float((np.sign(m.d_win) == np.sign(m.d_win_before)).mean()),
+                                            unit="share", digits=2, games=len(m),
+                                            says="decisions whose rated Δ win kept its sign with the refitted maps")
+    numbers["replicate.d_win_shift"] = Number(float(100 * shift.mean()), unit="number", digits=2, games=len(m),
+                                              says="mean absolute change of the rated Δ win, points")
+    numbers["replicate.d_win_shift_max"] = Number(float(100 * shift.max()), unit="number", digits=2,
+                                                  games=len(m), says="largest change of the rated Δ win, points")
+    return numbers
+
+
 def _learned(out: Path) -> dict[str, Number]:
     df = pd.read_csv(out / "calibration_by_opponents.csv")
     return {f"shift.{'all' if r.players == 0 else f'p{r.players}'}.{r.opponents.replace(' ', '_')}":
@@ -346,6 +374,10 @@ PAGES: dict[str, Page] = {
     "officials_learned3000": Page("The officials' choices of the search with the learned evaluation, 3000 "
                                   "iterations", "python experiments/officials_agreement.py --study-dir "
                                   "results/officials_learned3000", _agreement),
+    "officials_default": Page("The officials' choices of the default search, its win chance calibrated for it",
+                              "python experiments/officials.py --only search --part choice --games 2=200,3=100,4=100 "
+                              "--out results/officials_default; python experiments/officials_agreement.py "
+                              "--study-dir results/officials_default", _officials_default),
     "officials_card": Page("The rule card for a player: the obvious baseline, and the card as a constraint",
                            "python experiments/officials_card.py", _officials_card),
     "officials_design": Page("The officials for a designer: symmetric ablations",
