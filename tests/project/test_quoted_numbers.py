@@ -18,6 +18,12 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/officials.md", "reproduced the choices, visits and scores of `results/officials_learned` at "
+                          "{officials_default:replicate.same} of\nits {officials_default:replicate.decisions} "
+                          "decisions"),
+    ("docs/officials.md", "moved a decision's rated Δ win by {officials_default:replicate.d_win_shift} points\non "
+                          "average (at most {officials_default:replicate.d_win_shift_max}) and kept its sign at "
+                          "{officials_default:replicate.sign_kept} of them"),
     ("docs/results.md", "at 2 players generation 3 won {search_root:win.gen3_h2h_p2} of 400 games against it "
                         "(fair share 50%), at 3\nplayers {search_root:win.gen3_h2h_p3} of 402"),
     ("docs/results.md", "and at 4 players {search_root:win.gen3_h2h_p4} of 400 (fair share\n25%): pooled over the "
