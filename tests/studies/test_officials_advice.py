@@ -83,7 +83,7 @@ AMENDMENTS = st.builds(AP.Amendment, st.sampled_from(("postmaster", "postal_carr
                        st.one_of(st.none(), st.integers(0, 4)), st.one_of(st.none(), st.booleans()))
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(a=AMENDMENTS, seed=st.integers(0, 10_000))
 def test_the_amended_bot_takes_or_skips_where_the_condition_holds_and_is_the_heuristic_elsewhere(a, seed):
     game = thurn_ai.new_game(players=2, seed=seed)
@@ -208,10 +208,10 @@ def test_stability_resamples_the_deals_and_counts_each_choice():
               for n in (2, 3, 4)}
     s = AP.stability(strong, found, resamples=500, seed=1)
     assert s["c1"] == 1.0 and s.sum() == pytest.approx(1.0)
-    flat = {n: pd.DataFrame({"c1": rng.choice([-1.0, 0.0, 1.0], 300), "c2": rng.choice([-1.0, 0.0, 1.0], 300)})
-            for n in (2, 3, 4)}
+    even = np.tile([-1.0, 1.0], 150)                    # both: no difference on the deals played
+    flat = {n: pd.DataFrame({"c1": even, "c2": rng.permutation(even)}) for n in (2, 3, 4)}
     s = AP.stability(flat, found, resamples=500, seed=1)
-    assert 0.1 < s["c1"] < 0.9 and 0.1 < s["none"] and s.sum() == pytest.approx(1.0)
+    assert 0.1 < s["c1"] < 0.6 and 0.1 < s["c2"] < 0.6 and 0.1 < s["none"] and s.sum() == pytest.approx(1.0)
     assert s.equals(AP.stability(flat, found, resamples=500, seed=1))
     zero = {n: pd.DataFrame({"c1": np.zeros(20), "c2": np.zeros(20)}) for n in (2, 3)}
     assert AP.stability(zero, found, resamples=50)["none"] == 1.0
