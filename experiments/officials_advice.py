@@ -151,11 +151,14 @@ def _candidate_lines(out: Path) -> list[str]:
     return ["## The candidates", "",
             "The host's own rule, in words: " + "; ".join(f"{OFFICIAL_LABEL[o]}: {t}" for o, t in HOST_RULE.items())
             + ".", "",
-            f"Cells of the fitting half's offers (official × hand {ap.HAND_BANDS} × route {ap.ROUTE_BANDS} × a face-up "
-            f"card extends the route or not) where forcing one side changes the host's choice toward the search's at "
-            f"≥ {rule.min_toward} offers and at ≥ {rule.majority:.0%} of those it changes; at most {rule.most}, the "
-            "most offers moved toward the search first. Drawn before any fitting game (`candidates.json`).", "",
-            *table(["", "amendment", "offers in the cell", "changed", "toward the search", "away"], rows), ""]
+            f"Per official, side and display-fit line (a face-up card extends the route / none does / either), "
+            f"the threshold amendment (hand ≤ or ≥ {ap.HAND_LIMITS[0]}–{ap.HAND_LIMITS[-1]} cards, route ≤ or ≥ "
+            f"{ap.ROUTE_LIMITS[0]}–{ap.ROUTE_LIMITS[-1]} cities, or no bound) that changes "
+            f"the host's choice toward the search's at the most fitting offers, if ≥ {rule.min_toward} and more "
+            f"than {rule.majority:.0%} of those it changes; at most {rule.most}, the most offers moved toward the "
+            "search first. Drawn from the fitting half of the offers before any fitting game (`candidates.json`).",
+            "",
+            *table(["", "amendment", "offers it rules", "changed", "toward the search", "away"], rows), ""]
 
 
 def _fit_lines(out: Path) -> list[str]:

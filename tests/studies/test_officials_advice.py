@@ -153,28 +153,41 @@ def test_candidates_come_from_the_fitting_games_alone():
     assert AP.candidates(held_out_only) == ()
     fitting_only = offers_frame(plant=lambda g, fitting: fitting)
     found = AP.candidates(fitting_only)
-    assert [c.amendment for c in found] == [AP.Amendment("postmaster", True, None, 2, None, 1, fit=True)]
-    c = found[0]
-    assert c.toward == c.changed == c.offers and c.away == 0 and c.toward == 10 * 40   # 40 fitting games
+    # the host skips the Postmaster only at the planted offers: taking it always moves all of them (no bound
+    # needed), and so does taking it wherever a face-up card fits (the planted offers' line)
+    assert [c.amendment for c in found] == [AP.Amendment("postmaster", True),
+                                            AP.Amendment("postmaster", True, fit=True)]
+    for c in found:
+        assert c.toward == c.changed == 10 * 40 and c.away == 0        # 40 fitting games of 80
 
 
-def test_candidates_are_deterministic_ranked_and_at_most_six():
-    frame = offers_frame(games=80, plant=lambda g, fitting: True)
-    # the search does without the Postmaster wherever a face-up card fits (3+ cards, a route of 2+): nine cells
-    frame.loc[(frame.official == "postmaster") & frame.display_fit & (frame.hand_size >= 3), "used"] = False
+def test_candidates_need_most_of_their_changes_toward_the_search():
+    frame = offers_frame(plant=lambda g, fitting: True)
+    half = frame.index[(frame.hand_size == 2)][::2]
+    frame.loc[half, "used"] = False             # the search agrees with the host at half the planted offers
+    assert AP.candidates(frame) == ()
+    frame.loc[half[::2], "used"] = True
+    assert AP.candidates(frame) != ()
+
+
+def test_candidates_are_deterministic_ranked_and_capped():
+    frame = offers_frame(games=60, plant=lambda g, fitting: True)
+    # the search does without the Postmaster wherever a face-up card fits and the route has 4+ cities
+    frame.loc[(frame.official == "postmaster") & frame.display_fit & (frame.route_len >= 4), "used"] = False
     a = AP.candidates(frame)
     assert a == AP.candidates(frame.sample(frac=1, random_state=3))
-    assert len(a) == AP.CANDIDATES.most
     assert [c.toward for c in a] == sorted((c.toward for c in a), reverse=True)
-    assert all(c.toward >= AP.CANDIDATES.majority * c.changed for c in a)
-    assert {c.amendment.take for c in a} == {True, False}
+    assert all(c.toward > AP.CANDIDATES.majority * c.changed for c in a)
+    skip = [c.amendment for c in a if not c.amendment.take]
+    assert AP.Amendment("postmaster", False, route_min=4, fit=True) in skip
+    assert len(a) > 2 and AP.candidates(frame, AP.CandidateRule(most=2)) == a[:2]
 
 
 def test_a_candidate_list_written_reads_back_the_same(tmp_path):
     found = AP.candidates(offers_frame(plant=lambda g, fitting: fitting))
     AP.write_candidates(tmp_path / "c.json", found, "synthetic")
     back = AP.read_candidates(tmp_path / "c.json")
-    assert tuple(back.values()) == found and list(back) == ["c1"]
+    assert tuple(back.values()) == found and list(back) == ["c1", "c2"]
     assert json.loads((tmp_path / "c.json").read_text())["candidates"][0]["spec"].startswith("sided(")
 
 
