@@ -101,8 +101,8 @@ def _play(cells: dict[str, str], design: ap.Design, out: Path, raw: Path, name: 
     """Play the cells count by count (resumable), saving the focus rows to out/<name>_games.parquet."""
     counts = _counts(design, players)
     games = sum(pilot or design.games_at(n) for n in counts) * (len(cells) + 1)
-    print(f"[{name}] {len(cells) + 1} cells, {games:,} games: about {games * CPU_PER_GAME / 3600:.1f} CPU hours "
-          f"at {CPU_PER_GAME} CPU s a game", flush=True)
+    print(f"[{name}] {len(cells) + 1} cells, {games:,} games: about {games * CPU_PER_GAME / 60:,.0f} CPU minutes "
+          f"at {CPU_PER_GAME} CPU s a game (one core; --jobs spreads them)", flush=True)
     frames = []
     for n in counts:
         frames.append(ap.play_design(cells, design, n, out_dir=raw / name, jobs=jobs, games=pilot))

@@ -137,31 +137,24 @@ def offer_fits(offers: pd.DataFrame, records) -> pd.Series:
     """display_fits at each offer (columns source, game, game_seed, move, official, hand_size, route_len), its
     position rebuilt from the kept records (records/<source>.jsonl.gz), each game replayed once; StudyError where
     a rebuilt position is not the row's (another seed, the official not on offer, another hand or route)."""
-    from ...fileio import path_text
     from ...play.match import record_walk
     from .choice import choice_officials
-    from .records import KEPT, read_kept
+    from .records import kept_games
 
     out = pd.Series(False, index=offers.index, dtype=bool)
-    for source, of_source in offers.groupby("source", sort=True):
-        gz = Path(records) / f"{source}{KEPT}"
-        if not gz.is_file():
-            raise StudyError(f"{path_text(gz)}: no kept records of {source} (the offers' games)")
-        kept = read_kept(gz)
-        for game, rows in of_source.groupby("game", sort=True):
-            record = kept.get(game)
-            if record is None or int(rows.game_seed.iloc[0]) != record.seed:
-                raise StudyError(f"{path_text(gz)}: game {game} is not the offers' (missing or another seed)")
-            at = dict(zip(rows.move, rows.itertuples()))
-            for i, state, _move in record_walk(record):
-                row = at.get(i)
-                if row is None:
-                    continue
-                p = state.current_player
-                if (row.official not in choice_officials(state) or sum(state.hand(p).values()) != row.hand_size
-                        or len(state.route(p)) != row.route_len):
-                    raise StudyError(f"{source} game {game}, move {i}: the rebuilt position is not the offer's")
-                out.loc[rows.index[rows.move == i]] = display_fits(state)
+    for where, record, rows in kept_games(offers, records):
+        at, last = dict(zip(rows.move, rows.itertuples())), int(rows.move.max())
+        for i, state, _move in record_walk(record):
+            row = at.get(i)
+            if i > last:
+                break
+            if row is None:
+                continue
+            p = state.current_player
+            if (row.official not in choice_officials(state) or sum(state.hand(p).values()) != row.hand_size
+                    or len(state.route(p)) != row.route_len):
+                raise StudyError(f"{where}, move {i}: the rebuilt position is not the offer's")
+            out.loc[rows.index[rows.move == i]] = display_fits(state)
     return out
 
 
