@@ -12,9 +12,10 @@ written before any fitting game (advice_play.CANDIDATES: at most 6). The fit's d
 402 / 400 games a count, every candidate and the host on the same deals, seed 53100) and the confirmation's
 (advice_play.CONFIRM: 600 games a count, seed 53700, Holm across the counts, the pooled test the verdict) were
 fixed before any of their games; the confirmation plays only the choice the fit wrote (fit_choice.json) and
-refuses to run before it exists. Cost on one core (measured in the pilot, docs/officials-design.md): about
-0.5 CPU s a game, so about 1.2 CPU hours for the fit (7 cells x 1202 games) and 0.5 for the confirmation
-(2 cells x 1800 games); --jobs spreads them.
+refuses to run before it exists. Cost on one core (measured, docs/officials-design.md): 0.38 / 0.51 / 0.63 CPU s
+a game of the amended bot at 2 / 3 / 4 players, the host's about the same: about 0.9 CPU hours for the fit (the
+4 candidates and the control, 1,202 games each) and 0.5 for the confirmation (2 cells of 1,800 games); --jobs
+spreads them.
 
 Tournaments are kept under results/tmp_officials_advice/ (ignored by git; a run resumes there); each count's
 games (the focus seat's row a game) are saved to fit_games.parquet / confirm_games.parquet after it.
@@ -49,7 +50,7 @@ RECORDS = ROOT / "results" / "officials" / "records" / "search"
 RAW = ROOT / "results" / "tmp_officials_advice"
 COMMAND = "python experiments/officials_advice.py"
 KEYS = ["players", "source", "game", "move", "official"]
-#: CPU seconds a game of these cells (one core; measured in the pilot, docs/officials-design.md)
+#: CPU seconds a game of these cells, over 2, 3 and 4 players (one core; measured, docs/officials-design.md)
 CPU_PER_GAME = 0.5
 
 
@@ -178,7 +179,7 @@ def _fit_lines(out: Path) -> list[str]:
             "difference, adopted only if > 0. Stability: how often each would be chosen when the fitting deals are "
             f"resampled ({ap.RESAMPLES} resamples within each count; `none`: no candidate above the host).", "",
             *table(["", *counts, "pooled", "chosen in resamples"], rows), "",
-            f"Not chosen in any resample: {pct(stable.get('none', 0.0))} of resamples choose none.", "",
+            f"In {pct(stable.get('none', 0.0))} of the resamples no candidate beats the host.", "",
             f"**The fit's choice**: {choice.words()} (pooled {pp(choice.d_win, choice.d_win_lo, choice.d_win_hi)}, "
             f"{choice.games} deals).", ""]
 

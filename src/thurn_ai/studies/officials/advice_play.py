@@ -235,8 +235,9 @@ def candidates(offers: pd.DataFrame, rule: CandidateRule = CANDIDATES, split_see
 
 
 def _amendment_from(d: dict) -> Amendment:
-    keys = ("official", "take", "hand_min", "hand_max", "route_min", "route_max", "fit")
-    return Amendment(**{k: d.get(k) for k in keys})
+    """The Amendment of its fields as written (asdict)."""
+    return Amendment(d["official"], d["take"], d.get("hand_min"), d.get("hand_max"), d.get("route_min"),
+                     d.get("route_max"), d.get("fit"))
 
 
 def write_candidates(path, found: tuple[Candidate, ...], source: str) -> None:
