@@ -467,8 +467,9 @@ def numbers(found: dict[str, Candidate], fit: pd.DataFrame | None = None, stable
                                                          "the amended host minus the host, paired wins, pooled")
     if stable is not None:
         for label, share in stable.items():
-            out[f"{prefix}stability.{label}"] = Number(float(share), unit="share", digits=1,
-                                                       says="chosen in the resampled fitting deals")
+            says = ("no candidate beats the host in the resampled fitting deals" if label == "none"
+                    else "chosen in the resampled fitting deals")
+            out[f"{prefix}stability.{label}"] = Number(float(share), unit="share", digits=1, says=says)
     if confirmed is not None:
         for r in confirmed.itertuples():
             key = f"{prefix}confirm.{'pooled' if r.players == 0 else f'{r.players}p'}"
