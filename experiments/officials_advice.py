@@ -130,8 +130,20 @@ def choose(out: Path, found: dict) -> None:
     print(f"[fit] chosen: {choice.words()} ({choice.d_win:+.3f} pooled)")
 
 
-def confirm(out: Path, raw: Path, pilot, jobs, players) -> None:
-    choice = ap.read_choice(out / "fit_choice.json")
+def committed(path: Path) -> bool:
+    """Whether git tracks the file at HEAD unchanged."""
+    import subprocess
+    rel = str(path.resolve().relative_to(ROOT))
+    tracked = subprocess.run(["git", "ls-files", "--error-unmatch", rel], cwd=ROOT, capture_output=True).returncode
+    return tracked == 0 and not provenance.uncommitted(ROOT, (rel,))
+
+
+def confirm(out: Path, raw: Path, pilot, jobs, players, allow_dirty: bool) -> None:
+    """Play the fit's choice as committed (read from fit_choice.json, never refitted) on the confirmation's deals."""
+    path = out / "fit_choice.json"
+    choice = ap.read_choice(path)
+    if not (pilot or allow_dirty or committed(path)):
+        raise ThurnError(f"{path}: commit the fit's choice before the confirmation's games (it is what they test)")
     if choice.amendment is None:
         raise ThurnError("the fit adopted no amendment: the advice is the heuristic's own rule; nothing to confirm")
     _play({"amended": str(choice.amendment.spec())}, ap.CONFIRM, out, raw, "confirm", pilot, jobs, players)
@@ -247,7 +259,7 @@ def main(argv=None) -> int:
         elif part == "fit":
             fit(out, raw, args.pilot, args.jobs, players)
         else:
-            confirm(out, raw, args.pilot, args.jobs, players)
+            confirm(out, raw, args.pilot, args.jobs, players, args.allow_dirty)
         provenance.log_run(args.out if part == "candidates" else out, part, time.time() - t0, code,
                            cpu_seconds=round(cpu_seconds() - c0, 1), pilot=args.pilot, players=list(players))
     report(out, bool(args.pilot))

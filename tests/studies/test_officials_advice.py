@@ -278,3 +278,11 @@ def test_the_designs_are_whole_seat_rotations_on_seeds_no_other_study_uses():
     confirm_seeds = {AP.CONFIRM.seed_at(n) for n, _ in AP.CONFIRM.games}
     assert not fit_seeds & confirm_seeds
     assert set(OFFICIALS) >= {c.amendment.official for c in cands("c1").values()}
+
+
+def test_the_confirmation_plays_only_a_committed_choice():
+    from pathlib import Path
+    script = experiment("officials_advice")
+    root = Path(script.ROOT)
+    assert script.committed(root / "results" / "officials_advice" / "candidates.json")
+    assert not script.committed(root / "results" / "officials_advice" / "no_such_choice.json")
