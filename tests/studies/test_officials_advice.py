@@ -19,6 +19,7 @@ from thurn_ai.bots.spec import BotSpec
 from thurn_ai.errors import BotSpecError
 from thurn_ai.game.officials import OFFICIALS, official_of
 from thurn_ai.studies.officials import advice_play as AP
+from thurn_ai.studies.officials import sided  # noqa: F401  (registers the sided bot)
 from thurn_ai.studies.officials.choice import choice_officials
 from thurn_ai.studies.officials.plan import StudyError
 from thurn_ai.studies.officials.rulecard import split_by_game

@@ -120,10 +120,10 @@ class Amendment:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     def spec(self, host: BotSpec | str = HOST) -> BotSpec:
-        """The host amended: sided(host=heuristic,side=amend,official=postmaster,take=true,hand_max=3,...)."""
-        from .sided import sided_spec
-        rule = self.options()
-        return sided_spec(BotSpec.parse(host), "amend", rule.pop("official"), **rule)
+        """The host amended: sided(host=heuristic,side=amend,official=postmaster,take=true,hand_max=3,...) (its
+        bot is registered by importing studies.officials.sided, or --bot-module thurn_ai.studies.officials.sided)."""
+        host = BotSpec.parse(host)         # the sided bot checks the host (advice_play is below sided: no import)
+        return BotSpec("sided", {"host": host.name, "side": "amend", **self.options(), **host.options})
 
 
 def display_fits(state) -> bool:

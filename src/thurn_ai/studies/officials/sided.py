@@ -125,13 +125,12 @@ def export_module() -> None:
         os.environ[BOT_MODULES_ENV] = modules_listing([*listed, BOT_MODULE])
 
 
-def sided_spec(host: BotSpec, side: str, official: str | None = None, **rule) -> BotSpec:
+def sided_spec(host: BotSpec, side: str, official: str | None = None) -> BotSpec:
     """The sided bot's spec for a host spec (heuristic or an mcts spec, its options kept): sided_spec(heuristic,
-    'always', 'postmaster') is sided(host=heuristic,side=always,official=postmaster); `rule`: an amendment's
-    options (side=amend: take, hand_max, ...)."""
+    'always', 'postmaster') is sided(host=heuristic,side=always,official=postmaster)."""
     if host.name not in HOSTS:
         raise BotSpecError(f"sided: the host is {' or '.join(HOSTS)}, not {str(host)!r}")
     if host.option("forbid"):
         raise BotSpecError(f"sided: the host {str(host)!r} forbids an official; give an unrestricted one")
-    extra = {"host": host.name, "side": side, **({"official": official} if official else {}), **rule}
+    extra = {"host": host.name, "side": side, **({"official": official} if official else {})}
     return BotSpec("sided", {**extra, **host.options})
