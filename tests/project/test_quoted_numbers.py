@@ -106,6 +106,10 @@ QUOTES = [
                        "{expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at"),
     ("docs/officials-advice.md", "first {officials:validation.p2.first.minus_control}, fresh "
                                  "{officials:validation.p2.fresh.minus_control} of win rate"),
+    ("docs/officials-design.md", "| c1 | do without the Postmaster with ≥ 6 cards in hand and a route of ≥ 2 cities | "
+                                 "1,072 | 472 | {officials_advice:candidates.c1.toward} | 228 |"),
+    ("docs/officials-design.md", "| c4 | also take the Postal Carrier with a route of ≤ 2 cities and a face-up card "
+                                 "extending the route | 879 | 97 | {officials_advice:candidates.c4.toward} | 46 |"),
 ]
 
 FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")

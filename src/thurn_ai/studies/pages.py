@@ -351,6 +351,19 @@ def _officials_card(out: Path) -> dict[str, Number]:
     return numbers(pd.read_csv(out / "baseline.csv"), tables)
 
 
+def _officials_advice(out: Path) -> dict[str, Number]:
+    """The candidate amendments, the fit and the confirmation (the design's, else a pilot's)."""
+    from .officials import advice_play as ap
+    numbers = ap.numbers(ap.read_candidates(out / "candidates.json"))
+    for folder, prefix in ((out, ""), (out / "pilot", "pilot.")):
+        fit = pd.read_csv(folder / "fit.csv") if (folder / "fit.csv").exists() else None
+        stable = (pd.read_csv(folder / "stability.csv").set_index("candidate").chosen
+                  if (folder / "stability.csv").exists() else None)
+        confirmed = pd.read_csv(folder / "confirm.csv") if (folder / "confirm.csv").exists() else None
+        numbers |= ap.numbers({}, fit, stable, confirmed, prefix)
+    return numbers
+
+
 #: the front page of every folder of results/
 PAGES: dict[str, Page] = {
     "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
@@ -380,6 +393,8 @@ PAGES: dict[str, Page] = {
                               "--study-dir results/officials_default", _officials_default),
     "officials_card": Page("The rule card for a player: the obvious baseline, and the card as a constraint",
                            "python experiments/officials_card.py", _officials_card),
+    "officials_advice": Page("Advice chosen by play, confirmed on fresh deals",
+                             "python experiments/officials_advice.py", _officials_advice),
     "officials_design": Page("The officials for a designer: symmetric ablations",
                              "python experiments/officials_design.py", _officials_design),
     "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",

@@ -6,19 +6,17 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import DegenerateDataWarning
 
 from ...bots.base import Observation
-from ...fileio import path_text
 from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed
 from .choice import choice_officials
 from .plan import StudyError
-from .records import KEPT, read_kept
+from .records import kept_games
 from ..markdown import Prose, pct, pct_ci, table
 
 PROSE = Prose(__package__, "prose/agreement.md")
@@ -70,15 +68,8 @@ def heuristic_uses(rows: pd.DataFrame, records, reference: str = REFERENCE) -> p
         raise StudyError(f"the choice rows lack columns: {', '.join(missing)}")
     bot = make_bot(reference, seed=0)
     out = pd.Series(False, index=rows.index, dtype=bool)
-    for source, of_source in rows.groupby("source", sort=True):
-        gz = Path(records) / f"{source}{KEPT}"
-        if not gz.is_file():
-            raise StudyError(f"{path_text(gz)}: no kept records of {source} (the rows' games)")
-        kept = read_kept(gz)
-        for game, of_game in of_source.groupby("game", sort=True):
-            if game not in kept:
-                raise StudyError(f"{path_text(gz)} holds no game {game}")
-            out.loc[of_game.index] = _game_uses(kept[game], of_game, bot, f"{source} game {game}")
+    for where, record, of_game in kept_games(rows, records):
+        out.loc[of_game.index] = _game_uses(record, of_game, bot, where)
     return out
 
 
@@ -87,9 +78,6 @@ def _game_uses(record, rows: pd.DataFrame, bot, where: str) -> list[bool]:
     record once (the bot is asked once per position, however many officials are on offer there)."""
     from ...play.match import record_walk
 
-    if int(rows["game_seed"].iloc[0]) != record.seed:
-        raise StudyError(f"{where}: the rows' game seed {rows['game_seed'].iloc[0]} is not the record's "
-                         f"{record.seed}")
     walk, done, state = record_walk(record), -1, None     # done: the move whose position `state` is
     asked: dict[int, int] = {}            # move index -> the bot's move there
     uses: dict = {}

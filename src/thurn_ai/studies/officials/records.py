@@ -13,8 +13,8 @@ from pathlib import Path
 from ...fileio import atomic_write_bytes, load_json, path_text, read_bounded
 from .plan import StudyError
 
-__all__ = ["keep_records", "check_records", "record_files", "read_kept", "save_raw", "restore_raw", "replay",
-           "replay_tournament"]
+__all__ = ["keep_records", "check_records", "record_files", "read_kept", "kept_games", "save_raw", "restore_raw",
+           "replay", "replay_tournament"]
 
 
 def _tournaments(raw: Path):
@@ -171,6 +171,24 @@ def record_files(records) -> list[tuple[Path, Path]]:
             raise StudyError(f"{path_text(gz)} has no settings file {meta.name} beside it")
         pairs.append((meta, gz))
     return pairs
+
+
+def kept_games(rows, records):
+    """Each game of `rows` (columns source, game, game_seed: positions of kept games) with its record: (where,
+    record, the game's rows), a game a time in order, from records/<source>.jsonl.gz under `records`;
+    StudyError for a missing file or game, or a record of another seed."""
+    for source, of_source in rows.groupby("source", sort=True):
+        gz = Path(records) / f"{source}{KEPT}"
+        if not gz.is_file():
+            raise StudyError(f"{path_text(gz)}: no kept records of {source} (the rows' games)")
+        kept = read_kept(gz)
+        for game, of_game in of_source.groupby("game", sort=True):
+            if game not in kept:
+                raise StudyError(f"{path_text(gz)} holds no game {game}")
+            if int(of_game["game_seed"].iloc[0]) != kept[game].seed:
+                raise StudyError(f"{source} game {game}: the rows' game seed {of_game['game_seed'].iloc[0]} is not "
+                                 f"the record's {kept[game].seed}")
+            yield f"{source} game {game}", kept[game], of_game
 
 
 def read_kept(gz) -> dict:

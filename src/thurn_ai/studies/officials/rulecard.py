@@ -363,15 +363,15 @@ def cell_name(spec: str) -> str:
 def play_cells(opponent: str, players: int, games: int, seed: int, jobs: int = 1, out_dir=None,
                cards=("rulecard",), control_bot: str = CONTROL_BOT) -> pd.DataFrame:
     """Tournaments on the same deals (the same seed and game numbers): each card spec of `cards` in one rotating seat
-    against `opponent` in the others (cell_name), and the bot the cards are built on (`control_bot`: the heuristic,
-    or the mcts a card constrains) in its place (cell 'control')."""
+    against `opponent` in the others (cell_name; or cards = {cell: spec} names the cells), and the bot the cards are
+    built on (`control_bot`: the heuristic, or the mcts a card constrains) in its place (cell 'control')."""
     from pathlib import Path
 
     from ...play.tournament import run_tournament
 
+    named = list(cards.items()) if isinstance(cards, dict) else [(cell_name(s), s) for s in cards]
     frames = []
-    for spec in (*cards, control_bot):
-        cell = CONTROL_CELL if spec == control_bot else cell_name(spec)
+    for cell, spec in (*named, (CONTROL_CELL, control_bot)):
         folder = None if out_dir is None else str(Path(out_dir) / f"{players}p_{cell.replace(' ', '_')}")
         raw = run_tournament([spec] + [opponent] * (players - 1), players=players, games=games, seed=seed,
                              jobs=jobs, out_dir=folder, resume="auto" if folder else False, progress=False)

@@ -2,9 +2,12 @@
 
     sided(side=always,official=postmaster,host=heuristic)     # takes the Postmaster whenever it is offered
     sided(side=card,iterations=1000,eval=learned,...)          # mcts held to the rule card's side at every offer
+    sided(host=heuristic,side=amend,official=postmaster,take=true,hand_max=3,route_max=2,fit=true)
+                          # the heuristic, except it takes the Postmaster where the amendment's condition holds
 
 The host plays its best move on the ruled side (mcts: its root restricted; heuristic: rulecard.heuristic_move)
-and as itself elsewhere. Registered when this module is imported; worker processes need export_module."""
+and as itself elsewhere (side=amend: also at the offers the amendment does not rule; advice_play.Amendment).
+Registered when this module is imported; worker processes need export_module."""
 from __future__ import annotations
 
 from ...bots.base import Bot, Observation
@@ -19,8 +22,11 @@ from .rulecard import CARD, heuristic_move, offer_features
 
 __all__ = ["SidedBot", "SIDES", "HOSTS", "BOT_MODULE", "export_module", "sided_spec"]
 
-#: the rules that can pick the side: always use the official, or the rule card's line
-SIDES = ("always", "card")
+#: the rules that can pick the side: always use the official, the rule card's line, or an amendment of the
+#: host's own rule (advice_play.Amendment: its official, take, bounds on hand and route, display fit)
+SIDES = ("always", "card", "amend")
+#: the amendment's options (side=amend)
+AMEND_OPTIONS = ("take", "hand_min", "hand_max", "route_min", "route_max", "fit")
 #: the bots that can play the side picked
 HOSTS = ("mcts", "heuristic")
 #: the module that registers `sided` (for THURN_AI_BOT_MODULES)
@@ -31,7 +37,7 @@ class SidedBot(Bot):
     """A host bot (mcts or heuristic) whose side at an official's offer a rule picks (SIDES)."""
 
     spec = "sided"
-    spec_options = frozenset(SearchOptions.names()) | {"host", "side", "official"}
+    spec_options = frozenset(SearchOptions.names()) | {"host", "side", "official", *AMEND_OPTIONS}
 
     def __init__(self, seed: int = 0, forbid=frozenset(), host: str = "mcts", side: str = "card",
                  official: str | None = None, **options):
@@ -46,6 +52,8 @@ class SidedBot(Bot):
             raise BotSpecError(f"sided: official names one official ({', '.join(OFFICIALS)}), not {official!r}")
         if side == "always" and self.official is None:
             raise BotSpecError("sided: side=always needs the official it always uses (official=postmaster)")
+        rule = {k: options.pop(k) for k in AMEND_OPTIONS if k in options}
+        self.amendment = self._amendment(side, self.official, rule)
         if host == "heuristic" and options:
             raise BotSpecError(f"sided: the heuristic host takes no search options ({', '.join(sorted(options))})")
         super().__init__(seed=seed)
@@ -55,10 +63,28 @@ class SidedBot(Bot):
         self.offers = dict.fromkeys(OFFICIALS, 0)
         self.used = dict.fromkeys(OFFICIALS, 0)
 
-    def uses(self, state, official: str) -> bool:
-        """Whether the rule takes `official` at this offer."""
+    @staticmethod
+    def _amendment(side: str, official: str | None, rule: dict):
+        """The Amendment of side=amend (None for the other sides, which take no amendment options)."""
+        if side != "amend":
+            if rule:
+                raise BotSpecError(f"sided: {', '.join(rule)} belong to side=amend")
+            return None
+        from .advice_play import Amendment
+        from .plan import StudyError
+        if official is None or "take" not in rule:
+            raise BotSpecError("sided: side=amend needs its official and take=true or take=false")
+        try:
+            return Amendment(official, **rule)
+        except (StudyError, TypeError) as e:
+            raise BotSpecError(f"sided: {e}") from None
+
+    def uses(self, state, official: str) -> bool | None:
+        """Whether the rule takes `official` at this offer (None: the amendment does not rule it)."""
         if self.side == "always":
             return True
+        if self.amendment is not None:
+            return self.amendment.at(state)
         hand, route, _stage = offer_features(state)
         return CARD.says_use(state.n_players, official, hand, route)
 
@@ -69,6 +95,8 @@ class SidedBot(Bot):
             return self.host.choose(obs)
         official = offered[0]
         use = self.uses(state, official)
+        if use is None:
+            return self.host.choose(obs)
         self.offers[official] += 1
         self.used[official] += use
         host = self.host
