@@ -18,6 +18,9 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/officials-design.md", "the game runs {officials_design:heuristic.2p.never_postmaster.turns} / "
+                                 "{officials_design:heuristic.3p.never_postmaster.turns} / "
+                                 "{officials_design:heuristic.4p.never_postmaster.turns}"),
     ("docs/officials.md", "reproduced the choices, visits and scores of `results/officials_learned` at "
                           "{officials_default:replicate.same} of\nits {officials_default:replicate.decisions} "
                           "decisions"),
