@@ -56,6 +56,16 @@ def test_the_hint_analyse_and_the_officials_study_search_with_the_default_search
     assert written_out("mcts(select=ucb)").option("policy") == "handset"        # no prior without PUCT
 
 
+def test_written_out_refuses_what_make_bot_refuses():
+    from thurn_ai.errors import BotSpecError
+    for bad in ("mcts(seed=3)", "mcts(colour=red)", "mcts(c=-1)"):
+        with pytest.raises(BotSpecError):
+            make_bot(bad)
+        with pytest.raises(BotSpecError):
+            written_out(bad)
+    assert written_out("greedy") == BotSpec("greedy")                               # other bots as they are
+
+
 def test_analyse_and_the_cli_hint_name_the_default_search(tmp_path, capsys):
     g = thurn_ai.new_game(players=2, seed=5)
     a = analyse(g, iterations=30, seed=1)

@@ -228,6 +228,24 @@ def test_the_sided_module_is_listed_for_worker_processes_once_beside_what_was_th
     assert listed_modules(os.environ[BOT_MODULES_ENV]) == ["my.bots", BOT_MODULE]
 
 
+@pytest.mark.parametrize("first", ["thurn_ai.studies.officials", "thurn_ai.play.analysis",
+                                   "thurn_ai.bots.default_search", "thurn_ai.web.server"])
+def test_a_process_that_lists_the_sided_module_imports_any_module_first(first):
+    """A worker process of a tournament has the sided module listed (export_module), and whichever module it
+    imports first loads the listed ones on the way: no import loop (CI once failed on one)."""
+    import subprocess
+    import sys
+
+    from thurn_ai.bots.spec import BOT_MODULES_ENV
+    from thurn_ai.studies.officials.sided import BOT_MODULE
+    env = {**os.environ, BOT_MODULES_ENV: BOT_MODULE}
+    sided = "sided(host=heuristic,side=always,official=postmaster)"
+    code = f"import {first}; from thurn_ai.bots import make_bot; print(make_bot({sided!r}).spec)"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-600:]
+    assert done.stdout.startswith("sided(")
+
+
 def test_the_design_report_marks_the_detected_changes_and_says_a_pilot_is_one(tmp_path):
     from thurn_ai.studies.officials import symmetric_report as SR
     games = synthetic_games()

@@ -20,7 +20,8 @@ from ..learned.net import DEFAULT_PATH as NET_PATH
 from ..learned.prior import DEFAULT_PATH as PRIOR_PATH
 from .base import Searcher
 from .search_options import SearchOptions
-from .mcts import MCTS_DEFAULTS
+from .mcts import MCTS_DEFAULTS, MCTSBot
+from ..errors import BotSpecError
 from .spec import BotSpec, make_bot
 
 #: the hint's budget: iterations a decision of `thurn-ai hint` and analyse() when none is given
@@ -41,7 +42,12 @@ def written_out(spec: str | BotSpec) -> BotSpec:
     spec = BotSpec.parse(spec)
     if spec.name != "mcts":
         return spec
-    options = make_bot(spec).options
+    # the mcts class itself, not make_bot: the registry loads plugin modules (THURN_AI_BOT_MODULES), and one
+    # that imports this module while DEFAULT_SEARCH is being computed would find it half made (an import loop)
+    not_options = sorted(set(spec.options) - MCTSBot.spec_options)
+    if not_options:
+        raise BotSpecError(f"bad bot spec {str(spec)!r}: mcts has no option {', '.join(not_options)}")
+    options = MCTSBot(**spec.options).options
     keys = [*_NAMED, *(k for k in MCTS_DEFAULTS if k not in _NAMED)]
     if options.policy != "learned":
         keys = [k for k in keys if k != "mix"]
