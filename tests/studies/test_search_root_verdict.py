@@ -28,7 +28,7 @@ def test_the_committed_cells_give_the_verdict_the_docs_state():
 
 
 def test_generation_3_is_paired_with_the_anchors_cells_on_their_deals():
-    gen3 = [c for c in S.CELLS if c.spec == S.GEN3]
+    gen3 = [c for c in S.CELLS if c.spec == S.GEN3 and c.seed == S.SEED]
     assert {c.name for c in gen3} == {f"gen3_p{n}" for n in S.GAMES} | {f"gen3_h2h_p{n}" for n in S.GAMES}
     for c in gen3:
         base = S.BY_NAME[f"base_p{c.players}"]
@@ -51,10 +51,13 @@ def _cell_results(folder: Path, cell, scores: dict[str, list[int]]) -> None:
     strategy = [c for cols in S.STRATEGY.values() for c in cols]
     blank = dict.fromkeys(store.ID_COLUMNS + store.RESULT_COLUMNS + store.AFTER_TILES + store.USE_COLUMNS
                           + strategy, 0)
+    games = range(len(next(iter(scores.values()))))
+    best = [max(s[g] for s in scores.values()) for g in games]
+    tied = [sum(s[g] == best[g] for s in scores.values()) for g in games]
     rows = [{**blank, "game": g + 1, "seat": seat, "bot": bot + (f" #{seat}" if seat else ""), "spec": bot,
-             "players": len(scores), "score": s[g], "win": 0, "win_share": 0.0, "truncated": False}
-            for g in range(len(next(iter(scores.values()))))
-            for seat, (bot, s) in enumerate(scores.items())]
+             "players": len(scores), "score": s[g], "win": int(s[g] == best[g]),
+             "win_share": (s[g] == best[g]) / tied[g], "truncated": False}
+            for g in games for seat, (bot, s) in enumerate(scores.items())]
     (folder / cell.name).mkdir(parents=True)
     pd.DataFrame(rows).to_csv(folder / cell.name / "results.csv", index=False)
 
@@ -71,3 +74,29 @@ def test_the_population_rating_orders_the_bots_by_how_their_games_ended(tmp_path
     assert table.loc["anchor-1k", "games"] == 60 and table.loc["heuristic", "games"] == 30
     # the summary keys them by their short names, as the findings do
     assert set(S.summary(tmp_path)["ratings"][2]) == {"gen3", "anchor-1k", "heuristic"}
+
+
+def test_the_second_replicate_plays_new_deals_and_looks_at_half_the_level(tmp_path):
+    second = [c for c in S.CELLS if c.seed == S.SEED_R2]
+    assert {c.name for c in second} == {f"gen3_h2h_r2_p{n}" for n in S.GAMES}
+    assert all(c.spec == S.GEN3 and c.others == "anchor-1k" and c.games == S.GAMES[c.players] for c in second)
+    assert S.SEED_R2 not in {c.seed for c in S.CELLS if c not in second}
+    # generation 3 wins 60% of the first replicate's 2-player games and 70% of the second's
+    win = {"first": [25, 15, 25, 15, 25] * 6, "second": [25, 25, 15, 25, 25, 25, 15, 25, 15, 25] * 3}
+    for name, key in (("gen3_h2h_p2", "first"), ("gen3_h2h_r2_p2", "second")):
+        _cell_results(tmp_path, S.BY_NAME[name], {S.GEN3: win[key], "anchor-1k": [20] * 30})
+    data = S.summary(tmp_path)
+    r = data["gen3"]["replicate"]
+    assert r["h2h"][2]["games"] == 30 and abs(r["h2h"][2]["excess"] - 0.2) < 1e-9
+    assert r["both"]["games"] == 60 and abs(r["both"]["excess"] - 0.15) < 1e-9
+    # the second look's interval is the 97.5% one: wider than the 95% interval of the same games
+    wide = S.excess(tmp_path, [S.BY_NAME["gen3_h2h_p2"], S.BY_NAME["gen3_h2h_r2_p2"]])
+    assert r["both"]["low"] < wide["low"] and r["both"]["high"] > wide["high"]
+    # cells of 3 and 4 players missing: no verdict yet, whatever the interval
+    assert not r["complete"] and not r["adopt"]
+    from thurn_ai.studies.search_root_report import second_look_verdict
+    assert "pending" in second_look_verdict(r)
+    assert "**adopted**" in second_look_verdict({**r, "complete": True, "adopt": True})
+    said = second_look_verdict({**r, "complete": True, "adopt": False,
+                                "both": {"excess": 0.02, "low": -0.004, "high": 0.044}})
+    assert "not adopted" in said and "+2.0 [-0.4, +4.4]" in said

@@ -260,6 +260,14 @@ def _search_root(out: Path) -> dict[str, Number]:
                                             says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
     for prefix, label, d in (("", "halving", summary), ("gen3.", "generation 3", summary["gen3"])):
         numbers.update(_candidate_numbers(prefix, label, d))
+    second = summary["gen3"].get("replicate") or {}
+    for key, says in (("h2h_pooled", "generation 3's second head-to-head replicate, pooled over the player "
+                                     "counts, 95% t"),
+                      ("both", f"generation 3's head to head pooled over both replicates, "
+                               f"{100 * second.get('level', 0):g}% t (the second look)")):
+        d = second.get(key)
+        if d:
+            numbers[f"gen3.r2.{key}"] = Number(d["excess"], d["low"], d["high"], "pp", games=d["games"], says=says)
     for n, bots in (summary.get("ratings") or {}).items():
         for bot, r in bots.items():
             numbers[f"rating.p{n}.{bot}"] = Number(r["mu"], r["mu"] - 2 * r["sigma"], r["mu"] + 2 * r["sigma"],

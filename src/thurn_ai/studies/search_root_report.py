@@ -4,7 +4,7 @@ from __future__ import annotations
 from statsmodels.stats.multitest import multipletests
 
 from .markdown import table
-from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, STRATEGY
+from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, SEED_R2, STRATEGY
 
 
 def _pct(x) -> str:
@@ -56,7 +56,8 @@ def report(data: dict, code: str) -> str:
     tests = [(f"{label}, {n} players, paired", d["paired"][n], "win_share_p")
              for label, d in (("halving", data), ("generation 3", gen3)) for n in GAMES]
     tests += [(f"{label}, {n} players, head to head", d["h2h"][n], "p")
-              for label, d in (("halving", data), ("generation 3", gen3)) for n in GAMES]
+              for label, d in (("halving", data), ("generation 3", gen3),
+                               ("generation 3 (replicate 2)", gen3["replicate"])) for n in GAMES]
     ps = [t[1][t[2]] for t in tests if t[1]]
     holm = list(multipletests(ps, method="holm")[1]) if ps else []
     lines = [
@@ -83,12 +84,49 @@ def report(data: dict, code: str) -> str:
         "## Generation 3 of the move prior",
         "",
         *_comparisons("generation 3", gen3),
+        *_replicate(gen3["replicate"]),
         *_ratings(data.get("ratings") or {}),
         "Holm-adjusted p over these comparisons: "
         + (", ".join(f"{t[0]} {p:.3g}" for t, p in zip([t for t in tests if t[1]], holm)) or "none yet") + ".",
         "",
     ]
     return "\n".join(lines)
+
+
+def _replicate(r: dict) -> list[str]:
+    """Generation 3's second head-to-head replicate and the second look at its condition (2)."""
+    level = f"{100 * r['level']:g}%"
+    return [
+        f"### The second head-to-head replicate (deals of seed {SEED_R2})",
+        "",
+        "Generation 3 against anchor-1k again, on deals no cell used before; win share minus the fair share, "
+        "95% t interval for each count and for this replicate pooled, and the "
+        f"{level} interval of the second look pooled over both replicates:",
+        "",
+        *table(["players", "games", "against anchor-1k"],
+               [*([n, (r["h2h"][n] or {}).get("games", 0), _diff(r["h2h"][n], "excess", "low", "high")]
+                  for n in GAMES),
+                ["pooled", (r["h2h_pooled"] or {}).get("games", 0),
+                 _diff(r["h2h_pooled"], "excess", "low", "high")],
+                [f"both replicates ({level})", (r["both"] or {}).get("games", 0),
+                 _diff(r["both"], "excess", "low", "high")]]),
+        "",
+        "**Adoption rule for the second look** (committed before its games): generation 3 becomes the default "
+        f"if the head-to-head excess pooled over both replicates has a {level} interval above zero (a second "
+        "look at condition (2) at half the one-sided level; condition (1) held on the first replicate). "
+        + second_look_verdict(r),
+        "",
+    ]
+
+
+def second_look_verdict(r: dict) -> str:
+    """The second look's verdict, in words."""
+    if not r["complete"]:
+        return "Verdict: pending (cells not complete)."
+    if r["adopt"]:
+        return "Verdict: **adopted**."
+    return (f"Verdict: **not adopted**: the excess pooled over both replicates, "
+            f"{_diff(r['both'], 'excess', 'low', 'high')} points, has an interval reaching zero.")
 
 
 def _ratings(rated: dict) -> list[str]:

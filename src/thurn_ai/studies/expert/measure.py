@@ -209,11 +209,11 @@ def pooled(out: Path, pairs: list[tuple[Cell, Cell]]) -> dict | None:
             "detectable": detectable_difference(len(d), sd)}
 
 
-def t_interval(d: np.ndarray) -> dict[str, float]:
-    """{'low', 'high', 'p'}: the 95% t interval of the mean of per-game values `d` (two or more) and the
-    p-value of a one-sample t test against 0 (scipy)."""
+def t_interval(d: np.ndarray, level: float = 0.95) -> dict[str, float]:
+    """{'low', 'high', 'p'}: the t interval (95% unless `level` says) of the mean of per-game values `d` (two
+    or more) and the p-value of a one-sample t test against 0 (scipy)."""
     t = sps.ttest_1samp(d, 0.0)
-    ci = t.confidence_interval(0.95)
+    ci = t.confidence_interval(level)
     return {"low": float(ci.low), "high": float(ci.high), "p": float(t.pvalue)}
 
 
