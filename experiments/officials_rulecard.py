@@ -103,7 +103,7 @@ def report(out: Path) -> None:
 
     agreement = pd.read_csv(out / "rulecard_agreement.csv")
     rows = pd.read_parquet(out / "rulecard_games.parquet")
-    published = out.resolve() == OUT.resolve()     # only the committed study's card goes into README and docs
+    published = out.resolve() == OUT.resolve()     # only the committed study's card goes into the docs
     play_table = rulecard.paired_play_table(rows)
     atomic_to_csv(play_table, out / "rulecard_play.csv", index=False, float_format="%.6g")
     runs = json.loads((out / RUNS).read_text()) if (out / RUNS).exists() else []
@@ -115,9 +115,8 @@ def report(out: Path) -> None:
                                                        played_at=", ".join(played) or "unknown"),
                           pages=published)
     refresh(out)
-    print(f"report: {out / 'rulecard.md'}" + ("; the card in README.md and docs/officials-advice.md" if published else
-                                               " (another folder than results/officials: README.md and the docs "
-                                               "keep their card)"))
+    print(f"report: {out / 'rulecard.md'}" + ("; the card in docs/officials-advice.md" if published else
+                                               " (another folder than results/officials: the docs keep their card)"))
 
 
 @provenance.script_main(errors=(*provenance.SCRIPT_ERRORS, ValueError))

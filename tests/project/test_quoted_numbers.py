@@ -113,6 +113,28 @@ QUOTES = [
                                  "1,072 | 472 | {officials_advice:candidates.c1.toward} | 228 |"),
     ("docs/officials-design.md", "| c4 | also take the Postal Carrier with a route of ≤ 2 cities and a face-up card "
                                  "extending the route | 879 | 97 | {officials_advice:candidates.c4.toward} | 46 |"),
+    ("docs/officials-design.md", "amended host won {officials_advice:fit.c1.pooled} more than the host on the same "
+                                 "deals (1,202 deals). The others: c3 {officials_advice:fit.c3.pooled}, c2 "
+                                 "{officials_advice:fit.c2.pooled}, c4 {officials_advice:fit.c4.pooled}. Over the "
+                                 "resampled fitting deals c1 was the choice in "
+                                 "{officials_advice:stability.c1|value} of resamples, c3 in "
+                                 "{officials_advice:stability.c3|value}, and no candidate beat the host in "
+                                 "{officials_advice:stability.none|value}"),
+    ("docs/officials-design.md", "the amended host won **{officials_advice:confirm.pooled}** more than the host in "
+                                 "the same seat: **no difference detected**. By count: "
+                                 "{officials_advice:confirm.2p} at 2 players, {officials_advice:confirm.3p} at 3, "
+                                 "{officials_advice:confirm.4p} at 4"),
+    ("docs/officials-design.md", "would have found a difference of ±{officials_advice:confirm.pooled.detectable|value} "
+                                 "with 80% power"),
+    ("README.md", "games run {officials_design:heuristic.2p.never_postmaster.turns} / "
+                  "{officials_design:heuristic.3p.never_postmaster.turns} / "
+                  "{officials_design:heuristic.4p.never_postmaster.turns} turns longer; when all always take the "
+                  "Administrator, {officials_design:heuristic.2p.always_administrator.turns} / "
+                  "{officials_design:heuristic.3p.always_administrator.turns} / "
+                  "{officials_design:heuristic.4p.always_administrator.turns}."),
+    ("README.md", "did no better on 1,800 fresh deals: {officials_advice:confirm.pooled}."),
+    ("docs/officials-advice.md", "won {officials_advice:confirm.pooled} more than the rule itself (no difference "
+                                 "detected; ±{officials_advice:confirm.pooled.detectable} was detectable)"),
 ]
 
 FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")

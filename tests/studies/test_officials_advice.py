@@ -254,6 +254,18 @@ def test_the_confirmation_says_its_verdict_in_fixed_words():
     assert AP.verdict(-0.05, 0.001) == "loses in play" and set(AP.VERDICTS.values()) >= {AP.verdict(0.1, 0.2)}
 
 
+def test_the_confirmation_says_what_its_deals_could_detect():
+    # the same spread of paired differences on four times the deals: about half the detectable difference
+    small = AP.confirm_table(pd.concat([game_rows("control", [0, 1, 0, 1] * 25, n) for n in (2, 3, 4)]
+                                       + [game_rows("amended", [1, 0, 0, 1] * 25, n) for n in (2, 3, 4)]))
+    large = AP.confirm_table(pd.concat([game_rows("control", [0, 1, 0, 1] * 100, n) for n in (2, 3, 4)]
+                                       + [game_rows("amended", [1, 0, 0, 1] * 100, n) for n in (2, 3, 4)]))
+    ratio = small.set_index("players").detectable / large.set_index("players").detectable
+    assert ((ratio > 1.9) & (ratio < 2.1)).all()
+    # pooled: differences 1, -1, 0, 0 (sd 0.71) on 1,200 pairs: (1.96 + 0.84) x 0.71 / sqrt(1200) = 0.057
+    assert float(large.set_index("players").detectable[0]) == pytest.approx(0.057, abs=0.002)
+
+
 def test_the_confirmation_refuses_to_run_before_the_fit_has_chosen(tmp_path, capsys):
     script = experiment("officials_advice")
     args = ["--part", "confirm", "--out", str(tmp_path), "--allow-dirty"]
@@ -287,3 +299,16 @@ def test_the_confirmation_plays_only_a_committed_choice():
     root = Path(script.ROOT)
     assert script.committed(root / "results" / "officials_advice" / "candidates.json")
     assert not script.committed(root / "results" / "officials_advice" / "no_such_choice.json")
+
+
+def test_the_docs_state_the_host_rule_as_the_code_says_it():
+    """The rule a player is given (docs) is the heuristic's rule in the code's words (card_play.HOST_RULE)."""
+    from pathlib import Path
+
+    from thurn_ai.studies.officials.card_play import HOST_RULE
+    root = Path(__file__).resolve().parents[2]
+    for page in ("docs/officials-advice.md", "docs/officials-design.md"):
+        text = " ".join((root / page).read_text(encoding="utf-8").split())
+        for official, words in HOST_RULE.items():
+            name = official.replace("_", " ").title()
+            assert f"**{name}**: {words}." in text, f"{page}: {name}"

@@ -328,14 +328,19 @@ def paired_wins(rows: pd.DataFrame) -> dict[int, pd.DataFrame]:
 
 
 def _t_row(d) -> dict:
-    """mean, 95% t interval and the one-sample t test's p of paired differences."""
+    """mean, 95% t interval and the one-sample t test's p of paired differences, and the difference they
+    detect with 80% power at the 5% level from their observed spread (statsmodels' paired t power)."""
     from scipy import stats as sps
+    from statsmodels.stats.power import TTestPower
 
     from ...stats.summary import mean_ci
     d = np.asarray(d, dtype=float)
     m, lo, hi = mean_ci(d)
-    p = float(sps.ttest_1samp(d, 0.0).pvalue) if len(d) > 1 and d.std() > 0 else 1.0
-    return {"games": len(d), "d_win": m, "d_win_lo": lo, "d_win_hi": hi, "p": p}
+    spread = d.std(ddof=1) if len(d) > 1 else 0.0
+    p = float(sps.ttest_1samp(d, 0.0).pvalue) if len(d) > 1 and spread > 0 else 1.0
+    detectable = (float(TTestPower().solve_power(nobs=len(d), alpha=0.05, power=0.8) * spread)
+                  if len(d) > 1 and spread > 0 else float("nan"))
+    return {"games": len(d), "d_win": m, "d_win_lo": lo, "d_win_hi": hi, "p": p, "detectable": detectable}
 
 
 def pooled_table(diffs: dict[int, pd.DataFrame]) -> pd.DataFrame:
@@ -454,7 +459,8 @@ def numbers(found: dict[str, Candidate], fit: pd.DataFrame | None = None, stable
     """The folder's findings as named numbers: per candidate the offers it moves toward the search
     ('candidates.<label>.toward'); the fit's pooled paired differences and how often each is chosen in the
     resamples ('<prefix>fit.<label>.pooled', '<prefix>stability.<label>'); the confirmation's per count and pooled
-    ('<prefix>confirm.<n>p', '<prefix>confirm.pooled')."""
+    ('<prefix>confirm.<n>p', '<prefix>confirm.pooled', each with '.detectable': its power from the observed
+    spread)."""
     from ..findings import Number
 
     out = {}
@@ -475,4 +481,8 @@ def numbers(found: dict[str, Candidate], fit: pd.DataFrame | None = None, stable
             key = f"{prefix}confirm.{'pooled' if r.players == 0 else f'{r.players}p'}"
             out[key] = Number(r.d_win, r.d_win_lo, r.d_win_hi, "pp", 1, int(r.games),
                               f"the chosen amendment minus the host on fresh deals: {r.verdict}")
+            if np.isfinite(getattr(r, "detectable", np.nan)):
+                out[f"{key}.detectable"] = Number(r.detectable, unit="size", digits=1, games=int(r.games),
+                                                  says="the difference these deals detect with 80% power at the 5% "
+                                                       "level, from the observed spread")
     return out

@@ -1,5 +1,5 @@
-"""The rule card's report (results/officials/rulecard.md, a paper's order) and the card a player reads (README.md
-and docs/officials-advice.md, between CARD_START and CARD_END): renderers of findings.RuleCardFindings, their
+"""The rule card's report (results/officials/rulecard.md, a paper's order) and the card a player reads
+(docs/officials-advice.md, between CARD_START and CARD_END): renderers of findings.RuleCardFindings, their
 fixed prose in prose/rulecard.md."""
 from __future__ import annotations
 
@@ -239,15 +239,17 @@ def _results(f: RuleCardFindings) -> list[str]:
 
 
 def write(out, root, f: RuleCardFindings, pages: bool = True) -> None:
-    """results/officials/rulecard.md, and (pages) the card's block in README.md and docs/officials-advice.md,
-    from the card's findings (findings.rulecard_findings; without f.code, the root's commit)."""
+    """results/officials/rulecard.md, and (pages) the card's block in docs/officials-advice.md, from the
+    card's findings (findings.rulecard_findings; without f.code, the root's commit). The README's officials
+    block is written by hand: a designer's finding and a player's rule tested in play, its numbers checked
+    against the findings files (tests/project/test_quoted_numbers.py)."""
     out, root = Path(out), Path(root)
     if not f.code:
         f = replace(f, code=commit(root))
     code = f.code
     atomic_write_text(out / "rulecard.md", "\n".join(report_lines(f)))
     report = (out / "rulecard.md").resolve()
-    for page in (root / "README.md", root / "docs" / "officials-advice.md") if pages else ():
+    for page in (root / "docs" / "officials-advice.md",) if pages else ():
         link = Path(_relative(report, page.parent)).as_posix()
         text = page.read_text(encoding="utf-8")
         atomic_write_text(page, with_card_block(text, card_block(f, code, link)))
