@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import BotSpecError
 from ..fileio import sha256_of
 from ..learned.model import DEFAULT_PATH as VALUE_PATH
 from ..learned.net import DEFAULT_PATH as NET_PATH
@@ -21,7 +22,6 @@ from ..learned.prior import DEFAULT_PATH as PRIOR_PATH
 from .base import Searcher
 from .search_options import SearchOptions
 from .mcts import MCTS_DEFAULTS, MCTSBot
-from ..errors import BotSpecError
 from .spec import BotSpec, make_bot
 
 #: the hint's budget: iterations a decision of `thurn-ai hint` and analyse() when none is given
