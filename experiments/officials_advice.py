@@ -147,8 +147,14 @@ def confirm(out: Path, raw: Path, pilot, jobs, players, allow_dirty: bool) -> No
     if choice.amendment is None:
         raise ThurnError("the fit adopted no amendment: the advice is the heuristic's own rule; nothing to confirm")
     _play({"amended": str(choice.amendment.spec())}, ap.CONFIRM, out, raw, "confirm", pilot, jobs, players)
-    atomic_to_csv(ap.confirm_table(pd.read_parquet(out / "confirm_games.parquet")), out / "confirm.csv",
-                  index=False, float_format="%.6g")
+    confirm_csv(out)
+
+
+def confirm_csv(out: Path) -> None:
+    """The confirmation's table (confirm.csv) from its saved games, if they exist."""
+    if (out / "confirm_games.parquet").exists():
+        atomic_to_csv(ap.confirm_table(pd.read_parquet(out / "confirm_games.parquet")), out / "confirm.csv",
+                      index=False, float_format="%.6g")
 
 
 # ------------------------------------------------------------------------------------------ the report
@@ -197,9 +203,6 @@ def _fit_lines(out: Path) -> list[str]:
 
 
 def _confirm_lines(out: Path) -> list[str]:
-    if (out / "confirm_games.parquet").exists():      # the table from the saved games, as the confirm part wrote it
-        atomic_to_csv(ap.confirm_table(pd.read_parquet(out / "confirm_games.parquet")), out / "confirm.csv",
-                      index=False, float_format="%.6g")
     if not (out / "confirm.csv").exists():
         return ["## The confirmation on fresh deals", "", "Not played yet (`--part confirm`).", ""]
     t = pd.read_csv(out / "confirm.csv")

@@ -331,15 +331,14 @@ def _t_row(d) -> dict:
     """mean, 95% t interval and the one-sample t test's p of paired differences, and the difference they
     detect with 80% power at the 5% level from their observed spread (statsmodels' paired t power)."""
     from scipy import stats as sps
-    from statsmodels.stats.power import TTestPower
 
     from ...stats.summary import mean_ci
+    from ..expert.measure import detectable_difference
     d = np.asarray(d, dtype=float)
     m, lo, hi = mean_ci(d)
     spread = d.std(ddof=1) if len(d) > 1 else 0.0
     p = float(sps.ttest_1samp(d, 0.0).pvalue) if len(d) > 1 and spread > 0 else 1.0
-    detectable = (float(TTestPower().solve_power(nobs=len(d), alpha=0.05, power=0.8) * spread)
-                  if len(d) > 1 and spread > 0 else float("nan"))
+    detectable = detectable_difference(len(d), spread) if spread > 0 else float("nan")
     return {"games": len(d), "d_win": m, "d_win_lo": lo, "d_win_hi": hi, "p": p, "detectable": detectable}
 
 
