@@ -75,6 +75,7 @@ def stop_pool(pool) -> None:
     """Stop a pool at once: pending tasks cancelled, running ones abandoned (their workers terminated)
     rather than waited for, as ProcessPoolExecutor.terminate_workers does in Python 3.14."""
     workers = _workers(pool)
+    manager = getattr(pool, "_executor_manager_thread", None)     # shutdown() forgets both
     pool.shutdown(wait=False, cancel_futures=True)
     for w in workers:
         try:
@@ -89,9 +90,22 @@ def stop_pool(pool) -> None:
                 w.join(TERMINATE_GRACE)
         except (OSError, ValueError, AssertionError):
             pass
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:      # sees the workers gone and ends; joined here, not at the interpreter's exit
         manager.join(TERMINATE_GRACE)
+        _not_woken_at_exit(manager)
+
+
+def _not_woken_at_exit(manager) -> None:
+    """Python 3.11's exit hook wakes every pool's manager thread by writing to its pipe without the lock the
+    thread takes to close that pipe (3.12 added one, CPython gh-125451): a manager still closing when the
+    interpreter exits, as after Ctrl-C on a loaded machine, makes it print "Exception ignored ... Bad file
+    descriptor". A stopped pool needs no wake-up (its shutdown gave it one); the interpreter still joins the
+    thread, which is not a daemon."""
+    try:
+        from concurrent.futures import process
+        process._threads_wakeups.pop(manager, None)
+    except (ImportError, AttributeError):
+        pass
 
 
 def _kill_running_workers() -> None:

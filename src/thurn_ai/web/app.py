@@ -50,7 +50,7 @@ from ..errors import PositionError, ThurnError
 from ..fileio import JSON_SLICE, loads_json, short_repr
 from ..game.rules import PLAYER_COUNTS, Rules
 from ..play.analysis import DEFAULT_BOT
-from ..play.workers import init_worker
+from ..play.workers import init_worker, stop_pool
 from .board_data import board_geometry
 from .guard import Guard, RefusalPacer
 from .hints import (DEFAULT_SECONDS, MAX_SECONDS, BusyError, Budget, HintJobs, question_of,
@@ -249,7 +249,7 @@ class ReplayWorker:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)       # a replay in progress is abandoned, not waited for
             self._pool = None
 
 
