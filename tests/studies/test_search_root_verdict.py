@@ -44,6 +44,43 @@ def test_generation_3_is_paired_with_the_anchors_cells_on_their_deals():
     assert gen3["files"]["value"] == anchor["files"]["value"] and gen3["files"]["prior"] != anchor["files"]["prior"]
 
 
+def test_the_route_tiles_candidate_is_the_anchor_but_for_its_evaluation_and_playout_on_the_anchors_deals():
+    tiles = [c for c in S.CELLS if c.spec == S.TILES]
+    assert {c.name for c in tiles} == {f"tiles_p{n}" for n in S.GAMES} | {f"tiles_h2h_p{n}" for n in S.GAMES}
+    for c in tiles:
+        base = S.BY_NAME[f"base_p{c.players}"]
+        assert (c.seed, c.games, c.board) == (base.seed, base.games, base.board)
+        assert c.others == ("anchor-1k" if "h2h" in c.name else "heuristic")
+    from thurn_ai.bots.default_search import search_identity
+    from thurn_ai.bots.spec import BotSpec
+    mine = BotSpec.parse(S.TILES)
+    here = mine.with_(model=str(RESULTS.parents[1] / mine.option("model")))
+    anchor, candidate = search_identity(BotSpec.parse("anchor-1k")), search_identity(here)
+    differ = {k for k in set(anchor["options"]) | set(candidate["options"])
+              if anchor["options"].get(k) != candidate["options"].get(k)}
+    assert differ == {"playout"} and candidate["options"]["playout"] == "heuristic-tiles"
+    assert candidate["files"]["prior"] == anchor["files"]["prior"]
+    assert candidate["files"]["value"] != anchor["files"]["value"]
+
+
+def test_the_route_tiles_verdict_waits_for_its_cells_and_is_settled_by_a_failed_first_condition(tmp_path,
+                                                                                              monkeypatch):
+    import dataclasses
+    small = [dataclasses.replace(c, games=6) for c in S.CELLS]      # six games a cell stand for a full one
+    monkeypatch.setattr(S, "CELLS", small)
+    monkeypatch.setattr(S, "BY_NAME", {c.name: c for c in small})
+    data = S.summary(tmp_path)
+    assert not data["tiles"]["complete"] and not data["tiles"]["adopt"] and not data["tiles"]["first_fails"]
+    # every paired cell in, the candidate no better than the anchor: (1) fails and settles the verdict
+    for n in S.GAMES:
+        for name, spec in ((f"base_p{n}", "anchor-1k"), (f"tiles_p{n}", S.TILES)):
+            others = {f"heuristic #{k}" if k > 1 else "heuristic": [20] * 6 for k in range(1, n)}
+            _cell_results(tmp_path, S.BY_NAME[name], {spec: [20, 10] * 3, **others})
+    data = S.summary(tmp_path)
+    assert data["tiles"]["first_fails"] and not data["tiles"]["adopt"]
+    assert "condition (1) fails" in verdict(data["tiles"])
+
+
 def _cell_results(folder: Path, cell, scores: dict[str, list[int]]) -> None:
     """A played cell's results.csv: game g seats the bots in `scores` in order, with scores[bot][g]."""
     import pandas as pd

@@ -31,6 +31,20 @@ cell used before):
   looks are at most 3.75% (Bonferroni). Condition (1) was settled by the first replicate. From the first
   replicate's spread (a standard deviation of 46 points a game), 2,404 games give 80% power for an excess of
   2.9 points at this level. The second replicate alone is reported beside the pooled result.
+
+A third candidate, route-length tiles in the evaluation and in the playout's rule for when to close (issue 51:
+the search gives up those tiles as its budget grows), added with its cells and rule on 2026-11-29, before any
+of its games: `TILES` is the default `mcts` at 1000 iterations with the route-tiles refit of the evaluation
+(results/value_route_tiles/: the 13th feature, which passed its offline gate) and `playout=heuristic-tiles`
+(a close waits a card for a better route-length tile). Nothing of it was chosen on seed 2051's deals.
+
+  `TILES` becomes the default if the halving root's two conditions hold for it: (1) against `heuristic`, its
+  win share minus anchor-1k's, paired by deal (the anchor's cells on seed 2051's deals), pooled over
+  2 / 3 / 4 players, has a 95% t interval above zero; (2) in the head to head against anchor-1k, its win
+  share minus 1/n, pooled over the counts, has a 95% t interval above zero. Its paired cells are played
+  first; once every paired cell is in and (1) fails, the verdict is settled without the head to head. From
+  the earlier candidates' paired spread (the halving root's and generation 3's), 1,202 paired games give
+  80% power for a pooled difference of 4.3-4.8 points, and the head to head for an excess of about 3.7.
 """
 from __future__ import annotations
 
@@ -46,6 +60,8 @@ SEED = 2051
 SEED_R2 = 2052      # generation 3's second head-to-head replicate
 CANDIDATE = "mcts(root=halving)"
 GEN3 = "mcts(iterations=1000,pmodel=results/expert_gen3/prior_gen3.json)"   # run from the repository's root
+TILES = ("mcts(iterations=1000,playout=heuristic-tiles,"
+         "model=results/value_route_tiles/value_route_tiles.json)")                  # run from the repository's root
 BASELINE = "anchor-1k"
 GAMES = {2: 400, 3: 402, 4: 400}      # whole seat rotations; ~7-9 points detectable a count, ~4-5 pooled
 
@@ -58,12 +74,14 @@ CELLS: list[Cell] = [
     *(Cell(f"gen3_p{n}", n, GEN3, GAMES[n], seed=SEED) for n in GAMES),
     *(Cell(f"gen3_h2h_p{n}", n, GEN3, GAMES[n], others=BASELINE, seed=SEED) for n in GAMES),
     *(Cell(f"gen3_h2h_r2_p{n}", n, GEN3, GAMES[n], others=BASELINE, seed=SEED_R2) for n in GAMES),
+    *(Cell(f"tiles_p{n}", n, TILES, GAMES[n], seed=SEED) for n in GAMES),
+    *(Cell(f"tiles_h2h_p{n}", n, TILES, GAMES[n], others=BASELINE, seed=SEED) for n in GAMES),
 ]
 #: the second look at generation 3's condition (2): a 97.5% interval (one-sided 1.25%)
 R2_LEVEL = 0.975
 BY_NAME = {c.name: c for c in CELLS}
 #: the short names of the bots the cells seat (the population rating's keys)
-LABELS = {"heuristic": "heuristic", BASELINE: "anchor-1k", CANDIDATE: "halving", GEN3: "gen3"}
+LABELS = {"heuristic": "heuristic", BASELINE: "anchor-1k", CANDIDATE: "halving", GEN3: "gen3", TILES: "tiles"}
 
 #: what the report prints beside wins: the searching seat's mean route-length tile points, its share of the
 #: game-end tile, its unplaced houses
@@ -146,7 +164,7 @@ def replicate(out: Path, cells: dict) -> dict:
 
 def summary(out: Path) -> dict:
     """Everything the report prints, as data: each cell's summary and strategy; for the halving root (the
-    top-level keys) and for generation 3 (under "gen3") the paired differences per count and pooled, the
+    top-level keys), generation 3 (under "gen3") and the route-length tiles (under "tiles") the paired differences per count and pooled, the
     head-to-head excess per count and pooled, and the adoption rule's verdict."""
     cells = {c.name: {**(cell_summary(out, c) or {}), **(strategy(out, c) or {})} for c in CELLS}
     base = {n: BY_NAME[f"base_p{n}"] for n in GAMES}
@@ -156,6 +174,8 @@ def summary(out: Path) -> dict:
                       [BY_NAME[f"gen3_h2h_p{n}"] for n in GAMES])
     h2h3k = {n: excess(out, [BY_NAME[f"h2h3k_p{n}"]]) for n in GAMES}
     gen3["replicate"] = replicate(out, cells)
+    tiles = verdict_of(out, cells, [(BY_NAME[f"tiles_p{n}"], base[n]) for n in GAMES],
+                       [BY_NAME[f"tiles_h2h_p{n}"] for n in GAMES])
     rated = {n: {LABELS.get(bot, bot): {"mu": float(r.mu), "sigma": float(r.sigma), "games": int(r.games)}
                  for bot, r in table.iterrows()} for n, table in ratings(out).items()}
-    return {"cells": cells, **halving, "h2h3k": h2h3k, "gen3": gen3, "ratings": rated}
+    return {"cells": cells, **halving, "h2h3k": h2h3k, "gen3": gen3, "tiles": tiles, "ratings": rated}

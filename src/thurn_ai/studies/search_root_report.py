@@ -4,7 +4,7 @@ from __future__ import annotations
 from statsmodels.stats.multitest import multipletests
 
 from .markdown import table
-from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, SEED_R2, STRATEGY
+from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, SEED_R2, STRATEGY, TILES
 
 
 def _pct(x) -> str:
@@ -52,12 +52,13 @@ def _comparisons(label: str, d: dict, h2h3k: dict | None = None) -> list[str]:
 
 
 def report(data: dict, code: str) -> str:
-    cells, gen3 = data["cells"], data["gen3"]
+    cells, gen3, tiles = data["cells"], data["gen3"], data["tiles"]
     tests = [(f"{label}, {n} players, paired", d["paired"][n], "win_share_p")
-             for label, d in (("halving", data), ("generation 3", gen3)) for n in GAMES]
+             for label, d in (("halving", data), ("generation 3", gen3), ("route tiles", tiles)) for n in GAMES]
     tests += [(f"{label}, {n} players, head to head", d["h2h"][n], "p")
               for label, d in (("halving", data), ("generation 3", gen3),
-                               ("generation 3 (replicate 2)", gen3["replicate"])) for n in GAMES]
+                               ("generation 3 (replicate 2)", gen3["replicate"]), ("route tiles", tiles))
+              for n in GAMES]
     ps = [t[1][t[2]] for t in tests if t[1]]
     holm = list(multipletests(ps, method="holm")[1]) if ps else []
     lines = [
@@ -71,7 +72,10 @@ def report(data: dict, code: str) -> str:
         f"Baseline `{BASELINE}` (the default `mcts` of November 2026, frozen). Candidates: `{CANDIDATE}`, "
         "Sequential Halving over the prior's top 4 moves at the root, common random numbers, chosen by value; "
         f"`{GEN3}`, generation 3 of the move prior (fitted to the improved-policy target: "
-        "[results/expert_gen3/](../expert_gen3/README.md)). One searching seat, seats rotated, deals of seed 2051 "
+        "[results/expert_gen3/](../expert_gen3/README.md)); "
+        f"`{TILES}`, route-length tiles in the evaluation (the route-tiles refit: "
+        "[results/value_route_tiles/](../value_route_tiles/README.md)) and in the playout's rule for when to "
+        "close. One searching seat, seats rotated, deals of seed 2051 "
         "(no cell before the halving root's used them); wins with 95% Wilson intervals; a shared first place "
         "counts its share.",
         "",
@@ -85,6 +89,9 @@ def report(data: dict, code: str) -> str:
         "",
         *_comparisons("generation 3", gen3),
         *_replicate(gen3["replicate"]),
+        "## Route-length tiles in the evaluation and the playout's close",
+        "",
+        *_comparisons("route tiles", tiles),
         *_ratings(data.get("ratings") or {}),
         "Holm-adjusted p over these comparisons: "
         + (", ".join(f"{t[0]} {p:.3g}" for t, p in zip([t for t in tests if t[1]], holm)) or "none yet") + ".",
