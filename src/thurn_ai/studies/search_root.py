@@ -164,8 +164,9 @@ def replicate(out: Path, cells: dict) -> dict:
 
 def summary(out: Path) -> dict:
     """Everything the report prints, as data: each cell's summary and strategy; for the halving root (the
-    top-level keys), generation 3 (under "gen3") and the route-length tiles (under "tiles") the paired differences per count and pooled, the
-    head-to-head excess per count and pooled, and the adoption rule's verdict."""
+    top-level keys), generation 3 (under "gen3") and the route-length tiles (under "tiles") the paired
+    differences per count and pooled, the head-to-head excess per count and pooled, and the adoption rule's
+    verdict."""
     cells = {c.name: {**(cell_summary(out, c) or {}), **(strategy(out, c) or {})} for c in CELLS}
     base = {n: BY_NAME[f"base_p{n}"] for n in GAMES}
     halving = verdict_of(out, cells, [(BY_NAME[f"halving_p{n}"], base[n]) for n in GAMES],
