@@ -27,40 +27,36 @@ def test_the_committed_cells_give_the_verdict_the_docs_state():
     assert ("(not adopted)" in docs) == data["first_fails"]
 
 
-def test_generation_3_is_paired_with_the_anchors_cells_on_their_deals():
-    gen3 = [c for c in S.CELLS if c.spec == S.GEN3 and c.seed == S.SEED]
-    assert {c.name for c in gen3} == {f"gen3_p{n}" for n in S.GAMES} | {f"gen3_h2h_p{n}" for n in S.GAMES}
-    for c in gen3:
+def paired_with_the_anchors_cells(spec: str, prefix: str, file_option: str) -> tuple[dict, dict]:
+    """Check a candidate's cells (prefix_p{n} against heuristic, prefix_h2h_p{n} against anchor-1k) play the
+    anchor's cells' deals; return the search identities of anchor-1k and of the candidate (its weights file
+    read from the repository's root, as the experiment runs)."""
+    from thurn_ai.bots.default_search import search_identity
+    from thurn_ai.bots.spec import BotSpec
+    mine = [c for c in S.CELLS if c.spec == spec and c.seed == S.SEED]
+    assert {c.name for c in mine} == {f"{prefix}_p{n}" for n in S.GAMES} | {f"{prefix}_h2h_p{n}" for n in S.GAMES}
+    for c in mine:
         base = S.BY_NAME[f"base_p{c.players}"]
         assert (c.seed, c.games, c.board) == (base.seed, base.games, base.board)
         assert c.others == ("anchor-1k" if "h2h" in c.name else "heuristic")
+    parsed = BotSpec.parse(spec)
+    here = parsed.with_(**{file_option: str(RESULTS.parents[1] / parsed.option(file_option))})
+    return search_identity(BotSpec.parse("anchor-1k")), search_identity(here)
+
+
+def test_generation_3_is_paired_with_the_anchors_cells_on_their_deals():
     # the candidate is the frozen default but for the prior's weights file
-    from thurn_ai.bots.default_search import search_identity
-    from thurn_ai.bots.spec import BotSpec
-    mine = BotSpec.parse(S.GEN3)
-    here = mine.with_(pmodel=str(RESULTS.parents[1] / mine.option("pmodel")))
-    anchor, gen3 = search_identity(BotSpec.parse("anchor-1k")), search_identity(here)
+    anchor, gen3 = paired_with_the_anchors_cells(S.GEN3, "gen3", "pmodel")
     assert gen3["options"] == anchor["options"]
     assert gen3["files"]["value"] == anchor["files"]["value"] and gen3["files"]["prior"] != anchor["files"]["prior"]
 
 
 def test_the_route_tiles_candidate_is_the_anchor_but_for_its_evaluation_and_playout_on_the_anchors_deals():
-    tiles = [c for c in S.CELLS if c.spec == S.TILES]
-    assert {c.name for c in tiles} == {f"tiles_p{n}" for n in S.GAMES} | {f"tiles_h2h_p{n}" for n in S.GAMES}
-    for c in tiles:
-        base = S.BY_NAME[f"base_p{c.players}"]
-        assert (c.seed, c.games, c.board) == (base.seed, base.games, base.board)
-        assert c.others == ("anchor-1k" if "h2h" in c.name else "heuristic")
-    from thurn_ai.bots.default_search import search_identity
-    from thurn_ai.bots.spec import BotSpec
-    mine = BotSpec.parse(S.TILES)
-    here = mine.with_(model=str(RESULTS.parents[1] / mine.option("model")))
-    anchor, candidate = search_identity(BotSpec.parse("anchor-1k")), search_identity(here)
-    differ = {k for k in set(anchor["options"]) | set(candidate["options"])
-              if anchor["options"].get(k) != candidate["options"].get(k)}
-    assert differ == {"playout"} and candidate["options"]["playout"] == "heuristic-tiles"
-    assert candidate["files"]["prior"] == anchor["files"]["prior"]
-    assert candidate["files"]["value"] != anchor["files"]["value"]
+    anchor, tiles = paired_with_the_anchors_cells(S.TILES, "tiles", "model")
+    differ = {k for k in set(anchor["options"]) | set(tiles["options"])
+              if anchor["options"].get(k) != tiles["options"].get(k)}
+    assert differ == {"playout"} and tiles["options"]["playout"] == "heuristic-tiles"
+    assert tiles["files"]["prior"] == anchor["files"]["prior"] and tiles["files"]["value"] != anchor["files"]["value"]
 
 
 def test_the_route_tiles_verdict_waits_for_its_cells_and_is_settled_by_a_failed_first_condition(tmp_path,
