@@ -73,7 +73,8 @@ def baseline_table(offers: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.DataFrame
 def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
     """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement with the
     search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given ({'constraint'
-    or 'pilot.constraint': constraint_table's}) the card-held search minus the search ('<key>.<n>p.d_win')."""
+    or 'pilot.constraint': constraint_table's}) the card-held search's and the search's wins ('<key>.<n>p.card',
+    '.control') and their paired differences in wins and score ('.d_win', '.d_score')."""
     from ..findings import Number
 
     out = {}
@@ -87,8 +88,15 @@ def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
                                                "the card minus the heuristic, paired, clustered by game")
     for name, t in constraint.items():
         for r in t.itertuples():
-            out[f"{name}.{r.players}p.d_win"] = Number(r.d_win, r.d_win_lo, r.d_win_hi, "pp", 1, r.games,
-                                                       "the card-held search minus the search, paired wins")
+            key = f"{name}.{r.players}p"
+            out[f"{key}.d_win"] = Number(r.d_win, r.d_win_lo, r.d_win_hi, "pp", 1, r.games,
+                                         "the card-held search minus the search, paired wins")
+            out[f"{key}.card"] = Number(r.card_rate, r.card_lo, r.card_hi, "share", 1, r.games,
+                                        "the card-held search's wins in the focus seat, 95% Wilson")
+            out[f"{key}.control"] = Number(r.control_rate, r.control_lo, r.control_hi, "share", 1, r.games,
+                                           "the unrestricted search's wins in that seat on the same deals, 95% Wilson")
+            out[f"{key}.d_score"] = Number(r.d_score, r.d_score_lo, r.d_score_hi, "difference", 1, r.games,
+                                           "the card-held search minus the search, paired final score")
     return out
 
 
