@@ -18,6 +18,12 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/officials-design.md", "| 2 | {officials_card:constraint.2p.card} | {officials_card:constraint.2p.control} | "
+                                 "{officials_card:constraint.2p.d_win}, "),
+    ("docs/officials-design.md", "| 3 | {officials_card:constraint.3p.card} | {officials_card:constraint.3p.control} | "
+                                 "{officials_card:constraint.3p.d_win}, "),
+    ("docs/officials-design.md", "| 4 | {officials_card:constraint.4p.card} | {officials_card:constraint.4p.control} | "
+                                 "{officials_card:constraint.4p.d_win}, "),
     ("docs/officials-design.md", "the game runs {officials_design:heuristic.2p.never_postmaster.turns} / "
                                  "{officials_design:heuristic.3p.never_postmaster.turns} / "
                                  "{officials_design:heuristic.4p.never_postmaster.turns}"),
@@ -133,7 +139,9 @@ QUOTES = [
                   "Administrator, {officials_design:heuristic.2p.always_administrator.turns} / "
                   "{officials_design:heuristic.3p.always_administrator.turns} / "
                   "{officials_design:heuristic.4p.always_administrator.turns}."),
-    ("README.md", "did no better on 1,800 fresh deals: {officials_advice:confirm.pooled}."),
+    ("README.md", "No change play found beat it on 1,800 fresh deals ({officials_advice:confirm.pooled}); the old "
+                  "rule card costs `mcts` {officials_card:constraint.2p.d_win} / "
+                  "{officials_card:constraint.3p.d_win} / {officials_card:constraint.4p.d_win} of wins."),
     ("docs/results.md", "The second replicate alone beat the fair share by {search_root:gen3.r2.h2h_pooled|points}; "
                         "pooled over both, by\n{search_root:gen3.r2.both|points} (97.5%)"),
     ("docs/expert.md", "Pooled over both replicates the excess was {search_root:gen3.r2.both|points}, so "
