@@ -259,9 +259,7 @@ def _search_root(out: Path) -> dict[str, Number]:
             numbers[f"win.{name}"] = Number(c["win"], c["win_low"], c["win_high"], "share", games=c["games"],
                                             says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
     for prefix, label, d in (("", "halving", summary), ("gen3.", "generation 3", summary["gen3"]),
-                             ("tiles.", "route tiles", summary.get("tiles"))):
-        if d is None:            # a summary written before the candidate was added
-            continue
+                             ("tiles.", "route tiles", summary["tiles"])):
         numbers.update(_candidate_numbers(prefix, label, d))
     second = summary["gen3"].get("replicate") or {}
     for key, says in (("h2h_pooled", "generation 3's second head-to-head replicate, pooled over the player "
