@@ -70,34 +70,40 @@ def baseline_table(offers: pd.DataFrame, seed: int = SPLIT_SEED) -> pd.DataFrame
                              kind="stable").reset_index(drop=True)
 
 
+#: the findings a row of a table gives: (name, value column, interval's columns, unit, what it is)
+BASELINE_NUMBERS = (
+    ("card", "card", ("card_lo", "card_hi"), "share", "the card reproduces the search's choice (held-out offers)"),
+    ("host", "host", ("host_lo", "host_hi"), "share", "the heuristic's own choice reproduces the search's"),
+    ("card_minus_host", "d_card_host", ("d_card_host_lo", "d_card_host_hi"), "pp",
+     "the card minus the heuristic, paired, clustered by game"))
+CONSTRAINT_NUMBERS = (
+    ("d_win", "d_win", ("d_win_lo", "d_win_hi"), "pp", "the card-held search minus the search, paired wins"),
+    ("card", "card_rate", ("card_lo", "card_hi"), "share",
+     "the card-held search's wins in the focus seat, 95% Wilson"),
+    ("control", "control_rate", ("control_lo", "control_hi"), "share",
+     "the unrestricted search's wins in that seat on the same deals, 95% Wilson"),
+    ("d_score", "d_score", ("d_score_lo", "d_score_hi"), "difference",
+     "the card-held search minus the search, paired final score"))
+
+
 def numbers(baseline: pd.DataFrame, constraint: dict) -> dict:
     """The folder's findings as named numbers: per count and official the card's and the heuristic's agreement with the
     search and their paired difference ('baseline.<n>p.<official>.*'), and per constraint table given ({'constraint'
     or 'pilot.constraint': constraint_table's}) the card-held search's and the search's wins ('<key>.<n>p.card',
     '.control') and their paired differences in wins and score ('.d_win', '.d_score')."""
-    from ..findings import Number
-
-    out = {}
+    out: dict = {}
     for r in baseline.itertuples():
-        key = f"baseline.{r.players}p.{r.official}"
-        out[f"{key}.card"] = Number(r.card, r.card_lo, r.card_hi, "share", 1, r.games,
-                                    "the card reproduces the search's choice (held-out offers)")
-        out[f"{key}.host"] = Number(r.host, r.host_lo, r.host_hi, "share", 1, r.games,
-                                    "the heuristic's own choice reproduces the search's")
-        out[f"{key}.card_minus_host"] = Number(r.d_card_host, r.d_card_host_lo, r.d_card_host_hi, "pp", 1, r.games,
-                                               "the card minus the heuristic, paired, clustered by game")
+        out |= _row_numbers(f"baseline.{r.players}p.{r.official}", r, BASELINE_NUMBERS)
     for name, t in constraint.items():
         for r in t.itertuples():
-            key = f"{name}.{r.players}p"
-            out[f"{key}.d_win"] = Number(r.d_win, r.d_win_lo, r.d_win_hi, "pp", 1, r.games,
-                                         "the card-held search minus the search, paired wins")
-            out[f"{key}.card"] = Number(r.card_rate, r.card_lo, r.card_hi, "share", 1, r.games,
-                                        "the card-held search's wins in the focus seat, 95% Wilson")
-            out[f"{key}.control"] = Number(r.control_rate, r.control_lo, r.control_hi, "share", 1, r.games,
-                                           "the unrestricted search's wins in that seat on the same deals, 95% Wilson")
-            out[f"{key}.d_score"] = Number(r.d_score, r.d_score_lo, r.d_score_hi, "difference", 1, r.games,
-                                           "the card-held search minus the search, paired final score")
+            out |= _row_numbers(f"{name}.{r.players}p", r, CONSTRAINT_NUMBERS)
     return out
+
+
+def _row_numbers(key: str, row, spec) -> dict:
+    from ..findings import Number
+    return {f"{key}.{name}": Number(getattr(row, value), getattr(row, lo), getattr(row, hi), unit, 1, row.games, says)
+            for name, value, (lo, hi), unit, says in spec}
 
 
 def constraint_spec(standard: BotSpec = STANDARD) -> BotSpec:
