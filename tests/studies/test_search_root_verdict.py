@@ -133,3 +133,22 @@ def test_the_second_replicate_plays_new_deals_and_looks_at_half_the_level(tmp_pa
     said = second_look_verdict({**r, "complete": True, "adopt": False,
                                 "both": {"excess": 0.02, "low": -0.004, "high": 0.044}})
     assert "not adopted" in said and "+2.0 [-0.4, +4.4]" in said
+
+
+def test_the_paired_comparison_measures_both_sides_scores_and_the_route_tile_points_game_by_game(tmp_path):
+    import pandas as pd
+    from thurn_ai.studies.pages import _candidate_numbers
+    _cell_results(tmp_path, S.BY_NAME["base_p2"], {"anchor-1k": [20, 10] * 5, "heuristic": [15] * 10})
+    _cell_results(tmp_path, S.BY_NAME["tiles_p2"], {S.TILES: [23, 12] * 5, "heuristic": [16, 18] * 5})
+    # the candidate's seat closes a 7-city route (7 points of route tiles) in every other game, the anchor never
+    path = tmp_path / "tiles_p2" / "results.csv"
+    df = pd.read_csv(path)
+    df.loc[(df["spec"] == S.TILES) & (df["game"] % 2 == 1), "tile_route7"] = 7
+    df.to_csv(path, index=False)
+    d = S.summary(tmp_path)["tiles"]["paired"][2]
+    assert d["games"] == 10 and d["win_share"] == 0
+    assert abs(d["score"] - 2.5) < 1e-9 and abs(d["others_score"] - 2) < 1e-9 and abs(d["route_tiles"] - 3.5) < 1e-9
+    assert d["route_tiles_low"] < 3.5 < d["route_tiles_high"]
+    numbers = _candidate_numbers("tiles.", "route tiles", {"paired": {2: d}, "pooled": None, "h2h_pooled": None})
+    assert numbers["tiles.route_tiles.p2"].text().startswith("+3.50 [")
+    assert numbers["tiles.others_score.p2"].value == d["others_score"] and numbers["tiles.score.p2"].games == 10

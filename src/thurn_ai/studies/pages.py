@@ -277,6 +277,11 @@ def _search_root(out: Path) -> dict[str, Number]:
     return numbers
 
 
+#: a candidate's paired differences in points beside its wins (search_root.PAIRED)
+PAIRED_POINTS = {"score": "the searching seat's score", "others_score": "the other seats' mean score",
+                 "route_tiles": "the searching seat's route-length tile points"}
+
+
 def _candidate_numbers(prefix: str, label: str, summary: dict) -> dict[str, Number]:
     """A candidate's paired differences per count, pooled, and its pooled head-to-head excess."""
     numbers: dict[str, Number] = {}
@@ -284,6 +289,11 @@ def _candidate_numbers(prefix: str, label: str, summary: dict) -> dict[str, Numb
         if d:
             numbers[f"{prefix}paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
                                                      games=d["games"], says=f"{label} minus anchor-1k, paired, 95% t")
+            for key, what in PAIRED_POINTS.items():
+                if key in d:
+                    numbers[f"{prefix}{key}.p{n}"] = Number(
+                        d[key], d[f"{key}_low"], d[f"{key}_high"], "difference", 2, games=d["games"],
+                        says=f"{what} a game, {label} minus anchor-1k, {n} players, paired, 95% t")
     for key in ("pooled", "h2h_pooled"):
         d = summary[key]
         if d:

@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats import openskill_ratings
-from .expert.measure import Cell, cell_summary, complete_games, paired, pooled, seat_rows, t_interval
+from .expert.measure import ROUTE_TILES, Cell, cell_summary, complete_games, paired, pooled, seat_rows, t_interval
 
 SEED = 2051
 SEED_R2 = 2052      # generation 3's second head-to-head replicate
@@ -85,8 +85,11 @@ LABELS = {"heuristic": "heuristic", BASELINE: "anchor-1k", CANDIDATE: "halving",
 
 #: what the report prints beside wins: the searching seat's mean route-length tile points, its share of the
 #: game-end tile, its unplaced houses
-STRATEGY = {"route tiles": ("tile_route5", "tile_route6", "tile_route7"), "game-end tile": ("tile_game_end",),
+STRATEGY = {"route tiles": ROUTE_TILES, "game-end tile": ("tile_game_end",),
             "houses unplaced": ("houses_unplaced",)}
+#: what a candidate's paired comparison with the anchor measures: wins, its score, the others' mean score and its
+#: route-length tile points (what the tiles candidate was built to take)
+PAIRED = ("win_share", "score", "others_score", "route_tiles")
 
 
 def strategy(out: Path, cell: Cell) -> dict[str, float] | None:
@@ -142,7 +145,7 @@ def verdict_of(out: Path, cells: dict, pairs: list[tuple[Cell, Cell]], h2h_cells
     played = [c for pair in pairs for c in pair] + h2h_cells
     complete = all(cells[c.name].get("games") == c.games for c in played)
     paired_complete = all(cells[c.name].get("games") == c.games for pair in pairs for c in pair)
-    return {"paired": {a.players: paired(out, a, b) for a, b in pairs}, "pooled": pool,
+    return {"paired": {a.players: paired(out, a, b, PAIRED) for a, b in pairs}, "pooled": pool,
             "h2h": {c.players: excess(out, [c]) for c in h2h_cells}, "h2h_pooled": h2h_pool,
             "complete": complete,
             "adopt": complete and pool is not None and h2h_pool is not None and pool["low"] > 0 and h2h_pool["low"] > 0,

@@ -17,6 +17,13 @@ def _diff(d: dict | None, key: str = "win_share", low: str = "win_share_low", hi
     return f"{100 * d[key]:+.1f} [{100 * d[low]:+.1f}, {100 * d[high]:+.1f}]"
 
 
+def _points(d: dict | None, key: str) -> str:
+    """A paired difference in points (score, route tiles) with its 95% t interval; – where not measured."""
+    if not d or key not in d:
+        return "–"
+    return f"{d[key]:+.2f} [{d[key + '_low']:+.2f}, {d[key + '_high']:+.2f}]"
+
+
 def _row(cells: dict, name: str) -> list[str]:
     c = cells.get(name) or {}
     if not c.get("games"):
@@ -30,11 +37,15 @@ def _comparisons(label: str, d: dict, h2h3k: dict | None = None) -> list[str]:
     """A candidate's paired table and head-to-head table."""
     h2h_head = ["players", "games", "against anchor-1k"] + (["against anchor-3k"] if h2h3k else [])
     return [
-        f"**Against `heuristic`, paired by deal** ({label} minus anchor-1k, win share in points, 95% t interval):",
+        f"**Against `heuristic`, paired by deal** ({label} minus anchor-1k, 95% t intervals: the searching "
+        "seat's win share in points, and in game points its score, the other seats' mean score and its "
+        "route-length tile points):",
         "",
-        *table(["players", "games", "difference"],
-               [*([n, (d["paired"][n] or {}).get("games", 0), _diff(d["paired"][n])] for n in GAMES),
-                ["pooled", (d["pooled"] or {}).get("games", 0), _diff(d["pooled"], "win_share", "low", "high")]]),
+        *table(["players", "games", "difference", "score", "others' score", "route tiles"],
+               [*([n, (d["paired"][n] or {}).get("games", 0), _diff(d["paired"][n])]
+                  + [_points(d["paired"][n], k) for k in ("score", "others_score", "route_tiles")] for n in GAMES),
+                ["pooled", (d["pooled"] or {}).get("games", 0), _diff(d["pooled"], "win_share", "low", "high"),
+                 "", "", ""]]),
         "",
         f"**Head to head** ({label} in one seat, the anchor in every other; win share minus the fair share):",
         "",

@@ -132,14 +132,21 @@ def complete_games(out: Path, cell: Cell) -> pd.DataFrame | None:
     return df[df["game"].isin(whole[whole == cell.players].index)]
 
 
+#: the route-length tiles' columns of a results row (5-, 6- and 7-city routes)
+ROUTE_TILES = ("tile_route5", "tile_route6", "tile_route7")
+
+
 def seat_rows(out: Path, cell: Cell) -> pd.DataFrame | None:
-    """The candidate seat's rows of a cell's complete games (by game), or None before any."""
+    """The candidate seat's rows of a cell's complete games (by game), or None before any; beside a row's
+    columns, the others' mean score (`others_score`) and the seat's route-length tile points (`route_tiles`)."""
     df = complete_games(out, cell)
     if df is None:
         return None
     mine = df[df["spec"] == cell.spec].drop_duplicates("game").set_index("game")
     others = df[df["spec"] != cell.spec].groupby("game")["score"].mean()
     mine = mine.assign(others_score=others.reindex(mine.index))
+    if set(ROUTE_TILES) <= set(mine.columns):
+        mine = mine.assign(route_tiles=mine[list(ROUTE_TILES)].sum(axis=1))
     return mine if len(mine) else None
 
 
@@ -155,14 +162,15 @@ def cell_summary(out: Path, cell: Cell) -> dict | None:
             "score": float(rows["score"].mean()), "others_score": float(rows["others_score"].mean())}
 
 
-def paired(out: Path, a: Cell, b: Cell) -> dict | None:
+def paired(out: Path, a: Cell, b: Cell, measures: tuple[str, ...] = ("win_share", "score")) -> dict | None:
     """a - b over the games both cells played (same seed and count: the same deals and seats): the mean
-    difference of the candidate seat's win share and score, each with its 95% t interval and p-value."""
+    difference of each of the candidate seat's `measures` (columns of `seat_rows`; win share and score unless
+    told), each with its 95% t interval and p-value."""
     both = _paired_rows(out, a, b)
     if both is None:
         return None
     row: dict = {"a": a.name, "b": b.name, "players": a.players, "games": len(both)}
-    for key in ("win_share", "score"):
+    for key in measures:
         d = (both[f"{key}_a"] - both[f"{key}_b"]).to_numpy(float)
         mean = float(d.mean())
         if len(d) > 1 and d.std(ddof=1) > 0:
