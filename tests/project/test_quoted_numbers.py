@@ -41,9 +41,23 @@ QUOTES = [
                   "{calibration:equal.p3.slope} / {calibration:equal.p4.slope} at 2 / 3 / 4 players"),
     ("README.md", "| generation 3 of the prior, same deals | {search_root:win.gen3_p2} | {search_root:win.gen3_p3} | "
                   "{search_root:win.gen3_p4} |"),
-    ("README.md", "Generation 3 gains {search_root:gen3.pooled|points} but\nmissed its head-to-head bar against "
+    ("README.md", "Generation 3 gains {search_root:gen3.pooled|points} but missed its head-to-head bar against\n"
                   "`anchor-1k`, also after a second replicate ({search_root:gen3.r2.both|points} over the fair "
                   "share, 2,404 games)"),
+    ("README.md", "| route-length tiles in value and playout, same deals | {search_root:win.tiles_p2} | "
+                  "{search_root:win.tiles_p3} | {search_root:win.tiles_p4} |"),
+    ("README.md", "nor route-length tiles in the value\n({search_root:tiles.pooled|points})"),
+    ("docs/results.md", "it wins {search_root:tiles.paired.p2|points} more often than `anchor-1k` at\n2 players, "
+                        "{search_root:tiles.paired.p3|points} at 3 and {search_root:tiles.paired.p4|points} at 4 "
+                        "(pooled {search_root:tiles.pooled|points})"),
+    ("docs/results.md", "(paired, a game: {search_root:tiles.route_tiles.p2}\nat 2 players, "
+                        "{search_root:tiles.route_tiles.p3} at 3, {search_root:tiles.route_tiles.p4} at 4) and "
+                        "scores more ({search_root:tiles.score.p2} at 2,\n{search_root:tiles.score.p3} at 3), but "
+                        "at 2 players `heuristic` scores more against it as well "
+                        "({search_root:tiles.others_score.p2})"),
+    ("docs/results.md", "points than the anchor at every count ({search_root:route_tiles.p2} a game at 2 players, "
+                        "{search_root:route_tiles.p4} at 4,\npaired)"),
+    ("docs/expert.md", "found no gain in wins: pooled {search_root:tiles.pooled|points} over 1,202 games"),
     ("docs/results.md", "generation 3 wins {search_root:gen3.paired.p2|points} more often than\n`anchor-1k` at "
                         "2 players, {search_root:gen3.paired.p3|points} at 3 and {search_root:gen3.paired.p4|points} "
                         "at 4 (pooled {search_root:gen3.pooled|points}"),
