@@ -45,6 +45,8 @@ of its games: `TILES` is the default `mcts` at 1000 iterations with the route-ti
   first; once every paired cell is in and (1) fails, the verdict is settled without the head to head. From
   the earlier candidates' paired spread (the halving root's and generation 3's), 1,202 paired games give
   80% power for a pooled difference of 4.3-4.8 points, and the head to head for an excess of about 3.7.
+
+The route-length tiles missed (1) (+0.3 [-3.0, +3.6] points pooled): not adopted, its head to head not played.
 """
 from __future__ import annotations
 
