@@ -57,6 +57,12 @@ QUOTES = [
                         "({search_root:tiles.others_score.p2})"),
     ("docs/results.md", "points than the anchor at every count ({search_root:route_tiles.p2} a game at 2 players, "
                         "{search_root:route_tiles.p4} at 4,\npaired)"),
+    ("docs/expert.md", "network {value_net:pooled.network}. Network minus route-tiles refit, paired: "
+                       "**{value_net:pooled.network_minus_route_tiles}**,\nso by the rule the network is **not "
+                       "carried on**"),
+    ("docs/expert.md", "Per count it is level ({value_net:pairwise.p2.network} / {value_net:pairwise.p3.network} / "
+                       "{value_net:pairwise.p4.network} against\n{value_net:pairwise.p2.route_tiles} / "
+                       "{value_net:pairwise.p3.route_tiles} / {value_net:pairwise.p4.route_tiles})"),
     ("docs/expert.md", "found no gain in wins: pooled {search_root:tiles.pooled|points} over 1,202 games"),
     ("docs/results.md", "generation 3 wins {search_root:gen3.paired.p2|points} more often than\n`anchor-1k` at "
                         "2 players, {search_root:gen3.paired.p3|points} at 3 and {search_root:gen3.paired.p4|points} "
