@@ -63,6 +63,10 @@ QUOTES = [
     ("docs/expert.md", "Per count it is level ({value_net:pairwise.p2.network} / {value_net:pairwise.p3.network} / "
                        "{value_net:pairwise.p4.network} against\n{value_net:pairwise.p2.route_tiles} / "
                        "{value_net:pairwise.p3.route_tiles} / {value_net:pairwise.p4.route_tiles})"),
+    ("docs/results.md", "the default is still `anchor-1k`'s configuration, at {search_root:win.base_p2} / "
+                        "{search_root:win.base_p3} / {search_root:win.base_p4} on the new deals"),
+    ("docs/results.md", "`heuristic` ({search_root:win.gen3_p3}) and the 4-player head-to-head one "
+                        "({search_root:win.gen3_h2h_p4}, fair share 25%)"),
     ("docs/expert.md", "found no gain in wins: pooled {search_root:tiles.pooled|points} over 1,202 games"),
     ("docs/results.md", "generation 3 wins {search_root:gen3.paired.p2|points} more often than\n`anchor-1k` at "
                         "2 players, {search_root:gen3.paired.p3|points} at 3 and {search_root:gen3.paired.p4|points} "
