@@ -16,7 +16,7 @@ from pathlib import Path
 
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.studies import search_root as S
-from thurn_ai.studies.expert.measure import run_cell
+from thurn_ai.studies.expert.measure import games_played, run_cell
 from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
@@ -29,8 +29,11 @@ def part_strength(args, code: str) -> None:
         start = time.time()
         print(f"{cell.name}: {cell.games} games, {cell.players} players, {cell.spec} against {cell.others}",
               flush=True)
+        before = games_played(args.out / "runs", cell)
         run_cell(cell, args.out / "runs", jobs=args.jobs)
-        log_run(args.out, f"strength {cell.name}", time.time() - start, code, games=cell.games)
+        # a resumed cell's seconds are this stretch's only: `played` says how many of its games they cover
+        log_run(args.out, f"strength {cell.name}", time.time() - start, code, games=cell.games,
+                played=games_played(args.out / "runs", cell) - before)
         part_report(args, code)
 
 

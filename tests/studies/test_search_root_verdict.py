@@ -152,3 +152,17 @@ def test_the_paired_comparison_measures_both_sides_scores_and_the_route_tile_poi
     numbers = _candidate_numbers("tiles.", "route tiles", {"paired": {2: d}, "pooled": None, "h2h_pooled": None})
     assert numbers["tiles.route_tiles.p2"].text().startswith("+3.50 [")
     assert numbers["tiles.others_score.p2"].value == d["others_score"] and numbers["tiles.score.p2"].games == 10
+
+
+def test_games_played_counts_a_cells_complete_games_only(tmp_path):
+    import pandas as pd
+    from thurn_ai.studies.expert.measure import games_played
+    cell = S.BY_NAME["base_p2"]
+    assert games_played(tmp_path, cell) == 0
+    _cell_results(tmp_path, cell, {"anchor-1k": [20, 10, 15], "heuristic": [10, 20, 15]})
+    assert games_played(tmp_path, cell) == 3
+    # a game cut off after its first seat's row is not complete
+    path = tmp_path / cell.name / "results.csv"
+    df = pd.read_csv(path)
+    pd.concat([df, df.iloc[[0]].assign(game=4)]).to_csv(path, index=False)
+    assert games_played(tmp_path, cell) == 3

@@ -132,6 +132,12 @@ def complete_games(out: Path, cell: Cell) -> pd.DataFrame | None:
     return df[df["game"].isin(whole[whole == cell.players].index)]
 
 
+def games_played(out: Path, cell: Cell) -> int:
+    """How many of a cell's games are complete (0 before any)."""
+    df = complete_games(out, cell)
+    return 0 if df is None else int(df["game"].nunique())
+
+
 #: the route-length tiles' columns of a results row (5-, 6- and 7-city routes)
 ROUTE_TILES = ("tile_route5", "tile_route6", "tile_route7")
 
