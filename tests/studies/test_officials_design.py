@@ -259,3 +259,38 @@ def test_the_design_report_marks_the_detected_changes_and_says_a_pilot_is_one(tm
     assert "- `heuristic`, **never Postmaster**: 2 players game length (turns)" in text
     numbers = SR.numbers(comparison, prefix="pilot.")
     assert numbers["pilot.heuristic.2p.never_postmaster.turns"].value == pytest.approx(turns.d)
+
+
+def test_the_populations_table_marks_a_change_both_populations_detect_at_every_count():
+    from thurn_ai.studies.officials import symmetric_report as SR
+    # heuristic: never_postmaster raises every measure at 2 and 3 players; mcts: at 2 and 3 players, but
+    # not at 3 players for one measure (no shift there), so only that measure is not "both"
+    frames = []
+    for host, seed in (("heuristic", 1), ("mcts", 2)):
+        for n in (2, 3):
+            g = synthetic_games(seed=seed + n).assign(host=host, players=n)
+            if host == "mcts" and n == 3:
+                keep = (g.variant == "never_postmaster")
+                g.loc[keep, "margin"] = g.loc[g.variant == "normal", "margin"].to_numpy()
+            frames.append(g)
+    comparison = S.comparison_table(pd.concat(frames, ignore_index=True))
+    t = SR.populations_table(comparison).set_index(["variant", "measure"])
+    assert t.loc[("never_postmaster", "turns"), "heuristic"] == "++" and t.loc[("never_postmaster", "turns"), "both"]
+    assert t.loc[("never_postmaster", "margin"), "mcts"] == "+·"
+    assert not t.loc[("never_postmaster", "margin"), "both"]
+    assert t.loc[("always_postmaster", "turns"), "mcts"] == "··" and not t.loc[("always_postmaster", "turns"), "both"]
+    assert not t.opposite.any()
+    lines = "\n".join(SR._populations_lines(comparison))
+    assert "**++ / ++**" in lines and "| ++ / +· |" in lines and "opposite directions" not in lines
+    assert "- **never Postmaster**: game length (turns) higher" in lines and "winner's margin higher" not in lines
+    # the mcts population's margin falls at 2 players where heuristic's rises: opposite directions
+    flipped = comparison.copy()
+    at = (flipped.host == "mcts") & (flipped.players == 2) & (flipped.measure == "margin") & \
+        (flipped.variant == "never_postmaster")
+    flipped.loc[at, "verdict"] = "lower"
+    assert SR.populations_table(flipped).set_index(["variant", "measure"]).loc[("never_postmaster", "margin"),
+                                                                              "opposite"]
+    assert "opposite directions by the two populations at some count" in "\n".join(SR._populations_lines(flipped))
+    # one population: no section
+    assert SR.populations_table(comparison[comparison.host == "mcts"]).empty
+    assert SR._populations_lines(comparison[comparison.host == "mcts"]) == []

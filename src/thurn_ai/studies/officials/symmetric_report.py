@@ -14,7 +14,8 @@ from .plan import OFFICIAL_LABEL
 from .plots import pyplot, save
 from .symmetric import DESIGN, GAME_MEASURES, NORMAL, RULE, VARIANTS, Variant, cell_seed, host_spec
 
-__all__ = ["variant_label", "difference_text", "write_plot", "report", "numbers", "planned_table"]
+__all__ = ["variant_label", "difference_text", "write_plot", "report", "numbers", "planned_table",
+           "populations_table"]
 
 PROSE = Prose(__package__, "prose/design.md")
 #: the measures the plot and the summary show (uses is the manipulation check: the tables only)
@@ -94,6 +95,63 @@ def _detected_lines(comparison: pd.DataFrame) -> list[str]:
     return out
 
 
+#: a verdict as one sign: a detected rise, a detected fall, no change detected
+SIGN = {"higher": "+", "lower": "−", "no change detected": "·"}
+
+
+def populations_table(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Where more than one population (host) was played: per variant and measure, each host's verdicts at its
+    player counts as signs in count order (SIGN; '+·−' = higher at 2, none at 3, lower at 4 players), and
+    `both`: every host detected a change in the same direction at every count, so the change is the game's
+    rather than one bot's; `opposite`: at some count one host detected a rise and another a fall. Empty with
+    fewer than two hosts."""
+    hosts = list(dict.fromkeys(comparison.host)) if len(comparison) else []
+    if len(hosts) < 2:
+        return pd.DataFrame()
+    rows = []
+    for (variant, measure), g in comparison.groupby(["variant", "measure"], sort=False):
+        signs = {h: "".join(SIGN[v] for v in g[g.host == h].sort_values("players").verdict) for h in hosts}
+        first = signs[hosts[0]]
+        both = len(set(signs.values())) == 1 and first != "" and first in {"+" * len(first), "−" * len(first)}
+        # at some count one population detected a rise and another a fall: the change depends on the bot
+        opposite = any({"+", "−"} <= set(at) for at in zip(*signs.values()))
+        rows.append({"variant": variant, "measure": measure, **signs, "both": both, "opposite": opposite})
+    return pd.DataFrame(rows)
+
+
+def _populations_lines(comparison: pd.DataFrame) -> list[str]:
+    """The report's section comparing the populations: the sign table and the changes both detect."""
+    t = populations_table(comparison)
+    if t.empty:
+        return []
+    hosts = [c for c in t.columns if c not in ("variant", "measure", "both", "opposite")]
+    measures = [m for m in SHOWN if m in set(t.measure)]
+    rows = []
+    for variant, g in t.groupby("variant", sort=False):
+        by = {r.measure: r for r in g.itertuples()}
+        cells = []
+        for m in measures:
+            r = by.get(m)
+            text = " / ".join(getattr(r, h) or "–" for h in hosts) if r is not None else "–"
+            cells.append(f"**{text}**" if r is not None and r.both else text)
+        rows.append([variant_label(variant), *cells])
+    shared = [f"- **{variant_label(v)}**: " + ", ".join(
+        f"{SHORT[m]} {'higher' if sign.startswith('+') else 'lower'}" for m, sign in zip(g.measure, g[hosts[0]])) + "."
+        for v, g in t[t.both].groupby("variant", sort=False)]
+    opposite = [f"- **{variant_label(v)}**: " + ", ".join(SHORT[m] for m in g.measure) + "."
+                for v, g in t[t.opposite].groupby("variant", sort=False)]
+    return ["## Both populations", "",
+            f"Each cell: the verdicts of {' / '.join(f'`{h}`' for h in hosts)} at 2, 3 and 4 players, one sign a "
+            "count (+ higher, − lower, · no change detected). Bold: both populations detected the same change "
+            "at every count, a change of the game rather than of one bot.", "",
+            *markdown_table(["variant", *[SHORT[m] for m in measures]], rows), "",
+            "Changed in both populations at every count:" if shared else
+            "No change was detected in both populations at every count.", "", *shared,
+            *([""] if shared else []),
+            *(["Changed in opposite directions by the two populations at some count (the change depends on the "
+               "bot):", "", *opposite, ""] if opposite else [])]
+
+
 def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, planned: pd.DataFrame,
            commit: str, command: str, plots: list[str], pilot: bool) -> str:
     """The markdown report: summary, question, method, per host and count the measures of each variant with
@@ -119,6 +177,7 @@ def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, 
                          *[_marked(by[m]) if m in by else "–" for m in SHOWN]])
         lines += ["The normal game's level, then each variant's difference to it (bold: a detected change).", "",
                   *markdown_table(header, rows), ""]
+    lines += _populations_lines(comparison)
     lines += ["## Threats to validity", "", *PROSE.lines("threats"), "",
               "## Appendix: the design and the games", ""]
     lines += markdown_table(["host", "players", "variant", "games planned", "games played"],
