@@ -29,7 +29,7 @@ cdef enum:
     NET_HIDDEN = 64
     # the learned move prior (thurn_ai/learned/prior.py): features per move, one weight row per decision
     # phase with a learned prior (draw, play, after a card, discard)
-    PRIOR_FEATURES = 27
+    PRIOR_FEATURES = 29
     PRIOR_PHASES = 4
     # the most hidden tanh units a phase's prior may have (a small MLP: logit + v . tanh(W phi + b))
     PRIOR_HIDDEN = 8

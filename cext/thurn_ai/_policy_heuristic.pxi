@@ -245,8 +245,13 @@ cdef double route_tile_potential(const StateData* s, const ConfigData* c, int p)
     in progress can still close at, the tile closing at k would earn (award_tiles' rule: the stack for k, else
     the next shorter one with tiles left) times (cards now / k)^2; the best of them. 0 without a route or
     without route tiles left."""
+    return route_tile_potential_at(s, c, s.route_len[p])
+
+
+cdef double route_tile_potential_at(const StateData* s, const ConfigData* c, int L) noexcept nogil:
+    """route_tile_potential of a route of L cards (the learned prior asks it of a route one card longer)."""
     cdef double best = 0.0, frac, v
-    cdef int k, j, t, L = s.route_len[p], first
+    cdef int k, j, t, first
     if L == 0 or c.max_route_tile < c.min_route_tile:
         return 0.0
     first = L if L > c.min_route_tile else c.min_route_tile

@@ -89,7 +89,7 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
     plan_move_values' numbers if the caller has them (plan_values_choice), else NULL."""
     cdef double rot[MAXMOVES]
     cdef double pv[MAXMOVES]
-    cdef double best_rot = NEG, best_pv = NEG, ohv, deny_hv
+    cdef double best_rot = NEG, best_pv = NEG, ohv, deny_hv, deny_tile, gain
     cdef int i, k, m, kind, x, q, p = s.current, L = s.route_len[p], deny, tl = turns_left_of(s, c)
     cdef uint32_t bit, hm = hand_mask(s, c, p), fm = fit_mask(s, c, p), qfm
     cdef const double* hv
@@ -142,6 +142,7 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
             # most a house there is worth to one of them
             deny = 0
             deny_hv = 0.0
+            deny_tile = 0.0
             for q in range(c.n_players):
                 if q == p:
                     continue
@@ -152,10 +153,19 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
                     ohv = qhv[x]
                     if ohv > deny_hv:
                         deny_hv = ohv
+                    gain = (route_tile_potential_at(s, c, s.route_len[q] + 1)
+                            - route_tile_potential_at(s, c, s.route_len[q]))
+                    if gain > deny_tile:
+                        deny_tile = gain
             row[18] = deny
             row[19] = deny_hv
+            # the route-length tile the card would bring nearer to an opponent (the most of them): what a
+            # long route gains from one card more, 0 for a short one (route_tile_potential_at, / 5)
+            row[28] = deny_tile / 5.0
         if kind == MV_LEFT or kind == MV_RIGHT:
             row[20] = (L + 1) / 5.0
+            # how much nearer the card brings the route to a route-length tile (route_tile_potential_at, / 5)
+            row[27] = (route_tile_potential_at(s, c, L + 1) - route_tile_potential_at(s, c, L)) / 5.0
         elif kind == MV_NEW:
             row[20] = 0.2
         elif kind == MV_CLOSE:

@@ -103,6 +103,52 @@ def test_features_of_a_play_decision_mark_the_postmaster_and_lengths():
         assert r["plan_deck"] == r["plan_move"] * r["draw_deck"]
 
 
+def test_the_route_tile_features_grow_with_the_route_a_card_extends():
+    # the draw position above: Kempten extends seat 2's two-card route, Würzburg seat 1's one-card route,
+    # Augsburg nobody's; a card brings a longer route nearer to its route-length tile
+    g = build(players=3, current=0, phase="draw", hands={0: ["München"]},
+              routes={0: ["Stuttgart", "Ulm"], 1: ["Nürnberg"], 2: ["Zürich", "Basel"]},
+              display=["Augsburg", "Kempten", "Würzburg", "Linz", "Lodz", "Passau"])
+    _phase, rows = feature_rows(g)
+    kem, wue, aug = rows["draw Kempten"], rows["draw Würzburg"], rows["draw Augsburg"]
+    assert kem["denies_route_tile"] > wue["denies_route_tile"] > 0 and aug["denies_route_tile"] == 0
+    assert all(r["route_tile_step"] == 0 for r in rows.values())            # a draw extends nothing yet
+    # play: a card on a four-card route steps nearer to the 5-card tile than one on a two-card route
+    short = build(players=2, current=0, phase="play", hands={0: ["Augsburg", "Linz"]}, routes={0: ["Stuttgart", "Ulm"]})
+    long_ = build(players=2, current=0, phase="play", hands={0: ["Ingolstadt", "Linz"]},
+                  routes={0: ["Stuttgart", "Ulm", "Augsburg", "München"]})
+    step = {name: max(r["route_tile_step"] for m, r in feature_rows(b)[1].items() if m.startswith(("left", "right")))
+            for name, b in (("short", short), ("long", long_))}
+    assert step["long"] > step["short"] > 0
+    for b in (short, long_):
+        for m, r in feature_rows(b)[1].items():
+            assert (r["route_tile_step"] != 0) <= m.startswith(("left", "right")), m
+            assert r["denies_route_tile"] == 0                              # no opponent route to extend
+
+
+def test_a_prior_fitted_before_features_were_added_reads_them_with_weight_0(tmp_path):
+    import json
+    d = random_prior(3).to_dict()
+    old = dict(d, features=d["features"][:-2],
+               models={n: {ph: (None if w is None else w[:-2]) for ph, w in m.items()} for n, m in d["models"].items()})
+    back = PriorModel.from_dict(old)
+    for n in back.players():
+        for r in back.rows[n]:
+            if r is not None:
+                assert list(r.w[-2:]) == [0.0, 0.0]
+    # the same probabilities as the full model with those two weights set to 0
+    g = build(players=2, current=0, phase="play", hands={0: ["Augsburg", "Linz"]}, routes={0: ["Stuttgart", "Ulm"]})
+    full = PriorModel.from_dict(dict(d, models={n: {ph: (None if w is None else w[:-2] + [0.0, 0.0])
+                                                    for ph, w in m.items()} for n, m in d["models"].items()}))
+    assert np.allclose(back.probabilities(g)[1], full.probabilities(g)[1])
+    # names that are not the first of this version's features are refused
+    with pytest.raises(ModelError):
+        PriorModel.from_dict(dict(old, features=list(reversed(old["features"]))))
+    # read from a file, as the search reads it
+    (tmp_path / "p.json").write_text(json.dumps(old))
+    assert np.allclose(prior_from(tmp_path / "p.json").probabilities(g)[1], full.probabilities(g)[1])
+
+
 def test_no_learned_phase_for_house_placement():
     g = build(players=2, current=0, phase="after_play", hands={0: ["Linz"]},
               routes={0: ["Stuttgart", "Ulm", "Augsburg"]})

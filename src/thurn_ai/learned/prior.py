@@ -61,6 +61,8 @@ FEATURES = (
     "plan_postmaster", # the planner's move, and a second draw (the Postmaster)
     "plan_stop",       # the planner's move, and a stop (not closing)
     "plan_deck",       # the planner's move, and a draw from the deck
+    "route_tile_step", # how much nearer a card brings the mover's route to a route-length tile, / 5
+    "denies_route_tile",  # the most a card (drawn or discarded) would bring an opponent's route nearer to one
 )
 N_FEATURES = len(FEATURES)
 
@@ -155,7 +157,10 @@ class PriorModel:
         if version not in VERSIONS or isinstance(version, bool):
             raise ModelError(f"the move prior's version is {short_repr(version)}; this thurn-ai reads "
                              f"versions {', '.join(map(str, VERSIONS))}")
-        if d.get("features") != list(FEATURES) or d.get("phases") != list(PHASES):
+        names = d.get("features")
+        # a prior fitted before features were added reads them with weight 0 (the same prior, exactly)
+        if not isinstance(names, list) or not names or names != list(FEATURES[:len(names)]) \
+                or d.get("phases") != list(PHASES):
             raise ModelError("the move prior was fitted to other features or phases than this version computes")
         models, meta = by_player_count(d, "the move prior", null_meta=True)
         rows = {}
@@ -163,7 +168,7 @@ class PriorModel:
             if not isinstance(m, dict) or set(m) != set(PHASES):
                 raise ModelError(f"move prior for {n} players: needs a row (or null) for each of "
                                  f"{', '.join(PHASES)}, not {short_repr(m)}")
-            rows[n] = [_phase(m[ph], version, f"move prior for {n} players, {ph}") for ph in PHASES]
+            rows[n] = [_phase(m[ph], version, len(names), f"move prior for {n} players, {ph}") for ph in PHASES]
         return cls(rows=rows, meta=meta)
 
     @classmethod
@@ -172,14 +177,14 @@ class PriorModel:
         return cls.from_dict(load_json(p, "move prior", ModelError, max_bytes=MAX_MODEL_BYTES))
 
 
-def _phase(value, version: int, what: str) -> PhasePrior | None:
-    """One phase's entry of a file: null, a list of N_FEATURES weights (the logit) or, from version 2 on,
-    an object {"w": [N_FEATURES], "W": [[N_FEATURES] x H], "b": [H], "v": [H]} with 1 <= H <= MAX_HIDDEN;
-    else ModelError."""
+def _phase(value, version: int, features: int, what: str) -> PhasePrior | None:
+    """One phase's entry of a file fitted to the first `features` FEATURES: null, a list of that many weights
+    (the logit) or, from version 2 on, an object {"w": [features], "W": [[features] x H], "b": [H], "v": [H]}
+    with 1 <= H <= MAX_HIDDEN; the features added since read with weight 0; else ModelError."""
     if value is None:
         return None
     if not isinstance(value, dict):
-        return PhasePrior(_weights(value, N_FEATURES, what))
+        return PhasePrior(_feature_weights(value, features, what))
     if version < 2 or set(value) != {"w", "W", "b", "v"}:
         raise ModelError(f"{what}: a hidden layer needs a version 2 file and exactly the keys w, W, b, v, "
                          f"not {short_repr(value)}")
@@ -188,9 +193,14 @@ def _phase(value, version: int, what: str) -> PhasePrior | None:
         raise ModelError(f"{what}: W needs 1 to {MAX_HIDDEN} hidden units (a list of weight lists), "
                          f"not {short_repr(units)}")
     h = len(units)
-    return PhasePrior(_weights(value["w"], N_FEATURES, f"{what}: w"),
-                      np.array([_weights(u, N_FEATURES, f"{what}: W") for u in units]),
+    return PhasePrior(_feature_weights(value["w"], features, f"{what}: w"),
+                      np.array([_feature_weights(u, features, f"{what}: W") for u in units]),
                       _weights(value["b"], h, f"{what}: b"), _weights(value["v"], h, f"{what}: v"))
+
+
+def _feature_weights(value, features: int, what: str) -> np.ndarray:
+    """A file's `features` weights, padded with zeros to N_FEATURES; else ModelError."""
+    return np.concatenate([_weights(value, features, what), np.zeros(N_FEATURES - features)])
 
 
 _loaded: dict[Path, PriorModel] = {}
