@@ -291,6 +291,18 @@ def test_the_populations_table_marks_a_change_both_populations_detect_at_every_c
     assert SR.populations_table(flipped).set_index(["variant", "measure"]).loc[("never_postmaster", "margin"),
                                                                               "opposite"]
     assert "opposite directions by the two populations at some count" in "\n".join(SR._populations_lines(flipped))
+    # counts are matched by player count, not by position: mcts played at 3 players only and fell there;
+    # heuristic rose at 2 players (which mcts did not play) and changed nothing at 3: not opposite
+    only3 = comparison[~((comparison.host == "mcts") & (comparison.players == 2))].copy()
+    turns = (only3.measure == "turns") & (only3.variant == "never_postmaster")
+    only3.loc[turns & (only3.host == "mcts"), "verdict"] = "lower"
+    only3.loc[turns & (only3.host == "heuristic") & (only3.players == 3), "verdict"] = "no change detected"
+    row = SR.populations_table(only3).set_index(["variant", "measure"]).loc[("never_postmaster", "turns")]
+    assert (row["heuristic"], row["mcts"], row["opposite"], row["both"]) == ("+·", "−", False, False)
+    # and where heuristic rises at 3 players too, they are opposite there
+    only3.loc[turns & (only3.host == "heuristic") & (only3.players == 3), "verdict"] = "higher"
+    assert SR.populations_table(only3).set_index(["variant", "measure"]).loc[("never_postmaster", "turns"),
+                                                                             "opposite"]
     # one population: no section
     assert SR.populations_table(comparison[comparison.host == "mcts"]).empty
     assert SR._populations_lines(comparison[comparison.host == "mcts"]) == []

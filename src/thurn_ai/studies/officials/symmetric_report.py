@@ -110,11 +110,13 @@ def populations_table(comparison: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     rows = []
     for (variant, measure), g in comparison.groupby(["variant", "measure"], sort=False):
-        signs = {h: "".join(SIGN[v] for v in g[g.host == h].sort_values("players").verdict) for h in hosts}
+        by_count = {h: {int(r.players): SIGN[r.verdict] for r in g[g.host == h].itertuples()} for h in hosts}
+        signs = {h: "".join(by_count[h][n] for n in sorted(by_count[h])) for h in hosts}
         first = signs[hosts[0]]
         both = len(set(signs.values())) == 1 and first != "" and first in {"+" * len(first), "−" * len(first)}
         # at some count one population detected a rise and another a fall: the change depends on the bot
-        opposite = any({"+", "−"} <= set(at) for at in zip(*signs.values()))
+        counts = set.intersection(*(set(by_count[h]) for h in hosts))
+        opposite = any({"+", "−"} <= {by_count[h][n] for h in hosts} for n in counts)
         rows.append({"variant": variant, "measure": measure, **signs, "both": both, "opposite": opposite})
     return pd.DataFrame(rows)
 
