@@ -89,7 +89,8 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
     plan_move_values' numbers if the caller has them (plan_values_choice), else NULL."""
     cdef double rot[MAXMOVES]
     cdef double pv[MAXMOVES]
-    cdef double best_rot = NEG, best_pv = NEG, ohv, deny_hv, deny_tile, gain
+    cdef double best_rot = NEG, best_pv = NEG, ohv, deny_hv, deny_tile, own_step
+    cdef double tile_step[MAXP]
     cdef int i, k, m, kind, x, q, p = s.current, L = s.route_len[p], deny, tl = turns_left_of(s, c)
     cdef uint32_t bit, hm = hand_mask(s, c, p), fm = fit_mask(s, c, p), qfm
     cdef const double* hv
@@ -107,6 +108,12 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
             best_rot = rot[i]
         if pv[i] > best_pv:
             best_pv = pv[i]
+    # how much nearer one card more brings each player's route to a route-length tile: the same for every
+    # move of the decision, so once here (route_tile_step, denies_route_tile)
+    for q in range(c.n_players):
+        tile_step[q] = (route_tile_potential_at(s, c, s.route_len[q] + 1)
+                        - route_tile_potential_at(s, c, s.route_len[q]))
+    own_step = tile_step[p] / 5.0
     for i in range(n):
         m = moves[i]
         kind = m >> MOVE_SHIFT
@@ -153,10 +160,8 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
                     ohv = qhv[x]
                     if ohv > deny_hv:
                         deny_hv = ohv
-                    gain = (route_tile_potential_at(s, c, s.route_len[q] + 1)
-                            - route_tile_potential_at(s, c, s.route_len[q]))
-                    if gain > deny_tile:
-                        deny_tile = gain
+                    if tile_step[q] > deny_tile:
+                        deny_tile = tile_step[q]
             row[18] = deny
             row[19] = deny_hv
             # the route-length tile the card would bring nearer to an opponent (the most of them): what a
@@ -165,7 +170,7 @@ cdef void prior_features(const StateData* s, const ConfigData* c, const int* mov
         if kind == MV_LEFT or kind == MV_RIGHT:
             row[20] = (L + 1) / 5.0
             # how much nearer the card brings the route to a route-length tile (route_tile_potential_at, / 5)
-            row[27] = (route_tile_potential_at(s, c, L + 1) - route_tile_potential_at(s, c, L)) / 5.0
+            row[27] = own_step
         elif kind == MV_NEW:
             row[20] = 0.2
         elif kind == MV_CLOSE:

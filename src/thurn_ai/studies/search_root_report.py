@@ -4,24 +4,24 @@ from __future__ import annotations
 from statsmodels.stats.multitest import multipletests
 
 from .markdown import table
-from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, SEED_R2, STRATEGY, TILES
+from .search_root import BASELINE, CANDIDATE, CELLS, GAMES, GEN3, PAIRED, SEED_R2, STRATEGY, TILES
 
 
 def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
 
 
-def _diff(d: dict | None, key: str = "win_share", low: str = "win_share_low", high: str = "win_share_high") -> str:
-    if not d:
+def _diff(d: dict | None, key: str = "win_share", low: str = "win_share_low", high: str = "win_share_high",
+          scale: float = 100, digits: int = 1) -> str:
+    """A difference with its interval, scaled (a share in points by default); – where not measured."""
+    if not d or key not in d:
         return "–"
-    return f"{100 * d[key]:+.1f} [{100 * d[low]:+.1f}, {100 * d[high]:+.1f}]"
+    return f"{scale * d[key]:+.{digits}f} [{scale * d[low]:+.{digits}f}, {scale * d[high]:+.{digits}f}]"
 
 
 def _points(d: dict | None, key: str) -> str:
-    """A paired difference in points (score, route tiles) with its 95% t interval; – where not measured."""
-    if not d or key not in d:
-        return "–"
-    return f"{d[key]:+.2f} [{d[key + '_low']:+.2f}, {d[key + '_high']:+.2f}]"
+    """A paired difference in game points (score, route tiles) with its 95% t interval."""
+    return _diff(d, key, f"{key}_low", f"{key}_high", scale=1, digits=2)
 
 
 def _row(cells: dict, name: str) -> list[str]:
@@ -43,7 +43,7 @@ def _comparisons(label: str, d: dict, h2h3k: dict | None = None) -> list[str]:
         "",
         *table(["players", "games", "difference", "score", "others' score", "route tiles"],
                [*([n, (d["paired"][n] or {}).get("games", 0), _diff(d["paired"][n])]
-                  + [_points(d["paired"][n], k) for k in ("score", "others_score", "route_tiles")] for n in GAMES),
+                  + [_points(d["paired"][n], k) for k in PAIRED if k != "win_share"] for n in GAMES),
                 ["pooled", (d["pooled"] or {}).get("games", 0), _diff(d["pooled"], "win_share", "low", "high"),
                  "", "", ""]]),
         "",
