@@ -38,7 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
-from thurn_ai.learned.prior import PHASES, prior_from
+from thurn_ai.learned.prior import prior_from
 from thurn_ai.studies.chunked import stopping_safely
 from thurn_ai.studies.expert import equal_budget as E
 from thurn_ai.studies.expert import fit as F
@@ -101,20 +101,9 @@ def part_report(args, code: str) -> None:
     labels = E.load(args.out / "labels")
     made = json.loads((args.out / "labels" / E.META).read_text(encoding="utf-8"))    # the labels' budget
     done = labels[labels.labelled]
-    counts = [(str(n), labels[labels.players == n]) for n in PLAYERS] + [("pooled", labels)]
-    rows = []
-    for name, part in counts:
-        d = part[part.labelled]
-        rows.append({"players": name, "held_out": len(part), "decisions": len(d),
-                     "games": d.groupby(["folder", "players", "game"]).ngroups,
-                     **{k: float((d[f"fav_{k}"] == d["label"]).mean()) for k in COMPARED}})
-    diffs = [{"players": name, "versus": b, "measure": measure, **dict(zip(("diff", "low", "high", "decisions"),
-                                                                          how(part, "gen1", b)))}
-             for name, part in counts for b in ("gen3", "gen2", "planner")
-             for measure, how in (("agreement", E.agreement), ("value", E.value_gain))]
-    phases = [{"phase": ph, "versus": "gen3", **dict(zip(("diff", "low", "high", "decisions"),
-                                                       E.agreement(labels[labels.phase == ph], "gen1", "gen3")))}
-              for ph in PHASES if (done.phase == ph).sum() >= 2]
+    pairs = [("gen1", b) for b in ("gen3", "gen2", "planner")]
+    rows, diffs, phases = E.gate_tables(labels, COMPARED, pairs, PLAYERS)
+    phases = [r for r in phases if r["versus"] == "gen3"]
     pooled = next(r for r in diffs if r["players"] == "pooled" and r["versus"] == "gen3"
                   and r["measure"] == "agreement")
     summary = {"code": code, "held_out_decisions": len(labels), "labelled": len(done),

@@ -334,23 +334,35 @@ def _value_net(out: Path) -> dict[str, Number]:
     return {**numbers, **_pairwise_by_count(out)}
 
 
-def _expert_gen3(out: Path) -> dict[str, Number]:
-    """Generation 3's offline gate: each prior's agreement with the equal-budget label, and the paired
-    differences against generation 1 (agreement.csv, paired.csv)."""
+def _prior_gate(out: Path, compared) -> dict[str, Number]:
+    """A prior's offline gate: each compared prior's agreement with the equal-budget label (agreement.csv),
+    and the paired differences (paired.csv: `versus` minus `base`; generation 3's file, without a base
+    column, compares with generation 1)."""
     numbers = {}
     for r in pd.read_csv(out / "agreement.csv", dtype={"players": str}).itertuples():
-        for k in ("gen1", "gen2", "gen3", "planner"):
+        for k in compared:
             numbers[f"agree.{r.players}.{k}"] = Number(
                 float(getattr(r, k)), unit="share", games=int(r.decisions),
                 says=f"{k}'s favourite is the equal-budget label, labelled held-out decisions, {r.players}"
                      + (" players" if r.players != "pooled" else " over 2-4 players"))
     for r in pd.read_csv(out / "paired.csv", dtype={"players": str}).itertuples():
+        base = getattr(r, "base", "gen1")
         unit, digits = ("pp", 1) if r.measure == "agreement" else ("difference", 4)
         what = "agreement with the label" if r.measure == "agreement" else "equal-budget child value of the favourite"
-        numbers[f"{r.measure}.{r.players}.{r.versus}_minus_gen1"] = Number(
+        numbers[f"{r.measure}.{r.players}.{r.versus}_minus_{base}"] = Number(
             float(r.diff), float(r.low), float(r.high), unit, digits, games=int(r.decisions),
-            says=f"{what}, {r.versus} − gen1, paired, 95% clustered by game ({r.players})")
+            says=f"{what}, {r.versus} − {base}, paired, 95% clustered by game ({r.players})")
     return numbers
+
+
+def _expert_gen3(out: Path) -> dict[str, Number]:
+    """Generation 3's offline gate, against generation 1."""
+    return _prior_gate(out, ("gen1", "gen2", "gen3", "planner"))
+
+
+def _expert_gen4(out: Path) -> dict[str, Number]:
+    """Generation 4's offline gate (internal-node rows and two new features), against generations 1 and 3."""
+    return _prior_gate(out, ("gen1", "gen3", "gen4", "gen4_root", "planner"))
 
 
 def _officials_design(out: Path) -> dict[str, Number]:
@@ -392,6 +404,8 @@ PAGES: dict[str, Page] = {
                    "python experiments/expert_iteration.py", _expert),
     "expert_gen3": Page("Generation 3 of the move prior: the improved-policy target, gated offline",
                         "python experiments/expert_gen3.py", _expert_gen3),
+    "expert_gen4": Page("Generation 4 of the move prior: internal-node rows and two new features, gated offline",
+                        "python experiments/expert_gen4.py", _expert_gen4),
     "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile),
     "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
                        _json_depth),

@@ -193,3 +193,25 @@ def clustered_mean(d: pd.DataFrame, diff: pd.Series) -> tuple[float, float, floa
                                                                        cov_kwds={"groups": groups})
     lo, hi = fit.conf_int(0.05)[0]
     return float(fit.params[0]), float(lo), float(hi), len(d)
+
+
+def gate_tables(labels: pd.DataFrame, compared, pairs, players=(2, 3, 4)) -> tuple[list, list, list]:
+    """The offline gate's tables from a label set: per count and pooled, the held-out and labelled decisions
+    and each compared prior's agreement with the label; the paired differences (b minus a for each (a, b) of
+    `pairs`) of agreement and of child value; and by phase, pooled, the agreement difference of each pair."""
+    done = labels[labels.labelled]
+    counts = [(str(n), labels[labels.players == n]) for n in players] + [("pooled", labels)]
+    rows = []
+    for name, part in counts:
+        d = part[part.labelled]
+        rows.append({"players": name, "held_out": len(part), "decisions": len(d),
+                     "games": d.groupby(["folder", "players", "game"]).ngroups,
+                     **{k: float((d[f"fav_{k}"] == d["label"]).mean()) for k in compared}})
+    diffs = [{"players": name, "base": a, "versus": b, "measure": measure,
+              **dict(zip(("diff", "low", "high", "decisions"), how(part, a, b)))}
+             for name, part in counts for a, b in pairs
+             for measure, how in (("agreement", agreement), ("value", value_gain))]
+    phases = [{"phase": ph, "base": a, "versus": b,
+               **dict(zip(("diff", "low", "high", "decisions"), agreement(labels[labels.phase == ph], a, b)))}
+              for a, b in pairs for ph in PHASES if (done.phase == ph).sum() >= 2]
+    return rows, diffs, phases

@@ -23,6 +23,7 @@ from ...learned.prior import N_FEATURES, PHASES, PhasePrior, PriorModel
 from ...play.match import derive_seed
 from ..learned.fit import best_penalty
 from . import improved as I
+from . import internal as N
 from . import teacher as T
 
 Q_SHARE = 0.0     # the shipped fit's share: the screen in docs/expert.md
@@ -88,26 +89,40 @@ def decision_target(row: dict, q_share: float = Q_SHARE, target: str = "visits")
 def decision_rows(data: pd.DataFrame, records: dict, teacher=None) -> list[dict]:
     """Per sampled decision of one player count: its phase row, moves, features, teacher visits and values
     (and, given the teacher's spec, its root's log prior of each move: "logits").
-    `records`: {game: GameRecord}. Each game is replayed once, its decisions read on the way."""
+    `records`: {game: GameRecord}. Each game is replayed once, its decisions read on the way. Rows with a
+    `path` (internal.py: the teacher's own nodes below a decision) are one decision a path, at the
+    decision's position with the path's moves applied."""
     out = []
     for game, decision, d, rec, state in T.decisions_replayed(data, records):
-        mover = state.current_player
-        seen = state.determinize(mover, derive_seed("prior-features", rec.seed, decision))
-        phase, moves, f = _policy.prior_features_of(seen)
-        if phase < 0 or len(moves) < 2:
-            continue
-        by_move = {int(m): (v, q) for m, v, q in zip(d["move"], d["visits"], d["value"])}
-        visits = np.array([by_move.get(m, (0, 0.0))[0] for m in moves], dtype=float)
-        value = np.array([by_move.get(m, (0, 0.0))[1] for m in moves], dtype=float)
-        if visits.sum() == 0:
-            continue
-        row = {"game": game, "decision": decision, "phase": phase, "moves": moves,
-               "features": np.asarray(f), "visits": visits, "value": value}
-        if teacher is not None:
-            prior = I.root_logits(teacher, state, derive_seed("teacher-prior", rec.seed, decision))
-            row["logits"] = I.logits_in_order(prior, moves)
-        out.append(row)
+        nodes = d.groupby("path", sort=True) if "path" in d.columns else [("", d)]
+        for path, rows in nodes:
+            at = N.apply_path(state, path) if path else state
+            row = _decision_row(game, decision, rows, at, rec.seed, path, teacher)
+            if row is not None:
+                out.append(row)
     return out
+
+
+def _decision_row(game: int, decision: int, d: pd.DataFrame, state, game_seed: int, path: str, teacher):
+    """decision_rows' row of one decision (or own node: path) at `state`; None where the prior has no say
+    (no learned phase, one move) or the teacher visited none of the moves."""
+    mover = state.current_player
+    extra = (path,) if path else ()           # root rows keep the seeds they were fitted with
+    seen = state.determinize(mover, derive_seed("prior-features", game_seed, decision, *extra))
+    phase, moves, f = _policy.prior_features_of(seen)
+    if phase < 0 or len(moves) < 2:
+        return None
+    by_move = {int(m): (v, q) for m, v, q in zip(d["move"], d["visits"], d["value"])}
+    visits = np.array([by_move.get(m, (0, 0.0))[0] for m in moves], dtype=float)
+    value = np.array([by_move.get(m, (0, 0.0))[1] for m in moves], dtype=float)
+    if visits.sum() == 0:
+        return None
+    row = {"game": game, "decision": decision, "path": path, "phase": phase, "moves": moves,
+           "features": np.asarray(f), "visits": visits, "value": value}
+    if teacher is not None:
+        prior = I.root_logits(teacher, state, derive_seed("teacher-prior", game_seed, decision, *extra))
+        row["logits"] = I.logits_in_order(prior, moves)
+    return row
 
 
 def stack(players: int, phase: int, rows: list[dict], q_share: float = Q_SHARE,
@@ -224,22 +239,32 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
 GAME_OFFSET = 1_000_000   # game numbers of the k-th data folder are shifted by k x this (held_out is unchanged)
 
 
-def load_groups(folders, players_list, q_share: float = Q_SHARE, target: str = "visits") -> tuple[dict, dict]:
+def load_groups(folders, players_list, q_share: float = Q_SHARE, target: str = "visits",
+                internal=None) -> tuple[dict, dict]:
     """({(players, phase): Decisions} for the training games, the same for the held-out games) of one
     teacher data folder or several (a later generation fits to its own and earlier generations' data; each
     folder's games keep apart in the cross-validation); the targets (TARGETS) are the visit shares mixing
-    values in with `q_share`, or the improved policy of each folder's teacher (its teacher.json)."""
+    values in with `q_share`, or the improved policy of each folder's teacher (its teacher.json).
+    `internal`: beside each folder, its internal-node folder (internal.py) or None; their rows join the
+    training decisions of their source folder's games (their teacher is the source's)."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (one of {', '.join(TARGETS)})")
     if isinstance(folders, (str, bytes)) or hasattr(folders, "joinpath"):
         folders = [folders]
+    internal = list(internal) if internal is not None else [None] * len(folders)
+    if len(internal) != len(folders):
+        raise ValueError(f"{len(internal)} internal-node folders for {len(folders)} teacher folders")
     train, held = {}, {}
     for n in players_list:
         rows = []
-        for k, folder in enumerate(folders):
+        for k, (folder, nodes) in enumerate(zip(folders, internal)):
             spec = I.teacher_spec(T.description(folder), folder) if target == "improved" else None
-            for r in decision_rows(T.load(folder, [n]), T.records(folder, n), spec):
-                rows.append({**r, "game": r["game"] + k * GAME_OFFSET})
+            sources = [(T.load(folder, [n]), T.records(folder, n))]
+            if nodes is not None:
+                sources.append((N.load(nodes, [n]), T.records(nodes, n)))
+            for data, records in sources:
+                for r in decision_rows(data, records, spec):
+                    rows.append({**r, "game": r["game"] + k * GAME_OFFSET})
         for ph in range(len(PHASES)):
             d = stack(n, ph, rows, q_share, target)
             out = T.held_out(d.game)
