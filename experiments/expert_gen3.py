@@ -39,7 +39,6 @@ import pandas as pd
 
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.learned.prior import prior_from
-from thurn_ai.studies.chunked import stopping_safely
 from thurn_ai.studies.expert import equal_budget as E
 from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.markdown import table
@@ -74,25 +73,10 @@ def part_fit(args, code: str) -> None:
     log_run(args.out, "fit gen3", time.process_time() - start, code, cpu_seconds=True, target="improved")
 
 
-class _TimeUp(Exception):
-    """--limit-minutes passed: stop after the game just written."""
-
-
 def part_labels(args, code: str) -> None:
-    start, wall = time.process_time(), time.time()
-    chunks = E.plan_chunks({k: str(v) for k, v in FOLDERS.items()}, PLAYERS, args.budget, args.worlds, SEED)
-
-    def progress(chunk):
-        print(f"{chunk.name} ({time.time() - wall:.0f} s)", flush=True)
-        if args.limit_minutes and time.time() - wall > 60 * args.limit_minutes:
-            raise _TimeUp
-
-    with stopping_safely(args.out / "labels"):
-        try:
-            E.generate(args.out / "labels", chunks, priors(args.out), progress)
-            finished = True
-        except _TimeUp:
-            finished = False
+    start = time.process_time()
+    finished = E.label_run(args.out / "labels", FOLDERS, PLAYERS, args.budget, args.worlds, SEED, priors(args.out),
+                           args.limit_minutes, log=lambda line: print(line, flush=True))
     log_run(args.out, "labels", time.process_time() - start, code, cpu_seconds=True, budget=args.budget,
             worlds=args.worlds, finished=finished)
 

@@ -75,25 +75,14 @@ def priors(out: Path) -> dict:
             **{name: prior_from(out / f"prior_{name}.json") for name in FITS}}
 
 
-class _TimeUp(Exception):
-    """--limit-minutes passed: stop after the game just labelled."""
-
-
-def _progress(wall: float, limit: float | None):
-    def progress(chunk):
-        print(f"{getattr(chunk, 'name', chunk)} ({time.time() - wall:.0f} s)", flush=True)
-        if limit and time.time() - wall > 60 * limit:
-            raise _TimeUp
-    return progress
-
-
 def part_internal(args, code: str) -> None:
     # no time limit here: Ctrl-C (or SIGTERM) stops it, and the same command resumes at the missing chunks
     start, wall = time.process_time(), time.time()
     for tag, folder in FOLDERS.items():
         out = internal_folder(args.out, tag)
         with stopping_safely(out):
-            N.generate(out, N.plan_chunks(folder, SEED, PLAYERS), args.jobs, progress=_progress(wall, None))
+            N.generate(out, N.plan_chunks(folder, SEED, PLAYERS), args.jobs,
+                       progress=lambda c, tag=tag: print(f"{tag}/{c.name} ({time.time() - wall:.0f} s)", flush=True))
     log_run(args.out, "internal", time.process_time() - start, code, cpu_seconds=True, jobs=args.jobs,
             wall_seconds=round(time.time() - wall, 1),
             note="cpu_seconds are this process's; the searches ran in --jobs worker processes")
@@ -119,14 +108,9 @@ def part_fit(args, code: str) -> None:
 
 
 def part_labels(args, code: str) -> None:
-    start, wall = time.process_time(), time.time()
-    chunks = E.plan_chunks({k: str(v) for k, v in FOLDERS.items()}, PLAYERS, args.budget, args.worlds, SEED)
-    with stopping_safely(args.out / "labels"):
-        try:
-            E.generate(args.out / "labels", chunks, priors(args.out), _progress(wall, args.limit_minutes))
-            finished = True
-        except _TimeUp:
-            finished = False
+    start = time.process_time()
+    finished = E.label_run(args.out / "labels", FOLDERS, PLAYERS, args.budget, args.worlds, SEED, priors(args.out),
+                           args.limit_minutes, log=lambda line: print(line, flush=True))
     log_run(args.out, "labels", time.process_time() - start, code, cpu_seconds=True, budget=args.budget,
             worlds=args.worlds, finished=finished)
 

@@ -136,6 +136,20 @@ def test_equal_budget_labels_are_seeded_resume_and_pick_a_candidate(tmp_path):
     assert n == len(done) and diff == pytest.approx(share) and lo <= diff <= hi
     with pytest.raises(E.LabelError, match="another"):
         E.generate(tmp_path / "labels", E.plan_chunks({"g": str(data)}, (2,), 80, 2, 1), priors)
+    # a script's run: a time limit stops it after the game in progress; the same call finishes the rest
+    lines = []
+    run = dict(folders={"g": data}, players=(2, 3), budget=40, worlds=2, seed=1, priors=priors, log=lines.append)
+    assert E.label_run(tmp_path / "timed", limit_minutes=1e-9, **run) is False
+    assert len(lines) == 1 and lines[0].startswith("g-p2-00000.parquet")
+    assert E.label_run(tmp_path / "timed", **run) is True and len(lines) == 4
+    assert E.load(tmp_path / "timed").equals(a)
+    # the gate's tables: per count and pooled, each pair b - a as agreement() says
+    rows, diffs, phases = E.gate_tables(a, ("a", "b", "planner"), [("a", "b")], players=(2, 3))
+    assert [r["players"] for r in rows] == ["2", "3", "pooled"] and rows[-1]["decisions"] == len(done)
+    assert rows[-1]["b"] == pytest.approx((done.fav_b == done.label).mean())
+    pooled = next(r for r in diffs if r["players"] == "pooled" and r["measure"] == "agreement")
+    assert (pooled["diff"], pooled["low"], pooled["high"]) == pytest.approx((diff, lo, hi))
+    assert all(r["base"] == "a" and r["versus"] == "b" for r in diffs + phases)
 
 
 def test_a_child_search_is_the_movers_only_when_the_mover_moves_again():

@@ -186,9 +186,12 @@ def value_gain(labels: pd.DataFrame, a: str, b: str) -> tuple[float, float, floa
 
 def clustered_mean(d: pd.DataFrame, diff: pd.Series) -> tuple[float, float, float, int]:
     """The mean of per-decision differences with a 95% interval whose standard error is clustered by game
-    (OLS on a constant, statsmodels' cluster-robust covariance), and the decisions."""
+    (OLS on a constant, statsmodels' cluster-robust covariance), and the decisions. Decisions of one game
+    give the mean without an interval (NaN bounds)."""
     import statsmodels.api as sm
     groups = pd.factorize(d["folder"] + "-" + d["players"].astype(str) + "-" + d["game"].astype(str))[0]
+    if len(set(groups)) < 2:         # one game (or none): no spread between games to estimate an interval from
+        return float(diff.mean()) if len(d) else float("nan"), float("nan"), float("nan"), len(d)
     fit = sm.OLS(diff.to_numpy(dtype=float), np.ones((len(d), 1))).fit(cov_type="cluster",
                                                                        cov_kwds={"groups": groups})
     lo, hi = fit.conf_int(0.05)[0]
@@ -215,3 +218,31 @@ def gate_tables(labels: pd.DataFrame, compared, pairs, players=(2, 3, 4)) -> tup
                **dict(zip(("diff", "low", "high", "decisions"), agreement(labels[labels.phase == ph], a, b)))}
               for a, b in pairs for ph in PHASES if (done.phase == ph).sum() >= 2]
     return rows, diffs, phases
+
+
+class _TimeUp(Exception):
+    """The time limit passed: stop after the game just labelled."""
+
+
+def label_run(out_dir, folders: dict[str, str], players, budget: int, worlds: int, seed: int,
+              priors: dict[str, PriorModel], limit_minutes: float | None = None, log=print) -> bool:
+    """A script's labelling run: plan the chunks and label the missing ones (generate), logging each game as it
+    is written; with limit_minutes, stop after the game in progress once that many minutes have passed (the
+    same call resumes). Ctrl-C and a label set's error end the script as chunked.stopping_safely says. True
+    when every game is labelled."""
+    import time
+    from ..chunked import stopping_safely
+    wall = time.time()
+
+    def progress(chunk):
+        log(f"{chunk.name} ({time.time() - wall:.0f} s)")
+        if limit_minutes and time.time() - wall > 60 * limit_minutes:
+            raise _TimeUp
+
+    chunks = plan_chunks({k: str(v) for k, v in folders.items()}, players, budget, worlds, seed)
+    with stopping_safely(out_dir):
+        try:
+            generate(out_dir, chunks, priors, progress)
+        except _TimeUp:
+            return False
+    return True
