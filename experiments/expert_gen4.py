@@ -108,16 +108,12 @@ def part_fit(args, code: str) -> None:
 
 
 def part_labels(args, code: str) -> None:
-    start = time.process_time()
-    finished = E.label_run(args.out / "labels", FOLDERS, PLAYERS, args.budget, args.worlds, SEED, priors(args.out),
-                           args.limit_minutes, log=lambda line: print(line, flush=True))
-    log_run(args.out, "labels", time.process_time() - start, code, cpu_seconds=True, budget=args.budget,
-            worlds=args.worlds, finished=finished)
+    E.labels_part(args.out, FOLDERS, PLAYERS, SEED, priors(args.out), args.budget, args.worlds, args.limit_minutes,
+                  code)
 
 
 def part_report(args, code: str) -> None:
-    labels = E.load(args.out / "labels")
-    made = json.loads((args.out / "labels" / E.META).read_text(encoding="utf-8"))
+    labels, made = E.load_set(args.out / "labels")          # the labels and their budget
     rows, diffs, phases = E.gate_tables(labels, COMPARED, PAIRS, PLAYERS)
     pooled = {r["players"]: r for r in rows}["pooled"]
     gate = next(r for r in diffs if r["players"] == "pooled" and (r["base"], r["versus"]) == PAIRS[0]

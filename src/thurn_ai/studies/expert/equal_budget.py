@@ -246,3 +246,22 @@ def label_run(out_dir, folders: dict[str, str], players, budget: int, worlds: in
         except _TimeUp:
             return False
     return True
+
+
+def labels_part(out: Path, folders: dict, players, seed: int, priors: dict[str, PriorModel], budget: int,
+                worlds: int, limit_minutes: float | None, code: str) -> None:
+    """A gate script's `--part labels`: label_run into OUT/labels, printing each game, and the run logged in
+    OUT/runs.json (its CPU seconds, budget, worlds and whether every game is labelled)."""
+    import time
+    from ..provenance import log_run
+    start = time.process_time()
+    finished = label_run(out / "labels", folders, players, budget, worlds, seed, priors, limit_minutes,
+                         log=lambda line: print(line, flush=True))
+    log_run(out, "labels", time.process_time() - start, code, cpu_seconds=True, budget=budget, worlds=worlds,
+            finished=finished)
+
+
+def load_set(out_dir) -> tuple[pd.DataFrame, dict]:
+    """A label folder's labels (load) and its description (budget, worlds, seed, search, priors)."""
+    from ...fileio import load_json
+    return load(out_dir), load_json(Path(out_dir) / META, f"{DATA_SET.what} description", LabelError)
