@@ -51,7 +51,7 @@ from thurn_ai.studies.expert import fit as F
 from thurn_ai.studies.expert import internal as N
 from thurn_ai.studies.markdown import table
 from thurn_ai.studies.pages import refresh
-from thurn_ai.studies.provenance import committed_code_or_exit, log_run
+from thurn_ai.studies.provenance import committed_code_or_exit, cpu_clock, log_run
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "results" / "expert"
@@ -77,15 +77,14 @@ def priors(out: Path) -> dict:
 
 def part_internal(args, code: str) -> None:
     # no time limit here: Ctrl-C (or SIGTERM) stops it, and the same command resumes at the missing chunks
-    start, wall = time.process_time(), time.time()
+    start, wall = cpu_clock(), time.time()
     for tag, folder in FOLDERS.items():
         out = internal_folder(args.out, tag)
         with stopping_safely(out):
             N.generate(out, N.plan_chunks(folder, SEED, PLAYERS), args.jobs,
                        progress=lambda c, tag=tag: print(f"{tag}/{c.name} ({time.time() - wall:.0f} s)", flush=True))
-    log_run(args.out, "internal", time.process_time() - start, code, cpu_seconds=True, jobs=args.jobs,
-            wall_seconds=round(time.time() - wall, 1),
-            note="cpu_seconds are this process's; the searches ran in --jobs worker processes")
+    log_run(args.out, "internal", cpu_clock() - start, code, cpu_seconds=True, jobs=args.jobs,
+            wall_seconds=round(time.time() - wall, 1))
 
 
 def part_fit(args, code: str) -> None:

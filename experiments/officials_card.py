@@ -137,13 +137,13 @@ def main(argv=None) -> int:
     out = args.out / "pilot" if args.pilot else args.out
     provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
     out.mkdir(parents=True, exist_ok=True)
-    code, t0, c0 = provenance.code_state(ROOT), time.time(), time.process_time()
+    code, t0, c0 = provenance.code_state(ROOT), time.time(), provenance.cpu_clock()
     if args.part == "baseline":
         baseline(out)
     elif args.part == "constraint":
         constraint(out, args.pilot, args.iterations, args.jobs, players)
     if args.part != "report":
-        provenance.log_run(out, args.part, time.time() - t0, code, cpu_seconds=time.process_time() - c0,
+        provenance.log_run(out, args.part, time.time() - t0, code, cpu_seconds=provenance.cpu_clock() - c0,
                            pilot=args.pilot, iterations=args.iterations)
     report(out, bool(args.pilot))
     return 0

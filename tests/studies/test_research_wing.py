@@ -2,6 +2,8 @@
 and where a result came from (thurn_ai.studies.provenance: the code state of a checkout, the runs' tally,
 a results folder's README)."""
 import subprocess
+import sys
+import time
 
 import pandas as pd
 import pytest
@@ -149,3 +151,12 @@ def test_a_results_readme_names_its_command_commit_and_machine_and_keeps_the_not
     provenance.write_results_readme(tmp_path, "Title", "cmd", ["body", ""], setup="one core")
     text = (tmp_path / "README.md").read_text()
     assert "(commit abc1234, a CPU, one core)" in text and text.endswith("body\n\nhand-written\n")
+
+
+def test_the_cpu_clock_counts_the_work_of_finished_worker_processes():
+    before, own = provenance.cpu_clock(), time.process_time()
+    # a child that spends about 0.4 CPU s, then ends (as a --jobs pool's workers do when the pool stops)
+    subprocess.run([sys.executable, "-c", "import time\nt = time.process_time()\n"
+                    "while time.process_time() - t < 0.4: pass"], check=True)
+    spent = provenance.cpu_clock() - before
+    assert spent - (time.process_time() - own) >= 0.3       # the child's CPU, which process_time() misses

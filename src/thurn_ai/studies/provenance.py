@@ -119,6 +119,15 @@ def read_runs(out, runs_file: str = "runs.json") -> list[dict]:
     return runs
 
 
+def cpu_clock() -> float:
+    """CPU seconds (user + system) of this process and of its finished child processes: what a run that
+    plays in worker processes (--jobs) used, read before and after it. Workers still running are not
+    counted, so read it after the pool has stopped."""
+    import resource
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _write_runs(out, runs: list[dict], runs_file: str = "runs.json") -> None:
     atomic_write_text(Path(out) / runs_file, json.dumps(runs, indent=1) + "\n")
 
