@@ -73,6 +73,10 @@ class Tree:
                             ) -> list[int] | list[tuple[int, int]]:
         """The most-visited line of the observer's own decisions from the root until another player is
         to move; with officials=True, (move, official bit) pairs."""
+    def own_nodes(self, min_visits: int = 1) -> list[tuple[list[int], list[tuple[int, int, int, float, float, float]]]]:
+        """[(path, children)] of the nodes below the root where the observer decides again in the same turn,
+        reached by its own moves without a draw and visited at least min_visits times: the moves from the
+        root, and (move, visits, avail, value_sum, wins_sum, score_sum) of its moves there."""
     def turn_officials(self) -> dict[int, int]:
         """{official bit: visits} over the tree's moves of the root player's current turn that used an
         official."""
