@@ -361,8 +361,15 @@ def _expert_gen3(out: Path) -> dict[str, Number]:
 
 
 def _expert_gen4(out: Path) -> dict[str, Number]:
-    """Generation 4's offline gate (internal-node rows and two new features), against generations 1 and 3."""
-    return _prior_gate(out, ("gen1", "gen3", "gen4", "gen4_root", "planner"))
+    """Generation 4's offline gate (internal-node rows and two new features), against generations 1 and 3,
+    and its agreement differences by phase (phases.csv)."""
+    numbers = _prior_gate(out, ("gen1", "gen3", "gen4", "gen4_root", "planner"))
+    for r in pd.read_csv(out / "phases.csv").itertuples():
+        numbers[f"phase.{r.phase}.{r.versus}_minus_{r.base}"] = Number(
+            float(r.diff), float(r.low), float(r.high), "pp", 1, games=int(r.decisions),
+            says=f"agreement with the label, {r.versus} − {r.base}, {r.phase} decisions pooled over 2-4 players, "
+                 "paired, 95% clustered by game")
+    return numbers
 
 
 def _officials_design(out: Path) -> dict[str, Number]:
