@@ -78,6 +78,14 @@ QUOTES = [
                         "players,\n{search_root:paired.p3|points} at 3 and {search_root:paired.p4|points} at 4 "
                         "(pooled {search_root:pooled|points})"),
     ("docs/expert.md", "pooled over 781 decisions **{expert_gen3:agreement.pooled.gen3_minus_gen1|points}**"),
+    ("docs/expert.md", "the equal-budget label for generation 1 in\n{expert_gen4:agree.pooled.gen1}, generation 3 "
+                       "in {expert_gen4:agree.pooled.gen3}, gen4 in {expert_gen4:agree.pooled.gen4} and gen4_root "
+                       "in {expert_gen4:agree.pooled.gen4_root}"),
+    ("docs/expert.md", "gen4 beats generation 1 by {expert_gen4:agreement.pooled.gen4_minus_gen1|points} pooled"),
+    ("docs/expert.md", "gen4 − gen4_root {expert_gen4:agreement.pooled.gen4_minus_gen4_root|points} pooled, and "
+                       "after a card,\nwhere most of the new rows are, "
+                       "{expert_gen4:phase.after_play.gen4_minus_gen4_root|points} over 67 decisions"),
+    ("docs/expert.md", "gen4_root − generation 3 {expert_gen4:agreement.pooled.gen4_root_minus_gen3|points} pooled"),
     ("docs/expert.md", "{expert_gen3:agreement.2.gen3_minus_gen1|points} at 2 players, "
                        "{expert_gen3:agreement.3.gen3_minus_gen1|points} at 3, "
                        "{expert_gen3:agreement.4.gen3_minus_gen1|points} at 4"),
