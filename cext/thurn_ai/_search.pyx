@@ -561,41 +561,8 @@ cdef class Tree:
 
     def own_nodes(self, int min_visits=1):
         """[(path, children)] for every node below the root that the observer reaches by its own moves of
-        this turn and that is still its decision: `path` the moves from the root (a list), `children`
-        [(move, visits, avail, value_sum, wins_sum, score_sum)] of its own moves there, as root_children().
-        Only nodes visited at least `min_visits` times, and none below a card drawn (from the display or the
-        deck) or the Administrator: the card that refills the display, or the one drawn, is hidden at the
-        root, so the position there is not one position; where another player moves next, the turn is over."""
-        out = []
-        stack = [0]
-        cdef int node, ch, kind
-        cdef list children
-        while stack:
-            node = stack.pop()
-            children = []
-            ch = self.nodes[node].child
-            while ch >= 0:
-                if self.nodes[ch].mover == self.observer:
-                    children.append((self.nodes[ch].move, self.nodes[ch].visits, self.nodes[ch].avail,
-                                     self.nodes[ch].value, self.nodes[ch].wins, self.nodes[ch].score))
-                    kind = self.nodes[ch].move >> MOVE_SHIFT
-                    if (self.nodes[ch].visits >= <uint32_t>max(min_visits, 1) and kind != MV_DRAW
-                            and kind != MV_DECK and kind != MV_ADMIN):
-                        stack.append(ch)
-                ch = self.nodes[ch].sibling
-            if node > 0 and children:
-                out.append((self.path_to(node), children))
-        out.sort(key=lambda row: row[0])
-        return out
-
-    cdef list path_to(self, int node):
-        # the moves from the root to `node`
-        path = []
-        while node > 0:
-            path.append(self.nodes[node].move)
-            node = self.nodes[node].parent
-        path.reverse()
-        return path
+        this turn and that is still its decision (see _search_walk.pxi)."""
+        return own_nodes_of(self, min_visits)
 
     def turn_officials(self):
         """{official bit: visits} over the tree's moves of the root player's current turn that used an
@@ -617,4 +584,5 @@ cdef class Tree:
 
 
 include "_search_prior.pxi"
+include "_search_walk.pxi"
 include "_search_halving.pxi"

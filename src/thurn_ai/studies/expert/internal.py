@@ -89,7 +89,7 @@ def search_chunk(chunk: InternalChunk) -> tuple[InternalChunk, pd.DataFrame, str
     rows = pd.read_parquet(source / chunk.name)
     records_text = (source / chunk.records_name).read_text()
     records = {chunk.first + k: r for k, r in enumerate(read_records(source / chunk.records_name))}
-    out = []
+    out: list[dict] = []
     for game, decision, d, _rec, state in T.decisions_replayed(eligible(rows), records):
         seed = derive_seed("internal", chunk.seed, chunk.players, game, decision)
         bot = make_bot(chunk.teacher, seed)
