@@ -14,6 +14,7 @@ written atomically; a run started again labels only the games that are missing (
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +24,11 @@ import pandas as pd
 from ... import _policy
 from ...bots import make_bot
 from ...errors import ThurnError
-from ...fileio import atomic_to_parquet
+from ...fileio import atomic_to_parquet, load_json
 from ...learned.prior import PHASES, PriorModel
 from ...play.match import derive_seed
-from ..chunked import DataSetKind, keep_one_data_set
+from ..chunked import DataSetKind, keep_one_data_set, stopping_safely
+from ..provenance import log_run
 from . import teacher as T
 
 #: the search that labels: the teacher's (generation 1's) search, which none of the compared priors is
@@ -230,8 +232,6 @@ def label_run(out_dir, folders: dict[str, str], players, budget: int, worlds: in
     is written; with limit_minutes, stop after the game in progress once that many minutes have passed (the
     same call resumes). Ctrl-C and a label set's error end the script as chunked.stopping_safely says. True
     when every game is labelled."""
-    import time
-    from ..chunked import stopping_safely
     wall = time.time()
 
     def progress(chunk):
@@ -252,8 +252,6 @@ def labels_part(out: Path, folders: dict, players, seed: int, priors: dict[str, 
                 worlds: int, limit_minutes: float | None, code: str) -> None:
     """A gate script's `--part labels`: label_run into OUT/labels, printing each game, and the run logged in
     OUT/runs.json (its CPU seconds, budget, worlds and whether every game is labelled)."""
-    import time
-    from ..provenance import log_run
     start = time.process_time()
     finished = label_run(out / "labels", folders, players, budget, worlds, seed, priors, limit_minutes,
                          log=lambda line: print(line, flush=True))
@@ -263,5 +261,4 @@ def labels_part(out: Path, folders: dict, players, seed: int, priors: dict[str, 
 
 def load_set(out_dir) -> tuple[pd.DataFrame, dict]:
     """A label folder's labels (load) and its description (budget, worlds, seed, search, priors)."""
-    from ...fileio import load_json
     return load(out_dir), load_json(Path(out_dir) / META, f"{DATA_SET.what} description", LabelError)

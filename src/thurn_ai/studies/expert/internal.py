@@ -27,7 +27,8 @@ import pandas as pd
 
 from ...bots import make_bot
 from ...bots.base import Observation
-from ...play.match import derive_seed, read_records
+from ...fileio import path_text as shown_path
+from ...play.match import derive_seed, parse_records
 from .. import chunked
 from ..chunked import ChunkFiles
 from . import improved as I
@@ -56,7 +57,8 @@ def apply_path(state, path: str):
 
 def node_rows(tree, min_visits: int = MIN_NODE_VISITS) -> list[dict]:
     """One dict a move of every own node of a searched tree visited at least min_visits times (the root
-    excluded): its path, the node's visits, the move's visits, mean reward, win share and mean score."""
+    excluded): its path, `node_visits` (its moves' visits summed: the node's own less the visit that added
+    it), the move's visits, mean reward, win share and mean score."""
     out = []
     for path, children in tree.own_nodes(min_visits):
         node_visits = sum(c[1] for c in children)
@@ -87,8 +89,9 @@ def search_chunk(chunk: InternalChunk) -> tuple[InternalChunk, pd.DataFrame, str
     """(chunk, its internal rows, its games' records as JSON lines, copied from the source)."""
     source = Path(chunk.source)
     rows = pd.read_parquet(source / chunk.name)
-    records_text = (source / chunk.records_name).read_text()
-    records = {chunk.first + k: r for k, r in enumerate(read_records(source / chunk.records_name))}
+    records_text = (source / chunk.records_name).read_text()      # read once: parsed here, copied as it is
+    records = {chunk.first + k: r for k, r in
+               enumerate(parse_records(records_text, shown_path(source / chunk.records_name)))}
     out: list[dict] = []
     for game, decision, d, _rec, state in T.decisions_replayed(eligible(rows), records):
         seed = derive_seed("internal", chunk.seed, chunk.players, game, decision)
