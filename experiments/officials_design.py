@@ -19,6 +19,8 @@ players) to 7.8 (4 players) CPU s a normal game of the search, more in the varia
 
 Tournaments are kept under results/tmp_officials_design/ (ignored by git; a run resumes there); each cell's
 games (one row a game, the measures) are saved to games.parquet after it, and the report is rebuilt from that.
+A cell games.parquet already holds in full is not played again (a run resumes from it where the tournaments
+are gone).
 """
 from __future__ import annotations
 
@@ -49,18 +51,35 @@ def design(hosts, pilot: int | None) -> tuple:
     return tuple(sym.DesignCell(c.host, c.players, c.variant, pilot) if pilot else c for c in cells)
 
 
-def play(cells, out: Path, raw: Path, jobs: int) -> None:
-    """Play (or resume) the cells in order, saving every finished cell's games to out/games.parquet."""
+def saved(games: pd.DataFrame, cell) -> bool:
+    """Whether games.parquet already holds all of the cell's games (1..games): a run on another machine, whose
+    raw tournaments are gone, resumes after the last saved cell instead of playing it again."""
+    if not len(games):
+        return False
+    mine = games[(games.host == cell.host) & (games.players == cell.players) & (games.variant == cell.variant)]
+    return sorted(mine.game) == list(range(1, cell.games + 1))
+
+
+def play(cells, out: Path, raw: Path, jobs: int, code: str = "") -> None:
+    """Play (or resume) the cells in order, saving every finished cell's games to out/games.parquet and its
+    run (code, wall and CPU seconds) to out/runs.json, so a run stopped at a session's end keeps its cost."""
     path = out / GAMES
     games = pd.read_parquet(path) if path.exists() else pd.DataFrame()
     for cell in cells:
+        if saved(games, cell):
+            print(f"[design] {cell.host}, {cell.players} players, {cell.variant}: saved", flush=True)
+            continue
         print(f"[design] {cell.host}, {cell.players} players, {cell.variant}: {cell.games} games", flush=True)
+        t0, c0 = time.time(), provenance.cpu_clock()
         done = sym.play_cell(cell, raw, jobs=jobs)
         if len(games):
             games = games[~((games.host == cell.host) & (games.players == cell.players)
                             & (games.variant == cell.variant))]
         games = pd.concat([games, done], ignore_index=True)
         atomic_to_parquet(games, path, index=False)
+        provenance.log_run(out, "design", time.time() - t0, code, cpu_seconds=provenance.cpu_clock() - c0,
+                           cells=1, hosts=[cell.host], players=cell.players, variant=cell.variant,
+                           games=cell.games)
 
 
 def report(out: Path, cells, pilot: bool, command: str) -> None:
@@ -101,11 +120,7 @@ def main(argv=None) -> int:
     provenance.check_clean(ROOT, args.allow_dirty or args.part == "report")
     out.mkdir(parents=True, exist_ok=True)
     if args.part in ("play", "all"):
-        code = provenance.code_state(ROOT)
-        t0, c0 = time.time(), provenance.cpu_clock()
-        play(cells, out, raw, args.jobs)
-        provenance.log_run(out, "design", time.time() - t0, code, cpu_seconds=provenance.cpu_clock() - c0,
-                           cells=len(cells), hosts=list(hosts), pilot=args.pilot)
+        play(cells, out, raw, args.jobs, provenance.code_state(ROOT))
     report(out, cells, bool(args.pilot), command)
     return 0
 

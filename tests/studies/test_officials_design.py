@@ -2,6 +2,7 @@
 the symmetric ablations' variants (an official removed is never used, "always" uses it at every offer), the
 game measures and their paired comparison, the study's one estimator (tie-break, shared ties as a
 sensitivity), the card against the heuristic's own rule, and the card as a constraint on the search."""
+import json
 import os
 import random
 from pathlib import Path
@@ -306,3 +307,32 @@ def test_the_populations_table_marks_a_change_both_populations_detect_at_every_c
     # one population: no section
     assert SR.populations_table(comparison[comparison.host == "mcts"]).empty
     assert SR._populations_lines(comparison[comparison.host == "mcts"]) == []
+
+
+def test_the_design_resumes_after_the_cells_games_parquet_holds_in_full(tmp_path, monkeypatch):
+    """A new machine has no raw tournaments: a cell saved in full is skipped, a partly saved one is played again
+    and replaces its rows."""
+    script = experiment("officials_design")
+    cells = tuple(S.DesignCell("mcts", 2, v, 4) for v in ("normal", "never_postmaster", "always_postmaster"))
+
+    def rows(cell, games):
+        return pd.DataFrame({"host": cell.host, "players": cell.players, "variant": cell.variant,
+                             "game": list(games), "turns": 30})
+
+    pd.concat([rows(cells[0], range(1, 5)), rows(cells[1], range(1, 3))]).to_parquet(tmp_path / script.GAMES)
+    played = []
+
+    def play_cell(cell, raw, jobs=1):
+        played.append(cell.variant)
+        return rows(cell, range(1, cell.games + 1))
+
+    monkeypatch.setattr(script.sym, "play_cell", play_cell)
+    script.play(cells, tmp_path, tmp_path / "raw", jobs=1, code="abc1234")
+    assert played == ["never_postmaster", "always_postmaster"]
+    runs = json.loads((tmp_path / "runs.json").read_text())        # one run a played cell, with its cost
+    assert [(r["variant"], r["code"], r["cells"]) for r in runs] == [
+        ("never_postmaster", "abc1234", 1), ("always_postmaster", "abc1234", 1)]
+    assert all(r["cpu_seconds"] >= 0 and r["seconds"] >= 0 for r in runs)
+    games = pd.read_parquet(tmp_path / script.GAMES)
+    assert games.groupby("variant").game.apply(sorted).map(tuple).to_dict() == {
+        v: (1, 2, 3, 4) for v in ("normal", "never_postmaster", "always_postmaster")}
