@@ -51,13 +51,15 @@ def design(hosts, pilot: int | None) -> tuple:
     return tuple(sym.DesignCell(c.host, c.players, c.variant, pilot) if pilot else c for c in cells)
 
 
+def of_cell(games: pd.DataFrame, cell) -> pd.Series:
+    """The rows of games.parquet that are the cell's games."""
+    return (games.host == cell.host) & (games.players == cell.players) & (games.variant == cell.variant)
+
+
 def saved(games: pd.DataFrame, cell) -> bool:
     """Whether games.parquet already holds all of the cell's games (1..games): a run on another machine, whose
     raw tournaments are gone, resumes after the last saved cell instead of playing it again."""
-    if not len(games):
-        return False
-    mine = games[(games.host == cell.host) & (games.players == cell.players) & (games.variant == cell.variant)]
-    return sorted(mine.game) == list(range(1, cell.games + 1))
+    return bool(len(games)) and sorted(games[of_cell(games, cell)].game) == list(range(1, cell.games + 1))
 
 
 def play(cells, out: Path, raw: Path, jobs: int, code: str = "") -> None:
@@ -73,8 +75,7 @@ def play(cells, out: Path, raw: Path, jobs: int, code: str = "") -> None:
         t0, c0 = time.time(), provenance.cpu_clock()
         done = sym.play_cell(cell, raw, jobs=jobs)
         if len(games):
-            games = games[~((games.host == cell.host) & (games.players == cell.players)
-                            & (games.variant == cell.variant))]
+            games = games[~of_cell(games, cell)]
         games = pd.concat([games, done], ignore_index=True)
         atomic_to_parquet(games, path, index=False)
         provenance.log_run(out, "design", time.time() - t0, code, cpu_seconds=provenance.cpu_clock() - c0,
