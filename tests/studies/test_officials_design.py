@@ -260,6 +260,15 @@ def test_the_design_report_marks_the_detected_changes_and_says_a_pilot_is_one(tm
     assert "- `heuristic`, **never Postmaster**: 2 players game length (turns)" in text
     numbers = SR.numbers(comparison, prefix="pilot.")
     assert numbers["pilot.heuristic.2p.never_postmaster.turns"].value == pytest.approx(turns.d)
+    assert not any(".normal." in name for name in numbers)
+    # with the levels, the normal game's level of each shown measure too, a share printed as a percent
+    numbers = SR.numbers(comparison, levels=levels)
+    normal = levels.set_index(["variant", "measure"]).loc[("normal", "turns")]
+    assert numbers["heuristic.2p.normal.turns"].value == pytest.approx(normal["mean"])
+    assert numbers["heuristic.2p.normal.turns"].text() == f"{normal['mean']:.1f} [{normal.lo:.1f}, {normal.hi:.1f}]"
+    assert numbers["heuristic.2p.normal.by_carriage"].text().endswith("]") and "%" in \
+        numbers["heuristic.2p.normal.by_carriage"].text()
+    assert "heuristic.2p.normal.uses" not in numbers and "heuristic.2p.never_postmaster.turns" in numbers
 
 
 def test_the_populations_table_marks_a_change_both_populations_detect_at_every_count():

@@ -376,8 +376,9 @@ def _officials_design(out: Path) -> dict[str, Number]:
     """The symmetric ablations' paired differences: the design's (comparison.csv), else its pilot's."""
     from .officials.symmetric_report import numbers
     if (out / "comparison.csv").exists():
-        return numbers(pd.read_csv(out / "comparison.csv"))
-    return numbers(pd.read_csv(out / "pilot" / "comparison.csv"), prefix="pilot.")
+        return numbers(pd.read_csv(out / "comparison.csv"), levels=pd.read_csv(out / "levels.csv"))
+    return numbers(pd.read_csv(out / "pilot" / "comparison.csv"), prefix="pilot.",
+                   levels=pd.read_csv(out / "pilot" / "levels.csv"))
 
 
 def _officials_card(out: Path) -> dict[str, Number]:

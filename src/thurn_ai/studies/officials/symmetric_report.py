@@ -188,14 +188,21 @@ def report(games: pd.DataFrame, levels: pd.DataFrame, comparison: pd.DataFrame, 
     return "\n".join(lines) + "\n"
 
 
-def numbers(comparison: pd.DataFrame, prefix: str = "") -> dict[str, Number]:
-    """The paired differences as named numbers (the folder's findings): '<prefix><host>.<n>p.<variant>.<measure>'."""
+def numbers(comparison: pd.DataFrame, prefix: str = "", levels: pd.DataFrame | None = None) -> dict[str, Number]:
+    """The paired differences as named numbers (the folder's findings): '<prefix><host>.<n>p.<variant>.<measure>';
+    with `levels`, also the normal game's level of each measure: '<prefix><host>.<n>p.normal.<measure>'."""
     out = {}
     for r in comparison.itertuples():
         unit = "pp" if GAME_MEASURES[r.measure][1] == "share" else "difference"
         out[f"{prefix}{r.host}.{r.players}p.{r.variant}.{r.measure}"] = Number(
             r.d, r.d_lo, r.d_hi, unit, 1, r.pairs, f"{variant_label(r.variant)} minus the normal game: "
             f"{SHORT[r.measure]} (Holm p {p_text(r.p_holm)})")
+    normal = levels[(levels.variant == NORMAL) & levels.measure.isin(SHOWN)] if levels is not None else levels
+    for r in () if normal is None else normal.itertuples():
+        # a share prints as a percent; the seat advantage (a share minus 1/n) as signed points
+        unit = {"first_win": "pp", "by_carriage": "share"}.get(r.measure, "number")
+        out[f"{prefix}{r.host}.{r.players}p.{NORMAL}.{r.measure}"] = Number(
+            r.mean, r.lo, r.hi, unit, 1, r.games, f"the normal game: {SHORT[r.measure]} (mean, 95% t interval)")
     return out
 
 
