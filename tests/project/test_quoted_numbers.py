@@ -165,15 +165,40 @@ QUOTES = [
                                  "{officials_advice:confirm.4p} at 4"),
     ("docs/officials-design.md", "would have found a difference of ±{officials_advice:confirm.pooled.detectable|value} "
                                  "with 80% power"),
-    ("README.md", "games run {officials_design:heuristic.2p.never_postmaster.turns} / "
-                  "{officials_design:heuristic.3p.never_postmaster.turns} / "
-                  "{officials_design:heuristic.4p.never_postmaster.turns} turns longer; when all always take the "
-                  "Administrator, {officials_design:heuristic.2p.always_administrator.turns} / "
-                  "{officials_design:heuristic.3p.always_administrator.turns} / "
-                  "{officials_design:heuristic.4p.always_administrator.turns}."),
-    ("README.md", "No change play found beat it on 1,800 fresh deals ({officials_advice:confirm.pooled}); the old "
-                  "rule card costs `mcts` {officials_card:constraint.2p.d_win} / "
-                  "{officials_card:constraint.3p.d_win} / {officials_card:constraint.4p.d_win} of wins."),
+    ("README.md", "without the Postmaster games run {officials_design:heuristic.2p.never_postmaster.turns} turns "
+                  "longer with `heuristic`, {officials_design:mcts.2p.never_postmaster.turns} with `mcts`; always "
+                  "taking the Administrator, {officials_design:heuristic.2p.always_administrator.turns} and "
+                  "{officials_design:mcts.2p.always_administrator.turns}. Without the Cartwright, "
+                  "{officials_design:mcts.2p.never_cartwright.turns} turns with `mcts`, "
+                  "{officials_design:heuristic.2p.never_cartwright.turns} with `heuristic`."),
+    ("README.md", "No change beat it on 1,800 fresh deals ({officials_advice:confirm.pooled}); the rule card "
+                  "costs `mcts` {officials_card:constraint.2p.d_win} / {officials_card:constraint.3p.d_win} / "
+                  "{officials_card:constraint.4p.d_win} of wins (2/3/4 players)."),
+    ("docs/officials-design.md", "the heuristic: {officials_design:mcts.2p.normal.turns|value} / "
+                                 "{officials_design:mcts.3p.normal.turns|value} / "
+                                 "{officials_design:mcts.4p.normal.turns|value} turns at 2 / 3 / 4 players\n(the "
+                                 "heuristic's {officials_design:heuristic.2p.normal.turns|value} / "
+                                 "{officials_design:heuristic.3p.normal.turns|value} / "
+                                 "{officials_design:heuristic.4p.normal.turns|value}), and "
+                                 "{officials_design:mcts.2p.normal.by_carriage|value} / "
+                                 "{officials_design:mcts.3p.normal.by_carriage|value} / "
+                                 "{officials_design:mcts.4p.normal.by_carriage|value} of its games end by a "
+                                 "carriage of 7"),
+    ("docs/officials-design.md", "**Everybody takes the Administrator**: again the largest change, "
+                                 "{officials_design:mcts.2p.always_administrator.turns} / "
+                                 "{officials_design:mcts.3p.always_administrator.turns} / "
+                                 "{officials_design:mcts.4p.always_administrator.turns} turns"),
+    ("docs/officials-design.md", "**Nobody uses the Postmaster**: {officials_design:mcts.2p.never_postmaster.turns} / "
+                                 "{officials_design:mcts.3p.never_postmaster.turns} / "
+                                 "{officials_design:mcts.4p.never_postmaster.turns} turns"),
+    ("docs/officials-design.md", "**Nobody uses the Cartwright**: the game runs *longer*, "
+                                 "{officials_design:mcts.2p.never_cartwright.turns} / "
+                                 "{officials_design:mcts.3p.never_cartwright.turns} / "
+                                 "{officials_design:mcts.4p.never_cartwright.turns} turns"),
+    ("docs/officials-design.md", "**Everybody takes the Postmaster**: "
+                                 "{officials_design:mcts.2p.always_postmaster.turns|value} / "
+                                 "{officials_design:mcts.3p.always_postmaster.turns|value} / "
+                                 "{officials_design:mcts.4p.always_postmaster.turns|value} turns"),
     ("docs/results.md", "The second replicate alone beat the fair share by {search_root:gen3.r2.h2h_pooled|points}; "
                         "pooled over both, by\n{search_root:gen3.r2.both|points} (97.5%)"),
     ("docs/expert.md", "Pooled over both replicates the excess was {search_root:gen3.r2.both|points}, so "
