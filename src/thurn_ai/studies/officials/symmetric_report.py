@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import Number
-from ..markdown import Prose, num, p_text, pct, pp
+from ..markdown import Prose, num, p_text, pp
 from ..markdown import table as markdown_table
 from .plan import OFFICIAL_LABEL
 from .plots import pyplot, save
@@ -70,17 +70,19 @@ def _marked(r) -> str:
     return f"**{text}**" if r.verdict != "no change detected" else text
 
 
+def _level_number(r) -> Number:
+    """A row of the levels table as a number (the report's level cells and the normal game's findings print
+    alike): a share as a percent, the seat advantage (a share minus 1/n) as signed points, the other measures
+    in their own unit."""
+    unit = "number" if GAME_MEASURES[r.measure][1] != "share" else "pp" if r.measure == "first_win" else "share"
+    return Number(r.mean, r.lo, r.hi, unit, 1, r.games,
+                  f"the {variant_label(r.variant)}: {SHORT[r.measure]} (mean, 95% t interval)")
+
+
 def _level(levels: pd.DataFrame, host: str, n: int, variant: str, measure: str) -> str:
     r = levels[(levels.host == host) & (levels.players == n) & (levels.variant == variant)
                & (levels.measure == measure)]
-    if r.empty:
-        return "–"
-    r = r.iloc[0]
-    if GAME_MEASURES[measure][1] == "share":
-        if measure == "first_win":           # the seat advantage: a difference from the fair share
-            return pp(r["mean"], r.lo, r.hi)
-        return f"{pct(r['mean'])} [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
-    return f"{r['mean']:.1f} [{r.lo:.1f}, {r.hi:.1f}]"
+    return "–" if r.empty else _level_number(next(r.itertuples())).text()
 
 
 def _detected_lines(comparison: pd.DataFrame) -> list[str]:
@@ -197,12 +199,9 @@ def numbers(comparison: pd.DataFrame, prefix: str = "", levels: pd.DataFrame | N
         out[f"{prefix}{r.host}.{r.players}p.{r.variant}.{r.measure}"] = Number(
             r.d, r.d_lo, r.d_hi, unit, 1, r.pairs, f"{variant_label(r.variant)} minus the normal game: "
             f"{SHORT[r.measure]} (Holm p {p_text(r.p_holm)})")
-    normal = levels[(levels.variant == NORMAL) & levels.measure.isin(SHOWN)] if levels is not None else levels
-    for r in () if normal is None else normal.itertuples():
-        # a share prints as a percent; the seat advantage (a share minus 1/n) as signed points
-        unit = {"first_win": "pp", "by_carriage": "share"}.get(r.measure, "number")
-        out[f"{prefix}{r.host}.{r.players}p.{NORMAL}.{r.measure}"] = Number(
-            r.mean, r.lo, r.hi, unit, 1, r.games, f"the normal game: {SHORT[r.measure]} (mean, 95% t interval)")
+    if levels is not None:
+        for r in levels[(levels.variant == NORMAL) & levels.measure.isin(SHOWN)].itertuples():
+            out[f"{prefix}{r.host}.{r.players}p.{NORMAL}.{r.measure}"] = _level_number(r)
     return out
 
 
