@@ -15,7 +15,6 @@ PLAYOUTS = tuple(_search.PLAYOUTS)
 REWARDS = tuple(_search.REWARDS)
 SELECTS = tuple(_search.SELECTS)
 EVALUATIONS = tuple(_search.EVALUATIONS)
-ROOTS = tuple(_search.ROOTS)
 
 MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
 MAX_SECONDS = 3600.0            # per decision
@@ -34,14 +33,13 @@ BOUNDS = {
     "widen": (0.0, 1000.0, False, False),
     "workers": (1, 64, True, False),
     "mix": (0.0, 1.0, False, False),
-    "candidates": (1, 64, True, False),
 }
 #: the move prior at PUCT's nodes: the hand-set one (rule of thumb + planner), or the learned one
 POLICIES = ("handset", "learned")
 #: what a time budget counts: wall-clock seconds, or the search thread's CPU seconds (fair on a loaded machine)
 CLOCKS = ("wall", "cpu")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
-           "clock": CLOCKS, "root": ROOTS}
+           "clock": CLOCKS}
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class SearchOptions:
     playout: str = "heuristic"      #: playout policy
     eps: float = 0.05               #: chance of a random move in a playout
     horizon: int = 3                #: playout turns of each player, then the evaluation (0: to the end)
-    eval: str = "simple"            #: evaluation of a stopped playout (learned, net: thurn_ai/learned)
+    eval: str = "simple"            #: evaluation of a stopped playout (learned: thurn_ai/learned)
     tiles: float = 1.0              #: weight of province-tile progress in the simple evaluation
     scale: float = 8.0              #: points of margin that make tanh(margin / scale) = 0.76
     reward: str = "mixed"           #: reward of a finished game
@@ -69,9 +67,6 @@ class SearchOptions:
     mix: float = 0.0                #: with policy=learned, the hand-set prior's share of the prior
     pmodel: str | None = None       #: weights file of the learned prior (None: the shipped one)
     clock: str = "wall"             #: what time= counts: wall (seconds) or cpu (the search thread's CPU seconds)
-    root: str = "puct"              #: the root: puct (most visits), or halving (Sequential Halving, chosen by value)
-    candidates: int = 4             #: with root=halving, the prior's top moves it compares
-    nmodel: str | None = None       #: weights file of the network evaluation (eval=net; None: the shipped one)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -86,12 +81,8 @@ class SearchOptions:
             self._check_model()
         if self.policy == "learned" and self.select != "puct":
             raise BotSpecError("policy=learned is a PUCT prior: it needs select=puct")
-        if self.root == "halving" and self.select != "puct":
-            raise BotSpecError("root=halving picks its candidates by the PUCT prior: it needs select=puct")
         if self.pmodel is not None:
             self._check_prior()
-        if self.nmodel is not None or self.eval == "net":
-            self._check_net()
 
     def _check_model(self) -> None:
         # read now, so that a missing or broken file is one clear error before any game, not a crash in one
@@ -119,19 +110,6 @@ class SearchOptions:
         except ModelError as e:
             raise BotSpecError(f"pmodel={self.pmodel}: {e}") from None
 
-    def _check_net(self) -> None:
-        if self.eval != "net":
-            raise BotSpecError(f"nmodel= is the network evaluation's weights file: it needs eval=net "
-                               f"(eval is {self.eval})")
-        if self.nmodel is not None and not isinstance(self.nmodel, str):
-            raise BotSpecError(f"nmodel must be the path of a weights file, not {self.nmodel!r}")
-        from ..learned.model import ModelError
-        from ..learned.net import net_from
-        try:
-            net_from(self.nmodel)
-        except ModelError as e:
-            raise BotSpecError(f"nmodel={self.nmodel or 'the shipped network'}: {e}") from None
-
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
@@ -145,8 +123,7 @@ class SearchOptions:
                     playout=_search.PLAYOUTS[self.playout], eps=self.eps, horizon=self.horizon,
                     evaluation=_search.EVALUATIONS[self.eval], tile_weight=self.tiles, scale=self.scale,
                     reward=_search.REWARDS[self.reward], widen=self.widen,
-                    prior_mix=self.mix if self.policy == "learned" else 0.0,
-                    root=_search.ROOTS[self.root], candidates=self.candidates)
+                    prior_mix=self.mix if self.policy == "learned" else 0.0)
 
 
 def _number(key: str, value, low, high, whole: bool, above: bool):
