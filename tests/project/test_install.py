@@ -353,11 +353,32 @@ def test_the_source_distribution_holds_every_compiled_source(tmp_path):
     assert needed - shipped == set(), "add them to MANIFEST.in"
 
 
+#: the study packages that run from a checkout only (experiments/): no command imports them, the wheel leaves them out
+REPOSITORY_ONLY = {"thurn_ai.studies.expert", "thurn_ai.studies.learned", "thurn_ai.studies.calibration"}
+
+
 def test_every_package_of_the_source_tree_is_listed_for_installing():
-    """A folder of thurn_ai/ missing from pyproject.toml's packages is left out of a non-editable install."""
+    """A folder of thurn_ai/ missing from pyproject.toml's packages is left out of a non-editable install: only
+    the repository's own studies may be, and nothing the commands, the server or a shipped study imports
+    reaches them."""
     import tomllib
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     listed = set(pyproject["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT / "src").parts)
              for p in (ROOT / "src" / "thurn_ai").rglob("__init__.py")}
-    assert found - listed == set()
+    assert found - listed == REPOSITORY_ONLY
+    walk = ("import importlib, pkgutil, sys\n"
+            "import thurn_ai.cli\n"
+            "for pkg in ('thurn_ai.commands', 'thurn_ai.web', 'thurn_ai.studies.officials', 'thurn_ai.adapters'):\n"
+            "    p = importlib.import_module(pkg)\n"
+            "    for m in pkgutil.walk_packages(p.__path__, pkg + '.'):\n"
+            "        try:\n"
+            "            importlib.import_module(m.name)\n"
+            "        except ImportError:\n"
+            "            pass\n"     # an adapter's optional dependency
+            "print(' '.join(sorted({k if hasattr(m, '__path__') else k.rsplit('.', 1)[0]\n"
+            "                       for k, m in list(sys.modules.items()) if k.startswith('thurn_ai.')})))\n")
+    loaded = set(subprocess.run([sys.executable, "-c", walk], capture_output=True, text=True, check=True,
+                                cwd=ROOT / "tests").stdout.split())
+    assert loaded & REPOSITORY_ONLY == set()
+    assert {m for m in loaded if m.startswith("thurn_ai.studies")} <= listed

@@ -601,5 +601,7 @@ def test_runs_are_logged_beside_the_results(tmp_path):
     log_run(tmp_path, "data", 12.34, "abc1234", games=5)
     log_run(tmp_path, "fit", 1.0, "abc1234 with uncommitted changes to x")
     runs = json.loads((tmp_path / "runs.json").read_text())
+    command = runs[0].pop("command")
+    assert command == runs[1].pop("command") and command.startswith("python ")
     assert runs == [{"part": "data", "code": "abc1234", "seconds": 12.3, "games": 5},
                     {"part": "fit", "code": "abc1234 with uncommitted changes to x", "seconds": 1.0}]

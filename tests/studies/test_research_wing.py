@@ -131,7 +131,18 @@ def test_the_runs_tally_adds_time_and_keeps_each_code_once(tmp_path):
     assert {r["part"] for r in provenance.read_runs(tmp_path)} == {"a"}
     provenance.log_run(tmp_path, "a", 1.0, "def", games=3)
     assert provenance.tally_run(tmp_path, "")["a"] == {"seconds": 4.5, "played_with": ["abc", "def"]}
-    assert provenance.read_runs(tmp_path)[-1] == {"part": "a", "code": "def", "seconds": 1.0, "games": 3}
+    assert provenance.read_runs(tmp_path)[-1] == {"part": "a", "code": "def", "seconds": 1.0, "games": 3,
+                                                  "command": provenance.run_command()}
+
+
+def test_a_run_names_its_command_and_the_findings_carry_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [str(tmp_path / "experiments" / "x.py"), "--seed", "7", "--out", "a b"])
+    assert provenance.run_command() == "python experiments/x.py --seed 7 --out 'a b'"
+    provenance.log_run(tmp_path, "play", 1.0, "abc1234", seed=7)
+    from thurn_ai.studies.pages import _runs
+    assert _runs(tmp_path) == ({"part": "play", "code": "abc1234",
+                                "command": "python experiments/x.py --seed 7 --out 'a b'", "seed": 7},)
 
 
 def test_a_runs_file_of_the_earlier_tally_form_reads_as_runs(tmp_path):

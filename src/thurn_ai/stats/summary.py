@@ -110,6 +110,22 @@ def mean_ci(x) -> tuple[float, float, float]:
 
 # ---------------------------------------------------------------- differences and tests (from scipy)
 
+def t_interval(d: np.ndarray, level: float = 0.95) -> dict[str, float]:
+    """{'low', 'high', 'p'}: the t interval (95% unless `level` says) of the mean of per-game values `d` (two
+    or more) and the p-value of a one-sample t test against 0 (scipy)."""
+    t = sps.ttest_1samp(d, 0.0)
+    ci = t.confidence_interval(level)
+    return {"low": float(ci.low), "high": float(ci.high), "p": float(t.pvalue)}
+
+
+def detectable_difference(games: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> float:
+    """The paired win-share difference `games` paired games detect with this power (two-sided t test of
+    per-game differences whose standard deviation is `sd`: the observed spread of the paired differences,
+    which `paired` and `pooled` pass)."""
+    from statsmodels.stats.power import TTestPower
+    return float(TTestPower().solve_power(nobs=games, alpha=alpha, power=power) * sd) if games > 1 else np.nan
+
+
 def newcombe(k1: int, n1: int, k2: int, n2: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """CI of p1 - p2 for independent proportions: Newcombe's hybrid score interval, from the two Wilson
     intervals (statsmodels.stats.proportion.confint_proportions_2indep, method 'newcomb')."""

@@ -76,7 +76,9 @@ class Number:
 class Findings:
     """What a study found: its results folder's name, a title, the command that rebuilds it, the commit the
     findings were computed at (and the commits the games were played at), the games behind them by cell or
-    part, and the named numbers (a name is dotted, e.g. 'pooled.it1000.win'), in the order they read."""
+    part, and the named numbers (a name is dotted, e.g. 'pooled.it1000.win'), in the order they read; its
+    status (adopted, closed at a commit, or a benchmark / audit: a line the front page opens with) and its
+    runs as runs.json logged them (part, commit, seed, command where the run named them)."""
     study: str
     title: str
     command: str
@@ -84,6 +86,8 @@ class Findings:
     numbers: dict[str, Number]
     games: dict[str, int] = field(default_factory=dict)
     played_at: tuple[str, ...] = ()
+    status: str = ""
+    runs: tuple[dict, ...] = ()
 
     def number(self, name: str) -> Number:
         """The number called `name`; FindingsError naming the study when it has none."""
@@ -93,8 +97,9 @@ class Findings:
             raise FindingsError(f"results/{self.study}/{FINDINGS_FILE} has no number {name!r}") from None
 
     def to_dict(self) -> dict:
-        return {"study": self.study, "title": self.title, "command": self.command, "commit": self.commit,
-                "played_at": list(self.played_at), "games": dict(self.games),
+        return {"study": self.study, "title": self.title, "status": self.status, "command": self.command,
+                "commit": self.commit, "played_at": list(self.played_at), "runs": list(self.runs),
+                "games": dict(self.games),
                 "numbers": {k: {f: v for f, v in asdict(n).items() if v is not None and v != ""}
                             for k, n in self.numbers.items()}}
 
@@ -104,7 +109,8 @@ class Findings:
             return cls(study=data["study"], title=data["title"], command=data["command"], commit=data["commit"],
                        numbers={k: Number(**v) for k, v in data["numbers"].items()},
                        games={k: int(v) for k, v in data.get("games", {}).items()},
-                       played_at=tuple(data.get("played_at", ())))
+                       played_at=tuple(data.get("played_at", ())), status=data.get("status", ""),
+                       runs=tuple(data.get("runs", ())))
         except (KeyError, TypeError, ValueError) as e:
             raise FindingsError(f"not a findings file: {e}") from None
 
@@ -144,7 +150,9 @@ def front_page(out, findings: Findings, body: Sequence[str] = ()) -> Path:
     out = Path(out)
     findings.save(out)
     played = f" (played at {', '.join(findings.played_at)})" if findings.played_at else ""
-    text = [f"# {findings.title}", "",
+    kind, _, what = findings.status.partition(". ")
+    status = [f"**Status: {kind}.** {what}".rstrip(), ""] if findings.status else []
+    text = [f"# {findings.title}", "", *status,
             f"The data come from `{findings.command}`{played}. The numbers below were read off them at commit "
             f"{findings.commit} (`python experiments/results_pages.py`) and are `{FINDINGS_FILE}`'s, the file "
             "the docs' quoted numbers are checked against.", ""]

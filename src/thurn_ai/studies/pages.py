@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -24,15 +24,32 @@ from .provenance import commit, read_runs
 
 @dataclass(frozen=True)
 class Page:
-    """A results folder's front page: its title, the command that made its data, and its numbers (a
-    function of the folder: {name: Number})."""
+    """A results folder's front page: its title, the command that made its data, its numbers (a function of
+    the folder: {name: Number}; None for a closed study, whose findings.json is kept as it was when it
+    closed) and its status, the line the page opens with (`adopted`, `closed`, BENCHMARK or AUDIT)."""
     title: str
     command: str
-    numbers: Callable[[Path], dict[str, Number]]
+    numbers: Callable[[Path], dict[str, Number]] | None
+    status: str
 
 
-def _latest(out: Path, pattern: str) -> Path:
-    return sorted(out.glob(pattern), key=lambda p: p.stat().st_mtime)[-1]
+def adopted(what: str) -> str:
+    """The status of a study whose result ships: what ships, and where."""
+    return f"adopted. {what}"
+
+
+#: the commit the closed studies' code was last at (it left the package after it)
+CLOSED_AT = "46472b2"
+
+
+def closed(found: str, rerun: str, at: str = CLOSED_AT) -> str:
+    """The status of a study closed without adoption: what it found, and the command that reruns it from
+    the last commit that has its code."""
+    return f"closed at {at}. {found} Rerun: `git checkout {at} && {rerun}`."
+
+
+BENCHMARK = "benchmark. A measurement of the package as it is (speed, a yardstick), not a candidate."
+AUDIT = "audit. A check of the package's robustness, not a candidate."
 
 
 def _json(path: Path):
@@ -251,127 +268,6 @@ def _review(out: Path) -> dict[str, Number]:
     return numbers
 
 
-def _search_root(out: Path) -> dict[str, Number]:
-    summary = _json(out / "summary.json")
-    numbers: dict[str, Number] = {}
-    for name, c in summary["cells"].items():
-        if c.get("games"):
-            numbers[f"win.{name}"] = Number(c["win"], c["win_low"], c["win_high"], "share", games=c["games"],
-                                            says=f"{c['spec']}'s win share against {c['others']}, 95% Wilson")
-    for prefix, label, d in (("", "halving", summary), ("gen3.", "generation 3", summary["gen3"]),
-                             ("tiles.", "route tiles", summary["tiles"])):
-        numbers.update(_candidate_numbers(prefix, label, d))
-    second = summary["gen3"].get("replicate") or {}
-    for key, says in (("h2h_pooled", "generation 3's second head-to-head replicate, pooled over the player "
-                                     "counts, 95% t"),
-                      ("both", f"generation 3's head to head pooled over both replicates, "
-                               f"{100 * second.get('level', 0):g}% t (the second look)")):
-        d = second.get(key)
-        if d:
-            numbers[f"gen3.r2.{key}"] = Number(d["excess"], d["low"], d["high"], "pp", games=d["games"], says=says)
-    for n, bots in (summary.get("ratings") or {}).items():
-        for bot, r in bots.items():
-            numbers[f"rating.p{n}.{bot}"] = Number(r["mu"], r["mu"] - 2 * r["sigma"], r["mu"] + 2 * r["sigma"],
-                                                   digits=2, games=r["games"],
-                                                   says=f"{bot}'s OpenSkill mu at {n} players, mu ± 2 sigma")
-    return numbers
-
-
-#: a candidate's paired differences in points beside its wins (search_root.PAIRED)
-PAIRED_POINTS = {"score": "the searching seat's score", "others_score": "the other seats' mean score",
-                 "route_tiles": "the searching seat's route-length tile points"}
-
-
-def _candidate_numbers(prefix: str, label: str, summary: dict) -> dict[str, Number]:
-    """A candidate's paired differences per count, pooled, and its pooled head-to-head excess."""
-    numbers: dict[str, Number] = {}
-    for n, d in summary["paired"].items():
-        if d:
-            numbers[f"{prefix}paired.p{n}"] = Number(d["win_share"], d["win_share_low"], d["win_share_high"], "pp",
-                                                     games=d["games"], says=f"{label} minus anchor-1k, paired, 95% t")
-            for key, what in PAIRED_POINTS.items():
-                if key in d:
-                    numbers[f"{prefix}{key}.p{n}"] = Number(
-                        d[key], d[f"{key}_low"], d[f"{key}_high"], "difference", 2, games=d["games"],
-                        says=f"{what} a game, {label} minus anchor-1k, {n} players, paired, 95% t")
-    for key in ("pooled", "h2h_pooled"):
-        d = summary[key]
-        if d:
-            value = d["win_share"] if key == "pooled" else d["excess"]
-            numbers[prefix + key] = Number(value, d["low"], d["high"], "pp", games=d["games"],
-                                           says=f"{label}, pooled over the player counts, 95% t")
-    return numbers
-
-
-def _value_route_tiles(out: Path) -> dict[str, Number]:
-    s = _json(out / "summary.json")
-    numbers = {"pooled.pairwise_diff": Number(s["pooled_pairwise_diff"], s["low"], s["high"], "pp",
-                                              games=s["decisions"], says="held-out pairwise accuracy, 13 minus "
-                                              "12 features, pooled over 2-4 players, 95% game bootstrap")}
-    return {**numbers, **_pairwise_by_count(out)}
-
-
-def _pairwise_by_count(out: Path) -> dict[str, Number]:
-    """Each evaluation's held-out pairwise accuracy by player count (held_out.csv of an offline gate)."""
-    return {f"pairwise.p{r.players}.{r.model.replace(' ', '_')}": Number(
-        float(r.pairwise), unit="number", digits=3, games=int(r.decisions),
-        says=f"{r.model}: share of sibling pairs ordered as the teacher valued them, {r.players} players")
-        for r in pd.read_csv(out / "held_out.csv").itertuples()}
-
-
-def _value_net(out: Path) -> dict[str, Number]:
-    """The network's offline gate: pooled pairwise accuracy of each evaluation, the paired difference to the
-    route-tiles refit (summary.json), and per player count (held_out.csv)."""
-    s = _json(out / "summary.json")
-    diff, lo, hi = s["network_minus_route_tiles"]
-    numbers = {"pooled.network_minus_route_tiles": Number(
-        diff, lo, hi, "pp", games=s["decisions"], says="held-out pairwise accuracy, network minus route-tiles "
-        "refit, pooled over 2-4 players, 95% game bootstrap")}
-    for name, (v, low, high) in s["pooled"].items():
-        numbers[f"pooled.{name.replace(' ', '_')}"] = Number(
-            v, low, high, "number", 3, games=s["decisions"],
-            says=f"{name}: share of sibling pairs ordered as the teacher valued them, 2-4 players pooled")
-    return {**numbers, **_pairwise_by_count(out)}
-
-
-def _prior_gate(out: Path, compared) -> dict[str, Number]:
-    """A prior's offline gate: each compared prior's agreement with the equal-budget label (agreement.csv),
-    and the paired differences (paired.csv: `versus` minus `base`; generation 3's file, without a base
-    column, compares with generation 1)."""
-    numbers = {}
-    for r in pd.read_csv(out / "agreement.csv", dtype={"players": str}).itertuples():
-        for k in compared:
-            numbers[f"agree.{r.players}.{k}"] = Number(
-                float(getattr(r, k)), unit="share", games=int(r.decisions),
-                says=f"{k}'s favourite is the equal-budget label, labelled held-out decisions, {r.players}"
-                     + (" players" if r.players != "pooled" else " over 2-4 players"))
-    for r in pd.read_csv(out / "paired.csv", dtype={"players": str}).itertuples():
-        base = getattr(r, "base", "gen1")
-        unit, digits = ("pp", 1) if r.measure == "agreement" else ("difference", 4)
-        what = "agreement with the label" if r.measure == "agreement" else "equal-budget child value of the favourite"
-        numbers[f"{r.measure}.{r.players}.{r.versus}_minus_{base}"] = Number(
-            float(r.diff), float(r.low), float(r.high), unit, digits, games=int(r.decisions),
-            says=f"{what}, {r.versus} − {base}, paired, 95% clustered by game ({r.players})")
-    return numbers
-
-
-def _expert_gen3(out: Path) -> dict[str, Number]:
-    """Generation 3's offline gate, against generation 1."""
-    return _prior_gate(out, ("gen1", "gen2", "gen3", "planner"))
-
-
-def _expert_gen4(out: Path) -> dict[str, Number]:
-    """Generation 4's offline gate (internal-node rows and two new features), against generations 1 and 3,
-    and its agreement differences by phase (phases.csv)."""
-    numbers = _prior_gate(out, ("gen1", "gen3", "gen4", "gen4_root", "planner"))
-    for r in pd.read_csv(out / "phases.csv").itertuples():
-        numbers[f"phase.{r.phase}.{r.versus}_minus_{r.base}"] = Number(
-            float(r.diff), float(r.low), float(r.high), "pp", 1, games=int(r.decisions),
-            says=f"agreement with the label, {r.versus} − {r.base}, {r.phase} decisions pooled over 2-4 players, "
-                 "paired, 95% clustered by game")
-    return numbers
-
-
 def _officials_design(out: Path) -> dict[str, Number]:
     """The symmetric ablations' paired differences: the design's (comparison.csv), else its pilot's."""
     from .officials.symmetric_report import numbers
@@ -403,56 +299,89 @@ def _officials_advice(out: Path) -> dict[str, Number]:
     return numbers
 
 
+#: what the officials study's readings are to a user
+_OFFICIALS_READ = adopted("A reading of the officials study: `thurn-ai officials` runs it for any bot, "
+                          "docs/officials.md reads it.")
+
 #: the front page of every folder of results/
 PAGES: dict[str, Page] = {
-    "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench),
+    "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench, BENCHMARK),
     "calibration": Page("The hint's win maps, refitted for the default search", "python experiments/calibrate.py",
-                        _calibration),
+                        _calibration, adopted("The win maps thurn_ai/learned/win_map.json and "
+                                              "win_map_heuristic.json: the chance `thurn-ai hint` and the board "
+                                              "show.")),
     "expert": Page("Expert iteration: a move prior learned from deep searches",
-                   "python experiments/expert_iteration.py", _expert),
+                   "python experiments/expert_iteration.py", _expert,
+                   adopted("Generation 1 of the move prior ships as thurn_ai/learned/prior_model.json, `mcts`'s "
+                           "default prior (policy=learned, mix=0.5). The sibling-ranking value and the MLP prior "
+                           f"played here were closed at {CLOSED_AT} (`python experiments/expert_value.py`, "
+                           "`python experiments/expert_prior_mlp.py` there).")),
     "expert_gen3": Page("Generation 3 of the move prior: the improved-policy target, gated offline",
-                        "python experiments/expert_gen3.py", _expert_gen3),
+                        "python experiments/expert_gen3.py", None,
+                        closed("Generation 3 passed this offline gate, then failed its adoption rule in play "
+                               "against anchor-1k (results/search_root/); the default prior stays generation 1.",
+                               "python experiments/expert_gen3.py")),
     "expert_gen4": Page("Generation 4 of the move prior: internal-node rows and two new features, gated offline",
-                        "python experiments/expert_gen4.py", _expert_gen4),
-    "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile),
+                        "python experiments/expert_gen4.py", None,
+                        closed("Generation 4 beat generation 1 offline but not generation 3, so by its rule no "
+                               "game was played.", "python experiments/expert_gen4.py --part internal --part fit "
+                               "--part labels --part report")),
+    "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile, AUDIT),
     "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
-                       _json_depth),
-    "learned": Page("The learned evaluation and the hint's win chance",
-                    "python experiments/learned_value.py", _learned),
+                       _json_depth, AUDIT),
+    "learned": Page("The learned evaluation and the hint's win chance", "python experiments/learned_value.py",
+                    _learned, adopted("The learned evaluation thurn_ai/learned/value_model.json, `mcts`'s default "
+                                      "(eval=learned).")),
     "learning": Page("A learning baseline: masked actor-critic on the normalised tensor",
-                     "python experiments/learning_baseline.py", _learning),
-    "officials": Page("What the officials are worth", "python experiments/officials.py", _officials),
+                     "python experiments/learning_baseline.py", _learning, BENCHMARK),
+    "officials": Page("What the officials are worth", "python experiments/officials.py", _officials,
+                      _OFFICIALS_READ),
     "officials_learned": Page("The officials' choices of the search with the learned evaluation",
                               "python experiments/officials_agreement.py --study-dir results/officials_learned",
-                              _agreement),
+                              _agreement, _OFFICIALS_READ),
     "officials_learned3000": Page("The officials' choices of the search with the learned evaluation, 3000 "
                                   "iterations", "python experiments/officials_agreement.py --study-dir "
-                                  "results/officials_learned3000", _agreement),
+                                  "results/officials_learned3000", _agreement, _OFFICIALS_READ),
     "officials_default": Page("The officials' choices of the default search, its win chance calibrated for it",
                               "python experiments/officials.py --only search --part choice --games 2=200,3=100,4=100 "
                               "--out results/officials_default; python experiments/officials_agreement.py "
-                              "--study-dir results/officials_default", _officials_default),
+                              "--study-dir results/officials_default", _officials_default, _OFFICIALS_READ),
     "officials_card": Page("The rule card for a player: the obvious baseline, and the card as a constraint",
-                           "python experiments/officials_card.py", _officials_card),
+                           "python experiments/officials_card.py", _officials_card,
+                           adopted("The rule card's baseline and its cost as a constraint: "
+                                   "docs/officials-design.md.")),
     "officials_advice": Page("Advice chosen by play, confirmed on fresh deals",
-                             "python experiments/officials_advice.py", _officials_advice),
+                             "python experiments/officials_advice.py", _officials_advice,
+                             adopted("The player's advice in the README and docs/officials-advice.md.")),
     "officials_design": Page("The officials for a designer: symmetric ablations",
-                             "python experiments/officials_design.py", _officials_design),
+                             "python experiments/officials_design.py", _officials_design,
+                             adopted("The designer's reading: docs/officials-design.md.")),
     "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",
-                      _openspiel),
+                      _openspiel, BENCHMARK),
     "review": Page("Game review: its time and how often a deeper search confirms its labels",
-                   "python experiments/review.py", _review),
-    "search_root": Page("Candidates against the frozen default", "python experiments/search_root.py",
-                        _search_root),
-    "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased),
-    "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup),
-    "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength),
+                   "python experiments/review.py", _review,
+                   adopted("`thurn-ai review` and the board's \"Review this game\": its cost and its labels' "
+                           "reliability.")),
+    "search_root": Page("Candidates against the frozen default", "python experiments/search_root.py", None,
+                        closed("Three candidates against the frozen default `anchor-1k` (a Sequential Halving "
+                               "root, generation 3 of the prior, route-length tiles in the value and the "
+                               "playout): none passed its adoption rule. The anchor's own cells measure the "
+                               "default search against `heuristic`.", "python experiments/search_root.py")),
+    "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased,
+                      BENCHMARK),
+    "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup,
+                    BENCHMARK),
+    "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength, BENCHMARK),
     "value_route_tiles": Page("A route-length-tile feature in the learned evaluation (offline)",
-                              "python experiments/value_route_tiles.py", _value_route_tiles),
-    "value_net": Page("A network value in the search (offline gate)", "python experiments/value_net.py",
-                      _value_net),
-    "web_idle": Page("The web server with idle connections", "python experiments/web_idle.py", _web_idle),
-    "web_load": Page("The web server under attack", "python experiments/web_load.py", _web_load),
+                              "python experiments/value_route_tiles.py", None,
+                              closed("The 13th feature passed this offline gate, then failed in play together "
+                                     "with the tiles playout (results/search_root/).",
+                                     "python experiments/value_route_tiles.py")),
+    "value_net": Page("A network value in the search (offline gate)", "python experiments/value_net.py", None,
+                      closed("The network ranked siblings no better than the route-tiles refit, so by its rule it "
+                             "was not carried on.", "python experiments/value_net.py")),
+    "web_idle": Page("The web server with idle connections", "python experiments/web_idle.py", _web_idle, AUDIT),
+    "web_load": Page("The web server under attack", "python experiments/web_load.py", _web_load, AUDIT),
 }
 
 #: the marker front_page's README starts its second paragraph with: a README without it is hand-written
@@ -461,12 +390,23 @@ GENERATED = "The data come from `"
 
 def findings_of(results: Path, name: str, at: str | None = None) -> Findings:
     """The findings of results/NAME read off its saved data (at: the commit they are computed at; the
-    checkout's by default)."""
+    checkout's by default); a closed study's as its findings.json keeps them, with today's status."""
     page, out = PAGES[name], Path(results) / name
+    if page.numbers is None:
+        return replace(Findings.load(out), title=page.title, status=page.status, runs=_runs(out))
     numbers = page.numbers(out)
     games = {k: n.games for k, n in numbers.items() if n.games is not None}
     return Findings(name, page.title, page.command, at or commit(Path(results).parent), numbers,
-                    games=games, played_at=_played_at(out))
+                    games=games, played_at=_played_at(out), status=page.status, runs=_runs(out))
+
+
+#: what findings.json keeps of each run runs.json logged
+RUN_KEYS = ("part", "code", "command", "seed", "seeds", "games")
+
+
+def _runs(out: Path) -> tuple[dict, ...]:
+    """The folder's runs as runs.json logged them: part, commit, and the command and seeds where logged."""
+    return tuple({k: r[k] for k in RUN_KEYS if r.get(k) not in (None, "")} for r in read_runs(out))
 
 
 def _played_at(out: Path) -> tuple[str, ...]:
@@ -476,9 +416,10 @@ def _played_at(out: Path) -> tuple[str, ...]:
 
 
 def _generated(text: str) -> bool:
-    """Whether a README is a front page (its second paragraph starts with GENERATED), not hand-written."""
+    """Whether a README is a front page (its second or third paragraph, after a status line, starts with
+    GENERATED), not hand-written."""
     lines = text.split("\n")
-    return len(lines) > 2 and lines[2].startswith(GENERATED)
+    return any(line.startswith(GENERATED) for line in lines[2:5])
 
 
 def write_page(results: Path, name: str, at: str | None = None) -> Path:

@@ -132,12 +132,23 @@ def _write_runs(out, runs: list[dict], runs_file: str = "runs.json") -> None:
     atomic_write_text(Path(out) / runs_file, json.dumps(runs, indent=1) + "\n")
 
 
+def run_command() -> str:
+    """The command line this process runs, as it would be typed again from the repository's root (the
+    script's path relative to the working folder): what a findings file names as the run's command."""
+    import shlex
+    import sys
+    script = Path(sys.argv[0])
+    if script.is_absolute() and script.is_relative_to(Path.cwd()):
+        script = script.relative_to(Path.cwd())
+    return " ".join(["python", shlex.quote(str(script)), *map(shlex.quote, sys.argv[1:])])
+
+
 def log_run(out, part: str, seconds: float, code: str, runs_file: str = "runs.json", **info) -> None:
     """out/<runs_file>, committed with a study's results: each part's runs (the code they ran, the wall time,
-    their settings), appended and written atomically. Re-read before every write, as two studies may run
-    in two processes."""
+    their settings, the command line: run_command), appended and written atomically. Re-read before every
+    write, as two studies may run in two processes."""
     runs = read_runs(out, runs_file)
-    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), **info})
+    runs.append({"part": part, "code": code, "seconds": round(seconds, 1), "command": run_command(), **info})
     _write_runs(out, runs, runs_file)
 
 

@@ -24,7 +24,7 @@ from ...game.officials import OFFICIALS, official_of
 from ...play.match import derive_seed, position_at
 from ...play.tournament.plan import run_tournament
 from ...play.tournament.store import load_results
-from ...stats.summary import wilson_interval
+from ...stats.summary import detectable_difference, t_interval, wilson_interval
 from . import teacher as T
 
 
@@ -221,19 +221,3 @@ def pooled(out: Path, pairs: list[tuple[Cell, Cell]]) -> dict | None:
     sd = float(d.std(ddof=1))
     return {"games": len(d), "win_share": float(d.mean()), **t_interval(d), "sd": sd,
             "detectable": detectable_difference(len(d), sd)}
-
-
-def t_interval(d: np.ndarray, level: float = 0.95) -> dict[str, float]:
-    """{'low', 'high', 'p'}: the t interval (95% unless `level` says) of the mean of per-game values `d` (two
-    or more) and the p-value of a one-sample t test against 0 (scipy)."""
-    t = sps.ttest_1samp(d, 0.0)
-    ci = t.confidence_interval(level)
-    return {"low": float(ci.low), "high": float(ci.high), "p": float(t.pvalue)}
-
-
-def detectable_difference(games: int, sd: float, alpha: float = 0.05, power: float = 0.8) -> float:
-    """The paired win-share difference `games` paired games detect with this power (two-sided t test of
-    per-game differences whose standard deviation is `sd`: the observed spread of the paired differences,
-    which `paired` and `pooled` pass)."""
-    from statsmodels.stats.power import TTestPower
-    return float(TTestPower().solve_power(nobs=games, alpha=alpha, power=power) * sd) if games > 1 else np.nan

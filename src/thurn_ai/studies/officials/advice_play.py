@@ -333,7 +333,7 @@ def _t_row(d) -> dict:
     from scipy import stats as sps
 
     from ...stats.summary import mean_ci
-    from ..expert.measure import detectable_difference
+    from ...stats.summary import detectable_difference
     d = np.asarray(d, dtype=float)
     m, lo, hi = mean_ci(d)
     spread = d.std(ddof=1) if len(d) > 1 else 0.0

@@ -16,8 +16,7 @@ import pandas as pd
 from ...bots.mcts import MCTS_DEFAULTS
 from ...bots.spec import BotSpec
 from ...game.officials import OFFICIALS
-from ...stats.summary import mean_ci
-from ..expert.measure import detectable_difference, t_interval
+from ...stats.summary import detectable_difference, mean_ci, t_interval
 from .design import holm
 from .plan import StudyError, with_forbid
 from .sided import sided_spec
