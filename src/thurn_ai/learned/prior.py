@@ -10,7 +10,8 @@ shipped prior) s is a conditional logit fitted to the visit shares and values of
 (thurn_ai/studies/expert/fit.py, `python experiments/expert_iteration.py --part fit`); with H <= MAX_HIDDEN
 tanh units it is a small MLP (results/expert/prior_mlp.json was one; its study closed at 46472b2). A phase
 without weights has no learned prior: the search uses the hand-set one there. The compiled twin (prior_logits)
-computes the same numbers inside the search; `mcts(policy=learned)` selects it, `pmodel=FILE` another weights file (docs/expert.md).
+computes the same numbers inside the search; `mcts(policy=learned)` selects it, `pmodel=FILE` another weights
+file (docs/expert.md).
 
 The file: format FORMAT; version 1 holds per player count and phase null or N_FEATURES weights (the logit);
 version 2 (written whenever a phase has hidden units) also allows {"w": [N_FEATURES], "W": [[N_FEATURES] x H],
