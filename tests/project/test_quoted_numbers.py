@@ -39,14 +39,6 @@ QUOTES = [
                         "counts it beat the fair share by {search_root:gen3.h2h_pooled|points}"),
     ("README.md", "playing like the default search: out-of-fold slope\n{calibration:equal.p2.slope} / "
                   "{calibration:equal.p3.slope} / {calibration:equal.p4.slope} at 2 / 3 / 4 players"),
-    ("README.md", "| generation 3 of the prior, same deals | {search_root:win.gen3_p2} | {search_root:win.gen3_p3} | "
-                  "{search_root:win.gen3_p4} |"),
-    ("README.md", "Generation 3 gains {search_root:gen3.pooled|points} but missed its head-to-head bar against\n"
-                  "`anchor-1k`, also after a second replicate ({search_root:gen3.r2.both|points} over the fair "
-                  "share, 2,404 games)"),
-    ("README.md", "| route-length tiles in value and playout, same deals | {search_root:win.tiles_p2} | "
-                  "{search_root:win.tiles_p3} | {search_root:win.tiles_p4} |"),
-    ("README.md", "nor route-length tiles in the value\n({search_root:tiles.pooled|points})"),
     ("docs/results.md", "it wins {search_root:tiles.paired.p2|points} more often than `anchor-1k` at\n2 players, "
                         "{search_root:tiles.paired.p3|points} at 3 and {search_root:tiles.paired.p4|points} at 4 "
                         "(pooled {search_root:tiles.pooled|points})"),
@@ -92,16 +84,6 @@ QUOTES = [
     ("docs/results.md", "learned move prior costs {bench:search.learned_prior_cost.instructions.p2}, "
                         "{bench:search.learned_prior_cost.instructions.p3} and "
                         "{bench:search.learned_prior_cost.instructions.p4} more instructions an iteration"),
-    ("README.md", "the engine plays {bench:engine.random_moves_per_second_min}–"
-                  "{bench:engine.random_moves_per_second_max} million random moves a second"),
-    ("README.md", "| `anchor-1k` on new deals | {search_root:win.base_p2} | {search_root:win.base_p3} | "
-                  "{search_root:win.base_p4} |"),
-    ("README.md", "nor a root comparing\nits candidates by value ({search_root:pooled|points})"),
-    ("README.md", "| `mcts` (default), 1000 it. = `anchor-1k` | {expert:cell.prior_p2_it1000.win} | "
-                  "{expert:cell.prior_p3_it1000.win} | {expert:cell.prior_p4_it1000.win} |"),
-    ("README.md", "| `mcts(iterations=3000,policy=handset)` | {expert:cell.default_p2_it3000.win} | "
-                  "{expert:cell.default_p3_it3000.win} | {expert:cell.default_p4_it3000.win} |"),
-    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} over the hand-set one at 1000 iterations"),
     ("docs/results.md", "learned prior gains {expert:pooled.prior_minus_default.it1000|points} at 1000"),
     ("docs/expert.md", "the cells detect {expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at 3 "
                        "players and {expert:paired.prior_p4_it1000_minus_default_p4_it1000.detectable} at 4"),
@@ -129,8 +111,6 @@ QUOTES = [
                         "{expert:cell.prior_p4_cpu0.05.win|value} against {expert:cell.default_p2_cpu0.05.win|value} / "
                         "{expert:cell.default_p3_cpu0.05.win|value} / {expert:cell.default_p4_cpu0.05.win|value}, "
                         "pooled {expert:pooled.prior_minus_default.cpu0.05|points}"),
-    ("README.md", "| `mcts(policy=handset)`, 1000 iterations | {expert:cell.default_p2_it1000.win} | "
-                  "{expert:cell.default_p3_it1000.win} | {expert:cell.default_p4_it1000.win} |"),
     ("docs/results.md", "{expert:cell.prior_p2_it1000.win|value} / {expert:cell.prior_p3_it1000.win|value} / "
                         "{expert:cell.prior_p4_it1000.win|value} at 1000 iterations against "
                         "{expert:cell.default_p2_it1000.win|value} / {expert:cell.default_p3_it1000.win|value} / "
@@ -141,9 +121,6 @@ QUOTES = [
     ("docs/results.md", "Head to head, one learned-prior seat against hand-set-prior seats (1000 iterations, 400 / "
                         "402 / 400 games): {expert:cell.h2h_p2_it1000.win}, {expert:cell.h2h_p3_it1000.win} and "
                         "{expert:cell.h2h_p4_it1000.win}"),
-    ("README.md", "{expert:pooled.prior_minus_default.it1000|points} over the hand-set one at 1000 iterations, "
-                  "{expert:pooled.prior_minus_default.it3000|points} at 3000; a second generation was no stronger "
-                  "({expert:pooled.gen2_minus_prior.it1000|points})"),
     ("docs/expert.md", "(with 80% power the cells detect "
                        "{expert:paired.prior_p3_it1000_minus_default_p3_it1000.detectable} at"),
     ("docs/officials-advice.md", "first {officials:validation.p2.first.minus_control}, fresh "
@@ -165,15 +142,6 @@ QUOTES = [
                                  "{officials_advice:confirm.4p} at 4"),
     ("docs/officials-design.md", "would have found a difference of ±{officials_advice:confirm.pooled.detectable|value} "
                                  "with 80% power"),
-    ("README.md", "without the Postmaster games run {officials_design:heuristic.2p.never_postmaster.turns} turns "
-                  "longer with `heuristic`, {officials_design:mcts.2p.never_postmaster.turns} with `mcts`; always "
-                  "taking the Administrator, {officials_design:heuristic.2p.always_administrator.turns} and "
-                  "{officials_design:mcts.2p.always_administrator.turns}. Without the Cartwright, "
-                  "{officials_design:mcts.2p.never_cartwright.turns} turns with `mcts`, "
-                  "{officials_design:heuristic.2p.never_cartwright.turns} with `heuristic`."),
-    ("README.md", "No change beat it on 1,800 fresh deals ({officials_advice:confirm.pooled}); the rule card "
-                  "costs `mcts` {officials_card:constraint.2p.d_win} / {officials_card:constraint.3p.d_win} / "
-                  "{officials_card:constraint.4p.d_win} of wins (2/3/4 players)."),
     ("docs/officials-design.md", "the heuristic: {officials_design:mcts.2p.normal.turns|value} / "
                                  "{officials_design:mcts.3p.normal.turns|value} / "
                                  "{officials_design:mcts.4p.normal.turns|value} turns at 2 / 3 / 4 players\n(the "
@@ -205,6 +173,17 @@ QUOTES = [
                        "generation 3"),
     ("docs/officials-advice.md", "won {officials_advice:confirm.pooled} more than the rule itself (no difference "
                                  "detected; ±{officials_advice:confirm.pooled.detectable} was detectable)"),
+    ("README.md", "The default `mcts` (1000 iterations a move) wins {expert:cell.prior_p2_it1000.win} / "
+                  "{expert:cell.prior_p3_it1000.win} /\n{expert:cell.prior_p4_it1000.win} of 2- / 3- / "
+                  "4-player games with the rule-based `heuristic` in every other seat"),
+    ("README.md", "out-of-fold calibration slope\n{calibration:equal.p2.slope|value} / "
+                  "{calibration:equal.p3.slope|value} / {calibration:equal.p4.slope|value} at 2 / 3 / 4 players "
+                  "(1 is exact), measured at the hint's 2000 iterations only"),
+    ("README.md", "engine plays {bench:engine.random_moves_per_second_min}–"
+                  "{bench:engine.random_moves_per_second_max} million random moves a second"),
+    ("README.md", "a whole game's review takes {review:seconds.p2} / {review:seconds.p3} /\n{review:seconds.p4} "
+                  "s on two cores (a 4× deeper search confirms {review:confirmed.blunder} of the blunders"),
+    ("README.md", "no amendment found did better on 1,800 fresh deals ({officials_advice:confirm.pooled}, bots only)"),
 ]
 
 FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")
