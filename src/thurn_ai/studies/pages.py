@@ -1,388 +1,63 @@
-"""Every results folder's front page and findings, rebuilt from the data saved in it (no game is replayed).
-
-`PAGES` names, for each folder of results/, its title, the command that made its data and the function that
-reads its findings off the saved files (`Findings`); `write_page` saves them as findings.json and renders
-README.md (findings.front_page), with the folder's longer text beside it: its report (report.md) linked, and
-its hand-written notes (NOTES.md) appended. `python experiments/results_pages.py` rebuilds them all; the
-numbers the README and docs quote are checked against these files by tests/project/test_docs.py."""
+"""Every results folder of the repository, listed in pages.json: its title, the command that made its data,
+where its numbers are read off its saved files (a study module's function, "module:function" under
+thurn_ai.studies, imported when asked) and its status: adopted (what ships, where), closed at a commit (what
+it found, the command that reruns it there), or a benchmark / audit (docs/development.md). `write_page` saves
+the findings as findings.json and renders README.md (findings.front_page), with the folder's report
+(report.md) linked and its hand-written notes (NOTES.md) appended; a closed study's findings.json is kept as
+it closed. `python experiments/results_pages.py` rebuilds them all; tests/project/test_quoted_numbers.py
+checks the numbers the README and docs quote against these files."""
 from __future__ import annotations
 
+import importlib
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from ..game.officials import OFFICIALS
-from .findings import Findings, Number, front_page, share_rows
-from ..stats.summary import wilson_interval
+from .findings import Findings, Number, front_page
 from .provenance import commit, read_runs
+
+#: the list of results folders (data: one entry a folder)
+LIST = Path(__file__).with_name("pages.json")
+#: what each kind of status says, after its name
+KINDS = {"benchmark": "A measurement of the package as it is (speed, a yardstick), not a candidate.",
+         "audit": "A check of the package's robustness, not a candidate."}
 
 
 @dataclass(frozen=True)
 class Page:
-    """A results folder's front page: its title, the command that made its data, its numbers (a function of
-    the folder: {name: Number}; None for a closed study, whose findings.json is kept as it was when it
-    closed) and its status, the line the page opens with (`adopted`, `closed`, BENCHMARK or AUDIT)."""
+    """A results folder's front page: its title, the command that made its data, where its numbers are read
+    ("module:function": a function of the folder returning {name: Number}; None for a closed study, whose
+    findings.json is kept as it was when it closed) and its status, the line the page opens with."""
     title: str
     command: str
-    numbers: Callable[[Path], dict[str, Number]] | None
+    numbers: str | None
     status: str
 
-
-def adopted(what: str) -> str:
-    """The status of a study whose result ships: what ships, and where."""
-    return f"adopted. {what}"
-
-
-#: the commit the closed studies' code was last at (it left the package after it)
-CLOSED_AT = "46472b2"
+    def read(self, out: Path) -> dict[str, Number]:
+        """The folder's numbers, read off its saved files by the study's function."""
+        module, function = (self.numbers or "").split(":")
+        return getattr(importlib.import_module(f"thurn_ai.studies.{module}"), function)(out)
 
 
-def closed(found: str, rerun: str, at: str = CLOSED_AT) -> str:
-    """The status of a study closed without adoption: what it found, and the command that reruns it from
-    the last commit that has its code."""
-    return f"closed at {at}. {found} Rerun: `git checkout {at} && {rerun}`."
+def status_text(status: str | dict) -> str:
+    """A status entry of pages.json in words: 'adopted. <what ships, where>', 'closed at <commit>. <what it
+    found> Rerun: `git checkout <commit> && <command>`.', 'benchmark. ...' or 'audit. ...'."""
+    if isinstance(status, str):
+        return f"{status}. {KINDS[status]}"
+    if "adopted" in status:
+        return f"adopted. {status['adopted']}"
+    at = status["closed_at"]
+    return f"closed at {at}. {status['found']} Rerun: `git checkout {at} && {status['rerun']}`."
 
 
-BENCHMARK = "benchmark. A measurement of the package as it is (speed, a yardstick), not a candidate."
-AUDIT = "audit. A check of the package's robustness, not a candidate."
+def _pages() -> dict[str, Page]:
+    return {name: Page(e["title"], e["command"], e.get("numbers"), status_text(e["status"]))
+            for name, e in json.loads(LIST.read_text(encoding="utf-8")).items()}
 
-
-def _json(path: Path):
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _bench(out: Path) -> dict[str, Number]:
-    rows = _json(out / "engine-5b9e2cc.json")["engine"]
-    moves = [r["actions_per_s"] / 1e6 for r in rows]
-    return {"engine.random_moves_per_second_min": Number(min(moves), unit="number", says="million random moves "
-                                                         "a second, the slowest board and player count"),
-            "engine.random_moves_per_second_max": Number(max(moves), unit="number", says="million random moves "
-                                                         "a second, the fastest board and player count"),
-            **_searches(out), **_hint(out)}
-
-
-def _hint(out: Path) -> dict[str, Number]:
-    """The hint on the README's position (experiments/bench_hint.py, the newest hint-*.json by its date): the
-    default search's cost, and its ratio to the second spec's (the hint's search before the learned prior)."""
-    files = sorted(out.glob("hint-*.json"))
-    if not files:
-        return {}
-    d = max((_json(f) for f in files), key=lambda r: r["date"])
-    first, commit = d["specs"][0], d["commit"].split()[0]
-    numbers = {f"hint.{key}": Number(d["hints"][first][key], unit="number", digits=digits,
-                                     says=f"{what} of the hint's default search on {d['position']}, {commit}")
-               for key, digits, what in (("cpu_seconds", 3, "CPU seconds of analyse()"),
-                                         ("command_cpu_seconds", 2, "CPU seconds of the whole command"))}
-    before = d["specs"][1] if len(d["specs"]) > 1 else None       # bench_hint's second spec: the hint before
-    for key, what in (("instructions_in_search", "callgrind instructions in the search"),
-                      ("command_cpu_seconds", "CPU seconds of the whole command")) if before else ():
-        numbers[f"hint.default_over_before.{key}"] = Number(
-            d["hints"][first][key] / d["hints"][before][key] - 1, unit="share",
-            says=f"{what}: the default search over {before}, {d['position']}, {commit}")
-    return numbers
-
-
-def _calibration(out: Path) -> dict[str, Number]:
-    """How well the hint's win maps held for the search they were fitted for (experiments/calibrate.py's
-    calibration.csv): per population and player count the shown chance's slope and intercept out of fold
-    (95% intervals clustered by game) and its ECE."""
-    numbers: dict[str, Number] = {}
-    for r in pd.read_csv(out / "calibration.csv").itertuples():
-        if r.sayer != "shown, out of fold":
-            continue
-        who = "equal" if r.population == "self-play" else "heuristic"
-        among = ("among equal players (self-play)" if who == "equal" else
-                 "the search's seat against heuristic")
-        for what, lo, hi in (("slope", r.slope_lo, r.slope_hi), ("intercept", r.intercept_lo, r.intercept_hi)):
-            numbers[f"{who}.p{r.players}.{what}"] = Number(
-                float(getattr(r, what)), float(lo), float(hi), digits=2, games=int(r.games),
-                says=f"calibration {what} of the chance shown, {among}, {r.players} players, out of fold, 95% by game")
-        numbers[f"{who}.p{r.players}.ece"] = Number(float(r.ece), digits=3, games=int(r.games),
-                                                    says=f"expected calibration error, {among}, {r.players} players")
-    return numbers
-
-
-def _searches(out: Path) -> dict[str, Number]:
-    """The named searches side by side (experiments/bench_searches.py, the newest searches-*.json by its
-    date): the learned prior's cost per iteration over the hand-set one's, and each search's iterations per
-    CPU second, by player count."""
-    files = sorted(out.glob("searches-*.json"))
-    if not files:
-        return {}
-    d = max((_json(f) for f in files), key=lambda r: r["date"])
-    rows, numbers = d["searches"], {}
-    learned, handset = rows.get("mcts"), rows.get("mcts(policy=handset)")
-    for n in sorted(learned or {}):
-        if handset is None:
-            break
-        for what, key, unit in (("instructions", "instructions_per_iteration", "callgrind instructions"),
-                                ("cpu", "cpu_us_per_iteration", "CPU seconds")):
-            numbers[f"search.learned_prior_cost.{what}.p{n}"] = Number(
-                learned[n][key] / handset[n][key] - 1, unit="share",
-                says=f"{unit} an iteration of mcts over mcts(policy=handset), {n} players, {d['commit'].split()[0]}")
-    for spec, by_players in rows.items():
-        name = re.sub(r"[^a-z0-9]+", "_", spec.lower()).strip("_")
-        for n, r in by_players.items():
-            numbers[f"search.iterations_per_cpu_second.{name}.p{n}"] = Number(
-                r["iterations_per_cpu_second"], unit="number", digits=0,
-                says=f"{spec}, {n} players, best of {d['rounds']} rounds on a shared machine")
-    return numbers
-
-
-def _csv_shares(file: str, key, value: str, lo: str, hi: str, says) -> Callable[[Path], dict[str, Number]]:
-    """A folder's win rates with their intervals, one a row of its table `file` (games in its column
-    'games'): key(row) names each, says(row) says what it is."""
-    return lambda out: share_rows(pd.read_csv(out / file), key, value, lo, hi, "games", says)
-
-
-_strength = _csv_shares("summary.csv", lambda r: f"{r.matchup}.win", "a_win_rate", "ci_low", "ci_high",
-                        lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
-_rulebased = _csv_shares("strength.csv", lambda r: f"{r.bot_a}_vs_{r.bot_b}.{r.board}.win", "win_rate_a",
-                         "ci95_low", "ci95_high", lambda r: f"{r.bot_a} against {r.bot_b} ({r.board}), 95% Wilson")
-_openspiel = _csv_shares("summary.csv", lambda r: f"{r.cell}.openspiel_win", "openspiel_win_rate", "ci_low",
-                         "ci_high", lambda r: f"OpenSpiel's ISMCTS against mcts, {r.players} players, {r.mode} "
-                                              f"{r.budget}")
-
-
-def _learning(out: Path) -> dict[str, Number]:
-    curve = pd.read_csv(out / "curve.csv")
-    run = _json(out / "run.json")
-    last = curve.iloc[-1]
-    return {"training.games": Number(run["games"], unit="number", digits=0, says="training games"),
-            "training.cpu_seconds": Number(run["cpu_seconds"], unit="number", digits=0, says="CPU seconds"),
-            **{f"final.{c}": Number(float(last[c]), unit="number", digits=3, says=f"the last evaluation's {c}")
-               for c in curve.columns if c != "games" and pd.api.types.is_numeric_dtype(curve[c])}}
-
-
-def _speedup(out: Path) -> dict[str, Number]:
-    numbers = {}
-    for path in sorted(out.glob("speedup-*.json")):
-        at = path.stem.split("-")[1]
-        for name, w in _json(path)["workloads"].items():
-            for r in w["runs"]:
-                numbers[f"{at}.{name}.jobs{r['jobs']}.speedup"] = Number(
-                    r["speedup"], unit="number", digits=2, games=w["games"],
-                    says=f"{name} games at --jobs {r['jobs']} against --jobs 1, at {at}")
-    return numbers
-
-
-def _web_load(out: Path) -> dict[str, Number]:
-    numbers = {}
-    for phase in ("baseline", "attacked"):
-        d = _json(out / phase / "web_load.json")["normal"]
-        numbers[f"{phase}.normal_p50_ms"] = Number(d["latency_ms"]["50"], unit="number", games=d["requests"],
-                                                    says=f"median latency of normal requests ({phase}), ms")
-        numbers[f"{phase}.normal_p99_ms"] = Number(d["latency_ms"]["99"], unit="number", games=d["requests"],
-                                                    says=f"99th percentile latency of normal requests ({phase}), ms")
-    return numbers
-
-
-def _web_idle(out: Path) -> dict[str, Number]:
-    return {f"{c['phase']}.p99_ms": Number(c["p99"], unit="number", games=c["requests"],
-                                           says=f"99th percentile latency, {c['connections']} idle connections")
-            for c in _json(out / "web_idle.json")["connections"]}
-
-
-def _hostile(out: Path) -> dict[str, Number]:
-    totals = _json(out / "hostile_round3.json")["totals"]
-    return {f"inputs.{k}": Number(v, unit="number", digits=0, says=f"hostile inputs: {k}") for k, v in totals.items()}
-
-
-def _json_depth(out: Path) -> dict[str, Number]:
-    return {f"{r['shape'].replace(' ', '_')}.seconds": Number(r["seconds"], unit="number", digits=4,
-                                                              says=f"{r['shape']}: {r['outcome']}, seconds")
-            for r in _json(out / "bench.json")["rows"]}
-
-
-def _agreement(out: Path) -> dict[str, Number]:
-    df = pd.read_csv(out / "agreement.csv")
-    df = df[df.players.astype(str).str.isdigit() & df.official.isin(OFFICIALS)]
-    return share_rows(df, lambda r: f"{r.choice}.p{r.players}.{r.official}.agreement", "agreement",
-                       "agreement_low", "agreement_high", "offers",
-                       lambda r: f"the heuristic's choice equals the search's ({r.choice}), 95% by game")
-
-
-def _officials_default(out: Path) -> dict[str, Number]:
-    """The agreement, and how the re-run on the default search compares with results/officials_learned (the
-    same search, seeds and deals, rated before the win maps were refitted for this search): the share of
-    decisions whose choices, visits and scores are the same, and how far the refit moved the rated Δ win."""
-    numbers = _agreement(out)
-    before = out.parent / "officials_learned" / "search_choices.parquet"
-    if not before.exists():
-        return numbers
-    key = ["players", "game", "move"]
-    m = pd.read_parquet(out / "search_choices.parquet").merge(pd.read_parquet(before), on=key,
-                                                                suffixes=("", "_before"))
-    same = ["used", "played", "best", "with_score", "without_score", "with_visits", "without_visits"]
-    alike = m[same].eq(m[[f"{c}_before" for c in same]].to_numpy()).all(axis=1)
-    shift = (m.d_win - m.d_win_before).abs()
-    numbers["replicate.decisions"] = Number(len(m), unit="number", digits=0, says="decisions in both runs")
-    numbers["replicate.same"] = Number(float(alike.mean()), unit="share", digits=2, games=len(m),
-                                       says="decisions with the same choices, visits and scores as officials_learned")
-    numbers["replicate.sign_kept"] = Number(float((np.sign(m.d_win) == np.sign(m.d_win_before)).mean()),
-                                            unit="share", digits=2, games=len(m),
-                                            says="decisions whose rated Δ win kept its sign with the refitted maps")
-    numbers["replicate.d_win_shift"] = Number(float(100 * shift.mean()), unit="number", digits=2, games=len(m),
-                                              says="mean absolute change of the rated Δ win, points")
-    numbers["replicate.d_win_shift_max"] = Number(float(100 * shift.max()), unit="number", digits=2,
-                                                  games=len(m), says="largest change of the rated Δ win, points")
-    return numbers
-
-
-def _learned(out: Path) -> dict[str, Number]:
-    df = pd.read_csv(out / "calibration_by_opponents.csv")
-    return {f"shift.{'all' if r.players == 0 else f'p{r.players}'}.{r.opponents.replace(' ', '_')}":
-            Number(r.shift, r.shift_lo, r.shift_hi, "difference", digits=2, games=int(r.groups),
-                   says=f"the win map's shift for {r.opponents}, {'every count' if r.players == 0 else r.players}")
-            for r in df.itertuples()}
-
-
-def _officials(out: Path) -> dict[str, Number]:
-    from .officials.findings import study_numbers
-    return study_numbers(out)
-
-
-def _expert(out: Path) -> dict[str, Number]:
-    from .expert.report import expert_numbers
-    return expert_numbers(out)
-
-
-def _review(out: Path) -> dict[str, Number]:
-    numbers: dict[str, Number] = {}
-    speed = pd.read_csv(out / "speed.csv")
-    for r in speed.itertuples():
-        numbers[f"seconds.p{r.players}"] = Number(float(r.seconds_on_2_free_cores), unit="number", digits=1,
-                                                  games=1, says=f"CPU seconds / 2 to review a {r.players}-player "
-                                                  f"game, all seats, {r.budget} iterations")
-    rel = pd.read_csv(out / "reliability.csv")
-    for label, g in rel.groupby("label"):
-        confirmed = float(g["confirmed"].sum())
-        low, high = wilson_interval(confirmed, len(g))
-        numbers[f"confirmed.{label}"] = Number(confirmed / len(g), low, high, "share", games=len(g),
-                                               says=f"{label}s a review at 4x the budget confirms, 95% Wilson")
-    return numbers
-
-
-def _officials_design(out: Path) -> dict[str, Number]:
-    """The symmetric ablations' paired differences: the design's (comparison.csv), else its pilot's."""
-    from .officials.symmetric_report import numbers
-    if (out / "comparison.csv").exists():
-        return numbers(pd.read_csv(out / "comparison.csv"), levels=pd.read_csv(out / "levels.csv"))
-    return numbers(pd.read_csv(out / "pilot" / "comparison.csv"), prefix="pilot.",
-                   levels=pd.read_csv(out / "pilot" / "levels.csv"))
-
-
-def _officials_card(out: Path) -> dict[str, Number]:
-    """The card against the heuristic's rule (baseline.csv), and as a constraint (the design's, a pilot's)."""
-    from .officials.card_play import numbers
-    tables = {name: pd.read_csv(path) for name, path in (("constraint", out / "constraint.csv"),
-                                                         ("pilot.constraint", out / "pilot" / "constraint.csv"))
-              if path.exists()}
-    return numbers(pd.read_csv(out / "baseline.csv"), tables)
-
-
-def _officials_advice(out: Path) -> dict[str, Number]:
-    """The candidate amendments, the fit and the confirmation (the design's, else a pilot's)."""
-    from .officials import advice_play as ap
-    numbers = ap.numbers(ap.read_candidates(out / "candidates.json"))
-    for folder, prefix in ((out, ""), (out / "pilot", "pilot.")):
-        fit = pd.read_csv(folder / "fit.csv") if (folder / "fit.csv").exists() else None
-        stable = (pd.read_csv(folder / "stability.csv").set_index("candidate").chosen
-                  if (folder / "stability.csv").exists() else None)
-        confirmed = pd.read_csv(folder / "confirm.csv") if (folder / "confirm.csv").exists() else None
-        numbers |= ap.numbers({}, fit, stable, confirmed, prefix)
-    return numbers
-
-
-#: what the officials study's readings are to a user
-_OFFICIALS_READ = adopted("A reading of the officials study: `thurn-ai officials` runs it for any bot, "
-                          "docs/officials.md reads it.")
 
 #: the front page of every folder of results/
-PAGES: dict[str, Page] = {
-    "bench": Page("Engine and search speed", "python experiments/bench_engine.py", _bench, BENCHMARK),
-    "calibration": Page("The hint's win maps, refitted for the default search", "python experiments/calibrate.py",
-                        _calibration, adopted("The win maps thurn_ai/learned/win_map.json and "
-                                              "win_map_heuristic.json: the chance `thurn-ai hint` and the board "
-                                              "show.")),
-    "expert": Page("Expert iteration: a move prior learned from deep searches",
-                   "python experiments/expert_iteration.py", _expert,
-                   adopted("Generation 1 of the move prior ships as thurn_ai/learned/prior_model.json, `mcts`'s "
-                           "default prior (policy=learned, mix=0.5). The sibling-ranking value and the MLP prior "
-                           f"played here were closed at {CLOSED_AT} (`python experiments/expert_value.py`, "
-                           "`python experiments/expert_prior_mlp.py` there).")),
-    "expert_gen3": Page("Generation 3 of the move prior: the improved-policy target, gated offline",
-                        "python experiments/expert_gen3.py", None,
-                        closed("Generation 3 passed this offline gate, then failed its adoption rule in play "
-                               "against anchor-1k (results/search_root/); the default prior stays generation 1.",
-                               "python experiments/expert_gen3.py")),
-    "expert_gen4": Page("Generation 4 of the move prior: internal-node rows and two new features, gated offline",
-                        "python experiments/expert_gen4.py", None,
-                        closed("Generation 4 beat generation 1 offline but not generation 3, so by its rule no "
-                               "game was played.", "python experiments/expert_gen4.py --part internal --part fit "
-                               "--part labels --part report")),
-    "hostile_round3": Page("Hostile input, third round", "python experiments/hostile_round3.py", _hostile, AUDIT),
-    "json_depth": Page("Reading deeply nested or malformed JSON", "python experiments/json_depth_bench.py",
-                       _json_depth, AUDIT),
-    "learned": Page("The learned evaluation and the hint's win chance", "python experiments/learned_value.py",
-                    _learned, adopted("The learned evaluation thurn_ai/learned/value_model.json, `mcts`'s default "
-                                      "(eval=learned).")),
-    "learning": Page("A learning baseline: masked actor-critic on the normalised tensor",
-                     "python experiments/learning_baseline.py", _learning, BENCHMARK),
-    "officials": Page("What the officials are worth", "python experiments/officials.py", _officials,
-                      _OFFICIALS_READ),
-    "officials_learned": Page("The officials' choices of the search with the learned evaluation",
-                              "python experiments/officials_agreement.py --study-dir results/officials_learned",
-                              _agreement, _OFFICIALS_READ),
-    "officials_learned3000": Page("The officials' choices of the search with the learned evaluation, 3000 "
-                                  "iterations", "python experiments/officials_agreement.py --study-dir "
-                                  "results/officials_learned3000", _agreement, _OFFICIALS_READ),
-    "officials_default": Page("The officials' choices of the default search, its win chance calibrated for it",
-                              "python experiments/officials.py --only search --part choice --games 2=200,3=100,4=100 "
-                              "--out results/officials_default; python experiments/officials_agreement.py "
-                              "--study-dir results/officials_default", _officials_default, _OFFICIALS_READ),
-    "officials_card": Page("The rule card for a player: the obvious baseline, and the card as a constraint",
-                           "python experiments/officials_card.py", _officials_card,
-                           adopted("The rule card's baseline and its cost as a constraint: "
-                                   "docs/officials-design.md.")),
-    "officials_advice": Page("Advice chosen by play, confirmed on fresh deals",
-                             "python experiments/officials_advice.py", _officials_advice,
-                             adopted("The player's advice in the README and docs/officials-advice.md.")),
-    "officials_design": Page("The officials for a designer: symmetric ablations",
-                             "python experiments/officials_design.py", _officials_design,
-                             adopted("The designer's reading: docs/officials-design.md.")),
-    "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",
-                      _openspiel, BENCHMARK),
-    "review": Page("Game review: its time and how often a deeper search confirms its labels",
-                   "python experiments/review.py", _review,
-                   adopted("`thurn-ai review` and the board's \"Review this game\": its cost and its labels' "
-                           "reliability.")),
-    "search_root": Page("Candidates against the frozen default", "python experiments/search_root.py", None,
-                        closed("Three candidates against the frozen default `anchor-1k` (a Sequential Halving "
-                               "root, generation 3 of the prior, route-length tiles in the value and the "
-                               "playout): none passed its adoption rule. The anchor's own cells measure the "
-                               "default search against `heuristic`.", "python experiments/search_root.py")),
-    "rulebased": Page("Strength of the rule-based bots", "python experiments/rulebased_strength.py", _rulebased,
-                      BENCHMARK),
-    "speedup": Page("Tournament speed-up: --jobs 1 against --jobs 2", "python experiments/speedup.py", _speedup,
-                    BENCHMARK),
-    "strength": Page("ISMCTS strength", "python experiments/strength.py", _strength, BENCHMARK),
-    "value_route_tiles": Page("A route-length-tile feature in the learned evaluation (offline)",
-                              "python experiments/value_route_tiles.py", None,
-                              closed("The 13th feature passed this offline gate, then failed in play together "
-                                     "with the tiles playout (results/search_root/).",
-                                     "python experiments/value_route_tiles.py")),
-    "value_net": Page("A network value in the search (offline gate)", "python experiments/value_net.py", None,
-                      closed("The network ranked siblings no better than the route-tiles refit, so by its rule it "
-                             "was not carried on.", "python experiments/value_net.py")),
-    "web_idle": Page("The web server with idle connections", "python experiments/web_idle.py", _web_idle, AUDIT),
-    "web_load": Page("The web server under attack", "python experiments/web_load.py", _web_load, AUDIT),
-}
+PAGES: dict[str, Page] = _pages()
 
 #: the marker front_page's README starts its second paragraph with: a README without it is hand-written
 GENERATED = "The data come from `"
@@ -394,7 +69,7 @@ def findings_of(results: Path, name: str, at: str | None = None) -> Findings:
     page, out = PAGES[name], Path(results) / name
     if page.numbers is None:
         return replace(Findings.load(out), title=page.title, status=page.status, runs=_runs(out))
-    numbers = page.numbers(out)
+    numbers = page.read(out)
     games = {k: n.games for k, n in numbers.items() if n.games is not None}
     return Findings(name, page.title, page.command, at or commit(Path(results).parent), numbers,
                     games=games, played_at=_played_at(out), status=page.status, runs=_runs(out))

@@ -19,6 +19,7 @@ from ...bots.spec import BotSpec
 from ...fileio import atomic_savefig, atomic_to_csv, atomic_write_text
 from ...learned.win_map import WinMap
 from ..learned.calibration import reliability
+from ..findings import Number
 from ..markdown import table
 from . import data as D
 from .fit import EQUAL_FORMS, OPPONENT_FORMS, best_form, fit_form, form_scores, held, out_of_fold
@@ -169,3 +170,22 @@ def summary(maps: dict) -> list[str]:
                        f"{'n/a' if slope is None else format(slope, '.2f')}, ECE {h['ece']:.3f}, {h['games']} games")
     return out
 
+
+def numbers(out: Path) -> dict[str, Number]:
+    """How well the hint's win maps held for the search they were fitted for (experiments/calibrate.py's
+    calibration.csv): per population and player count the shown chance's slope and intercept out of fold
+    (95% intervals clustered by game) and its ECE."""
+    numbers: dict[str, Number] = {}
+    for r in pd.read_csv(out / "calibration.csv").itertuples():
+        if r.sayer != "shown, out of fold":
+            continue
+        who = "equal" if r.population == "self-play" else "heuristic"
+        among = ("among equal players (self-play)" if who == "equal" else
+                 "the search's seat against heuristic")
+        for what, lo, hi in (("slope", r.slope_lo, r.slope_hi), ("intercept", r.intercept_lo, r.intercept_hi)):
+            numbers[f"{who}.p{r.players}.{what}"] = Number(
+                float(getattr(r, what)), float(lo), float(hi), digits=2, games=int(r.games),
+                says=f"calibration {what} of the chance shown, {among}, {r.players} players, out of fold, 95% by game")
+        numbers[f"{who}.p{r.players}.ece"] = Number(float(r.ece), digits=3, games=int(r.games),
+                                                    says=f"expected calibration error, {among}, {r.players} players")
+    return numbers

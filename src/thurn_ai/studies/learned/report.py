@@ -33,6 +33,7 @@ from ...learned.model import ValueModel
 from ...learned.win_map import HEURISTIC_PATH, WinMap
 from ...play.match import position_at
 from ...stats.summary import wilson_interval
+from ..findings import Number
 from ..markdown import table
 from ..provenance import machine_info
 from . import data as D
@@ -537,3 +538,12 @@ def report_text(cal, start, model, code, iterations, frame, test, recal=None, fo
     lines += ["", "The model's chances at the first turn average 1/n over the seats by construction (a softmax "
               "over the players); a seat's own chance is what the fit learned of the seat order.", ""]
     return "\n".join(lines)
+
+
+def numbers(out: Path) -> dict[str, Number]:
+    """The win map's shift for each kind of opponents (calibration_by_opponents.csv): results/learned/findings.json."""
+    df = pd.read_csv(out / "calibration_by_opponents.csv")
+    return {f"shift.{'all' if r.players == 0 else f'p{r.players}'}.{r.opponents.replace(' ', '_')}":
+            Number(r.shift, r.shift_lo, r.shift_hi, "difference", digits=2, games=int(r.groups),
+                   says=f"the win map's shift for {r.opponents}, {'every count' if r.players == 0 else r.players}")
+            for r in df.itertuples()}
