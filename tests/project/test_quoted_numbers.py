@@ -187,6 +187,35 @@ QUOTES = [
     ("README.md", "a whole game's review takes {review:seconds.p2} / {review:seconds.p3} /\n{review:seconds.p4} "
                   "s on two cores (a 4× deeper search confirms {review:confirmed.blunder} of the blunders"),
     ("README.md", "no amendment found did better on 1,800 fresh deals ({officials_advice:confirm.pooled}, bots only)"),
+    ("docs/expert.md", "| generation 1 | the prior fitted to a 10,000-iteration search's visit shares, a "
+                       "conditional logit per phase | against the hand-set prior: "
+                       "{expert:pooled.prior_minus_default.it1000|points} at 1000 iterations, "
+                       "{expert:pooled.prior_minus_default.it3000|points} at 3000, "
+                       "{expert:pooled.prior_minus_default.cpu0.05|points} at equal CPU | **ships**: "
+                       "`thurn_ai/learned/prior_model.json`, `mcts`'s default prior |"),
+    ("docs/expert.md", "| generation 2 | refitted with the data of generation 1's own deep searches | against "
+                       "generation 1: {expert:pooled.gen2_minus_prior.it1000|points} | not adopted: the iteration "
+                       "stops here |"),
+    ("docs/expert.md", "| a sibling-ranking value | the evaluation refitted to order a decision's moves as the "
+                       "teacher valued them | against generation 1's search: "
+                       "{expert:pooled.value_minus_prior.it1000|points} | closed at 46472b2 |"),
+    ("docs/expert.md", "| a small MLP prior | tanh units beside the logit | against the logit: "
+                       "{expert:pooled.mlp_minus_prior.it1000|points} | closed at 46472b2 |"),
+    ("docs/expert.md", "| route-length tiles | a 13th feature in the value (offline: "
+                       "{value_route_tiles:pooled.pairwise_diff|points} pairwise) and a playout that waits for a tile "
+                       "| against `anchor-1k`: {search_root:tiles.pooled|points} | closed at 46472b2 |"),
+    ("docs/expert.md", "| a network value | one hidden layer over the value's inputs and the cities, compiled | "
+                       "offline only, against the route-tiles refit: "
+                       "{value_net:pooled.network_minus_route_tiles|points} pairwise | closed at 46472b2 |"),
+    ("docs/expert.md", "| generation 3 | the improved-policy target (the teacher's values, not its visits); "
+                       "offline {expert_gen3:agreement.pooled.gen3_minus_gen1|points} over generation 1 | against "
+                       "`anchor-1k`: {search_root:gen3.pooled|points} against `heuristic`, head to head "
+                       "{search_root:gen3.r2.both|points} over the fair share (97.5%) | closed at 46472b2: its "
+                       "head-to-head rule failed |"),
+    ("docs/expert.md", "| generation 4 | internal-node rows and two features; offline "
+                       "{expert_gen4:agreement.pooled.gen4_minus_gen1|points} over generation 1, "
+                       "{expert_gen4:agreement.pooled.gen4_minus_gen3|points} over generation 3 | not played (its "
+                       "offline rule failed) | closed at 46472b2 |"),
 ]
 
 FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")
