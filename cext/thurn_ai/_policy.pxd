@@ -7,7 +7,6 @@ cdef enum:
     PLAYOUT_RANDOM = 0
     PLAYOUT_HEURISTIC = 1
     PLAYOUT_PLAN = 2
-    PLAYOUT_HEURISTIC_TILES = 3     # heuristic, its close rule weighing the route-length tiles
     REWARD_WIN = 0
     REWARD_MARGIN = 1
     REWARD_MIXED = 2

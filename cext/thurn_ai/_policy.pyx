@@ -43,7 +43,7 @@ include "_policy_prior.pxi"
 
 # ---------------------------------------------------------------- helpers for Python, tests, benchmarks
 
-PLAYOUT_KINDS = (PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, PLAYOUT_HEURISTIC_TILES)
+PLAYOUT_KINDS = (PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN)
 
 def policy_choice(GameState state, uint64_t seed, int forbid=0, double eps=0.0, int kind=PLAYOUT_HEURISTIC):
     """The move the playout policy `kind` (a playout code: heuristic by default, thurn_ai._search.PLAYOUTS)

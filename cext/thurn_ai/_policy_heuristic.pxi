@@ -4,8 +4,6 @@
 
 # ---------------------------------------------------------------- heuristic playout policy (one step)
 
-DEF WAIT_FOR_TILE = 1.0     # points a one-card-longer route's tile must add for playout=heuristic-tiles to wait
-
 cdef int tree_moves(const StateData* s, const ConfigData* c, int* moves, int n, HouseValues* values) noexcept nogil:
     """The moves the tree considers: all, except that while houses are placed only the next city of a
     complete house set (house_starts) and `done`."""
@@ -133,10 +131,9 @@ cdef double best_house_value(const ConfigData* c, uint32_t open_cities, int left
 
 
 cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, int n, uint64_t* rng,
-                     int forbid, double eps, HouseValues* values, bint route_tiles) noexcept nogil:
+                     int forbid, double eps, HouseValues* values) noexcept nogil:
     """The playout policy: the best-scored move (score_moves), ties broken at random; with probability
-    eps a uniformly random move instead, so playouts do not all follow one line. route_tiles: a close
-    also weighs the route-length tile one more card would earn (wait_for_route_tile)."""
+    eps a uniformly random move instead, so playouts do not all follow one line."""
     cdef double v[MAXMOVES]
     cdef double x, bv = -1e18
     cdef int i, best = 0
@@ -145,39 +142,12 @@ cdef int policy_move(const StateData* s, const ConfigData* c, const int* moves, 
     if eps > 0 and unit(rng) < eps:
         return moves[below(rng, n)]
     score_moves(s, c, moves, n, forbid, values, v)
-    if route_tiles and s.phase == PH_AFTER:
-        wait_for_route_tile(s, c, moves, n, v)
     for i in range(n):
         x = v[i] + unit(rng) * 0.5
         if x > bv:
             bv = x
             best = i
     return moves[best]
-
-
-cdef void wait_for_route_tile(const StateData* s, const ConfigData* c, const int* moves, int n,
-                              double* v) noexcept nogil:
-    """The close rule of playout=heuristic-tiles, after score_moves: where the rule of thumb would close
-    (its close outscores a stop) but a card in hand extends the route next turn for sure (a route's ends do
-    not change while it waits) and the tile a route one card longer takes now is worth WAIT_FOR_TILE points
-    more than the one a close now takes (route_tile_value: 0 below the shortest route tile, so a 4-card
-    route waits for the 5-tile, a 5-card one for the 6-tile), stop instead and close a card later. Not
-    once the game's end is triggered (no later turn to wait for), nor where one card more would need
-    another horse (the horses variant)."""
-    cdef int p = s.current, L = s.route_len[p], i, close = -1, stop = -1
-    if s.end_triggered or fit_mask(s, c, p) & hand_mask(s, c, p) == 0:
-        return
-    if c.horses_variant and c.base_horses + s.horse_total[p] < L + 1:
-        return                  # one card longer, the route would need another horse before it closes
-    if route_tile_value(s, c, L + 1) - route_tile_value(s, c, L) < WAIT_FOR_TILE:
-        return
-    for i in range(n):
-        if moves[i] >> MOVE_SHIFT == MV_CLOSE:
-            close = i
-        elif moves[i] >> MOVE_SHIFT == MV_STOP:
-            stop = i
-    if close >= 0 and stop >= 0 and v[close] > v[stop]:
-        v[close] = v[stop] - 1.0          # just below the stop
 
 
 cdef void order_moves(const StateData* s, const ConfigData* c, int* moves, int n, int forbid,

@@ -7,16 +7,16 @@ cdef inline int playout_move(StateData* s, const ConfigData* c, int kind, uint64
     """The move the playout policy `kind` plays among moves[:n] (the player's `forbid`: what it plans without)."""
     if kind == PLAYOUT_PLAN:
         return plan_policy_move(s, c, moves, n, rng, forbid, eps, values)
-    elif kind == PLAYOUT_HEURISTIC or kind == PLAYOUT_HEURISTIC_TILES:
-        return policy_move(s, c, moves, n, rng, forbid, eps, values, kind == PLAYOUT_HEURISTIC_TILES)
+    elif kind == PLAYOUT_HEURISTIC:
+        return policy_move(s, c, moves, n, rng, forbid, eps, values)
     return moves[below(rng, n)]
 
 
 cdef int playout(StateData* s, const ConfigData* c, int kind, uint64_t* rng, const int* forbid,
                  double eps, int stop_turn, HouseValues* values) noexcept nogil:
     """Play on from s, in place, until the game ends or `stop_turn`: every player by the policy `kind`
-    (PLAYOUT_PLAN, PLAYOUT_HEURISTIC, PLAYOUT_HEURISTIC_TILES, with probability eps of a random move; PLAYOUT_RANDOM); moves a
-    player may not use (forbid[player]) are left out. Returns the moves played."""
+    (PLAYOUT_PLAN, PLAYOUT_HEURISTIC, with probability eps of a random move; PLAYOUT_RANDOM); moves a player
+    may not use (forbid[player]) are left out. Returns the moves played."""
     cdef int moves[MAXMOVES]
     cdef int n, steps = 0
     while s.phase != PH_OVER and s.turn < stop_turn:

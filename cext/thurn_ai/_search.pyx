@@ -33,7 +33,7 @@ from thurn_ai._core cimport (
 from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, keep_turn_officials, official_bit, tree_moves, order_moves, move_priors, plan_choice, playout,
     playout_turn, evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
-    PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, PLAYOUT_HEURISTIC_TILES, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
+    PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
     EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED, PriorWeights, prior_phase, prior_logits, softmax_into, fill_prior_weights,
     plan_values_choice,
 )
@@ -45,8 +45,7 @@ from threading import current_thread as _current_thread, main_thread as _main_th
 from thurn_ai._policy import official_mask, plan_policy_choice, policy_choice, policy_playout
 
 # The option codes by name, for thurn_ai.bots.search_options (which reads them from here)
-PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PLAYOUT_PLAN,
-            "heuristic-tiles": PLAYOUT_HEURISTIC_TILES}
+PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PLAYOUT_PLAN}
 REWARDS = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}
 SELECTS = {"ucb": SELECT_UCB, "puct": SELECT_PUCT}
 EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED}

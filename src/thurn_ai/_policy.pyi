@@ -19,7 +19,7 @@ class _PriorWeights(Protocol):
 
 #: the most hidden units a phase of the learned move prior may have (PRIOR_HIDDEN)
 MAX_PRIOR_HIDDEN: int
-#: the playout codes policy_choice and the playouts accept (random, heuristic, plan, heuristic-tiles)
+#: the playout codes policy_choice and the playouts accept (random, heuristic, plan)
 PLAYOUT_KINDS: tuple[int, ...]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from thurn_ai.play.bench import COMPARED_SEARCHES, search_positions, search_trees
-from thurn_ai.studies.pages import _searches
+from thurn_ai.studies.benchmarks import _searches
 from thurn_ai.studies.provenance import package_root
 
 from tests.helpers import experiment
