@@ -142,6 +142,6 @@ def chance_details(chance: WinChance) -> list[str]:
         out.append(f"How well it held on games it was not fitted on ({chance.held_text()}).")
         if chance.opponents == "equal":
             out.append("Against weaker players it is too close to 1/n (the number of players): "
-                       "the heuristic opponents' map reads it for them.")
+                       "the heuristic opponents' map reads it for them (hint --opponents heuristic).")
     out.append(MARGIN_MEANS[:1].upper() + MARGIN_MEANS[1:] + ".")
     return out

@@ -186,11 +186,14 @@ async function stepOnce() {
 // How long the bots wait after the person's move ended the turn, while Undo can take it back (a mis-tapped
 // card on a phone); End turn lets them move at once.
 export const UNDO_GRACE_MS = 2500;
+const CARD_PLAYS = new Set(["left", "right", "new", "horse"]);
 
 // Waits while the person's last move can still be taken back before the bots move: until the grace is over,
 // End turn is pressed, or the move is undone. Says so in the turn's help.
 async function undoGrace() {
-  if (!st.game || !(st.game.undo > 0) || !st.game.humans.length) return;
+  const last = st.game && st.game.log[st.game.log.length - 1];
+  // only after a card play that ended the turn by itself (stop, Place houses and Discard end it on purpose)
+  if (!last || !(st.game.undo > 0) || !st.game.humans.includes(last.seat) || !CARD_PLAYS.has(last.kind)) return;
   const n = st.game.log.length;
   const end = $("#end-turn");
   end.hidden = false;

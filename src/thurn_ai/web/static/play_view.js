@@ -293,9 +293,10 @@ function panMap(cx) {
   const hint = Object.keys(hintSteps(key()) || {});
   const route = myRoute();
   const hand = cx.hasSeat ? myHand().map((c) => canonical(st.geo, c)) : [];
-  const mine = route.length || hand.length ? [...route, ...hand] : game.position.display.map((c) => canonical(st.geo, c));
+  const own = route.length || hand.length;     // else the display: panned again once the first card is in hand
+  const mine = own ? [...route, ...hand] : game.position.display.map((c) => canonical(st.geo, c));
   const [why, cities] = cx.phase === "houses" ? [`houses ${game.log.length}`, route] :
-    hint.length ? [`hint ${hint.join(",")}`, hint] : [`turn ${game.turn}`, mine];
+    hint.length ? [`hint ${hint.join(",")}`, hint] : [`turn ${game.turn}${own ? "" : " display"}`, mine];
   const focusKey = `${game.id}:${why}`;
   if (!cities.length || st.panned === focusKey) return;
   st.panned = focusKey;
