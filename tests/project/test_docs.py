@@ -228,6 +228,19 @@ def test_the_game_in_two_minutes_is_linked_from_the_first_screen_and_tells_the_g
                   "## The end and the score", "Postmaster", "Administrator", "Postal Carrier", "Cartwright"):
         assert topic in page, topic
     assert len(page.split()) <= 1000, "the game in two minutes: keep it short"
+    # issue 71: the rules (from the goal to the end, the pictures' captions aside) in at most 500 words; the
+    # provinces that share a tile named as pairs; the words of the pictures' panels explained
+    rules = page[page.index("## The goal"):]
+    rules = rules[:rules.index("\n## ", rules.index("## The end and the score") + 5)]
+    words = len(" ".join(x for x in rules.splitlines() if not x.startswith("![")).split())
+    assert words <= 500, f"the rules part of the-game.md has {words} words"
+    from thurn_ai.game.board import load_board
+    board = load_board("south")
+    pairs = [" + ".join(board.provinces[k] for k in t.provinces) for t in board.tiles
+             if t.kind == "all_cities" and len(t.provinces) > 1]
+    assert len(pairs) == 3 and all(p in rules for p in pairs), pairs
+    for word in ("`after_play`", "`viewer`", "`4/3/2/1`"):
+        assert word in page, word
     pictures = re.findall(r"!\[[^\]]+\]\((img/[^)]+\.png)\)", page)
     assert len(pictures) == 3
     for pic in pictures:
