@@ -64,3 +64,20 @@ def test_terminal_play_shows_the_map_each_turn_and_on_request():
     out = result.output
     assert out.count("map: * in the display, [0] a house of seat 0") == 2          # at the turn's start, then for `map`
     assert "Baiern" in out
+
+
+def test_a_tournaments_first_screen_is_its_result_table_and_says_where_the_rest_is(tmp_path, capsys):
+    out_dir = tmp_path / "t"
+    code, out, err = run(["tournament", "--bots", "heuristic,random", "--games", "2", "--jobs", "1",
+                          "--out", str(out_dir), "--no-progress"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) <= 10 and all(len(x) <= 120 for x in lines[:-1]), out
+    assert lines[3].split()[:2] == ["bot", "seats"] and "rating" in lines[3] and "sigma" not in out
+    assert any(x.startswith("heuristic ") for x in lines) and any(x.startswith("random ") for x in lines)
+    assert "score parts" not in out and "officials" in lines[-1]
+    assert "--verbose" in lines[-1] and f"thurn-ai report {out_dir}" in lines[-1]
+    code, out, err = run(["tournament", "--out", str(out_dir), "--resume", "--verbose", "--no-progress"], capsys)
+    assert code == 0, err
+    for table in ("score parts", "officials (uses per game", "seats (all bots)", "game length in turns", "mu - 3 sigma"):
+        assert table in out, table
