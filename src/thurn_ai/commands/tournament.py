@@ -29,7 +29,8 @@ from .options import bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_boa
 @bot_module_option
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder for the results (appended as games end) [default: tournaments/<date-time>].")
+              help="Folder for the results (appended as games end) [default: tournaments/YYYYMMDD-HHMMSS, "
+                   "the time it started].")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted tournament in --out with the settings saved there (tournament.json); "
                    "a setting given as well must agree with them.")
