@@ -150,7 +150,8 @@ def test_hint_opponents_heuristic_names_its_calibration(position_file, capsys):
                         "--opponents", "heuristic", "--explain"], capsys)
     assert code == 0
     assert "if you play like the search and the others like the heuristic bot;" in out
-    assert "A calibrated chance, you play like the search" in out and "every other seat is the rule-based heuristic bot" in out
+    assert "A calibrated chance, you play like the search" in out
+    assert "every other seat is the rule-based heuristic bot" in out
     code, out, _ = run(["hint", str(path), "--iterations", "100", "--bot", FITTED, "--explain"], capsys)
     assert code == 0 and "A calibrated chance, among equal players" in out and "--opponents heuristic" in out
     r = json.loads(run(["hint", str(path), "--iterations", "100", "--bot", FITTED, "--json",

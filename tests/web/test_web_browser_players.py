@@ -14,7 +14,8 @@ from tests.web.test_web_browser_game import click_move, open_position, reproduct
 from tests.web.test_web_browser_turns import cartwright_position, chooser_text
 
 SIZES = {"phone": (390, 844), "small-phone": (360, 740), "small": (1024, 768), "large": (1440, 900)}
-CHANCE_LINE = re.compile(r"^Win chance \d+% \(±\d+\), for players like the search; expected final score -?\d+\.\d points\.$")
+CHANCE_LINE = re.compile(r"^Win chance \d+% \(±\d+\), for players like the search; "
+                         r"expected final score -?\d+\.\d points\.$")
 
 
 def new_context(browser, server_url, size):
@@ -57,7 +58,8 @@ def test_every_players_score_is_at_the_top(browser, server_url, size):
             # inside the window, in the top part of the first screen
             assert 0 <= box["x"] and box["x"] + box["width"] <= w, (seat, box)
             assert 0 <= box["y"] and box["y"] + box["height"] <= 0.2 * h, (seat, box)
-            assert pg.inner_text(f'#strip .strip-seat[data-seat="{seat}"] .strip-score') == f"{view['scores'][seat]} pts"
+            score = pg.inner_text(f'#strip .strip-seat[data-seat="{seat}"] .strip-score')
+            assert score == f"{view['scores'][seat]} pts"
         # the entries' details (carriage, houses left, hand) are still there for a screen reader
         assert "houses left" in pg.inner_text('#strip .strip-seat[data-seat="0"]') or \
             pg.locator('#strip .strip-seat[data-seat="0"] .strip-more').count() >= 3
@@ -190,8 +192,8 @@ def test_a_game_ending_cartwright_says_where_it_leaves_you(page):
     text = chooser_text(page)
     where = ("finish behind" if mine < view["scores"][leader] else
              "level with them" if mine == view["scores"][leader] else "finish first")
-    assert f"You would have {mine}; seat {leader} ({view['seats'][leader]}) has {view['scores'][leader]}: you would {where}" \
-        in text, text
+    said = f"You would have {mine}; seat {leader} ({view['seats'][leader]}) has {view['scores'][leader]}"
+    assert f"{said}: you would {where}" in text, text
     page.click("#chooser button.cancel")
 
 

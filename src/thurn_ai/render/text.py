@@ -66,8 +66,9 @@ def render_view(state, viewer: int | None = None) -> str:
 
 def render_map(state, viewer: int | None = None) -> str:
     """A compact text map: every province's cities, each marked with the seats that have a house there
-    ([0,2]) and whose route runs through it (<1>), * when its card is in the display; then each route with the cities its ends reach by road
-    (where a card fits). Only what every player sees: safe on a determinized state."""
+    ([0,2]) and whose route runs through it (<1>), * when its card is in the display; then each route with
+    the cities its ends reach by road (where a card fits). Only what every player sees: safe on a
+    determinized state."""
     d = state.export()
     b = state.board
     n = state.n_players
