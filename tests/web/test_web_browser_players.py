@@ -12,6 +12,7 @@ from tests.web.test_web_browser import (TIMEOUT_MS, api_view, browser, page, ser
                                         start_game, wait_person)
 from tests.web.test_web_browser_game import click_move, open_position, reproduction_position
 from tests.web.test_web_browser_turns import cartwright_position, chooser_text
+from tests.web.test_web_browser_turns import new_context as turns_context
 
 SIZES = {"phone": (390, 844), "small-phone": (360, 740), "small": (1024, 768), "large": (1440, 900)}
 CHANCE_LINE = re.compile(r"^Win chance \d+% \(±\d+\), for players like the search; "
@@ -19,17 +20,7 @@ CHANCE_LINE = re.compile(r"^Win chance \d+% \(±\d+\), for players like the sear
 
 
 def new_context(browser, server_url, size):
-    w, h = SIZES[size]
-    phone = w < 600
-    context = browser.new_context(viewport={"width": w, "height": h}, base_url=server_url, has_touch=phone,
-                                  is_mobile=phone)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto("/")
-    pg.wait_for_selector("body[data-ready=yes]")
-    return context, pg, errors
+    return turns_context(browser, server_url, SIZES[size])
 
 
 def forced_draws(pg):
@@ -150,7 +141,8 @@ def test_undo_after_a_card_play_that_ended_the_turn_on_a_phone(browser, server_u
     assert not errors, errors
 
 
-def test_undoing_no_house_says_so(page):
+def close_and_place_no_house(page):
+    """The Cartwright position: draw Basel, play Innsbruck, close, and Place no house (confirmed)."""
     open_position(page, cartwright_position(), ["human", "random", "random"])
     click_move(page, '#display .card[data-move="draw Basel"]')
     n = page.get_attribute("#game", "data-moves")
@@ -165,6 +157,10 @@ def test_undoing_no_house_says_so(page):
     page.click("#chooser:not([hidden]) button.confirm")
     wait_person(page, n)
     assert api_view(page)["phase"] == "cartwright"
+
+
+def test_undoing_no_house_says_so(page):
+    close_and_place_no_house(page)
     n = page.get_attribute("#game", "data-moves")
     page.click("#undo")
     page.wait_for_selector(f'#game:not([data-moves="{n}"])')
@@ -173,18 +169,7 @@ def test_undoing_no_house_says_so(page):
 
 
 def test_a_game_ending_cartwright_says_where_it_leaves_you(page):
-    open_position(page, cartwright_position(), ["human", "random", "random"])
-    click_move(page, '#display .card[data-move="draw Basel"]')
-    n = page.get_attribute("#game", "data-moves")
-    page.click('#hand .card[data-city="Innsbruck"]')
-    menu = page.locator('#chooser:not([hidden]) button[data-move="right Innsbruck"]')
-    if menu.count():
-        menu.click()
-    wait_person(page, n)
-    click_move(page, '#moves button[data-move="close"]')
-    page.click("#place-houses")
-    page.click("#chooser:not([hidden]) button.confirm")          # no house: the Cartwright phase
-    page.wait_for_function("document.querySelector('#game').dataset.phase === 'cartwright'")
+    close_and_place_no_house(page)
     view = api_view(page)
     mine = view["scores"][0] + view["cartwright_choice"]["take"]["points"]
     leader = max(range(1, 3), key=lambda s: (view["scores"][s], -s))

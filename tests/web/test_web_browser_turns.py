@@ -29,8 +29,9 @@ def adjacent(a: str, b: str) -> bool:
 
 
 def new_context(browser, server_url, size):
-    w, h = SIZES[size]
-    phone = size == "phone"
+    """A page at `size` (a name of SIZES, or (width, height)); below 600 px wide a phone with touch."""
+    w, h = SIZES[size] if isinstance(size, str) else size
+    phone = w < 600
     context = browser.new_context(viewport={"width": w, "height": h}, base_url=server_url, has_touch=phone,
                                   is_mobile=phone)
     pg = context.new_page()
