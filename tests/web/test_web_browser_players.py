@@ -11,7 +11,7 @@ import pytest
 from tests.web.test_web_browser import (TIMEOUT_MS, api_view, browser, page, server_url,  # noqa: F401
                                         start_game, wait_person)
 from tests.web.test_web_browser_game import click_move, open_position, reproduction_position
-from tests.web.test_web_browser_turns import cartwright_position, chooser_text
+from tests.web.test_web_browser_turns import cartwright_position, chooser_text, in_view
 from tests.web.test_web_browser_turns import new_context as turns_context
 
 SIZES = {"phone": (390, 844), "small-phone": (360, 740), "small": (1024, 768), "large": (1440, 900)}
@@ -121,7 +121,9 @@ def test_undo_after_a_card_play_that_ended_the_turn_on_a_phone(browser, server_u
         pg.wait_for_selector("#game[data-grace=yes]")           # the bots wait: Undo can take it back
         assert pg.is_enabled("#undo") and pg.is_visible("#end-turn")
         assert "Undo" in pg.inner_text("#phase-help")
-        pg.locator("#undo").tap()
+        # on the phone the turn box scrolled away under the map: Undo is offered where the card was tapped
+        assert in_view(pg, "#grace-undo") and in_view(pg, "#grace-end")
+        pg.locator("#grace-undo").tap()
         pg.wait_for_selector(f'#game[data-waiting=person][data-moves="{n}"]')
         assert "Taken back" in pg.inner_text("#undo-note")
         back = api_view(pg)
@@ -131,7 +133,7 @@ def test_undo_after_a_card_play_that_ended_the_turn_on_a_phone(browser, server_u
         if menu.count():
             menu.first.tap()
         pg.wait_for_selector("#game[data-grace=yes]")
-        pg.locator("#end-turn").tap()
+        pg.locator("#grace-end").tap()
         pg.wait_for_function("(n) => Number(document.querySelector('#game').dataset.moves) > n + 1", arg=int(n))
         pg.wait_for_selector("#game[data-waiting=person]")
         assert pg.is_disabled("#undo") or api_view(pg)["turn"] > before["turn"]

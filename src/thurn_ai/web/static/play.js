@@ -198,8 +198,10 @@ async function undoGrace() {
   const end = $("#end-turn");
   end.hidden = false;
   st.grace = `Your turn is over: the bots move in ${(UNDO_GRACE_MS / 1000).toFixed(1)} s. Undo takes your last move back; End turn lets them move now.`;
-  $("#phase-help").textContent = st.grace;
   $("#game").dataset.grace = "yes";
+  if (nav.current === "play") showPlay();      // the turn box and the moves say so, with Undo beside the cards
+  const near = $("#grace-end");
+  if (near) near.scrollIntoView({ block: "nearest" });       // a phone: in view below the tapped card
   await new Promise((resolve) => {
     const done = () => { clearInterval(poll); clearTimeout(timer); end.removeEventListener("click", done); resolve(); };
     const timer = setTimeout(done, UNDO_GRACE_MS);
@@ -209,6 +211,7 @@ async function undoGrace() {
   end.hidden = true;
   st.grace = null;
   delete $("#game").dataset.grace;
+  if (nav.current === "play" && st.game) showPlay();
 }
 
 // The bots move one after another, with a pause between moves so that each can be followed.

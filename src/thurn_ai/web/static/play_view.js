@@ -236,6 +236,12 @@ function showMoves(cx) {
   const { game, phase, picking, steps } = cx;
   const moves = $("#moves");
   moves.replaceChildren();
+  if (st.grace && !cx.person) {       // the bots wait for a possible Undo: said where the card was tapped
+    moves.append(el("p", { class: "help" }, st.grace),
+      el("button", { type: "button", class: "move", id: "grace-undo", onclick: () => $("#undo").click() }, "Undo"),
+      el("button", { type: "button", class: "move", id: "grace-end", onclick: () => $("#end-turn").click() }, "End turn"));
+    return;
+  }
   if (!game.legal.length) moves.append(el("p", { class: "help" }, game.over ? "The game is over." : cx.stepMode ? "A bot is to move: press Step bot." : "The bots are playing."));
   if (picking && phase === "houses") return showHouseMoves(cx);
   if (picking && phase === "discard") {
