@@ -211,3 +211,37 @@ def test_the_hint_stars_a_hand_card_played_later_in_the_draw_phase(page):
     for step, city in plays:
         card = page.locator(f'#hand .card.hinted[data-city="{city}"]')
         assert card.count() == 1 and f"★{step}" in card.inner_text()
+
+
+def test_a_bots_cards_fly_to_places_in_view_on_a_phone(browser, server_url):
+    context, pg, errors = new_context(browser, server_url, "phone")
+    try:
+        start_game(pg, ["human", "greedy"], seed=12)
+        pg.evaluate("""() => { window.flights = []; new MutationObserver((ms) => {
+            for (const m of ms) for (const n of m.addedNodes)
+              if (n.classList && n.classList.contains('flying-card')) window.flights.push(n.dataset.to); })
+            .observe(document.body, { childList: true, subtree: true }); }""")
+        pg.select_option("#bot-speed", "250")                 # each bot move shown
+        for _ in range(12):
+            if len(pg.evaluate("window.flights")) >= 3:
+                break
+            n = pg.get_attribute("#game", "data-moves")
+            view = api_view(pg)
+            legal = [m["move"] for m in view["legal"]]
+            move = "stop" if "stop" in legal else "draw deck" if "draw deck" in legal else legal[0]
+            pg.locator(f'#moves button[data-move="{move}"]').tap()
+            confirm = pg.locator("#chooser:not([hidden]) button.confirm, #chooser:not([hidden]) button.move")
+            if confirm.count():
+                confirm.first.tap()
+            end = pg.locator("#grace-end")
+            if end.count():
+                end.tap()
+            wait_person(pg, n)
+        w, h = SIZES["phone"]
+        flights = [tuple(map(float, f.split(","))) for f in pg.evaluate("window.flights")]
+        assert flights, "no bot card flew"
+        # each lands in the window's top half: the players' strip or the map above the turn
+        assert all(0 <= x <= w and 0 <= y <= h / 2 for x, y in flights), flights
+    finally:
+        context.close()
+    assert not errors, errors
