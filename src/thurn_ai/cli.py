@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from .errors import ThurnError
+from .errors import ThurnError, did_you_mean
 
 COMMANDS = {     # the one-line descriptions `thurn-ai --help` lists (without importing the commands)
     "play": "Play a game between bots or against them; print the result.",
@@ -92,6 +92,13 @@ class LazyGroup(click.Group):
         # docs/cli.md too), never the first line of its docstring cut where the line breaks
         command.short_help = COMMANDS[name]
         return command
+
+    def resolve_command(self, ctx, args):
+        """As click's, with a suggestion for a mistyped command: "no such command 'tournement' (did you mean
+        'tournament'?)"."""
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            ctx.fail(f"No such command {args[0]!r}{did_you_mean(args[0], self.list_commands(ctx))}.")
+        return super().resolve_command(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """As click's main, but every error a user can fix is one `error:` line and exit status 2 (also

@@ -1,4 +1,11 @@
 """Exceptions raised by thurn-ai. Each carries one message meant for a person."""
+import difflib
+
+
+def did_you_mean(word: str, known) -> str:
+    """' (did you mean 'mcts'?)' for a mistyped name among `known`, or '' when none is close."""
+    close = difflib.get_close_matches(str(word).lower(), [str(k) for k in known], n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
 class ThurnError(ValueError):

@@ -165,7 +165,7 @@ def test_play_between_bots_prints_a_summary_and_the_log_on_request(capsys):
 def test_tournament_and_report_name_things_in_words(tmp_path, capsys):
     out_dir = tmp_path / "t"
     code, out, _ = run_cli(["tournament", "--bots", "heuristic,greedy,random", "--players", "3", "--games", "6",
-                            "--jobs", "1", "--no-progress", "--out", out_dir], capsys)
+                            "--jobs", "1", "--no-progress", "--out", out_dir, "--verbose"], capsys)
     assert code == 0
     code, report, _ = run_cli(["report", out_dir, "--no-plots"], capsys)
     assert code == 0

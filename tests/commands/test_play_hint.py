@@ -25,7 +25,7 @@ def test_hint_and_help_at_the_move_prompt_then_the_game_goes_on():
     assert "cannot read move" not in out                    # neither '?' nor 'hint' is taken for a move
     assert "hint N" in out and "show " in out and "quit" in out   # the help lists what can be typed
     assert "200 visits at the root, from seat 0's view" in out
-    assert "recommended: draw " in out and "expected: win chance" in out
+    assert "recommended: draw " in out and "for players like the search; expected final score" in out
     assert "--top" not in out and "--opponents" not in out  # no option of `thurn-ai hint` named in a game
     assert "turn   1  seat 0 (human)" in out                # the move typed after the hint was played
     assert result.exit_code != 0 and "Traceback" not in out # quit: aborted

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -126,17 +127,22 @@ def test_hint_same_seed_same_answer_and_text_output(position_file, capsys):
     assert a == b
     code, out, _ = run(["hint", str(path), "--iterations", "200", "--top", "3"], capsys)
     assert code == 0
-    assert "recommended:" in out and "expected: win" in out
-    assert out.count("%") >= 6
+    assert "recommended:" in out
+    # the win chance in one line, its details behind --explain
+    assert re.search(r"^Win chance \d+% \(±\d+\), for players like the search; expected final score -?\d+\.\d "
+                     r"\(--explain: how sure is this\?\)$", out, re.M), out
+    assert "calibration slope" not in out and out.count("%") >= 6
+    explained = run(["hint", str(path), "--iterations", "200", "--top", "3", "--explain"], capsys)[1]
+    assert "how sure is this?" in explained and "calibration slope" in explained and "The search: mcts(" in explained
 
 
 @needs_mcts
 def test_hint_says_whether_its_win_chance_is_calibrated(position_file, capsys):
     _, path = position_file
     # the default search, which the shipped map was fitted for; another prior (the map read uncalibrated); no map
-    for spec, calibrated, words in (("mcts", True, "win chance: calibrated"),
-                                    ("mcts(eval=learned,policy=handset)", False, "uncalibrated for this search"),
-                                    ("mcts(eval=simple)", False, "win: not a probability")):
+    for spec, calibrated, words in (("mcts", True, "% (±"),
+                                    ("mcts(eval=learned,policy=handset)", False, "not calibrated for this search"),
+                                    ("mcts(eval=simple)", False, "in the search's own units, not a probability")):
         r = json.loads(run(["hint", str(path), "--iterations", "100", "--json", "--bot", spec], capsys)[1])
         assert r["win_prob_calibrated"] is calibrated and r["win_chance"]["calibrated"] is calibrated
         out = run(["hint", str(path), "--iterations", "100", "--bot", spec], capsys)[1]

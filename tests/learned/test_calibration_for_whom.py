@@ -147,11 +147,13 @@ def test_analyse_says_whom_the_chance_assumes_and_maps_for_heuristic_opponents()
 def test_hint_opponents_heuristic_names_its_calibration(position_file, capsys):
     _, path = position_file
     code, out, _ = run(["hint", str(path), "--iterations", "100", "--bot", FITTED,
-                        "--opponents", "heuristic"], capsys)
+                        "--opponents", "heuristic", "--explain"], capsys)
     assert code == 0
-    assert "win chance: calibrated" in out and "every other seat is the rule-based heuristic bot" in out
-    code, out, _ = run(["hint", str(path), "--iterations", "100", "--bot", FITTED], capsys)
-    assert code == 0 and "calibrated among equal players" in out and "--opponents" in out
+    assert "if you play like the search and the others like the heuristic bot;" in out
+    assert "A calibrated chance, you play like the search" in out
+    assert "every other seat is the rule-based heuristic bot" in out
+    code, out, _ = run(["hint", str(path), "--iterations", "100", "--bot", FITTED, "--explain"], capsys)
+    assert code == 0 and "A calibrated chance, among equal players" in out and "--opponents heuristic" in out
     r = json.loads(run(["hint", str(path), "--iterations", "100", "--bot", FITTED, "--json",
                         "--opponents", "heuristic"], capsys)[1])
     assert r["win_prob_opponents"] == "heuristic" and "heuristic" in r["win_prob_assumes"]

@@ -161,10 +161,11 @@ def test_the_cli_says_whom_the_chance_assumes_and_how_it_held(tmp_path, capsys, 
     g = thurn_ai.new_game(players=2, seed=4)
     path = tmp_path / "p.json"
     save_position(g, path)
-    text = hint_cli([str(path), "--iterations", "30", "--bot", str(other)], capsys)
-    assert "win chance: calibrated" in text and "every seat played it" in text and "slope 0.97" in text
-    text = hint_cli([str(path), "--iterations", "30"], capsys)
-    assert "uncalibrated for this search" in text and str(other) in text
+    text = hint_cli([str(path), "--iterations", "30", "--bot", str(other), "--explain"], capsys)
+    assert "for players like the search;" in text and "A calibrated chance" in text
+    assert "every seat played it" in text and "slope 0.97" in text
+    text = hint_cli([str(path), "--iterations", "30", "--explain"], capsys)
+    assert "not calibrated for this search;" in text and "uncalibrated for this search" in text and str(other) in text
 
 
 # ---------------------------------------------------------------- the refit, end to end at a tiny budget

@@ -197,7 +197,10 @@ def test_a_hint_shows_ranked_options_and_marks_the_recommended_turn(page):
     rows = page.locator("#hint-options tbody tr").all()
     assert rows[0].get_attribute("data-move") in offered(page)
     # ranked by win chance (the search's own choice, the move it looked at most, is starred)
-    wins = [float(r.locator("td").nth(2).inner_text().split("%")[0]) for r in rows]
+    # the search's own choice (★, the move it looked at most) first, then by win chance (issue 71)
+    assert "best" in rows[0].get_attribute("class")
+    wins = [float(r.locator("td").nth(2).inner_text().split("%")[0]) for r in rows[1:]
+            if "barely" not in r.inner_text()]
     assert wins == sorted(wins, reverse=True)
     best = page.locator("#hint-options tbody tr.best").get_attribute("data-move")
     assert "Recommended" in page.inner_text("#hint-turn")
@@ -205,11 +208,12 @@ def test_a_hint_shows_ranked_options_and_marks_the_recommended_turn(page):
     # that map read uncalibrated, with the search it was fitted for named (thurn_ai/play/win_chance.py)
     from thurn_ai.bots.default_search import DEFAULT_SEARCH
     from thurn_ai.play.win_chance import win_chance_for
+    page.click("#hint-turn details.how-sure summary")          # the details, one click away
     words = page.inner_text("#hint-turn")
     if win_chance_for(DEFAULT_SEARCH, 2).calibrated:
-        assert "a probability calibrated on held-out games" in words and "slope" in words
+        assert "for players like the search" in words and "calibration slope" in words
     else:
-        assert "uncalibrated for this search" in words and "the map fitted for mcts(" in words
+        assert "not calibrated for this search" in words and "the map fitted for mcts(" in words
     assert page.locator(f'#moves button.hinted[data-move="{best}"]').count() == 1
     city = best.split(" ", 1)[1]            # the first decision is a card to play: it has a city
     assert page.locator(f'#board .city[data-city="{city}"] .hint-ring').count() == 1

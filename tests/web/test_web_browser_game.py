@@ -334,12 +334,14 @@ def test_hint_rows_are_ranked_by_win_chance_with_their_noise(page):
     page.wait_for_selector("#hint-options:not([hidden]) tbody tr")
     rows = [[td.inner_text() for td in r.locator("td").all()] for r in page.locator("#hint-options tbody tr").all()]
     wins = [r[2] for r in rows]
-    # the rows searched enough to rank come first, by win chance, each with a ± of at least 1 (never "±0")
-    # and at most 25; the barely searched ones (under 2 % of the search) after them, saying so (D7)
+    # the search's choice (★) first (issue 71), then the rows searched enough to rank, by win chance, each
+    # with a ± of at least 1 (never "±0") and at most 25; the barely searched ones (under 2 % of the search)
+    # after them, saying so (D7)
+    assert "★" in rows[0][1] and "barely" not in wins[0]
     well = [w for w in wins if "barely" not in w]
     assert wins == well + [w for w in wins if "barely" in w]
     values = [float(w.split("%")[0]) for w in well if "%" in w]
-    assert values == sorted(values, reverse=True)
+    assert values[1:] == sorted(values[1:], reverse=True)
     margins = [int(w.split("±")[1].split()[0]) for w in well if "%" in w]
     assert len(margins) == len(values) and all(1 <= m <= 25 for m in margins), wins
     assert all(float(r[4].rstrip("%")) >= 2 for r in rows if "barely" not in r[2]), rows

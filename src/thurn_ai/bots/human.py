@@ -7,7 +7,8 @@ route, display, houses, tiles, carriages, the other players' routes and hand siz
 cards), then the numbered legal moves. The player answers with a number or a move in notation
 ("draw Ulm", "right Lodz", "close"); anything else is refused with a message and asked again.
 `hint` asks the search for the player's best move from what that player may know (`thurn-ai play` gives
-the bot its adviser), `show` prints the whole position again, `?` lists what can be typed, `quit` ends the
+the bot its adviser), `show` prints the whole position again, `map` the map (render_map: each province's
+cities with the houses and routes on them), `?` lists what can be typed, `quit` ends the
 game.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import click
 
 from ..errors import ThurnError
 from .base import Bot, Observation
-from ..render.text import PHASE_HELP, cards, move_line, render_view
+from ..render.text import PHASE_HELP, cards, move_line, render_map, render_view
 
 
 #: the most iterations a typed `hint N` may ask for (a person waits for it: about a minute on one core)
@@ -30,6 +31,7 @@ HELP = f"""what you can type at the move prompt:
   hint         the search's advice for this decision, from what you can see only (never the hidden cards)
   hint N       the same with a search of N iterations (1 to {MAX_HINT_ITERATIONS:,}; more: better, slower)
   show         the whole position again
+  map          the map: every province's cities, the houses and routes on them, where each route can grow
   ? or help    this list
   quit         end the game"""
 
@@ -64,6 +66,7 @@ class HumanBot(Bot):
             self._last_turn = state.turn
             self.write("")
             self.write(render_view(state, p))
+            self.write(render_map(state, p))
         else:
             d = state.export()
             b = state.board
@@ -87,6 +90,8 @@ class HumanBot(Bot):
                 self.write(HELP)
             elif word == "show":
                 self.write(render_view(state, p))
+            elif word == "map":
+                self.write(render_map(state, p))
             elif word.split()[:1] == ["hint"]:
                 self._hint(state, p, word.split()[1:])
             else:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import BotSpecError
+from ..errors import BotSpecError, did_you_mean
 from ..fileio import short_repr
 from ..game.officials import OFFICIALS, official_name
 
@@ -278,8 +278,9 @@ def _parse(spec: str) -> tuple[str, dict]:
     if name not in _REGISTRY:
         _load_plugin(name)
     if name not in _REGISTRY:
-        raise BotSpecError(f"unknown bot {short_repr(name)} in spec {shown}; known bots: "
-                           f"{', '.join(sorted(set(_REGISTRY) | set(_PLUGINS)))} (your own bot: "
+        known = sorted(set(_REGISTRY) | set(_PLUGINS))
+        raise BotSpecError(f"unknown bot {short_repr(name)} in spec {shown}{did_you_mean(name, known)}; known bots: "
+                           f"{', '.join(known)} (your own bot: "
                            "--bot-module FILE.py, see docs/writing-a-bot.md)")
     kwargs = {}
     if args and args.strip():
@@ -390,13 +391,15 @@ def make_bot(spec: str | BotSpec, seed: int = 0):
     if value.name not in _REGISTRY:          # a BotSpec built in code, not parsed: its bot is looked up here
         _load_plugin(value.name)
     if value.name not in _REGISTRY:
-        raise BotSpecError(f"unknown bot {short_repr(value.name)}; known bots: {', '.join(known_bots())}")
+        raise BotSpecError(f"unknown bot {short_repr(value.name)}{did_you_mean(value.name, known_bots())}; "
+                           f"known bots: {', '.join(known_bots())}")
     name, kwargs = value.name, value.options
     known = _accepted_keys(_REGISTRY[name])
     for k in kwargs:
         if k in _NOT_FROM_SPECS or (known is not None and k not in known):
             allowed = f" (known: {', '.join(sorted(known))})" if known else ""
-            raise BotSpecError(f"bad bot spec {shown}: {name} has no option {k}{allowed}")
+            raise BotSpecError(f"bad bot spec {shown}: {name} has no option {k}{did_you_mean(k, known or ())}"
+                               f"{allowed}")
     factory = _REGISTRY[name]
     try:
         bot = factory(seed=seed, **kwargs)

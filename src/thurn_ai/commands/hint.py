@@ -10,7 +10,7 @@ from ..bots.spec import BotSpec
 from ..bots.default_search import DEFAULT_SEARCH
 from ..play.analysis import DEFAULT_BOT, DEFAULT_ITERATIONS, analyse
 from ..play.turn_options import CAVEAT, which_official
-from ..play.win_chance import win_chance_for
+from ..play.win_chance import chance_details, chance_line, win_chance_for
 from ..errors import PositionError
 from ..fileio import finite_json, path_text
 from ..game.officials import OFFICIAL_LABEL
@@ -30,7 +30,7 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
             "iterations": a["iterations"], "options": a["options"], "recommended_turn": a["recommended_turn"],
             "best": a["best"], "win_prob_calibrated": a["win_prob_calibrated"],
             "win_prob_opponents": a["win_prob_opponents"], "win_prob_assumes": a["win_prob_assumes"],
-            "win_chance": a["win_chance"], "file": position_file}
+            "win_chance": a["win_chance"], "win_chance_line": a["win_chance_line"], "file": position_file}
 
 
 @click.command("hint")
@@ -53,10 +53,13 @@ def hint_json(state, analysis, viewer, position_file) -> dict:
                    "fitted for shows its own share, marked uncalibrated (heuristic: an error). Changes only the "
                    "win chance, not the search; docs/learned.md.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--explain", is_flag=True,
+              help="Also say how sure the win chance is: whom it assumes, how well it held, what ± means.")
 @click.option("--which-official", is_flag=True,
               help="Instead: rate each choice of official for this turn (none, or one of those still "
                    "possible), each searched for the whole turn and re-rated by an independent search.")
-def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, opponents, as_json, which_official):
+def command(position_file, iterations, seconds, seed, board_file, bot_spec, top, opponents, as_json, explain,
+            which_official):
     """Search POSITION_FILE from the view of the player to move and print the ranked options for the
     next decision, the recommended turn and the expected outcome.
 
@@ -72,7 +75,7 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
         raise click.UsageError("--opponents applies to the hint's win chance, not to --which-official")
     bot = BotSpec.parse(bot_spec)        # the spec's text read here, at the edge; the library takes the value
     if which_official:
-        print_official_choices(state, viewer, position_file, bot, iterations, seconds, seed, as_json)
+        print_official_choices(state, viewer, position_file, bot, iterations, seconds, seed, as_json, explain)
         return
     analysis = analyse(state, player, bot=bot, iterations=iterations, seconds=seconds, seed=seed,
                        opponents=opponents)
@@ -82,14 +85,14 @@ def command(position_file, iterations, seconds, seed, board_file, bot_spec, top,
         click.echo(json.dumps(finite_json(result), ensure_ascii=False, allow_nan=False))   # JSON has no NaN
         return
     click.echo(result["position"])
-    for line in analysis_lines(analysis, state.n_players, top):
+    for line in analysis_lines(analysis, state.n_players, top, explain=explain):
         click.echo(line)
 
 
-def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False) -> list[str]:
+def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False, explain: bool = False) -> list[str]:
     """The analysis as `thurn-ai hint` prints it below the position: the search, the ranked options, the
-    recommended turn and the expected outcome. in_game: the hint typed in `thurn-ai play`, whose lines
-    name no option of `thurn-ai hint`."""
+    recommended turn and the expected outcome (the win chance in one line; explain: with its details).
+    in_game: the hint typed in `thurn-ai play`, whose lines name no option of `thurn-ai hint`."""
     default = analysis.bot.without("iterations", "time") == DEFAULT_SEARCH.without("iterations")
     out = [f"search: {analysis.bot}, {analysis.iterations} visits at the root, from seat {analysis.player}'s view"
            + (" (the default search)" if default else ""), ""]
@@ -103,25 +106,21 @@ def analysis_lines(analysis, players: int, top: int = 10, in_game: bool = False)
     out.append(f"  share of search: the root visits the move got; {win_label}: of the player to move after it; "
                "final score: expected")
     out += ["", f"recommended: {turn_steps(analysis.recommended_turn)}; {analysis.recommended_turn.then}",
-            *expected_line(analysis, "" if in_game else ", see --opponents").splitlines()]
+            f"{analysis.chance_line()}; expected final score {analysis.best.mean_score:.1f}"
+            + ("" if explain or in_game else " (--explain: how sure is this?)")]
+    if explain:
+        out += explain_lines(analysis.chance or win_chance_for(analysis.bot, players), str(analysis.bot))
     return out
 
 
-def expected_line(analysis, see_also: str = ", see --opponents") -> str:
-    """The expected outcome of the best option, and on a second line what its win chance means: whom it
-    assumes in every seat and how well it held out of fold (or why it is no calibrated chance)."""
-    best, chance = analysis.best, analysis.chance
-    if not analysis.calibrated:
-        word = "win chance" if chance is not None and chance.win_map else "win"
-        return (f"expected: {word} {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
-                f"{word}: {analysis.assumes} (docs/learned.md)")
-    held = chance.held_text() if chance is not None else ""
-    weaker = "" if analysis.opponents != "equal" else f"; against weaker players it is too close to 1/n{see_also}"
-    return (f"expected: win chance {best.win_prob:.0%}, final score {best.mean_score:.1f}\n"
-            f"win chance: calibrated {analysis.assumes}{'; ' + held if held else ''}{weaker} (docs/learned.md)")
+def explain_lines(chance, search: str) -> list[str]:
+    """--explain: what lies behind the one-line win chance (chance_details), the search named, the docs."""
+    return ["", "how sure is this?", *(f"  {d}" for d in chance_details(chance)),
+            f"  The search: {search}.", "  More: docs/learned.md."]
 
 
-def print_official_choices(state, viewer, position_file, bot: BotSpec, iterations, seconds, seed, as_json) -> None:
+def print_official_choices(state, viewer, position_file, bot: BotSpec, iterations, seconds, seed, as_json,
+                           explain: bool = False) -> None:
     """hint --which-official: thurn_ai.play.turn_options.which_official, as a table or JSON."""
     choices = which_official(state, bot=bot, iterations=iterations, seconds=seconds, seed=seed)
     calibrated = all(c.calibrated for c in choices)
@@ -148,7 +147,10 @@ def print_official_choices(state, viewer, position_file, bot: BotSpec, iteration
         turn = c.recommended_turn
         click.echo(f"  {name:<15} {c.win_prob:>10.1%} {c.mean_score:>11.1f}  {turn_steps(turn)}; {turn.then}")
     click.echo("")
-    click.echo(f"{win_label}: " + ("calibrated " if calibrated else "") + chance.assumes() + " (docs/learned.md)"
-               + "; each official is compared with no official this turn, both played as well as the search can")
+    click.echo(chance_line(chance) + "; each official is compared with no official this turn, both played as well "
+               "as the search can" + ("" if explain else " (--explain: how sure is this?)"))
     click.echo("")
     click.echo("caution: " + CAVEAT)
+    if explain:
+        for line in explain_lines(chance, choices[0].bot):
+            click.echo(line)

@@ -29,16 +29,19 @@ from .options import bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_boa
 @bot_module_option
 @game_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder for the results (appended as games end) [default: tournaments/<date-time>].")
+              help="Folder for the results (appended as games end) [default: tournaments/YYYYMMDD-HHMMSS, "
+                   "the time it started].")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted tournament in --out with the settings saved there (tournament.json); "
                    "a setting given as well must agree with them.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the games on a Dask cluster, e.g. tcp://host:8786 (--jobs is then ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--verbose", is_flag=True,
+              help="Print every table: score parts, officials, seats, game lengths (default: the results only).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
 def command(bots_text, players, games, seed, jobs, board, variant, board_file, english_tile, out_dir, resume,
-            scheduler, as_json, progress):
+            scheduler, as_json, verbose, progress):
     """Play a tournament between bots and print win rates, scores, seats and ratings.
 
     Example: thurn-ai tournament --bots "mcts(iterations=300),greedy" --games 20 --seed 1"""
@@ -82,7 +85,10 @@ def command(bots_text, players, games, seed, jobs, board, variant, board_file, e
     title = (f"{rules.load_board().name} board, {rules.resolved_variant} rules, seed {seed}; "
              f"results in {out_dir}")
     from ..render.text import tile_names
-    click.echo(format_summary(summary, title, tile_names(rules.load_board(), rules.all_provinces_tile == "english")))
+    more = (f"more -- score parts, officials, seats, game lengths: --verbose, or thurn-ai report "
+            f"{path_text(out_dir)} (with plots)")
+    click.echo(format_summary(summary, title, tile_names(rules.load_board(), rules.all_provinces_tile == "english"),
+                              verbose=verbose, more=more))
 
 
 _SHOWN = {"bots": "--bots", "players": "--players", "seed": "--seed", "board": "--board", "variant": "--variant",

@@ -17,10 +17,10 @@ from .options import SEED, data_board_file_option
               help="Seed for dealing the cards a player's view leaves unknown.")
 @data_board_file_option("position")
 @click.option("--json", "as_json", is_flag=True,
-              help='Machine-readable output: {"ok": ..., "summary"|"problems": [{"kind", "field", "message"}, ...]}; '
-                   'exit status 2 if not ok.')
+              help='Machine-readable output: {"ok": ..., "summary": ...} when ok, else {"ok": false, "problems": '
+                   '[{"kind", "field", "message"}, ...]} and exit status 2.')
 def command(position_file, seed, board_file, as_json):
-    """Check POSITION_FILE (see docs/position-format.md): prints "ok: <summary>", or every problem and
+    """Check POSITION_FILE (see docs/position-format.md): prints "ok: " and a summary, or every problem and
     exits with status 2."""
     try:
         state, viewer = load_position(position_file, seed=seed, board_file=board_file)

@@ -69,6 +69,9 @@ class TileStack:
 
 @dataclass(frozen=True)
 class Board:
+    """A map (load_board() reads a packaged one or a board file): its cities, the province of each
+    (city_province, -1 for a free imperial city), the roads as pairs of city indexes, the horses printed on
+    each city's cards, the bonus tile stacks and the carriages as (size, points), smallest first."""
     name: str
     title: str
     cities: tuple[str, ...]

@@ -37,7 +37,7 @@ from ..game.state import GameState
 from ..learned.features import position_features
 from ..learned.win_map import OPPONENTS, WinMapError
 from .match import derive_seed
-from .win_chance import WinChance, win_chance_for
+from .win_chance import WinChance, chance_line, win_chance_for
 from ..game.notation import move_kind
 from ..game.officials import official_of
 
@@ -160,7 +160,13 @@ class Analysis:
                 "seed": self.seed, "win_prob_calibrated": self.calibrated,
                 "win_prob_opponents": self.opponents if self.calibrated else None,
                 "win_prob_assumes": self.assumes,
-                "win_chance": (self.chance or WinChance(self.opponents)).to_dict()}
+                "win_chance": (self.chance or WinChance(self.opponents)).to_dict(),
+                "win_chance_line": self.chance_line()}
+
+    def chance_line(self) -> str:
+        """The best option's win chance in one line ('Win chance 39% (±1), for players like the search';
+        thurn_ai.play.win_chance.chance_line)."""
+        return chance_line(self.chance or WinChance(self.opponents), self.best.win_prob, self.best.visits)
 
 
 def bot_spec(bot: BotSpec = DEFAULT_SPEC, iterations: int | None = None, seconds: float | None = None,

@@ -3,6 +3,7 @@ seat's summary and its labelled decisions, the turning points."""
 from __future__ import annotations
 
 from .review import THRESHOLDS, DecisionReview, Review
+from .win_chance import chance_line, win_chance_for
 
 _PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -28,7 +29,7 @@ def review_lines(r: Review, name: str = "the game") -> list[str]:
     """The review of `name` as lines of text."""
     scores = f", final scores {' '.join(map(str, r.scores))}" if r.scores else ""
     out = [f"review of {name}: {r.players} players ({', '.join(r.bots)}){scores}",
-           f"search: {r.spec}",
+           f"search: {r.spec}", chance_line(win_chance_for(r.spec, r.players)) + " (how sure: hint --explain)",
            "labels: " + ", ".join(f"{k} from {100 * v:.0f}" for k, v in THRESHOLDS.items())
            + " points of lost win chance" + ("" if r.calibrated else " (evaluation units: not calibrated)"),
            f"uncertainty: {r.uncertainty}", ""]

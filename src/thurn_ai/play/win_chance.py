@@ -12,6 +12,7 @@ not iterations): the map's budget is said beside its search.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..bots.base import Searcher
@@ -21,6 +22,11 @@ from ..learned.win_map import OPPONENTS, WinMap, WinMapError, win_map_for
 
 #: what an uncalibrated share is, by why there is no calibrated chance
 NOT_A_PROBABILITY = "not a probability: the search's win share in the hand-set evaluation's units"
+#: whom a calibrated chance is for, in a player's words, by the opponents its map assumes
+FOR_WHOM = {"equal": "for players like the search",
+            "heuristic": "if you play like the search and the others like the heuristic bot"}
+#: what the ± of the one-line chance is (its details say it)
+MARGIN_MEANS = "± is the noise of a search this short (a rough 95% margin): a longer search narrows it"
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ class WinChance:
                 "fitted_for": self.fitted_for,
                 "differences": list(self.differences), "seats": self.seats if self.calibrated else None,
                 "assumes": self.assumes(), "held": self.held if self.calibrated else None,
-                "held_text": self.held_text() or None}
+                "held_text": self.held_text() or None, "details": chance_details(self)}
 
 
 def win_chance_for(spec: str | BotSpec, players: int, opponents: str = "equal") -> WinChance:
@@ -104,3 +110,38 @@ def win_chance_for(spec: str | BotSpec, players: int, opponents: str = "equal") 
     if differences:
         return WinChance(opponents, win_map, win_map.search, tuple(differences), learned=True)
     return WinChance(opponents, win_map, win_map.search, (), win_map.seats, win_map.held(players), learned=True)
+
+
+def search_margin(win: float, visits: int) -> float | None:
+    """A rough 95% margin of a win chance measured over `visits` of the search's games (a binomial's, its
+    variance at least 1/(4 visits) so that a chance near 0 or 1 is not called exact); None without visits."""
+    if not visits or visits <= 0 or not math.isfinite(win):
+        return None
+    return 1.96 * math.sqrt(max(win * (1 - win), 0.25 / visits) / visits)
+
+
+def chance_line(chance: WinChance, win: float | None = None, visits: int | None = None) -> str:
+    """The win chance in one line a player reads, as the board, `thurn-ai hint` and the review print it:
+    'Win chance 39% (±1), for players like the search'. win: the chance (None: the line says only whom the
+    chances are for, e.g. above a review's list); visits: the search's visits of the move (None: no ±).
+    An uncalibrated chance says so in the line; chance_details() gives the rest ("how sure is this?")."""
+    m = search_margin(win, visits) if win is not None and visits else None
+    value = "" if win is None else f" {win:.0%}" + (f" (±{max(1, round(100 * m))})" if m is not None else "")
+    if chance.calibrated:
+        return (f"Win chance{value}, " if win is not None else "Win chances ") + FOR_WHOM[chance.opponents]
+    if chance.win_map is not None:
+        return f"Win chance{value}" + (", " if win is not None else "s: ") + "not calibrated for this search"
+    return f"Win{value}" + (", " if win is not None else "s: ") + "in the search's own units, not a probability"
+
+
+def chance_details(chance: WinChance) -> list[str]:
+    """What lies behind chance_line(), one sentence a line: whom the chance assumes in every seat, how well it
+    held on games it was not fitted on, what it means against weaker players, what the ± is."""
+    out = [("A calibrated chance, " if chance.calibrated else "") + chance.assumes() + "."]
+    if chance.calibrated:
+        out.append(f"How well it held on games it was not fitted on ({chance.held_text()}).")
+        if chance.opponents == "equal":
+            out.append("Against weaker players it is too close to 1/n (the number of players): "
+                       "the heuristic opponents' map reads it for them (hint --opponents heuristic).")
+    out.append(MARGIN_MEANS[:1].upper() + MARGIN_MEANS[1:] + ".")
+    return out

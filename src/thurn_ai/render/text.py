@@ -64,6 +64,40 @@ def render_view(state, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_map(state, viewer: int | None = None) -> str:
+    """A compact text map: every province's cities, each marked with the seats that have a house there
+    ([0,2]) and whose route runs through it (<1>), * when its card is in the display; then each route with
+    the cities its ends reach by road (where a card fits). Only what every player sees: safe on a
+    determinized state."""
+    d = state.export()
+    b = state.board
+    n = state.n_players
+
+    def marked(c: int) -> str:
+        houses = [str(p) for p in range(n) if c in d["houses"][p]]
+        routes = [str(p) for p in range(n) if c in d["route"][p]]
+        return (b.cities[c] + ("*" if d["display"][c] else "") + (f"[{','.join(houses)}]" if houses else "")
+                + (f"<{','.join(routes)}>" if routes else ""))
+
+    groups = [(name, b.province_cities(k)) for k, name in enumerate(b.provinces)]
+    if b.free_cities:
+        groups.append(("free cities", b.free_cities))
+    width = max(len(name) for name, _ in groups)
+    lines = ["map: * in the display, [0] a house of seat 0, <1> on seat 1's route"]
+    lines += [f"  {name:<{width}}  {'  '.join(marked(c) for c in cities)}" for name, cities in groups]
+    for p in range(n):
+        route = d["route"][p]
+        if not route:
+            continue
+        ends = [route[0]] if len(route) == 1 else [route[0], route[-1]]
+        reach = "; ".join(f"{b.cities[e]} to " + (", ".join(b.cities[c] for c in range(b.n_cities)
+                                                             if c not in route and b.adjacent(e, c)) or "-")
+                          for e in ends)
+        who = " (you)" if viewer == p else ""
+        lines.append(f"  seat {p}{who} route {' - '.join(b.cities[x] for x in route)}; its ends reach {reach}")
+    return "\n".join(lines)
+
+
 def count(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 

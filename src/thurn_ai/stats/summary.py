@@ -350,10 +350,25 @@ def _table(header: list[str], rows: list[list[str]], first_left: bool = True) ->
     return [line(header)] + [line(r) for r in rows]
 
 
+def _results_lines(bots: pd.DataFrame, width: int, skill_parts: bool) -> list[str]:
+    """The result table: a row a bot (seats, win %, mean score, mean rank, rating; skill_parts: OpenSkill's
+    mu and sigma too)."""
+    skill = f"{'rating':>8}" + (f"{'mu':>7}{'sigma':>7}" if skill_parts else "")
+    lines = [f"{'bot':<{width}}{'seats':>6}  {'win % (95% CI)':<20}{'mean score (95% CI)':<23}{'mean rank':>9}{skill}"]
+    for b, r in bots.iterrows():
+        win = f"{_pct(r['win_rate'])} ({_pct(r['win_low']).strip()}–{_pct(r['win_high']).strip()})"
+        score = f"{_num(r['mean_score'])} ({_num(r['score_low'], 0).strip()}–{_num(r['score_high'], 0).strip()})"
+        lines.append(f"{b:<{width}}{r['games']:>6}  {win:<20}{score:<23}{r['mean_rank']:>9.2f}"
+                     f"{r['rating']:>8.1f}" + (f"{r['mu']:>7.1f}{r['sigma']:>7.2f}" if skill_parts else ""))
+    return lines
+
+
 def format_summary(summary: dict[str, pd.DataFrame], title: str = "",
-                   tile_names: dict[str, str] | None = None) -> str:
+                   tile_names: dict[str, str] | None = None, verbose: bool = True, more: str = "") -> str:
     """The summary as a readable plain-text report: every column labelled, every row named in words
-    (tile_names: {stack id: name}, e.g. render.text.tile_names(board); without it the ids, spaced)."""
+    (tile_names: {stack id: name}, e.g. render.text.tile_names(board); without it the ids, spaced).
+    verbose=False: the first screen only -- the result table with a short legend, then `more` (where the
+    rest is: the score parts, officials, seats, game lengths and pairings)."""
     from ..game.officials import OFFICIAL_LABEL
     if tile_names is None:
         from ..render.text import tile_names_of_ids
@@ -367,13 +382,10 @@ def format_summary(summary: dict[str, pd.DataFrame], title: str = "",
         lines.append(title)
     lines.append(f"{ov['games']} games, {ov['players']} players, {ov['bots']} bots"
                  + (f", {ov['truncated_games']} stopped by the turn limit" if ov["truncated_games"] else ""))
-    lines += ["", f"{'bot':<{width}}{'seats':>6}  {'win % (95% CI)':<20}{'mean score (95% CI)':<23}"
-                  f"{'mean rank':>9}{'rating':>8}{'mu':>7}{'sigma':>7}"]
-    for b, r in bots.iterrows():
-        win = f"{_pct(r['win_rate'])} ({_pct(r['win_low']).strip()}–{_pct(r['win_high']).strip()})"
-        score = f"{_num(r['mean_score'])} ({_num(r['score_low'], 0).strip()}–{_num(r['score_high'], 0).strip()})"
-        lines.append(f"{b:<{width}}{r['games']:>6}  {win:<20}{score:<23}{r['mean_rank']:>9.2f}"
-                     f"{r['rating']:>8.1f}{r['mu']:>7.1f}{r['sigma']:>7.2f}")
+    lines += ["", *_results_lines(bots, width, verbose)]
+    if not verbose:
+        lines.append("seats: games played; win %: ties shared; mean rank: 1 = first; rating: skill, higher is better")
+        return "\n".join(lines + ([""] + [more] if more else []))
     lines.append("seats: the seats the bot held over all games (a bot seated twice in a game counts twice); "
                  "win %: ties on the top score shared; mean rank: 1 = first (the rules' tie-break); "
                  "rating: OpenSkill mu - 3 sigma")

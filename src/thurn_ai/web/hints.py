@@ -23,7 +23,7 @@ from ..play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from ..play.turn_options import check_turn_question, open_choices, which_official
 from ..bots.base import Analyst, Bot, Searcher
 from ..bots.spec import BotSpec, make_bot
-from ..play.win_chance import win_chance_for
+from ..play.win_chance import chance_line, win_chance_for
 from ..bots.search_options import MAX_ITERATIONS
 from ..errors import ThurnError
 from ..fileio import short_repr
@@ -105,7 +105,8 @@ def official_choices_result(state: GameState, choices, each: Budget) -> dict:
         rows.append(row)
     return {"question": "which_official", "player": state.current_player, "bot": choices[0].bot,
             "choices": rows, "win_prob_calibrated": all(c.calibrated for c in choices),
-            "win_chance": win_chance_for(choices[0].bot, state.n_players).to_dict(),
+            "win_chance": (chance := win_chance_for(choices[0].bot, state.n_players)).to_dict(),
+            "win_chance_line": chance_line(chance, rows[0]["win_prob"], rows[0]["visits"]),
             "each_search": {"seconds": each.seconds, "iterations": each.iterations},
             "recommended_turn": rows[0]["recommended_turn"]}
 

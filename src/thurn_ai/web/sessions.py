@@ -201,7 +201,7 @@ class GameSession:
                 del self.log[n_log:]
                 raise
             st = self.state
-            if st.is_terminal() or st.current_player != p:
+            if st.is_terminal() or (st.current_player != p and st.current_player in self.humans):
                 self._undo.clear()
             else:
                 self._undo.append((snapshot, n_log))
@@ -248,13 +248,14 @@ class GameSession:
     def _remember_for_undo(self, move: int) -> None:
         """Keep the game as it is before the person's `move`, unless the move shows a card that was hidden
         (a draw refills the display from the deck; the deck and the Administrator deal new cards): taking
-        that back would let the person look at the deck and choose again. After such a move, and once the
-        turn passes to another seat, there is nothing to take back."""
+        that back would let the person look at the deck and choose again. After such a move, at the game's
+        end, and once another person's turn begins, there is nothing to take back. A move that passes the turn
+        to a bot stays undoable until that bot moves (step() forgets it): a mis-tapped last card is no loss."""
         s = self.state
         after = s.clone()
         after.apply(move)
         if after.export()["deck_n"] != s.export()["deck_n"] or after.is_terminal() \
-                or after.current_player != s.current_player:
+                or (after.current_player != s.current_player and after.current_player in self.humans):
             self._undo.clear()
             return
         self._undo.append((self.table.snapshot(), len(self.log)))

@@ -8,6 +8,11 @@ const SVG = "http://www.w3.org/2000/svg";
 // Colour-blind-safe palettes. Seats: Okabe & Ito's colours, each with its own line pattern and the seat
 // number on every house, so colour is never the only cue. Provinces: Paul Tol's "light" scheme (made
 // for fills behind dark text), and each city carries its province's code as text.
+// Counts in words, one helper for the whole page: plural(1, "house") "1 house", plural(3, "house") "3 houses";
+// points(1) "+1 point", points(-3) "−3 points".
+export const plural = (k, word, words = `${word}s`) => `${k} ${k === 1 ? word : words}`;
+export const points = (n) => `${n >= 0 ? "+" : "−"}${plural(Math.abs(n), "point")}`;
+
 export const SEAT_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 export const SEAT_NAMES = ["blue", "vermillion", "green", "purple"];
 // Route patterns (solid, dashed, dotted, dash-dot), drawn with butt caps: a round cap would reach half the
@@ -337,8 +342,10 @@ export function drawStrip(box, geo, pos, opts = {}) {
       el("span", { class: "strip-who" }, who || `seat ${seat}`),
       score !== null ? el("strong", { class: "strip-score" }, `${score} pts`) : null,
       parts ? el("span", { class: "visually-hidden" }, ` (${scoreText(parts)})`) : null,
-      el("span", {}, ride), el("span", {}, `${left} houses left`), el("span", {}, `${hand} in hand`),
-      toMove ? el("span", { class: "to-move" }, "◀ to move") : null));
+      // on a phone only the seat and its score show (every seat's in view); the rest is read aloud
+      el("span", { class: "strip-more" }, ride), el("span", { class: "strip-more" }, `${plural(left, "house")} left`),
+      el("span", { class: "strip-more" }, `${hand} in hand`),
+      toMove ? el("span", { class: "to-move" }, "◀", el("span", { class: "strip-more" }, " to move")) : null));
   });
   box.setAttribute("role", "group");      // a div with a label needs a role (axe: aria-prohibited-attr)
 }

@@ -1,5 +1,5 @@
 // What the views share: the API, error messages, the board geometry, the panels beside the board.
-import { drawBoard, drawLegend, drawPlayers, drawStrip, drawTileStacks, el, isHorses, prepareGeometry, SEAT_COLORS, officialLabel, tileLabel } from "./board.js";
+import { drawBoard, drawLegend, drawPlayers, drawStrip, drawTileStacks, el, isHorses, plural, points, prepareGeometry, SEAT_COLORS, officialLabel, tileLabel } from "./board.js";
 
 export const $ = (sel) => document.querySelector(sel);
 
@@ -149,14 +149,14 @@ export function moveText(entry) {
 export const PHASE_WORDS = { draw: "drawing cards", play: "playing a card", after_play: "after playing a card",
   houses: "placing houses", cartwright: "the Cartwright", discard: "discarding", over: "game over" };
 
-export const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+export { plural, points };        // the page's one helper for counts in words (board.js)
 
 export function closeText(c, geo = null, verb = "closed") {
   const parts = [`${verb} ${c.route.join(" – ")}`];
   parts.push(c.houses.length ? `houses in ${c.houses.join(", ")}` : "no house");
   if (c.tiles.length) parts.push(`tiles ${c.tiles.map((t) => `${tileLabel(geo, t.stack)} (${t.value})`).join(", ")}`);
   if (c.carriage) parts.push(`${c.carriage}-carriage${c.cartwright ? " (Cartwright)" : ""}`);
-  parts.push(`${c.points >= 0 ? "+" : ""}${c.points} points`);
+  parts.push(points(c.points));
   if (c.ends_game) parts.push("the game ends after this round");
   return parts.join("; ");
 }

@@ -168,8 +168,9 @@ export function refreshHint() {
     ", by win chance; ± is the noise of a search this short";
   $("#hint-caption").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
   $("#hint-options").title = `the search: ${r.bot}, ${r.iterations} visits at the root`;
+  // the search's choice (★) first, then by win chance; rows barely searched last
   const ranked = r.options.slice(0, 12).map((o, i) => ({ o, i, barely: barely(o) }))
-    .sort((a, b) => Number(a.barely) - Number(b.barely) ||
+    .sort((a, b) => Number(b.o === searched) - Number(a.o === searched) || Number(a.barely) - Number(b.barely) ||
       (Number.isFinite(b.o.win_prob) ? b.o.win_prob : -1) - (Number.isFinite(a.o.win_prob) ? a.o.win_prob : -1) || a.i - b.i);
   const top = ranked[0].o;
   const mTop = margin(top.win_prob, top.visits);
@@ -183,24 +184,24 @@ export function refreshHint() {
       el("td", {}, o.mean_score.toFixed(1)), el("td", {}, pct(o.share))));
   });
   const turn = r.recommended_turn;
-  const fewRows = ranked.some((x) => x.barely) ? " Rows marked “barely searched” had too few of the search's games to rank: they come last." : "";
-  const noisy = ranked.length > 1 && mTop !== null ? ` Rows marked ≈ are within the noise of the first: the search cannot tell them apart; differences of 1–3 points in the expected score are noise too. A longer search narrows the ± margins.` : "";
+  const better = ranked.find((x) => !x.barely && x.o !== searched && x.o.win_prob > searched.win_prob);
+  const notes = [`★ in the table: the search's choice, the move it examined most; it comes first` +
+    (better ? ` (${better.o.move} has a higher win chance in fewer of the search's games).` : ".")];
+  if (ranked.length > 1 && mTop !== null) notes.push("Rows marked ≈ are within the noise of the first: the search cannot tell them apart; differences of 1–3 points in the expected score are noise too.");
+  if (ranked.some((x) => x.barely)) notes.push("Rows marked “barely searched” had too few of the search's games to rank: they come last.");
   $("#hint-turn").replaceChildren(el("strong", {}, c.done ? "The rest of the recommended turn (★ on the board and the moves):" : "Recommended turn, in order (★1, ★2, … on the board and the moves):"),
     stepsList(turn, c.done),
-    `then ${turn.then}. ` + chanceWords(r, pct(r.best.win_prob)) +
-    `, expected final score ${r.best.mean_score.toFixed(1)} points. ★ in the table: the search's choice, the move it examined most` +
-    (searched !== top ? ` (${searched.move}); ${top.move} has the higher win chance in fewer of the search's games.` : ".") + noisy + fewRows);
+    el("p", {}, `Then ${turn.then}.`),
+    el("p", { class: "chance-line" }, `${r.win_chance_line}; expected final score ${r.best.mean_score.toFixed(1)} points.`),
+    howSure(r, `${r.bot}, ${r.iterations} visits at the root`, notes));
 }
 
-// What a hint's win chance means (r.win_chance, thurn_ai/play/win_chance.py): calibrated for the search its
-// map was fitted for (whom it assumes in every seat, how well it held out of fold); that map read for another
-// search (uncalibrated, and said so); or the search's share in evaluation units.
-function chanceWords(r, value) {
-  const w = r.win_chance || {};
-  const v = value ? ` ${value}` : "";
-  if (r.win_prob_calibrated) return `Win chance${v} (a probability calibrated on held-out games: ${w.assumes}${w.held_text ? `; ${w.held_text}` : ""})`;
-  if (w.mapped) return `Win chance${v} (${w.assumes})`;
-  return `Win${v} in the search's evaluation units (not a probability)`;
+// "how sure is this?": what lies behind the one-line win chance (r.win_chance.details, from
+// thurn_ai/play/win_chance.py: whom it assumes, how well it held, what ± is), the search, the table's marks.
+function howSure(r, search, notes = []) {
+  const details = (r.win_chance && r.win_chance.details) || [];
+  return el("details", { class: "how-sure" }, el("summary", {}, "how sure is this?"),
+    el("ul", {}, [...details, `The search: ${search}.`, ...notes].map((t) => el("li", {}, t))));
 }
 
 // A turn's i-th move with its official; the turn as one line; the turn as numbered steps (the steps
@@ -230,10 +231,10 @@ function showChoices(r, done = 0) {
     $("#hint-choices tbody").append(el("tr", { class: [i === 0 ? "best" : "", c === picked ? "picked" : ""].join(" ").trim() || null, "data-option": c.option },
       el("td", {}, pick), ...cells));
   });
-  const units = chanceWords(r, "") + ".";
   $("#hint-turn").replaceChildren(el("strong", {}, `${picked === r.choices[0] ? "The best choice's" : `The ${label(picked)} choice's`} turn` +
     (done ? ": the rest of it (★ on the board and the moves):" : ", in order (★1, ★2, … on the board and the moves):")),
     stepsList(picked.recommended_turn, done),
-    `${units} Each official is compared with no official this turn, both played as well as the search can. ` +
-    "Win chances a few points apart are within the noise of searches this short: a longer search separates them.");
+    el("p", { class: "chance-line" }, `${r.win_chance_line}. Each official is compared with no official this turn, both played as well as the search can.`),
+    howSure(r, `${r.bot}, ${each} a search, two searches a choice`,
+      ["Win chances a few points apart are within the noise of searches this short: a longer search separates them."]));
 }

@@ -149,6 +149,8 @@ async function undo() {
     const r = await api("POST", `/api/games/${st.game.id}/undo`, {});
     st.moved = null;
     const undone = r.undone ? st.game.log.slice(r.undone.i).filter((e) => e.seat === r.undone.seat && e.kind !== "done").map(moveText) : [];
+    // "Place no house" is a lone "done": it is taken back as "no house"
+    if (!undone.length && r.undone && r.undone.kind === "done") undone.push("no house");
     $("#undo-note").textContent = undone.length ? `Taken back: ${undone.join(", ")}.` : "";
     await setGame(r.view);
   } catch (e) {
@@ -181,6 +183,37 @@ async function stepOnce() {
   }
 }
 
+// How long the bots wait after the person's move ended the turn, while Undo can take it back (a mis-tapped
+// card on a phone); End turn lets them move at once.
+export const UNDO_GRACE_MS = 2500;
+const CARD_PLAYS = new Set(["left", "right", "new", "horse"]);
+
+// Waits while the person's last move can still be taken back before the bots move: until the grace is over,
+// End turn is pressed, or the move is undone. Says so in the turn's help.
+async function undoGrace() {
+  const last = st.game && st.game.log[st.game.log.length - 1];
+  // only after a card play that ended the turn by itself (stop, Place houses and Discard end it on purpose)
+  if (!last || !(st.game.undo > 0) || !st.game.humans.includes(last.seat) || !CARD_PLAYS.has(last.kind)) return;
+  const n = st.game.log.length;
+  const end = $("#end-turn");
+  end.hidden = false;
+  st.grace = `Your turn is over: the bots move in ${(UNDO_GRACE_MS / 1000).toFixed(1)} s. Undo takes your last move back; End turn lets them move now.`;
+  $("#game").dataset.grace = "yes";
+  if (nav.current === "play") showPlay();      // the turn box and the moves say so, with Undo beside the cards
+  const near = $("#grace-end");
+  if (near) near.scrollIntoView({ block: "nearest" });       // a phone: in view below the tapped card
+  await new Promise((resolve) => {
+    const done = () => { clearInterval(poll); clearTimeout(timer); end.removeEventListener("click", done); resolve(); };
+    const timer = setTimeout(done, UNDO_GRACE_MS);
+    const poll = setInterval(() => { if (!st.game || st.game.log.length !== n || st.game.waiting_for !== "bot") done(); }, 50);
+    end.addEventListener("click", done);
+  });
+  end.hidden = true;
+  st.grace = null;
+  delete $("#game").dataset.grace;
+  if (nav.current === "play" && st.game) showPlay();
+}
+
 // The bots move one after another, with a pause between moves so that each can be followed.
 async function advance() {
   if (st.stepping) return;
@@ -189,6 +222,8 @@ async function advance() {
     while (st.game && st.game.waiting_for === "bot") {
       const speed = $("#bot-speed").value;
       if (speed === "step") break;
+      await undoGrace();
+      if (!st.game || st.game.waiting_for !== "bot") break;     // the move was taken back
       if (Number(speed) > 0) await sleep(Number(speed));
       if ($("#bot-speed").value === "step") break;
       if (!(await stepOnce())) break;

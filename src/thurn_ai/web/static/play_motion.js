@@ -33,10 +33,19 @@ export function showBotMove(entry, before) {
   }
 }
 
-// A copy of the card moving from one box to another, gone when it arrives.
-function fly(name, from, to, ms) {
-  if (!from || !to) return;
-  const card = el("div", { class: "card flying-card", "aria-hidden": "true", "data-city": name },
+// A box moved inside the window (a phone shows part of the page): a card never flies out of sight.
+function inView(r) {
+  const w = document.documentElement.clientWidth, h = document.documentElement.clientHeight;
+  const width = Math.min(r.width, w), height = Math.min(r.height, h);
+  return { left: Math.min(Math.max(r.left, 0), w - width), top: Math.min(Math.max(r.top, 0), h - height), width, height };
+}
+
+// A copy of the card moving from one box to another, gone when it arrives (both ends kept in view).
+function fly(name, fromBox, toBox, ms) {
+  if (!fromBox || !toBox) return;
+  const from = inView(fromBox), to = inView(toBox);
+  const card = el("div", { class: "card flying-card", "aria-hidden": "true", "data-city": name,
+    "data-to": `${Math.round(to.left + to.width / 2)},${Math.round(to.top + to.height / 2)}` },
     el("span", { class: "card-name" }, name));
   card.style.left = `${from.left}px`;
   card.style.top = `${from.top}px`;

@@ -64,9 +64,21 @@ export function givesUp(m) {
     return `Without the Cartwright you keep ${carriage(c.decline.carriage)}: you give up ${carriage(c.take.carriage)} and ${plural(lost, "point")}.`;
   }
   if (m.kind === "cartwright" && c.take.ends_game) {
-    return `Taking ${carriage(c.take.carriage)} (${points(c.take.points)}) ends the game: the round is played out, then the game is over.`;
+    return `Taking ${carriage(c.take.carriage)} (${points(c.take.points)}) ends the game: the round is played out, then the game is over. ${standing(c.take.points)}`;
   }
   return null;
+}
+
+// Where a move that ends the game leaves the person, from the scores the page shows: "You would have 17;
+// seat 2 (heuristic) has 21: you would finish behind, unless the rest of the round changes it."
+export function standing(gain) {
+  const game = st.game, me = game.viewer;
+  if (me === null || me === undefined || !game.scores || game.scores.length < 2) return "";
+  const mine = game.scores[me] + gain;
+  const others = game.scores.map((v, s) => ({ v, s })).filter((x) => x.s !== me);
+  const top = others.reduce((a, b) => (b.v > a.v ? b : a));
+  const where = mine < top.v ? "you would finish behind" : mine === top.v ? "you would be level with them" : "you would finish first";
+  return `You would have ${mine}; seat ${top.s} (${game.seats[top.s]}) has ${top.v}: ${where}, unless the rest of the round changes it.`;
 }
 
 // The question before houses are placed, or null when the placement is the best there is and does not end
@@ -81,7 +93,7 @@ export function housesQuestion(list) {
   if (!list.length) warnings.push(`You place no house: you give up up to ${bestText}, and the houses still count −1 each at the end.`);
   else if (!exact) warnings.push(`These ${plural(list.length, "house")} are only part of a placement: the best here is ${bestText}.`);
   else if (exact.points < best.points) warnings.push(`This earns ${points(exact.points)}; the best here is ${bestText}: you give up ${plural(best.points - exact.points, "point")}.`);
-  if (exact && exact.ends_game) warnings.push("These are your last houses: the game ends after this round.");
+  if (exact && exact.ends_game) warnings.push(`These are your last houses: the game ends after this round. ${standing(exact.points)}`);
   if (!warnings.length) return null;
   const question = list.length ? `Place ${plural(list.length, "house")}: ${list.join(", ")}?` : "Place no house?";
   return { question, warnings };

@@ -1,9 +1,9 @@
 // Picking the houses of a close, or the cards to discard, as a set in any order; confirmed with a button.
-import { plural } from "./common.js";
+import { plural, points } from "./common.js";
 import { canonical, el } from "./board.js";
 import { hooks, myHand, picked, st } from "./play_state.js";
 
-export const points = (n) => `${n >= 0 ? "+" : "−"}${plural(Math.abs(n), "point")}`;
+export { points };
 
 // A placement's points in words: the houses' own (+1 each: a house placed no longer counts −1) apart
 // from the tiles and the carriage they bring ("3 houses, +5 points" read as if the houses alone gave 5).

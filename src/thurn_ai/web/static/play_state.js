@@ -12,6 +12,7 @@ export const st = {
   // takes them in board order once they are confirmed): for the position with this key only.
   picks: { key: null, cities: [] },
   panned: null,      // what the map was last panned for (a phone's zoomed map)
+  grace: null,       // while the bots wait for a possible Undo of the person's turn-ending move: what to say
 };
 
 // Filled in by play.js: redraw the view, play one move, play a set of moves (houses, discards).

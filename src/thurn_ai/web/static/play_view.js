@@ -110,11 +110,12 @@ function showTurn(cx) {
   const labels = game.seats.map((s, i) => (game.humans.includes(i) ? "you" : s));
   $("#turn-info").textContent = turnText(game, labels, person);
   $("#turn-info").dataset.over = game.over ? "yes" : "no";
-  $("#phase-help").textContent = game.over ? "" : person ? `You: ${phaseHelp()}.` :
+  $("#phase-help").textContent = game.over ? "" : person ? `You: ${phaseHelp()}.` : st.grace ||
     `seat ${game.to_move} (${game.seats[game.to_move]}) is to move` + (cx.stepMode ? ": press Step bot for its next move." : ": the bots are playing…");
   showBotSummary();
   showClosePreview();
-  $("#undo").disabled = !(person && game.undo > 0);
+  // after the person's move passed the turn, Undo stays until the first bot moves (play.js, undoGrace)
+  $("#undo").disabled = !(game.undo > 0 && (person || game.waiting_for === "bot"));
   $("#undo").dataset.count = String(game.undo || 0);
 }
 
@@ -197,14 +198,23 @@ function showHand(cx) {
     const cls = !ms.length ? "" : fits ? "legal fits" : breaks ? "legal nofit" : "legal";
     const what = fits ? "fits your route" : breaks ? "does not fit: playing it starts a new route" : "";
     const one = fits ? ms.filter((m) => FITS.has(m.kind)) : ms;
-    // the hint's steps that play this card (★ as on the moves and the map)
-    const star = [...new Set(ms.flatMap((m) => cx.steps[m.move] || []))].sort((a, b) => a - b);
+    // the hint's steps that play this card (★ as on the moves and the map), also a later step's, e.g. in
+    // the draw phase, when the card cannot be played yet
+    const star = [...new Set([...ms.flatMap((m) => cx.steps[m.move] || []), ...laterSteps(cx.steps, name)])].sort((a, b) => a - b);
     const extra = [star.length ? `★${star.join(",")}` : null, breaks ? "new route" : null].filter(Boolean).join(" ") || null;
     hand.append(cardEl(st.geo, c, { class: `${cls} ${star.length ? "hinted" : ""}`.trim(), disabled: !ms.length, onclick: ms.length ? (ev) => choose(ms, ev, { card: true }) : null, horses: cx.horses,
       title: ms.map((m) => moveLabel(m)).join(" / ") || null, move: one.length === 1 ? one[0].move : null,
       extra, said: ms.length && what ? `: ${what}` : null }));
   }
   if (someFit || someNot) $("#hand-info").textContent = someNot ? "bold: fits your route · dashed: new route" : "bold: fits your route";
+}
+
+// The hint's steps that play the card of `city` (moves in notation: "left Passau", "new Passau").
+function laterSteps(steps, city) {
+  return Object.entries(steps).flatMap(([move, at]) => {
+    const m = move.match(/^(?:left|right|new|horse) (.+)$/);
+    return m && canonical(st.geo, m[1]) === city ? at : [];
+  });
 }
 
 function showDiscardHand(cx, cards) {
@@ -226,6 +236,12 @@ function showMoves(cx) {
   const { game, phase, picking, steps } = cx;
   const moves = $("#moves");
   moves.replaceChildren();
+  if (st.grace && !cx.person) {       // the bots wait for a possible Undo: said where the card was tapped
+    moves.append(el("p", { class: "help" }, st.grace),
+      el("button", { type: "button", class: "move", id: "grace-undo", onclick: () => $("#undo").click() }, "Undo"),
+      el("button", { type: "button", class: "move", id: "grace-end", onclick: () => $("#end-turn").click() }, "End turn"));
+    return;
+  }
   if (!game.legal.length) moves.append(el("p", { class: "help" }, game.over ? "The game is over." : cx.stepMode ? "A bot is to move: press Step bot." : "The bots are playing."));
   if (picking && phase === "houses") return showHouseMoves(cx);
   if (picking && phase === "discard") {
@@ -275,16 +291,18 @@ function placeHouses(ev) {
 }
 
 // A zoomed map (a phone) is panned to what matters for the person: at the start of each of their turns
-// the route and the hand, when houses are placed the route, when a hint appears its cities. Never for
-// nothing: on a first turn with an empty hand it waits for the first card.
+// the route and the hand, when houses are placed the route, when a hint appears its cities. On a first turn
+// with no route and an empty hand: the display's cities, the cards to choose from.
 function panMap(cx) {
   if (!cx.person) return;
   const game = st.game;
   const hint = Object.keys(hintSteps(key()) || {});
   const route = myRoute();
   const hand = cx.hasSeat ? myHand().map((c) => canonical(st.geo, c)) : [];
+  const own = route.length || hand.length;     // else the display: panned again once the first card is in hand
+  const mine = own ? [...route, ...hand] : game.position.display.map((c) => canonical(st.geo, c));
   const [why, cities] = cx.phase === "houses" ? [`houses ${game.log.length}`, route] :
-    hint.length ? [`hint ${hint.join(",")}`, hint] : [`turn ${game.turn}`, [...route, ...hand]];
+    hint.length ? [`hint ${hint.join(",")}`, hint] : [`turn ${game.turn}${own ? "" : " display"}`, mine];
   const focusKey = `${game.id}:${why}`;
   if (!cities.length || st.panned === focusKey) return;
   st.panned = focusKey;
