@@ -367,19 +367,32 @@ class ResultStore:
         return records
 
     def _as_planned(self, game: int, record: dict) -> bool:
-        """Whether a saved game was played with the seed and seating the plan gives it (noted if not)."""
-        if self.planned is None:
+        """Whether a saved game was played with the rules of the settings and the seed and seating the plan
+        gives it (noted if not): an edited rule (max_turns, the tile's reading) never mixes two rule sets in
+        one folder."""
+        rules = self.meta.get("rules")
+        if isinstance(rules, dict) and record.get("rules") != rules:
+            how = f"under the rules {short_repr(record.get('rules'), 200)}, not {short_repr(rules, 200)}"
+        else:
+            how = self._unplanned_how(game, record)
+        if how is None:
             return True
+        if self._unplanned is None:
+            self._unplanned = (game, how)
+        return False
+
+    def _unplanned_how(self, game: int, record: dict) -> str | None:
+        """How a saved game was played otherwise than the plan's seed and seating (None: as planned)."""
+        if self.planned is None:
+            return None
         seed, specs = self.planned(game)
         if record.get("seed") != seed:
             how = f"with seed {short_repr(record.get('seed'))}, not the {seed} its settings derive"
         elif record.get("bots") != list(specs):
             how = f"by {short_repr(record.get('bots'))}, not {list(specs)} as its settings seat them"
         else:
-            return True
-        if self._unplanned is None:
-            self._unplanned = (game, how)
-        return False
+            return None
+        return how
 
     def _lines(self, name: str):
         """The complete lines of a log file as text, streamed (none if there is none): a partly written
