@@ -219,3 +219,20 @@ def test_review_refuses_a_record_whose_final_scores_are_false(record, tmp_path):
     bad.write_text(json.dumps(d) + "\n")
     assert_one_error(invoke(["replay", bad, "--quiet"]), "the record says [99, -99]")
     assert_one_error(invoke(["review", bad, "--budget", "5", "--no-cache"]), "the record says [99, -99]")
+
+
+# ---------------------------------------------------------------- empty values mean nothing
+
+@pytest.mark.parametrize("args", [
+    ["officials", "--from", ""],              # before: started the whole default study
+    ["officials", "--budget", ""], ["officials", "--budget", " "], ["officials", "--budget", ",,,"],
+    ["officials", "--out", ""], ["report", "T", "--plots", ""], ["serve", "--record", ""],
+    ["serve", "--position", ""], ["tournament", "--bots", "random,random", "--scheduler", ""],
+    ["review", "T", "--scheduler", ""], ["play", "--bots", "random,random", "--board-file", ""],
+    ["replay", "R", "--board-file", " "],
+])
+def test_an_empty_option_value_is_refused_not_read_as_not_given(args, tournament, record, monkeypatch):
+    from thurn_ai.play import tournament as T
+    monkeypatch.setattr(T, "run_tournament", lambda *a, **k: pytest.fail("started"))
+    args = [tournament if a == "T" else record if a == "R" else a for a in args]
+    assert_one_error(invoke(args))
