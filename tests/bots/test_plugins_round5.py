@@ -32,3 +32,11 @@ register('np', Np)
 """)
     out = thurn([*PLAY, "--bot-module", m, "--bots", "np,random"], tmp_path)
     assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("name", ["loop/x.py", "~nosuchuser_72/x.py"])
+def test_a_bot_module_path_that_cannot_be_resolved_is_one_error(tmp_path, name):
+    # before: RuntimeError tracebacks (a symbolic link loop, an unknown user's home)
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    path = str(tmp_path / name) if name.startswith("loop") else name
+    one_error(thurn([*PLAY, "--bot-module", path, "--bots", "random,random"], tmp_path), "--bot-module")
