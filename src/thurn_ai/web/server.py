@@ -65,6 +65,9 @@ def allowed_hosts_for(host: str) -> list[str] | None:
 #: kept, its request answered 503 by uvicorn (limit_concurrency) and the connection then closed, so a
 #: burst of requests is answered, not reset (audit 5, N6).
 MAX_CONNECTIONS = 256
+#: A connection counts as idle (may be closed to make room) only once it has sent nothing for this long: a
+#: client that has just connected sends its request within milliseconds.
+IDLE_GRACE_SECONDS = 0.1
 #: The most connections held even then: beyond, a new connection is closed at once (the file descriptors
 #: and buffers of a flood stay bounded).
 HARD_MAX_CONNECTIONS = 4 * MAX_CONNECTIONS
@@ -277,9 +280,11 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
             """Close the connection idle longest (no byte of a request since its last answer, none waiting
             unread in the kernel); if none is idle, keep this one (its request is answered 503) unless the
             server holds HARD_MAX_CONNECTIONS already."""
+            quiet_since = self.loop.time() - IDLE_GRACE_SECONDS
             idle = sorted((c for c in self.connections
                            if c is not self and isinstance(c, Guarded) and c.waiting() and not c._reading
-                           and not c.transport.is_closing()), key=lambda c: c._waiting_since)
+                           and c._waiting_since <= quiet_since and not c.transport.is_closing()),
+                          key=lambda c: c._waiting_since)
             for victim in idle:
                 if _unread(victim.transport):         # a request arrived, not yet read: not idle
                     continue
