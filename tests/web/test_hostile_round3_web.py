@@ -56,7 +56,6 @@ def test_a_connection_that_sends_no_request_is_closed(monkeypatch):
 
 def test_idle_connections_beyond_the_budget_make_room_for_a_request(monkeypatch):
     monkeypatch.setattr(web_server, "MAX_CONNECTIONS", 20)
-    monkeypatch.setattr(web_server, "IDLE_GRACE_SECONDS", 0)
     with BackgroundServer(create_app(replay_process=False)) as url:
         idle = [socket.create_connection(address(url)) for _ in range(60)]
         try:

@@ -65,12 +65,9 @@ def allowed_hosts_for(host: str) -> list[str] | None:
 #: kept, its request answered 503 by uvicorn (limit_concurrency) and the connection then closed, so a
 #: burst of requests is answered, not reset (audit 5, N6).
 MAX_CONNECTIONS = 256
-#: A connection counts as idle (may be closed to make room) only once it has sent nothing for this long: a
-#: client that has just connected sends its request within milliseconds.
-IDLE_GRACE_SECONDS = 0.1
 #: The most connections held even then: beyond, a new connection is closed at once (the file descriptors
-#: and buffers of a flood stay bounded).
-HARD_MAX_CONNECTIONS = 4 * MAX_CONNECTIONS
+#: and buffers of a flood stay bounded: a few MB). Below it every request is answered, by 503 past the limit.
+HARD_MAX_CONNECTIONS = 8 * MAX_CONNECTIONS
 #: The longest a connection may take to send a request's headers, from when it opens or from its last
 #: answer; a connection that sends nothing, or a header line a minute, is closed after it. (uvicorn arms
 #: no timer before the first request: its keep-alive timer starts after a response, and stops at the
@@ -280,11 +277,9 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
             """Close the connection idle longest (no byte of a request since its last answer, none waiting
             unread in the kernel); if none is idle, keep this one (its request is answered 503) unless the
             server holds HARD_MAX_CONNECTIONS already."""
-            quiet_since = self.loop.time() - IDLE_GRACE_SECONDS
             idle = sorted((c for c in self.connections
                            if c is not self and isinstance(c, Guarded) and c.waiting() and not c._reading
-                           and c._waiting_since <= quiet_since and not c.transport.is_closing()),
-                          key=lambda c: c._waiting_since)
+                           and not c.transport.is_closing()), key=lambda c: c._waiting_since)
             for victim in idle:
                 if _unread(victim.transport):         # a request arrived, not yet read: not idle
                     continue
@@ -319,7 +314,21 @@ def run(app, sock: socket.socket, log_level: str = "warning") -> None:
     """Serve `app` on `sock` until interrupted (Ctrl+C)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     fixed_mmap_threshold()
+    _allow_open_files(HARD_MAX_CONNECTIONS + 256)
     _uvicorn_server(app, log_level).run(sockets=[sock])
+
+
+def _allow_open_files(n: int) -> None:
+    """Raise the soft limit of open files to `n` (within the hard limit) so HARD_MAX_CONNECTIONS can be held
+    (a common soft limit is 1024); unchanged where it cannot be."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = n if hard == resource.RLIM_INFINITY else min(n, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 class BackgroundServer:
