@@ -287,7 +287,8 @@ _digests: dict = {}
 
 def sha256_of(path) -> str:
     """The SHA-256 of a file's bytes as hex ('' when it cannot be read, is not a regular file or is larger
-    than MAX_FILE_BYTES: hash_bounded), read again only when the file's size or modification time changed (a search reads its weights files' digests at every analysis)."""
+    than MAX_FILE_BYTES: hash_bounded), read again only when the file's size or modification time changed
+    (a search reads its weights files' digests at every analysis)."""
     try:
         p = Path(path).expanduser().resolve()
         st = p.stat()
@@ -384,9 +385,9 @@ class _Refused(Exception):
 
 def read_text(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES) -> str:
     """The text of a data file given by a user (UTF-8, a byte-order mark is dropped), read at most
-    `max_bytes` bytes (streamed: read_capped). Every problem is one `error` (a ThurnError class) naming `what` and the path:
-    "cannot read position file p.json: No such file or directory", "board file b.json is not UTF-8 text
-    (byte 3, line 1)", "record file r.jsonl is larger than 64 MB"."""
+    `max_bytes` bytes (streamed: read_capped). Every problem is one `error` (a ThurnError class) naming
+    `what` and the path: "cannot read position file p.json: No such file or directory", "board file b.json
+    is not UTF-8 text (byte 3, line 1)", "record file r.jsonl is larger than 64 MB"."""
     shown = path_text(path)
     try:
         with open(path, "rb") as f:

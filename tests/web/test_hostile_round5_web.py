@@ -3,7 +3,6 @@ server answers 503 and closes, it never resets a request it is reading; idle con
 from __future__ import annotations
 
 import socket
-import threading
 
 import pytest
 

@@ -8,10 +8,10 @@ import click
 
 from ..errors import ThurnError
 from ..fileio import claim_folder
+from .options import OutputFolder
 
 #: The empty file that marks a plots folder as made by this command (which then may rewrite its PNGs).
 PLOTS_MARK = ".thurn-ai-plots"
-from .options import OutputFolder
 
 
 def _title(folder: Path, results_dir) -> str:

@@ -12,7 +12,8 @@ from ..errors import ThurnError
 from ..fileio import path_text
 from click.core import ParameterSource
 
-from .options import OutputFolder, bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_board, game_options, rules_from
+from .options import (OutputFolder, bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_board, game_options,
+                      rules_from)
 
 
 @click.command("tournament")

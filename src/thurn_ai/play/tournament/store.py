@@ -371,6 +371,7 @@ class ResultStore:
         gives it (noted if not): an edited rule (max_turns, the tile's reading) never mixes two rule sets in
         one folder."""
         rules = self.meta.get("rules")
+        how: str | None
         if isinstance(rules, dict) and record.get("rules") != rules:
             how = f"under the rules {short_repr(record.get('rules'), 200)}, not {short_repr(rules, 200)}"
         else:
