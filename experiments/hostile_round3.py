@@ -19,7 +19,10 @@ replaced, wrong types, 1e200, +-1e308, bad player keys, a 60 MB file) through `h
 made with mknod, `newdir/`, a folder); damaged tournament folders on `--resume` and `report` (logs linked
 to /dev/zero, a damaged bot label); boards of 4,000 and 100,000 cities; bot specs whose own budget is bad
 while --iterations is given; greedy(close_at=...); `experiments/officials_save.py` on damaged lines and
-zip bombs. Writes JSON (every case and its outcome) and prints the totals.
+zip bombs; and issue 72's (round5_cases): `review` outputs onto the record and a user's files, --moves ranges,
+tournament folders, false final scores; the officials design study's report from a damaged games.parquet;
+empty option values; unresolvable --bot-module paths. Writes JSON (every case and its outcome) and prints
+the totals.
 
 Measured (results/hostile_round3/): 217 inputs; at 65d19b5 201 clean, 14 valid accepted, 0 tracebacks,
 0 unbounded, 0 accepted-invalid, 0 files changed, and the 2 FIFO opens; at the audited commit 53abb84
@@ -241,11 +244,16 @@ def main(argv=None) -> int:
     cases.append(("officials_save", "restore a .gz linked to /dev/zero",
                   ["@save", "restore", "--saved", str(tmp / "bomb2"), "--raw", str(tmp / "raw_bomb2")], False, []))
 
+    if not args.quick:
+        round5_cases(cases, tmp, base_t, thurn)
+
     results, counts = [], Counter()
     for group, name, argv2, valid, watched in cases:
         before = {str(p): (p.read_bytes() if p.is_file() and not p.is_symlink() and stat.S_ISREG(os.stat(p).st_mode)
                            else os.lstat(p).st_mode if os.path.lexists(p) else None) for p in watched}
-        full = (save + argv2[1:]) if argv2[0] == "@save" else thurn + argv2
+        design = [sys.executable, str(ROOT / "experiments" / "officials_design.py")]
+        full = (save + argv2[1:]) if argv2[0] == "@save" else (design + argv2[1:]) if argv2[0] == "@design" \
+            else thurn + argv2
         outcome, code, err, secs = run_case(full, tmp)
         after = {str(p): (p.read_bytes() if p.is_file() and not p.is_symlink() and stat.S_ISREG(os.stat(p).st_mode)
                           else os.lstat(p).st_mode if os.path.lexists(p) else None) for p in watched}
@@ -279,6 +287,67 @@ def main(argv=None) -> int:
         (args.out / "hostile_round3.json").write_text(json.dumps({"totals": counts, "cases": results}, indent=1) + "\n")
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
+
+
+def round5_cases(cases: list, tmp: Path, base_t: Path, thurn: list[str]) -> None:
+    """Issue 72's inputs (reliability audit 5): the review command's outputs, ranges and records, a
+    tournament folder's games, the officials design study's resume from a damaged games.parquet, empty
+    option values, unresolvable --bot-module paths."""
+    import pandas as pd
+    from thurn_ai.studies.officials import symmetric as sym
+    (tmp / "thesis.pdf").write_bytes(b"%PDF-1.4 my thesis\n")
+    (tmp / "notes.png").write_bytes(b"my notes, named .png by mistake\n")
+    shutil.copy(tmp / "g.jsonl", tmp / "g.ps")
+    short = ["--budget", "5", "--moves", "1-2", "--no-cache"]
+    for target, watched in (("g.jsonl", "g.jsonl"), ("g.ps", "g.ps"), ("thesis.pdf", "thesis.pdf"),
+                            ("notes.png", "notes.png"), ("mine.txt", "mine.txt"), ("out.jsonl", None)):
+        record = "g.ps" if target == "g.ps" else "g.jsonl"
+        cases.append(("review", f"review --png {target}", ["review", record, *short, "--png", target], False,
+                      [tmp / watched] if watched else []))
+    for moves, valid in (("1-99999999999999999999", False), ("99999999-99999999999999999999", True),
+                         ("0", False), ("5-3", False), ("", False), ("a-b", False)):
+        argv2 = ["review", "g.jsonl", "--budget", "5", "--no-cache", "--moves", moves]
+        if moves.startswith("1-9"):        # every move of a long random game: its length bounds it, not 10^20
+            argv2 = ["review", str(base_t), "--game", "1", "--budget", "5", "--no-cache", "--moves", "3-" + moves[2:]]
+            valid = True
+        cases.append(("review", f"review --moves {moves or 'empty'}", argv2, valid, []))
+    cases.append(("review", "review FOLDER --game 99", ["review", str(base_t), "--game", "99", *short], False, []))
+    cases.append(("review", "review FOLDER --game 2", ["review", str(base_t), "--game", "2", *short], True, []))
+    d = json.loads((tmp / "g.jsonl").read_text().splitlines()[0])
+    d["scores"] = [99, -99]
+    (tmp / "false_scores.jsonl").write_text(json.dumps(d) + "\n")
+    cases.append(("review", "review of a record with false final scores", ["review", "false_scores.jsonl", *short],
+                  False, []))
+
+    # the officials design study's resume from a damaged games.parquet (its report part reads it back)
+    good = sym.load_games(ROOT / "results" / "officials_design" / "pilot" / "games.parquet")
+    damages = {
+        "margin x10": lambda g: g.assign(margin=g.margin * 10).to_parquet,
+        "a phantom 9-player cell": lambda g: pd.concat([g, g.head(3).assign(players=9)]).to_parquet,
+        "a column dropped": lambda g: g.drop(columns="spread").to_parquet,
+    }
+    for name, damage in damages.items():
+        out = tmp / f"design_{len(cases)}"
+        (out / "pilot").mkdir(parents=True)
+        damage(good.copy())(out / "pilot" / "games.parquet")
+        cases.append(("study resume", f"officials_design, {name}",
+                      ["@design", "--part", "report", "--pilot", "12", "--out", str(out)], False, []))
+    for name, data in (("truncated", None), ("empty", b""), ("not Parquet", b"host,players\n")):
+        out = tmp / f"design_{len(cases)}"
+        (out / "pilot").mkdir(parents=True)
+        sym.save_games(good, out / "pilot" / "games.parquet")
+        whole = (out / "pilot" / "games.parquet").read_bytes()
+        (out / "pilot" / "games.parquet").write_bytes(whole[:len(whole) // 2] if data is None else data)
+        cases.append(("study resume", f"officials_design, games.parquet {name}",
+                      ["@design", "--part", "report", "--pilot", "12", "--out", str(out)], False, []))
+
+    # empty values and --bot-module paths that do not resolve
+    for argv2 in (["officials", "--from", ""], ["officials", "--budget", ",,,"], ["report", str(base_t), "--plots", ""],
+                  ["serve", "--record", ""], ["tournament", "--bots", "random,random", "--scheduler", ""]):
+        cases.append(("empty value", " ".join(a if a else '""' for a in argv2[:3]), argv2, False, []))
+    for module in ("loop/x.py", "~nosuchuser_72/x.py"):
+        cases.append(("plugin", f"--bot-module {module}", ["play", "--quiet", "--bot-module", module, "--bots",
+                                                           "random,random"], False, []))
 
 
 if __name__ == "__main__":

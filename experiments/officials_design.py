@@ -18,7 +18,8 @@ players) to 7.8 (4 players) CPU s a normal game of the search, more in the varia
 (9-12 CPU hours for its 27 cells of 204 games; --jobs spreads them).
 
 Tournaments are kept under results/tmp_officials_design/ (ignored by git; a run resumes there); each cell's
-games (one row a game, the measures) are saved to games.parquet after it, and the report is rebuilt from that.
+games (one row a game, the measures) are saved to games.parquet after it, with a checksum of its content, and
+the report is rebuilt from that; a games.parquet that is damaged or was edited is refused, never used.
 A cell games.parquet already holds in full is not played again (a run resumes from it where the tournaments
 are gone).
 """
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from thurn_ai.fileio import atomic_to_csv, atomic_to_parquet, atomic_write_text
+from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.studies import provenance
 from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.officials import symmetric as sym
@@ -66,7 +67,7 @@ def play(cells, out: Path, raw: Path, jobs: int, code: str = "") -> None:
     """Play (or resume) the cells in order, saving every finished cell's games to out/games.parquet and its
     run (code, wall and CPU seconds) to out/runs.json, so a run stopped at a session's end keeps its cost."""
     path = out / GAMES
-    games = pd.read_parquet(path) if path.exists() else pd.DataFrame()
+    games = sym.load_games(path) if path.exists() else pd.DataFrame()      # checked: never trusted as read
     for cell in cells:
         if saved(games, cell):
             print(f"[design] {cell.host}, {cell.players} players, {cell.variant}: saved", flush=True)
@@ -77,14 +78,14 @@ def play(cells, out: Path, raw: Path, jobs: int, code: str = "") -> None:
         if len(games):
             games = games[~of_cell(games, cell)]
         games = pd.concat([games, done], ignore_index=True)
-        atomic_to_parquet(games, path, index=False)
+        sym.save_games(games, path)
         provenance.log_run(out, "design", time.time() - t0, code, cpu_seconds=provenance.cpu_clock() - c0,
                            cells=1, hosts=[cell.host], players=cell.players, variant=cell.variant,
                            games=cell.games)
 
 
 def report(out: Path, cells, pilot: bool, command: str) -> None:
-    games = pd.read_parquet(out / GAMES)
+    games = sym.load_games(out / GAMES)
     levels, comparison = sym.levels_table(games), sym.comparison_table(games)
     atomic_to_csv(levels, out / "levels.csv", index=False, float_format="%.6g")
     atomic_to_csv(comparison, out / "comparison.csv", index=False, float_format="%.6g")

@@ -91,6 +91,7 @@ class LazyGroup(click.Group):
         # the whole sentence of COMMANDS is the command's summary wherever one is listed (the generated
         # docs/cli.md too), never the first line of its docstring cut where the line breaks
         command.short_help = COMMANDS[name]
+        _refuse_empty_values(command)
         return command
 
     def resolve_command(self, ctx, args):
@@ -135,6 +136,30 @@ class LazyGroup(click.Group):
             click.echo(input_error_line(e), err=True)
             sys.exit(2)
         sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
+def _refuse_empty_values(command: click.Command) -> None:
+    """Every option taking text or a path refuses an empty (or blank) value: it names nothing, and read as
+    "not given" it would do what the user did not ask (`officials --from ""` started the whole study).
+    Output files say so themselves (options.check_output_file)."""
+    from .commands.options import OutputFile
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.is_flag or getattr(param, "_refuses_empty", False) \
+                or isinstance(param.type, OutputFile) \
+                or not (param.type is click.STRING or isinstance(param.type, click.Path)):
+            continue
+        param.callback = _empty_refused(param.callback)
+        param._refuses_empty = True          # type: ignore[attr-defined]
+
+
+def _empty_refused(inner):
+    def callback(ctx, param, value):
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            raise click.BadParameter("an empty value names nothing; leave the option out for its default",
+                                     ctx, param)
+        return inner(ctx, param, value) if inner is not None else value
+    return callback
 
 
 def _quiet_stdout() -> None:

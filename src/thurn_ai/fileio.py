@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import math
 import os
@@ -144,8 +145,8 @@ def read_existing(path, what: str, error=ThurnError, max_bytes: int | None = Non
         os.close(fd)
         raise error(f"{what} {path_text(path)} is not a regular file")
     with os.fdopen(fd, "rb") as f:
-        data = f.read(max_bytes + 1)
-    if len(data) > max_bytes:
+        data = read_capped(f, max_bytes)
+    if data is None:
         raise error(f"{what} {path_text(path)} is larger than {_size(max_bytes)}; start a new file")
     return data
 
@@ -201,12 +202,58 @@ def read_bounded(path, what: str, error=ThurnError, max_bytes: int | None = None
         if os.fstat(f.fileno()).st_size > max_bytes:          # known before reading a byte
             raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
         try:
-            data = f.read(max_bytes + 1)
+            data = read_capped(f, max_bytes)
         except OSError as e:
             raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
-    if len(data) > max_bytes:
+    if data is None:
         raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
     return data
+
+
+#: The bytes read at a time past what a file's size announced (a file still growing, /proc, a pipe).
+READ_CHUNK = 2 ** 20
+
+
+def read_capped(f, max_bytes: int) -> bytes | None:
+    """The rest of the open binary file `f`, or None once more than `max_bytes` bytes come: read in
+    chunks and stopped at the bound, so memory follows what the file holds, never the bound (f.read(n)
+    allocates n bytes first: a bound of 8 GB asked for 8 GB for a file of 1 kB). A regular file is read
+    in one piece of its announced size; whatever follows (it grew, /proc, a pipe, a device) in chunks of
+    READ_CHUNK, at most max_bytes + 1 bytes in all."""
+    try:
+        announced = os.fstat(f.fileno()).st_size
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        announced = 0
+    parts, got = [], 0
+    want = min(announced, max_bytes) + 1 if announced else READ_CHUNK
+    while got <= max_bytes:
+        part = f.read(min(want, max_bytes + 1 - got))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+        want = READ_CHUNK
+    if got > max_bytes:
+        return None
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def hash_bounded(path, what: str, error=ThurnError, max_bytes: int | None = None) -> str:
+    """The SHA-256 (hex) of a regular file's bytes, streamed in chunks of READ_CHUNK, at most `max_bytes`
+    (MAX_FILE_BYTES) of them: anything larger or not a regular file is one `error` (see read_bounded)."""
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    shown = path_text(path)
+    digest, got = hashlib.sha256(), 0
+    with os.fdopen(_open_regular(path, what, error, shown), "rb") as f:
+        try:
+            while part := f.read(READ_CHUNK):
+                got += len(part)
+                if got > max_bytes:
+                    raise error(f"{what} {shown} is larger than {_size(max_bytes)}, more than it can be")
+                digest.update(part)
+        except OSError as e:
+            raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
+    return digest.hexdigest()
 
 
 def read_lines(path, what: str, error=ThurnError, max_line: int = 64 * 2 ** 20):
@@ -239,8 +286,9 @@ _digests: dict = {}
 
 
 def sha256_of(path) -> str:
-    """The SHA-256 of a file's bytes as hex ('' when it cannot be read), read again only when the file's
-    size or modification time changed (a search reads its weights files' digests at every analysis)."""
+    """The SHA-256 of a file's bytes as hex ('' when it cannot be read, is not a regular file or is larger
+    than MAX_FILE_BYTES: hash_bounded), read again only when the file's size or modification time changed
+    (a search reads its weights files' digests at every analysis)."""
     try:
         p = Path(path).expanduser().resolve()
         st = p.stat()
@@ -248,9 +296,9 @@ def sha256_of(path) -> str:
         return ""
     key = (p, st.st_size, st.st_mtime_ns)
     if key not in _digests:
-        try:
-            _digests[key] = hashlib.sha256(p.read_bytes()).hexdigest()
-        except OSError:
+        try:                # a regular file of at most MAX_FILE_BYTES (a link to /dev/zero is not read)
+            _digests[key] = hash_bounded(p, "file")
+        except (OSError, ThurnError):
             return ""
     return _digests[key]
 
@@ -337,18 +385,18 @@ class _Refused(Exception):
 
 def read_text(path, what: str, error=ThurnError, max_bytes: int = MAX_FILE_BYTES) -> str:
     """The text of a data file given by a user (UTF-8, a byte-order mark is dropped), read at most
-    `max_bytes` bytes. Every problem is one `error` (a ThurnError class) naming `what` and the path:
-    "cannot read position file p.json: No such file or directory", "board file b.json is not UTF-8 text
-    (byte 3, line 1)", "record file r.jsonl is larger than 64 MB"."""
+    `max_bytes` bytes (streamed: read_capped). Every problem is one `error` (a ThurnError class) naming
+    `what` and the path: "cannot read position file p.json: No such file or directory", "board file b.json
+    is not UTF-8 text (byte 3, line 1)", "record file r.jsonl is larger than 64 MB"."""
     shown = path_text(path)
     try:
         with open(path, "rb") as f:
-            data = f.read(max_bytes + 1)
+            data = read_capped(f, max_bytes)
     except OSError as e:
         raise error(f"cannot read {what} {shown}: {e.strerror or e}") from None
     except (ValueError, TypeError) as e:      # e.g. a path with a NUL byte
         raise error(f"cannot read {what} {path!r}: {e}") from None
-    if len(data) > max_bytes:
+    if data is None:
         raise error(f"{what} {shown} is larger than {_size(max_bytes)}; it cannot be a {what}")
     return decode_text(data, f"{what} {shown}", error)
 

@@ -36,7 +36,7 @@ def test_position_out_never_replaces_the_record_it_replays(record, tmp_path):
     copy = tmp_path / "g2.jsonl"
     copy.write_bytes(record.read_bytes())
     r = invoke(["replay", copy, "--at", "5", "--position-out", copy])            # audit 4's typo
-    assert_one_error(r, "is not a position file, so it is not replaced")
+    assert_one_error(r, "is the file this command reads")
     assert copy.read_bytes() == record.read_bytes()
 
 

@@ -120,7 +120,7 @@ def test_the_same_arguments_give_the_same_review_in_parallel_and_from_the_cache(
     again = review(short_game, budget=BUDGET, moves=moves, cache_dir=tmp_path, progress=lambda d, t: seen.append(d))
     assert again == one
     assert seen == [len(one.decisions)]
-    assert Review.from_dict(json.loads(files[0].read_text())) == one
+    assert Review.from_dict(json.loads(files[0].read_text())["review"]) == one
     # another budget is another review
     more = bot_spec(BotSpec.parse("mcts"), BUDGET + 1, None, 2)
     assert R.cache_path(short_game, one.seats, BUDGET + 1, more, 0, tmp_path,
@@ -133,7 +133,7 @@ def test_a_broken_cache_file_is_made_again(short_game, tmp_path):
     f = next(tmp_path.glob("review-*.json"))
     f.write_text('{"players": 2')
     assert review(short_game, budget=BUDGET, moves=moves, cache_dir=tmp_path) == first
-    assert Review.from_dict(json.loads(f.read_text())) == first
+    assert Review.from_dict(json.loads(f.read_text())["review"]) == first
 
 
 def test_a_cancelled_review_stops(short_game):

@@ -326,9 +326,10 @@ def test_the_design_resumes_after_the_cells_games_parquet_holds_in_full(tmp_path
 
     def rows(cell, games):
         return pd.DataFrame({"host": cell.host, "players": cell.players, "variant": cell.variant,
-                             "game": list(games), "turns": 30})
+                             "game": list(games), "game_seed": 1, **{m: 1.0 for m in S.GAME_MEASURES},
+                             "turns": 30.0})
 
-    pd.concat([rows(cells[0], range(1, 5)), rows(cells[1], range(1, 3))]).to_parquet(tmp_path / script.GAMES)
+    S.save_games(pd.concat([rows(cells[0], range(1, 5)), rows(cells[1], range(1, 3))]), tmp_path / script.GAMES)
     played = []
 
     def play_cell(cell, raw, jobs=1):

@@ -286,6 +286,45 @@ def test_unknown_fields_of_a_new_game_are_named(client):
     assert "'colour'" in clean_error(client.post("/api/games", json={"seats": "human,random", "colour": 1}), 400)
 
 
+class LoopRoundTripSlots(web_app.Slots):
+    """Slots whose give-back first waits for one turn of the event loop: if the answer was handed over
+    before the slot is given back, the awaiting request resumes (FIFO) before the slot is free, whatever
+    the machine's load, so the order is tested without timing."""
+
+    def __init__(self, loop):
+        super().__init__(1, "bots are searching")
+        self.loop = loop
+
+    def __exit__(self, *exc):
+        import asyncio
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0), self.loop).result(timeout=30)
+        super().__exit__(*exc)
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_search_slot_is_given_back_before_its_answer_is_handed_over(fails):
+    # before: the answer was settled first and the slot given back after, so a client asking again at once
+    # could find the slot still taken (429 "1 bots are searching at once already"; newcomer 6, D2)
+    import asyncio
+
+    from thurn_ai.web.hints import in_search_thread
+
+    def fn():
+        if fails:
+            raise ValueError("no move")
+        return "move"
+
+    async def main():
+        slots = LoopRoundTripSlots(asyncio.get_running_loop())
+        try:
+            assert await in_search_thread(fn, slots) == "move"
+        except ValueError:
+            assert fails
+        return slots.taken           # 1 if a client asking again at once would be refused
+
+    assert asyncio.run(main()) == 0
+
+
 def test_a_bot_with_a_budget_too_short_for_one_iteration_still_moves(client):
     gid = client.post("/api/games", json={"seats": "mcts(time=1e-9),pimc(time=1e-9)", "seed": 5}).json()["id"]
     for _ in range(6):          # before: IndexError, a 500

@@ -157,7 +157,11 @@ def load_bot_module(module: str, export: bool = True) -> str:
     _load_builtin()
     text = str(module).strip()
     is_file = text.endswith(".py") or os.sep in text or "/" in text
-    key = str(Path(text).expanduser().resolve()) if is_file else text
+    try:
+        key = str(Path(text).expanduser().resolve()) if is_file else text
+    except (RuntimeError, OSError, ValueError) as e:     # a link loop, ~nosuchuser: one line, not a traceback
+        raise BotSpecError(f"--bot-module: cannot find {short_repr(text)} ({' '.join(str(e).split())[:200]})") \
+            from None
     if key in _IMPORTED:
         return ""               # imported already (its bots are registered)
     before = set(_REGISTRY) | set(_PLUGINS)

@@ -15,7 +15,7 @@ from click.core import ParameterSource
 from ..fileio import path_text
 from ..game.officials import OFFICIALS
 from ._lazy import LazyModule
-from .options import GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
+from .options import OutputFolder, GAMES, ITERATIONS, JOBS, COUNTS, SEED, game_options, rules_from
 
 # pandas and scipy: imported when the command runs, not for --help
 study = LazyModule("thurn_ai.studies.officials")
@@ -69,7 +69,7 @@ OUT_MARK = ".thurn-ai-officials"
                    "also the base seed of the choice part's searches.")
 @click.option("--jobs", type=JOBS, default=None, help="Worker processes (default: every core).")
 @game_options
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
               help="Write games.parquet, tables (CSV), plots (PNG), example positions and report.md here; the "
                    "tournaments and rated decisions are kept in OUT/raw and a rerun resumes them. OUT must be "
                    f"new, empty or made by this command (it is marked with a {OUT_MARK} file): a folder "

@@ -170,7 +170,29 @@ COUNTS = PlayerCounts()
 OUTPUT_KINDS = {
     "png": ("a PNG image", lambda data: data.startswith(b"\x89PNG\r\n\x1a\n")),
     "position": ("a position file", lambda data: _is_position(data)),
+    # a plot this project draws (PNG, PDF, SVG, PostScript...): matplotlib signs every file it writes; a
+    # user's own thesis.pdf or drawing.svg is not replaced without --force
+    "plot": ("a plot drawn by thurn-ai (matplotlib)", lambda data: b"matplotlib" in data.lower()),
 }
+
+
+class OutputFile(click.Path):
+    """The type of every option naming a file a command writes: `kind` (OUTPUT_KINDS) says which existing
+    files it may replace without --force (None: the command appends and checks the file itself, as
+    `play --record`). The command calls check_output_file before any work; tests/commands/
+    test_output_flags.py finds every option of this type and checks it refuses a user's file."""
+
+    def __init__(self, kind: str | None, writable: bool = False):
+        super().__init__(dir_okay=False, writable=writable)
+        self.kind = kind
+
+
+class OutputFolder(click.Path):
+    """The type of every option naming a folder a command writes many files into (fileio.claim_folder:
+    new, empty, or marked by the command)."""
+
+    def __init__(self):
+        super().__init__(file_okay=False)
 
 
 def _is_position(data: bytes) -> bool:
@@ -187,12 +209,13 @@ def force_option(f):
                              "only a missing file, an empty one or one of the same kind is replaced).")(f)
 
 
-def check_output_file(path, option: str, kind: str | None = None, force: bool = False) -> None:
+def check_output_file(path, option: str, kind: str | None = None, force: bool = False, inputs=()) -> None:
     """Fail before any work when `path` cannot be written: its folder must exist and take a new file, and
     the path must be missing or a regular file with one name (fileio.check_replaceable: no link, device
     or FIFO); a name ending in a slash names a folder. With `kind` (OUTPUT_KINDS), an existing file must
     also be empty or of that kind unless `force`: a typo never replaces a record, notes or a picture of
-    another kind."""
+    another kind. A file among `inputs` (the files the command reads) is never replaced, even with
+    `force`."""
     def bad(message: str) -> click.BadParameter:
         return click.BadParameter(message, param_hint=option)
 
@@ -200,10 +223,27 @@ def check_output_file(path, option: str, kind: str | None = None, force: bool = 
         raise bad("an empty name is not a file name")
     try:
         _check_output_path(Path(path), path, option, bad)
+        for source in inputs:
+            if source is not None and os.path.exists(path) and os.path.exists(source) \
+                    and os.path.samefile(path, source):
+                raise bad(f"{path_text(path)} is the file this command reads ({path_text(source)}); it is never "
+                          "replaced: choose another name")
         if kind is not None and not force:
             _check_output_kind(Path(path), kind, bad)
     except OSError as e:             # e.g. a name too long for the file system
         raise bad(f"cannot write {path_text(path)}: {e.strerror or e}") from None
+
+
+def check_plot_format(path, option: str) -> None:
+    """Fail before any work when matplotlib cannot write the format `path`'s suffix names (it would fail
+    only after the work, with "Format 'jsonl' is not supported")."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lstrip(".").lower()
+    if suffix not in formats:
+        raise click.BadParameter(f"{path_text(path)}: a plot is written as {', '.join(sorted(formats))} "
+                                 f"(named by the file's suffix), not {suffix or 'a file without a suffix'!r}",
+                                 param_hint=option)
 
 
 def _check_output_kind(p: Path, kind: str, bad) -> None:

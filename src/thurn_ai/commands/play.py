@@ -12,7 +12,7 @@ from ..fileio import atomic_write_bytes, decode_text, path_text, read_existing
 from ..game.rules import PLAYER_COUNTS
 from ..render.text import describe_end, move_line
 from .hint import analysis_lines
-from .options import bot_module_option, SEED, check_output_file, game_options, rules_from
+from .options import OutputFile, bot_module_option, SEED, check_output_file, game_options, rules_from
 
 #: how many options the hint inside a game lists (`thurn-ai hint --top` for more)
 HINT_TOP = 6
@@ -58,7 +58,7 @@ def check_record_file(old: bytes, path, board_file) -> None:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the game (chance and bots).")
 @bot_module_option
 @game_options
-@click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--record", "record_path", type=OutputFile(None, writable=True), default=None,
               help="Append the game record (JSON line) to this file.")
 @click.option("--log/--no-log", "show_log", default=None,
               help="Print every move [default: only in a game with a human player; a game between bots "

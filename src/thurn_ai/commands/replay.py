@@ -9,7 +9,7 @@ from ..errors import PositionError
 from ..fileio import path_text
 from ..play.match import read_records, replay, score_details, state_at_turn
 from ..render.text import describe_end, move_line, render_view
-from .options import GAME_INDEX, check_output_file, data_board_file_option, force_option
+from .options import GAME_INDEX, OutputFile, check_output_file, data_board_file_option, force_option
 
 
 @click.command("replay")
@@ -21,7 +21,7 @@ from .options import GAME_INDEX, check_output_file, data_board_file_option, forc
               help="Show the board before each turn and wait: Enter for the next turn, q to stop.")
 @click.option("--at", "at_turn", type=GAME_INDEX, default=None,
               help="Instead: show the position at the start of turn N (as the log numbers turns).")
-@click.option("--position-out", "position_out", type=click.Path(dir_okay=False), default=None,
+@click.option("--position-out", "position_out", type=OutputFile("position"), default=None,
               help="With --at: write that position to this file, as the view of the player to move (what "
                    "`thurn-ai hint FILE` takes; --complete for every hand).")
 @click.option("--complete", is_flag=True, help="With --position-out: write the complete position, every hand.")
@@ -40,7 +40,7 @@ def command(record_file, game_index, board_file, step, at_turn, position_out, co
     if step and (as_json or quiet or at_turn is not None):
         raise click.UsageError("--step shows the game turn by turn: it does not combine with --json, --quiet or --at")
     if position_out is not None:
-        check_output_file(position_out, "--position-out", "position", force)
+        check_output_file(position_out, "--position-out", "position", force, inputs=(record_file, board_file))
     records = read_records(record_file, board_file=board_file)
     if not 1 <= game_index <= len(records):
         n = len(records)

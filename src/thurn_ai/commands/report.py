@@ -8,6 +8,7 @@ import click
 
 from ..errors import ThurnError
 from ..fileio import claim_folder
+from .options import OutputFolder
 
 #: The empty file that marks a plots folder as made by this command (which then may rewrite its PNGs).
 PLOTS_MARK = ".thurn-ai-plots"
@@ -36,7 +37,7 @@ def _english_tile(folder: Path) -> bool:
 
 @click.command("report")
 @click.argument("results_dir", type=click.Path())
-@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--plots", "plots_dir", type=OutputFolder(), default=None,
               help="Folder for the PNGs [default: RESULTS_DIR/plots]. It must be new, empty or made by this "
                    f"command (it is marked with a {PLOTS_MARK} file): a folder holding other files is refused, "
                    "so nothing of yours is overwritten.")

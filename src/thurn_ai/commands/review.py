@@ -9,7 +9,8 @@ import click
 
 from ..errors import PositionError
 from ..fileio import finite_json, path_text
-from .options import ITERATIONS, JOBS, SEED, GAME_INDEX, check_output_file, data_board_file_option
+from .options import (ITERATIONS, JOBS, SEED, GAME_INDEX, OutputFile, check_output_file, check_plot_format,
+                      data_board_file_option, force_option)
 
 
 def parse_seats(text: str | None) -> list[int] | None:
@@ -57,14 +58,17 @@ def parse_moves(text: str | None) -> range | None:
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Decisions searched in parallel processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Search the decisions on a Dask cluster, e.g. tcp://host:8786 (--jobs is then ignored).")
-@click.option("--png", "png", type=click.Path(dir_okay=False), default=None,
-              help="Also draw every reviewed seat's win chance over the game, marks at labelled moves.")
+@click.option("--png", "png", type=OutputFile("plot"), default=None,
+              help="Also draw every reviewed seat's win chance over the game, marks at labelled moves (the "
+                   "format from the suffix: .png, .pdf, .svg...).")
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the whole review as JSON.")
 @click.option("--no-cache", is_flag=True,
               help="Search again even if this review was cached (the cache: $THURN_AI_CACHE/reviews, else "
                    "~/.cache/thurn-ai/reviews).")
 @data_board_file_option("game record")
-def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png, as_json, no_cache, board_file):
+def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png, force, as_json, no_cache,
+            board_file):
     """Review a recorded game: for each decision of the chosen seats, a search from that player's information
     only rates the move played against the best move; losses of win chance are labelled inaccuracy, mistake
     or blunder where a re-search confirms them.
@@ -79,8 +83,11 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
     from ..play.review_text import review_lines
     seat_list = parse_seats(seats)
     move_range = parse_moves(moves)
-    if png is not None:
-        check_output_file(png, "--png")
+    if png is not None:          # before the work: never the record, nor a user's file without --force
+        from pathlib import Path
+        source = Path(record) / "records.jsonl" if Path(record).is_dir() else record
+        check_output_file(png, "--png", "plot", force, inputs=(source, board_file))
+        check_plot_format(png, "--png")
     rec, name = load_record(record, game, board_file)
     spec = BotSpec.parse(bot)            # the spec's text read here, at the edge; the library takes the value
     if seat_list is not None and max(seat_list) >= rec.rules.players:

@@ -7,12 +7,12 @@ import click
 
 from ..render.text import render_view, tile_name
 from ..position import describe, load_position
-from .options import SEED, check_output_file, data_board_file_option, force_option
+from .options import SEED, OutputFile, check_output_file, data_board_file_option, force_option
 
 
 @click.command("show")
 @click.argument("position_file", type=click.Path(dir_okay=False))
-@click.option("--png", "png_path", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--png", "png_path", type=OutputFile("png", writable=True), default=None,
               help="Write the drawing to this PNG file (without it, the position is printed as text).")
 @force_option
 @click.option("--seed", type=SEED, default=0, show_default=True,
@@ -27,7 +27,7 @@ def command(position_file, png_path, force, seed, board_file, as_json):
 
     Example: thurn-ai show position.json --png position.png"""
     if png_path is not None:
-        check_output_file(png_path, "--png", "png", force)
+        check_output_file(png_path, "--png", "png", force, inputs=(position_file, board_file))
     state, viewer = load_position(position_file, seed=seed, board_file=board_file)
     if png_path is not None:
         from ..render.board import save_png      # matplotlib is imported only when drawing

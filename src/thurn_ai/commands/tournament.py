@@ -12,7 +12,8 @@ from ..errors import ThurnError
 from ..fileio import path_text
 from click.core import ParameterSource
 
-from .options import bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_board, game_options, rules_from
+from .options import (OutputFolder, bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_board, game_options,
+                      rules_from)
 
 
 @click.command("tournament")
@@ -28,7 +29,7 @@ from .options import bot_module_option, GAMES, JOBS, PLAYERS, SEED, announce_boa
 @click.option("--jobs", type=JOBS, default=None, help="Local worker processes [default: every core].")
 @bot_module_option
 @game_options
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
               help="Folder for the results (appended as games end) [default: tournaments/YYYYMMDD-HHMMSS, "
                    "the time it started].")
 @click.option("--resume", is_flag=True,

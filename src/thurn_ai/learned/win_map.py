@@ -32,7 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ThurnError
-from ..fileio import atomic_write_text, load_json
+from ..fileio import atomic_write_text, load_json, short_repr
+from ..game.rules import PLAYER_COUNTS, player_counts_text
 
 #: the map shipped with the package: a chance among equal players (every seat plays like the search)
 DEFAULT_PATH = Path(__file__).with_name("win_map.json")
@@ -45,6 +46,9 @@ OPPONENTS = {
     "heuristic": (HEURISTIC_PATH, "you play like the search, every other seat is the rule-based heuristic bot"),
 }
 FORMAT = "thurn-ai win map"
+#: the largest size of a map's parameter: logit coefficients; beyond, the chance is 0 or 1 everywhere
+#: (1e308 would overflow to inf)
+MAX_PARAM = 100.0
 _EDGE = 1e-4          # shares of exactly 0 or 1 (a decided game) have no logit
 
 
@@ -144,18 +148,29 @@ class WinMap:
     def from_dict(cls, d) -> "WinMap":
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise WinMapError("not a thurn-ai win map")
+        if d.get("version", 1) != 1:
+            raise WinMapError(f"win map version {d.get('version')!r}: this thurn-ai reads version 1")
+        raw, meta = d.get("params") or {}, d.get("meta") or {}
+        if not isinstance(raw, dict) or not isinstance(meta, dict):
+            raise WinMapError("a win map's params and meta are objects")
         params = {}
-        for key, p in (d.get("params") or {}).items():
+        for key, p in raw.items():
             try:
-                n, p = int(key), tuple(float(v) for v in p)
-            except (TypeError, ValueError):
-                raise WinMapError(f"win map for {key!r} players: malformed parameters") from None
-            if len(p) != 3 or not np.isfinite(p).all():
-                raise WinMapError(f"win map for {n} players: needs three finite numbers (a, b0, b1)")
+                n = int(key)
+                if not isinstance(p, list) or any(isinstance(v, (bool, str)) for v in p):
+                    raise TypeError
+                p = tuple(float(v) for v in p)
+            except (TypeError, ValueError, OverflowError):
+                raise WinMapError(f"win map for {short_repr(key)} players: malformed parameters") from None
+            if n not in PLAYER_COUNTS:
+                raise WinMapError(f"win map for {short_repr(key)} players: a game has {player_counts_text()} players")
+            if len(p) != 3 or not (np.abs(p) <= MAX_PARAM).all():
+                raise WinMapError(f"win map for {n} players: needs three numbers (a, b0, b1) of at most "
+                                  f"{MAX_PARAM:g} in size")
             params[n] = p
         if not params:
             raise WinMapError("the win map holds no parameters")
-        return cls(params=params, meta=dict(d.get("meta") or {}))
+        return cls(params=params, meta=dict(meta))
 
     @classmethod
     def load(cls, path=None) -> "WinMap":

@@ -293,7 +293,7 @@ class Table:
         while not self.over:
             p = self.to_move
             obs = self.observation()
-            move = _choose(bots[p], obs)
+            move = _checked_move(bots[p], _choose(bots[p], obs))
             self.check_bot_move(move)
             if on_move:
                 on_move(self.state, p, move)
@@ -362,6 +362,16 @@ def _choose(bot: Bot, observation):
             f"raised {type(e).__name__}: {' '.join(str(e).split())}"[:400]
         raise BotFailure(f"bot {getattr(bot, 'spec', type(bot).__name__)}: choose() {what} (a bug in that bot; "
                          "THURN_AI_DEBUG=1 shows its traceback)") from None
+
+
+def _checked_move(bot: Bot, move):
+    """A bot's choice as a move code: an int (numpy's too); anything else (a string such as "draw deck",
+    None, a float) is one BotFailure naming the bot, never a TypeError deep in the engine."""
+    import numbers
+    if isinstance(move, numbers.Integral) and not isinstance(move, bool):
+        return int(move)
+    raise BotFailure(f"bot {getattr(bot, 'spec', type(bot).__name__)}: choose() returned {short_repr(move)}, "
+                     "not a move code (an int from observation.legal_moves(); a bug in that bot)")
 
 
 def replay_table(record: GameRecord, on_move=None, after_move=None) -> Table:

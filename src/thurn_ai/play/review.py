@@ -173,7 +173,8 @@ class Decision:
 def decisions_of(record: GameRecord, seats=None, moves=None) -> list[Decision]:
     """The decisions of `seats` (None: all) in a record: every move whose position had more than one legal
     move (`moves`: only those with these numbers, from 0). The record is replayed by match.Table
-    (ReplayError names a move that does not replay)."""
+    (ReplayError names a move that does not replay; PositionError if it ends with other scores than the
+    record says)."""
     chosen = set(range(record.rules.players) if seats is None else seats)
     table = Table.new(record.rules, record.seed, record.bots)
     out: list[Decision] = []
@@ -184,6 +185,9 @@ def decisions_of(record: GameRecord, seats=None, moves=None) -> list[Decision]:
 
     for _ in table.replay(record.moves, keep):
         pass
+    if record.scores and table.state.scores() != list(record.scores):     # as `thurn-ai replay` refuses it
+        raise PositionError(f"replay ends with scores {table.state.scores()}, the record says "
+                            f"{list(record.scores)}")
     return out
 
 
@@ -280,7 +284,10 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     if not isinstance(make_bot(bot), Analyst):
         raise BotSpecError(f"bot {str(bot)!r} cannot analyse a position; review with a search bot such as mcts")
     spec = bot_spec(bot, budget, None, n)
-    moves = None if moves is None else frozenset(moves)
+    if isinstance(moves, range):        # bounded by the game: --moves 1-10**20 is never a set of 10**20
+        moves = frozenset(i for i in range(len(record.moves)) if i in moves)
+    elif moves is not None:
+        moves = frozenset(moves)
     path = cache_path(record, seats, budget, spec, seed, cache_dir, moves) if cache_dir is not None else None
     cached = _read_cache(path)
     if cached is not None:
@@ -345,22 +352,36 @@ def cache_path(record: GameRecord, seats, budget: int, spec: BotSpec, seed: int,
     return Path(cache_dir) / f"review-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 
+def _cache_checksum(review: dict) -> str:
+    """The SHA-256 of a review's canonical JSON: written beside it in the cache, checked when read."""
+    text = json.dumps(review, sort_keys=True, ensure_ascii=False, allow_nan=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _read_cache(path: Path | None) -> Review | None:
-    """The cached review, or None (missing, unreadable or not a review: it is made again)."""
+    """The cached review, or None (missing, unreadable, not a review or not what was written: its checksum
+    differs, e.g. an edited label; it is then made again: a cache is never trusted as read)."""
     if path is None or not path.is_file():
         return None
     try:
-        return Review.from_dict(loads_json(read_text(path, "review cache"), str(path)))
-    except (ThurnError, KeyError, TypeError, ValueError):
+        saved = loads_json(read_text(path, "review cache"), str(path))
+        if not isinstance(saved, dict) or set(saved) != {"sha256", "review"} \
+                or saved["sha256"] != _cache_checksum(saved["review"]):
+            return None
+        return Review.from_dict(saved["review"])
+    except (ThurnError, KeyError, TypeError, ValueError, AttributeError):
         return None
 
 
 def _write_cache(path: Path, out: Review) -> None:
-    """Write the review atomically; a cache that cannot be written is no error (the review is returned)."""
+    """Write the review atomically with its checksum; a cache that cannot be written is no error (the review
+    is returned)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(out.to_dict(), ensure_ascii=False), what="review cache")
-    except (OSError, ThurnError):
+        review = json.loads(json.dumps(out.to_dict(), ensure_ascii=False))      # as it will be read back
+        atomic_write_text(path, json.dumps({"sha256": _cache_checksum(review), "review": review},
+                                           ensure_ascii=False), what="review cache")
+    except (OSError, ThurnError, ValueError):
         pass
 
 
@@ -375,14 +396,10 @@ def load_record(path, game: int = 1, board_file=None) -> tuple[GameRecord, str]:
     from .match import parse_records
     p = Path(path)
     if p.is_dir():
-        from .tournament.store import MAX_LOG_BYTES          # a tournament's logs may be larger than one record file
-        lines = [ln for ln in read_text(p / "records.jsonl", "tournament records", PositionError, MAX_LOG_BYTES)
-                 .split("\n") if ln.strip()]
-        numbers = [_game_number(ln) for ln in lines]
-        if game not in numbers:
+        line, numbers = _tournament_line(p / "records.jsonl", game)
+        if line is None:
             raise PositionError(f"{path_text(p)} holds no game {game} (its games: {_ranges(numbers)})")
-        i = numbers.index(game)
-        return parse_records(lines[i], f"{path_text(p / 'records.jsonl')} game {game}", board_file)[0], \
+        return parse_records(line, f"{path_text(p / 'records.jsonl')} game {game}", board_file)[0], \
             f"{path_text(p)} game {game}"
     from .match import read_records
     records = read_records(p, board_file)
@@ -393,10 +410,31 @@ def load_record(path, game: int = 1, board_file=None) -> tuple[GameRecord, str]:
     return records[game - 1], f"{path_text(p)} game {game}"
 
 
+def _tournament_line(path: Path, game: int) -> tuple[str | None, list]:
+    """The line of game `game` in a tournament's records.jsonl, streamed to it (a log of any size is never
+    held whole: fileio.read_lines), or None and the lowest and highest game numbers seen."""
+    from ..fileio import decode_text, path_text, read_lines
+    from .tournament.store import MAX_LINE_BYTES
+    seen: list = []
+    try:
+        for _, raw in read_lines(path, "tournament records", PositionError, MAX_LINE_BYTES):
+            if not raw.strip():
+                continue
+            line = decode_text(raw, f"tournament records {path_text(path)}", PositionError)
+            number = _game_number(line)
+            if number == game:
+                return line, seen
+            if isinstance(number, int):
+                seen = [min([number, *seen]), max([number, *seen])]
+    except FileNotFoundError as e:
+        raise PositionError(f"cannot read tournament records {path_text(path)}: {e.strerror}") from None
+    return None, seen
+
+
 def _game_number(line: str):
     try:
         d = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):      # not a record: its game number is none
         return None
     return d.get("game") if isinstance(d, dict) else None
 

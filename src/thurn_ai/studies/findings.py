@@ -7,12 +7,14 @@ says how it prints (`Number.text`), so a quoted number and its source are compar
 from __future__ import annotations
 
 import json
+import math
+import numbers as numeric
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..errors import ThurnError
-from ..fileio import atomic_write_text
+from ..fileio import atomic_write_text, load_json
 from .markdown import missing, num, p_text, pct, pp, table
 
 #: the file a results folder's findings are saved in
@@ -49,6 +51,10 @@ FORMATS = {
 }
 
 
+#: the most digits a number prints with
+MAX_DIGITS = 10
+
+
 @dataclass(frozen=True)
 class Number:
     """One measured number: its value, its interval (lo, hi; None when it has none), its unit (a key of
@@ -62,7 +68,21 @@ class Number:
     says: str = ""
 
     def __post_init__(self):
-        if self.unit not in FORMATS:
+        def real(x) -> bool:
+            return isinstance(x, numeric.Real) and not isinstance(x, bool) and math.isfinite(x)
+
+        if not real(self.value) or any(x is not None and not real(x) for x in (self.lo, self.hi)):
+            raise FindingsError(f"a number's value and interval are finite numbers, not {self.value!r}, "
+                                f"{self.lo!r}, {self.hi!r}")
+        if not isinstance(self.digits, numeric.Integral) or isinstance(self.digits, bool) \
+                or not 0 <= self.digits <= MAX_DIGITS:
+            raise FindingsError(f"a number's digits are 0 to {MAX_DIGITS}, not {self.digits!r}")
+        if self.games is not None and (not isinstance(self.games, numeric.Integral) or isinstance(self.games, bool)
+                                       or self.games < 0):
+            raise FindingsError(f"a number's games are a count, not {self.games!r}")
+        if not isinstance(self.says, str):
+            raise FindingsError(f"what a number is, in words, is text, not {self.says!r}")
+        if not isinstance(self.unit, str) or self.unit not in FORMATS:
             raise FindingsError(f"unknown unit {self.unit!r} (one of {', '.join(FORMATS)})")
         if (self.lo is None) != (self.hi is None):
             raise FindingsError("a number's interval needs both ends (lo and hi) or neither")
@@ -105,14 +125,37 @@ class Findings:
 
     @classmethod
     def from_dict(cls, data: dict) -> Findings:
+        """The findings of a findings.json's data, every field checked (FindingsError naming the first
+        that is not what it must be)."""
+        def bad(what: str) -> FindingsError:
+            return FindingsError(f"not a findings file: {what}")
+
+        if not isinstance(data, dict):
+            raise bad("not an object")
+        for key in ("study", "title", "command", "commit"):
+            if not isinstance(data.get(key), str):
+                raise bad(f"{key!r} is not text")
+        numbers, games = data.get("numbers"), data.get("games", {})
+        played_at = data.get("played_at", [])
+        if not isinstance(numbers, dict) or not all(isinstance(v, dict) for v in numbers.values()):
+            raise bad("'numbers' is not an object of numbers")
+        if not isinstance(games, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                                  for v in games.values()):
+            raise bad("'games' is not an object of counts")
+        if not isinstance(played_at, list) or not all(isinstance(c, str) for c in played_at):
+            raise bad("'played_at' is not a list of commits")
+        runs = data.get("runs", [])
+        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+            raise bad("'runs' is not a list of runs")
+        if not isinstance(data.get("status", ""), str):
+            raise bad("'status' is not text")
         try:
             return cls(study=data["study"], title=data["title"], command=data["command"], commit=data["commit"],
-                       numbers={k: Number(**v) for k, v in data["numbers"].items()},
-                       games={k: int(v) for k, v in data.get("games", {}).items()},
-                       played_at=tuple(data.get("played_at", ())), status=data.get("status", ""),
-                       runs=tuple(data.get("runs", ())))
+                       numbers={k: Number(**v) for k, v in numbers.items()}, games=dict(games),
+                       played_at=tuple(played_at), status=str(data.get("status", "")),
+                       runs=tuple(runs))
         except (KeyError, TypeError, ValueError) as e:
-            raise FindingsError(f"not a findings file: {e}") from None
+            raise bad(str(e)) from None
 
     def save(self, folder) -> Path:
         """FOLDER/findings.json, written atomically."""
@@ -124,10 +167,11 @@ class Findings:
     def load(cls, folder) -> Findings:
         """The findings saved in FOLDER/findings.json; FindingsError when it is missing or malformed."""
         path = Path(folder) / FINDINGS_FILE
+        data = load_json(path, "findings file", FindingsError)   # bounded; bad UTF-8, NaN, depth: one error
         try:
-            return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, json.JSONDecodeError) as e:
-            raise FindingsError(f"cannot read {path}: {e}") from None
+            return cls.from_dict(data)
+        except FindingsError as e:
+            raise FindingsError(f"{path}: {e}") from None
 
     def table_lines(self) -> list[str]:
         """The numbers as a Markdown table: name, value, games, what it is."""

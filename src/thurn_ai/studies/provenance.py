@@ -18,7 +18,7 @@ from functools import wraps
 from pathlib import Path
 
 from ..errors import ThurnError
-from ..fileio import atomic_write_text
+from ..fileio import atomic_write_text, load_json, path_text
 
 #: the files whose changes make a result not reproducible from its commit
 CODE_PATHS = ("src", "cext", "experiments", "setup.py", "pyproject.toml")
@@ -111,7 +111,9 @@ def read_runs(out, runs_file: str = "runs.json") -> list[dict]:
     in the order they were logged ([] before the first). A file in the officials study's earlier tally form
     ({part: {'seconds', 'played_with'}}) reads as one run a code, the part's time on the first."""
     path = Path(out) / runs_file
-    runs = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    runs = load_json(path, "runs file", ThurnError) if path.exists() else []     # one line if damaged
+    if not isinstance(runs, (list, dict)) or (isinstance(runs, list) and not all(isinstance(r, dict) for r in runs)):
+        raise ThurnError(f"runs file {path_text(path)} is not a list of runs; delete it or restore it")
     if isinstance(runs, dict):
         runs = [{"part": part, "code": code, "seconds": v.get("seconds", 0.0) if i == 0 else 0.0}
                 for part, v in runs.items() if isinstance(v, dict)

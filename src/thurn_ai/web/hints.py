@@ -136,8 +136,9 @@ def lower_priority() -> None:
 async def in_search_thread(fn, slots=None, cancelled: threading.Event | None = None):
     """fn() in a thread of its own at lower priority (lower_priority), awaited without holding a worker
     of the server's pool; its exception is raised here. `slots` (a context manager that refuses when
-    full) is taken now and given back when fn ends, even if the request was given up meanwhile. Every
-    search fn makes stops after MAX_SECONDS, and at once (SearchCancelled) when `cancelled` is set."""
+    full) is taken now and given back when fn ends, before its answer is handed over, even if the request
+    was given up meanwhile. Every search fn makes stops after MAX_SECONDS, and at once (SearchCancelled)
+    when `cancelled` is set."""
     loop = asyncio.get_running_loop()
     limit = SearchLimit.from_now(MAX_SECONDS, cancelled.is_set if cancelled is not None else (lambda: False),
                                  "the search was called off: its request was given up")
@@ -151,16 +152,18 @@ async def in_search_thread(fn, slots=None, cancelled: threading.Event | None = N
 
     def run():
         lower_priority()
+        result, error = None, None
         try:
             with limited(limit):
                 result = fn()
         except Exception as e:        # noqa: BLE001 - handed to the request, which answers with it
-            loop.call_soon_threadsafe(settle, None, e)
-        else:
-            loop.call_soon_threadsafe(settle, result, None)
+            error = e
         finally:
+            # the slot is given back BEFORE the answer is handed over: a client that asks again as soon as
+            # it has the answer must find it free (else 429 under load)
             if slots is not None:
                 slots.__exit__(None, None, None)
+        loop.call_soon_threadsafe(settle, result, error)
     threading.Thread(target=run, name="bot-step", daemon=True).start()
     return await done
 

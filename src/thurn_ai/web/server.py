@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import struct
 import sys
 import threading
 import time
@@ -59,9 +60,14 @@ def allowed_hosts_for(host: str) -> list[str] | None:
 
 
 #: Connections held at once. When a new one would pass it, the connection that has waited longest without
-#: sending a request (idle, or sending its headers slowly) is closed to make room: idle connections never
-#: shut out a request. Only when every connection is busy with a request does uvicorn answer 503.
+#: sending a byte of a request (idle) is closed to make room: idle connections never shut out a request.
+#: A connection whose request is being read is never closed for room: when none is idle, the new one is
+#: kept, its request answered 503 by uvicorn (limit_concurrency) and the connection then closed, so a
+#: burst of requests is answered, not reset (audit 5, N6).
 MAX_CONNECTIONS = 256
+#: The most connections held even then: beyond, a new connection is closed at once (the file descriptors
+#: and buffers of a flood stay bounded: a few MB). Below it every request is answered, by 503 past the limit.
+HARD_MAX_CONNECTIONS = 8 * MAX_CONNECTIONS
 #: The longest a connection may take to send a request's headers, from when it opens or from its last
 #: answer; a connection that sends nothing, or a header line a minute, is closed after it. (uvicorn arms
 #: no timer before the first request: its keep-alive timer starts after a response, and stops at the
@@ -103,6 +109,54 @@ def _drop(transport) -> None:
         transport.close()
 
 
+def _unread(transport) -> int:
+    """Bytes the client sent that the kernel holds and the server has not read yet (0 if unknown): closing
+    such a connection would reset it (RST) instead of closing it."""
+    try:
+        import fcntl
+        import termios
+        sock = transport.get_extra_info("socket")
+        if sock is None:
+            return 0
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+    except (ImportError, OSError, ValueError, AttributeError, RuntimeError):
+        return 0
+
+
+#: At most this often the C library is asked to give freed memory back to the system (malloc_trim).
+TRIM_SECONDS = 1.0
+_trimmed_at = [0.0]
+
+
+def _give_back_memory(now: float) -> None:
+    """Freed response buffers given back to the system (glibc keeps freed heap memory for reuse, so RSS
+    stayed at its peak after slow readers were dropped: audit 5); at most every TRIM_SECONDS."""
+    if now - _trimmed_at[0] < TRIM_SECONDS:
+        return
+    _trimmed_at[0] = now
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
+
+
+def _libc():
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except (OSError, AttributeError):
+        return None
+
+
+def fixed_mmap_threshold(size: int = 256 * 2 ** 10) -> None:
+    """Allocations of `size` bytes or more (response bodies and buffers) mapped on their own and unmapped
+    when freed. glibc raises this threshold after each such free, after which large buffers come from the
+    heap and their memory is kept; setting it fixes it (glibc's mallopt M_MMAP_THRESHOLD). No-op elsewhere."""
+    libc = _libc()
+    if libc is not None:
+        libc.mallopt(-3, size)           # M_MMAP_THRESHOLD
+
+
 def _buffered(transport) -> int:
     try:
         return transport.get_write_buffer_size()
@@ -141,6 +195,7 @@ class _WriteGuard:
             self._read_at = now
         elif now - self._read_at >= WRITE_SECONDS:
             self.transport.abort()
+            _give_back_memory(now)
             return
         self._last_buffered = held
         self._write_timer = self.loop.call_later(WRITE_SECONDS / 3, self._check_reading)
@@ -157,10 +212,11 @@ class _WriteGuard:
         total = self._total_buffered()
         for c in holders + [self]:
             if total <= MAX_BUFFERED_BYTES:
-                return
+                break
             total -= _buffered(c.transport)
             c.transport.abort()
             self.connections.discard(c)
+        _give_back_memory(self.loop.time())
 
 
 def guarded_protocol(base: type[Any]) -> type[Any]:
@@ -172,6 +228,7 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
     class Guarded(_WriteGuard, base):
         _header_timer = None
         _waiting_since = 0.0
+        _reading = False          # bytes of a request came since the last answer (or the connection opened)
 
         def connection_made(self, transport) -> None:
             super().connection_made(_MeteredTransport(transport, self))
@@ -179,10 +236,18 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
             if len(self.connections) > MAX_CONNECTIONS:
                 self._make_room()
 
+        def data_received(self, data) -> None:
+            self._reading = True
+            super().data_received(data)
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            if not self.transport.is_closing():
-                self._await_request()
+            if self.transport.is_closing():
+                return
+            if len(self.connections) > MAX_CONNECTIONS:      # answered past the limit: closed, not kept
+                self.transport.close()
+                return
+            self._await_request()
 
         def connection_lost(self, exc) -> None:
             for name in ("_header_timer", "_write_timer"):
@@ -197,6 +262,7 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
             return self.cycle is None or self.cycle.response_complete
 
         def _await_request(self) -> None:
+            self._reading = False
             self._waiting_since = self.loop.time()
             if self._header_timer is not None:
                 self._header_timer.cancel()
@@ -208,12 +274,23 @@ def guarded_protocol(base: type[Any]) -> type[Any]:
                 _drop(self.transport)
 
         def _make_room(self) -> None:
+            """Close the connection idle longest (no byte of a request since its last answer, none waiting
+            unread in the kernel); if none is idle, keep this one (its request is answered 503) unless the
+            server holds HARD_MAX_CONNECTIONS already."""
             idle = [c for c in self.connections
-                    if c is not self and isinstance(c, Guarded) and c.waiting() and not c.transport.is_closing()]
-            if idle:
+                    if c is not self and isinstance(c, Guarded) and c.waiting() and not c._reading
+                    and not c.transport.is_closing()]
+            while idle:              # the one idle longest (one pass: min, not a sort, under a flood)
                 victim = min(idle, key=lambda c: c._waiting_since)
+                if _unread(victim.transport):         # a request arrived, not yet read: not idle
+                    idle.remove(victim)
+                    continue
                 _drop(victim.transport)
                 self.connections.discard(victim)     # counted out now, not when the loop gets to it
+                return
+            if len(self.connections) > HARD_MAX_CONNECTIONS:
+                _drop(self.transport)
+                self.connections.discard(self)
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
     return Guarded
@@ -238,7 +315,22 @@ SWITCH_INTERVAL = 0.001
 def run(app, sock: socket.socket, log_level: str = "warning") -> None:
     """Serve `app` on `sock` until interrupted (Ctrl+C)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
+    fixed_mmap_threshold()
+    _allow_open_files(HARD_MAX_CONNECTIONS + 256)
     _uvicorn_server(app, log_level).run(sockets=[sock])
+
+
+def _allow_open_files(n: int) -> None:
+    """Raise the soft limit of open files to `n` (within the hard limit) so HARD_MAX_CONNECTIONS can be held
+    (a common soft limit is 1024); unchanged where it cannot be."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = n if hard == resource.RLIM_INFINITY else min(n, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 class BackgroundServer:

@@ -29,10 +29,11 @@ META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE, LOCK_FILE = (
 
 
 #: The most bytes of a results file read whole (results.csv by `report` and the studies, results.parquet):
-#: enough for the largest tournament --games allows (MAX_GAMES games of 4 rows of at most 2 kB), so the
-#: bound agrees with it; it stops a disk image from filling the memory. The logs a run reads back are
-#: streamed (read_lines), with no bound on their size: a record of many games is never held whole.
-MAX_LOG_BYTES = 8 * 2 ** 30
+#: the largest tournament --games allows (MAX_GAMES games of 4 rows of about 150 bytes: 600 MB) fits, and
+#: so does a machine of 2 GB. The file is streamed in chunks up to the bound (fileio.read_capped), so memory
+#: follows the file's size, never the bound. The logs a run reads back are streamed line by line
+#: (read_lines), with no bound on their size: a record of many games is never held whole.
+MAX_LOG_BYTES = 2 ** 30
 #: The longest line of a log: a record of a game at the rules' longest (32,767 turns) is a few MB; a longer
 #: line is damaged (its game is played again).
 MAX_LINE_BYTES = 64 * 2 ** 20
@@ -47,6 +48,16 @@ def complete_lines(path: Path) -> str:
     except FileNotFoundError as e:
         raise TournamentError(f"cannot read {path_text(path)}: {e.strerror}") from None
     return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
+
+
+def _complete_bytes(path: Path) -> bytes:
+    """complete_lines as bytes, for a parser that decodes them itself (pandas): no copy as text."""
+    try:
+        data = read_bounded(path, "log file", TournamentError, MAX_LOG_BYTES)
+    except FileNotFoundError as e:
+        raise TournamentError(f"cannot read {path_text(path)}: {e.strerror}") from None
+    end = data.rfind(b"\n") + 1
+    return data if end == len(data) else data[:end]
 
 
 OWN_FILES = (META_FILE, CSV_FILE, RECORDS_FILE, PARQUET_FILE)
@@ -356,19 +367,33 @@ class ResultStore:
         return records
 
     def _as_planned(self, game: int, record: dict) -> bool:
-        """Whether a saved game was played with the seed and seating the plan gives it (noted if not)."""
-        if self.planned is None:
+        """Whether a saved game was played with the rules of the settings and the seed and seating the plan
+        gives it (noted if not): an edited rule (max_turns, the tile's reading) never mixes two rule sets in
+        one folder."""
+        rules = self.meta.get("rules")
+        how: str | None
+        if isinstance(rules, dict) and record.get("rules") != rules:
+            how = f"under the rules {short_repr(record.get('rules'), 200)}, not {short_repr(rules, 200)}"
+        else:
+            how = self._unplanned_how(game, record)
+        if how is None:
             return True
+        if self._unplanned is None:
+            self._unplanned = (game, how)
+        return False
+
+    def _unplanned_how(self, game: int, record: dict) -> str | None:
+        """How a saved game was played otherwise than the plan's seed and seating (None: as planned)."""
+        if self.planned is None:
+            return None
         seed, specs = self.planned(game)
         if record.get("seed") != seed:
             how = f"with seed {short_repr(record.get('seed'))}, not the {seed} its settings derive"
         elif record.get("bots") != list(specs):
             how = f"by {short_repr(record.get('bots'))}, not {list(specs)} as its settings seat them"
         else:
-            return True
-        if self._unplanned is None:
-            self._unplanned = (game, how)
-        return False
+            return None
+        return how
 
     def _lines(self, name: str):
         """The complete lines of a log file as text, streamed (none if there is none): a partly written
@@ -486,7 +511,7 @@ def _load_file(p: Path) -> pd.DataFrame:
         if p.suffix == ".parquet":     # bounded, a regular file only, as the logs
             df = pd.read_parquet(io.BytesIO(read_bounded(p, "results file", TournamentError, MAX_LOG_BYTES)))
         else:
-            df = pd.read_csv(io.StringIO(complete_lines(p)), keep_default_na=False)
+            df = pd.read_csv(io.BytesIO(_complete_bytes(p)), keep_default_na=False, encoding="utf-8")
     except Exception as e:   # pyarrow and the CSV parser raise many kinds; all mean "unreadable"
         raise TournamentError(f"cannot read tournament results from {path_text(p)}: {e}") from None
     needed = set(ID_COLUMNS + RESULT_COLUMNS + AFTER_TILES + USE_COLUMNS)

@@ -73,6 +73,8 @@ def parse_budget(text) -> dict[int, int] | None:
         items = [(n, text) for n in PLAYER_COUNTS]
     else:
         parts = [t.strip() for t in str(text).split(",") if t.strip()]
+        if not parts:            # ",,,": no budget named (read as none, it ran the spec's own budget)
+            raise StudyError(f"budget {str(text)[:40]!r} names no iterations, e.g. 1000 or 2=1000,3=1000,4=3000")
         items = []
         try:
             if len(parts) == 1 and "=" not in parts[0]:

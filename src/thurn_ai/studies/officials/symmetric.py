@@ -5,6 +5,8 @@ length, margin, spread, lead changes, seat advantage, how it ends, points) are c
 RULE were fixed before any game (docs/officials-design.md); symmetric_report.py reports it."""
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -14,15 +16,18 @@ import numpy as np
 import pandas as pd
 
 from ...bots.mcts import MCTS_DEFAULTS
+from ...fileio import atomic_open, path_text, read_bounded
 from ...bots.spec import BotSpec
 from ...game.officials import OFFICIALS
+from ...game.rules import PLAYER_COUNTS
 from ...stats.summary import detectable_difference, mean_ci, t_interval
 from .design import holm
 from .plan import StudyError, with_forbid
 from .sided import sided_spec
 
 __all__ = ["Variant", "VARIANTS", "NORMAL", "HOSTS", "DesignCell", "DESIGN", "SEED", "RULE", "GAME_MEASURES",
-           "host_spec", "cell_seed", "play_cell", "game_measures", "levels_table", "comparison_table", "verdict"]
+           "host_spec", "cell_seed", "play_cell", "game_measures", "levels_table", "comparison_table", "verdict",
+           "save_games", "load_games"]
 
 NORMAL = "normal"
 MODES = ("never", "always")
@@ -178,6 +183,102 @@ def game_measures(rows: pd.DataFrame, records: Path, cell: DesignCell) -> pd.Dat
                     "tile_points": float(g.tiles.mean()), "carriage_points": float(g.carriage.mean()),
                     "uses": float(g[f"uses_{official}"].mean()) if official else math.nan})
     return pd.DataFrame(out)
+
+
+# ---------------------------------------------------------------- games.parquet, checked when read back
+
+#: games.parquet's columns and their types; a saved table is read back only if it has exactly these
+GAMES_COLUMNS = {"host": str, "players": int, "variant": str, "game": int, "game_seed": int,
+                 **{m: float for m in GAME_MEASURES}}
+#: the Parquet metadata key of the table's checksum (games_checksum), written with it by save_games
+CHECKSUM_KEY = b"thurn_ai.games_sha256"
+#: what a measure of one game can be (NaN: not measured); beyond: the table is damaged
+MEASURE_RANGES = {"turns": (1, 32767), "margin": (0, 1000), "spread": (0, 1000), "lead_changes": (0, 32767),
+                  "first_win": (0, 1), "by_carriage": (0, 1), "tile_points": (-1000, 1000),
+                  "carriage_points": (-1000, 1000), "uses": (0, 32767)}
+#: the bytes of a games table read at most (the full design is 0.3 MB)
+MAX_GAMES_BYTES = 256 * 2 ** 20
+
+
+def _canonical(games: pd.DataFrame) -> pd.DataFrame:
+    """The table in its columns' order and types (ValueError/KeyError/TypeError if it cannot be)."""
+    out = pd.DataFrame({c: games[c].astype("int64" if t is int else "float64" if t is float else object)
+                        for c, t in GAMES_COLUMNS.items()})
+    if any(not isinstance(v, str) for c in ("host", "variant") for v in out[c]):
+        raise TypeError("host and variant are text")
+    return out
+
+
+def games_checksum(games: pd.DataFrame) -> str:
+    """The SHA-256 of a games table's content (columns, types and every value, in order)."""
+    canon = _canonical(games)
+    digest = hashlib.sha256(json.dumps(list(GAMES_COLUMNS)).encode())
+    digest.update(pd.util.hash_pandas_object(canon, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+def save_games(games: pd.DataFrame, path) -> None:
+    """Write a games table (game_measures' rows) to `path` as Parquet, atomically, with its checksum in the
+    file's metadata, so load_games can tell a table this code wrote from an edited or damaged one."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    canon = _canonical(games)
+    table = pa.Table.from_pandas(canon, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           CHECKSUM_KEY: games_checksum(canon).encode()})
+    with atomic_open(path, "wb", what="games table") as f:
+        pq.write_table(table, f)
+
+
+def load_games(path) -> pd.DataFrame:
+    """The games table save_games wrote to `path`, checked before it is trusted: its checksum, its columns
+    and types, every value in range (MEASURE_RANGES; host, players, variant of the design) and one row a
+    game. Anything else -- truncated, not Parquet, edited, a column dropped, a phantom cell -- is one
+    StudyError naming the file (delete it to play its cells again from their tournaments)."""
+    import pyarrow.parquet as pq
+    shown = path_text(path)
+
+    def damaged(why: str) -> StudyError:
+        return StudyError(f"{shown} is damaged or was edited ({why}); delete it and run again to replay its cells "
+                          "from their tournaments")
+
+    try:
+        data = read_bounded(path, "games table", StudyError, MAX_GAMES_BYTES)
+    except FileNotFoundError:
+        raise StudyError(f"{shown}: no such file") from None
+    try:
+        table = pq.read_table(io.BytesIO(data))
+        saved = (table.schema.metadata or {}).get(CHECKSUM_KEY, b"").decode("ascii", "replace")
+        games = table.to_pandas()
+    except Exception as e:  # noqa: BLE001 - pyarrow raises many kinds; all mean "not a readable table"
+        raise damaged(f"not a readable Parquet table: {type(e).__name__}") from None
+    if list(games.columns) != list(GAMES_COLUMNS):
+        raise damaged(f"its columns are not {', '.join(GAMES_COLUMNS)}")
+    try:
+        games = _canonical(games)
+    except (ValueError, TypeError, KeyError, OverflowError) as e:
+        raise damaged(f"a column of the wrong type: {e}") from None
+    if not saved:
+        raise damaged("it has no checksum")
+    if saved != games_checksum(games):
+        raise damaged("its checksum differs from its content")
+    _check_game_values(games, damaged)
+    return games
+
+
+def _check_game_values(games: pd.DataFrame, damaged) -> None:
+    hosts, variants = set(HOSTS), {v.name for v in VARIANTS}
+    if not set(games.host) <= hosts or not set(games.variant) <= variants:
+        raise damaged("a host or variant not of the design")
+    if not games.players.isin(list(PLAYER_COUNTS)).all() or (games.game < 1).any():
+        raise damaged("a player count or game number out of range")
+    if games.duplicated(["host", "players", "variant", "game"]).any():
+        raise damaged("a game given twice")
+    for m, (lo, hi) in MEASURE_RANGES.items():
+        x = games[m].to_numpy(float)
+        bad = ~np.isnan(x) & ((x < lo) | (x > hi))
+        if np.isinf(x).any() or bad.any():
+            raise damaged(f"{m} out of range [{lo}, {hi}]")
 
 
 def levels_table(games: pd.DataFrame) -> pd.DataFrame:
