@@ -531,3 +531,15 @@ def test_the_experiment_rule_finds_what_it_forbids(tmp_path):
                    "CHILD = 'import sys; sys.path.insert(0, sys.argv[1])'\n", encoding="utf-8")
     assert sorted(script_problems(bad, {"other", "bad"}, {"test_north"})) == [
         "bad.py:2 edits sys.path", "bad.py:3 imports other", "bad.py:5 imports test_north"]
+
+
+def test_the_studies_and_experiments_play_only_on_the_play_loop():
+    """A game is played by thurn_ai.play.match.Table (the one play loop, with its Observers); a study or a
+    study's script does not keep a private `while not ... is_terminal()` loop (experiments/openspiel_peer.py
+    plays OpenSpiel's own game objects, not ours, and is the one exception)."""
+    loop = re.compile(r"while not \S+\.is_terminal\(\)")
+    found = [f"{f.relative_to(ROOT)}:{i}" for f in sorted((PKG / "studies").rglob("*.py")) +
+             sorted((ROOT / "experiments").glob("*.py")) if f.name != "openspiel_peer.py"
+             for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1) if loop.search(line)]
+    assert found == []
+

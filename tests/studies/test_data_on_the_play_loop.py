@@ -77,3 +77,20 @@ def test_the_teacher_rows_of_a_decision_are_its_targets_with_their_context():
 def test_the_teacher_must_be_a_search():
     with pytest.raises(T.TeacherError, match="does not search"):
         T.plan_chunks(players=[2], games=1, teacher="heuristic")
+
+
+def test_the_calibration_games_are_played_on_the_play_loop_and_give_the_committed_rows():
+    """studies/calibration/data.py plays its games at the one play loop (Table, an Observer keeping the
+    search's shares); game 0 of the committed 2-player games against `heuristic` comes out row for row."""
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    from thurn_ai.studies.calibration import data as C
+    folder = Path(__file__).resolve().parents[2] / "results" / "calibration" / "data" / "vs-heuristic"
+    meta = json.loads((folder / "data.json").read_text(encoding="utf-8"))
+    rows, record = C.play_game(2, 0, "vs heuristic", meta["seed"], meta["search"])
+    committed = pd.read_parquet(folder / "p2-00000.parquet")
+    pd.testing.assert_frame_equal(rows, committed[committed.game == 0].reset_index(drop=True), check_dtype=False)
+    assert record.closes and record.official_uses and record.winner is not None     # a record like any other

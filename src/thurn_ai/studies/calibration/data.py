@@ -22,12 +22,10 @@ import numpy as np
 import pandas as pd
 
 from ...bots import make_bot
-from ...bots.base import Observation
 from ...errors import ThurnError
 from ...game.rules import PLAYER_COUNTS, Rules
-from ...game.state import new_game
 from ...learned.features import position_features
-from ...play.match import GameRecord, derive_seed
+from ...play.match import Decision, GameRecord, Table, derive_seed
 from .. import chunked
 from ..chunked import ChunkFiles, interleaved
 
@@ -73,32 +71,42 @@ def game_setup(players: int, game: int, population: str, seed: int, search: str)
     return rules, specs, derive_seed("win-map-calibration", seed, population, players, game)
 
 
+#: the columns of a game's rows, before `won`
+COLUMNS = ["game", "players", "population", "board", "seat", "move", "progress", "share", "visits"]
+
+
+@dataclass
+class _Shares:
+    """The Observer of one game at the play loop (thurn_ai.play.match.Table): at each decision a seat playing
+    the search searched, the row the module doc describes (a forced move is not searched: no row)."""
+    game: int
+    population: str
+    search: str
+    rows: list
+
+    def decided(self, table: Table, decision: Decision) -> None:
+        if table.seats[decision.player] != self.search:
+            return
+        searched = decision.bot.last_search(decision.observation)
+        if searched is None or searched.best is None:
+            return
+        s = decision.state
+        self.rows.append({"game": self.game, "players": s.n_players, "population": self.population,
+                          "board": s.rules.board, "seat": decision.player, "move": len(table.moves),
+                          "progress": float(position_features(s)[0]), "share": float(searched.best.win_prob),
+                          "visits": int(searched.iterations)})
+
+
 def play_game(players: int, game: int, population: str, seed: int, search: str) -> tuple[pd.DataFrame, GameRecord]:
-    """One game: its rows (see the module doc) and its record."""
+    """One game, played by the one play loop: its rows (see the module doc) and its record."""
     rules, specs, game_seed = game_setup(players, game, population, seed, search)
     bots = [make_bot(s, derive_seed("bot", game_seed, i)) for i, s in enumerate(specs)]
-    state = new_game(rules=rules, seed=game_seed)
-    obs_seed = np.random.default_rng(derive_seed("observations", game_seed))
-    record = GameRecord(seed=game_seed, rules=rules, bots=specs)
-    rows = []
-    while not state.is_terminal():
-        p = state.current_player
-        obs = Observation(state, p, int(obs_seed.integers(2 ** 63)))
-        progress = float(position_features(state)[0]) if specs[p] == search else 0.0
-        move = bots[p].choose(obs)
-        searched = bots[p].last_search(obs) if specs[p] == search else None
-        if searched is not None and searched.best is not None:
-            rows.append({"game": game, "players": players, "population": population, "board": rules.board,
-                         "seat": p, "move": len(record.moves), "progress": progress,
-                         "share": float(searched.best.win_prob), "visits": int(searched.iterations)})
-        record.moves.append(state.move_str(move))
-        state.apply(move)
-    winner = state.winner()
-    frame = pd.DataFrame(rows, columns=["game", "players", "population", "board", "seat", "move", "progress",
-                                        "share", "visits"])
-    frame["won"] = (frame["seat"] == winner).astype(int)
-    record.scores, record.ranking, record.winner, record.turns = \
-        list(map(int, state.scores())), state.ranking(), winner, state.turn
+    seeds = np.random.default_rng(derive_seed("observations", game_seed))    # as the data sets were drawn
+    table = Table.new(rules, game_seed, specs, lambda: int(seeds.integers(2 ** 63)))
+    shares = _Shares(game, population, search, [])
+    record = table.play(bots, observer=shares)
+    frame = pd.DataFrame(shares.rows, columns=COLUMNS)
+    frame["won"] = (frame["seat"] == record.winner).astype(int)
     return frame, record
 
 
