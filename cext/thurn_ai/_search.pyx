@@ -125,6 +125,7 @@ cdef class Tree:
     cdef bint redeterminize
     cdef int forbid[MAXP]
     cdef OfficialBits officials
+    cdef int root_move                  # >= 0: the root decision searches this one move only (-1: all)
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
@@ -165,7 +166,7 @@ cdef class Tree:
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
                  OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
-                 int root=ROOT_PUCT, int candidates=4, net_weights=None):
+                 int root=ROOT_PUCT, int candidates=4, net_weights=None, int root_move=-1):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -179,7 +180,11 @@ cdef class Tree:
         the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
         phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset.
         root=ROOTS['halving'] (with select=PUCT): the root runs Sequential Halving over the prior's top
-        `candidates` moves with common random numbers instead of PUCT (run_halving)."""
+        `candidates` moves with common random numbers instead of PUCT (run_halving). root_move >= 0 (a legal
+        move of the root decision, any move the rules allow, even one the tree would not consider there): the
+        whole budget goes through that move, and below it the search is free -- the value of the best
+        continuation after that move (a game review rates two moves of one decision with equal effort);
+        the root is then PUCT's, not halving's."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -250,6 +255,11 @@ cdef class Tree:
             self.officials = officials.bits      # checked when the filter was made
         if (self.officials.root_uses or self.officials.root_avoids) and self.root_options() == 0:
             raise ValueError("no move of the root decision is left by root_uses / root_avoids")
+        self.root_move = root_move
+        if root_move >= 0:
+            if not self.root_legal(root_move):
+                raise ValueError(f"root_move {root_move!r} is no legal move of the root decision")
+            self.root_mode = ROOT_PUCT
         memset(self.slot, 0, sizeof(self.slot))
         self.iterations = 0
         self.playout_moves = 0
@@ -300,6 +310,15 @@ cdef class Tree:
             n = keep_turn_officials(&s, moves, n, self.officials.turn_uses, self.officials.turn_avoids)
         return keep_officials(&s, moves, n, self.officials.root_uses, self.officials.root_avoids)
 
+    cdef bint root_legal(self, int move) noexcept nogil:
+        cdef int moves[MAXMOVES]
+        cdef StateData s = self.root
+        cdef int n = gen_moves(&s, &self.cfg.c, moves), i
+        for i in range(n):
+            if moves[i] == move:
+                return True
+        return False
+
     cdef bint iterate(self) noexcept nogil:
         """One iteration: a determinization, selection and expansion, a playout, the backup."""
         cdef StateData s = self.root
@@ -327,6 +346,10 @@ cdef class Tree:
         UCB in the rule of thumb's order, cut by progressive widening below the root."""
         cdef const ConfigData* c = &self.cfg.c
         cdef int mover = s.current, n, i
+        if node == 0 and self.root_move >= 0:
+            moves[0] = self.root_move
+            prior[0] = 1.0
+            return 1
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, self.forbid[mover])
         if self.in_scope(s):

@@ -58,8 +58,10 @@ class Tree:
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
                  prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
-                 root: int = 0, candidates: int = 4, net_weights: _NetLayer | None = None) -> None:
-        """Search from `state` for `observer` (default: the player to move)."""
+                 root: int = 0, candidates: int = 4, net_weights: _NetLayer | None = None,
+                 root_move: int = -1) -> None:
+        """Search from `state` for `observer` (default: the player to move); root_move >= 0: the whole budget
+        through that legal move of the root decision (the best continuation after it)."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
         releases the GIL. Returns the iterations done."""
