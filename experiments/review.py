@@ -10,8 +10,8 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   `close_short` (closing a route of 3-4 cities where the Postal Carrier's extension fits), `administrator` (the
   Administrator where a display card fits the route), `no_house` (no house placed after a close), `end_behind` (a
   move that ends the game while the mover is behind). Each is reviewed at the default budget and confirmed by
-  rate_decision at DEEP (10) times the budget: confirmed when that deep search's loss reaches the mistake
-  threshold. Recall: the confirmed plants the review labels a mistake or worse.
+  the search at DEEP (10) times the budget (`confirm`): confirmed when that deep search's loss reaches the
+  mistake threshold. Recall: the confirmed plants the review labels a mistake or worse.
 - board214.csv: move 214 of the board record of browser review 4 (a Postmaster draw the rest of the turn makes
   good again): its review and label.
 - selfplay.csv: every decision of self-play games of mcts(iterations=3000), every seat reviewed at the default
@@ -37,10 +37,10 @@ import pandas as pd
 from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.game.rules import Rules
-from thurn_ai.play.analysis import DEFAULT_SPEC, bot_spec
+from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, position_at
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
-from thurn_ai.play.review_rating import rate_decision
+from thurn_ai.play.review_rating import rate_move, seat_view
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = 10                      # the confirming search's budget, in default budgets
@@ -134,6 +134,21 @@ def planted_positions(per_kind: int, max_games: int) -> list[dict]:
     return found
 
 
+def confirm(state, seat: int, move: int, players: int, index: int) -> dict:
+    """The confirming search: the default search at DEEP times the budget names its best move (other seeds than
+    the review's), and the best and the planted move are each searched through at that budget, with the same
+    seed: the planted move's loss of points (and of win chance) by the deep search."""
+    budget = DEEP * DEFAULT_BUDGET
+    spec = bot_spec(DEFAULT_SPEC, budget, None, players)
+    view = seat_view(state, seat, derive_seed("review-deep-view", index))
+    best = analyse(view, bot=spec, iterations=budget, seed=derive_seed("review-deep", index)).best
+    if best.move == move:
+        return {"deep_best": best.notation, "deep_loss_points": 0.0, "deep_loss_win": 0.0}
+    seed = derive_seed("review-deep-pair", index)
+    b, p = rate_move(view, best.move, spec, seed, budget), rate_move(view, move, spec, seed, budget)
+    return {"deep_best": best.notation, "deep_loss_points": b.points - p.points, "deep_loss_win": b.win - p.win}
+
+
 def measure_planted(out: Path, per_kind: int, max_games: int) -> list[dict]:
     path = out / "planted.csv"
     rows = _rows(path)
@@ -146,14 +161,11 @@ def measure_planted(out: Path, per_kind: int, max_games: int) -> list[dict]:
         move = state.parse_move(p["move"])
         spec = bot_spec(DEFAULT_SPEC, DEFAULT_BUDGET, None, p["players"])
         d = review_decision(state, p["seat"], move, p["index"], spec, 0, DEFAULT_BUDGET)
-        deep_spec = bot_spec(DEFAULT_SPEC, DEEP * DEFAULT_BUDGET, None, p["players"])
-        deep = rate_decision(state, p["seat"], move, deep_spec, 1, DEEP * DEFAULT_BUDGET, p["index"])
+        deep = confirm(state, p["seat"], move, p["players"], p["index"])
         rows.append({**{k: v for k, v in p.items() if k != "record"}, "turn": state.turn, "phase": state.phase,
                      "best": d.best, "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win,
                      "loss_utility": d.loss_utility, "uncertainty": d.uncertainty,
-                     "deep_best": deep.main.best.notation, "deep_loss_points": deep.loss_points or 0.0,
-                     "deep_loss_win": deep.loss_win or 0.0, "deep_smaller_loss": deep.smaller_loss or 0.0,
-                     "confirmed": (deep.smaller_loss or 0.0) >= THRESHOLDS["mistake"]})
+                     **deep, "confirmed": deep["deep_loss_points"] >= THRESHOLDS["mistake"]})
         _save(rows, path)
         print("planted", rows[-1]["kind"], rows[-1]["label"], round(d.loss_points, 2),
               round(rows[-1]["deep_loss_points"], 2), flush=True)
@@ -240,13 +252,13 @@ def measure_speed(out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
-    ap.add_argument("--stages", default="planted,board,speed,order,selfplay")
+    ap.add_argument("--stages", default="planted,board,speed,selfplay,order")
     ap.add_argument("--per-kind", type=int, default=12, help="planted positions of each kind at most")
     ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
-    ap.add_argument("--selfplay-games", type=int, default=2, help="self-play games at each player count")
+    ap.add_argument("--selfplay-games", type=int, default=1, help="self-play games at each player count")
     ap.add_argument("--selfplay-iterations", type=int, default=3000)
-    ap.add_argument("--order-games", type=int, default=3, help="games of each pairing at each player count")
-    ap.add_argument("--order-budget", type=int, default=1000, help="iterations a search in the order reviews")
+    ap.add_argument("--order-games", type=int, default=2, help="games of each pairing at each player count")
+    ap.add_argument("--order-budget", type=int, default=500, help="iterations a search in the order reviews")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -258,10 +270,10 @@ def main() -> None:
         measure_board(out)
     if "speed" in stages:
         measure_speed(out)
-    if "order" in stages:
-        measure_order(out, args.order_games, args.order_budget)
     if "selfplay" in stages:
         measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
+    if "order" in stages:
+        measure_order(out, args.order_games, args.order_budget)
 
 
 if __name__ == "__main__":

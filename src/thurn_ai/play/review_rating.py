@@ -77,9 +77,9 @@ class MoveValue:
 @dataclass(frozen=True)
 class Rating:
     """One decision rated. main: the main search (its best move, line and options); played / best: the two
-    moves' values (the same when the best was played; `played` None when unrated); loss_*: best minus played
-    (means of the two pairs), uncertainty: half the difference of the two pairs' losses of points;
-    smaller_loss: the smaller of the two (what the label reads)."""
+    moves' values (the same when the best was played); loss_*: best minus played (means over the pairs
+    searched), uncertainty: half the difference of two pairs' losses of points (None with one pair);
+    smaller_loss: the smaller loss of points (what the label reads)."""
     main: Analysis
     played: MoveValue | None
     best: MoveValue
@@ -136,14 +136,19 @@ def rate_decision(state: GameState, seat: int, played: int, spec: BotSpec, seed:
     official = official_of(view, played)
     if played == top.move:
         return Rating(main, best, best, 0.0, 0.0, 0.0, 0.0, 0.0, official)
-    pairs = [(rate_move(view, top.move, spec, s, budget), rate_move(view, played, spec, s, budget)) for s in seeds]
+    pairs = [(rate_move(view, top.move, spec, seeds[0], budget), rate_move(view, played, spec, seeds[0], budget))]
+    if pairs[0][0].points - pairs[0][1].points >= THRESHOLDS[LABELS[0]]:
+        # a label is possible: a second pair decides (a loss under the first threshold earns none either way)
+        pairs.append((rate_move(view, top.move, spec, seeds[1], budget),
+                      rate_move(view, played, spec, seeds[1], budget)))
     losses = [b.points - p.points for b, p in pairs]
     best, mine = _mean([b for b, _ in pairs]), _mean([p for _, p in pairs])
     # a second search may rate the played move above the best: that counts as no loss, not as a gain
     return Rating(main, mine, best, loss_points=max(best.points - mine.points, 0.0),
                   loss_win=max(best.win - mine.win, 0.0),
                   loss_utility=max((best.utility or 0.0) - (mine.utility or 0.0), 0.0),
-                  uncertainty=abs(losses[0] - losses[1]) / 2, smaller_loss=min(losses), official=official)
+                  uncertainty=abs(losses[0] - losses[1]) / 2 if len(losses) == 2 else None,
+                  smaller_loss=min(losses), official=official)
 
 
 def _mean(values: list[MoveValue]) -> MoveValue:

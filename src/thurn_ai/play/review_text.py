@@ -35,7 +35,7 @@ def decision_line(d: DecisionReview) -> str:
     where = f"move {d.index + 1:>3} (turn {d.turn + 1}, {d.phase})"
     played = f"played {move_text(d.played, d.played_official)} ({d.played_points:.1f} pts, {_pct(d.played_win)})"
     better = f"better {move_text(d.best, d.best_official)} ({d.best_points:.1f} pts, {_pct(d.best_win)})"
-    loss = f"-{d.loss_points:.1f} points (±{d.uncertainty:.1f})"
+    loss = f"-{d.loss_points:.1f} points" + (f" (±{d.uncertainty:.1f})" if d.uncertainty is not None else "")
     out = f"  {where}: {played}; {better}: {loss}  {(d.label or '').upper()}"
     if len(d.best_line) > 1:
         out += f"\n      best line: {' → '.join(d.best_line)} ({d.best_line_then})"
