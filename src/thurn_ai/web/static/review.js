@@ -125,7 +125,7 @@ function showReview() {
         el("td", {}, pts(s.total_loss_points)),
         el("td", { class: "labels" }, ["inaccuracy", "mistake", "blunder"].map((k) => count(s.counts[k], k)).join(", ")),
         el("td", {}, s.worst_turns.map((w) => el("button", { type: "button", class: "link", "data-index": String(w.move), onclick: () => select(w.move) },
-          `turn ${w.turn + 1} (−${w.loss_points.toFixed(1)})`)))))),
+          `turn ${w.turn + 1} (−${w.loss_points.toFixed(1)})`))))))),
     el("p", { class: "help" }, `Losses are in expected final points: what the best continuation of the turn can still reach ` +
       `after a move, as the search rates it. Labels: ${Object.entries(r.thresholds).map(([k, v]) => `${k} from ${v}`).join(", ")} points. ` +
       `Accuracy: the mean over a seat's decisions of 100·exp(−points lost / ${r.accuracy_points}).`));
