@@ -111,20 +111,20 @@ def _ends_behind(s, seat: int, names: dict[int, str]) -> list[int]:
 
 
 def planted_positions(per_kind: int, max_games: int) -> list[dict]:
-    """Up to `per_kind` plants of each kind (at most one of a kind per game), from heuristic games."""
+    """Up to `per_kind` plants of each kind (at most one of a kind per seat and game), from heuristic games."""
     found: list[dict] = []
     for k in range(max_games):
         players = PLAYERS[k % 3]
         seed = derive_seed("review-planted", k)
         bots = [make_bot("heuristic", derive_seed("bot", seed, i)) for i in range(players)]
         table = Table.new(Rules(players=players), seed, [b.spec for b in bots])
-        kinds_here: set[str] = set()
+        kinds_here: set[tuple[str, int]] = set()
         while not table.over:
             s, seat = table.state, table.state.current_player
             if s.turn >= 3 and len(s.legal_moves()) > 1:
                 for kind, move in plant(s, seat, table.moves[-1] if table.moves else None):
-                    if kind not in kinds_here and sum(p["kind"] == kind for p in found) < per_kind:
-                        kinds_here.add(kind)
+                    if (kind, seat) not in kinds_here and sum(p["kind"] == kind for p in found) < per_kind:
+                        kinds_here.add((kind, seat))
                         found.append({"kind": kind, "players": players, "game": k, "seed": seed,
                                       "record": table.record().to_json(), "index": len(table.moves),
                                       "seat": seat, "move": s.move_str(move)})
@@ -253,10 +253,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
     ap.add_argument("--stages", default="planted,board,speed,selfplay,order")
-    ap.add_argument("--per-kind", type=int, default=12, help="planted positions of each kind at most")
+    ap.add_argument("--per-kind", type=int, default=16, help="planted positions of each kind at most")
     ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
     ap.add_argument("--selfplay-games", type=int, default=1, help="self-play games at each player count")
-    ap.add_argument("--selfplay-iterations", type=int, default=3000)
+    ap.add_argument("--selfplay-iterations", type=int, default=1000,
+                    help="iterations a move of the self-play players")
     ap.add_argument("--order-games", type=int, default=2, help="games of each pairing at each player count")
     ap.add_argument("--order-budget", type=int, default=500, help="iterations a search in the order reviews")
     args = ap.parse_args()
