@@ -64,8 +64,7 @@ def review_lines(r: Review, name: str = "the game", replay: str | None = None) -
     out = [f"review of {name}: {r.players} players ({', '.join(r.bots)}){scores}",
            f"search: {r.spec}",
            "unit: expected final points (what the best continuation after a move can still reach, as the search "
-           "rates it); win chance" + ("" if r.calibrated else " (evaluation units: not calibrated)")
-           + " in brackets",
+           "rates it), with the win chance beside it" + ("" if r.calibrated else " (evaluation units: not calibrated)"),
            f"labels: {thresholds} points lost; accuracy: the mean over a seat's decisions of "
            f"100·exp(-points lost / {r.accuracy_points:g})",
            f"uncertainty: {r.uncertainty}", ""]

@@ -236,19 +236,8 @@ def _expert(out: Path) -> dict[str, Number]:
 
 
 def _review(out: Path) -> dict[str, Number]:
-    numbers: dict[str, Number] = {}
-    speed = pd.read_csv(out / "speed.csv")
-    for r in speed.itertuples():
-        numbers[f"seconds.p{r.players}"] = Number(float(r.seconds_on_2_free_cores), unit="number", digits=1,
-                                                  games=1, says=f"CPU seconds / 2 to review a {r.players}-player "
-                                                  f"game, all seats, {r.budget} iterations")
-    rel = pd.read_csv(out / "reliability.csv")
-    for label, g in rel.groupby("label"):
-        confirmed = float(g["confirmed"].sum())
-        low, high = wilson_interval(confirmed, len(g))
-        numbers[f"confirmed.{label}"] = Number(confirmed / len(g), low, high, "share", games=len(g),
-                                               says=f"{label}s a review at 4x the budget confirms, 95% Wilson")
-    return numbers
+    from .review_validation import review_numbers
+    return review_numbers(out)
 
 
 def _search_root(out: Path) -> dict[str, Number]:
@@ -440,7 +429,7 @@ PAGES: dict[str, Page] = {
                              "python experiments/officials_design.py", _officials_design),
     "openspiel": Page("OpenSpiel's ISMCTS and thurn-ai's mcts on the same game", "python experiments/openspiel_peer.py",
                       _openspiel),
-    "review": Page("Game review: its time and how often a deeper search confirms its labels",
+    "review": Page("Game review: its validation set (planted mistakes, false alarms, order of players) and its time",
                    "python experiments/review.py", _review),
     "search_root": Page("Candidates against the frozen default", "python experiments/search_root.py",
                         _search_root),
