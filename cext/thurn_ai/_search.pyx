@@ -180,11 +180,8 @@ cdef class Tree:
         the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
         phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset.
         root=ROOTS['halving'] (with select=PUCT): the root runs Sequential Halving over the prior's top
-        `candidates` moves with common random numbers instead of PUCT (run_halving). root_move >= 0 (a legal
-        move of the root decision, any move the rules allow, even one the tree would not consider there): the
-        whole budget goes through that move, and below it the search is free -- the value of the best
-        continuation after that move (a game review rates two moves of one decision with equal effort);
-        the root is then PUCT's, not halving's."""
+        `candidates` moves with common random numbers instead of PUCT (run_halving). root_move >= 0 (any legal
+        move of the root): the whole budget goes through it, free below (a PUCT root; the review's rating)."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -257,7 +254,7 @@ cdef class Tree:
             raise ValueError("no move of the root decision is left by root_uses / root_avoids")
         self.root_move = root_move
         if root_move >= 0:
-            if not self.root_legal(root_move):
+            if not is_legal_move(&self.root, &self.cfg.c, root_move):
                 raise ValueError(f"root_move {root_move!r} is no legal move of the root decision")
             self.root_mode = ROOT_PUCT
         memset(self.slot, 0, sizeof(self.slot))
@@ -309,15 +306,6 @@ cdef class Tree:
         if self.officials.turn_uses | self.officials.turn_avoids:
             n = keep_turn_officials(&s, moves, n, self.officials.turn_uses, self.officials.turn_avoids)
         return keep_officials(&s, moves, n, self.officials.root_uses, self.officials.root_avoids)
-
-    cdef bint root_legal(self, int move) noexcept nogil:
-        cdef int moves[MAXMOVES]
-        cdef StateData s = self.root
-        cdef int n = gen_moves(&s, &self.cfg.c, moves), i
-        for i in range(n):
-            if moves[i] == move:
-                return True
-        return False
 
     cdef bint iterate(self) noexcept nogil:
         """One iteration: a determinization, selection and expansion, a playout, the backup."""

@@ -18,7 +18,6 @@ import pandas as pd
 
 from ..game.officials import OFFICIALS
 from .findings import Findings, Number, front_page, share_rows
-from ..stats.summary import wilson_interval
 from .provenance import commit, read_runs
 
 

@@ -107,8 +107,9 @@ def review_numbers(out: Path) -> dict[str, Number]:
                                                       f"all seats, {r.budget} iterations")
     if (b := _read(out, "board214.csv")) is not None:
         row = b[b["move"] == 214].iloc[0]
+        label = row["label"] or "none"
         numbers["board214.loss"] = Number(float(row["loss_points"]), digits=2, games=1,
-                                          says=f"points the board record's move 214 loses (label: {row['label'] or 'none'})")
+                                          says=f"points the board record's move 214 loses (label: {label})")
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
                      ("order.csv", order_numbers)):
         if (data := _read(out, name)) is not None and len(data):
@@ -116,17 +117,21 @@ def review_numbers(out: Path) -> dict[str, Number]:
     return numbers
 
 
+def _smaller(d: pd.DataFrame) -> pd.Series:
+    """The smaller of a decision's two losses (the mean less the uncertainty; one pair: its loss)."""
+    return d["loss_points"].astype(float) - pd.to_numeric(d["uncertainty"], errors="coerce").fillna(0)
+
+
 def threshold_rows(p: pd.DataFrame, s: pd.DataFrame, grid=(1.0, 1.5, 2.0, 2.5, 3.0)) -> list[list]:
     """For each mistake threshold of the grid: the plants the deep search confirms at it, the share of those a
     review would label (its smaller loss reaching it: the mean loss less the uncertainty), and the false alarms
     per seat and game in self-play."""
     rows = []
-    smaller = lambda d: d["loss_points"].astype(float) - pd.to_numeric(d["uncertainty"], errors="coerce").fillna(0)
     seat_games = s.groupby(["players", "game", "seat"]).ngroups if len(s) else 0
     for t in grid:
         ok = p[p["deep_loss_points"].astype(float) >= t]
-        hit = (smaller(ok) >= t).sum()
-        alarms = (smaller(s) >= t).sum() / seat_games if seat_games else float("nan")
+        hit = (_smaller(ok) >= t).sum()
+        alarms = (_smaller(s) >= t).sum() / seat_games if seat_games else float("nan")
         rows.append([f"{t:g}", len(ok), f"{hit / len(ok):.0%}" if len(ok) else "-", f"{alarms:.2f}"])
     return rows
 
