@@ -14,12 +14,12 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   mistake threshold. Recall: the confirmed plants the review labels a mistake or worse.
 - board214.csv: move 214 of the board record of browser review 4 (a Postmaster draw the rest of the turn makes
   good again): its review and label.
-- selfplay.csv: every decision of self-play games of mcts(iterations=3000), every seat reviewed at the default
-  budget: mistakes-or-worse per seat and game (the false alarms).
+- selfplay.csv: every decision of self-play games of the default search (--selfplay-iterations a move), every
+  seat reviewed at the default budget: mistakes-or-worse per seat and game (the false alarms).
 - order.csv: games of `random` against `heuristic` and of `greedy` against `heuristic` (one seat the weaker bot,
   the others heuristic), every seat reviewed at --order-budget: each seat's accuracy and total loss.
-- speed.csv: a 3-player game of `heuristic` bots, every seat, at the default budget, one process, no cache: CPU
-  seconds (over 2: the time on two free cores).
+- speed.csv: the first self-play game at each count, every seat, at the default budget, one process, no cache:
+  CPU seconds (over 2: the time on two free cores).
 
 Every decision row keeps the three units (expected points, win chance, the search's utility), so the report
 compares the labels each unit would give (report.md).
@@ -201,8 +201,10 @@ def _review_rows(rec, kind: str, players: int, k: int, budget: int, weaker: str 
 
 
 def measure_selfplay(out: Path, games: int, iterations: int) -> None:
+    """Self-play games, every seat reviewed at the default budget in one process with no cache; the first game
+    at each count is also the speed benchmark (speed.csv: its CPU seconds)."""
     path = out / "selfplay.csv"
-    rows = _rows(path)
+    rows, speed = _rows(path), _rows(out / "speed.csv")
     for k in range(games):
         for players in PLAYERS:
             if any(r["players"] == players and r["game"] == k for r in rows):
@@ -210,10 +212,17 @@ def measure_selfplay(out: Path, games: int, iterations: int) -> None:
             seed = derive_seed("review-selfplay", players, k)
             bots = [make_bot(f"mcts(iterations={iterations})", derive_seed("bot", seed, i)) for i in range(players)]
             rec = play_game(Rules(players=players), bots, seed)
-            rows += _review_rows(rec, "selfplay", players, k, DEFAULT_BUDGET, None)
+            start, cpu = time.perf_counter(), _cpu()
+            got = _review_rows(rec, "selfplay", players, k, DEFAULT_BUDGET, None)
+            seconds, cpu = time.perf_counter() - start, _cpu() - cpu
+            rows += got
             _save(rows, path)
-            print("selfplay", players, k, sum(r["label"] in ("mistake", "blunder") for r in rows
-                                              if r["players"] == players and r["game"] == k), flush=True)
+            if k == 0:
+                speed.append({"players": players, "moves": len(rec.moves), "decisions": len(got),
+                              "budget": DEFAULT_BUDGET, "jobs": 1, "seconds": round(seconds, 1),
+                              "cpu_seconds": round(cpu, 1), "seconds_on_2_free_cores": round(cpu / 2, 1)})
+                _save(speed, out / "speed.csv")
+            print("selfplay", players, k, sum(r["label"] in ("mistake", "blunder") for r in got), flush=True)
 
 
 def measure_order(out: Path, games: int, budget: int) -> None:
@@ -234,32 +243,17 @@ def measure_order(out: Path, games: int, budget: int) -> None:
                 print("order", weaker, players, k, flush=True)
 
 
-def measure_speed(out: Path) -> None:
-    path = out / "speed.csv"
-    if path.exists():
-        return
-    rec = play_game(Rules(players=3), [make_bot("heuristic", derive_seed("bot", 3, i)) for i in range(3)],
-                    derive_seed("review-experiment", "speed", 3, 0))
-    start, cpu = time.perf_counter(), _cpu()
-    r = review(rec, budget=DEFAULT_BUDGET, jobs=1)
-    seconds, cpu = time.perf_counter() - start, _cpu() - cpu
-    _save([{"players": 3, "moves": len(rec.moves), "decisions": len(r.decisions),
-            "both_searched": sum(d.rated_by == "both searched" for d in r.decisions), "budget": DEFAULT_BUDGET,
-            "jobs": 1, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
-            "seconds_on_2_free_cores": round(cpu / 2, 1)}], path)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
-    ap.add_argument("--stages", default="planted,board,speed,selfplay,order")
+    ap.add_argument("--stages", default="planted,board,selfplay,order")
     ap.add_argument("--per-kind", type=int, default=16, help="planted positions of each kind at most")
     ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
     ap.add_argument("--selfplay-games", type=int, default=1, help="self-play games at each player count")
     ap.add_argument("--selfplay-iterations", type=int, default=1000,
                     help="iterations a move of the self-play players")
-    ap.add_argument("--order-games", type=int, default=2, help="games of each pairing at each player count")
-    ap.add_argument("--order-budget", type=int, default=500, help="iterations a search in the order reviews")
+    ap.add_argument("--order-games", type=int, default=1, help="games of each pairing at each player count")
+    ap.add_argument("--order-budget", type=int, default=300, help="iterations a search in the order reviews")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -269,8 +263,6 @@ def main() -> None:
         measure_planted(out, args.per_kind, args.max_games)
     if "board" in stages:
         measure_board(out)
-    if "speed" in stages:
-        measure_speed(out)
     if "selfplay" in stages:
         measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
     if "order" in stages:
