@@ -18,8 +18,9 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   seat reviewed at the default budget: mistakes-or-worse per seat and game (the false alarms).
 - order.csv: games of `random` against `heuristic` and of `greedy` against `heuristic` (one seat the weaker bot,
   the others heuristic), every seat reviewed at --order-budget: each seat's accuracy and total loss.
-- speed.csv: the first self-play game at each count, every seat, at the default budget, one process, no cache:
-  CPU seconds (over 2: the time on two free cores).
+- speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
+  searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
+  the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
 
 Every decision row keeps the three units (expected points, win chance, the search's utility), so the report
 compares the labels each unit would give (report.md).
@@ -218,7 +219,7 @@ def measure_selfplay(out: Path, games: int, iterations: int) -> None:
             rows += got
             _save(rows, path)
             if k == 0:
-                speed.append({"players": players, "moves": len(rec.moves), "decisions": len(got),
+                speed.append({"kind": "selfplay", "players": players, "moves": len(rec.moves), "decisions": len(got),
                               "budget": DEFAULT_BUDGET, "jobs": 1, "seconds": round(seconds, 1),
                               "cpu_seconds": round(cpu, 1), "seconds_on_2_free_cores": round(cpu / 2, 1)})
                 _save(speed, out / "speed.csv")
@@ -243,10 +244,31 @@ def measure_order(out: Path, games: int, budget: int) -> None:
                 print("order", weaker, players, k, flush=True)
 
 
+def measure_speed(out: Path) -> None:
+    """speed.csv's 3-player rows beyond self-play (where nearly every move is the search's best, the cheapest
+    case): a game of `heuristic` bots and one of `random` against two `heuristic` (every move of the random seat
+    searched three to five times, the dearest case), every seat at the default budget, one process, no cache."""
+    path = out / "speed.csv"
+    speed = _rows(path)
+    for kind, specs in (("heuristic", ["heuristic"] * 3), ("random+heuristic", ["random", "heuristic", "heuristic"])):
+        if any(r.get("kind") == kind for r in speed):
+            continue
+        seed = derive_seed("review-speed", kind)
+        rec = play_game(Rules(players=3), [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)], seed)
+        start, cpu = time.perf_counter(), _cpu()
+        r = review(rec, budget=DEFAULT_BUDGET, jobs=1)
+        seconds, cpu = time.perf_counter() - start, _cpu() - cpu
+        speed.append({"kind": kind, "players": 3, "moves": len(rec.moves), "decisions": len(r.decisions),
+                      "budget": DEFAULT_BUDGET, "jobs": 1, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
+                      "seconds_on_2_free_cores": round(cpu / 2, 1)})
+        _save(speed, path)
+        print("speed", kind, speed[-1]["seconds_on_2_free_cores"], flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
-    ap.add_argument("--stages", default="planted,board,selfplay,order")
+    ap.add_argument("--stages", default="planted,board,speed,selfplay,order")
     ap.add_argument("--per-kind", type=int, default=16, help="planted positions of each kind at most")
     ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
     ap.add_argument("--selfplay-games", type=int, default=1, help="self-play games at each player count")
@@ -263,6 +285,8 @@ def main() -> None:
         measure_planted(out, args.per_kind, args.max_games)
     if "board" in stages:
         measure_board(out)
+    if "speed" in stages:
+        measure_speed(out)
     if "selfplay" in stages:
         measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
     if "order" in stages:

@@ -42,12 +42,13 @@ __all__ = ["Rating", "MoveValue", "rate_decision", "rate_move", "seat_view", "TH
 UNIT = "points"
 #: lost expected final points from which a decision is an inaccuracy, a mistake, a blunder (chosen on the
 #: planted mistakes and the search's self-play: results/review/README.md)
-THRESHOLDS = {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 4.0}
+THRESHOLDS = {"inaccuracy": 0.5, "mistake": 1.0, "blunder": 3.0}
 LABELS = tuple(THRESHOLDS)
 #: the share of the main search's visits a move needs to count as a good answer besides the best
 GOOD_SHARE = 0.1
-#: a decision's accuracy is 100 exp(-loss / ACCURACY_POINTS): 100 for no loss, 61 for a point lost, 14 for 4
-ACCURACY_POINTS = 2.0
+#: a decision's accuracy is 100 exp(-loss / ACCURACY_POINTS): 100 for no loss, 61 for half a point lost, 37 for
+#: a point (a mistake), 5 for three (a blunder)
+ACCURACY_POINTS = 1.0
 
 
 def label_of(loss: float) -> str | None:

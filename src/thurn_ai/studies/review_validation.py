@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..play.review_rating import THRESHOLDS
+from ..play.review_rating import THRESHOLDS, label_of
 from ..stats.summary import wilson_interval
 from .findings import Number
 from .markdown import table
@@ -24,6 +24,13 @@ from .markdown import table
 #: the old unit's mistake threshold (lost win chance), to compare the units on the same decisions
 WIN_MISTAKE = 0.10
 MISTAKE_OR_WORSE = ("mistake", "blunder")
+
+
+def relabel(d: pd.DataFrame) -> pd.Series:
+    """Each decision's label under the review's thresholds today, from its smaller loss (a run made with other
+    thresholds reads the same as one made with these, as far as the decisions searched twice reach: every
+    decision whose first pair lost the first threshold of that run)."""
+    return _smaller(d).map(lambda x: label_of(x) or "")
 
 
 def _share(k: float, n: int, says: str) -> Number:
@@ -37,8 +44,8 @@ def _read(out: Path, name: str) -> pd.DataFrame | None:
 
 
 def planted_numbers(p: pd.DataFrame) -> dict[str, Number]:
-    ok = p[p["confirmed"].astype(str) == "True"]
-    labelled = ok["label"].isin(MISTAKE_OR_WORSE)
+    ok = p[p["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]]
+    labelled = relabel(ok).isin(MISTAKE_OR_WORSE)
     out = {"planted.positions": Number(len(p), digits=0, games=len(p), says="planted positions reviewed"),
            "planted.confirmed": Number(len(ok), digits=0, games=len(p),
                                        says="of them confirmed at 10x the budget (a loss of a mistake or more)"),
@@ -47,14 +54,14 @@ def planted_numbers(p: pd.DataFrame) -> dict[str, Number]:
            "recall.win": _share((ok["loss_win"].astype(float) >= WIN_MISTAKE).sum(), len(ok),
                                 "the same plants that lose 10+ points of win chance (the old unit), 95% Wilson")}
     for kind, g in p.groupby("kind"):
-        out[f"confirmed.{kind}"] = Number(int((g["confirmed"].astype(str) == "True").sum()), digits=0, games=len(g),
+        out[f"confirmed.{kind}"] = Number(int(_confirmed(g).sum()), digits=0, games=len(g),
                                           says=f"{kind} plants confirmed, of {len(g)}")
     return out
 
 
 def selfplay_numbers(s: pd.DataFrame) -> dict[str, Number]:
     seats = s.groupby(["players", "game", "seat"])
-    per = seats.apply(lambda g: g["label"].isin(MISTAKE_OR_WORSE).sum(), include_groups=False)
+    per = seats.apply(lambda g: relabel(g).isin(MISTAKE_OR_WORSE).sum(), include_groups=False)
     win = seats.apply(lambda g: (g["loss_win"].astype(float) >= WIN_MISTAKE).sum(), include_groups=False)
     games = s.groupby(["players", "game"]).ngroups
     out = {"selfplay.mistakes": Number(float(per.mean()), digits=2, games=games,
@@ -102,12 +109,13 @@ def review_numbers(out: Path) -> dict[str, Number]:
     numbers: dict[str, Number] = {}
     if (speed := _read(out, "speed.csv")) is not None:
         for r in speed.itertuples():
-            numbers[f"seconds.p{r.players}"] = Number(float(r.seconds_on_2_free_cores), digits=1, games=1,
-                                                      says=f"CPU seconds / 2 to review a {r.players}-player game, "
-                                                      f"all seats, {r.budget} iterations")
+            kind = getattr(r, "kind", "selfplay") or "selfplay"
+            numbers[f"seconds.{kind}.p{r.players}"] = Number(
+                float(r.seconds_on_2_free_cores), digits=1, games=1,
+                says=f"CPU seconds / 2 to review a {r.players}-player game ({kind}), all seats, {r.budget} iterations")
     if (b := _read(out, "board214.csv")) is not None:
         row = b[b["move"] == 214].iloc[0]
-        label = row["label"] or "none"
+        label = label_of(float(row["loss_points"])) or "none"
         numbers["board214.loss"] = Number(float(row["loss_points"]), digits=2, games=1,
                                           says=f"points the board record's move 214 loses (label: {label})")
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
@@ -115,6 +123,11 @@ def review_numbers(out: Path) -> dict[str, Number]:
         if (data := _read(out, name)) is not None and len(data):
             numbers.update(fn(data))
     return numbers
+
+
+def _confirmed(p: pd.DataFrame) -> pd.Series:
+    """Plants the deep search confirms: its loss reaches the mistake threshold."""
+    return p["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]
 
 
 def _smaller(d: pd.DataFrame) -> pd.Series:
@@ -142,10 +155,11 @@ def report_lines(out: Path) -> list[str]:
     p, s, o = _read(out, "planted.csv"), _read(out, "selfplay.csv"), _read(out, "order.csv")
     if p is not None:
         lines += ["## Planted mistakes by kind", ""]
-        lines += table(["kind", "plants", "confirmed (10x)", "labelled mistake or worse", "mean loss (review)",
+        lines += table(["kind", "plants", "confirmed (10x)", "of them labelled mistake or worse", "mean loss (review)",
                         "mean loss (10x)"],
-                       ([k, len(g), int((g["confirmed"].astype(str) == "True").sum()),
-                         int(g["label"].isin(MISTAKE_OR_WORSE).sum()), f"{g['loss_points'].astype(float).mean():.2f}",
+                       ([k, len(g), int(_confirmed(g).sum()),
+                         int(relabel(g[_confirmed(g)]).isin(MISTAKE_OR_WORSE).sum()),
+                         f"{g['loss_points'].astype(float).mean():.2f}",
                          f"{g['deep_loss_points'].astype(float).mean():.2f}"] for k, g in p.groupby("kind")))
         lines += [""]
     if p is not None and s is not None:
