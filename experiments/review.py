@@ -195,6 +195,7 @@ def _review_rows(rec, kind: str, players: int, k: int, budget: int, weaker: str 
     for d in r.decisions:
         rows.append({"kind": kind, "players": players, "game": k, "seat": d.seat, "bot": rec.bots[d.seat],
                      "weaker": weaker or "", "move": d.index + 1, "turn": d.turn, "phase": d.phase,
+                     "played": d.played, "best": d.best,
                      "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win,
                      "loss_utility": d.loss_utility, "uncertainty": d.uncertainty, "accuracy": d.accuracy,
                      "score": rec.scores[d.seat] if rec.scores else None})
@@ -205,7 +206,7 @@ def measure_selfplay(out: Path, games: int, iterations: int) -> None:
     """Self-play games, every seat reviewed at the default budget in one process with no cache; the first game
     at each count is also the speed benchmark (speed.csv: its CPU seconds)."""
     path = out / "selfplay.csv"
-    rows, speed = _rows(path), _rows(out / "speed.csv")
+    rows, speed = _rows(path), [r for r in _rows(out / "speed.csv") if r.get("kind") != "selfplay"]
     for k in range(games):
         for players in PLAYERS:
             if any(r["players"] == players and r["game"] == k for r in rows):
@@ -268,11 +269,11 @@ def measure_speed(out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
-    ap.add_argument("--stages", default="planted,board,speed,selfplay,order")
-    ap.add_argument("--per-kind", type=int, default=16, help="planted positions of each kind at most")
+    ap.add_argument("--stages", default="planted,board,speed,order,selfplay")
+    ap.add_argument("--per-kind", type=int, default=22, help="planted positions of each kind at most")
     ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
-    ap.add_argument("--selfplay-games", type=int, default=1, help="self-play games at each player count")
-    ap.add_argument("--selfplay-iterations", type=int, default=1000,
+    ap.add_argument("--selfplay-games", type=int, default=2, help="self-play games at each player count")
+    ap.add_argument("--selfplay-iterations", type=int, default=3000,
                     help="iterations a move of the self-play players")
     ap.add_argument("--order-games", type=int, default=1, help="games of each pairing at each player count")
     ap.add_argument("--order-budget", type=int, default=300, help="iterations a search in the order reviews")
@@ -287,10 +288,10 @@ def main() -> None:
         measure_board(out)
     if "speed" in stages:
         measure_speed(out)
-    if "selfplay" in stages:
-        measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
     if "order" in stages:
         measure_order(out, args.order_games, args.order_budget)
+    if "selfplay" in stages:
+        measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
 
 
 if __name__ == "__main__":
