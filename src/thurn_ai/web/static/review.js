@@ -139,7 +139,7 @@ function showReview() {
   if (!list.children.length) list.append(el("li", {}, "no labelled move: nobody lost a clear chance"));
   const seats = r.summaries.filter((s) => s.counts.mistake + s.counts.blunder > 0);
   $("#review-learn-seat").replaceChildren(...seats.map((s) => el("option", { value: String(s.seat) },
-    `seat ${s.seat} (${s.bot}): ${count(s.counts.mistake + s.counts.blunder, "mistake")}`)));
+    `seat ${s.seat} (${s.bot}): ${s.counts.mistake + s.counts.blunder} ${s.counts.mistake + s.counts.blunder === 1 ? "mistake or blunder" : "mistakes or blunders"}`)));
   $("#review-learn-controls").hidden = !seats.length || !(r.learn || []).length;
 }
 
