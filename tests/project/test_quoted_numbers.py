@@ -205,7 +205,22 @@ QUOTES = [
                        "generation 3"),
     ("docs/officials-advice.md", "won {officials_advice:confirm.pooled} more than the rule itself (no difference "
                                  "detected; ±{officials_advice:confirm.pooled.detectable} was detectable)"),
+    ("docs/review.md", "| confirmed planted mistakes labelled a mistake or worse | {review:recall.points} | "
+                       "{review:recall.win} |"),
+    ("docs/review.md", "| games in which `random` has the largest total loss (and, in points, the lowest accuracy) | "
+                       "{review:order.random} | {review:order.random.win} |"),
+    ("docs/review.md", "| games in which `greedy` has the largest total loss (and, in points, the lowest accuracy) | "
+                       "{review:order.greedy} | {review:order.greedy.win} |"),
+    ("docs/review.md", "| mistakes or worse per seat and game in the search's self-play | {review:selfplay.mistakes} | "
+                       "{review:selfplay.win_mistakes} |"),
+    ("docs/review.md", "The planted mistakes are {review:planted.confirmed|value}\npositions of "
+                       "{review:planted.positions|value} planted in real games"),
+    ("docs/review.md", "a 3-player game of `heuristic` bots\n{review:seconds.heuristic.p3} s, one with a `random` "
+                       "seat"),
+    ("docs/review.md", "the dearest case) {review:seconds.random+heuristic.p3} s. The board record's move 214"),
+    ("docs/review.md", "loses {review:board214.loss} points: no label"),
 ]
+
 
 FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")
 
