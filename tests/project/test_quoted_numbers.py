@@ -207,10 +207,12 @@ QUOTES = [
                                  "detected; ±{officials_advice:confirm.pooled.detectable} was detectable)"),
     ("docs/review.md", "| confirmed planted mistakes labelled a mistake or worse | {review:recall.points} | "
                        "{review:recall.win} |"),
-    ("docs/review.md", "| games in which `random` has the largest total loss (and, in points, the lowest accuracy) | "
-                       "{review:order.random} | {review:order.random.win} |"),
-    ("docs/review.md", "| games in which `greedy` has the largest total loss (and, in points, the lowest accuracy) | "
-                       "{review:order.greedy} | {review:order.greedy.win} |"),
+    ("docs/review.md", "| games in which `random` has the lowest accuracy and the largest total loss (win chance: "
+                       "the largest loss) | {review:order.random.both} | {review:order.random.win} |"),
+    ("docs/review.md", "| games in which `greedy` has the lowest accuracy (win chance: the largest loss) | "
+                       "{review:order.greedy.accuracy} | {review:order.greedy.win} |"),
+    ("docs/review.md", "| games in which `greedy` has the largest total loss | {review:order.greedy.loss} | "
+                       "{review:order.greedy.win} |"),
     ("docs/review.md", "| mistakes or worse per seat and game in the search's self-play | {review:selfplay.mistakes} | "
                        "{review:selfplay.win_mistakes} |"),
     ("docs/review.md", "The planted mistakes are {review:planted.confirmed|value}\npositions of "

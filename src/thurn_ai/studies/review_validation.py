@@ -96,11 +96,13 @@ def order_numbers(o: pd.DataFrame) -> dict[str, Number]:
     t = order_table(o)
     out = {}
     for weaker, g in t.groupby("weaker"):
-        both = (g["worst_accuracy"] & g["largest_loss"]).sum()
-        out[f"order.{weaker}"] = _share(both, len(g), f"games in which {weaker} has the lowest accuracy and the "
-                                        "largest loss of points, 95% Wilson")
-        out[f"order.{weaker}.win"] = _share(g["largest_loss_win"].sum(), len(g), f"games in which {weaker} loses "
-                                            "the most win chance (the old unit), 95% Wilson")
+        for key, hit, what in (("accuracy", g["worst_accuracy"], "has the lowest accuracy"),
+                               ("loss", g["largest_loss"], "has the largest total loss of points"),
+                               ("both", g["worst_accuracy"] & g["largest_loss"],
+                                "has the lowest accuracy and the largest total loss of points"),
+                               ("win", g["largest_loss_win"], "loses the most win chance (the old unit)")):
+            out[f"order.{weaker}.{key}"] = _share(int(hit.sum()), len(g), f"games in which {weaker} {what}, "
+                                                  "95% Wilson")
     return out
 
 
