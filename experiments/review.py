@@ -22,6 +22,8 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
 
+- report: report.md (the tables) and the front page (README.md, findings.json: studies/review_validation.py).
+
 Every decision row keeps the three units (expected points, win chance, the search's utility), so the report
 compares the labels each unit would give (report.md).
 """
@@ -266,10 +268,23 @@ def measure_speed(out: Path) -> None:
         print("speed", kind, speed[-1]["seconds_on_2_free_cores"], flush=True)
 
 
+def write_report(out: Path) -> None:
+    """report.md (the tables) and the folder's front page (README.md, findings.json) from the saved data."""
+    from thurn_ai.studies.pages import write_page
+    from thurn_ai.studies.provenance import write_results_readme
+    from thurn_ai.studies.review_validation import report_lines
+    write_results_readme(out, "Game review: the validation set's tables",
+                         "nice -n 10 python experiments/review.py && nice -n 10 python experiments/review.py "
+                         "--stages order,selfplay --order-games 4 --selfplay-games 8",
+                         report_lines(out), setup="one process, niced, on a machine shared with other sessions",
+                         name="report.md")
+    write_page(out.parent, out.name)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
-    ap.add_argument("--stages", default="planted,board,speed,order,selfplay")
+    ap.add_argument("--stages", default="planted,board,speed,order,selfplay,report")
     ap.add_argument("--per-kind", type=int, default=22, help="planted positions of each kind at most")
     ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
     ap.add_argument("--selfplay-games", type=int, default=2, help="self-play games at each player count")
@@ -292,6 +307,8 @@ def main() -> None:
         measure_order(out, args.order_games, args.order_budget)
     if "selfplay" in stages:
         measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
+    if "report" in stages:
+        write_report(out)
 
 
 if __name__ == "__main__":
