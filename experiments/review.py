@@ -1,21 +1,36 @@
-"""How long a game review takes, and how reliable its labels are (docs/review.md; results/review/).
+"""The game review's validation set: planted mistakes, false alarms on a strong search's self-play, the order of
+players, and the time a review takes (docs/review.md; results/review/).
 
-    nice -n 10 python experiments/review.py [--out results/review] [--games 2] [--jobs 2]
+    nice -n 10 python experiments/review.py [--out results/review] [--selfplay-games 2] [--order-games 3]
 
-Speed: one game each at 2, 3 and 4 players (the heuristic bot in every seat; a decision whose played move is
-not the search's best costs two more searches) reviewed for every seat at the default budget
-(thurn_ai.play.review.DEFAULT_BUDGET) with --jobs worker processes, no cache: the wall-clock seconds on this
-(shared, loaded) machine, the CPU seconds spent, and the CPU seconds over two: the time on two free cores.
+Stages (each writes its CSV as it goes and is skipped where its rows are already there: rerun to resume):
 
-Reliability: on held-out games (seeds no test or example uses; at 2, 3 and 4 players: the `heuristic` bot
-against the default search with 300 iterations), every decision labelled at the default budget is
-reviewed again by a deeper review (DEEP times the budget, other seeds). A label is confirmed when the deeper
-review's loss of win chance reaches that label's threshold; the share confirmed is given per label, with a
-95% Wilson interval. Writes speed.csv, reliability.csv and README.md into --out, each atomically.
+- planted.csv: positions from real games (the `heuristic` bot in every seat, 2, 3 and 4 players) where a clearly
+  worse move is planted, of five kinds: `throw_away` (a new route where a route of 5+ cities could be extended),
+  `close_short` (closing a route of 3-4 cities where the Postal Carrier's extension fits), `administrator` (the
+  Administrator where a display card fits the route), `no_house` (no house placed after a close), `end_behind` (a
+  move that ends the game while the mover is behind). Each is reviewed at the default budget and confirmed by
+  the search at DEEP (10) times the budget (`confirm`): confirmed when that deep search's loss reaches the
+  mistake threshold. Recall: the confirmed plants the review labels a mistake or worse.
+- board214.csv: move 214 of the board record of browser review 4 (a Postmaster draw the rest of the turn makes
+  good again): its review and label.
+- selfplay.csv: every decision of self-play games of the default search (--selfplay-iterations a move), every
+  seat reviewed at the default budget: mistakes-or-worse per seat and game (the false alarms).
+- order.csv: games of `random` against `heuristic` and of `greedy` against `heuristic` (one seat the weaker bot,
+  the others heuristic), every seat reviewed at --order-budget: each seat's accuracy and total loss.
+- speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
+  searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
+  the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
+
+- report: report.md (the tables) and the front page (README.md, findings.json: studies/review_validation.py).
+
+Every decision row keeps the three units (expected points, win chance, the search's utility), so the report
+compares the labels each unit would give (report.md).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import time
 from pathlib import Path
@@ -25,108 +40,275 @@ import pandas as pd
 from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.game.rules import Rules
-from thurn_ai.play.analysis import DEFAULT_SPEC, bot_spec
-from thurn_ai.play.match import derive_seed, play_game
-from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, decisions_of, review, review_decision
-from thurn_ai.stats.summary import wilson_interval
-from thurn_ai.studies.markdown import table
-from thurn_ai.studies.provenance import write_results_readme
+from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
+from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, position_at
+from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
+from thurn_ai.play.review_rating import rate_move, seat_view
 
 ROOT = Path(__file__).resolve().parent.parent
-DEEP = 4                       # the deeper review's budget, in default budgets
+DEEP = 10                      # the confirming search's budget, in default budgets
 PLAYERS = (2, 3, 4)
-
-
-def game(players: int, kind: str, k: int):
-    """A held-out game: `kind` 'speed' (heuristic bots) or 'held-out' (heuristic and the default search)."""
-    seed = derive_seed("review-experiment", kind, players, k)
-    specs = ["heuristic"] * players if kind == "speed" else \
-        ["heuristic" if s % 2 == 0 else "mcts(iterations=300)" for s in range(players)]
-    return play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)],
-                     seed)
+KINDS = ("throw_away", "close_short", "administrator", "no_house", "end_behind")
+BOARD = ROOT.parent.parent / "shared/reviews/browser-2026-12-07/thurn-ai-game-5.jsonl"
+BOARD_RECORD = ROOT / "results/review/board-game-5.jsonl"
 
 
 def _cpu() -> float:
-    """CPU seconds of this process and of its finished children (the review's worker processes)."""
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def measure_speed(jobs: int) -> pd.DataFrame:
-    rows = []
-    for players in PLAYERS:
-        rec = game(players, "speed", 0)
-        start, cpu = time.perf_counter(), _cpu()
-        r = review(rec, budget=DEFAULT_BUDGET, jobs=jobs)
-        seconds, cpu = time.perf_counter() - start, _cpu() - cpu
-        rows.append({"players": players, "moves": len(rec.moves), "decisions": len(r.decisions),
-                     "re_searched": sum(d.rated_by == "re-search" for d in r.decisions), "budget": DEFAULT_BUDGET,
-                     "jobs": jobs, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
-                     "seconds_on_2_free_cores": round(max(cpu / 2, cpu / max(jobs, 1)), 1)})
-        print(rows[-1], flush=True)
-    return pd.DataFrame(rows)
+def _rows(path: Path) -> list[dict]:
+    return pd.read_csv(path).to_dict("records") if path.exists() else []
 
 
-def measure_reliability(games: int, jobs: int) -> pd.DataFrame:
-    rows = []
-    for players in PLAYERS:
-        for k in range(games):
-            rec = game(players, "held-out", k)
-            r = review(rec, budget=DEFAULT_BUDGET, jobs=jobs)
-            states = {d.index: d for d in decisions_of(rec, moves={x.index for x in r.labelled})}
-            spec = bot_spec(DEFAULT_SPEC, DEFAULT_BUDGET * DEEP, None, players)
-            for x in r.labelled:
-                d = states[x.index]
-                deep = review_decision(d.state, d.seat, d.move, d.index, spec, 1 + k, DEFAULT_BUDGET * DEEP)
-                rows.append({"players": players, "game": k, "seat": x.seat, "bot": rec.bots[x.seat], "move": x.index,
-                             "label": x.label, "loss_win": x.loss_win, "deep_loss_win": deep.loss_win,
-                             "deep_label": deep.label,
-                             "confirmed": (deep.loss_win or 0.0) >= THRESHOLDS[x.label]})
-            print(players, k, len(r.decisions), "decisions,", len(r.labelled), "labelled", flush=True)
-    return pd.DataFrame(rows)
+def _save(rows: list[dict], path: Path) -> None:
+    atomic_to_csv(pd.DataFrame(rows), path, index=False)
 
 
-def summary_lines(speed: pd.DataFrame, rel: pd.DataFrame, games: int) -> list[str]:
-    out = ["## Time for a review (every seat, default budget, no cache)", ""]
-    out += table(["players", "moves", "decisions", "re-searched", "iterations a search", "jobs",
-                  "wall seconds (shared machine)", "CPU seconds", "seconds on 2 free cores"],
-                 ([r.players, r.moves, r.decisions, r.re_searched, r.budget, r.jobs, r.seconds, r.cpu_seconds,
-                   r.seconds_on_2_free_cores] for r in speed.itertuples()))
-    out += ["", f"## Reliability of the labels ({games} held-out game(s) at each of 2, 3, 4 players; deeper review at "
-            f"{DEEP} times the budget)", ""]
-    out += table(["label", "labelled", "confirmed", "share [95% CI]", "deeper review's mean loss"],
-                 (_reliability_row(label, rel[rel["label"] == label] if len(rel) else rel) for label in THRESHOLDS))
-    out += ["", "A label is confirmed when the deeper review's loss of win chance reaches the label's threshold "
-            f"({', '.join(f'{k} {100 * v:.0f}' for k, v in THRESHOLDS.items())} points).", ""]
+# ---------------------------------------------------------------- planted mistakes
+
+def _names(s) -> dict[int, str]:
+    return {m: s.move_str(m) for m in s.legal_moves()}
+
+
+def _fits(s, city: str) -> bool:
+    """Whether drawing `city` from the display lets the player extend its route with it."""
+    t = s.clone()
+    t.apply(t.parse_move(f"draw {city}"))
+    return any(t.move_str(m) in (f"left {city}", f"right {city}") for m in t.legal_moves())
+
+
+def plant(s, seat: int, last: str | None) -> list[tuple[str, int]]:
+    """The (kind, worse move) pairs that can be planted at this decision of `seat`."""
+    names, route = _names(s), len(s.route(seat))
+    extend = [m for m, t in names.items() if t.startswith(("left ", "right "))]
+    out = []
+    if s.phase == "play" and route >= 5 and extend:
+        new = [m for m, t in names.items() if t.startswith("new ")]
+        if new:
+            out.append(("throw_away", new[0]))
+    if s.phase == "after_play" and 3 <= route <= 4 and extend and "close" in names.values():
+        out.append(("close_short", s.parse_move("close")))
+    if "administrator" in names.values() and route >= 2 and \
+            any(_fits(s, t[5:]) for t in names.values() if t.startswith("draw ") and t != "draw deck"):
+        out.append(("administrator", s.parse_move("administrator")))
+    if s.phase == "houses" and last == "close" and "done" in names.values() and \
+            any(t.startswith("house ") for t in names.values()):
+        out.append(("no_house", s.parse_move("done")))
+    out += [("end_behind", m) for m in _ends_behind(s, seat, names)[:1]]
     return out
 
 
-def _reliability_row(label: str, part: pd.DataFrame) -> list:
-    """One label's row: how many were labelled and confirmed, the share with its Wilson interval, the mean loss."""
-    n, k = len(part), int(part["confirmed"].sum()) if len(part) else 0
-    if not n:
-        return [label, 0, "-", "-", "-"]
-    lo, hi = wilson_interval(k, n)
-    loss = 100 * part["deep_loss_win"].fillna(0).mean()
-    return [label, n, k, f"{k / n:.0%} [{lo:.0%}, {hi:.0%}]", f"{loss:.1f} points"]
+def _ends_behind(s, seat: int, names: dict[int, str]) -> list[int]:
+    if s.turn_state().end_triggered:
+        return []
+    out = []
+    for m in names:
+        t = s.clone()
+        t.apply(m)
+        scores = t.scores()
+        if t.turn_state().end_triggered and scores[seat] < max(x for i, x in enumerate(scores) if i != seat):
+            out.append(m)
+    return out
+
+
+def planted_positions(per_kind: int, max_games: int) -> list[dict]:
+    """Up to `per_kind` plants of each kind (at most one of a kind per seat and game), from heuristic games."""
+    found: list[dict] = []
+    for k in range(max_games):
+        players = PLAYERS[k % 3]
+        seed = derive_seed("review-planted", k)
+        bots = [make_bot("heuristic", derive_seed("bot", seed, i)) for i in range(players)]
+        table = Table.new(Rules(players=players), seed, [b.spec for b in bots])
+        kinds_here: set[tuple[str, int]] = set()
+        while not table.over:
+            s, seat = table.state, table.state.current_player
+            if s.turn >= 3 and len(s.legal_moves()) > 1:
+                for kind, move in plant(s, seat, table.moves[-1] if table.moves else None):
+                    if (kind, seat) not in kinds_here and sum(p["kind"] == kind for p in found) < per_kind:
+                        kinds_here.add((kind, seat))
+                        found.append({"kind": kind, "players": players, "game": k, "seed": seed,
+                                      "record": table.record().to_json(), "index": len(table.moves),
+                                      "seat": seat, "move": s.move_str(move)})
+            table.apply(bots[seat].choose(table.observation()))
+        if all(sum(p["kind"] == kind for p in found) >= per_kind for kind in KINDS):
+            break
+    return found
+
+
+def confirm(state, seat: int, move: int, players: int, index: int) -> dict:
+    """The confirming search: the default search at DEEP times the budget names its best move (other seeds than
+    the review's), and the best and the planted move are each searched through at that budget, with the same
+    seed: the planted move's loss of points (and of win chance) by the deep search."""
+    budget = DEEP * DEFAULT_BUDGET
+    spec = bot_spec(DEFAULT_SPEC, budget, None, players)
+    view = seat_view(state, seat, derive_seed("review-deep-view", index))
+    best = analyse(view, bot=spec, iterations=budget, seed=derive_seed("review-deep", index)).best
+    if best.move == move:
+        return {"deep_best": best.notation, "deep_loss_points": 0.0, "deep_loss_win": 0.0}
+    seed = derive_seed("review-deep-pair", index)
+    b, p = rate_move(view, best.move, spec, seed, budget), rate_move(view, move, spec, seed, budget)
+    return {"deep_best": best.notation, "deep_loss_points": b.points - p.points, "deep_loss_win": b.win - p.win}
+
+
+def measure_planted(out: Path, per_kind: int, max_games: int) -> list[dict]:
+    path = out / "planted.csv"
+    rows = _rows(path)
+    done = {(r["game"], r["index"], r["kind"]) for r in rows}
+    for p in planted_positions(per_kind, max_games):
+        if (p["game"], p["index"], p["kind"]) in done:
+            continue
+        rec = GameRecord.from_json(p["record"])
+        state = position_at(rec, p["index"])
+        move = state.parse_move(p["move"])
+        spec = bot_spec(DEFAULT_SPEC, DEFAULT_BUDGET, None, p["players"])
+        d = review_decision(state, p["seat"], move, p["index"], spec, 0, DEFAULT_BUDGET)
+        deep = confirm(state, p["seat"], move, p["players"], p["index"])
+        rows.append({**{k: v for k, v in p.items() if k != "record"}, "turn": state.turn, "phase": state.phase,
+                     "best": d.best, "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win,
+                     "loss_utility": d.loss_utility, "uncertainty": d.uncertainty,
+                     **deep, "confirmed": deep["deep_loss_points"] >= THRESHOLDS["mistake"]})
+        _save(rows, path)
+        print("planted", rows[-1]["kind"], rows[-1]["label"], round(d.loss_points, 2),
+              round(rows[-1]["deep_loss_points"], 2), flush=True)
+    return rows
+
+
+# ---------------------------------------------------------------- the board record's move 214
+
+def measure_board(out: Path) -> list[dict]:
+    """Move 214 of the board record (a copy kept beside the results, so the stage reruns from the repository)."""
+    if not BOARD_RECORD.exists():
+        BOARD_RECORD.write_text(BOARD.read_text(encoding="utf-8"), encoding="utf-8")
+    rec = GameRecord.from_json(BOARD_RECORD.read_text(encoding="utf-8").splitlines()[0])
+    r = review(rec, seats=[2], moves=range(205, 224))
+    rows = [{"move": d.index + 1, "turn": d.turn + 1, "phase": d.phase, "played": d.played, "best": d.best,
+             "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win} for d in r.decisions]
+    _save(rows, out / "board214.csv")
+    return rows
+
+
+# ---------------------------------------------------------------- whole games: self-play and order
+
+def _review_rows(rec, kind: str, players: int, k: int, budget: int, weaker: str | None) -> list[dict]:
+    r = review(rec, budget=budget)
+    rows = []
+    for d in r.decisions:
+        rows.append({"kind": kind, "players": players, "game": k, "seat": d.seat, "bot": rec.bots[d.seat],
+                     "weaker": weaker or "", "move": d.index + 1, "turn": d.turn, "phase": d.phase,
+                     "played": d.played, "best": d.best,
+                     "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win,
+                     "loss_utility": d.loss_utility, "uncertainty": d.uncertainty, "accuracy": d.accuracy,
+                     "score": rec.scores[d.seat] if rec.scores else None})
+    return rows
+
+
+def measure_selfplay(out: Path, games: int, iterations: int) -> None:
+    """Self-play games, every seat reviewed at the default budget in one process with no cache; the first game
+    at each count is also the speed benchmark (speed.csv: its CPU seconds)."""
+    path = out / "selfplay.csv"
+    rows, speed = _rows(path), [r for r in _rows(out / "speed.csv") if r.get("kind") != "selfplay"]
+    for k in range(games):
+        for players in PLAYERS:
+            if any(r["players"] == players and r["game"] == k for r in rows):
+                continue
+            seed = derive_seed("review-selfplay", players, k)
+            bots = [make_bot(f"mcts(iterations={iterations})", derive_seed("bot", seed, i)) for i in range(players)]
+            rec = play_game(Rules(players=players), bots, seed)
+            start, cpu = time.perf_counter(), _cpu()
+            got = _review_rows(rec, "selfplay", players, k, DEFAULT_BUDGET, None)
+            seconds, cpu = time.perf_counter() - start, _cpu() - cpu
+            rows += got
+            _save(rows, path)
+            if k == 0:
+                speed.append({"kind": "selfplay", "players": players, "moves": len(rec.moves), "decisions": len(got),
+                              "budget": DEFAULT_BUDGET, "jobs": 1, "seconds": round(seconds, 1),
+                              "cpu_seconds": round(cpu, 1), "seconds_on_2_free_cores": round(cpu / 2, 1)})
+                _save(speed, out / "speed.csv")
+            print("selfplay", players, k, sum(r["label"] in ("mistake", "blunder") for r in got), flush=True)
+
+
+def measure_order(out: Path, games: int, budget: int) -> None:
+    path = out / "order.csv"
+    rows = _rows(path)
+    for k in range(games):
+        for weaker in ("random", "greedy"):
+            for players in PLAYERS:
+                if any(r["weaker"] == weaker and r["players"] == players and r["game"] == k for r in rows):
+                    continue
+                seed = derive_seed("review-order", weaker, players, k)
+                specs = ["heuristic"] * players
+                specs[k % players] = weaker
+                rec = play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i))
+                                                         for i, s in enumerate(specs)], seed)
+                rows += _review_rows(rec, "order", players, k, budget, weaker)
+                _save(rows, path)
+                print("order", weaker, players, k, flush=True)
+
+
+def measure_speed(out: Path) -> None:
+    """speed.csv's 3-player rows beyond self-play (where nearly every move is the search's best, the cheapest
+    case): a game of `heuristic` bots and one of `random` against two `heuristic` (every move of the random seat
+    searched three to five times, the dearest case), every seat at the default budget, one process, no cache."""
+    path = out / "speed.csv"
+    speed = _rows(path)
+    for kind, specs in (("heuristic", ["heuristic"] * 3), ("random+heuristic", ["random", "heuristic", "heuristic"])):
+        if any(r.get("kind") == kind for r in speed):
+            continue
+        seed = derive_seed("review-speed", kind)
+        rec = play_game(Rules(players=3), [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)], seed)
+        start, cpu = time.perf_counter(), _cpu()
+        r = review(rec, budget=DEFAULT_BUDGET, jobs=1)
+        seconds, cpu = time.perf_counter() - start, _cpu() - cpu
+        speed.append({"kind": kind, "players": 3, "moves": len(rec.moves), "decisions": len(r.decisions),
+                      "budget": DEFAULT_BUDGET, "jobs": 1, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
+                      "seconds_on_2_free_cores": round(cpu / 2, 1)})
+        _save(speed, path)
+        print("speed", kind, speed[-1]["seconds_on_2_free_cores"], flush=True)
+
+
+def write_report(out: Path) -> None:
+    """report.md (the tables) and the folder's front page (README.md, findings.json) from the saved data."""
+    from thurn_ai.studies.pages import write_page
+    from thurn_ai.studies.provenance import write_results_readme
+    from thurn_ai.studies.review_validation import report_lines
+    write_results_readme(out, "Game review: the validation set's tables",
+                         "nice -n 10 python experiments/review.py && nice -n 10 python experiments/review.py "
+                         "--stages order,selfplay --order-games 4 --selfplay-games 8",
+                         report_lines(out), setup="one process, niced, on a machine shared with other sessions",
+                         name="report.md")
+    write_page(out.parent, out.name)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results/review"))
-    ap.add_argument("--games", type=int, default=2, help="held-out games at each player count")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--stages", default="planted,board,speed,order,selfplay,report")
+    ap.add_argument("--per-kind", type=int, default=22, help="planted positions of each kind at most")
+    ap.add_argument("--max-games", type=int, default=60, help="heuristic games searched for plants at most")
+    ap.add_argument("--selfplay-games", type=int, default=2, help="self-play games at each player count")
+    ap.add_argument("--selfplay-iterations", type=int, default=3000,
+                    help="iterations a move of the self-play players")
+    ap.add_argument("--order-games", type=int, default=1, help="games of each pairing at each player count")
+    ap.add_argument("--order-budget", type=int, default=300, help="iterations a search in the order reviews")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    speed = measure_speed(args.jobs)
-    atomic_to_csv(speed, out / "speed.csv", index=False)
-    rel = measure_reliability(args.games, args.jobs)
-    atomic_to_csv(rel, out / "reliability.csv", index=False)
-    write_results_readme(out, "Game review: time and the labels' reliability",
-                         f"nice -n 10 python experiments/review.py --games {args.games} --jobs {args.jobs}",
-                         summary_lines(speed, rel, args.games), setup=f"{args.jobs} worker processes, niced, "
-                         "on a machine shared with other runs")
+    stages = args.stages.split(",")
+    (out / "settings.json").write_text(json.dumps(vars(args), indent=1) + "\n", encoding="utf-8")
+    if "planted" in stages:
+        measure_planted(out, args.per_kind, args.max_games)
+    if "board" in stages:
+        measure_board(out)
+    if "speed" in stages:
+        measure_speed(out)
+    if "order" in stages:
+        measure_order(out, args.order_games, args.order_budget)
+    if "selfplay" in stages:
+        measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
+    if "report" in stages:
+        write_report(out)
 
 
 if __name__ == "__main__":

@@ -107,6 +107,7 @@ cdef class Tree:
     cdef bint redeterminize
     cdef int forbid[MAXP]
     cdef OfficialBits officials
+    cdef int root_move                  # >= 0: the root decision searches this one move only (-1: all)
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
@@ -131,7 +132,8 @@ cdef class Tree:
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0):
+                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
+                 int root_move=-1):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -142,7 +144,9 @@ cdef class Tree:
         every move) restricts the observer's moves at the root decision or through its current turn by the
         officials they use; a root it leaves without a move is an error. `prior_weights` (with select=PUCT):
         the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
-        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset."""
+        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset.
+        root_move >= 0 (any legal move of the root): the whole budget goes through it, free below (a PUCT root;
+        the review's rating)."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -194,6 +198,10 @@ cdef class Tree:
             self.officials = officials.bits      # checked when the filter was made
         if (self.officials.root_uses or self.officials.root_avoids) and self.root_options() == 0:
             raise ValueError("no move of the root decision is left by root_uses / root_avoids")
+        self.root_move = root_move
+        if root_move >= 0:
+            if not is_legal_move(&self.root, &self.cfg.c, root_move):
+                raise ValueError(f"root_move {root_move!r} is no legal move of the root decision")
         memset(self.slot, 0, sizeof(self.slot))
         self.iterations = 0
         self.playout_moves = 0
@@ -271,6 +279,10 @@ cdef class Tree:
         UCB in the rule of thumb's order, cut by progressive widening below the root."""
         cdef const ConfigData* c = &self.cfg.c
         cdef int mover = s.current, n, i
+        if node == 0 and self.root_move >= 0:
+            moves[0] = self.root_move
+            prior[0] = 1.0
+            return 1
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, self.forbid[mover])
         if self.in_scope(s):

@@ -71,3 +71,14 @@ cdef class OfficialFilter:
 
     def __repr__(self):
         return "OfficialFilter(root_uses={}, root_avoids={}, turn_uses={}, turn_avoids={})".format(*self._key())
+
+
+cdef bint is_legal_move(const StateData* root, const ConfigData* c, int move) noexcept nogil:
+    # whether `move` is a legal move at `root` (Tree's root_move must be one)
+    cdef int moves[MAXMOVES]
+    cdef StateData s = root[0]
+    cdef int n = gen_moves(&s, c, moves), i
+    for i in range(n):
+        if moves[i] == move:
+            return True
+    return False

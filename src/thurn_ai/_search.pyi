@@ -51,8 +51,10 @@ class Tree:
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
-                 prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0) -> None:
-        """Search from `state` for `observer` (default: the player to move)."""
+                 prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
+                 root_move: int = -1) -> None:
+        """Search from `state` for `observer` (default: the player to move); root_move >= 0: the whole budget
+        through that legal move of the root decision (the best continuation after it)."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
         releases the GIL. Returns the iterations done."""

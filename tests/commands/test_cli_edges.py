@@ -96,6 +96,7 @@ INT, FLOAT = "int", "float"
 BOUNDS = {
     "--seed": (INT, 0, 2**64 - 1), "--iterations": (INT, 1, 10_000_000), "--time": (FLOAT, 0.0, 3600.0),
     "--top": (INT, 1, 1000), "--game": (INT, 1, 1_000_000_000), "--at": (INT, 1, 1_000_000_000),
+    "--move": (INT, 1, 1_000_000_000),
     "--games": (INT, 1, 1_000_000),
     "--players": (INT, 2, 4), "--jobs": (INT, 1, 256), "--playouts": (INT, 1, 10_000_000),
     "--choice-games": (INT, 1, 1_000_000), "--choice-iterations": (INT, 1, 10_000_000),
@@ -112,6 +113,7 @@ NUMERIC = [
     ("hint", "--top", [MISSING], "cannot read"),
     ("replay", "--game", [MISSING], "cannot read"),
     ("replay", "--at", [MISSING], "cannot read"),
+    ("replay", "--move", [MISSING], "cannot read"),
     ("review", "--game", [MISSING], "cannot read"),
     ("review", "--budget", [MISSING], "cannot read"),
     ("review", "--seed", [MISSING], "cannot read"),

@@ -79,3 +79,34 @@ def test_replay_rejects_bad_files_with_one_clear_error(tmp_path, capsys):
     assert code == 2 and "--game 2 is out of range" in err and "Traceback" not in err
     code, out, err = run_cli(["replay", str(tmp_path / "nowhere.jsonl")], capsys)
     assert code == 2 and "cannot read record file" in err
+
+
+def test_replay_numbers_its_moves_and_goes_to_a_move_with_its_position(tmp_path, capsys):
+    """`replay` prints each move with its number (from 1, as `thurn-ai review` numbers moves); `--move N` shows
+    the position where move N was decided and what was played, `--position-out` writes it as the mover's view
+    (what `hint` takes), and the number means the same in the review, the log and the position."""
+    rec = play_game(Rules(players=2), [make_bot("greedy", 1), make_bot("random", 2)], seed=8)
+    record = tmp_path / "g.jsonl"
+    record.write_text(rec.to_json() + "\n")
+    code, out, err = run_cli(["replay", str(record)], capsys)
+    assert code == 0, err
+    numbered = [ln.split() for ln in out.splitlines() if ln.startswith("   ") and ln.split()[0].isdigit()]
+    assert [int(x[0]) for x in numbered] == list(range(1, len(rec.moves) + 1))
+    n = 40
+    assert " ".join(numbered[n - 1][1:]).startswith(rec.moves[n - 1].split(" ")[0])
+    position = tmp_path / "p.json"
+    code, out, err = run_cli(["replay", str(record), "--move", str(n), "--position-out", str(position)], capsys)
+    assert code == 0, err
+    assert f"move {n} (turn " in out and f"played '{rec.moves[n - 1]}'" in out
+    assert f"next: thurn-ai hint {position}" in out
+    from thurn_ai.play.match import position_at
+    from thurn_ai.position import load_position
+    before = position_at(rec, n - 1)
+    got, _viewer = load_position(str(position))
+    assert got.to_dict(viewer=before.current_player) == before.to_dict(viewer=before.current_player)
+    assert got.is_legal(got.parse_move(rec.moves[n - 1]))
+    code, out, err = run_cli(["replay", str(record), "--move", str(n), "--json"], capsys)
+    assert code == 0 and json.loads(out)["played"] == rec.moves[n - 1]
+    for bad in (["--move", str(len(rec.moves) + 1)], ["--move", "0"], ["--move", "3", "--at", "2"]):
+        code, out, err = run_cli(["replay", str(record), *bad], capsys)
+        assert code == 2 and err.startswith(("error:", "Usage:")), err

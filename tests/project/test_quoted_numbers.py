@@ -184,8 +184,8 @@ QUOTES = [
                   "(1 is exact), measured at the hint's 2000 iterations only"),
     ("README.md", "engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
-    ("README.md", "a whole game's review takes {review:seconds.p2} / {review:seconds.p3} /\n{review:seconds.p4} "
-                  "s on two cores (a 4× deeper search confirms {review:confirmed.blunder} of the blunders"),
+    ("README.md", "it labels {review:recall.points} of planted mistakes and reviews a 3-player game in "
+                  "{review:seconds.heuristic.p3} s on two cores"),
     ("README.md", "no amendment found did better on 1,800 fresh deals ({officials_advice:confirm.pooled}, bots only)"),
     ("docs/expert.md", "| generation 1 | the prior fitted to a 10,000-iteration search's visit shares, a "
                        "conditional logit per phase | against the hand-set prior: "
@@ -216,7 +216,24 @@ QUOTES = [
                        "{expert_gen4:agreement.pooled.gen4_minus_gen1|points} over generation 1, "
                        "{expert_gen4:agreement.pooled.gen4_minus_gen3|points} over generation 3 | not played (its "
                        "offline rule failed) | closed at 46472b2 |"),
+    ("docs/review.md", "| confirmed planted mistakes labelled a mistake or worse | {review:recall.points} | "
+                       "{review:recall.win} |"),
+    ("docs/review.md", "| games in which `random` has the lowest accuracy and the largest total loss (win chance: "
+                       "the largest loss) | {review:order.random.both} | {review:order.random.win} |"),
+    ("docs/review.md", "| games in which `greedy` has the lowest accuracy (win chance: the largest loss) | "
+                       "{review:order.greedy.accuracy} | {review:order.greedy.win} |"),
+    ("docs/review.md", "| games in which `greedy` has the largest total loss | {review:order.greedy.loss} | "
+                       "{review:order.greedy.win} |"),
+    ("docs/review.md", "| mistakes or worse per seat and game in the search's self-play | {review:selfplay.mistakes} | "
+                       "{review:selfplay.win_mistakes} |"),
+    ("docs/review.md", "The planted mistakes are {review:planted.confirmed|value}\npositions of "
+                       "{review:planted.positions|value} planted in real games"),
+    ("docs/review.md", "a 3-player game of `heuristic` bots\n{review:seconds.heuristic.p3} s, one with a `random` "
+                       "seat"),
+    ("docs/review.md", "the dearest case) {review:seconds.random+heuristic.p3} s. The board record's move 214"),
+    ("docs/review.md", "loses {review:board214.loss} points: no label"),
 ]
+
 
 FIELD = re.compile(r"\{(\w+):([^}|]+)(?:\|(\w+))?\}")
 

@@ -75,6 +75,13 @@ def test_a_replay_is_reviewed_in_the_background_as_the_library_reviews_it(client
     assert first and job["result"]["decisions"][:len(first)] == first
     cached = review(rec, budget=BUDGET, cache_dir=W.default_cache_dir())
     assert job["result"]["summaries"] == cached.to_dict()["summaries"]
+    # "learn from your mistakes": each mistake or blunder with the legal moves of its position
+    learn = job["result"]["learn"]
+    wrong = [d for d in job["result"]["decisions"] if d["label"] in ("mistake", "blunder")]
+    assert [x["index"] for x in learn] == [d["index"] for d in wrong]
+    for x, d in zip(learn, wrong):
+        moves = [c["move"] for c in x["choices"]]
+        assert x["seat"] == d["seat"] and d["played"] in moves and d["best"] in moves and len(moves) == d["options"]
 
 
 def test_one_review_at_a_time_cancellable_and_bounded(client):

@@ -71,6 +71,7 @@ class SearchBot(Bot, Analyst, Searcher):
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         self.forbid_mask = _search.official_mask(self.forbid)
         self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
+        self.root_move = -1                                 # see restrict_root_move
         # the last search and its observation: analyse() and principal_variation() share a search
         self._last: tuple[Observation, SearchResult] | None = None
 
@@ -137,7 +138,7 @@ class SearchBot(Bot, Analyst, Searcher):
         return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, officials=self.official_filter,
                             value_weights=weights, prior_weights=prior,
-                            **self.options.tree_args())
+                            **self.options.tree_args(), root_move=self.root_move)
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`
@@ -149,6 +150,14 @@ class SearchBot(Bot, Analyst, Searcher):
             raise BotSpecError(f"no official {official!r} (officials: {', '.join(OFFICIALS)})")
         mask = _search.official_mask([official]) if official else 0
         self.official_filter = self.official_filter.with_root(*((mask, 0) if using else (0, mask)))
+        self._last = None
+
+    def restrict_root_move(self, move: int | None) -> None:
+        """Make the next searches spend their whole budget on one legal move of the decision at hand (None:
+        every move again); below it the search is free, so the move's value is that of the best continuation
+        after it. A game review rates the played and the best move so, with equal effort
+        (thurn_ai/play/review.py). An illegal move is an error when the search starts."""
+        self.root_move = -1 if move is None else int(move)
         self._last = None
 
     def restrict_turn(self, official: str | None) -> None:

@@ -21,24 +21,32 @@ from .options import GAME_INDEX, OutputFile, check_output_file, data_board_file_
               help="Show the board before each turn and wait: Enter for the next turn, q to stop.")
 @click.option("--at", "at_turn", type=GAME_INDEX, default=None,
               help="Instead: show the position at the start of turn N (as the log numbers turns).")
+@click.option("--move", "at_move", type=GAME_INDEX, default=None,
+              help="Instead: show the position where move N was decided (before it; moves numbered from 1, as "
+                   "the log below and `thurn-ai review` number them) and the move played there.")
 @click.option("--position-out", "position_out", type=OutputFile("position"), default=None,
-              help="With --at: write that position to this file, as the view of the player to move (what "
-                   "`thurn-ai hint FILE` takes; --complete for every hand).")
+              help="With --at or --move: write that position to this file, as the view of the player to move "
+                   "(what `thurn-ai hint FILE` takes; --complete for every hand).")
 @click.option("--complete", is_flag=True, help="With --position-out: write the complete position, every hand.")
 @force_option
 @click.option("--quiet", is_flag=True, help="Print only the result (and check that it matches).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the replayed game as JSON: the record with its checked result (with --at: the position).")
-def command(record_file, game_index, board_file, step, at_turn, position_out, complete, force, quiet, as_json):
-    """Replay a game record exactly and print its moves turn by turn, or (--at N) the position at a turn.
+def command(record_file, game_index, board_file, step, at_turn, at_move, position_out, complete, force, quiet,
+            as_json):
+    """Replay a game record exactly and print its moves turn by turn (each with its number), or the position at
+    a turn (--at N) or at a move (--move N).
 
-    Example: thurn-ai replay game.jsonl --at 12 --position-out turn12.json && thurn-ai hint turn12.json"""
-    if (position_out or complete) and at_turn is None:
-        raise click.UsageError("--position-out and --complete need --at N: the turn whose position to write")
+    Example: thurn-ai replay game.jsonl --move 140 --position-out m140.json && thurn-ai hint m140.json"""
+    if at_turn is not None and at_move is not None:
+        raise click.UsageError("--at and --move both name a position: give one")
+    if (position_out or complete) and at_turn is None and at_move is None:
+        raise click.UsageError("--position-out and --complete need --at N or --move N: the position to write")
     if complete and not position_out:
         raise click.UsageError("--complete needs --position-out FILE")
-    if step and (as_json or quiet or at_turn is not None):
-        raise click.UsageError("--step shows the game turn by turn: it does not combine with --json, --quiet or --at")
+    if step and (as_json or quiet or at_turn is not None or at_move is not None):
+        raise click.UsageError("--step shows the game turn by turn: it does not combine with --json, --quiet, --at "
+                               "or --move")
     if position_out is not None:
         check_output_file(position_out, "--position-out", "position", force, inputs=(record_file, board_file))
     records = read_records(record_file, board_file=board_file)
@@ -47,10 +55,11 @@ def command(record_file, game_index, board_file, step, at_turn, position_out, co
         raise PositionError(f"{path_text(record_file)} holds {n} game{'s' if n != 1 else ''}; "
                             f"--game {game_index} is out of range (1-{n})")
     rec = records[game_index - 1]
-    if at_turn is not None:
-        _position_at(rec, record_file, game_index, at_turn, position_out, complete, as_json)
+    if at_turn is not None or at_move is not None:
+        _position_at(rec, record_file, game_index, at_turn, at_move, position_out, complete, as_json)
         return
     last = [-1]
+    number = [0]
 
     def log(state, p, move):
         if quiet or as_json:
@@ -67,7 +76,8 @@ def command(record_file, game_index, board_file, step, at_turn, position_out, co
                 click.echo("")
             last[0] = state.turn
             click.echo(f"turn {state.turn + 1:>3}  seat {p} ({rec.bots[p]})")
-        click.echo(f"          {move_line(state, move)}")
+        number[0] += 1
+        click.echo(f"   {number[0]:>5}  {move_line(state, move)}")
 
     try:
         final = replay(rec, on_move=log)
@@ -99,22 +109,35 @@ class _Stopped(Exception):
         self.turn = turn
 
 
-def _position_at(rec, record_file, game_index, turn, position_out, complete, as_json) -> None:
-    """replay --at: the position at the start of a turn, shown, and written with --position-out."""
+def _position_at(rec, record_file, game_index, turn, move, position_out, complete, as_json) -> None:
+    """replay --at / --move: the position at the start of a turn or before a move, shown, and written with
+    --position-out."""
+    from ..play.match import position_at
     from ..position import describe, position_to_dict, save_position
     try:
-        state = state_at_turn(rec, turn)
+        if move is not None:
+            if move > len(rec.moves):
+                raise PositionError(f"the record has {len(rec.moves)} moves; --move {move} is out of range "
+                                    f"(1-{len(rec.moves)})")
+            state = position_at(rec, move - 1)
+        else:
+            state = state_at_turn(rec, turn)
     except PositionError as e:
         raise PositionError(f"{path_text(record_file)} game {game_index}: {e}") from None
     viewer = None if complete else state.current_player
     if position_out is not None:
         save_position(state, position_out, viewer=viewer)
+    played = rec.moves[move - 1] if move is not None else None
     if as_json:
-        click.echo(json.dumps({"file": str(record_file), "game": game_index, "turn": turn,
+        where = {"turn": turn} if move is None else {"move": move, "turn": state.turn + 1, "played": played}
+        click.echo(json.dumps({"file": str(record_file), "game": game_index, **where,
                                "position": position_to_dict(state, viewer), "written": position_out},
                               ensure_ascii=False))
         return
     click.echo(render_view(state, viewer))
+    if move is not None:
+        click.echo(f"move {move} (turn {state.turn + 1}, {state.phase}): seat {state.current_player} "
+                   f"({rec.bots[state.current_player]}) played '{played}'")
     if position_out is not None:
         click.echo(f"wrote {path_text(position_out)}: {describe(state, viewer)}; "
                    f"next: thurn-ai hint {path_text(position_out)}")

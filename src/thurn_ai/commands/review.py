@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -69,9 +70,10 @@ def parse_moves(text: str | None) -> range | None:
 @data_board_file_option("game record")
 def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png, force, as_json, no_cache,
             board_file):
-    """Review a recorded game: for each decision of the chosen seats, a search from that player's information
-    only rates the move played against the best move; losses of win chance are labelled inaccuracy, mistake
-    or blunder where a re-search confirms them.
+    """Review a recorded game: for each decision of the chosen seats, searches from that player's information
+    only rate the move played against the best move, each by the best continuation of the turn after it; the
+    loss of expected final points is labelled inaccuracy, mistake or blunder where two searches agree, and each
+    seat gets an accuracy, its total loss and its worst turns.
 
     RECORD is a game record file (JSON lines, as `play --record`, `tournament` and the board write them) or a
     tournament's output folder.
@@ -113,7 +115,9 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
     if as_json:
         click.echo(json.dumps(finite_json({"record": name, **r.to_dict(), "png": png}), ensure_ascii=False))
         return
-    for line in review_lines(r, name):
+    replay = None if Path(record).is_dir() else \
+        f"thurn-ai replay {path_text(record)}" + (f" --game {game}" if game != 1 else "")
+    for line in review_lines(r, name, replay):
         click.echo(line)
     if png is not None:
         click.echo(f"wrote {path_text(png)}")

@@ -1,38 +1,25 @@
-"""Reviewing a whole game: where each player lost their chances (what `thurn-ai review` and the board's
-"Review this game" show), as data.
+"""Reviewing a whole game: where each player lost points (what `thurn-ai review` and the board's "Review this
+game" show), as data.
 
     >>> from thurn_ai.play.review import load_record, review
     >>> record, name = load_record("examples/review_game.jsonl")      # or a tournament folder and game number
     >>> r = review(record, seats=[0])                                 # a Review: frozen, the same each time
-    >>> [(d.index, d.played, d.best, d.loss_win, d.label) for d in r.labelled]
-    >>> r.summary(0).mean_loss_win, r.summary(0).counts, r.summary(0).turning_points
+    >>> [(d.index, d.played, d.best, d.loss_points, d.label) for d in r.labelled]
+    >>> s = r.summary(0); s.accuracy, s.total_loss_points, s.counts, s.worst_turns
 
-Every decision of the chosen seats (a move with more than one legal option) is searched from THAT player's
-information only: the decision's state is first reduced to the seat's view and the hidden cards re-dealt
-(`seat_view`, as `thurn-ai hint` does), so the review never peeks at cards the player could not see.
-
-How the played move is rated. The search (`analyse`, hint's configuration: PUCT with a prior) spends its
-budget on the promising moves and may not visit the played one at all. When it visited the played move at
-least MIN_VISITS times, it rates it; otherwise the decision is searched again by the same search with UCB
-selection (`select=ucb`, c=RESEARCH_C): that search tries every move of the decision, and the
-played and the best move are both rated by it, so their difference is in one search's units (`rated_by`:
-'search' or 're-search'). A move outside the moves the tree considers (house placements other than the
-next city of a complete set) is 'unrated'.
-
-How a decision is labelled (a re-search decides). When the played move is not the search's best, the
-decision is rated by two independent searches (other seeds; the first is the main search when it rated the
-played move): the loss is the mean of their losses -- the best move's win chance minus the played move's
-(calibrated among equal players, as in a hint), and the same in expected final points -- and the
-uncertainty half their difference. The label -- inaccuracy, mistake, blunder at THRESHOLDS of lost win
-chance -- is the one the SMALLER of the two losses earns: a label is given only where both searches find
-the loss, so a loss within the searches' own disagreement is not labelled.
+Every decision of the chosen seats (a move with more than one legal option) is rated from THAT player's
+information only, the played move against the search's best, each by the best continuation of the turn after
+it; the loss is in expected final points (play/review_rating.py says how). A seat's summary: its accuracy
+(the mean over its rated decisions of 100 exp(-loss / ACCURACY_POINTS)), its total and mean loss, the count
+of each label, its three worst turns (the most points lost in one turn) and its turning points (its largest
+labelled losses).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 from contextlib import closing
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -41,50 +28,58 @@ from ..bots.spec import BotSpec, make_bot
 from ..errors import BotSpecError, PositionError, ThurnError
 from ..fileio import atomic_write_text, loads_json, read_text
 from ..game.state import GameState
-from .analysis import DEFAULT_SPEC, Analysis, Option, analyse, bot_spec
-from .match import GameRecord, Table, derive_seed
+from .analysis import DEFAULT_SPEC, bot_spec
+from .match import GameRecord, Table
+from .review_rating import ACCURACY_POINTS, LABELS, THRESHOLDS, UNIT, accuracy_of, label_of, rate_decision, seat_view
 from .workers import run_each
 
-__all__ = ["review", "review_decision", "Review", "DecisionReview", "PlayerSummary", "decisions_of",
-           "seat_view", "DEFAULT_BUDGET", "THRESHOLDS", "LABELS", "MIN_VISITS",
+__all__ = ["review", "review_decision", "Review", "DecisionReview", "PlayerSummary", "WorstTurn", "decisions_of",
+           "seat_view", "DEFAULT_BUDGET", "THRESHOLDS", "LABELS", "UNIT", "ACCURACY_POINTS",
            "cache_path", "default_cache_dir", "load_record", "ReviewCancelled"]
 
 #: iterations per search at the default budget: a 3-player game, all seats, in under 2 minutes on 2 cores
 #: (results/review/README.md)
 DEFAULT_BUDGET = 3000
-#: lost win chance (0-1) from which a decision is an inaccuracy, a mistake, a blunder
-THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
-LABELS = tuple(THRESHOLDS)
-#: fewer visits of the played move than this: rate the decision by the UCB re-search
-MIN_VISITS = 30
-#: the re-search's exploration constant: on planted throw-aways its values came closer to PUCT's than at c=1.0
-RESEARCH_C = 0.5
 #: bumped when a review's numbers would change for the same record, budget and spec (the cache's key)
-REVIEW_VERSION = 1
-UNCERTAINTY = ("re-search: two independent searches rate each decision whose played move is not the best; "
-               "the label is the one the smaller of their two losses earns (uncertainty: half their difference)")
+REVIEW_VERSION = 3
+UNCERTAINTY = ("each search through one move, both moves with the same budget and seed; a loss worth a label is "
+               "searched again with another seed and the label is the one the smaller of the two losses earns "
+               "(uncertainty: half their difference)")
 
 
 @dataclass(frozen=True)
 class DecisionReview:
-    """One decision of a reviewed seat. index: the move's number in the game (from 0); turn (from 0), seat,
-    phase; played / best: the moves (notation); *_win: the seat's win chance after each, *_points: its
-    expected final points; loss_win / loss_points: best minus played (0 when the best was played; None when
-    unrated); uncertainty: half the difference of the two searches' losses of win chance; label: 'inaccuracy',
-    'mistake', 'blunder' or None; rated_by: 'search', 're-search' or 'unrated'; win: the seat's win chance
-    at this decision with the best move (the graph's value); options: the legal moves."""
+    """One decision of a reviewed seat.
+
+    index: the move's number in the game (from 0; printed from 1); turn (from 0), seat, phase.
+    played / best: the moves (notation); played_official / best_official: the official each uses (None: none).
+    best_line: the rest of the turn the search recommends, from the best move on; best_line_then: what comes
+        after it. good_moves: the moves the search rates about as good as the best (the best first).
+    played_win / best_win: the seat's win chance after each move; played_points / best_points: its expected
+        final points (the value of the best continuation after the move).
+    loss_points (the unit of labels and summaries) / loss_win / loss_utility: best minus played, 0 when the
+        best was played; uncertainty: half the difference of two pairs' losses of points (None where one pair
+        showed no loss worth a label).
+    label: 'inaccuracy', 'mistake', 'blunder' or None; rated_by: 'best' (the best move was played) or 'both
+        searched'; options: the legal moves; accuracy: 100 exp(-loss / ACCURACY_POINTS)."""
     index: int
     turn: int
     seat: int
     phase: str
     played: str
     best: str
-    played_win: float | None
+    played_official: str | None
+    best_official: str | None
+    best_line: tuple
+    best_line_then: str
+    good_moves: tuple
+    played_win: float
     best_win: float
-    played_points: float | None
+    played_points: float
     best_points: float
-    loss_win: float | None
-    loss_points: float | None
+    loss_points: float
+    loss_win: float
+    loss_utility: float
     uncertainty: float | None
     label: str | None
     rated_by: str
@@ -92,40 +87,60 @@ class DecisionReview:
 
     @property
     def win(self) -> float:
+        """The seat's win chance at this decision with the best move (the graph's value)."""
         return self.best_win
+
+    @property
+    def accuracy(self) -> float:
+        return accuracy_of(self.loss_points)
+
+
+@dataclass(frozen=True)
+class WorstTurn:
+    """One of a seat's worst turns: the turn (from 0), the expected points its decisions lost in all, and
+    the move (index from 0) that lost the most of them (where to look)."""
+    turn: int
+    loss_points: float
+    move: int
 
 
 @dataclass(frozen=True)
 class PlayerSummary:
-    """One reviewed seat: decisions reviewed (rated), mean loss of win chance and of points over the rated
-    ones, counts of each label, and the turning points (the indexes of its largest labelled losses, largest
-    first, at most 3)."""
+    """One reviewed seat: decisions reviewed (rated); accuracy (0-100, the mean of its decisions'); the total
+    and mean loss of expected points and the mean loss of win chance; counts of each label; worst_turns: its
+    (at most) three turns that lost the most points, worst first (WorstTurn); turning_points: the indexes of
+    its largest labelled losses, largest first, at most 3."""
     seat: int
     bot: str
     decisions: int
     rated: int
-    mean_loss_win: float
+    accuracy: float
+    total_loss_points: float
     mean_loss_points: float
+    mean_loss_win: float
     counts: dict = field(default_factory=dict)
+    worst_turns: tuple = ()
     turning_points: tuple = ()
 
 
 @dataclass(frozen=True)
 class Review:
-    """The review of one game record: the settings (seats, budget, the two searches' specs, seed), every
-    reviewed decision in game order and a summary per seat. `labelled`: the decisions with a label."""
+    """The review of one game record: the settings (seats, budget, the search's spec, seed), every reviewed
+    decision in game order and a summary per seat. `unit`: the unit of losses, labels and summaries (expected
+    final points). `labelled`: the decisions with a label."""
     players: int
     bots: tuple
     seats: tuple
     budget: int
     spec: str
-    research_spec: str
     seed: int
     calibrated: bool
     decisions: tuple
     summaries: tuple
     scores: tuple = ()
+    unit: str = UNIT
     thresholds: dict = field(default_factory=lambda: dict(THRESHOLDS))
+    accuracy_points: float = ACCURACY_POINTS
     uncertainty: str = UNCERTAINTY
 
     @property
@@ -136,18 +151,25 @@ class Review:
         return next(s for s in self.summaries if s.seat == seat)
 
     def to_dict(self) -> dict:
-        """JSON-ready: the settings, `decisions` (each a dict of DecisionReview's fields) and `summaries`."""
+        """JSON-ready: the settings, `decisions` (each a dict of DecisionReview's fields and its accuracy) and
+        `summaries`."""
         d = asdict(self)
         d["bots"], d["seats"], d["scores"] = list(self.bots), list(self.seats), list(self.scores)
-        d["decisions"] = [asdict(x) for x in self.decisions]
-        d["summaries"] = [{**asdict(s), "turning_points": list(s.turning_points)} for s in self.summaries]
+        d["decisions"] = [{**asdict(x), "best_line": list(x.best_line), "good_moves": list(x.good_moves),
+                           "accuracy": round(x.accuracy, 2)}
+                          for x in self.decisions]
+        d["summaries"] = [{**asdict(s), "worst_turns": [asdict(w) for w in s.worst_turns],
+                           "turning_points": list(s.turning_points)} for s in self.summaries]
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Review":
         """The Review of a to_dict() (a cache file); KeyError / TypeError for anything else."""
-        decisions = tuple(DecisionReview(**x) for x in d["decisions"])
-        summaries = tuple(PlayerSummary(**{**s, "turning_points": tuple(s["turning_points"])})
+        decisions = tuple(DecisionReview(**{**{k: v for k, v in x.items() if k != "accuracy"},
+                                            "best_line": tuple(x["best_line"]),
+                                            "good_moves": tuple(x["good_moves"])}) for x in d["decisions"])
+        summaries = tuple(PlayerSummary(**{**s, "worst_turns": tuple(WorstTurn(**w) for w in s["worst_turns"]),
+                                           "turning_points": tuple(s["turning_points"])})
                           for s in d["summaries"])
         return cls(**{**d, "bots": tuple(d["bots"]), "seats": tuple(d["seats"]), "scores": tuple(d["scores"]),
                       "decisions": decisions, "summaries": summaries})
@@ -191,73 +213,24 @@ def decisions_of(record: GameRecord, seats=None, moves=None) -> list[Decision]:
     return out
 
 
-def seat_view(state: GameState, seat: int, seed: int) -> GameState:
-    """What `seat` knew at `state`, with everything it could not see re-dealt (seeded): the state a review
-    searches. Two states the seat cannot tell apart give the same seat_view."""
-    from ..position import position_from_dict
-    return position_from_dict(state.to_dict(viewer=seat), seed=seed)
-
-
 # ---------------------------------------------------------------- one decision
-
-def research_spec(spec: BotSpec) -> BotSpec:
-    """The re-search's spec: the same search with UCB selection at every node (it tries every move of the
-    decision; a learned prior is PUCT's and is dropped)."""
-    out = spec.with_(select="ucb", c=RESEARCH_C)
-    return out.without("policy", "mix") if spec.option("policy") == "learned" else out
-
-
-def _label(loss: float) -> str | None:
-    """The label a loss of win chance earns (None below the first threshold)."""
-    out = None
-    for name, threshold in THRESHOLDS.items():
-        if loss >= threshold:
-            out = name
-    return out
-
 
 def review_decision(state: GameState, seat: int, played: int, index: int, spec: BotSpec, seed: int,
                     budget: int) -> DecisionReview:
     """Review one decision: `state` the position (the true one or any the seat cannot tell from it: only
-    seat_view(state) is searched), `played` the move's code. See the module's text for the method."""
-    view = seat_view(state, seat, derive_seed("review-view", seed, index))
-    seeds = [derive_seed("review-search", seed, index, k) for k in range(2)]
-    main = analyse(view, bot=spec, iterations=budget, seed=seeds[0])
-    best = main.best
-    base = DecisionReview(index=index, turn=view.turn, seat=seat, phase=view.phase, played=view.move_str(played),
-                          best=best.notation, played_win=best.win_prob, best_win=best.win_prob,
-                          played_points=best.mean_score, best_points=best.mean_score, loss_win=0.0, loss_points=0.0,
-                          uncertainty=0.0, label=None, rated_by="search", options=len(view.legal_moves()))
-    if played == best.move:
-        return base
-    got = _option(main, played)
-    if got is not None and got.visits >= MIN_VISITS:
-        rated_by, raters = "search", [main, analyse(view, bot=spec, iterations=budget, seed=seeds[1])]
-    else:
-        rated_by, raters = "re-search", [analyse(view, bot=research_spec(spec), iterations=budget, seed=s)
-                                         for s in seeds]
-    losses = [_loss(a, best.move, played) for a in raters]
-    if any(x is None for x in losses):
-        return replace(base, played_win=None, played_points=None, loss_win=None, loss_points=None,
-                       uncertainty=None, rated_by="unrated")
-    wins, points = zip(*[x for x in losses if x is not None])
-    # a second search may rate the played move above the best: that counts as no loss, not as a gain
-    loss_win, loss_points = max(sum(wins) / 2, 0.0), sum(points) / 2
-    return replace(base, played_win=best.win_prob - loss_win, played_points=best.mean_score - loss_points,
-                   loss_win=loss_win, loss_points=loss_points, uncertainty=abs(wins[0] - wins[1]) / 2,
-                   label=_label(min(wins)), rated_by=rated_by)
-
-
-def _loss(a: Analysis, best: int, played: int) -> tuple[float, float] | None:
-    """(win chance, points) of `best` minus those of `played` in one search (None: it rated only one)."""
-    top, got = _option(a, best), _option(a, played)
-    if top is None or got is None:
-        return None
-    return top.win_prob - got.win_prob, top.mean_score - got.mean_score
-
-
-def _option(a: Analysis, move: int) -> Option | None:
-    return next((o for o in a.options if o.move == move), None)
+    seat_view(state) is searched), `played` the move's code. See play/review_rating.py for the method."""
+    r = rate_decision(state, seat, played, spec, seed, budget, index)
+    top, line = r.main.best, r.main.recommended_turn
+    mine = r.played if r.played is not None else r.best
+    both = played != top.move
+    return DecisionReview(
+        index=index, turn=state.turn, seat=seat, phase=state.phase, played=state.move_str(played),
+        best=top.notation, played_official=r.official, best_official=top.official,
+        best_line=tuple(line.moves) or (top.notation,), best_line_then=line.then, good_moves=r.good_moves,
+        played_win=mine.win, best_win=r.best.win, played_points=mine.points, best_points=r.best.points,
+        loss_points=r.loss_points or 0.0, loss_win=r.loss_win or 0.0, loss_utility=r.loss_utility or 0.0,
+        uncertainty=r.uncertainty, label=label_of(r.smaller_loss) if both and r.smaller_loss else None,
+        rated_by="both searched" if both else "best", options=len(state.legal_moves()))
 
 
 def _review_task(task: tuple) -> DecisionReview:
@@ -306,7 +279,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
                 raise ReviewCancelled("review cancelled")
     done.sort(key=lambda d: d.index)
     out = Review(players=n, bots=tuple(record.bots), seats=seats, budget=budget, spec=str(spec),
-                 research_spec=str(research_spec(spec)), seed=seed, calibrated=_calibrated(spec, n),
+                 seed=seed, calibrated=_calibrated(spec, n),
                  decisions=tuple(done), summaries=tuple(_summary(s, record.bots[s], done) for s in seats),
                  scores=tuple(record.scores))
     if path is not None:
@@ -321,14 +294,27 @@ def _calibrated(spec: BotSpec, players: int) -> bool:
 
 def _summary(seat: int, bot: str, decisions: list[DecisionReview]) -> PlayerSummary:
     mine = [d for d in decisions if d.seat == seat]
-    rated = [d for d in mine if d.loss_win is not None]
-    labelled = sorted((d for d in mine if d.label), key=lambda d: -(d.loss_win or 0.0))
+    n = max(len(mine), 1)
+    labelled = sorted((d for d in mine if d.label), key=lambda d: -d.loss_points)
     return PlayerSummary(
-        seat=seat, bot=bot, decisions=len(mine), rated=len(rated),
-        mean_loss_win=sum(d.loss_win or 0.0 for d in rated) / len(rated) if rated else 0.0,
-        mean_loss_points=sum(d.loss_points or 0.0 for d in rated) / len(rated) if rated else 0.0,
+        seat=seat, bot=bot, decisions=len(mine), rated=len(mine),
+        accuracy=sum(d.accuracy for d in mine) / n if mine else 100.0,
+        total_loss_points=sum(d.loss_points for d in mine),
+        mean_loss_points=sum(d.loss_points for d in mine) / n, mean_loss_win=sum(d.loss_win for d in mine) / n,
         counts={name: sum(d.label == name for d in mine) for name in LABELS},
-        turning_points=tuple(d.index for d in labelled[:3]))
+        worst_turns=worst_turns(mine), turning_points=tuple(d.index for d in labelled[:3]))
+
+
+def worst_turns(decisions, k: int = 3) -> tuple:
+    """The `k` turns of these decisions (one seat's) that lost the most expected points, worst first; turns
+    that lost nothing are left out."""
+    turns: dict[int, list[DecisionReview]] = {}
+    for d in decisions:
+        turns.setdefault(d.turn, []).append(d)
+    rows = [WorstTurn(turn=t, loss_points=sum(d.loss_points for d in ds),
+                      move=max(ds, key=lambda d: d.loss_points).index) for t, ds in turns.items()]
+    rows = [w for w in rows if w.loss_points > 0]
+    return tuple(sorted(rows, key=lambda w: (-w.loss_points, w.turn))[:k])
 
 
 # ---------------------------------------------------------------- the cache

@@ -1,46 +1,82 @@
 """A game review as text a person reads in a terminal (what `thurn-ai review` prints): the settings, each
-seat's summary and its labelled decisions, the turning points."""
+seat's summary (accuracy, points lost, labels, worst turns) and its labelled decisions with the better line."""
 from __future__ import annotations
 
-from .review import THRESHOLDS, DecisionReview, Review
+from .review import DecisionReview, PlayerSummary, Review
 from .win_chance import chance_line, win_chance_for
 
 _PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+_OFFICIAL = {"postmaster": "Postmaster", "administrator": "Administrator", "postal_carrier": "Postal Carrier",
+             "cartwright": "Cartwright"}
 
 
-def _pct(x: float | None) -> str:
-    return "  ?" if x is None else f"{100 * x:3.0f}%"
+def count_text(n: int, label: str) -> str:
+    """'1 inaccuracy', '2 inaccuracies', '0 blunders'."""
+    return f"{n} {label if n == 1 else _PLURAL.get(label, label + 's')}"
+
+
+def points_text(x: float) -> str:
+    """'1 point', '2.5 points'."""
+    return f"{x:.1f} point{'' if f'{x:.1f}' == '1.0' else 's'}"
+
+
+def move_text(move: str, official: str | None) -> str:
+    """A move with the official it uses: 'draw Ulm [Postmaster]'."""
+    return f"'{move}'" + (f" [{_OFFICIAL.get(official, official)}]" if official else "")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:3.0f}%"
 
 
 def decision_line(d: DecisionReview) -> str:
-    """One decision: its move number (from 1, as a replay counts them), turn, phase, the move played and the
-    better one with the seat's win chance and expected points after each, the loss and its label."""
+    """One decision: its move number (from 1, as `thurn-ai replay` numbers moves), turn, phase, the move played
+    and the better one with the seat's expected final points and win chance after each, the better line (the
+    rest of the turn it starts), the loss in points and its label."""
     where = f"move {d.index + 1:>3} (turn {d.turn + 1}, {d.phase})"
-    if d.loss_win is None or d.loss_points is None or d.played_points is None:
-        return f"  {where}: played {d.played!r}: not rated (the search does not consider it)"
-    played = f"played {d.played!r} ({_pct(d.played_win)}, {d.played_points:.1f} pts)"
-    better = f"better {d.best!r} ({_pct(d.best_win)}, {d.best_points:.1f} pts)"
-    loss = f"{-100 * d.loss_win:+.0f} points of win chance (±{100 * (d.uncertainty or 0):.0f}), " \
-           f"{-d.loss_points:+.1f} game points"
-    return f"  {where}: {played}; {better}: {loss}  {(d.label or '').upper()}"
+    played = f"played {move_text(d.played, d.played_official)} ({d.played_points:.1f} pts, {_pct(d.played_win)})"
+    better = f"better {move_text(d.best, d.best_official)} ({d.best_points:.1f} pts, {_pct(d.best_win)})"
+    loss = f"-{d.loss_points:.1f} points" + (f" (±{d.uncertainty:.1f})" if d.uncertainty is not None else "")
+    out = f"  {where}: {played}; {better}: {loss}  {(d.label or '').upper()}"
+    if len(d.best_line) > 1:
+        out += f"\n      best line: {' → '.join(d.best_line)} ({d.best_line_then})"
+    return out
 
 
-def review_lines(r: Review, name: str = "the game") -> list[str]:
-    """The review of `name` as lines of text."""
+def summary_line(s: PlayerSummary) -> str:
+    """A seat in one line: accuracy, the points its decisions lost, the labels."""
+    counts = ", ".join(count_text(s.counts.get(k, 0), k) for k in _PLURAL)
+    return (f"seat {s.seat} ({s.bot}): accuracy {s.accuracy:.0f}%, lost {points_text(s.total_loss_points)} in "
+            f"{s.decisions} decision{'' if s.decisions == 1 else 's'}; {counts}")
+
+
+def worst_turns_line(s: PlayerSummary) -> str | None:
+    if not s.worst_turns:
+        return None
+    return "  worst turns: " + ", ".join(f"turn {w.turn + 1} (-{w.loss_points:.1f}, move {w.move + 1})"
+                                         for w in s.worst_turns)
+
+
+def review_lines(r: Review, name: str = "the game", replay: str | None = None) -> list[str]:
+    """The review of `name` as lines of text; `replay`: the command that replays the record (e.g.
+    'thurn-ai replay game.jsonl --game 1'), for the last line's "go to the position" hint."""
     scores = f", final scores {' '.join(map(str, r.scores))}" if r.scores else ""
+    thresholds = ", ".join(f"{k} from {v:g}" for k, v in r.thresholds.items())
     out = [f"review of {name}: {r.players} players ({', '.join(r.bots)}){scores}",
            f"search: {r.spec}", chance_line(win_chance_for(r.spec, r.players)) + " (how sure: hint --explain)",
-           "labels: " + ", ".join(f"{k} from {100 * v:.0f}" for k, v in THRESHOLDS.items())
-           + " points of lost win chance" + ("" if r.calibrated else " (evaluation units: not calibrated)"),
+           "unit: expected final points (what the best continuation after a move can still reach, as the search "
+           "rates it), with the win chance beside it" + ("" if r.calibrated else " (evaluation units: not calibrated)"),
+           f"labels: {thresholds} points lost; accuracy: the mean over a seat's decisions of "
+           f"100·exp(-points lost / {r.accuracy_points:g})",
            f"uncertainty: {r.uncertainty}", ""]
     for s in r.summaries:
-        counts = ", ".join(f"{s.counts.get(k, 0)} {_PLURAL[k] if s.counts.get(k, 0) != 1 else k}"
-                           for k in THRESHOLDS)
-        out.append(f"seat {s.seat} ({s.bot}): {s.decisions} decisions ({s.rated} rated), mean loss "
-                   f"{100 * s.mean_loss_win:.1f} points of win chance and {s.mean_loss_points:.2f} game points; "
-                   f"{counts}")
+        out.append(summary_line(s))
+        if (worst := worst_turns_line(s)) is not None:
+            out.append(worst)
         out.extend(decision_line(d) for d in r.decisions if d.seat == s.seat and d.label)
-        if s.turning_points:
-            out.append(f"  turning points: move {', '.join(str(i + 1) for i in s.turning_points)}")
         out.append("")
+    first = next(iter(sorted(r.labelled, key=lambda d: -d.loss_points)), None)
+    if replay and first is not None:
+        out.append(f"to see a move's position and a hint there: {replay} --move {first.index + 1} "
+                   f"--position-out move{first.index + 1}.json && thurn-ai hint move{first.index + 1}.json")
     return out

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..stats.summary import wilson_interval
 from .findings import Number, share_rows
 
 
@@ -140,19 +139,3 @@ def json_depth(out: Path) -> dict[str, Number]:
     return {f"{r['shape'].replace(' ', '_')}.seconds": Number(r["seconds"], unit="number", digits=4,
                                                               says=f"{r['shape']}: {r['outcome']}, seconds")
             for r in _json(out / "bench.json")["rows"]}
-
-
-def review(out: Path) -> dict[str, Number]:
-    numbers: dict[str, Number] = {}
-    speed = pd.read_csv(out / "speed.csv")
-    for r in speed.itertuples():
-        numbers[f"seconds.p{r.players}"] = Number(float(r.seconds_on_2_free_cores), unit="number", digits=1,
-                                                  games=1, says=f"CPU seconds / 2 to review a {r.players}-player "
-                                                  f"game, all seats, {r.budget} iterations")
-    rel = pd.read_csv(out / "reliability.csv")
-    for label, g in rel.groupby("label"):
-        confirmed = float(g["confirmed"].sum())
-        low, high = wilson_interval(confirmed, len(g))
-        numbers[f"confirmed.{label}"] = Number(confirmed / len(g), low, high, "share", games=len(g),
-                                               says=f"{label}s a review at 4x the budget confirms, 95% Wilson")
-    return numbers

@@ -69,10 +69,11 @@ class ReviewJob:
         lower_priority()
         limit = SearchLimit(self.started + MAX_SECONDS, self._called_off, "the review was called off")
         try:
+            record = GameRecord.from_json(self._line)
             with limited(limit):
-                r = review(GameRecord.from_json(self._line), budget=self.budget, progress=self._progress,
+                r = review(record, budget=self.budget, progress=self._progress,
                            cancelled=self._called_off, cache_dir=default_cache_dir())
-            self.result = review_result(r)
+            self.result = review_result(r, record)
             self.status = "done"
         except ThurnError as e:
             self.status = "cancelled" if self._called_off() else "error"
@@ -94,10 +95,33 @@ class ReviewJob:
                 "result": self.result, "error": self.error}
 
 
-def review_result(r: Review) -> dict:
+#: the labels "Learn from your mistakes" asks about: mistakes and blunders
+LEARN_LABELS = ("mistake", "blunder")
+
+
+def review_result(r: Review, record: GameRecord | None = None) -> dict:
     """The review as the page reads it: Review.to_dict() (every decision: the graph; the labelled ones: the
-    list)."""
-    return r.to_dict()
+    list) and, with the record, `learn`: for each mistake and blunder, the legal moves at its position (the
+    choices "Learn from your mistakes" offers; the page judges an answer by the decision's best and
+    good_moves)."""
+    out = r.to_dict()
+    if record is not None:
+        out["learn"] = learn_positions(r, record)
+    return out
+
+
+def learn_positions(r: Review, record: GameRecord) -> list[dict]:
+    """[{index, seat, choices: [{move, official}]}] for each decision labelled a mistake or worse, in game
+    order."""
+    from ..game.officials import official_of
+    from ..play.review import decisions_of
+    wanted = {d.index for d in r.decisions if d.label in LEARN_LABELS}
+    if not wanted:
+        return []
+    return [{"index": d.index, "seat": d.seat,
+             "choices": [{"move": d.state.move_str(m), "official": official_of(d.state, m)}
+                         for m in d.state.legal_moves()]}
+            for d in decisions_of(record, moves=wanted)]
 
 
 class ReviewJobs:

@@ -1,0 +1,181 @@
+"""The game review's validation set, read off the files experiments/review.py saves in results/review/: the
+numbers of its front page (findings) and the tables of its report.
+
+- planted.csv: planted mistakes, each reviewed and confirmed by a search at 10 times the budget. Recall: the
+  confirmed plants (the deep search's loss reaches the mistake threshold) the review labels a mistake or worse;
+  the same in win chance (the old unit: a loss of 10 points of win chance), for the choice of unit.
+- selfplay.csv: the mistakes-or-worse a review gives a strong search's own moves (false alarms), per seat and
+  game.
+- order.csv: whether the weaker bot of each game (random, greedy against heuristic) has the lowest accuracy and
+  the largest total loss of points, and in win chance the largest total loss.
+- board214.csv: the board record's move 214; speed.csv: the time of a 3-player review.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..play.review_rating import THRESHOLDS, label_of
+from ..stats.summary import wilson_interval
+from .findings import Number
+from .markdown import table
+
+#: the old unit's mistake threshold (lost win chance), to compare the units on the same decisions
+WIN_MISTAKE = 0.10
+MISTAKE_OR_WORSE = ("mistake", "blunder")
+
+
+def relabel(d: pd.DataFrame) -> pd.Series:
+    """Each decision's label under the review's thresholds today, from its smaller loss (a run made with other
+    thresholds reads the same as one made with these, as far as the decisions searched twice reach: every
+    decision whose first pair lost the first threshold of that run)."""
+    return _smaller(d).map(lambda x: label_of(x) or "")
+
+
+def _share(k: float, n: int, says: str) -> Number:
+    lo, hi = wilson_interval(k, n)
+    return Number(k / n if n else float("nan"), lo, hi, "share", games=n, says=says)
+
+
+def _read(out: Path, name: str) -> pd.DataFrame | None:
+    path = Path(out) / name
+    return pd.read_csv(path, keep_default_na=False) if path.exists() else None
+
+
+def planted_numbers(p: pd.DataFrame) -> dict[str, Number]:
+    ok = p[p["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]]
+    labelled = relabel(ok).isin(MISTAKE_OR_WORSE)
+    out = {"planted.positions": Number(len(p), digits=0, games=len(p), says="planted positions reviewed"),
+           "planted.confirmed": Number(len(ok), digits=0, games=len(p),
+                                       says="of them confirmed at 10x the budget (a loss of a mistake or more)"),
+           "recall.points": _share(labelled.sum(), len(ok), "confirmed plants the review labels a mistake or "
+                                   "worse (expected points), 95% Wilson"),
+           "recall.win": _share((ok["loss_win"].astype(float) >= WIN_MISTAKE).sum(), len(ok),
+                                "the same plants that lose 10+ points of win chance (the old unit), 95% Wilson")}
+    for kind, g in p.groupby("kind"):
+        out[f"confirmed.{kind}"] = Number(int(_confirmed(g).sum()), digits=0, games=len(g),
+                                          says=f"{kind} plants confirmed, of {len(g)}")
+    return out
+
+
+def selfplay_numbers(s: pd.DataFrame) -> dict[str, Number]:
+    seats = s.groupby(["players", "game", "seat"])
+    per = seats.apply(lambda g: relabel(g).isin(MISTAKE_OR_WORSE).sum(), include_groups=False)
+    win = seats.apply(lambda g: (g["loss_win"].astype(float) >= WIN_MISTAKE).sum(), include_groups=False)
+    games = s.groupby(["players", "game"]).ngroups
+    out = {"selfplay.mistakes": Number(float(per.mean()), digits=2, games=games,
+                                       says="mistakes or worse per seat and game in the search's self-play"),
+           "selfplay.win_mistakes": Number(float(win.mean()), digits=2, games=games,
+                                           says="decisions losing 10+ points of win chance per seat and game")}
+    for players, g in per.groupby(level="players"):
+        out[f"selfplay.p{players}"] = Number(float(g.mean()), digits=2, games=g.index.droplevel(2).nunique(),
+                                             says=f"mistakes or worse per seat and game, {players} players")
+    return out
+
+
+def order_table(o: pd.DataFrame) -> pd.DataFrame:
+    """One row a game: the weaker bot's seat, whether it has the lowest accuracy, the largest total loss of
+    points, the largest total loss of win chance."""
+    rows = []
+    for (weaker, players, game), g in o.groupby(["weaker", "players", "game"]):
+        seats = g.groupby("seat").agg(bot=("bot", "first"), accuracy=("accuracy", "mean"),
+                                      loss=("loss_points", "sum"), loss_win=("loss_win", "sum"))
+        mine = seats[seats["bot"] == weaker].index[0]
+        others = seats.drop(index=mine)
+        rows.append({"weaker": weaker, "players": players, "game": game, "seat": mine,
+                     "accuracy": seats.loc[mine, "accuracy"], "best_other_accuracy": others["accuracy"].min(),
+                     "loss": seats.loc[mine, "loss"], "largest_other_loss": others["loss"].max(),
+                     "worst_accuracy": bool(seats.loc[mine, "accuracy"] < others["accuracy"].min()),
+                     "largest_loss": bool(seats.loc[mine, "loss"] > others["loss"].max()),
+                     "largest_loss_win": bool(seats.loc[mine, "loss_win"] > others["loss_win"].max())})
+    return pd.DataFrame(rows)
+
+
+def order_numbers(o: pd.DataFrame) -> dict[str, Number]:
+    t = order_table(o)
+    out = {}
+    for weaker, g in t.groupby("weaker"):
+        for key, hit, what in (("accuracy", g["worst_accuracy"], "has the lowest accuracy"),
+                               ("loss", g["largest_loss"], "has the largest total loss of points"),
+                               ("both", g["worst_accuracy"] & g["largest_loss"],
+                                "has the lowest accuracy and the largest total loss of points"),
+                               ("win", g["largest_loss_win"], "loses the most win chance (the old unit)")):
+            out[f"order.{weaker}.{key}"] = _share(int(hit.sum()), len(g), f"games in which {weaker} {what}, "
+                                                  "95% Wilson")
+    return out
+
+
+def review_numbers(out: Path) -> dict[str, Number]:
+    """The front page's numbers: those of the files there are."""
+    numbers: dict[str, Number] = {}
+    if (speed := _read(out, "speed.csv")) is not None:
+        for r in speed.itertuples():
+            kind = getattr(r, "kind", "selfplay") or "selfplay"
+            numbers[f"seconds.{kind}.p{r.players}"] = Number(
+                float(r.seconds_on_2_free_cores), digits=1, games=1,
+                says=f"CPU seconds / 2 to review a {r.players}-player game ({kind}), all seats, {r.budget} iterations")
+    if (b := _read(out, "board214.csv")) is not None:
+        row = b[b["move"] == 214].iloc[0]
+        label = label_of(float(row["loss_points"])) or "none"
+        numbers["board214.loss"] = Number(float(row["loss_points"]), digits=2, games=1,
+                                          says=f"points the board record's move 214 loses (label: {label})")
+    for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
+                     ("order.csv", order_numbers)):
+        if (data := _read(out, name)) is not None and len(data):
+            numbers.update(fn(data))
+    return numbers
+
+
+def _confirmed(p: pd.DataFrame) -> pd.Series:
+    """Plants the deep search confirms: its loss reaches the mistake threshold."""
+    return p["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]
+
+
+def _smaller(d: pd.DataFrame) -> pd.Series:
+    """The smaller of a decision's two losses (the mean less the uncertainty; one pair: its loss)."""
+    return d["loss_points"].astype(float) - pd.to_numeric(d["uncertainty"], errors="coerce").fillna(0)
+
+
+def threshold_rows(p: pd.DataFrame, s: pd.DataFrame, grid=(1.0, 1.5, 2.0, 2.5, 3.0)) -> list[list]:
+    """For each mistake threshold of the grid: the plants the deep search confirms at it, the share of those a
+    review would label (its smaller loss reaching it: the mean loss less the uncertainty), and the false alarms
+    per seat and game in self-play."""
+    rows = []
+    seat_games = s.groupby(["players", "game", "seat"]).ngroups if len(s) else 0
+    for t in grid:
+        ok = p[p["deep_loss_points"].astype(float) >= t]
+        hit = (_smaller(ok) >= t).sum()
+        alarms = (_smaller(s) >= t).sum() / seat_games if seat_games else float("nan")
+        rows.append([f"{t:g}", len(ok), f"{hit / len(ok):.0%}" if len(ok) else "-", f"{alarms:.2f}"])
+    return rows
+
+
+def report_lines(out: Path) -> list[str]:
+    """report.md's tables: the plants by kind, the thresholds, the order of players, move 214."""
+    lines: list[str] = []
+    p, s, o = _read(out, "planted.csv"), _read(out, "selfplay.csv"), _read(out, "order.csv")
+    if p is not None:
+        lines += ["## Planted mistakes by kind", ""]
+        lines += table(["kind", "plants", "confirmed (10x)", "of them labelled mistake or worse", "mean loss (review)",
+                        "mean loss (10x)"],
+                       ([k, len(g), int(_confirmed(g).sum()),
+                         int(relabel(g[_confirmed(g)]).isin(MISTAKE_OR_WORSE).sum()),
+                         f"{g['loss_points'].astype(float).mean():.2f}",
+                         f"{g['deep_loss_points'].astype(float).mean():.2f}"] for k, g in p.groupby("kind")))
+        lines += [""]
+    if p is not None and s is not None:
+        lines += ["## The mistake threshold: recall on plants against false alarms in self-play", ""]
+        lines += table(["mistake from (points)", "plants confirmed at it", "labelled", "false alarms a seat and game"],
+                       threshold_rows(p, s))
+        lines += ["", f"The review's thresholds: {', '.join(f'{k} {v:g}' for k, v in THRESHOLDS.items())} points.", ""]
+    if o is not None and len(o):
+        t = order_table(o)
+        lines += ["## Order of players (the weaker bot's seat against heuristic)", ""]
+        lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
+                        "lowest accuracy", "largest loss", "largest loss of win chance"],
+                       ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
+                         f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss,
+                         r.largest_loss_win] for r in t.itertuples()))
+        lines += [""]
+    return lines
