@@ -86,7 +86,6 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
     seat_list = parse_seats(seats)
     move_range = parse_moves(moves)
     if png is not None:          # before the work: never the record, nor a user's file without --force
-        from pathlib import Path
         source = Path(record) / "records.jsonl" if Path(record).is_dir() else record
         check_output_file(png, "--png", "plot", force, inputs=(source, board_file))
         check_plot_format(png, "--png")
