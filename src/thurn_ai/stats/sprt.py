@@ -112,9 +112,9 @@ class SPRT:
                 raise ValueError(f"{name} must lie in (0, 0.5), not {x}")
         if not isinstance(self.batch, int) or self.batch < 1:
             raise ValueError(f"batch must be a positive whole number, not {self.batch!r}")
-        if self.max_deals is not None and (not isinstance(self.max_deals, int) or self.max_deals < self.batch):
-            raise ValueError(f"max_deals must be a whole number of at least batch ({self.batch}), "
-                             f"not {self.max_deals!r}")
+        if self.max_deals is not None and (not isinstance(self.max_deals, int) or self.max_deals < self.batch
+                                           or self.max_deals % self.batch):
+            raise ValueError(f"max_deals must be a whole multiple of batch ({self.batch}), not {self.max_deals!r}")
 
     @property
     def bounds(self) -> tuple[float, float]:
