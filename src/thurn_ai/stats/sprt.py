@@ -1,4 +1,4 @@
-"""The sequential probability ratio test on paired games: the statistics alone (the games: play/sprt.py).
+"""The sequential probability ratio test on paired games: the statistics alone (the games: studies/sprt.py).
 
 One observation is one deal, scored as a paired difference d in [-1, 1]: how much more the focus seat won with
 the candidate in it than with the baseline in it, on the same deal (2 players: the two games of a pair, the
@@ -54,7 +54,7 @@ def _constrained_mle(q: np.ndarray, mu) -> np.ndarray:
     a = SUPPORT - mu
     lo = np.full(q.shape[:-1], -1.0 / (1.0 - mu))
     hi = np.full(q.shape[:-1], 1.0 / (1.0 + mu))
-    for _ in range(100):
+    for _ in range(64):
         lam = (lo + hi) / 2
         f = (q * a / (1 + lam[..., None] * a)).sum(-1)
         lo = np.where(f > 0, lam, lo)

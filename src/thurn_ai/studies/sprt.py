@@ -1,6 +1,6 @@
 """A sequential test of a candidate bot against a baseline on paired deals (the statistics: stats/sprt.py).
 
-    >>> from thurn_ai.play.sprt import run_sprt
+    >>> from thurn_ai.studies.sprt import run_sprt
     >>> from thurn_ai.stats.sprt import SPRT
     >>> result = run_sprt("mcts(iterations=2000)", "mcts", players=2, test=SPRT(0, 3, 0.05, 0.05, batch=8),
     ...                   seed=1, out_dir="sprt1")
@@ -37,11 +37,11 @@ from ..bots import make_bot
 from ..errors import TournamentError
 from ..fileio import atomic_write_text, load_json
 from ..game.rules import Rules
+from ..play.match import derive_seed
+from ..play.tournament import GameTask, ResultStore, bot_labels, check_players, play_task, result_columns, typed_frame
+from ..play.tournament.store import CSV_FILE
+from ..play.workers import run_each
 from ..stats.sprt import SPRT, Status, verdict_line
-from .match import derive_seed
-from .tournament import GameTask, ResultStore, bot_labels, check_players, play_task, result_columns, typed_frame
-from .tournament.store import CSV_FILE
-from .workers import run_each
 
 RESULT_FILE = "sprt.json"
 CONVENTIONS = ("win", "win_share")      # the primary first
