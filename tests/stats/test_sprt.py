@@ -106,7 +106,9 @@ def test_resume_gives_the_verdict_of_an_uninterrupted_test(tmp_path):
     class Stop(Exception):
         pass
 
-    def stop_after_two_looks(result, seen=[]):
+    seen = []
+
+    def stop_after_two_looks(result):
         seen.append(result.deals)
         if len(seen) == 2:
             raise Stop

@@ -40,7 +40,7 @@ def write_report(out: Path, code: str, anchor: str, bootstrap: int, seed: int) -
                 for n, t in wins.items() for r in t.itertuples()}
     atomic_write_text(out / "findings.json", json.dumps(findings, indent=1) + "\n")
     games = {n: df["game"].nunique() for n, df in results.items()}
-    parts = [f"# The league: the field and the default search, rated\n",
+    parts = ["# The league: the field and the default search, rated\n",
              f"Produced by `python experiments/league.py` at commit {code}: "
              + ", ".join(f"{g} games at {n} players" for n, g in games.items())
              + f". Ratings: the winner of each game as a Luce choice among its table (choix), {anchor} = 0, "

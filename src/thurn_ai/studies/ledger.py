@@ -100,7 +100,7 @@ def with_holm(rows: list[Row]) -> pd.DataFrame:
     """The rows as a frame, p_holm set over each family's first looks (on the primary convention's p)."""
     from statsmodels.stats.multitest import multipletests
     df = pd.DataFrame([asdict(r) for r in rows], columns=COLUMNS)
-    for family, idx in df[df["look"] == 1].groupby("family").groups.items():
+    for idx in df[df["look"] == 1].groupby("family").groups.values():
         p_col = np.where(df.loc[idx, "primary"] == "win", df.loc[idx, "win_p"], df.loc[idx, "share_p"])
         df.loc[idx, "p_holm"] = multipletests(p_col, method="holm")[1] if len(idx) > 1 else p_col
     return df

@@ -160,11 +160,12 @@ def evaluate(plan: SprtPlan, df: pd.DataFrame) -> SprtResult:
     return SprtResult(plan.candidate, plan.baseline, plan.players, test, status, primary.n, line)
 
 
-def run_sprt(candidate: str, baseline: str, players: int = 2, test: SPRT = SPRT(), seed: int = 0,
+def run_sprt(candidate: str, baseline: str, players: int = 2, test: SPRT | None = None, seed: int = 0,
              opponents: str | None = None, jobs: int = 1, out_dir=None, resume: bool | str = False,
              rules: Rules | None = None, on_look=None) -> SprtResult:
     """Play the test until it stops (a bound crossed, or test.max_deals): see the module doc. on_look(result)
-    is called at every look (for a progress line)."""
+    is called at every look (for a progress line). test: default SPRT() (H0 0, H1 +3 points, 5% / 5%)."""
+    test = test or SPRT()
     check_players(players)
     rules = rules or Rules(players=players)
     if rules.players != players:
