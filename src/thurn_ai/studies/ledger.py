@@ -9,7 +9,8 @@ every candidate at once.
 
 The seed rows are the search-root study's (results/search_root/): the halving root, generation 3's prior
 (paired against heuristic, then head to head against anchor-1k, two looks) and the route tiles, recomputed from
-the committed games under both conventions, their verdicts from the study's summary.json.
+the committed games under both conventions, their verdicts from the study's summary.json; then every sequential
+test saved under results/sprt/ (sprt_rows).
 """
 from __future__ import annotations
 
@@ -96,6 +97,25 @@ def search_root_rows(root: Path) -> list[Row]:
     return rows
 
 
+def sprt_rows(folder: Path, source: str) -> list[Row]:
+    """A row for each sequential test saved under folder (each sprt.json, as `thurn-ai sprt` writes it): its
+    bounds and error rates as the rule, its looks, both conventions at the stop (t intervals, no p: the test's
+    own verdict decides)."""
+    rows = []
+    for path in sorted(Path(folder).glob("**/sprt.json")):
+        r = json.loads(path.read_text(encoding="utf-8"))
+        t, win, share = r["test"], r["status"]["win"], r["status"]["win_share"]
+        rule = (f"SPRT H0 {t['elo0']:+g} / H1 {t['elo1']:+g} points of paired difference, alpha {t['alpha']:g}, "
+                f"beta {t['beta']:g}")
+        test = f"sequential, paired deals, {r['players']} players, a look every {t['batch']} deals"
+        verdict = {"accept H1": "accepted (H1)", "accept H0": "rejected (H0)"}.get(r["verdict"], r["verdict"])
+        rows.append(Row(f"{r['candidate']} vs {r['baseline']}", r["candidate"], r["baseline"], r["baseline"], rule,
+                        test, r["deals"] // t["batch"], r["games"], "win", win["mean"], *win["ci"], np.nan,
+                        share["mean"], *share["ci"], np.nan, np.nan, verdict,
+                        f"{source}/{path.parent.relative_to(folder).as_posix()}"))
+    return rows
+
+
 def with_holm(rows: list[Row]) -> pd.DataFrame:
     """The rows as a frame, p_holm set over each family's first looks (on the primary convention's p)."""
     from statsmodels.stats.multitest import multipletests
@@ -118,9 +138,10 @@ def front_page(df: pd.DataFrame, code: str) -> str:
     for r in df.itertuples():
         holm = "" if pd.isna(r.p_holm) else f" ({r.p_holm:.3f})"
         p = r.win_p if r.primary == "win" else r.share_p
+        p_text = "sequential" if pd.isna(p) else f"{p:.3f}{holm}"
         lines.append(f"| `{r.candidate}` | {r.baseline} ({r.yardstick}) | {r.family} | {r.look} | {r.games} | "
                      f"{r.primary} | {r.win:+.1f} [{r.win_lo:+.1f}, {r.win_hi:+.1f}] | {r.share:+.1f} "
-                     f"[{r.share_lo:+.1f}, {r.share_hi:+.1f}] | {p:.3f}{holm} | {r.verdict} |")
+                     f"[{r.share_lo:+.1f}, {r.share_hi:+.1f}] | {p_text} | {r.verdict} |")
     lines.append("\nEach candidate's rule and test: ledger.csv. A new candidate is decided by `thurn-ai sprt` "
                  "(docs/sprt.md), and its row added here with its bounds, looks and verdict.")
     return "\n".join(lines) + "\n"
