@@ -12,8 +12,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from thurn_ai.fileio import atomic_to_csv, atomic_write_text
-from thurn_ai.studies.ledger import front_page, search_root_rows, sprt_rows, with_holm
+import pandas as pd
+
+from thurn_ai.fileio import atomic_to_csv
+from thurn_ai.studies.findings import Findings, Number, front_page
+from thurn_ai.studies.ledger import TITLE, ledger_table, search_root_rows, sprt_rows, with_holm
 from thurn_ai.studies.provenance import committed_code_or_exit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +32,18 @@ def main(argv=None) -> int:
     df = with_holm(search_root_rows(ROOT) + sprt_rows(ROOT / "results" / "sprt", "results/sprt"))
     args.out.mkdir(parents=True, exist_ok=True)
     atomic_to_csv(df.round(4), args.out / "ledger.csv", index=False)
-    atomic_write_text(args.out / "README.md", front_page(df, code))
+    numbers = {}
+    for r in df.itertuples():
+        key = f"{r.family.replace(' ', '_')}.{r.Index + 1}"
+        for conv, col in (("win", "win"), ("share", "share")):
+            numbers[f"{key}.{conv}"] = Number(getattr(r, col), getattr(r, f"{col}_lo"), getattr(r, f"{col}_hi"),
+                                              unit="difference", digits=1, games=int(r.games),
+                                              says=f"{r.candidate} against {r.baseline}, look {r.look}, {conv}")
+        if not pd.isna(r.p_holm):
+            numbers[f"{key}.p_holm"] = Number(r.p_holm, unit="p", games=int(r.games), says="Holm-corrected p")
+    findings = Findings(study=args.out.name, title=TITLE, command="python experiments/ledger.py", commit=code,
+                        numbers=numbers)
+    front_page(args.out, findings, ledger_table(df))
     return 0
 
 

@@ -11,12 +11,12 @@ seed SEED. Results must come from committed code: the script refuses uncommitted
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
-from thurn_ai.fileio import atomic_to_csv, atomic_write_text
+from thurn_ai.fileio import atomic_to_csv
 from thurn_ai.stats.sprt import SPRT
+from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 from thurn_ai.studies.sprt_study import replay, simulated
 
@@ -26,6 +26,7 @@ RUNS = ROOT / "results" / "search_root" / "runs"
 TEST = SPRT(elo0=0.0, elo1=3.0, alpha=0.05, beta=0.05, batch=8)
 SIMS = 1000
 SEED = 6801
+TITLE = "The sequential test: error rates, lengths, and the search-root cells replayed"
 
 
 def main(argv=None) -> int:
@@ -41,26 +42,30 @@ def main(argv=None) -> int:
     atomic_to_csv(sim.round(4), args.out / "simulation.csv", index=False)
     rep = replay(RUNS, TEST)
     atomic_to_csv(rep.round(3), args.out / "replay.csv", index=False)
-    findings = {
-        **{f"sim.{r.players}p.{r.at}.{k}": round(float(getattr(r, k)), 4)
-           for r in sim.itertuples() for k in ("accept_h1", "accept_h0", "mean_deals", "median_deals")},
-        **{f"replay.{r.cell}.{r.players}p": {"verdict": r.verdict, "deals": int(r.deals), "games_fixed": int(r.games),
-                                             "mean": round(r.mean, 1), "shared_verdict": r.shared_verdict}
-           for r in rep.itertuples()},
-    }
-    atomic_write_text(args.out / "findings.json", json.dumps(findings, indent=1) + "\n")
-    atomic_write_text(args.out / "README.md", _readme(sim, rep, code))
+    numbers = {}
+    for r in sim.itertuples():
+        key = f"sim.{r.players}p.{r.at}"
+        numbers[f"{key}.accept_h1"] = Number(r.accept_h1, unit="share", digits=1, games=args.sims,
+                                             says=f"share of simulated tests accepting H1, true mean at {r.at}")
+        numbers[f"{key}.mean_deals"] = Number(r.mean_deals, unit="number", digits=0, games=args.sims,
+                                              says=f"mean deals a simulated test used, true mean at {r.at}")
+    for r in rep.itertuples():
+        numbers[f"replay.{r.cell}.{r.players}p.deals"] = Number(
+            float(r.deals), unit="number", digits=0, games=int(r.games),
+            says=f"deals the test used on the committed cell ({r.verdict}; shared share: {r.shared_verdict})")
+    findings = Findings(study=args.out.name, title=TITLE, command="python experiments/sprt.py", commit=code,
+                        numbers=numbers, games={"simulated tests": 6 * args.sims})
+    front_page(args.out, findings, _body(sim, rep, args.sims))
     log_run(args.out, "sprt", time.time() - start, code, sims=args.sims)
     return 0
 
 
-def _readme(sim, rep, code: str) -> str:
-    lines = ["# The sequential test: error rates, lengths, and the search-root cells replayed\n",
-             f"Produced by `python experiments/sprt.py` at commit {code} (no games played). Test: H0 {TEST.elo0:+g} / "
+def _body(sim, rep, sims: int) -> list[str]:
+    lines = [f"No games played. Test: H0 {TEST.elo0:+g} / "
              f"H1 {TEST.elo1:+g} points of paired difference, alpha {TEST.alpha}, beta {TEST.beta}, a look every "
              f"{TEST.batch} deals; primary convention `win` (the rules' tie-break).\n",
              "## Simulated at the bounds\n",
-             f"{SIMS} tests at each bound, paired differences drawn from the spread of the committed paired cells "
+             f"{sims} tests at each bound, paired differences drawn from the spread of the committed paired cells "
              "(halving, gen3, tiles against the anchor's deals), moved to the bound's mean.\n",
              "| players | true mean | sd of d | accepted H1 | accepted H0 | mean deals | median | 90% |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -76,7 +81,7 @@ def _readme(sim, rep, code: str) -> str:
     for r in rep.itertuples():
         lines.append(f"| {r.cell} | {r.players} | {r.games} | {r.verdict} | {r.deals} | {r.mean:+.1f} "
                      f"[{r.lo:+.1f}, {r.hi:+.1f}] | {r.fixed_mean:+.1f} | {r.shared_verdict} |")
-    return "\n".join(lines) + "\n"
+    return lines + [""]
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from thurn_ai.stats.sprt import SPRT
-from thurn_ai.studies.ledger import front_page, search_root_rows, sprt_rows, with_holm
+from thurn_ai.studies.ledger import ledger_table, search_root_rows, sprt_rows, with_holm
 from thurn_ai.studies.sprt import run_sprt
 from thurn_ai.studies.sprt_study import cell_differences
 
@@ -45,5 +45,5 @@ def test_a_sequential_test_becomes_a_ledger_row(tmp_path):
     row = rows[0]
     assert (row.candidate, row.baseline, row.verdict, row.primary) == ("heuristic", "random", "accepted (H1)", "win")
     assert row.games == 2 * row.look * 4 and row.source == "results/sprt/h"
-    page = front_page(with_holm(rows), "abc1234")
+    page = "\n".join(ledger_table(with_holm(rows)))
     assert "| sequential | accepted (H1) |" in page

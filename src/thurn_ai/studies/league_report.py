@@ -2,14 +2,14 @@
 `thurn-ai league` writes the first two)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
-from ..fileio import atomic_to_csv, atomic_write_text
+from ..fileio import atomic_to_csv
 from ..play.league import load_league
 from ..stats.rating import fit_ratings, plot_ratings, ratings_markdown
+from .findings import Findings, Number, front_page
 
 
 def league_ratings(results: dict[int, pd.DataFrame], anchor: str = "heuristic", kind: str = "win",
@@ -27,27 +27,26 @@ def write_tables(out: Path, tables: dict[int, pd.DataFrame], anchor: str, name: 
     plot_ratings(tables, out / f"{name}.png", anchor=anchor)
 
 
-def write_report(out: Path, code: str, anchor: str, bootstrap: int, seed: int) -> dict:
-    """Rate the league saved in OUT/games and write the results folder; returns the findings."""
+def write_report(out: Path, code: str, anchor: str, bootstrap: int, seed: int) -> Findings:
+    """Rate the league saved in OUT/games and write the results folder (its findings and front page)."""
     out = Path(out)
     results = load_league(out / "games")
     wins = league_ratings(results, anchor, "win", bootstrap, seed)
     places = league_ratings(results, anchor, "place", bootstrap, seed)
     write_tables(out, wins, anchor)
     write_tables(out, places, anchor, name="ratings_place")
-    findings = {f"{n}p.{r.bot}.rating": {"value": round(r.rating, 2), "lo": round(r.lo, 2), "hi": round(r.hi, 2),
-                                          "games": int(r.games), "win_share": round(r.win_share, 1)}
-                for n, t in wins.items() for r in t.itertuples()}
-    atomic_write_text(out / "findings.json", json.dumps(findings, indent=1) + "\n")
-    games = {n: df["game"].nunique() for n, df in results.items()}
-    parts = ["# The league: the field and the default search, rated\n",
-             f"Produced by `python experiments/league.py` at commit {code}: "
-             + ", ".join(f"{g} games at {n} players" for n, g in games.items())
-             + f". Ratings: the winner of each game as a Luce choice among its table (choix), {anchor} = 0, "
-             f"95% intervals from {bootstrap} resamples of the games; `beats anchor` is the model's chance to win "
-             f"a two-player game against {anchor}. The placing-order (Plackett-Luce) fit is in ratings_place.csv.\n",
-             "![ratings](ratings.png)\n"]
+    numbers = {f"{n}p.{r.bot}": Number(float(r.rating), float(r.lo), float(r.hi), unit="difference", digits=2,
+                                       games=int(r.games), says=f"{r.bot}'s rating at {n} players ({anchor} = 0), "
+                                                                 "log-strength of winning, 95% game bootstrap")
+               for n, t in wins.items() for r in t.itertuples() if r.bot != anchor}
+    games = {f"p{n}": int(df["game"].nunique()) for n, df in results.items()}
+    findings = Findings(study=out.name, title="The league: the field and the default search, rated",
+                        command="python experiments/league.py", commit=code, numbers=numbers, games=games)
+    body = [f"Ratings: the winner of each game as a Luce choice among its table (choix), {anchor} = 0, 95% intervals "
+            f"from {bootstrap} resamples of the games; `beats anchor` is the model's chance to win a two-player "
+            f"game against {anchor}. The placing-order (Plackett-Luce) fit is in ratings_place.csv. Games: "
+            + ", ".join(f"{g} at {k[1:]} players" for k, g in games.items()) + ".", "", "![ratings](ratings.png)", ""]
     for n, t in wins.items():
-        parts.append(ratings_markdown(t, n) + "\n")
-    atomic_write_text(out / "README.md", "\n".join(parts))
+        body += [ratings_markdown(t, n), ""]
+    front_page(out, findings, body)
     return findings

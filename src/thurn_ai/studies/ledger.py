@@ -126,9 +126,12 @@ def with_holm(rows: list[Row]) -> pd.DataFrame:
     return df
 
 
-def front_page(df: pd.DataFrame, code: str) -> str:
-    lines = ["# The ledger: every candidate tested against a baseline\n",
-             f"Produced by `python experiments/ledger.py` at commit {code} from committed games. Points of win share "
+TITLE = "The ledger: every candidate tested against a baseline"
+
+
+def ledger_table(df: pd.DataFrame) -> list[str]:
+    """The ledger as a results page's body: what the columns mean, then one line a test's look."""
+    lines = ["From committed games. Points of win share "
              "(paired difference, or excess over the fair share head to head), 95% t intervals (97.5% where the "
              "rule says so); `win`: the rules' tie-break, `share`: a shared first place as its share; the rule's "
              "primary convention is marked; Holm's correction over each family of tests that share a baseline's "
@@ -144,4 +147,4 @@ def front_page(df: pd.DataFrame, code: str) -> str:
                      f"[{r.share_lo:+.1f}, {r.share_hi:+.1f}] | {p_text} | {r.verdict} |")
     lines.append("\nEach candidate's rule and test: ledger.csv. A new candidate is decided by `thurn-ai sprt` "
                  "(docs/sprt.md), and its row added here with its bounds, looks and verdict.")
-    return "\n".join(lines) + "\n"
+    return lines + [""]
