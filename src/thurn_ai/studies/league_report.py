@@ -45,7 +45,11 @@ def write_report(out: Path, code: str, anchor: str, bootstrap: int, seed: int) -
     body = [f"Ratings: the winner of each game as a Luce choice among its table (choix), {anchor} = 0, 95% intervals "
             f"from {bootstrap} resamples of the games; `beats anchor` is the model's chance to win a two-player "
             f"game against {anchor}. The placing-order (Plackett-Luce) fit is in ratings_place.csv. Games: "
-            + ", ".join(f"{g} at {k[1:]} players" for k, g in games.items()) + ".", "", "![ratings](ratings.png)", ""]
+            + ", ".join(f"{g} at {k[1:]} players" for k, g in games.items()) + ". A bot that never won has no finite "
+            "rating: its number is the fit's regularization floor (choix's alpha), not a measurement. Where a player "
+            "count played only the start of its seating cycle, the bots met in unequal numbers of games (the first "
+            "mixes of the cycle hold the first bots); the fit uses every game as it is.", "",
+            "![ratings](ratings.png)", ""]
     for n, t in wins.items():
         body += [ratings_markdown(t, n), ""]
     front_page(out, findings, body)
