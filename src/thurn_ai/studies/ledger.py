@@ -110,8 +110,8 @@ def sprt_rows(folder: Path, source: str) -> list[Row]:
         test = f"sequential, paired deals, {r['players']} players, a look every {t['batch']} deals"
         verdict = {"accept H1": "accepted (H1)", "accept H0": "rejected (H0)"}.get(r["verdict"], r["verdict"])
         rows.append(Row(f"{r['candidate']} vs {r['baseline']}", r["candidate"], r["baseline"], r["baseline"], rule,
-                        test, r["deals"] // t["batch"], r["games"], "win", win["mean"], *win["ci"], np.nan,
-                        share["mean"], *share["ci"], np.nan, np.nan, verdict,
+                        test, r["deals"] // t["batch"], r["games"], "win", win["mean"], win["ci"][0], win["ci"][1],
+                        np.nan, share["mean"], share["ci"][0], share["ci"][1], np.nan, np.nan, verdict,
                         f"{source}/{path.parent.relative_to(folder).as_posix()}"))
     return rows
 
