@@ -49,6 +49,8 @@ def main(argv=None) -> int:
                                              says=f"share of simulated tests accepting H1, true mean at {r.at}")
         numbers[f"{key}.mean_deals"] = Number(r.mean_deals, unit="number", digits=0, games=args.sims,
                                               says=f"mean deals a simulated test used, true mean at {r.at}")
+        numbers[f"{key}.fixed_deals"] = Number(float(r.fixed_deals), unit="number", digits=0,
+                                               says="deals a fixed-sample test needs for the same error rates")
     for r in rep.itertuples():
         numbers[f"replay.{r.cell}.{r.players}p.deals"] = Number(
             float(r.deals), unit="number", digits=0, games=int(r.games),
@@ -67,11 +69,14 @@ def _body(sim, rep, sims: int) -> list[str]:
              "## Simulated at the bounds\n",
              f"{sims} tests at each bound, paired differences drawn from the spread of the committed paired cells "
              "(halving, gen3, tiles against the anchor's deals), moved to the bound's mean.\n",
-             "| players | true mean | sd of d | accepted H1 | accepted H0 | mean deals | median | 90% |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "`fixed`: the deals a fixed-sample one-sided test needs for the same alpha and beta between the same "
+             "bounds.\n",
+             "| players | true mean | sd of d | accepted H1 | accepted H0 | mean deals | median | 90% | fixed |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in sim.itertuples():
         lines.append(f"| {r.players} | {r.true_mean:+g} ({r.at}) | {r.sd} | {100 * r.accept_h1:.1f}% | "
-                     f"{100 * r.accept_h0:.1f}% | {r.mean_deals:.0f} | {r.median_deals:.0f} | {r.p90_deals:.0f} |")
+                     f"{100 * r.accept_h0:.1f}% | {r.mean_deals:.0f} | {r.median_deals:.0f} | {r.p90_deals:.0f} | "
+                     f"{r.fixed_deals} |")
     lines += ["\n## The committed cells replayed in game order\n",
               "A paired cell's deal is its game and the anchor's game on the same deal (2 games, one of them shared "
               "by every candidate); a head-to-head cell's deal is one game, scored against the fair share. "

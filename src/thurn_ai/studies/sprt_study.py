@@ -82,6 +82,14 @@ def spread(runs: Path, players: int) -> np.ndarray:
     return counts / counts.sum()
 
 
+def fixed_deals(test: SPRT, sd: float) -> int:
+    """Deals a fixed-sample one-sided z test needs for the same alpha and beta between the same bounds:
+    ((z_(1-alpha) + z_(1-beta)) sd / (elo1 - elo0))^2."""
+    from scipy.stats import norm
+    z = norm.ppf(1 - test.alpha) + norm.ppf(1 - test.beta)
+    return int(np.ceil((z * sd / ((test.elo1 - test.elo0) / 100)) ** 2))
+
+
 def simulated(runs: Path, test: SPRT, sims: int, seed: int) -> pd.DataFrame:
     """At each bound and player count, with the real spread moved to that mean: the share of tests that
     accepted H1 / H0 and how many deals they used."""
@@ -91,5 +99,6 @@ def simulated(runs: Path, test: SPRT, sims: int, seed: int) -> pd.DataFrame:
         sd = float(np.sqrt((q * SUPPORT ** 2).sum() - (q * SUPPORT).sum() ** 2))
         for bound, mu in (("H0", test.elo0), ("H1", test.elo1)):
             res = simulate(test, with_mean(q, mu), runs=sims, seed=seed + n)
-            out.append({"players": n, "true_mean": mu, "at": bound, "sd": round(100 * sd, 1), **res})
+            out.append({"players": n, "true_mean": mu, "at": bound, "sd": round(100 * sd, 1),
+                        "fixed_deals": fixed_deals(test, sd), **res})
     return pd.DataFrame(out)
