@@ -78,7 +78,7 @@ class HeuristicBot(Bot):
         moves = self.allowed_moves(state)
         if len(moves) == 1:
             return moves[0]
-        planner = Planner(View(state, obs.player), self)
+        planner = self.planner(View(state, obs.player))
         phase = state.phase
         if phase == "draw":
             return planner.choose_draw(moves)
@@ -93,6 +93,10 @@ class HeuristicBot(Bot):
         if phase == "discard":
             return planner.choose_discard(moves)
         return moves[0]
+
+    def planner(self, view: View) -> Planner:
+        """One decision's planner (a variant such as bots/racer.py gives its own)."""
+        return Planner(view, self)
 
 
 class Planner:
