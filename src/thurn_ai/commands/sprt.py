@@ -31,7 +31,7 @@ from .options import GAMES, JOBS, PLAYERS, SEED, bot_module_option
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Local worker processes.")
 @bot_module_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder for the games and sprt.json [default: sprt/<date-time>].")
+              help="Folder for the games and sprt.json [default: sprt/YYYYMMDD-HHMMSS, the time it started].")
 @click.option("--resume", is_flag=True, help="Continue the test in --out (its declared bounds must be given again).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def command(candidate, baseline, players, opponents, elo0, elo1, alpha, beta, batch, max_deals, seed, jobs,
