@@ -465,7 +465,7 @@ cdef class Tree:
                 return True
         return False
 
-    cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
+    cdef long run_c(self, long iterations, double seconds, bint cpu, bint settle=False) noexcept nogil:
         cdef long done = 0
         if self.root_mode == ROOT_HALVING:
             return run_halving(self, iterations, seconds, cpu)
@@ -477,14 +477,18 @@ cdef class Tree:
                 break
             if seconds > 0 and done % CLOCK_EVERY == 0 and now_s(cpu) >= deadline:
                 break
+            if settle and iterations > 0 and done % CLOCK_EVERY == 0 and best_lead(self) > iterations - done:
+                break
             if self.signalled(done) or not self.iterate():
                 break
             done += 1
         return done
 
-    def run(self, long iterations=0, double seconds=0.0, bint cpu=False):
+    def run(self, long iterations=0, double seconds=0.0, bint cpu=False, bint settle=False):
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
-        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time.
+        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time. settle=True (an iteration
+        budget, PUCT root) stops early once the most visited root move leads the second by more visits than
+        iterations are left: no iteration left could change it (checked every 16 iterations).
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done. In the main
         thread a signal (Ctrl-C) stops the search within SIGNAL_SLICE iterations and its exception is raised."""
         cdef long done
@@ -497,11 +501,37 @@ cdef class Tree:
         self.watch_signals = _current_thread() is _main_thread()     # signals go to the main thread only
         self.interrupted = None
         with nogil:
-            done = self.run_c(iterations, seconds, cpu)
+            done = self.run_c(iterations, seconds, cpu, settle)
         if self.interrupted is not None:
             error, self.interrupted = self.interrupted, None
             raise error
         return done
+
+    def reroot(self, GameState state, path):
+        """Keep, for the observer's next decision, what this tree learned about it: the subtree reached by
+        `path` (the observer's own moves since the root, in order) becomes the tree, rooted at `state` (the
+        position after them, the observer to move), every statistic as it was. Returns the visits carried
+        over: 0 when the tree does not hold that line (the tree then starts afresh from `state`). Sound only
+        where those moves revealed nothing the tree's determinizations did not share (the observer's own
+        card plays, closes, houses): the caller decides (thurn_ai.bots.mcts, reuse=)."""
+        cdef int moves[64]
+        cdef int n = len(path), i, top
+        if not self.redeterminize or self.root_mode != ROOT_PUCT:
+            raise ValueError("only an ISMCTS tree with a PUCT root can be rerooted")
+        if state.s.phase == PH_OVER or state.s.current != self.observer:
+            raise ValueError("the new root must be a decision of the tree's observer")
+        if n > 64:
+            raise ValueError(f"a path of at most 64 moves, not {n}")
+        for i in range(n):
+            moves[i] = path[i]
+        top = node_at(self, moves, n)
+        self.root = state.s
+        if top > 0 and keep_subtree(self, top):
+            return self.nodes[0].visits
+        if top != 0:
+            self.n_nodes = 0
+            self.add_node(-1, 0, -1)
+        return self.nodes[0].visits if top == 0 else 0
 
     def root_candidates(self):
         """[(move, log prior, round reached)] of the halving root's candidates, best prior first (empty for a
@@ -585,4 +615,5 @@ cdef class Tree:
 
 include "_search_prior.pxi"
 include "_search_walk.pxi"
+include "_search_reuse.pxi"
 include "_search_halving.pxi"
