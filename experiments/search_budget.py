@@ -67,8 +67,10 @@ def cells() -> list[Cell]:
 def calibration(base: int) -> list[Cell]:
     """The candidate at base `base` and anchor-1k against heuristic on a few deals outside the cells'."""
     spec = CANDIDATE.replace("iterations=2400", f"iterations={base}")
-    return [Cell(f"cal{base}_p2", 2, 68900, 8, spec, "heuristic"), Cell("cal_p2_anchor", 2, 68900, 8, ANCHOR, "heuristic"),
-            Cell(f"cal{base}_p3", 3, 68950, 6, spec, "heuristic"), Cell("cal_p3_anchor", 3, 68950, 6, ANCHOR, "heuristic")]
+    return [Cell(f"cal{base}_p2", 2, 68900, 8, spec, "heuristic"),
+            Cell("cal_p2_anchor", 2, 68900, 8, ANCHOR, "heuristic"),
+            Cell(f"cal{base}_p3", 3, 68950, 6, spec, "heuristic"),
+            Cell("cal_p3_anchor", 3, 68950, 6, ANCHOR, "heuristic")]
 
 
 def play(cell: Cell, g: int) -> dict:
