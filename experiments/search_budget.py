@@ -27,7 +27,8 @@ from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.match import Table, derive_seed
 from thurn_ai.stats.summary import mean_interval, versus_baseline, wilson_interval
-from thurn_ai.studies.provenance import committed_code_or_exit, log_run
+from thurn_ai.studies.findings import Findings, Number, front_page
+from thurn_ai.studies.provenance import committed_code_or_exit, log_run, read_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "search_budget"
@@ -256,10 +257,38 @@ def report(data: dict, code: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def findings(data: dict, code: str, out: Path) -> Findings:
+    """The numbers the docs quote: each cell's win share and CPU a game, the paired differences."""
+    numbers = {}
+    games = {}
+    for name, c in data["cells"].items():
+        if not c.get("games"):
+            continue
+        games[name] = c["games"]
+        numbers[f"win.{name}"] = Number(c["win"], c["win_lo"], c["win_hi"], "share", games=c["games"],
+                                        says=f"{c['tested']} against {c['others']}, {c['players']} players")
+        numbers[f"cpu.{name}"] = Number(c["cpu_tested"], unit="number", digits=2, games=c["games"],
+                                        says=f"CPU s a game of {c['tested']}")
+        numbers[f"cpu_others.{name}"] = Number(c["cpu_other"], unit="number", digits=2, games=c["games"],
+                                               says=f"CPU s a game of each {c['others']}")
+        numbers[f"carried.{name}"] = Number(c["carried_tested"], unit="number", digits=0, games=c["games"],
+                                            says=f"root visits carried over a game by {c['tested']}")
+    for key, p in data["paired"].items():
+        if p.get("deals", 0) >= 2:
+            numbers[f"paired.{key}"] = Number(p["win_diff"] / 100, p["win_diff_lo"] / 100, p["win_diff_hi"] / 100,
+                                              "pp", games=p["deals"],
+                                              says=f"candidate minus anchor-1k against heuristic, {key[1:]} players")
+    return Findings(study="search_budget", title="The search's budget (issue 69)",
+                    command="python experiments/search_budget.py", commit=code, numbers=numbers, games=games,
+                    played_at=tuple(sorted({r["code"] for r in read_runs(out)})))
+
+
 def part_report(args, code: str) -> None:
     data = summary(args.out)
     atomic_write_text(args.out / "summary.json", json.dumps(data, indent=1, default=float) + "\n")
     atomic_write_text(args.out / "report.md", report(data, code))
+    front_page(args.out, findings(data, code, args.out), ["Design and adoption rule: [design.md](design.md); every cell: "
+                                                 "[report.md](report.md)."])
 
 
 PARTS = {"calibrate": part_calibrate, "games": part_games, "report": part_report}
