@@ -60,9 +60,13 @@ class Tree:
                  prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
                  root: int = 0, candidates: int = 4, net_weights: _NetLayer | None = None) -> None:
         """Search from `state` for `observer` (default: the player to move)."""
-    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
+    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False, settle: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
-        releases the GIL. Returns the iterations done."""
+        releases the GIL. settle=True stops an iteration budget early once the most visited root move cannot
+        be overtaken in the iterations left. Returns the iterations done."""
+    def reroot(self, state: GameState, path: Sequence[int]) -> int:
+        """Keep the subtree reached by the observer's moves `path` as the tree, rooted at `state`; returns
+        the root visits carried over (0: the tree did not hold that line and starts afresh)."""
     def root_candidates(self) -> list[tuple[int, float, int]]:
         """[(move, log prior, round reached)] of the halving root's candidates, best prior first."""
     def halving_trace(self) -> list[tuple[int, int]]:
