@@ -4,6 +4,7 @@
     python experiments/search_budget.py --part calibrate --base 3000   # CPU a game, candidate vs anchor-1k
     python experiments/search_budget.py --part games [--cells h2h_p2 ...]   # the cells (resume; as they go)
     python experiments/search_budget.py --part report             # results/search_budget/report.md
+    python experiments/search_budget.py --part speed              # instructions an iteration (callgrind)
 
 The design, the cells and the adoption rule are in results/search_budget/design.md, committed before the games.
 Game g of a cell uses seed g for the deal and chance; the seat under test is g mod n; every bot's seed is
@@ -291,7 +292,54 @@ def part_report(args, code: str) -> None:
                                                  "[report.md](report.md)."])
 
 
-PARTS = {"calibrate": part_calibrate, "games": part_games, "report": part_report}
+SPEED_CHILD = r"""
+import sys
+from thurn_ai.bots import make_bot
+from thurn_ai.game.rules import Rules
+from thurn_ai.play.match import Table
+spec, decisions = sys.argv[1], int(sys.argv[2])
+table = Table.new(Rules(players=2), 69999, [spec, "heuristic"])
+bot, other = make_bot(spec, seed=1), make_bot("heuristic", seed=1)
+iterations = searched = 0
+while not table.over and searched < decisions:
+    obs = table.observation()
+    if table.to_move == 0:
+        move = bot.choose(obs)
+        result = bot.last_search(obs)
+        if result is not None:
+            iterations += result.iterations
+            searched += 1
+    else:
+        move = other.choose(obs)
+    table.apply(move)
+print(iterations)
+"""
+#: the search seat's first searched decisions of game 69999 (2 players, against heuristic) the speed part counts
+SPEED_DECISIONS = 15
+
+
+def part_speed(args, code: str) -> None:
+    """Instructions an iteration (callgrind, counted inside the compiled Tree.run only) of anchor-1k and the
+    candidate over the first SPEED_DECISIONS searches of one game each; the iterations from the same game
+    played again without valgrind (same seed, same game). Writes speed.json."""
+    import subprocess
+    import sys
+    from thurn_ai.play.bench import callgrind_instructions
+    out = {"code": code, "game": 69999, "decisions": SPEED_DECISIONS}
+    for name, spec in (("anchor", ANCHOR), ("candidate", CANDIDATE)):
+        run = subprocess.run([sys.executable, "-c", SPEED_CHILD, spec, str(SPEED_DECISIONS)], capture_output=True,
+                             text=True, check=True)
+        iterations = int(run.stdout.split()[-1])
+        instructions = callgrind_instructions(SPEED_CHILD, spec, str(SPEED_DECISIONS), inside="*_search_4Tree_*run")
+        out[name] = {"spec": spec, "iterations": iterations, "instructions": instructions,
+                     "instructions_per_iteration": instructions / iterations}
+        print(f"{name}: {iterations} iterations, {instructions / iterations:,.0f} instructions an iteration", flush=True)
+    out["ratio_candidate_over_anchor"] = (out["candidate"]["instructions_per_iteration"]
+                                          / out["anchor"]["instructions_per_iteration"])
+    atomic_write_text(args.out / "speed.json", json.dumps(out, indent=1) + "\n")
+
+
+PARTS = {"calibrate": part_calibrate, "games": part_games, "report": part_report, "speed": part_speed}
 
 
 def main(argv=None) -> int:
