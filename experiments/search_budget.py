@@ -288,8 +288,8 @@ def part_report(args, code: str) -> None:
     data = summary(args.out)
     atomic_write_text(args.out / "summary.json", json.dumps(data, indent=1, default=float) + "\n")
     atomic_write_text(args.out / "report.md", report(data, code))
-    front_page(args.out, findings(data, code, args.out), ["Design and adoption rule: [design.md](design.md); every cell: "
-                                                 "[report.md](report.md)."])
+    body = ["Design and adoption rule: [design.md](design.md); every cell: [report.md](report.md)."]
+    front_page(args.out, findings(data, code, args.out), body)
 
 
 SPEED_CHILD = r"""
@@ -333,7 +333,8 @@ def part_speed(args, code: str) -> None:
         instructions = callgrind_instructions(SPEED_CHILD, spec, str(SPEED_DECISIONS), inside="*_search_4Tree_*run")
         out[name] = {"spec": spec, "iterations": iterations, "instructions": instructions,
                      "instructions_per_iteration": instructions / iterations}
-        print(f"{name}: {iterations} iterations, {instructions / iterations:,.0f} instructions an iteration", flush=True)
+        print(f"{name}: {iterations} iterations, {instructions / iterations:,.0f} instructions an iteration",
+              flush=True)
     out["ratio_candidate_over_anchor"] = (out["candidate"]["instructions_per_iteration"]
                                           / out["anchor"]["instructions_per_iteration"])
     atomic_write_text(args.out / "speed.json", json.dumps(out, indent=1) + "\n")
