@@ -508,30 +508,11 @@ cdef class Tree:
         return done
 
     def reroot(self, GameState state, path):
-        """Keep, for the observer's next decision, what this tree learned about it: the subtree reached by
-        `path` (the observer's own moves since the root, in order) becomes the tree, rooted at `state` (the
-        position after them, the observer to move), every statistic as it was. Returns the visits carried
-        over: 0 when the tree does not hold that line (the tree then starts afresh from `state`). Sound only
-        where those moves revealed nothing the tree's determinizations did not share (the observer's own
-        card plays, closes, houses): the caller decides (thurn_ai.bots.mcts, reuse=)."""
-        cdef int moves[64]
-        cdef int n = len(path), i, top
-        if not self.redeterminize or self.root_mode != ROOT_PUCT:
-            raise ValueError("only an ISMCTS tree with a PUCT root can be rerooted")
-        if state.s.phase == PH_OVER or state.s.current != self.observer:
-            raise ValueError("the new root must be a decision of the tree's observer")
-        if n > 64:
-            raise ValueError(f"a path of at most 64 moves, not {n}")
-        for i in range(n):
-            moves[i] = path[i]
-        top = node_at(self, moves, n)
-        self.root = state.s
-        if top > 0 and keep_subtree(self, top):
-            return self.nodes[0].visits
-        if top != 0:
-            self.n_nodes = 0
-            self.add_node(-1, 0, -1)
-        return self.nodes[0].visits if top == 0 else 0
+        """Keep the subtree reached by `path` (the observer's own moves since the root) as the tree, rooted at
+        `state` (the position after them, the observer to move), every statistic as it was; returns the root
+        visits carried over (0: the tree did not hold that line and starts afresh). Sound where those moves
+        revealed nothing its worlds did not share: the caller decides (thurn_ai.bots.mcts, reuse=)."""
+        return reroot_tree(self, state, path)
 
     def root_candidates(self):
         """[(move, log prior, round reached)] of the halving root's candidates, best prior first (empty for a

@@ -1,6 +1,28 @@
 # Reusing a searched tree for the searcher's next decision (Tree.reroot), and the root's early stop (the best
 # move cannot be caught). Included by _search.pyx as text after the Tree class: one compilation unit.
 
+cdef long reroot_tree(Tree tree, GameState state, path) except -1:
+    # Tree.reroot
+    cdef int moves[64]
+    cdef int n = len(path), i, top
+    if not tree.redeterminize or tree.root_mode != ROOT_PUCT:
+        raise ValueError("only an ISMCTS tree with a PUCT root can be rerooted")
+    if state.s.phase == PH_OVER or state.s.current != tree.observer:
+        raise ValueError("the new root must be a decision of the tree's observer")
+    if n > 64:
+        raise ValueError(f"a path of at most 64 moves, not {n}")
+    for i in range(n):
+        moves[i] = path[i]
+    top = node_at(tree, moves, n)
+    tree.root = state.s
+    if top > 0 and keep_subtree(tree, top):
+        return tree.nodes[0].visits
+    if top != 0:
+        tree.n_nodes = 0
+        tree.add_node(-1, 0, -1)
+    return tree.nodes[0].visits if top == 0 else 0
+
+
 cdef int node_at(Tree tree, const int* path, int n) noexcept nogil:
     """The node reached from the root by the moves of `path` (each taken by the observer), -1 if the tree
     does not hold that line."""
