@@ -5,6 +5,7 @@
     python experiments/search_budget.py --part games [--cells h2h_p2 ...]   # the cells (resume; as they go)
     python experiments/search_budget.py --part report             # results/search_budget/report.md
     python experiments/search_budget.py --part speed              # instructions an iteration (callgrind)
+    python experiments/search_budget.py --part profile            # where anchor-1k's iteration goes (callgrind)
 
 The design, the cells and the adoption rule are in results/search_budget/design.md, committed before the games.
 Game g of a cell uses seed g for the deal and chance; the seat under test is g mod n; every bot's seed is
@@ -340,7 +341,54 @@ def part_speed(args, code: str) -> None:
     atomic_write_text(args.out / "speed.json", json.dumps(out, indent=1) + "\n")
 
 
-PARTS = {"calibrate": part_calibrate, "games": part_games, "report": part_report, "speed": part_speed}
+PROFILE_CHILD = r"""
+import sys
+from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
+from thurn_ai.play.bench import bench_position
+s = bench_position()
+bot = make_bot(sys.argv[1], seed=1)
+bot._jobs(Observation(s, s.current_player, 99), 5)[0][0].run(int(sys.argv[2]))
+"""
+#: the compiled functions whose inclusive instructions the profile part reports, by what they do
+PROFILE_PARTS = {"iteration": "Tree_iterate", "walk down (selection, expansion)": "Tree_select_expand",
+                 "moves and prior at the nodes walked": "Tree_tree_options",
+                 "learned prior (cached logits, softmax)": "_search_learned_priors",
+                 "hand-set prior (rule of thumb's softmax, every visit)": "_search_handset_prior",
+                 "playout and evaluation": "Tree_play_out", "playout": "_policy_playout",
+                 "learned evaluation": "_policy_evaluate_learned", "determinization": "_core_determinize"}
+
+
+def part_profile(args, code: str) -> None:
+    """Where an iteration of anchor-1k's tree goes: callgrind over 3000 iterations from the search benchmark's
+    position (thurn_ai.play.bench), the inclusive instructions of the search's parts. Writes profile.json."""
+    import re
+    import subprocess
+    import sys
+    import tempfile
+    iterations = 3000
+    with tempfile.TemporaryDirectory() as tmp:
+        out_file = Path(tmp) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+                        "--toggle-collect=*_search_4Tree_*run", sys.executable, "-c", PROFILE_CHILD, ANCHOR,
+                        str(iterations)], capture_output=True, check=True)
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out_file)],
+                              capture_output=True, text=True, check=True).stdout
+    parts = {}
+    for name, pattern in PROFILE_PARTS.items():
+        found = [int(m.group(1).replace(",", "")) for m in
+                 re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*:__pyx_f_\w*" + pattern + r"\b", text, re.M)]
+        parts[name] = max(found) / iterations if found else 0.0
+    total = parts["iteration"] or 1.0
+    data = {"code": code, "spec": ANCHOR, "iterations": iterations, "position": "thurn_ai.play.bench.bench_position",
+            "instructions_per_iteration": parts, "share": {k: v / total for k, v in parts.items()}}
+    atomic_write_text(args.out / "profile.json", json.dumps(data, indent=1) + "\n")
+    for k, v in parts.items():
+        print(f"{k}: {v:,.0f} instructions an iteration ({v / total:.0%})", flush=True)
+
+
+PARTS = {"calibrate": part_calibrate, "games": part_games, "report": part_report, "speed": part_speed,
+         "profile": part_profile}
 
 
 def main(argv=None) -> int:
