@@ -175,9 +175,9 @@ def test_planned_houses_are_the_planners_and_searched_nowhere():
     assert planned > 0
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_the_budgeted_search_plays_legal_reproducible_games(players):
-    spec = f"mcts({FAST},reuse=turn,planned=houses,spend=phase)"
+@pytest.mark.parametrize("players,workers", [(2, 1), (3, 1), (2, 2)])
+def test_the_budgeted_search_plays_legal_reproducible_games(players, workers):
+    spec = f"mcts({FAST},reuse=turn,planned=houses,spend=phase,workers={workers})"
     rules = Rules(players=players)
     records = [play_game(rules, [make_bot(spec, seed=s) for s in range(players)], seed=21) for _ in range(2)]
     assert records[0].moves == records[1].moves       # play_game checks every move is legal
