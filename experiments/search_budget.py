@@ -320,14 +320,18 @@ SPEED_DECISIONS = 15
 
 
 def part_speed(args, code: str) -> None:
-    """Instructions an iteration (callgrind, counted inside the compiled Tree.run only) of anchor-1k and the
-    candidate over the first SPEED_DECISIONS searches of one game each; the iterations from the same game
-    played again without valgrind (same seed, same game). Writes speed.json."""
+    """Instructions an iteration (callgrind, counted inside the compiled Tree.run only) of anchor-1k, the
+    candidate, and both with the hand-set prior kept per node (hand_prior=node), over the first SPEED_DECISIONS
+    searches of one game each; the iterations from the same game played again without valgrind (same seed,
+    same game). Writes speed.json."""
     import subprocess
     import sys
     from thurn_ai.play.bench import callgrind_instructions
     out = {"code": code, "game": 69999, "decisions": SPEED_DECISIONS}
-    for name, spec in (("anchor", ANCHOR), ("candidate", CANDIDATE)):
+    specs = (("anchor", ANCHOR), ("candidate", CANDIDATE),
+             ("default_hand_prior_node", "mcts(hand_prior=node)"),
+             ("candidate_hand_prior_node", CANDIDATE.replace("draws=2,", "draws=2,hand_prior=node,")))
+    for name, spec in specs:
         run = subprocess.run([sys.executable, "-c", SPEED_CHILD, spec, str(SPEED_DECISIONS)], capture_output=True,
                              text=True, check=True)
         iterations = int(run.stdout.split()[-1])
@@ -336,8 +340,9 @@ def part_speed(args, code: str) -> None:
                      "instructions_per_iteration": instructions / iterations}
         print(f"{name}: {iterations} iterations, {instructions / iterations:,.0f} instructions an iteration",
               flush=True)
-    out["ratio_candidate_over_anchor"] = (out["candidate"]["instructions_per_iteration"]
-                                          / out["anchor"]["instructions_per_iteration"])
+    for name, _spec in specs[1:]:
+        out[f"ratio_{name}_over_anchor"] = (out[name]["instructions_per_iteration"]
+                                            / out["anchor"]["instructions_per_iteration"])
     atomic_write_text(args.out / "speed.json", json.dumps(out, indent=1) + "\n")
 
 

@@ -115,6 +115,7 @@ cdef class Tree:
     cdef PriorWeights prior_weights
     cdef bint learned_prior
     cdef double prior_mix
+    cdef public bint hand_cache     # the hand-set prior's share kept per node as the learned logits (hand_cache=)
     # the learned prior's (move, logit) pairs of every node that asked, in one growable arena
     cdef int16_t* pl_move
     cdef double* pl_logit
@@ -486,9 +487,8 @@ cdef class Tree:
 
     def run(self, long iterations=0, double seconds=0.0, bint cpu=False, bint settle=False):
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
-        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time. settle=True (an iteration
-        budget, PUCT root) stops early once the most visited root move leads the second by more visits than
-        iterations are left: no iteration left could change it (checked every 16 iterations).
+        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time. settle=True stops an
+        iteration budget once the most visited root move cannot be overtaken in the iterations left.
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done. In the main
         thread a signal (Ctrl-C) stops the search within SIGNAL_SLICE iterations and its exception is raised."""
         cdef long done

@@ -52,6 +52,8 @@ class Tree:
     def iterations(self) -> int: ...
     @property
     def playout_moves(self) -> int: ...
+    #: keep the hand-set share of a mixed prior per node (set before the first run; SearchOptions.hand_prior)
+    hand_cache: bool
     def __init__(self, state: GameState, seed: int, *, c: float, select: int, plan_prior: float,
                  prior_temp: float, playout: int, eps: float, horizon: int, evaluation: int, tile_weight: float,
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,

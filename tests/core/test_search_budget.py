@@ -177,7 +177,7 @@ def test_planned_houses_are_the_planners_and_searched_nowhere():
 
 @pytest.mark.parametrize("players,workers", [(2, 1), (3, 1), (2, 2)])
 def test_the_budgeted_search_plays_legal_reproducible_games(players, workers):
-    spec = f"mcts({FAST},reuse=turn,planned=houses,spend=phase,workers={workers})"
+    spec = f"mcts({FAST},reuse=turn,planned=houses,spend=phase,hand_prior=node,workers={workers})"
     rules = Rules(players=players)
     records = [play_game(rules, [make_bot(spec, seed=s) for s in range(players)], seed=21) for _ in range(2)]
     assert records[0].moves == records[1].moves       # play_game checks every move is legal
@@ -185,7 +185,8 @@ def test_the_budgeted_search_plays_legal_reproducible_games(players, workers):
 
 
 @pytest.mark.parametrize("spec", ["mcts(reuse=sometimes)", "mcts(spend=all)", "mcts(planned=closes)",
-                                  "mcts(draws=0)", "mcts(reuse=silent,root=halving)", "pimc(reuse=silent)"])
+                                  "mcts(draws=0)", "mcts(reuse=silent,root=halving)", "pimc(reuse=silent)",
+                                  "mcts(hand_prior=yes)"])
 def test_bad_budget_options_are_refused(spec):
     with pytest.raises(BotSpecError):
         make_bot(spec)
@@ -193,4 +194,31 @@ def test_bad_budget_options_are_refused(spec):
 
 def test_anchors_pin_the_budget_options():
     anchor = make_bot("anchor-1k")
-    assert (anchor.options.reuse, anchor.options.planned, anchor.options.spend) == ("off", "none", "flat")
+    options = anchor.options
+    assert (options.reuse, options.planned, options.spend, options.hand_prior) == ("none", "none", "flat", "visit")
+
+
+def _prior_tree(g, cache, ismcts, seed=7):
+    bot = make_bot(f"mcts(hand_prior={'node' if cache else 'visit'})")
+    return bot._tree(g, seed, ismcts=ismcts)
+
+
+def test_the_kept_hand_set_prior_is_the_fresh_one_in_a_single_world():
+    # one fixed world (ismcts=False): every node sees one position, so the prior asked once per node is the
+    # prior asked at every visit, and the two searches are the same search
+    g, *_ = card_play_position()
+    world = g.determinize(g.current_player, 3)
+    trees = [_prior_tree(world, cache, ismcts=False) for cache in (False, True)]
+    for t in trees:
+        t.run(1500)
+    assert sorted(trees[0].root_children()) == sorted(trees[1].root_children())
+
+
+def test_the_kept_hand_set_prior_changes_the_search_across_worlds_only():
+    g, *_ = card_play_position()
+    trees = [_prior_tree(g, cache, ismcts=True) for cache in (False, True)]
+    for t in trees:
+        t.run(1500)
+    assert trees[1].hand_cache and not trees[0].hand_cache
+    assert sorted(trees[0].root_children()) != sorted(trees[1].root_children())
+    assert {m for m, *_ in trees[1].root_children()} <= set(g.legal_moves())

@@ -74,7 +74,7 @@ class SearchBot(Bot, Analyst, Searcher):
             self.options = SearchOptions(**{**self._defaults_for(options), **options})
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
-        if self.options.reuse != "off" and not self.keeps_trees:
+        if self.options.reuse != "none" and not self.keeps_trees:
             raise BotSpecError(f"{type(self).__name__}: reuse={self.options.reuse}: its trees are not kept")
         self.forbid_mask = _search.official_mask(self.forbid)
         self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
@@ -147,10 +147,12 @@ class SearchBot(Bot, Analyst, Searcher):
             net = net_from(self.options.nmodel).layer_for(state.n_players, state.board.name)
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
-        return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
+        tree = _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, officials=self.official_filter,
                             value_weights=weights, prior_weights=prior, net_weights=net,
                             **self.options.tree_args())
+        tree.hand_cache = self.options.hand_prior == "node"
+        return tree
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`
@@ -277,7 +279,7 @@ class SearchBot(Bot, Analyst, Searcher):
     def _note(self, obs: Observation, move: int) -> None:
         """Remember the searcher's move for reuse=: after a search a new line starts from its root; a move
         made without a search (forced, planned) extends the line when it is the same turn's."""
-        if self.options.reuse == "off" or not self.keeps_trees:
+        if self.options.reuse == "none" or not self.keeps_trees:
             return
         last = self._last
         if last is not None and last[0] is obs:
@@ -290,7 +292,7 @@ class SearchBot(Bot, Analyst, Searcher):
 
     def _reused_jobs(self, obs: Observation) -> tuple[list[tuple], int] | None:
         """The kept trees, rerooted at `obs`, with the iterations each still needs to reach its share of the
-        budget, and the root visits carried over; None when nothing can be kept (reuse=off, another turn,
+        budget, and the root visits carried over; None when nothing can be kept (reuse=none, another turn,
         or with reuse=silent something was revealed since)."""
         line, self._line = self._line, None
         if line is None or not line.leads_to(obs, exact=self.options.reuse == "silent"):

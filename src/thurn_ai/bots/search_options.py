@@ -42,17 +42,21 @@ POLICIES = ("handset", "learned")
 #: what a time budget counts: wall-clock seconds, or the search thread's CPU seconds (fair on a loaded machine)
 CLOCKS = ("wall", "cpu")
 #: which later decisions of the searcher's turn start from the last search's subtree (docs/search-budget.md):
-#: off (every decision a fresh tree), silent (where the moves since revealed nothing: own card plays, closes,
+#: none (every decision a fresh tree), silent (where the moves since revealed nothing: own card plays, closes,
 #: houses), turn (through the whole turn, the searcher's own draws too: the tree's node after a draw holds
 #: every card it could have drawn)
-REUSES = ("off", "silent", "turn")
+REUSES = ("none", "silent", "turn")
 #: which decisions the planner makes without a search: none, or houses (the houses and the Cartwright)
 PLANNED = ("none", "houses")
 #: how a decision's budget is set: flat (every searched decision the same), or phase (draws get `draws` times
 #: it, and a search stops once its most visited move can no longer be overtaken)
 SPENDS = ("flat", "phase")
+#: where the hand-set share of a mixed prior (policy=learned, mix > 0) is asked: at every visit, or once per
+#: node (in the first determinization that reaches it, kept beside the learned logits)
+HAND_PRIORS = ("visit", "node")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
-           "clock": CLOCKS, "root": ROOTS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS}
+           "clock": CLOCKS, "root": ROOTS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS,
+           "hand_prior": HAND_PRIORS}
 
 
 @dataclass(frozen=True)
@@ -83,10 +87,11 @@ class SearchOptions:
     root: str = "puct"              #: the root: puct (most visits), or halving (Sequential Halving, chosen by value)
     candidates: int = 4             #: with root=halving, the prior's top moves it compares
     nmodel: str | None = None       #: weights file of the network evaluation (eval=net; None: the shipped one)
-    reuse: str = "off"              #: keep the last search's subtree for the turn's next decision (REUSES)
+    reuse: str = "none"             #: keep the last search's subtree for the turn's next decision (REUSES)
     planned: str = "none"           #: decisions the planner makes without a search (PLANNED)
     spend: str = "flat"             #: how the budget is spread over the decisions (SPENDS)
     draws: float = 2.0              #: with spend=phase, a draw decision's budget in multiples of the others'
+    hand_prior: str = "visit"       #: where the hand-set share of a mixed prior is asked (HAND_PRIORS)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -103,7 +108,7 @@ class SearchOptions:
             raise BotSpecError("policy=learned is a PUCT prior: it needs select=puct")
         if self.root == "halving" and self.select != "puct":
             raise BotSpecError("root=halving picks its candidates by the PUCT prior: it needs select=puct")
-        if self.reuse != "off" and self.root != "puct":
+        if self.reuse != "none" and self.root != "puct":
             raise BotSpecError(f"reuse={self.reuse} keeps the tree of a PUCT root: it needs root=puct")
         if self.pmodel is not None:
             self._check_prior()
