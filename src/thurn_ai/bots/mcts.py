@@ -204,7 +204,10 @@ class SearchBot(Bot, Analyst, Searcher):
         def run(tree, iterations: int, seconds: float) -> int:
             if iterations <= 0 and seconds <= 0:      # a kept tree that already holds its budget
                 return 0
-            return tree.run(iterations, seconds, cpu, settle)
+            # (the early stop is the compiled tree's; a wrapper's run, the server's time limit, has none)
+            if settle and isinstance(tree, _search.Tree):
+                return tree.run(iterations, seconds, cpu, settle=True)
+            return tree.run(iterations, seconds, cpu)
         if self.workers > 1 and len(jobs) > 1:
             with ThreadPoolExecutor(max_workers=self.workers) as pool:
                 done = list(pool.map(lambda j: run(*j), jobs))
