@@ -4,9 +4,9 @@
                                          [--players 2 3 4] [--out results/bench/searches-COMMIT.json]
 
 By default the searches are thurn_ai.play.bench.COMPARED_SEARCHES: the default `mcts` (learned prior), the same
-search with the hand-set prior (`mcts(policy=handset)`), the halving root (`mcts(root=halving)`) and the frozen
-November 2026 default (`anchor-1k`). Each searches `--iterations` from each of `--positions` positions per
-player count (thurn_ai.play.bench.search_positions), with the tree its bot builds (make_bot(spec)._tree).
+search with the hand-set prior (`mcts(policy=handset)`) and the frozen November 2026 default (`anchor-1k`).
+Each searches `--iterations` from each of `--positions` positions per player count
+(thurn_ai.play.bench.search_positions), with the tree its bot builds (make_bot(spec)._tree).
 Two measurements, each in fresh Python processes that import this checkout's thurn_ai:
 
 * instructions (valgrind's callgrind, hash seed 0) inside the compiled search's Tree.run (not the import, the
@@ -17,8 +17,7 @@ Two measurements, each in fresh Python processes that import this checkout's thu
   that holds.
 
 The ratios to the first spec (the default `mcts`) are in "ratio_to_first"; the learned prior's cost over the
-hand-set one is mcts / mcts(policy=handset). `--evaluations` compares thurn_ai.play.bench.EVALUATION_SEARCHES
-instead: the default `mcts` and `mcts(eval=net)` (the network value's cost per leaf over the learned evaluation's).
+hand-set one is mcts / mcts(policy=handset).
 """
 from __future__ import annotations
 
@@ -32,7 +31,7 @@ from pathlib import Path
 
 from thurn_ai.errors import BotSpecError
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.play.bench import COMPARED_SEARCHES, EVALUATION_SEARCHES, TREE_RUN, callgrind_instructions
+from thurn_ai.play.bench import COMPARED_SEARCHES, TREE_RUN, callgrind_instructions
 from thurn_ai.studies.provenance import code_state, machine_info, package_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,16 +125,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--specs", nargs="+", default=list(COMPARED_SEARCHES), help="search bot specs (first: the "
                     "one the others are compared with)")
-    ap.add_argument("--evaluations", action="store_true", help="compare the evaluations instead: "
-                    f"{', '.join(EVALUATION_SEARCHES)} (the leaf cost of eval=net)")
     ap.add_argument("--positions", type=int, default=3, help="positions per player count (default 3)")
     ap.add_argument("--iterations", type=int, default=1000, help="iterations a search (default 1000)")
     ap.add_argument("--rounds", type=int, default=4, help="timing rounds, the searches taking turns (default 4)")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
     ap.add_argument("--out", type=Path, help="the JSON file (default results/bench/searches-COMMIT.json)")
     a = ap.parse_args(argv)
-    if a.evaluations:
-        a.specs = list(EVALUATION_SEARCHES)
     for name in ("positions", "iterations", "rounds"):
         if getattr(a, name) < 1:
             ap.error(f"--{name} must be at least 1")

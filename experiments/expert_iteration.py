@@ -67,9 +67,9 @@ def part_fit(args, code: str) -> None:
     gen = R.GENERATIONS[args.generation]
     start = time.time()
     folders = [args.out / f for f in gen.fit_on]
-    train, held = F.load_groups(folders, args.players, args.q_share, args.target)
+    train, held = F.load_groups(folders, args.players, args.q_share)
     model, cv = F.fit_prior(train, meta={"data": [f"results/expert/{f}" for f in gen.fit_on], "generation": gen.number,
-                                         "code": code, "q_share": args.q_share, "target": args.target,
+                                         "code": code, "q_share": args.q_share, "target": "visits",
                                          "q_temp": F.Q_TEMP, "min_visits": F.MIN_VISITS,
                                          "decisions": {f"{n}p": int(sum(len(d) for (m, _), d in train.items()
                                                                        if m == n)) for n in args.players}})
@@ -92,7 +92,7 @@ def part_fit(args, code: str) -> None:
     atomic_to_csv(pd.DataFrame(rows), where / "offline_prior.csv", index=False)
     print(pd.DataFrame(rows).to_string(index=False))
     log_run(args.out, "fit" if gen.number == 1 else f"fit gen{gen.number}", time.time() - start, code,
-            q_share=args.q_share, target=args.target, shipped=bool(args.ship))
+            q_share=args.q_share, target="visits", shipped=bool(args.ship))
 
 
 def part_screen(args, code: str) -> None:
@@ -172,9 +172,6 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--q-share", type=float, default=0.5, help="the value softmax's share of the fit's target "
                     "(0.5: the screen's choice, docs/expert.md)")
-    ap.add_argument("--target", choices=F.TARGETS, default="visits", help="fit: the teacher's visit shares "
-                    "(mixed with values by --q-share; every generation so far) or the improved policy "
-                    "softmax(log prior + sigma(completed Q)) of its values (docs/expert.md)")
     ap.add_argument("--offline-limit", type=int, default=150, help="held-out decisions per count (offline)")
     ap.add_argument("--cells", nargs="*", help="strength: only these cells (default: all, in order)")
     ap.add_argument("--scheduler")

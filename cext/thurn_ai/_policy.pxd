@@ -16,17 +16,10 @@ cdef enum:
     EVAL_SIMPLE = 0
     EVAL_PLAN = 1
     EVAL_LEARNED = 2
-    EVAL_NET = 3
     # the learned evaluation (thurn_ai/learned/): features per player, and weights per feature at the
     # start of the game and their change to its end (a weight is w0 + progress * w1)
     VALUE_FEATURES = 13
     VALUE_WEIGHTS = 26
-    # the network evaluation (thurn_ai/learned/net.py): dense inputs per player (the learned terms and the
-    # progress), then one input per city for the player's houses and one per city of its route in progress
-    NET_DENSE = 27
-    NET_INPUTS = 27 + 2 * MAXC
-    # the most hidden tanh units the network may have
-    NET_HIDDEN = 64
     # the learned move prior (thurn_ai/learned/prior.py): features per move, one weight row per decision
     # phase with a learned prior (draw, play, after a card, discard)
     PRIOR_FEATURES = 29
@@ -47,20 +40,6 @@ cdef struct ValueWeights:
     # final score score[0] + score[1] progress + sum_k score[2 + k] x[k], where x is value_terms()
     double win[VALUE_WEIGHTS]
     double score[VALUE_WEIGHTS + 2]
-
-cdef struct NetWeights:
-    # one player count's value network (see _policy_net.pxi): Wt[i][j] the weight of input i in hidden unit
-    # j (transposed, so a city input's column is contiguous); cities false: the city inputs are not read
-    # (a network fitted on another board, or without them)
-    int hidden
-    bint cities
-    double Wt[NET_INPUTS][NET_HIDDEN]
-    double b[NET_HIDDEN]
-    double win_h[NET_HIDDEN]
-    double win_x[NET_INPUTS]
-    double score_h[NET_HIDDEN]
-    double score_x[NET_INPUTS]
-    double score0
 
 cdef struct PriorWeights:
     # one player count's learned move prior: logit = w[phase] . phi + sum_j v[phase][j] tanh(W[phase][j] . phi
@@ -99,9 +78,6 @@ cdef void value_features(const StateData* s, const ConfigData* c, int p, HouseVa
 cdef void evaluate_learned(const StateData* s, const ConfigData* c, const ValueWeights* w, int reward,
                            double scale, HouseValues* values, double* r, double* sc, double* win) noexcept nogil
 cdef int fill_weights(ValueWeights* w, win, score) except -1
-cdef void evaluate_net(const StateData* s, const ConfigData* c, const NetWeights* w, int reward, double scale,
-                       HouseValues* values, double* r, double* sc, double* win) noexcept nogil
-cdef int fill_net_weights(NetWeights* w, layer) except -1
 cdef int prior_phase(const StateData* s) noexcept nogil
 cdef void prior_logits(const StateData* s, const ConfigData* c, const PriorWeights* w, const int* moves, int n,
                        int forbid, int plan_index, HouseValues* values, const double* plan_values,

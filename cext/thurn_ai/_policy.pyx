@@ -13,7 +13,6 @@
 Nothing here keeps state between calls except the caller's HouseValues cache. See docs/bots.md.
 """
 from libc.string cimport memset
-from libc.stdlib cimport malloc, free
 from libc.math cimport sqrt, log, tanh, exp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 
@@ -39,7 +38,6 @@ include "_policy_heuristic.pxi"
 include "_policy_plan.pxi"
 include "_policy_playout.pxi"
 include "_policy_learned.pxi"
-include "_policy_net.pxi"
 include "_policy_prior.pxi"
 
 
@@ -157,81 +155,6 @@ def learned_value(GameState state, win_weights, score_weights, int reward=REWARD
     fill_weights(&w, win_weights, score_weights)
     reset_values(&values)
     evaluate_learned(&state.s, &state.cfg.c, &w, reward, scale, &values, r, sc, win)
-    return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]
-
-
-#: the network evaluation's sizes (thurn_ai/learned/net.py checks files against them)
-NET_DENSE_INPUTS = NET_DENSE
-MAX_NET_HIDDEN = NET_HIDDEN
-MAX_CITIES = MAXC
-
-
-cdef int fill_net_weights(NetWeights* w, layer) except -1:
-    """layer: one player count's network as thurn_ai.learned.net.NetLayer gives it (W: hidden rows of
-    NET_DENSE + 2 x cities weights, or of NET_DENSE when `cities` is 0; b, win_h, score_h: hidden numbers;
-    win_x, score_x: one per input; score0; cities: the board's city count, 0 for none)."""
-    cdef int j, i, h = len(layer.W), n = layer.cities
-    cdef int width = NET_DENSE + 2 * n
-    if not 1 <= h <= NET_HIDDEN or not 0 <= n <= MAXC:
-        raise ValueError(f"a value network has 1 to {NET_HIDDEN} hidden units and at most {MAXC} cities")
-    if any(len(row) != width for row in layer.W) or len(layer.win_x) != width or len(layer.score_x) != width \
-            or len(layer.b) != h or len(layer.win_h) != h or len(layer.score_h) != h:
-        raise ValueError(f"a value network's layers do not match its {h} hidden units and {width} inputs")
-    memset(w, 0, sizeof(NetWeights))
-    w.hidden = h
-    w.cities = n > 0
-    w.score0 = layer.score0
-    for j in range(h):
-        w.b[j] = layer.b[j]
-        w.win_h[j] = layer.win_h[j]
-        w.score_h[j] = layer.score_h[j]
-        row = layer.W[j]
-        for i in range(width):      # city inputs go to their fixed slots (houses at NET_DENSE, route MAXC on)
-            w.Wt[net_slot(i, n)][j] = row[i]
-    for i in range(width):
-        w.win_x[net_slot(i, n)] = layer.win_x[i]
-        w.score_x[net_slot(i, n)] = layer.score_x[i]
-    return 0
-
-
-cdef inline int net_slot(int i, int n) noexcept:
-    """Where input i of a network over n cities lives in NetWeights (route inputs start at NET_DENSE + MAXC)."""
-    return i if i < NET_DENSE + n else i - n + MAXC
-
-
-def net_inputs_of(GameState state):
-    """(progress, [[dense input, ...] per player], [houses mask per player], [route mask per player]): the
-    network evaluation's inputs for a position (see thurn_ai/learned/net.py)."""
-    cdef double x[NET_DENSE]
-    cdef HouseValues values
-    cdef int p, k
-    cdef double t = game_progress(&state.s, &state.cfg.c)
-    reset_values(&values)
-    rows = []
-    for p in range(state.cfg.c.n_players):
-        net_terms(&state.s, &state.cfg.c, p, t, &values, x)
-        rows.append([x[k] for k in range(NET_DENSE)])
-    n = state.cfg.c.n_players
-    return t, rows, [state.s.houses[p] for p in range(n)], [state.s.route_mask[p] for p in range(n)]
-
-
-def net_value(GameState state, layer, int reward=REWARD_MIXED, double scale=8.0):
-    """The compiled network evaluation of a position: (win chances, expected final scores, rewards), each a
-    list over the players (for tests against the numpy network); layer as fill_net_weights takes it."""
-    cdef NetWeights* w = <NetWeights*>malloc(sizeof(NetWeights))
-    cdef HouseValues values
-    cdef double r[MAXP]
-    cdef double sc[MAXP]
-    cdef double win[MAXP]
-    cdef int p, n = state.cfg.c.n_players
-    if w == NULL:
-        raise MemoryError()
-    try:
-        fill_net_weights(w, layer)
-        reset_values(&values)
-        evaluate_net(&state.s, &state.cfg.c, w, reward, scale, &values, r, sc, win)
-    finally:
-        free(w)
     return [win[p] for p in range(n)], [sc[p] for p in range(n)], [r[p] for p in range(n)]
 
 

@@ -33,7 +33,6 @@ from thurn_ai._core cimport (
 from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, keep_turn_officials, official_bit, tree_moves, order_moves, move_priors, plan_choice, playout,
     playout_turn, evaluate, rewards, evaluate_learned, fill_weights, ValueWeights, NO_STOP_TURN,
-    evaluate_net, fill_net_weights, NetWeights, EVAL_NET,
     PLAYOUT_RANDOM, PLAYOUT_HEURISTIC, PLAYOUT_PLAN, PLAYOUT_HEURISTIC_TILES, REWARD_WIN, REWARD_MARGIN, REWARD_MIXED, SELECT_UCB, SELECT_PUCT,
     EVAL_SIMPLE, EVAL_PLAN, EVAL_LEARNED, PriorWeights, prior_phase, prior_logits, softmax_into, fill_prior_weights,
     plan_values_choice,
@@ -50,10 +49,7 @@ PLAYOUTS = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "plan": PL
             "heuristic-tiles": PLAYOUT_HEURISTIC_TILES}
 REWARDS = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mixed": REWARD_MIXED}
 SELECTS = {"ucb": SELECT_UCB, "puct": SELECT_PUCT}
-EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED, "net": EVAL_NET}
-# how the root decides: PUCT like every other node (the most visited move), or Sequential Halving over the
-# prior's top candidates with common random numbers, chosen by value (see run_halving)
-ROOTS = {"puct": 0, "halving": 1}
+EVALUATIONS = {"simple": EVAL_SIMPLE, "plan": EVAL_PLAN, "learned": EVAL_LEARNED}
 
 cdef enum:
     MOVE_CODES = 512          # move codes are kind << 5 | city with kind < 16
@@ -62,11 +58,6 @@ cdef enum:
     # could overflow (an iteration that cannot add its node ends the search, as out of memory does)
     MAX_NODES = 1 << 30
     CLOCK_EVERY = 16          # a timed search reads the clock every 16 iterations (an iteration is ~10 µs+)
-    ROOT_PUCT = 0
-    ROOT_HALVING = 1
-    TRACE = 4096              # the halving root notes its first 4096 iterations' (candidate, world) for tests
-    PROBE_ROUNDS = 2          # a timed halving search first gives every candidate 2 paired iterations, to
-                              # measure its speed and so how many iterations its time allows
     # a search in the main thread looks for a signal every this many iterations (~10-50 ms), so Ctrl-C
     # stops a long search at once (looking changes nothing else: the same tree)
     SIGNAL_SLICE = 1024
@@ -81,13 +72,6 @@ cdef double FPU_UNTRIED = 0.5
 
 
 include "_search_nodes.pxi"
-
-
-def root_score(double logit, double q, double lo, double hi, double max_visits):
-    """The halving root's score of a candidate: logit + sigma(q), q rescaled to [0, 1] by lo and hi (the
-    lowest and highest value of the visited candidates) and weighted by (50 + max_visits) * 0.1 (Gumbel
-    AlphaZero's sigma with mctx's defaults). The tree halves by it; the bots choose by it over merged trees."""
-    return halving_score(logit, q, lo, hi, max_visits)
 
 
 cdef class Tree:
@@ -111,7 +95,6 @@ cdef class Tree:
     cdef double scale
     cdef int evaluation
     cdef ValueWeights value_weights
-    cdef NetWeights* net_weights        # the network evaluation's weights (eval=net only; else NULL)
     cdef PriorWeights prior_weights
     cdef bint learned_prior
     cdef double prior_mix
@@ -129,19 +112,6 @@ cdef class Tree:
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
-    # Sequential Halving at the root (root=ROOT_HALVING): the candidates, best prior first, their nodes,
-    # log-priors and the round each reached; the random numbers the rounds share between candidates
-    cdef int root_mode
-    cdef int n_candidates
-    cdef int sh_m
-    cdef int sh_move[MAXMOVES]
-    cdef int sh_child[MAXMOVES]
-    cdef int sh_stage[MAXMOVES]
-    cdef double sh_logit[MAXMOVES]
-    cdef uint64_t sh_rng
-    cdef int trace_k[TRACE]
-    cdef uint64_t trace_world[TRACE]
-    cdef int n_trace
     # a signal seen by a search in the main thread (run raises it)
     cdef bint watch_signals
     cdef object interrupted
@@ -154,33 +124,27 @@ cdef class Tree:
         self.pl_logit = NULL
         self.pl_n = 0
         self.pl_cap = 0
-        self.net_weights = NULL
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.pl_move)
         free(self.pl_logit)
-        free(self.net_weights)
 
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
-                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
-                 int root=ROOT_PUCT, int candidates=4, net_weights=None):
+                 OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
-        the learned model's (win, score) weights for this player count, needed by the learned evaluation;
-        net_weights: the value network's layer for this player count, needed by eval=net, thurn_ai.learned.net).
+        the learned model's (win, score) weights for this player count, needed by the learned evaluation).
         ismcts=True re-deals what the observer cannot see every iteration; ismcts=False searches `state` as it
         is (perfect information: pass a determinization). `forbid` is a bit set of officials (1 << official
         code) the observer never uses, in the tree and in playouts. `officials` (an OfficialFilter; None keeps
         every move) restricts the observer's moves at the root decision or through its current turn by the
         officials they use; a root it leaves without a move is an error. `prior_weights` (with select=PUCT):
         the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
-        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset.
-        root=ROOTS['halving'] (with select=PUCT): the root runs Sequential Halving over the prior's top
-        `candidates` moves with common random numbers instead of PUCT (run_halving)."""
+        phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -189,12 +153,6 @@ cdef class Tree:
                                  ("reward", reward, REWARDS), ("evaluation", evaluation, EVALUATIONS)):
             if code not in table.values():
                 raise ValueError(f"{key} must be one of the codes {sorted(table.values())}, not {code!r}")
-        if root not in ROOTS.values():
-            raise ValueError(f"root must be one of the codes {sorted(ROOTS.values())}, not {root!r}")
-        if root == ROOT_HALVING and select != SELECT_PUCT:
-            raise ValueError("the halving root ranks its candidates by the PUCT prior: it needs select=PUCT")
-        if not 1 <= candidates <= MAXMOVES:
-            raise ValueError(f"candidates must be from 1 to {MAXMOVES}, not {candidates!r}")
         if not 0 <= forbid < 32:
             raise ValueError(f"forbid must be a set of official bits (0-31), not {forbid!r}")
         if not -1 <= observer < state.cfg.c.n_players:
@@ -205,12 +163,6 @@ cdef class Tree:
         self.root = state.s
         self.observer = state.s.current if observer < 0 else observer
         self.rng = seed
-        # the halving rounds' own stream (the playouts' stream is reset to a shared seed per candidate)
-        self.sh_rng = seed ^ 0xD1B54A32D192ED03
-        self.root_mode = root
-        self.n_candidates = candidates
-        self.sh_m = 0
-        self.n_trace = 0
         self.c_explore = c
         self.playout = playout
         self.reward = reward
@@ -226,13 +178,6 @@ cdef class Tree:
             if value_weights is None:
                 raise ValueError("the learned evaluation needs value_weights (win, score)")
             fill_weights(&self.value_weights, value_weights[0], value_weights[1])
-        if evaluation == EVAL_NET:
-            if net_weights is None:
-                raise ValueError("the network evaluation needs net_weights (a value network's layer)")
-            self.net_weights = <NetWeights*>malloc(sizeof(NetWeights))
-            if self.net_weights == NULL:
-                raise MemoryError()
-            fill_net_weights(self.net_weights, net_weights)
         self.plan_prior = plan_prior
         self.learned_prior = prior_weights is not None
         if self.learned_prior:
@@ -338,6 +283,8 @@ cdef class Tree:
         if self.select == SELECT_PUCT:
             if n > 1 and self.learned_prior and prior_phase(s) >= 0 and self.prior_weights.has[prior_phase(s)]:
                 learned_priors(self, s, node, moves, n, prior)
+            elif n > 1 and self.hand_cache:
+                kept_handset(self, s, node, moves, n, prior)
             elif n > 1:
                 handset_prior(self, s, node, moves, n, prior)
             else:
@@ -433,8 +380,6 @@ cdef class Tree:
                 win[i] = 1.0 if i == w else 0.0
         elif self.evaluation == EVAL_LEARNED:
             evaluate_learned(s, c, &self.value_weights, self.reward, self.scale, &self.values, r, sc, win)
-        elif self.evaluation == EVAL_NET:
-            evaluate_net(s, c, self.net_weights, self.reward, self.scale, &self.values, r, sc, win)
         else:
             evaluate(s, c, r, sc, self.tile_weight, self.scale, &self.values, self.evaluation == EVAL_PLAN,
                      self.forbid)
@@ -468,8 +413,6 @@ cdef class Tree:
 
     cdef long run_c(self, long iterations, double seconds, bint cpu, bint settle=False) noexcept nogil:
         cdef long done = 0
-        if self.root_mode == ROOT_HALVING:
-            return run_halving(self, iterations, seconds, cpu)
         cdef double deadline = 0.0
         if seconds > 0:
             deadline = now_s(cpu) + seconds
@@ -513,17 +456,6 @@ cdef class Tree:
         visits carried over (0: the tree did not hold that line and starts afresh). Sound where those moves
         revealed nothing its worlds did not share: the caller decides (thurn_ai.bots.mcts, reuse=)."""
         return reroot_tree(self, state, path)
-
-    def root_candidates(self):
-        """[(move, log prior, round reached)] of the halving root's candidates, best prior first (empty for a
-        PUCT root or before the first run): the move played is the best by score among those that reached
-        the last round (thurn_ai.bots.mcts)."""
-        return [(self.sh_move[k], self.sh_logit[k], self.sh_stage[k]) for k in range(self.sh_m)]
-
-    def halving_trace(self):
-        """[(candidate move, determinization seed)] of the halving root's first 4096 iterations, in order: the
-        paired iterations of a round share their seed (common random numbers)."""
-        return [(self.sh_move[self.trace_k[i]], self.trace_world[i]) for i in range(self.n_trace)]
 
     def root_children(self):
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
@@ -597,4 +529,3 @@ cdef class Tree:
 include "_search_prior.pxi"
 include "_search_walk.pxi"
 include "_search_reuse.pxi"
-include "_search_halving.pxi"

@@ -74,16 +74,3 @@ cdef inline int ucb_choice(const Node* nodes, int n, const int* child_of, double
             best_u = u
             best = i
     return best
-
-
-# ---------------------------------------------------------------- the halving root's score
-
-# sigma(q) of Gumbel AlphaZero (mctx's qtransform_completed_by_mix_value defaults): the root's values, rescaled
-# to [0, 1] over its visited candidates, weigh (VISIT_INIT + most visits) * VALUE_SCALE logits
-cdef double VISIT_INIT = 50.0
-cdef double VALUE_SCALE = 0.1
-
-cdef inline double halving_score(double logit, double q, double lo, double hi, double max_visits) noexcept nogil:
-    """log prior + sigma(q): q rescaled by the lowest and highest value of the visited candidates."""
-    cdef double qs = (q - lo) / (hi - lo) if hi > lo else 0.5
-    return logit + (VISIT_INIT + max_visits) * VALUE_SCALE * qs

@@ -78,6 +78,35 @@ cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, in
         for i in range(n):
             prior[i] = (1.0 - tree.prior_mix) * prior[i] + tree.prior_mix * hand[i]
 
+cdef void kept_handset(Tree tree, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
+    """The hand-set prior where the learned one has no weights, with hand_cache: its log-priors asked once per
+    node (the first determinization that asks) and kept in the arena, as the learned logits. The entry has
+    learned_priors' layout (n moves, then the hand-set part of the same moves; here the hand-set log-priors in
+    both halves), so a node whose phase differs between worlds reads valid numbers either way."""
+    cdef double hand[MAXMOVES]
+    cdef int i, k, first, cnt
+    cdef Node* nd = &tree.nodes[node]
+    if nd.pfirst < 0 and grow_arena(tree, 2 * n):
+        move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, hand)
+        nd.pfirst = tree.pl_n
+        nd.pcount = <uint8_t>n
+        for k in range(2):
+            for i in range(n):
+                tree.pl_move[tree.pl_n + i] = <int16_t>moves[i]
+                tree.pl_logit[tree.pl_n + i] = log(hand[i]) if hand[i] > 1e-300 else -700.0
+            tree.pl_n += n
+    if nd.pfirst < 0:           # out of memory: asked afresh
+        handset_prior(tree, s, node, moves, n, prior)
+        return
+    first = nd.pfirst
+    cnt = nd.pcount
+    for k in range(cnt):
+        tree.slot[tree.pl_move[first + k]] = <int16_t>(k + 1)
+    cached_handset(tree, s, node, moves, n, first + cnt, cnt, prior)
+    for k in range(cnt):
+        tree.slot[tree.pl_move[first + k]] = 0
+
+
 cdef void cached_handset(Tree tree, StateData* s, int node, const int* moves, int n, int first, int cnt,
                          double* hand) noexcept nogil:
     """The hand-set prior from its log-priors kept at the node (hand_cache; the moves' slots are set): as the

@@ -5,8 +5,8 @@ cdef long reroot_tree(Tree tree, GameState state, path) except -1:
     # Tree.reroot
     cdef int moves[64]
     cdef int n = len(path), i, top
-    if not tree.redeterminize or tree.root_mode != ROOT_PUCT:
-        raise ValueError("only an ISMCTS tree with a PUCT root can be rerooted")
+    if not tree.redeterminize:
+        raise ValueError("only an ISMCTS tree can be rerooted")
     if state.s.phase == PH_OVER or state.s.current != tree.observer:
         raise ValueError("the new root must be a decision of the tree's observer")
     if n > 64:

@@ -17,30 +17,6 @@ class _PriorWeights(Protocol):
     b: np.ndarray | None
     v: np.ndarray | None
 
-class _NetLayer(Protocol):
-    """What the compiled network evaluation reads off one player count's network (learned.net.NetLayer is
-    one, frozen): W (hidden, inputs), b, win_h, score_h (hidden,), win_x, score_x (inputs,), score0, cities."""
-    @property
-    def W(self) -> np.ndarray: ...
-    @property
-    def b(self) -> np.ndarray: ...
-    @property
-    def win_h(self) -> np.ndarray: ...
-    @property
-    def win_x(self) -> np.ndarray: ...
-    @property
-    def score_h(self) -> np.ndarray: ...
-    @property
-    def score_x(self) -> np.ndarray: ...
-    @property
-    def score0(self) -> float: ...
-    @property
-    def cities(self) -> int: ...
-
-#: the network evaluation's dense inputs per player (NET_DENSE), most hidden units (NET_HIDDEN), most cities
-NET_DENSE_INPUTS: int
-MAX_NET_HIDDEN: int
-MAX_CITIES: int
 #: the most hidden units a phase of the learned move prior may have (PRIOR_HIDDEN)
 MAX_PRIOR_HIDDEN: int
 #: the playout codes policy_choice and the playouts accept (random, heuristic, plan, heuristic-tiles)
@@ -78,17 +54,6 @@ def learned_value(state: GameState, win_weights: Sequence[float], score_weights:
                   scale: float = 8.0) -> tuple[list[float], list[float], list[float]]:
     """The compiled learned evaluation of a position: (win chances, expected final scores, rewards), each
     a list over the players."""
-
-
-def net_inputs_of(state: GameState) -> tuple[float, list[list[float]], list[int], list[int]]:
-    """(progress, [[dense input, ...] per player], [houses mask per player], [route mask per player]): the
-    network evaluation's inputs for a position."""
-
-
-def net_value(state: GameState, layer: _NetLayer, reward: int = 2, scale: float = 8.0
-              ) -> tuple[list[float], list[float], list[float]]:
-    """The compiled network evaluation of a position: (win chances, expected final scores, rewards), each a
-    list over the players."""
 
 
 def prior_features_of(state: GameState, forbid: int = 0) -> tuple[int, list[int], list[list[float]]]:

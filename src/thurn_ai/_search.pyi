@@ -8,18 +8,12 @@ from ._policy import official_mask as official_mask
 from ._policy import plan_policy_choice as plan_policy_choice
 from ._policy import policy_choice as policy_choice
 from ._policy import policy_playout as policy_playout
-from ._policy import _NetLayer, _PriorWeights
+from ._policy import _PriorWeights
 
 PLAYOUTS: dict[str, int]
 REWARDS: dict[str, int]
 SELECTS: dict[str, int]
 EVALUATIONS: dict[str, int]
-ROOTS: dict[str, int]
-
-
-def root_score(logit: float, q: float, lo: float, hi: float, max_visits: float) -> float:
-    """The halving root's score of a candidate: logit + sigma(q), q rescaled to [0, 1] by lo and hi (the
-    lowest and highest value of the visited candidates) and weighted by (50 + max_visits) * 0.1."""
 
 
 class OfficialFilter:
@@ -59,8 +53,7 @@ class Tree:
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
-                 prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
-                 root: int = 0, candidates: int = 4, net_weights: _NetLayer | None = None) -> None:
+                 prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0) -> None:
         """Search from `state` for `observer` (default: the player to move)."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False, settle: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
@@ -69,10 +62,6 @@ class Tree:
     def reroot(self, state: GameState, path: Sequence[int]) -> int:
         """Keep the subtree reached by the observer's moves `path` as the tree, rooted at `state`; returns
         the root visits carried over (0: the tree did not hold that line and starts afresh)."""
-    def root_candidates(self) -> list[tuple[int, float, int]]:
-        """[(move, log prior, round reached)] of the halving root's candidates, best prior first."""
-    def halving_trace(self) -> list[tuple[int, int]]:
-        """[(candidate move, determinization seed)] of the halving root's first 4096 iterations."""
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]:
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
     def principal_variation(self, first_move: int = -1, min_visits: int = 1, officials: bool = False

@@ -394,3 +394,26 @@ def test_the_official_filter_is_one_value():
     bot.restrict_turn(None)
     bot.restrict_root(None)
     assert bot.official_filter == F()
+
+
+def test_ctrl_c_stops_a_search_in_the_main_thread():
+    # a signal's handler runs between two slices of iterations and its exception ends the search
+    import os
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    g = played_position(Rules(players=2), 3, 10)
+    t = _search.Tree(g, 1, **SearchOptions().tree_args())
+    # a test runner's worker may ignore SIGINT (then the search would run its whole budget): Python's own
+    # handler for this test, and a budget that ends in seconds even if the signal never came
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            t.run(2_000_000)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, before)
+    assert 0 < t.iterations < 2_000_000

@@ -185,7 +185,7 @@ def test_the_budgeted_search_plays_legal_reproducible_games(players, workers):
 
 
 @pytest.mark.parametrize("spec", ["mcts(reuse=sometimes)", "mcts(spend=all)", "mcts(planned=closes)",
-                                  "mcts(draws=0)", "mcts(reuse=silent,root=halving)", "pimc(reuse=silent)",
+                                  "mcts(draws=0)", "pimc(reuse=silent)",
                                   "mcts(hand_prior=yes)"])
 def test_bad_budget_options_are_refused(spec):
     with pytest.raises(BotSpecError):

@@ -150,16 +150,14 @@ def test_option_names_match_the_compiled_codes():
     codes tree_args() gives for them."""
     g = thurn_ai.new_game(players=2, seed=1)
     weights = default_model().weights_for(2)      # the learned evaluation's model
-    from thurn_ai.learned.net import net_from
-    net = net_from().layer_for(2, g.board.name)   # the network evaluation's
     for key, names in (("playout", PLAYOUTS), ("reward", REWARDS), ("select", SELECTS), ("evaluation", EVALUATIONS)):
         option = "eval" if key == "evaluation" else key
         codes = {SearchOptions(**{option: name}).tree_args()[key] for name in names}
         assert len(codes) == len(names)
         for code in codes:
-            tree(g, 1, **{key: code}, value_weights=weights, net_weights=net)
+            tree(g, 1, **{key: code}, value_weights=weights)
         with pytest.raises(ValueError):
-            tree(g, 1, **{key: max(codes) + 1}, value_weights=weights, net_weights=net)
+            tree(g, 1, **{key: max(codes) + 1}, value_weights=weights)
     with pytest.raises(ValueError, match="needs value_weights"):
         tree(g, 1, evaluation=_search.EVALUATIONS["learned"])
 

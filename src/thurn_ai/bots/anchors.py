@@ -30,7 +30,6 @@ _DEFAULT_2026_11: dict[str, Any] = {
     "iterations": 1000, "time": None, "c": 1.0, "select": "puct", "prior": 0.8, "temp": 3.0,
     "playout": "heuristic", "eps": 0.05, "horizon": 3, "eval": "learned", "tiles": 1.0, "scale": 8.0,
     "reward": "mixed", "widen": 1.0, "workers": 1, "policy": "learned", "mix": 0.5, "clock": "wall",
-    "root": "puct", "candidates": 4, "nmodel": None,
     # options added later, pinned at what the anchors always did: a fresh tree and a flat budget everywhere
     "reuse": "none", "planned": "none", "spend": "flat", "draws": 2.0, "hand_prior": "visit",
 }

@@ -17,7 +17,6 @@ from typing import Any
 from ..errors import BotSpecError
 from ..fileio import sha256_of
 from ..learned.model import DEFAULT_PATH as VALUE_PATH
-from ..learned.net import DEFAULT_PATH as NET_PATH
 from ..learned.prior import DEFAULT_PATH as PRIOR_PATH
 from .base import Searcher
 from .search_options import SearchOptions
@@ -36,14 +35,14 @@ BUDGET = ("iterations", "time", "clock", "spend", "draws", "reuse", "planned")
 #: their default (identity_differences reads a missing option as its default)
 NAMED_WHEN_SET = ("hand_prior",)
 #: options that name weights files: the identity holds the files' SHA-256 instead of their paths
-FILES = {"model": ("value", VALUE_PATH), "pmodel": ("prior", PRIOR_PATH), "nmodel": ("net", NET_PATH)}
+FILES = {"model": ("value", VALUE_PATH), "pmodel": ("prior", PRIOR_PATH)}
 
 
 def written_out(spec: str | BotSpec) -> BotSpec:
     """An mcts spec with the options that make its search written out (the bot's values: mcts's defaults
     under the spec's own options), the spec's own options kept where they are; other bots as they are.
-    A prior's mix only where the search has the learned prior, halving's settings only under select=puct
-    (as the bot's own defaults apply, bots/mcts.py _defaults_for)."""
+    A prior's mix only where the search has the learned prior (as the bot's own defaults apply, bots/mcts.py
+    _defaults_for)."""
     spec = BotSpec.parse(spec)
     if spec.name != "mcts":
         return spec
@@ -56,8 +55,6 @@ def written_out(spec: str | BotSpec) -> BotSpec:
     keys = [*_NAMED, *(k for k in MCTS_DEFAULTS if k not in _NAMED)]
     if options.policy != "learned":
         keys = [k for k in keys if k != "mix"]
-    if options.select != "puct":
-        keys = [k for k in keys if k not in ("root", "candidates")]
     return BotSpec("mcts", {**{k: getattr(options, k) for k in keys}, **spec.options})
 
 
@@ -80,8 +77,6 @@ def search_identity(spec: str | BotSpec) -> dict[str, Any]:
     files = {}
     if options.eval == "learned":
         files["value"] = sha256_of(options.model or VALUE_PATH)
-    if options.eval == "net":
-        files["net"] = sha256_of(options.nmodel or NET_PATH)
     if options.policy == "learned":
         files["prior"] = sha256_of(options.pmodel or PRIOR_PATH)
     return {"bot": spec.name, "options": values, "files": files}

@@ -21,7 +21,6 @@ from typing import Any
 from .. import _search
 from ..errors import BotSpecError, ThurnError
 from ..learned.model import DEFAULT_PATH, model_from
-from ..learned.net import net_from
 from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
@@ -91,8 +90,6 @@ class SearchBot(Bot, Analyst, Searcher):
         if options.get("select", SearchOptions.select) != "puct":
             defaults.pop("policy", None)
             defaults.pop("mix", None)
-            defaults.pop("root", None)
-            defaults.pop("candidates", None)
         if options.get("policy") == "handset":      # the mix is the learned prior's: none without it
             defaults.pop("mix", None)
         return defaults
@@ -140,16 +137,14 @@ class SearchBot(Bot, Analyst, Searcher):
         raise AttributeError(name)
 
     def _tree(self, state, seed: int, ismcts: bool):
-        weights = prior = net = None
+        weights = prior = None
         if self.options.eval == "learned":
             weights = model_from(self.options.model).weights_for(state.n_players)
-        if self.options.eval == "net":
-            net = net_from(self.options.nmodel).layer_for(state.n_players, state.board.name)
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
         tree = _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, officials=self.official_filter,
-                            value_weights=weights, prior_weights=prior, net_weights=net,
+                            value_weights=weights, prior_weights=prior,
                             **self.options.tree_args())
         tree.hand_cache = self.options.hand_prior == "node"
         return tree
@@ -250,9 +245,6 @@ class SearchBot(Bot, Analyst, Searcher):
                                  share=visits / total, win_prob=wins / n, mean_score=score / n, value=value / n))
         # most visits first; ties by mean reward, then by move code so the order is reproducible
         rows.sort(key=lambda r: (-r.visits, -r.value, r.move))
-        candidates = [c for tree in trees for c in tree.root_candidates()]
-        if candidates:
-            rows.sort(key=_halving_key(rows, candidates))
         return tuple(rows)
 
     # ---- the Bot interface and the analysis used by `thurn-ai hint`
@@ -358,30 +350,6 @@ class SearchBot(Bot, Analyst, Searcher):
         tree = max(result.trees, key=lambda t: next((r[1] for r in t.root_children() if r[0] == first), 0))
         names = {_search.official_mask([o]): o for o in OFFICIALS}
         return tuple(names[bit] for _m, bit in tree.principal_variation(first, officials=True) if bit)
-
-
-def _halving_key(rows: list[RootMove], candidates: list[tuple[int, float, int]]):
-    """The halving root's order (root=halving): the candidates that reached the furthest round first, among
-    them the highest score (log prior + sigma(q), _search.root_score, over the merged statistics); the other
-    moves after them in the order they have. With several trees a candidate counts the furthest round it
-    reached in any."""
-    stage: dict[int, int] = {}
-    logit: dict[int, float] = {}
-    for move, log_prior, reached in candidates:
-        stage[move] = max(stage.get(move, 0), reached)
-        logit.setdefault(move, log_prior)
-    visited = [r for r in rows if r.move in stage and r.visits > 0]
-    lo = min((r.value for r in visited), default=0.0)
-    hi = max((r.value for r in visited), default=0.0)
-    most = max((r.visits for r in visited), default=0)
-    position = {r.move: i for i, r in enumerate(rows)}
-
-    def key(r: RootMove):
-        if r.move not in stage:
-            return (1, 0, 0.0, position[r.move])
-        q = r.value if r.visits > 0 else lo
-        return (0, -stage[r.move], -_search.root_score(logit[r.move], q, lo, hi, most), position[r.move])
-    return key
 
 
 class _TurnLine:

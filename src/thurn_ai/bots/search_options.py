@@ -15,7 +15,6 @@ PLAYOUTS = tuple(_search.PLAYOUTS)
 REWARDS = tuple(_search.REWARDS)
 SELECTS = tuple(_search.SELECTS)
 EVALUATIONS = tuple(_search.EVALUATIONS)
-ROOTS = tuple(_search.ROOTS)
 
 MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
 MAX_SECONDS = 3600.0            # per decision
@@ -34,7 +33,6 @@ BOUNDS = {
     "widen": (0.0, 1000.0, False, False),
     "workers": (1, 64, True, False),
     "mix": (0.0, 1.0, False, False),
-    "candidates": (1, 64, True, False),
     "draws": (0.0, 100.0, False, True),
 }
 #: the move prior at PUCT's nodes: the hand-set one (rule of thumb + planner), or the learned one
@@ -55,7 +53,7 @@ SPENDS = ("flat", "phase")
 #: node (in the first determinization that reaches it, kept beside the learned logits)
 HAND_PRIORS = ("visit", "node")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
-           "clock": CLOCKS, "root": ROOTS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS,
+           "clock": CLOCKS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS,
            "hand_prior": HAND_PRIORS}
 
 
@@ -73,7 +71,7 @@ class SearchOptions:
     playout: str = "heuristic"      #: playout policy
     eps: float = 0.05               #: chance of a random move in a playout
     horizon: int = 3                #: playout turns of each player, then the evaluation (0: to the end)
-    eval: str = "simple"            #: evaluation of a stopped playout (learned, net: thurn_ai/learned)
+    eval: str = "simple"            #: evaluation of a stopped playout (learned: thurn_ai/learned)
     tiles: float = 1.0              #: weight of province-tile progress in the simple evaluation
     scale: float = 8.0              #: points of margin that make tanh(margin / scale) = 0.76
     reward: str = "mixed"           #: reward of a finished game
@@ -84,9 +82,6 @@ class SearchOptions:
     mix: float = 0.0                #: with policy=learned, the hand-set prior's share of the prior
     pmodel: str | None = None       #: weights file of the learned prior (None: the shipped one)
     clock: str = "wall"             #: what time= counts: wall (seconds) or cpu (the search thread's CPU seconds)
-    root: str = "puct"              #: the root: puct (most visits), or halving (Sequential Halving, chosen by value)
-    candidates: int = 4             #: with root=halving, the prior's top moves it compares
-    nmodel: str | None = None       #: weights file of the network evaluation (eval=net; None: the shipped one)
     reuse: str = "none"             #: keep the last search's subtree for the turn's next decision (REUSES)
     planned: str = "none"           #: decisions the planner makes without a search (PLANNED)
     spend: str = "flat"             #: how the budget is spread over the decisions (SPENDS)
@@ -106,14 +101,8 @@ class SearchOptions:
             self._check_model()
         if self.policy == "learned" and self.select != "puct":
             raise BotSpecError("policy=learned is a PUCT prior: it needs select=puct")
-        if self.root == "halving" and self.select != "puct":
-            raise BotSpecError("root=halving picks its candidates by the PUCT prior: it needs select=puct")
-        if self.reuse != "none" and self.root != "puct":
-            raise BotSpecError(f"reuse={self.reuse} keeps the tree of a PUCT root: it needs root=puct")
         if self.pmodel is not None:
             self._check_prior()
-        if self.nmodel is not None or self.eval == "net":
-            self._check_net()
 
     def _check_model(self) -> None:
         # read now, so that a missing or broken file is one clear error before any game, not a crash in one
@@ -141,19 +130,6 @@ class SearchOptions:
         except ModelError as e:
             raise BotSpecError(f"pmodel={self.pmodel}: {e}") from None
 
-    def _check_net(self) -> None:
-        if self.eval != "net":
-            raise BotSpecError(f"nmodel= is the network evaluation's weights file: it needs eval=net "
-                               f"(eval is {self.eval})")
-        if self.nmodel is not None and not isinstance(self.nmodel, str):
-            raise BotSpecError(f"nmodel must be the path of a weights file, not {self.nmodel!r}")
-        from ..learned.model import ModelError
-        from ..learned.net import net_from
-        try:
-            net_from(self.nmodel)
-        except ModelError as e:
-            raise BotSpecError(f"nmodel={self.nmodel or 'the shipped network'}: {e}") from None
-
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
@@ -167,8 +143,7 @@ class SearchOptions:
                     playout=_search.PLAYOUTS[self.playout], eps=self.eps, horizon=self.horizon,
                     evaluation=_search.EVALUATIONS[self.eval], tile_weight=self.tiles, scale=self.scale,
                     reward=_search.REWARDS[self.reward], widen=self.widen,
-                    prior_mix=self.mix if self.policy == "learned" else 0.0,
-                    root=_search.ROOTS[self.root], candidates=self.candidates)
+                    prior_mix=self.mix if self.policy == "learned" else 0.0)
 
 
 def _number(key: str, value, low, high, whole: bool, above: bool):

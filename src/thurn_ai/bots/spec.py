@@ -209,9 +209,9 @@ MAX_INT_DIGITS = 18         # a whole number fits in 64 bits (budgets, counts, s
 _INT = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
-#: options whose value names a file to read (the learned evaluation's, the network's and the learned prior's weights): a
+#: options whose value names a file to read (the learned evaluation's and the learned prior's weights): a
 #: server must not let a request set them (thurn_ai.web refuses them; nothing a request names is opened as a path)
-FILE_OPTIONS = frozenset({"model", "pmodel", "nmodel"})
+FILE_OPTIONS = frozenset({"model", "pmodel"})
 # Constructor arguments that only make sense from Python (a seed is given by the caller, `human` takes
 # input/output functions), so a spec cannot set them.
 _NOT_FROM_SPECS = {"seed", "read", "write"}

@@ -147,12 +147,8 @@ def learned_speed(players: int, iterations: int, repeats: int) -> dict:
 # ---------------------------------------------------------------- named searches side by side
 
 #: the searches experiments/bench_searches.py compares by default: the default `mcts` (learned prior), the same
-#: search with the hand-set prior, the halving root, and the frozen November 2026 default
-COMPARED_SEARCHES = ("mcts", "mcts(policy=handset)", "mcts(root=halving)", "anchor-1k")
-#: the evaluations' cost (experiments/bench_searches.py --evaluations): the default search with its learned
-#: evaluation, and the same search with the network value (eval=net); an iteration evaluates one leaf, so the
-#: difference per iteration is the difference per leaf
-EVALUATION_SEARCHES = ("mcts", "mcts(eval=net)")
+#: search with the hand-set prior, and the frozen November 2026 default
+COMPARED_SEARCHES = ("mcts", "mcts(policy=handset)", "anchor-1k")
 #: the compiled search's Tree.run, as callgrind names its C function (a pattern): what an iteration costs
 TREE_RUN = "*_search_4Tree_*run"
 #: the turns the positions of search_positions stop after, in turn

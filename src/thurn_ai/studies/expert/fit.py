@@ -5,8 +5,6 @@ mover sees it (a determinization of what the mover cannot know, seeded by the ga
 its moves get the compiled prior features (thurn_ai._policy.prior_features_of). The target is soft (the
 teacher's choice is only ~90% reproducible): (1 - Q_SHARE) x the teacher's visit shares + Q_SHARE x a
 softmax of its mean rewards, (Q - Q_best) / Q_TEMP, over the moves it visited at least MIN_VISITS times.
-Or (target "improved", generation 3) Gumbel AlphaZero's improved policy softmax(log prior + sigma(completed
-Q)) over the teacher's own root prior (improved.py), which follows the teacher's values, not its visits.
 The weights minimise the cross-entropy to that target plus an L2 penalty chosen by cross-validation over
 games (K folds: a game's decisions stay together). Held-out games (teacher.held_out) are never fitted.
 """
@@ -22,8 +20,6 @@ from ... import _policy
 from ...learned.prior import N_FEATURES, PHASES, PhasePrior, PriorModel
 from ...play.match import derive_seed
 from ..learned.fit import best_penalty
-from . import improved as I
-from . import internal as N
 from . import teacher as T
 
 Q_SHARE = 0.0     # the shipped fit's share: the screen in docs/expert.md
@@ -32,9 +28,6 @@ MIN_VISITS = 30
 PENALTIES = (1e-3, 1e-2, 1e-1, 1.0)
 FOLDS = 5
 MIN_DECISIONS = 50    # a phase row with fewer training decisions keeps the hand-set prior
-#: the fit's targets: the teacher's visit shares (mixed with values by q_share; every fit before generation 3)
-#: or the improved policy of its values (improved.py)
-TARGETS = ("visits", "improved")
 
 
 @dataclass
@@ -48,7 +41,6 @@ class Decisions:
     starts: np.ndarray       # (decisions + 1,) first move of each decision
     game: np.ndarray         # (decisions,)
     teacher_best: np.ndarray  # (decisions,) index within the decision of the teacher's most-visited move
-    kind: str = "visits"      # which target (TARGETS): the fitted model's meta records it
 
     def __len__(self) -> int:
         return len(self.game)
@@ -60,7 +52,7 @@ class Decisions:
             np.zeros(0, dtype=int)
         sizes = np.diff(self.starts)[idx]
         return Decisions(self.players, self.phase, self.features[rows], self.target[rows], self.visits[rows],
-                         np.concatenate([[0], np.cumsum(sizes)]), self.game[idx], self.teacher_best[idx], self.kind)
+                         np.concatenate([[0], np.cumsum(sizes)]), self.game[idx], self.teacher_best[idx])
 
 
 def soft_target(visits: np.ndarray, value: np.ndarray, q_share: float = Q_SHARE) -> np.ndarray:
@@ -75,40 +67,22 @@ def soft_target(visits: np.ndarray, value: np.ndarray, q_share: float = Q_SHARE)
     return (1 - q_share) * share + q_share * e / e.sum()
 
 
-def decision_target(row: dict, q_share: float = Q_SHARE, target: str = "visits") -> np.ndarray:
-    """The fit's target over one decision's moves (a row of decision_rows): the visit shares mixed with
-    values (soft_target), or the improved policy of the teacher's root logits and values (the row's
-    "logits", which decision_rows adds when given the teacher)."""
-    if target == "improved":
-        return I.improved_policy(row["logits"], row["visits"], row["value"], MIN_VISITS)
-    if target != "visits":
-        raise ValueError(f"unknown target {target!r} (one of {', '.join(TARGETS)})")
-    return soft_target(row["visits"], row["value"], q_share)
-
-
-def decision_rows(data: pd.DataFrame, records: dict, teacher=None) -> list[dict]:
-    """Per sampled decision of one player count: its phase row, moves, features, teacher visits and values
-    (and, given the teacher's spec, its root's log prior of each move: "logits").
-    `records`: {game: GameRecord}. Each game is replayed once, its decisions read on the way. Rows with a
-    `path` (internal.py: the teacher's own nodes below a decision) are one decision a path, at the
-    decision's position with the path's moves applied."""
+def decision_rows(data: pd.DataFrame, records: dict) -> list[dict]:
+    """Per sampled decision of one player count: its phase row, moves, features, teacher visits and values.
+    `records`: {game: GameRecord}. Each game is replayed once, its decisions read on the way."""
     out = []
     for game, decision, d, rec, state in T.decisions_replayed(data, records):
-        nodes = d.groupby("path", sort=True) if "path" in d.columns else [("", d)]
-        for path, rows in nodes:
-            at = N.apply_path(state, path) if path else state
-            row = _decision_row(game, decision, rows, at, rec.seed, path, teacher)
-            if row is not None:
-                out.append(row)
+        row = _decision_row(game, decision, d, state, rec.seed)
+        if row is not None:
+            out.append(row)
     return out
 
 
-def _decision_row(game: int, decision: int, d: pd.DataFrame, state, game_seed: int, path: str, teacher):
-    """decision_rows' row of one decision (or own node: path) at `state`; None where the prior has no say
-    (no learned phase, one move) or the teacher visited none of the moves."""
+def _decision_row(game: int, decision: int, d: pd.DataFrame, state, game_seed: int):
+    """decision_rows' row of one decision at `state`; None where the prior has no say (no learned phase, one
+    move) or the teacher visited none of the moves."""
     mover = state.current_player
-    extra = (path,) if path else ()           # root rows keep the seeds they were fitted with
-    seen = state.determinize(mover, derive_seed("prior-features", game_seed, decision, *extra))
+    seen = state.determinize(mover, derive_seed("prior-features", game_seed, decision))
     phase, moves, f = _policy.prior_features_of(seen)
     if phase < 0 or len(moves) < 2:
         return None
@@ -117,26 +91,21 @@ def _decision_row(game: int, decision: int, d: pd.DataFrame, state, game_seed: i
     value = np.array([by_move.get(m, (0, 0.0))[1] for m in moves], dtype=float)
     if visits.sum() == 0:
         return None
-    row = {"game": game, "decision": decision, "path": path, "phase": phase, "moves": moves,
-           "features": np.asarray(f), "visits": visits, "value": value}
-    if teacher is not None:
-        prior = I.root_logits(teacher, state, derive_seed("teacher-prior", game_seed, decision, *extra))
-        row["logits"] = I.logits_in_order(prior, moves)
-    return row
+    return {"game": game, "decision": decision, "phase": phase, "moves": moves,
+            "features": np.asarray(f), "visits": visits, "value": value}
 
 
-def stack(players: int, phase: int, rows: list[dict], q_share: float = Q_SHARE,
-          target: str = "visits") -> Decisions:
+def stack(players: int, phase: int, rows: list[dict], q_share: float = Q_SHARE) -> Decisions:
     rows = [r for r in rows if r["phase"] == phase]
     sizes = [len(r["moves"]) for r in rows]
     return Decisions(
         players, phase,
         np.concatenate([r["features"] for r in rows]) if rows else np.zeros((0, N_FEATURES)),
-        np.concatenate([decision_target(r, q_share, target) for r in rows]) if rows else np.zeros(0),
+        np.concatenate([soft_target(r["visits"], r["value"], q_share) for r in rows]) if rows else np.zeros(0),
         np.concatenate([r["visits"] / r["visits"].sum() for r in rows]) if rows else np.zeros(0),
         np.concatenate([[0], np.cumsum(sizes)]).astype(int),
         np.array([r["game"] for r in rows], dtype=int),
-        np.array([int(np.argmax(r["visits"])) for r in rows], dtype=int), target)
+        np.array([int(np.argmax(r["visits"])) for r in rows], dtype=int))
 
 
 def segment_softmax(u: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -194,10 +163,7 @@ def choose_penalty(d: Decisions, seed: int = 0) -> tuple[float, dict]:
 def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = MIN_DECISIONS,
               meta: dict | None = None) -> tuple[PriorModel, pd.DataFrame]:
     """The prior fitted to each (players, phase) group with enough decisions (fewer: no learned prior in
-    that phase), and a table of the cross-validation. The model's meta records the groups' target."""
-    kinds = {d.kind for d in groups.values()}
-    if len(kinds) > 1:
-        raise ValueError(f"the groups mix targets ({', '.join(sorted(kinds))}): fit one target at a time")
+    that phase), and a table of the cross-validation."""
     rows: dict[int, list] = {}
     cv = []
     for (players, phase), d in sorted(groups.items()):
@@ -209,8 +175,7 @@ def fit_prior(groups: dict[tuple[int, int], Decisions], min_decisions: int = MIN
         rows[players][phase] = PhasePrior(fit_weights(d, penalty))
         cv.append({"players": players, "phase": PHASES[phase], "decisions": len(d), "penalty": penalty,
                    **{f"cv_xent_{k:g}": v for k, v in scores.items()}})
-    return PriorModel(rows=rows, meta={**(meta or {}), "target": kinds.pop() if kinds else "visits"}), \
-        pd.DataFrame(cv)
+    return PriorModel(rows=rows, meta=dict(meta or {})), pd.DataFrame(cv)
 
 
 def agreement(model: PriorModel, d: Decisions) -> dict:
@@ -239,34 +204,21 @@ def agreement(model: PriorModel, d: Decisions) -> dict:
 GAME_OFFSET = 1_000_000   # game numbers of the k-th data folder are shifted by k x this (held_out is unchanged)
 
 
-def load_groups(folders, players_list, q_share: float = Q_SHARE, target: str = "visits",
-                internal=None) -> tuple[dict, dict]:
+def load_groups(folders, players_list, q_share: float = Q_SHARE) -> tuple[dict, dict]:
     """({(players, phase): Decisions} for the training games, the same for the held-out games) of one
     teacher data folder or several (a later generation fits to its own and earlier generations' data; each
-    folder's games keep apart in the cross-validation); the targets (TARGETS) are the visit shares mixing
-    values in with `q_share`, or the improved policy of each folder's teacher (its teacher.json).
-    `internal`: beside each folder, its internal-node folder (internal.py) or None; their rows join the
-    training decisions of their source folder's games (their teacher is the source's)."""
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r} (one of {', '.join(TARGETS)})")
+    folder's games keep apart in the cross-validation); the targets are the visit shares mixing values in
+    with `q_share`."""
     if isinstance(folders, (str, bytes)) or hasattr(folders, "joinpath"):
         folders = [folders]
-    internal = list(internal) if internal is not None else [None] * len(folders)
-    if len(internal) != len(folders):
-        raise ValueError(f"{len(internal)} internal-node folders for {len(folders)} teacher folders")
     train, held = {}, {}
     for n in players_list:
         rows = []
-        for k, (folder, nodes) in enumerate(zip(folders, internal)):
-            spec = I.teacher_spec(T.description(folder), folder) if target == "improved" else None
-            sources = [(T.load(folder, [n]), T.records(folder, n))]
-            if nodes is not None:
-                sources.append((N.load(nodes, [n]), T.records(nodes, n)))
-            for data, records in sources:
-                for r in decision_rows(data, records, spec):
-                    rows.append({**r, "game": r["game"] + k * GAME_OFFSET})
+        for k, folder in enumerate(folders):
+            for r in decision_rows(T.load(folder, [n]), T.records(folder, n)):
+                rows.append({**r, "game": r["game"] + k * GAME_OFFSET})
         for ph in range(len(PHASES)):
-            d = stack(n, ph, rows, q_share, target)
+            d = stack(n, ph, rows, q_share)
             out = T.held_out(d.game)
             train[(n, ph)] = d.take(~out)
             held[(n, ph)] = d.take(out)
