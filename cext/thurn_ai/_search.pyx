@@ -97,6 +97,7 @@ cdef class Tree:
     cdef PriorWeights prior_weights
     cdef bint learned_prior
     cdef double prior_mix
+    cdef public bint hand_cache     # the hand-set prior's share kept per node as the learned logits (hand_cache=)
     # the learned prior's (move, logit) pairs of every node that asked, in one growable arena
     cdef int16_t* pl_move
     cdef double* pl_logit
@@ -293,6 +294,8 @@ cdef class Tree:
         if self.select == SELECT_PUCT:
             if n > 1 and self.learned_prior and prior_phase(s) >= 0 and self.prior_weights.has[prior_phase(s)]:
                 learned_priors(self, s, node, moves, n, prior)
+            elif n > 1 and self.hand_cache:
+                kept_handset(self, s, node, moves, n, prior)
             elif n > 1:
                 handset_prior(self, s, node, moves, n, prior)
             else:
@@ -419,7 +422,7 @@ cdef class Tree:
                 return True
         return False
 
-    cdef long run_c(self, long iterations, double seconds, bint cpu) noexcept nogil:
+    cdef long run_c(self, long iterations, double seconds, bint cpu, bint settle=False) noexcept nogil:
         cdef long done = 0
         cdef double deadline = 0.0
         if seconds > 0:
@@ -429,14 +432,17 @@ cdef class Tree:
                 break
             if seconds > 0 and done % CLOCK_EVERY == 0 and now_s(cpu) >= deadline:
                 break
+            if settle and iterations > 0 and done % CLOCK_EVERY == 0 and best_lead(self) > iterations - done:
+                break
             if self.signalled(done) or not self.iterate():
                 break
             done += 1
         return done
 
-    def run(self, long iterations=0, double seconds=0.0, bint cpu=False):
+    def run(self, long iterations=0, double seconds=0.0, bint cpu=False, bint settle=False):
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
-        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time.
+        cpu=True: `seconds` of this thread's CPU time instead of wall-clock time. settle=True stops an
+        iteration budget once the most visited root move cannot be overtaken in the iterations left.
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done. In the main
         thread a signal (Ctrl-C) stops the search within SIGNAL_SLICE iterations and its exception is raised."""
         cdef long done
@@ -449,11 +455,20 @@ cdef class Tree:
         self.watch_signals = _current_thread() is _main_thread()     # signals go to the main thread only
         self.interrupted = None
         with nogil:
-            done = self.run_c(iterations, seconds, cpu)
+            done = self.run_c(iterations, seconds, cpu, settle)
         if self.interrupted is not None:
             error, self.interrupted = self.interrupted, None
             raise error
         return done
+
+    def reroot(self, GameState state, path):
+        """Keep the subtree reached by `path` (the observer's own moves since the root) as the tree, rooted at
+        `state` (the position after them, the observer to move), every statistic as it was; returns the root
+        visits carried over (0: the tree did not hold that line and starts afresh). Sound where those moves
+        revealed nothing its worlds did not share: the caller decides (thurn_ai.bots.mcts, reuse=). A root_move
+        restriction belongs to the old root's decision: the new root searches all its moves."""
+        self.root_move = -1
+        return reroot_tree(self, state, path)
 
     def root_children(self):
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
@@ -526,3 +541,4 @@ cdef class Tree:
 
 include "_search_prior.pxi"
 include "_search_walk.pxi"
+include "_search_reuse.pxi"

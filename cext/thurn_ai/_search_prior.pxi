@@ -30,7 +30,7 @@ cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, in
     cdef int i, k, pidx = -1, first, cnt
     cdef double low
     cdef Node* nd = &tree.nodes[node]
-    if nd.pfirst < 0 and grow_arena(tree, n):
+    if nd.pfirst < 0 and grow_arena(tree, 2 * n if tree.hand_cache else n):
         # the planner's move and its values of every move from one planning context (once per node)
         pidx = plan_values_choice(s, &tree.cfg.c, moves, n, tree.forbid[s.current], &tree.values, plan_values)
         if nd.pmove < 0:
@@ -48,6 +48,12 @@ cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, in
             tree.pl_move[tree.pl_n + i] = <int16_t>moves[i]
             tree.pl_logit[tree.pl_n + i] = logit[i]
         tree.pl_n += n
+        if tree.hand_cache:     # the hand-set prior's log-priors of the same moves, after them (hand_cache)
+            move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, hand)
+            for i in range(n):
+                tree.pl_move[tree.pl_n + i] = <int16_t>moves[i]
+                tree.pl_logit[tree.pl_n + i] = log(hand[i]) if hand[i] > 1e-300 else -700.0
+            tree.pl_n += n
     if nd.pfirst < 0:           # out of memory: the hand-set prior
         move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, prior)
         return
@@ -61,13 +67,68 @@ cdef void learned_priors(Tree tree, StateData* s, int node, const int* moves, in
     for i in range(n):
         k = tree.slot[moves[i]]
         logit[i] = tree.pl_logit[first + k - 1] if k > 0 else low - 1.0
+    softmax_into(logit, n, prior)
+    if tree.prior_mix > 0 and tree.hand_cache:
+        cached_handset(tree, s, node, moves, n, first + cnt, cnt, hand)
     for k in range(cnt):
         tree.slot[tree.pl_move[first + k]] = 0
-    softmax_into(logit, n, prior)
     if tree.prior_mix > 0:
-        handset_prior(tree, s, node, moves, n, hand)
+        if not tree.hand_cache:
+            handset_prior(tree, s, node, moves, n, hand)
         for i in range(n):
             prior[i] = (1.0 - tree.prior_mix) * prior[i] + tree.prior_mix * hand[i]
+
+cdef void kept_handset(Tree tree, StateData* s, int node, const int* moves, int n, double* prior) noexcept nogil:
+    """The hand-set prior where the learned one has no weights, with hand_cache: its log-priors asked once per
+    node (the first determinization that asks) and kept in the arena, as the learned logits. The entry has
+    learned_priors' layout (n moves, then the hand-set part of the same moves; here the hand-set log-priors in
+    both halves), so a node whose phase differs between worlds reads valid numbers either way."""
+    cdef double hand[MAXMOVES]
+    cdef int i, k, first, cnt
+    cdef Node* nd = &tree.nodes[node]
+    if nd.pfirst < 0 and grow_arena(tree, 2 * n):
+        move_priors(s, &tree.cfg.c, moves, n, tree.forbid[s.current], tree.prior_temp, &tree.values, hand)
+        nd.pfirst = tree.pl_n
+        nd.pcount = <uint8_t>n
+        for k in range(2):
+            for i in range(n):
+                tree.pl_move[tree.pl_n + i] = <int16_t>moves[i]
+                tree.pl_logit[tree.pl_n + i] = log(hand[i]) if hand[i] > 1e-300 else -700.0
+            tree.pl_n += n
+    if nd.pfirst < 0:           # out of memory: asked afresh
+        handset_prior(tree, s, node, moves, n, prior)
+        return
+    first = nd.pfirst
+    cnt = nd.pcount
+    for k in range(cnt):
+        tree.slot[tree.pl_move[first + k]] = <int16_t>(k + 1)
+    cached_handset(tree, s, node, moves, n, first + cnt, cnt, prior)
+    for k in range(cnt):
+        tree.slot[tree.pl_move[first + k]] = 0
+
+
+cdef void cached_handset(Tree tree, StateData* s, int node, const int* moves, int n, int first, int cnt,
+                         double* hand) noexcept nogil:
+    """The hand-set prior from its log-priors kept at the node (hand_cache; the moves' slots are set): as the
+    learned logits, from the first determinization that asked, a move seen only later the lowest minus one;
+    plan_prior of it on the planner's move, as handset_prior."""
+    cdef double hl[MAXMOVES]
+    cdef double low = 1e300
+    cdef int i, k, pm
+    for k in range(cnt):
+        if tree.pl_logit[first + k] < low:
+            low = tree.pl_logit[first + k]
+    for i in range(n):
+        k = tree.slot[moves[i]]
+        hl[i] = tree.pl_logit[first + k - 1] if k > 0 else low - 1.0
+    softmax_into(hl, n, hand)
+    if tree.plan_prior > 0:
+        pm = plan_move(tree, s, node, moves, n)
+        for i in range(n):
+            hand[i] *= 1.0 - tree.plan_prior
+            if moves[i] == pm:
+                hand[i] += tree.plan_prior
+
 
 cdef bint grow_arena(Tree tree, int n) noexcept nogil:
     # room for n more (move, logit) pairs; False when memory runs out

@@ -46,6 +46,8 @@ class Tree:
     def iterations(self) -> int: ...
     @property
     def playout_moves(self) -> int: ...
+    #: keep the hand-set share of a mixed prior per node (set before the first run; SearchOptions.hand_prior)
+    hand_cache: bool
     def __init__(self, state: GameState, seed: int, *, c: float, select: int, plan_prior: float,
                  prior_temp: float, playout: int, eps: float, horizon: int, evaluation: int, tile_weight: float,
                  scale: float, reward: int, widen: float, ismcts: bool = True, forbid: int = 0, observer: int = -1,
@@ -55,9 +57,13 @@ class Tree:
                  root_move: int = -1) -> None:
         """Search from `state` for `observer` (default: the player to move); root_move >= 0: the whole budget
         through that legal move of the root decision (the best continuation after it)."""
-    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False) -> int:
+    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False, settle: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
-        releases the GIL. Returns the iterations done."""
+        releases the GIL. settle=True stops an iteration budget early once the most visited root move cannot
+        be overtaken in the iterations left. Returns the iterations done."""
+    def reroot(self, state: GameState, path: Sequence[int]) -> int:
+        """Keep the subtree reached by the observer's moves `path` as the tree, rooted at `state`; returns
+        the root visits carried over (0: the tree did not hold that line and starts afresh)."""
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]:
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
     def principal_variation(self, first_move: int = -1, min_visits: int = 1, officials: bool = False

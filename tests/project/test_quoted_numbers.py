@@ -21,6 +21,10 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/search-budget.md", "| h2h_p2 | 66 | {search_budget:win.h2h_p2} | {search_budget:cpu.h2h_p2} / "
+                              "{search_budget:cpu_others.h2h_p2} |"),
+    ("docs/search-budget.md", "| h2h_p3 | 66 | {search_budget:win.h2h_p3} | {search_budget:cpu.h2h_p3} / "
+                              "{search_budget:cpu_others.h2h_p3} |"),
     ("docs/officials-design.md", "| 2 | {officials_card:constraint.2p.card} | {officials_card:constraint.2p.control} | "
                                  "{officials_card:constraint.2p.d_win}, "),
     ("docs/officials-design.md", "| 3 | {officials_card:constraint.3p.card} | {officials_card:constraint.3p.control} | "

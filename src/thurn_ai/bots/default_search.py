@@ -27,8 +27,13 @@ from .spec import BotSpec, make_bot
 HINT_ITERATIONS = 2000
 #: the options a written-out mcts spec names (with MCTS_DEFAULTS' keys where they apply)
 _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval", "policy")
-#: options that say how long a search runs, not what it computes: not part of its identity
-BUDGET = ("iterations", "time", "clock")
+#: options that say how long a search runs and where it spends that, not what it computes: not part of its
+#: identity; and options that act only in play (choose(): the tree kept through a turn, the planner's houses),
+#: never in the search an analysis (the hint) makes
+BUDGET = ("iterations", "time", "clock", "spend", "draws", "reuse", "planned")
+#: options added after the shipped win maps were fitted: an identity names them only where they differ from
+#: their default (identity_differences reads a missing option as its default)
+NAMED_WHEN_SET = ("hand_prior",)
 #: options that name weights files: the identity holds the files' SHA-256 instead of their paths
 FILES = {"model": ("value", VALUE_PATH), "pmodel": ("prior", PRIOR_PATH)}
 
@@ -66,7 +71,9 @@ def search_identity(spec: str | BotSpec) -> dict[str, Any]:
     if not isinstance(bot, Searcher):          # no search: its spec's options are all it is
         return {"bot": spec.name, "options": dict(spec.options), "files": {}}
     options = bot.options
-    values = {k: v for k, v in options.to_dict().items() if k not in BUDGET and k not in FILES}
+    defaults = SearchOptions().to_dict()
+    values = {k: v for k, v in options.to_dict().items() if k not in BUDGET and k not in FILES
+              and not (k in NAMED_WHEN_SET and v == defaults[k])}
     files = {}
     if options.eval == "learned":
         files["value"] = sha256_of(options.model or VALUE_PATH)

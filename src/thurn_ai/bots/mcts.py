@@ -29,6 +29,8 @@ from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
 
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
+#: the decisions planned=houses leaves to the planner (which agrees with deep searches on all of them)
+_PLANNED_PHASES = ("houses", "cartwright")
 #: restrict_turn's name for "no official this turn"
 NO_OFFICIAL = "none"
 
@@ -57,6 +59,8 @@ class SearchBot(Bot, Analyst, Searcher):
     spec_options = frozenset(SearchOptions.names())
     #: options this bot takes by default where they differ from SearchOptions' defaults
     default_options: dict = {}
+    #: whether its trees can be kept for the next decision (reuse=): ISMCTS trees, not PIMC's worlds
+    keeps_trees = False
 
     def __init__(self, seed: int = 0, forbid=frozenset(), **options):
         super().__init__(seed=seed, forbid=forbid)
@@ -69,11 +73,15 @@ class SearchBot(Bot, Analyst, Searcher):
             self.options = SearchOptions(**{**self._defaults_for(options), **options})
         except BotSpecError as e:
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
+        if self.options.reuse != "none" and not self.keeps_trees:
+            raise BotSpecError(f"{type(self).__name__}: reuse={self.options.reuse}: its trees are not kept")
         self.forbid_mask = _search.official_mask(self.forbid)
         self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
         self.root_move = -1                                 # see restrict_root_move
         # the last search and its observation: analyse() and principal_variation() share a search
         self._last: tuple[Observation, SearchResult] | None = None
+        # the searcher's own moves since its last search of this turn, and that search's trees (reuse=)
+        self._line: _TurnLine | None = None
 
     def _defaults_for(self, options: dict) -> dict:
         """The bot's default options that apply with these: a prior (policy, mix) only where the selection
@@ -135,10 +143,12 @@ class SearchBot(Bot, Analyst, Searcher):
             weights = model_from(self.options.model).weights_for(state.n_players)
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
-        return _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
+        tree = _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, officials=self.official_filter,
                             value_weights=weights, prior_weights=prior,
                             **self.options.tree_args(), root_move=self.root_move)
+        tree.hand_cache = self.options.hand_prior == "node"
+        return tree
 
     def restrict_root(self, official: str | None, using: bool = True) -> None:
         """Make the next searches consider, at the decision at hand only, the moves that use `official`
@@ -191,18 +201,27 @@ class SearchBot(Bot, Analyst, Searcher):
             return self._last[1]
         if obs.state.is_terminal():
             raise ThurnError("the game is over: nothing to search")
-        jobs = self._jobs(obs, self.rng.getrandbits(64))
+        jobs, carried = self._reused_jobs(obs) or (self._jobs(obs, self.rng.getrandbits(64)), 0)
         cpu = self.options.clock == "cpu"
+        settle = self.options.spend == "phase"
+
+        def run(tree, iterations: int, seconds: float) -> int:
+            if iterations <= 0 and seconds <= 0:      # a kept tree that already holds its budget
+                return 0
+            # (the early stop is the compiled tree's; a wrapper's run, the server's time limit, has none)
+            if settle and isinstance(tree, _search.Tree):
+                return tree.run(iterations, seconds, cpu, settle=True)
+            return tree.run(iterations, seconds, cpu)
         if self.workers > 1 and len(jobs) > 1:
             with ThreadPoolExecutor(max_workers=self.workers) as pool:
-                done = list(pool.map(lambda j: j[0].run(j[1], j[2], cpu), jobs))
+                done = list(pool.map(lambda j: run(*j), jobs))
         else:
-            done = [tree.run(it, sec, cpu) for tree, it, sec in jobs]
+            done = [run(*j) for j in jobs]
         # A time budget shorter than one iteration (time=1e-9, or a slow machine) would leave a tree
         # without statistics and the search without a move: every tree searches at least once.
-        done = [n or tree.run(1, 0.0) for n, (tree, _, _) in zip(done, jobs)]
+        done = [n or (0 if carried else tree.run(1, 0.0)) for n, (tree, _, _) in zip(done, jobs)]
         trees = tuple(j[0] for j in jobs)
-        result = SearchResult(moves=self._merge(obs, trees), trees=trees, iterations=sum(done))
+        result = SearchResult(moves=self._merge(obs, trees), trees=trees, iterations=sum(done), carried=carried)
         self._last = (obs, result)
         return result
 
@@ -216,8 +235,12 @@ class SearchBot(Bot, Analyst, Searcher):
     @staticmethod
     def _merge(obs: Observation, trees) -> tuple[RootMove, ...]:
         stats: dict[int, list[float]] = {}
+        # a kept tree's root may hold moves of worlds the game did not take (reuse=turn): legal ones only
+        legal = set(obs.state.legal_moves())
         for tree in trees:
             for move, visits, _avail, value, wins, score in tree.root_children():
+                if move not in legal:
+                    continue
                 s = stats.setdefault(move, [0, 0.0, 0.0, 0.0])
                 s[0] += visits
                 s[1] += value
@@ -238,8 +261,60 @@ class SearchBot(Bot, Analyst, Searcher):
     def choose(self, obs: Observation) -> int:
         moves = self.allowed_moves(obs.state)
         if len(moves) == 1:
-            return moves[0]
-        return self.search(obs).moves[0].move
+            move = moves[0]
+        elif self.options.planned == "houses" and obs.state.phase in _PLANNED_PHASES:
+            move = _search.plan_policy_choice(obs.state, self.forbid_mask)
+            if move not in moves:           # (the planner keeps to the same officials: never seen)
+                move = self.search(obs).moves[0].move
+        else:
+            move = self.search(obs).moves[0].move
+        self._note(obs, move)
+        return move
+
+    # ---- the budget and the tree kept through a turn (docs/search-budget.md)
+
+    def budget(self, state) -> tuple[int, float]:
+        """(iterations, seconds) the decision at `state` is searched with: the options' budget, a draw's
+        `draws` times it with spend=phase."""
+        factor = self.options.draws if self.options.spend == "phase" and state.phase == "draw" else 1.0
+        seconds = self.time * factor if self.time else 0.0
+        return (0 if self.time else max(1, round(self.iterations * factor))), seconds
+
+    def _note(self, obs: Observation, move: int) -> None:
+        """Remember the searcher's move for reuse=: after a search a new line starts from its root; a move
+        made without a search (forced, planned) extends the line when it is the same turn's."""
+        if self.options.reuse == "none" or not self.keeps_trees:
+            return
+        last = self._last
+        if last is not None and last[0] is obs:
+            self._line = _TurnLine(obs.state.clone(), obs.player, last[1].trees)
+        line = self._line
+        if line is None:
+            return
+        if not line.extend(obs, move):
+            self._line = None
+
+    def _reused_jobs(self, obs: Observation) -> tuple[list[tuple], int] | None:
+        """The kept trees, rerooted at `obs`, with the iterations each still needs to reach its share of the
+        budget, and the root visits carried over; None when nothing can be kept (reuse=none, another turn,
+        or with reuse=silent something was revealed since)."""
+        line, self._line = self._line, None
+        if line is None or not line.leads_to(obs, exact=self.options.reuse == "silent"):
+            return None
+        iterations, seconds = self.budget(obs.state)
+        n = len(line.trees)
+        legal = set(obs.state.legal_moves())
+        jobs, carried = [], 0
+        for k, tree in enumerate(line.trees):
+            tree.reroot(obs.state, line.path)
+            # what was learned about the moves legal here (reuse=turn keeps moves of other worlds too)
+            visits = sum(r[1] for r in tree.root_children() if r[0] in legal)
+            carried += visits
+            share = iterations // n + (1 if k < iterations % n else 0)
+            jobs.append((tree, 0 if seconds else max(share - visits, 0), seconds))
+        if carried == 0:            # the line left the trees: fresh trees (as without reuse)
+            return None
+        return jobs, carried
 
     def analyse(self, obs: Observation) -> tuple[RootMove, ...]:
         """The root moves best first (RootMove: move, notation, visits, share, win_prob, mean_score,
@@ -286,19 +361,51 @@ class SearchBot(Bot, Analyst, Searcher):
         return tuple(names[bit] for _m, bit in tree.principal_variation(first, officials=True) if bit)
 
 
+class _TurnLine:
+    """The searcher's own moves since its last search (`path`), applied to a copy of that search's position
+    (`state`), and that search's trees: what reuse= needs to keep a subtree for the next decision."""
+
+    def __init__(self, state, player: int, trees: tuple):
+        self.state = state
+        self.player = player
+        self.trees = trees
+        self.path: list[int] = []
+
+    def extend(self, obs: Observation, move: int) -> bool:
+        """Add the searcher's `move` at `obs`; False when it cannot be on this line (another turn)."""
+        s = self.state
+        if (obs.player != self.player or s.is_terminal() or s.current_player != self.player
+                or s.turn != obs.state.turn or not s.is_legal(move) or len(self.path) >= 64):
+            return False
+        s.apply(move)
+        self.path.append(move)
+        return True
+
+    def leads_to(self, obs: Observation, exact: bool) -> bool:
+        """Whether `obs` is the searcher's next decision on this line: the same player, the same turn, no one
+        else moved; with `exact` also nothing revealed (the line's position looks the same to the searcher
+        as `obs`: its own draws' cards and the display's refills as the search's world had them)."""
+        s = self.state
+        if (not self.path or s.is_terminal() or obs.player != self.player or s.current_player != self.player
+                or s.turn != obs.state.turn):
+            return False
+        return not exact or s.observation(self.player) == obs.state.observation(self.player)
+
+
 class MCTSBot(SearchBot):
     """Single-observer ISMCTS: one tree per worker, a new determinization every iteration."""
 
     spec = "mcts"
     default_options = MCTS_DEFAULTS
+    keeps_trees = True
 
     def _jobs(self, obs: Observation, seed: int) -> list[tuple]:
         n = self.workers
-        seconds = self.time or 0.0
+        iterations, seconds = self.budget(obs.state)
         out = []
         for k in range(n):
-            iters = 0 if self.time else self.iterations // n + (1 if k < self.iterations % n else 0)
-            if iters == 0 and not self.time:
+            iters = 0 if seconds else iterations // n + (1 if k < iterations % n else 0)
+            if iters == 0 and not seconds:
                 continue
             out.append((self._tree(obs.state, seed + k * 0x9E3779B97F4A7C15, ismcts=True), iters, seconds))
         return out

@@ -33,13 +33,28 @@ BOUNDS = {
     "widen": (0.0, 1000.0, False, False),
     "workers": (1, 64, True, False),
     "mix": (0.0, 1.0, False, False),
+    "draws": (0.0, 100.0, False, True),
 }
 #: the move prior at PUCT's nodes: the hand-set one (rule of thumb + planner), or the learned one
 POLICIES = ("handset", "learned")
 #: what a time budget counts: wall-clock seconds, or the search thread's CPU seconds (fair on a loaded machine)
 CLOCKS = ("wall", "cpu")
+#: which later decisions of the searcher's turn start from the last search's subtree (docs/search-budget.md):
+#: none (every decision a fresh tree), silent (where the moves since revealed nothing: own card plays, closes,
+#: houses), turn (through the whole turn, the searcher's own draws too: the tree's node after a draw holds
+#: every card it could have drawn)
+REUSES = ("none", "silent", "turn")
+#: which decisions the planner makes without a search: none, or houses (the houses and the Cartwright)
+PLANNED = ("none", "houses")
+#: how a decision's budget is set: flat (every searched decision the same), or phase (draws get `draws` times
+#: it, and a search stops once its most visited move can no longer be overtaken)
+SPENDS = ("flat", "phase")
+#: where the hand-set share of a mixed prior (policy=learned, mix > 0) is asked: at every visit, or once per
+#: node (in the first determinization that reaches it, kept beside the learned logits)
+HAND_PRIORS = ("visit", "node")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
-           "clock": CLOCKS}
+           "clock": CLOCKS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS,
+           "hand_prior": HAND_PRIORS}
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,11 @@ class SearchOptions:
     mix: float = 0.0                #: with policy=learned, the hand-set prior's share of the prior
     pmodel: str | None = None       #: weights file of the learned prior (None: the shipped one)
     clock: str = "wall"             #: what time= counts: wall (seconds) or cpu (the search thread's CPU seconds)
+    reuse: str = "none"             #: keep the last search's subtree for the turn's next decision (REUSES)
+    planned: str = "none"           #: decisions the planner makes without a search (PLANNED)
+    spend: str = "flat"             #: how the budget is spread over the decisions (SPENDS)
+    draws: float = 2.0              #: with spend=phase, a draw decision's budget in multiples of the others'
+    hand_prior: str = "visit"       #: where the hand-set share of a mixed prior is asked (HAND_PRIORS)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():

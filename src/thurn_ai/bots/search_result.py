@@ -30,10 +30,12 @@ class SearchResult:
     """One search of a decision: `moves`, the root moves best first (most visits; ties by value, then by
     move code, so the order is reproducible); `trees`, the compiled trees searched (their root statistics
     were added up: a line is read from the one that visited the best move most); `iterations`, the
-    iterations run over all trees."""
+    iterations run over all trees; `carried`, the root visits the trees held before it from the searcher's
+    previous decision of the turn (reuse=, thurn_ai.bots.mcts; 0 for a fresh tree)."""
     moves: tuple[RootMove, ...]
     trees: tuple
     iterations: int
+    carried: int = 0
 
     @property
     def best(self) -> RootMove | None:
