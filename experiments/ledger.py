@@ -19,6 +19,10 @@ from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.ledger import TITLE, ledger_table, search_root_rows, sprt_rows, with_holm
 from thurn_ai.studies.provenance import committed_code_or_exit
 
+#: the line the results folder's front page opens with (docs/development.md, a study's life)
+STATUS = ('benchmark. Every candidate tested against a baseline, with its rule, its looks and its verdict under '
+          'both tie conventions.')
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "ledger"
 
@@ -41,7 +45,8 @@ def main(argv=None) -> int:
                                               says=f"{r.candidate} against {r.baseline}, look {r.look}, {conv}")
         if not pd.isna(r.p_holm):
             numbers[f"{key}.p_holm"] = Number(r.p_holm, unit="p", games=int(r.games), says="Holm-corrected p")
-    findings = Findings(study=args.out.name, title=TITLE, command="python experiments/ledger.py", commit=code,
+    findings = Findings(status=STATUS, study=args.out.name,
+                        title=TITLE, command="python experiments/ledger.py", commit=code,
                         numbers=numbers)
     front_page(args.out, findings, ledger_table(df))
     return 0

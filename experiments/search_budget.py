@@ -32,6 +32,10 @@ from thurn_ai.stats.summary import mean_interval, versus_baseline, wilson_interv
 from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run, read_runs
 
+#: the line the results folder's front page opens with (docs/development.md, a study's life)
+STATUS = ('adopted. As options of `mcts`, off by default (`reuse`, `planned`, `spend`, `draws`, `hand_prior`; '
+          "docs/search-budget.md); not as the default: the candidate's adoption rule failed.")
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "search_budget"
 
@@ -280,7 +284,7 @@ def findings(data: dict, code: str, out: Path) -> Findings:
             numbers[f"paired.{key}"] = Number(p["win_diff"] / 100, p["win_diff_lo"] / 100, p["win_diff_hi"] / 100,
                                               "pp", games=p["deals"],
                                               says=f"candidate minus anchor-1k against heuristic, {key[1:]} players")
-    return Findings(study="search_budget", title="The search's budget (issue 69)",
+    return Findings(status=STATUS, study="search_budget", title="The search's budget (issue 69)",
                     command="python experiments/search_budget.py", commit=code, numbers=numbers, games=games,
                     played_at=tuple(sorted({r["code"] for r in read_runs(out)})))
 

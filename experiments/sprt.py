@@ -20,6 +20,10 @@ from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 from thurn_ai.studies.sprt_study import replay, simulated
 
+#: the line the results folder's front page opens with (docs/development.md, a study's life)
+STATUS = ("benchmark. The sequential test's error rates and lengths in simulation, the search-root cells "
+          'replayed through it, and one real test (racer against heuristic).')
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "sprt"
 RUNS = ROOT / "results" / "search_root" / "runs"
@@ -55,7 +59,8 @@ def main(argv=None) -> int:
         numbers[f"replay.{r.cell}.{r.players}p.deals"] = Number(
             float(r.deals), unit="number", digits=0, games=int(r.games),
             says=f"deals the test used on the committed cell ({r.verdict}; shared share: {r.shared_verdict})")
-    findings = Findings(study=args.out.name, title=TITLE, command="python experiments/sprt.py", commit=code,
+    findings = Findings(status=STATUS, study=args.out.name,
+                        title=TITLE, command="python experiments/sprt.py", commit=code,
                         numbers=numbers, games={"simulated tests": 6 * args.sims})
     front_page(args.out, findings, _body(sim, rep, args.sims))
     log_run(args.out, "sprt", time.time() - start, code, sims=args.sims)

@@ -186,10 +186,12 @@ QUOTES = [
     ("README.md", "out-of-fold calibration slope\n{calibration:equal.p2.slope|value} / "
                   "{calibration:equal.p3.slope|value} / {calibration:equal.p4.slope|value} at 2 / 3 / 4 players "
                   "(1 is exact), measured at the hint's 2000 iterations only"),
+    ("README.md", "it rates {league:2p.mcts} / {league:3p.mcts} /\n{league:4p.mcts} above `heuristic` in log-odds of "
+                  "winning"),
     ("README.md", "engine plays {bench:engine.random_moves_per_second_min}–"
                   "{bench:engine.random_moves_per_second_max} million random moves a second"),
-    ("README.md", "it labels {review:recall.points} of planted mistakes and reviews a 3-player game in "
-                  "{review:seconds.heuristic.p3} s on two cores"),
+    ("README.md", "labels {review:recall.points} of planted mistakes and reviews a 3-player game in "
+                  "{review:seconds.heuristic.p3} s on 2 cores"),
     ("README.md", "no amendment found did better on 1,800 fresh deals ({officials_advice:confirm.pooled}, bots only)"),
     ("docs/expert.md", "| generation 1 | the prior fitted to a 10,000-iteration search's visit shares, a "
                        "conditional logit per phase | against the hand-set prior: "

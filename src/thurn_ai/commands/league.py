@@ -10,7 +10,7 @@ import click
 from ..bots import split_specs
 from ..errors import ThurnError
 from ..fileio import path_text
-from .options import COUNTS, GAMES, JOBS, SEED, bot_module_option
+from .options import COUNTS, GAMES, JOBS, SEED, OutputFolder, bot_module_option
 
 
 @click.command("league")
@@ -26,8 +26,9 @@ from .options import COUNTS, GAMES, JOBS, SEED, bot_module_option
 @bot_module_option
 @click.option("--anchor", default="heuristic", show_default=True, help="The bot rated 0.")
 @click.option("--bootstrap", type=GAMES, default=200, show_default=True, help="Game resamples for the intervals.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder for the games (p2/, p3/, p4/) and ratings [default: league/YYYYMMDD-HHMMSS, the time it started].")
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
+              help="Folder for the games (p2/, p3/, p4/) and ratings [default: league/YYYYMMDD-HHMMSS, the time it "
+                   "started].")
 @click.option("--resume", is_flag=True, help="Continue the league in --out (the same bots and seed).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
 def command(bots_text, added, players, games, seed, jobs, scheduler, anchor, bootstrap, out_dir, resume, progress):

@@ -9,7 +9,7 @@ import click
 
 from ..errors import ThurnError
 from ..fileio import path_text
-from .options import GAMES, JOBS, PLAYERS, SEED, bot_module_option
+from .options import GAMES, JOBS, PLAYERS, SEED, OutputFolder, bot_module_option
 
 
 @click.command("sprt")
@@ -30,7 +30,7 @@ from .options import GAMES, JOBS, PLAYERS, SEED, bot_module_option
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Deal k's seed derives from it.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Local worker processes.")
 @bot_module_option
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
               help="Folder for the games and sprt.json [default: sprt/YYYYMMDD-HHMMSS, the time it started].")
 @click.option("--resume", is_flag=True, help="Continue the test in --out (its declared bounds must be given again).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -11,6 +11,10 @@ from ..play.league import load_league
 from ..stats.rating import fit_ratings, plot_ratings, ratings_markdown
 from .findings import Findings, Number, front_page
 
+#: the line the results folder's front page opens with (docs/development.md, a study's life)
+STATUS = ('benchmark. A yardstick: the field of reference bots and the default search rated against each other '
+          '(a first, small league: 112 / 84 / 84 games).')
+
 
 def league_ratings(results: dict[int, pd.DataFrame], anchor: str = "heuristic", kind: str = "win",
                    bootstrap: int = 200, seed: int = 0) -> dict[int, pd.DataFrame]:
@@ -40,7 +44,7 @@ def write_report(out: Path, code: str, anchor: str, bootstrap: int, seed: int) -
                                                                  "log-strength of winning, 95% game bootstrap")
                for n, t in wins.items() for r in t.itertuples() if r.bot != anchor}
     games = {f"p{n}": int(df["game"].nunique()) for n, df in results.items()}
-    findings = Findings(study=out.name, title="The league: the field and the default search, rated",
+    findings = Findings(status=STATUS, study=out.name, title="The league: the field and the default search, rated",
                         command="python experiments/league.py", commit=code, numbers=numbers, games=games)
     body = [f"Ratings: the winner of each game as a Luce choice among its table (choix), {anchor} = 0, 95% intervals "
             f"from {bootstrap} resamples of the games; `beats anchor` is the model's chance to win a two-player "
