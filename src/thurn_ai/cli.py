@@ -28,7 +28,7 @@ COMMANDS = {     # the one-line descriptions `thurn-ai --help` lists (without im
     "tournament": "Play many games between bots and print statistics.",
     "report": "Re-analyse a saved tournament and write plots.",
     "league": "Rate bots in round robins at 2, 3 and 4 players.",
-    "sprt": "Test a candidate bot against a baseline until the evidence decides.",
+    "sprt": "Test a candidate bot against a baseline until it knows.",
     "officials": "Measure what each official is worth (the officials study).",
     "serve": "Open the board in a browser: play, replay, set up, hint.",
 }

@@ -102,6 +102,9 @@ BOUNDS = {
     "--choice-games": (INT, 1, 1_000_000), "--choice-iterations": (INT, 1, 10_000_000),
     "--validation-games": (INT, 1, 1_000_000),
     "--port": (INT, 0, 65535), "--hint-time": (FLOAT, 0.0, 120.0), "--budget": (INT, 1, 10_000_000),
+    "--bootstrap": (INT, 1, 1_000_000), "--batch": (INT, 1, 1_000_000), "--max-deals": (INT, 1, 1_000_000),
+    "--elo0": (FLOAT, -100.0, 100.0), "--elo1": (FLOAT, -100.0, 100.0), "--alpha": (FLOAT, 0.0, 0.5),
+    "--beta": (FLOAT, 0.0, 0.5),
 }
 # (command, option, arguments that stop the command quickly after a valid number, what that error says)
 NUMERIC = [
@@ -131,6 +134,13 @@ NUMERIC = [
     ("officials", "--choice-iterations", ["--part", "choice", "--bot", "nosuchbot"], "needs --out"),
     ("officials", "--validation-games", ["--part", "validation", "--bot", "nosuchbot"], "unknown bot"),
     ("bench", "--playouts", ["--board", "atlantis"], "unknown board"),
+    ("league", "--games", ["--bots", "nosuchbot,greedy", "--anchor", "greedy"], "unknown bot"),
+    ("league", "--seed", ["--bots", "nosuchbot,greedy", "--anchor", "greedy"], "unknown bot"),
+    ("league", "--jobs", ["--bots", "nosuchbot,greedy", "--anchor", "greedy"], "unknown bot"),
+    ("league", "--bootstrap", ["--bots", "nosuchbot,greedy", "--anchor", "greedy"], "unknown bot"),
+    *[("sprt", option, ["nosuchbot", "--against", "greedy"], "unknown bot")
+      for option in ("--players", "--elo0", "--elo1", "--alpha", "--beta", "--batch", "--max-deals", "--seed",
+                     "--jobs")],
     ("serve", "--port", ["--record", MISSING], "cannot read"),
     ("serve", "--game", ["--record", MISSING], "cannot read"),
     ("serve", "--hint-time", ["--record", MISSING], "cannot read"),

@@ -38,6 +38,9 @@ FOLDER_OUTPUTS = {
     ("officials", "out_dir"): ["officials", "--part", "ablation", "--games", "2", "--players", "2", "--quiet",
                                "--out", "OUT"],
     ("report", "plots_dir"): ["report", "TOURNAMENT", "--plots", "OUT"],
+    ("league", "out_dir"): ["league", "--bots", "random,greedy", "--players", "2", "--games", "2", "--no-progress",
+                            "--out", "OUT"],
+    ("sprt", "out_dir"): ["sprt", "random", "--against", "greedy", "--batch", "1", "--max-deals", "1", "--out", "OUT"],
 }
 
 

@@ -55,7 +55,7 @@ def test_the_details_say_whom_it_assumes_how_well_it_held_and_what_the_margin_is
 def test_the_review_prints_the_same_line_once_above_its_lists():
     from thurn_ai.play.review import Review
     from thurn_ai.play.review_text import review_lines
-    r = Review(players=2, bots=("human", "mcts"), seats=(0,), budget=100, spec=str(DEFAULT), research_spec="",
-               seed=0, calibrated=True, decisions=(), summaries=())
+    r = Review(players=2, bots=("human", "mcts"), seats=(0,), budget=100, spec=str(DEFAULT), seed=0,
+               calibrated=True, decisions=(), summaries=())
     lines = review_lines(r)
     assert sum(line.startswith("Win chances for players like the search") for line in lines) == 1

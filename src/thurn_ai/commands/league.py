@@ -36,6 +36,7 @@ def command(bots_text, added, players, games, seed, jobs, scheduler, anchor, boo
 
     Writes OUT/ratings.csv and OUT/ratings.png. Example: thurn-ai league --bots heuristic,racer,greedy --games 60"""
     from ..bots.field import FIELD_SPECS
+    from ..bots.spec import make_bot
     from ..play.league import run_league
     from ..studies.league_report import league_ratings, write_tables
     from ..stats.rating import ratings_markdown
@@ -47,6 +48,8 @@ def command(bots_text, added, players, games, seed, jobs, scheduler, anchor, boo
         raise ThurnError("--resume needs --out: the folder of the league to continue")
     out = Path(out_dir or f"league/{time.strftime('%Y%m%d-%H%M%S')}")
     counts = [int(n) for n in players.split(",")]
+    for spec in specs:
+        make_bot(spec)          # an unknown bot or option is refused before any folder is made
     click.echo(f"league: {', '.join(specs)}; {players} players; games in {path_text(out)}", err=True)
     try:
         results = run_league(specs, players=counts, games=games, seed=seed, jobs=jobs, out_dir=out,

@@ -9,7 +9,12 @@ import click
 
 from ..errors import ThurnError
 from ..fileio import path_text
-from .options import GAMES, JOBS, PLAYERS, SEED, OutputFolder, bot_module_option
+from .options import GAMES, JOBS, PLAYERS, SEED, BoundedFloat, OutputFolder, bot_module_option
+
+#: a difference of win share in points (x100): within (-100, 100]
+POINTS = BoundedFloat(-100.0, 100.0)
+#: an error rate of the test: within (0, 0.5]
+ERROR_RATE = BoundedFloat(0.0, 0.5)
 
 
 @click.command("sprt")
@@ -18,12 +23,12 @@ from .options import GAMES, JOBS, PLAYERS, SEED, OutputFolder, bot_module_option
 @click.option("--players", type=PLAYERS, default=2, show_default=True, help="Players per game: 2, 3 or 4.")
 @click.option("--opponents", default=None,
               help="3-4 players: the bot in the seats other than the focus seat [default: the baseline].")
-@click.option("--elo0", type=float, default=0.0, show_default=True,
+@click.option("--elo0", type=POINTS, default=0.0, show_default=True,
               help="H0: the mean paired difference in points (the focus seat's win share with the candidate "
                    "minus with the baseline, x100).")
-@click.option("--elo1", type=float, default=3.0, show_default=True, help="H1: the mean paired difference, points.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Chance to accept H1 when H0 holds.")
-@click.option("--beta", type=float, default=0.05, show_default=True, help="Chance to accept H0 when H1 holds.")
+@click.option("--elo1", type=POINTS, default=3.0, show_default=True, help="H1: the mean paired difference, points.")
+@click.option("--alpha", type=ERROR_RATE, default=0.05, show_default=True, help="Chance to accept H1 when H0 holds.")
+@click.option("--beta", type=ERROR_RATE, default=0.05, show_default=True, help="Chance to accept H0 when H1 holds.")
 @click.option("--batch", type=GAMES, default=8, show_default=True, help="Deals between looks (2 games a deal).")
 @click.option("--max-deals", type=GAMES, default=None,
               help="Give up undecided after this many deals (a multiple of --batch) [default: never].")
@@ -41,8 +46,11 @@ def command(candidate, baseline, players, opponents, elo0, elo1, alpha, beta, ba
     Both bots play the same deals in the same seats; the test stops when H1 (a gain of --elo1 points) or H0
     (--elo0) is accepted at the declared error rates, and prints a verdict line. Example:
     thurn-ai sprt racer --against heuristic --elo1 10 --batch 4"""
+    from ..bots.spec import make_bot
     from ..studies.sprt import run_sprt
     from ..stats.sprt import SPRT
+    for spec in (candidate, baseline, *([opponents] if opponents else [])):
+        make_bot(spec)          # an unknown bot or option is refused before any folder is made
     try:
         test = SPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, batch=batch, max_deals=max_deals)
     except ValueError as e:
@@ -51,10 +59,13 @@ def command(candidate, baseline, players, opponents, elo0, elo1, alpha, beta, ba
         raise ThurnError("--resume needs --out: the folder of the test to continue")
     if out_dir is None:
         out_dir = f"sprt/{time.strftime('%Y%m%d-%H%M%S')}"
-    click.echo(f"sprt: {candidate} against {baseline}, {players} players, H0 {elo0:+g} / H1 {elo1:+g} points, "
-               f"alpha {alpha:g}, beta {beta:g}; games in {path_text(out_dir)}", err=True)
+    announced = []
 
     def look(result):
+        if not announced:       # once the folder is taken: a refused start prints one error line only
+            click.echo(f"sprt: {candidate} against {baseline}, {players} players, H0 {elo0:+g} / H1 {elo1:+g} "
+                       f"points, alpha {alpha:g}, beta {beta:g}; games in {path_text(out_dir)}", err=True)
+            announced.append(True)
         s = result.status["win"]
         click.echo(f"  {s.n} deals: LLR {s.llr:+.2f} in [{s.lower:.2f}, {s.upper:.2f}]", err=True)
     try:
