@@ -59,3 +59,18 @@ def test_the_review_prints_the_same_line_once_above_its_lists():
                calibrated=True, decisions=(), summaries=())
     lines = review_lines(r)
     assert sum(line.startswith("Win chances for players like the search") for line in lines) == 1
+
+
+def test_the_review_explains_its_chance_on_request():
+    """review --explain: the chance's details under its line (as hint --explain), no pointer to them."""
+    from thurn_ai.play.review import Review
+    from thurn_ai.play.review_text import review_lines
+    from thurn_ai.play.win_chance import chance_details, win_chance_for
+    r = Review(players=3, bots=("human", "mcts", "mcts"), seats=(0,), budget=100, spec=str(DEFAULT), seed=0,
+               calibrated=True, decisions=(), summaries=())
+    plain, explained = review_lines(r), review_lines(r, explain=True)
+    details = [f"  {d}" for d in chance_details(win_chance_for(str(DEFAULT), 3))]
+    assert details and not set(details) & set(plain)
+    at = next(i for i, line in enumerate(explained) if line.startswith("Win chances for players like the search"))
+    assert explained[at + 1: at + 1 + len(details)] == details
+    assert "--explain" in plain[at] and "--explain" not in explained[at]

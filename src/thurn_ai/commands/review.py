@@ -64,12 +64,14 @@ def parse_moves(text: str | None) -> range | None:
                    "format from the suffix: .png, .pdf, .svg...).")
 @force_option
 @click.option("--json", "as_json", is_flag=True, help="Print the whole review as JSON.")
+@click.option("--explain", is_flag=True,
+              help="Also say how sure the win chances are: whom they assume, how well they held, what ± means.")
 @click.option("--no-cache", is_flag=True,
               help="Search again even if this review was cached (the cache: $THURN_AI_CACHE/reviews, else "
                    "~/.cache/thurn-ai/reviews).")
 @data_board_file_option("game record")
-def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png, force, as_json, no_cache,
-            board_file):
+def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png, force, as_json, explain,
+            no_cache, board_file):
     """Review a recorded game: for each decision of the chosen seats, searches from that player's information
     only rate the move played against the best move, each by the best continuation of the turn after it; the
     loss of expected final points is labelled inaccuracy, mistake or blunder where two searches agree, and each
@@ -116,7 +118,7 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
         return
     replay = None if Path(record).is_dir() else \
         f"thurn-ai replay {path_text(record)}" + (f" --game {game}" if game != 1 else "")
-    for line in review_lines(r, name, replay):
+    for line in review_lines(r, name, replay, explain=explain):
         click.echo(line)
     if png is not None:
         click.echo(f"wrote {path_text(png)}")

@@ -59,7 +59,7 @@ def command(candidate, baseline, players, opponents, elo0, elo1, alpha, beta, ba
         raise ThurnError("--resume needs --out: the folder of the test to continue")
     if out_dir is None:
         out_dir = f"sprt/{time.strftime('%Y%m%d-%H%M%S')}"
-    announced = []
+    announced: list[bool] = []
 
     def look(result):
         if not announced:       # once the folder is taken: a refused start prints one error line only

@@ -3,7 +3,7 @@ seat's summary (accuracy, points lost, labels, worst turns) and its labelled dec
 from __future__ import annotations
 
 from .review import DecisionReview, PlayerSummary, Review
-from .win_chance import chance_line, win_chance_for
+from .win_chance import chance_details, chance_line, win_chance_for
 
 _PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 _OFFICIAL = {"postmaster": "Postmaster", "administrator": "Administrator", "postal_carrier": "Postal Carrier",
@@ -57,13 +57,17 @@ def worst_turns_line(s: PlayerSummary) -> str | None:
                                          for w in s.worst_turns)
 
 
-def review_lines(r: Review, name: str = "the game", replay: str | None = None) -> list[str]:
+def review_lines(r: Review, name: str = "the game", replay: str | None = None, explain: bool = False) -> list[str]:
     """The review of `name` as lines of text; `replay`: the command that replays the record (e.g.
-    'thurn-ai replay game.jsonl --game 1'), for the last line's "go to the position" hint."""
+    'thurn-ai replay game.jsonl --game 1'), for the last line's "go to the position" hint; explain: what lies
+    behind the win chances (chance_details) under their line."""
     scores = f", final scores {' '.join(map(str, r.scores))}" if r.scores else ""
     thresholds = ", ".join(f"{k} from {v:g}" for k, v in r.thresholds.items())
     out = [f"review of {name}: {r.players} players ({', '.join(r.bots)}){scores}",
-           f"search: {r.spec}", chance_line(win_chance_for(r.spec, r.players)) + " (how sure: hint --explain)",
+           f"search: {r.spec}",
+           chance_line(chance := win_chance_for(r.spec, r.players))
+           + ("" if explain else " (--explain: how sure is this?)"),
+           *([f"  {d}" for d in chance_details(chance)] if explain else []),
            "unit: expected final points (what the best continuation after a move can still reach, as the search "
            "rates it), with the win chance beside it" + ("" if r.calibrated else " (evaluation units: not calibrated)"),
            f"labels: {thresholds} points lost; accuracy: the mean over a seat's decisions of "
