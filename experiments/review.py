@@ -38,7 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from thurn_ai.bots import make_bot
-from thurn_ai.fileio import atomic_to_csv
+from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, position_at
@@ -296,7 +296,9 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     stages = args.stages.split(",")
-    (out / "settings.json").write_text(json.dumps(vars(args), indent=1) + "\n", encoding="utf-8")
+    # the folder as the repository names it (a machine's own path would mean nothing to a reader)
+    where = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
+    atomic_write_text(out / "settings.json", json.dumps({**vars(args), "out": str(where)}, indent=1) + "\n")
     if "planted" in stages:
         measure_planted(out, args.per_kind, args.max_games)
     if "board" in stages:
