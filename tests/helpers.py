@@ -248,3 +248,14 @@ def experiment(name: str):
 __all__ = ["free_turn_start", "build", "legal", "legal_of_kind", "play", "cities", "names_of", "stack", "route_names",
            "house_names", "total_cards", "reachable_house_sets", "downward_closure", "finish_turn",
            "HOUSES", "experiment"]
+
+
+def write_random_record(path: Path) -> Path:
+    """A record file of one 2-player game between random bots (seed 7), written to `path`: the small valid
+    input the command-line tests feed to replay, review and show."""
+    from thurn_ai.bots import make_bot
+    from thurn_ai.game.rules import Rules
+    from thurn_ai.play.match import play_game
+    rec = play_game(Rules(players=2), [make_bot("random", 1), make_bot("random", 2)], 7)
+    path.write_text(rec.to_json() + "\n", encoding="utf-8")
+    return path

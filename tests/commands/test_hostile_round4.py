@@ -9,19 +9,14 @@ import os
 import pytest
 
 from thurn_ai import fileio
-from thurn_ai.play.match import play_game
-from thurn_ai.bots import make_bot
-from thurn_ai.game.rules import Rules
 
 from tests.commands.test_cli_edges import assert_one_error, invoke
+from tests.helpers import write_random_record
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
-    rec = play_game(Rules(players=2), [make_bot("random", 1), make_bot("random", 2)], 7)
-    path.write_text(rec.to_json() + "\n", encoding="utf-8")
-    return path
+    return write_random_record(tmp_path_factory.mktemp("rec") / "game.jsonl")
 
 
 @pytest.fixture(scope="module")

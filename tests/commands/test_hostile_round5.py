@@ -14,12 +14,11 @@ import textwrap
 import pytest
 
 from thurn_ai import fileio
-from thurn_ai.bots import make_bot
-from thurn_ai.game.rules import Rules
 from thurn_ai.play import review as R
-from thurn_ai.play.match import parse_records, play_game
+from thurn_ai.play.match import parse_records
 
 from tests.commands.test_cli_edges import assert_one_error, invoke
+from tests.helpers import write_random_record
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
 
@@ -42,10 +41,7 @@ def run_capped(code: str, *args, extra: int = 2 ** 30, timeout: float = 120):
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
-    rec = play_game(Rules(players=2), [make_bot("random", 1), make_bot("random", 2)], 7)
-    path.write_text(rec.to_json() + "\n", encoding="utf-8")
-    return path
+    return write_random_record(tmp_path_factory.mktemp("rec") / "game.jsonl")
 
 
 @pytest.fixture(scope="module")

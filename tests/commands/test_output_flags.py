@@ -10,13 +10,11 @@ from __future__ import annotations
 import click
 import pytest
 
-from thurn_ai.bots import make_bot
 from thurn_ai.cli import COMMANDS, cli
 from thurn_ai.commands.options import OutputFile, OutputFolder
-from thurn_ai.game.rules import Rules
-from thurn_ai.play.match import play_game
 
 from tests.commands.test_cli_edges import assert_one_error, invoke
+from tests.helpers import write_random_record
 
 #: Options (and arguments) naming a file or folder a command only reads.
 INPUTS = {("hint", "position_file"), ("officials", "from_path"), ("replay", "record_file"),
@@ -72,9 +70,7 @@ def test_every_option_naming_a_path_is_an_input_or_a_checked_output():
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("inputs")
-    record = folder / "game.jsonl"
-    rec = play_game(Rules(players=2), [make_bot("random", 1), make_bot("random", 2)], 7)
-    record.write_text(rec.to_json() + "\n", encoding="utf-8")
+    record = write_random_record(folder / "game.jsonl")
     position = folder / "pos.json"
     assert invoke(["replay", record, "--at", "3", "--position-out", position]).exit_code == 0
     tournament = folder / "t"
