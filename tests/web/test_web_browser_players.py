@@ -10,8 +10,8 @@ import pytest
 
 from tests.web.test_web_browser import (TIMEOUT_MS, api_view, browser, page, server_url,  # noqa: F401
                                         start_game, wait_person)
-from tests.web.test_web_browser_game import click_move, open_position, reproduction_position
-from tests.web.test_web_browser_turns import cartwright_position, chooser_text, in_view
+from tests.web.test_web_browser_game import open_position, reproduction_position
+from tests.web.test_web_browser_turns import cartwright_position, chooser_text, draw_play_and_close, in_view
 from tests.web.test_web_browser_turns import new_context as turns_context
 
 SIZES = {"phone": (390, 844), "small-phone": (360, 740), "small": (1024, 768), "large": (1440, 900)}
@@ -146,14 +146,7 @@ def test_undo_after_a_card_play_that_ended_the_turn_on_a_phone(browser, server_u
 def close_and_place_no_house(page):
     """The Cartwright position: draw Basel, play Innsbruck, close, and Place no house (confirmed)."""
     open_position(page, cartwright_position(), ["human", "random", "random"])
-    click_move(page, '#display .card[data-move="draw Basel"]')
-    n = page.get_attribute("#game", "data-moves")
-    page.click('#hand .card[data-city="Innsbruck"]')
-    menu = page.locator('#chooser:not([hidden]) button[data-move="right Innsbruck"]')
-    if menu.count():
-        menu.click()
-    wait_person(page, n)
-    click_move(page, '#moves button[data-move="close"]')
+    draw_play_and_close(page)
     n = page.get_attribute("#game", "data-moves")
     page.click("#place-houses")                                  # nothing picked: "Place no house"
     page.click("#chooser:not([hidden]) button.confirm")

@@ -58,8 +58,8 @@ def cartwright_position() -> dict:
     return d
 
 
-def close_with_the_cartwright_left(page):
-    """Draw Basel, play Innsbruck, close, place the best houses: the Cartwright phase (no official used)."""
+def draw_play_and_close(page):
+    """In the Cartwright position: draw Basel, play Innsbruck, close (no official used)."""
     click_move(page, '#display .card[data-move="draw Basel"]')
     n = page.get_attribute("#game", "data-moves")
     page.click('#hand .card[data-city="Innsbruck"]')
@@ -68,6 +68,11 @@ def close_with_the_cartwright_left(page):
         menu.click()
     wait_person(page, n)
     click_move(page, '#moves button[data-move="close"]')
+
+
+def close_with_the_cartwright_left(page):
+    """Draw Basel, play Innsbruck, close, place the best houses: the Cartwright phase (no official used)."""
+    draw_play_and_close(page)
     best = api_view(page)["house_choice"]["sets"][0]
     for city in best["cities"]:
         page.click(f'#board .city.legal[data-city="{city}"]')
