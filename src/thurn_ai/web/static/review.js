@@ -7,7 +7,7 @@
 // It hears of the replay through two events replay.js sends: "replay:opened" (the record's summary) and
 // "replay:shown" (the move number shown, after the board is drawn); app.js hands it goTo.
 import { $, api, sleep } from "./common.js";
-import { el } from "./board.js";
+import { el, plural } from "./board.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
@@ -107,7 +107,7 @@ async function cancelReview() {
 const pct = (x) => (x === null || x === undefined ? "?" : `${Math.round(100 * x)}%`);
 const pts = (x) => `${x.toFixed(1)} point${x.toFixed(1) === "1.0" ? "" : "s"}`;
 const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
-const count = (n, label) => `${n} ${n === 1 ? label : PLURAL[label]}`;
+const count = (n, label) => plural(n, label, PLURAL[label]);
 const OFFICIAL = { postmaster: "Postmaster", administrator: "Administrator", postal_carrier: "Postal Carrier", cartwright: "Cartwright" };
 const moveText = (move, official) => `“${move}”` + (official ? ` [${OFFICIAL[official] || official}]` : "");
 const line = (d) => (d.best_line.length > 1 ? ` Best line: ${d.best_line.join(" → ")} (${d.best_line_then}).` : "");
