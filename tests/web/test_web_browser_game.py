@@ -274,7 +274,6 @@ def test_a_discard_is_picked_as_a_set(page):
     d["deck_size"] -= 4
     open_position(page, d, ["human", "random", "random"])
     to_close(page)
-    n = page.get_attribute("#game", "data-moves")
     place_houses(page)                         # no house: the discards come next (5 cards: 2 go)
     page.wait_for_selector("#game[data-phase=discard]")
     assert page.is_disabled("#place-discards")
@@ -289,6 +288,9 @@ def test_a_discard_is_picked_as_a_set(page):
     page.wait_for_selector('#hand .card.picked[data-city="Lodz"]')
     assert page.locator("#hand .card[aria-pressed=true]").count() == 2
     assert run_axe(page) == []                          # the discard phase, cards picked
+    # the count before this click: one taken before Place houses is passed already, and the hand would be
+    # read before the discards were played (the 5-card hand a run once saw)
+    n = page.get_attribute("#game", "data-moves")
     page.click("#place-discards")
     wait_person(page, n)
     hand = api_view(page)["position"]["players"][0]["hand"]
