@@ -1,0 +1,164 @@
+"""Compute where decisions are made (issue 69), decided by sequential tests: each candidate against the frozen
+default `anchor-1k` on paired deals (`thurn-ai sprt`'s test), its base budget brought to anchor-1k's CPU a game
+first; reproduces results/search_compute/.
+
+    python experiments/search_compute.py --part calibrate     # CPU a game of every declared spec (calibration.csv)
+    python experiments/search_compute.py --part test NAME ... # the declared tests (resume; games as they go)
+    python experiments/search_compute.py --part report        # findings.json, README.md
+
+The tests, their bounds, caps and seeds are TESTS below, declared in results/search_compute/design.md before
+their games (a test added later is declared there, and committed, before it starts). Calibration: each spec
+against heuristic on the same CALIBRATION deals as anchor-1k, the CPU seconds its bot spends choosing (thread
+time) a game, one process. Results must come from committed code: the script refuses uncommitted changes
+unless --allow-dirty.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from thurn_ai.bots import make_bot
+from thurn_ai.fileio import atomic_to_csv
+from thurn_ai.game.rules import Rules
+from thurn_ai.play.match import Table, derive_seed
+from thurn_ai.stats.sprt import SPRT
+from thurn_ai.studies.findings import Findings, Number, front_page
+from thurn_ai.studies.provenance import committed_code_or_exit, log_run, read_runs
+from thurn_ai.studies.sprt import run_sprt
+
+#: the line the results folder's front page opens with (docs/development.md, a study's life)
+STATUS = ("benchmark. Sequential tests of the budget options against anchor-1k; their verdicts, not this "
+          "line, say what was adopted (design.md).")
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "results" / "search_compute"
+ANCHOR = "anchor-1k"
+#: deals of the CPU calibration: (players, first seed, games), against heuristic
+CALIBRATION = ((2, 67000, 6), (3, 67100, 6))
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One sequential test as declared before its games: the candidate, the player count, H1 (H0 is 0), the
+    cap on deals and the seed its deals derive from (not used by any committed study)."""
+    candidate: str
+    players: int
+    elo1: float
+    max_deals: int
+    seed: int
+
+    def sprt(self) -> SPRT:
+        return SPRT(elo0=0.0, elo1=self.elo1, alpha=0.05, beta=0.05, batch=8, max_deals=self.max_deals)
+
+
+BUDGET = "mcts(reuse=silent,planned=houses,spend=phase,draws=2,iterations=1900)"
+TESTS = {
+    "budget_p2": Declared(BUDGET, 2, 10.0, 200, 69101),
+    "budget_p3": Declared(BUDGET, 3, 8.0, 200, 69103),
+}
+
+
+def play_for_cpu(spec: str, players: int, seed: int) -> dict:
+    """One game of `spec` against heuristic (seat seed mod players): its CPU seconds choosing, iterations,
+    searches, visits carried."""
+    tested = seed % players
+    seats = ["heuristic"] * players
+    seats[tested] = spec
+    bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(seats)]
+    table = Table.new(Rules(players=players), seed, seats)
+    cpu, iterations, searches, carried = 0.0, 0, 0, 0
+    while not table.over:
+        p = table.to_move
+        obs = table.observation()
+        t0 = time.thread_time()
+        move = bots[p].choose(obs)
+        if p == tested:
+            cpu += time.thread_time() - t0
+            result = bots[p].last_search(obs)
+            if result is not None:
+                iterations += result.iterations
+                searches += 1
+                carried += result.carried
+        table.check_bot_move(move)
+        table.apply(move)
+    return {"cpu": cpu, "iterations": iterations, "searches": searches, "carried": carried}
+
+
+def part_calibrate(out: Path, code: str) -> None:
+    specs = [ANCHOR, *dict.fromkeys(t.candidate for t in TESTS.values())]
+    rows = []
+    for players, first, games in CALIBRATION:
+        for spec in specs:
+            games_ = [play_for_cpu(spec, players, g) for g in range(first, first + games)]
+            row = {"spec": spec, "players": players, "games": games, "code": code,
+                   **{k: round(statistics.mean(g[k] for g in games_), 3) for k in games_[0]}}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    import pandas as pd
+    atomic_to_csv(pd.DataFrame(rows), out / "calibration.csv", index=False)
+
+
+def part_test(out: Path, names: list[str]) -> None:
+    for name in names:
+        t = TESTS[name]
+        folder = out / name
+        result = run_sprt(t.candidate, ANCHOR, players=t.players, test=t.sprt(), seed=t.seed, out_dir=folder,
+                          resume=folder.exists(),
+                          on_look=lambda r: print(f"{name}: {r.deals} deals, LLR {r.status['win'].llr:+.2f}",
+                                                  flush=True))
+        print(result.line, flush=True)
+
+
+def findings(out: Path, code: str) -> Findings:
+    numbers, games = {}, {}
+    for name, t in TESTS.items():
+        path = out / name / "sprt.json"
+        if not path.exists():
+            continue
+        r = json.loads(path.read_text())
+        s = r["status"]["win"]
+        games[name] = r["games"]
+        numbers[f"{name}.diff"] = Number(s["mean"], s["ci"][0], s["ci"][1], "difference", games=r["games"],
+                                         says=f"{t.candidate} minus anchor-1k in the focus seat, {t.players} "
+                                              f"players, paired (points); verdict {r['verdict']}")
+        numbers[f"{name}.deals"] = Number(float(r["deals"]), unit="number", digits=0, games=r["games"],
+                                          says=f"deals the test used (cap {t.max_deals})")
+    return Findings(status=STATUS, study="search_compute", title="Compute where decisions are made (issue 69)",
+                    command="python experiments/search_compute.py", commit=code, numbers=numbers, games=games,
+                    played_at=tuple(sorted({r["code"] for r in read_runs(out)})))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--part", choices=("calibrate", "test", "report"), required=True)
+    ap.add_argument("names", nargs="*", help="test: the declared tests to run (default: all)")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--allow-dirty", action="store_true")
+    args = ap.parse_args(argv)
+    unknown = sorted(set(args.names) - set(TESTS))
+    if unknown:
+        print(f"error: no declared test {', '.join(unknown)} (declared: {', '.join(TESTS)})", file=sys.stderr)
+        return 2
+    code = committed_code_or_exit(ROOT, args.allow_dirty)
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    if args.part == "calibrate":
+        part_calibrate(args.out, code)
+    elif args.part == "test":
+        part_test(args.out, args.names or list(TESTS))
+    else:
+        front_page(args.out, findings(args.out, code),
+                   ["Design and adoption rule: [design.md](design.md); calibration: calibration.csv; every test's "
+                    "games and its sprt.json: one folder each."])
+    if args.part != "report":
+        log_run(args.out, args.part, time.time() - start, code, tests=args.names or list(TESTS))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
