@@ -17,7 +17,9 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
 - selfplay.csv: every decision of self-play games of the default search (--selfplay-iterations a move), every
   seat reviewed at the default budget: mistakes-or-worse per seat and game (the false alarms).
 - order.csv: games of `random` against `heuristic` and of `greedy` against `heuristic` (one seat the weaker bot,
-  the others heuristic), every seat reviewed at --order-budget: each seat's accuracy and total loss.
+  the others heuristic), every seat reviewed at the review's default budget, as a player's review is: each
+  seat's accuracy and total loss. At another --order-budget the rows go to order-<budget>.csv instead (the
+  first validation used 300 iterations: order-300.csv, where a noisier search added loss to every seat).
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -229,8 +231,13 @@ def measure_selfplay(out: Path, games: int, iterations: int) -> None:
             print("selfplay", players, k, sum(r["label"] in ("mistake", "blunder") for r in got), flush=True)
 
 
+def order_file(out: Path, budget: int) -> Path:
+    """order.csv at the review's default budget, order-<budget>.csv at another."""
+    return out / ("order.csv" if budget == DEFAULT_BUDGET else f"order-{budget}.csv")
+
+
 def measure_order(out: Path, games: int, budget: int) -> None:
-    path = out / "order.csv"
+    path = order_file(out, budget)
     rows = _rows(path)
     for k in range(games):
         for weaker in ("random", "greedy"):
@@ -291,7 +298,8 @@ def main() -> None:
     ap.add_argument("--selfplay-iterations", type=int, default=3000,
                     help="iterations a move of the self-play players")
     ap.add_argument("--order-games", type=int, default=1, help="games of each pairing at each player count")
-    ap.add_argument("--order-budget", type=int, default=300, help="iterations a search in the order reviews")
+    ap.add_argument("--order-budget", type=int, default=DEFAULT_BUDGET,
+                    help="iterations a search in the order reviews (default: the review's)")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -92,6 +92,15 @@ def order_table(o: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def order_summary_lines(t: pd.DataFrame) -> list[str]:
+    """One row per weaker bot and player count: in how many games it has the lowest accuracy, the largest total
+    loss of points, both."""
+    return table(["weaker", "players", "games", "lowest accuracy", "largest total loss", "both"],
+                 ([w, n, len(g), int(g["worst_accuracy"].sum()), int(g["largest_loss"].sum()),
+                   int((g["worst_accuracy"] & g["largest_loss"]).sum())]
+                  for (w, n), g in t.groupby(["weaker", "players"])))
+
+
 def order_numbers(o: pd.DataFrame) -> dict[str, Number]:
     t = order_table(o)
     out = {}
@@ -170,12 +179,18 @@ def report_lines(out: Path) -> list[str]:
                        threshold_rows(p, s))
         lines += ["", f"The review's thresholds: {', '.join(f'{k} {v:g}' for k, v in THRESHOLDS.items())} points.", ""]
     if o is not None and len(o):
-        t = order_table(o)
-        lines += ["## Order of players (the weaker bot's seat against heuristic)", ""]
+        lines += ["## Order of players (the weaker bot's seat against heuristic), at the review's budget", ""]
+        lines += order_summary_lines(order_table(o))
+        lines += ["", "Every game:", ""]
         lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
                         "lowest accuracy", "largest loss", "largest loss of win chance"],
                        ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
                          f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss,
-                         r.largest_loss_win] for r in t.itertuples()))
+                         r.largest_loss_win] for r in order_table(o).itertuples()))
+        lines += [""]
+    for path in sorted(out.glob("order-*.csv")):
+        budget = path.stem.split("-", 1)[1]
+        lines += [f"## Order of players reviewed at {budget} iterations ({path.name}, a sensitivity)", ""]
+        lines += order_summary_lines(order_table(pd.read_csv(path, keep_default_na=False)))
         lines += [""]
     return lines
