@@ -139,6 +139,7 @@ class GameSession:
     # ---- moving
 
     def _apply(self, move: int, who: str) -> dict:
+        self.table.inform(self.bots, move)
         entry = log_entry(self.state.board, self.table.apply(move), who)
         self.log.append(entry)
         return entry
