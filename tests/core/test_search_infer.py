@@ -245,3 +245,23 @@ def test_infer_is_checked_and_pinned_off_by_the_anchors():
     with pytest.raises(BotSpecError):
         make_bot("pimc(infer=policy)")
     assert make_bot("anchor-1k").options.infer == "none" and not make_bot("anchor-1k").informed
+
+
+def test_a_web_game_tells_the_bot_only_the_moves_that_stand():
+    """The board's games: a person's move that is taken back (undo) is no news; the bot hears the moves that
+    stand, at its next step, each once."""
+    from thurn_ai.web.sessions import GameSession
+    g = GameSession(["human", "heuristic"], seed=5)
+    recorder = Recorder()
+    g.bots[1] = recorder
+    g.play("draw deck")
+    before = g.play("draw deck")["view"]
+    new_cards = [m["move"] for m in before["legal"] if m["kind"] == "new"]
+    g.play(new_cards[0])
+    g.undo()
+    assert recorder.heard == []                      # nothing told before the bot's step
+    g.play(new_cards[-1])
+    g.step()
+    told = [g.state.move_str(h[4]) for h in recorder.heard]
+    assert told == ["draw deck", "draw deck", new_cards[-1]] and len(new_cards) > 1
+    assert all(h[0] == 1 and h[3] == 0 for h in recorder.heard)

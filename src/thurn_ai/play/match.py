@@ -268,15 +268,19 @@ class Table:
         """What the seat to move sees (its own draw of the hidden cards)."""
         return Observation(self.state, self.to_move, self._observation_seed())
 
-    def inform(self, bots, move: int) -> None:
-        """Tell each other seat whose bot asks for it (Bot.informed; None: a person) of `move`, about to be
-        made by the seat to move: that seat's own Observation of the position before it, the mover, the
-        move. A move code shows nothing hidden (the deck draw is one code); the observation is dealt by its
-        own stream, from public facts only (tests/core/test_search_infer.py)."""
+    def news(self, bots, move: int) -> list[tuple[Bot, Observation, int, int]]:
+        """What inform() tells of `move`, about to be made by the seat to move: (bot, its seat's own
+        Observation of the position before the move, the mover, the move) for each other seat whose bot asks
+        (Bot.informed; None: a person). A move code shows nothing hidden (the deck draw is one code); the
+        observation is dealt by its own stream, from public facts only (tests/core/test_search_infer.py)."""
         p = self.to_move
-        for seat, bot in enumerate(bots):
-            if seat != p and bot is not None and bot.informed:
-                bot.inform(Observation(self.state, seat, self._inform_seed()), p, move)
+        return [(bot, Observation(self.state, seat, self._inform_seed()), p, move)
+                for seat, bot in enumerate(bots) if seat != p and bot is not None and bot.informed]
+
+    def inform(self, bots, move: int) -> None:
+        """Tell the other seats' bots that ask of `move` (news), before it is applied."""
+        for bot, obs, player, m in self.news(bots, move):
+            bot.inform(obs, player, m)
 
     def check_bot_move(self, move: int) -> None:
         """ThurnError naming the bot if the move it chose is not legal."""
