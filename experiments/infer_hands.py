@@ -1,7 +1,7 @@
 """How much the inferred hands (mcts(infer=policy), issue 69) know of the opponents' hidden cards; reproduces
 results/infer/. No strength games: the inference itself is measured.
 
-    python experiments/infer_hands.py [--games 6] [--iterations 100] [--opponents heuristic mcts]
+    python experiments/infer_hands.py [--games 10] [--iterations 200] [--deals 20] [--opponents heuristic mcts]
 
 Game g of a cell (player count, opponents) uses seed g; the searcher `mcts(infer=policy,iterations=N)` sits in
 seat g mod n, the others are the cell's opponents (`heuristic`, or `mcts` at the same iterations). At each of
@@ -38,7 +38,7 @@ from thurn_ai.studies.provenance import committed_code_or_exit
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "infer"
-COMMAND = "nice -n 10 python experiments/infer_hands.py --games 6 --iterations 100 --opponents heuristic mcts"
+COMMAND = "nice -n 10 python experiments/infer_hands.py --games 10 --iterations 200 --deals 20"
 
 
 def hidden_of(state, player: int) -> Counter:
@@ -87,8 +87,24 @@ class Measure:
             self.rows.append(row)
 
 
-def play_cell(players: int, opponents: str, games: int, iterations: int, deals: int) -> tuple[list[dict], float]:
-    rows, cpu = [], 0.0
+def timed(bot) -> dict:
+    """The searcher's CPU seconds (this thread's) in choose and in inform, counted as it plays."""
+    spent = {"choose": 0.0, "inform": 0.0}
+    for name in spent:
+        method = getattr(bot, name)
+
+        def wrapper(*args, _method=method, _name=name):
+            start = time.thread_time()
+            try:
+                return _method(*args)
+            finally:
+                spent[_name] += time.thread_time() - start
+        setattr(bot, name, wrapper)
+    return spent
+
+
+def play_cell(players: int, opponents: str, games: int, iterations: int, deals: int) -> tuple[list[dict], dict]:
+    rows, cpu = [], {"choose": 0.0, "inform": 0.0}
     searcher = f"mcts(infer=policy,iterations={iterations})"
     other = "heuristic" if opponents == "heuristic" else f"mcts(iterations={iterations})"
     for g in range(games):
@@ -96,9 +112,10 @@ def play_cell(players: int, opponents: str, games: int, iterations: int, deals: 
         specs = [searcher if p == seat else other for p in range(players)]
         bots = [make_bot(s, derive_seed("bot", g, p)) for p, s in enumerate(specs)]
         measure = Measure(seat, deals, derive_seed("deals", players, opponents, g))
-        start = time.process_time()
+        spent = timed(bots[seat])
         Table.new(Rules(players=players), g, specs).play(bots, observer=measure)
-        cpu += time.process_time() - start
+        for key in cpu:
+            cpu[key] += spent[key]
         for r in measure.rows:
             r.update(game=g, opponents=opponents)
         rows += measure.rows
@@ -120,10 +137,36 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def readme(summary_data: dict) -> str:
+    """results/infer/README.md: the status line, the command, the table of the cells."""
+    lines = ["**Status:** benchmark", "",
+             "# Inferred hands (`mcts(infer=policy)`): what the search's deals know of the hidden cards", "",
+             f"    {COMMAND}", "",
+             f"Code: `{summary_data['code']}`. The searcher `mcts(infer=policy,iterations={summary_data['iterations']})` "
+             "in seat g mod n of game g (seed g), the others `heuristic` or `mcts` at the same iterations; at each of "
+             "its searched decisions, per opponent holding hidden cards, the inferred deal against the uniform one "
+             "(infer=none): the log-probability per true hidden card of the weighted urn's first draw, and the share "
+             f"of the true hidden cards a sampled deal gives that opponent ({summary_data['deals']} deals). The bound, "
+             "known hands, is a hit rate of 1 and a log-probability of 0. Mean over the decisions x opponents, "
+             "[95% interval over the per-game means]; searcher CPU seconds in choose / in inform over the cell's "
+             "games (thread time). Method: experiments/infer_hands.py; rows: decisions.csv; numbers: summary.json.",
+             "", "| cell | games | rows | hidden cards | log-p uniform | log-p inferred | gain | hit uniform | "
+             "hit inferred | gain | CPU choose / inform |", "|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|"]
+    for name, c in summary_data["cells"].items():
+        def ci(v):
+            return f"{v[0]:+.3f} [{v[1]:+.3f}, {v[2]:+.3f}]"
+        cpu = c["searcher_cpu_seconds"]
+        lines.append(f"| {name} | {c['games']} | {c['decisions_x_opponents']} | {c['hidden_cards_mean']} | "
+                     f"{c['logp_uniform'][0]:.3f} | {c['logp_inferred'][0]:.3f} | {ci(c['logp_gain'])} | "
+                     f"{c['hit_uniform'][0]:.3f} | {c['hit_inferred'][0]:.3f} | {ci(c['hit_gain'])} | "
+                     f"{cpu['choose']:.1f} / {cpu['inform']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=6, help="games per cell")
-    ap.add_argument("--iterations", type=int, default=100, help="the searches' iterations")
+    ap.add_argument("--games", type=int, default=10, help="games per cell")
+    ap.add_argument("--iterations", type=int, default=200, help="the searches' iterations")
     ap.add_argument("--deals", type=int, default=20, help="deals sampled per decision for the hit rate")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--opponents", nargs="+", default=["heuristic", "mcts"], choices=["heuristic", "mcts"])
@@ -135,12 +178,14 @@ def main() -> int:
     for opponents in args.opponents:
         for n in args.players:
             rows, cpu = play_cell(n, opponents, args.games, args.iterations, args.deals)
-            cells[f"p{n}_{opponents}"] = {**summary(rows), "games": args.games, "cpu_seconds": round(cpu, 1)}
+            cells[f"p{n}_{opponents}"] = {**summary(rows), "games": args.games,
+                                          "searcher_cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
             all_rows += rows
             print(f"p{n} {opponents}: {cells[f'p{n}_{opponents}']}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out / "summary.json", json.dumps(
-        {"code": code, "iterations": args.iterations, "deals": args.deals, "cells": cells}, indent=1) + "\n")
+    data = {"code": code, "iterations": args.iterations, "deals": args.deals, "cells": cells}
+    atomic_write_text(args.out / "summary.json", json.dumps(data, indent=1) + "\n")
+    atomic_write_text(args.out / "README.md", readme(data))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(all_rows[0]))
     w.writeheader()
