@@ -265,3 +265,20 @@ def test_a_web_game_tells_the_bot_only_the_moves_that_stand():
     told = [g.state.move_str(h[4]) for h in recorder.heard]
     assert told == ["draw deck", "draw deck", new_cards[-1]] and len(new_cards) > 1
     assert all(h[0] == 1 and h[3] == 0 for h in recorder.heard)
+
+
+def test_the_gym_environment_tells_its_opponents_of_the_others_moves():
+    pytest.importorskip("gymnasium")
+    import numpy as np
+    from thurn_ai.adapters.gym import env
+    e = env(opponents=f"mcts(infer=policy,{FAST}),heuristic", seat=0)
+    obs, _ = e.reset(seed=3)
+    searcher = e._bots[1]
+    heard = []
+    searcher.beliefs.observe = lambda seen, player, move: heard.append((seen.player, player))
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        obs, _, terminated, truncated, _ = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated or truncated:
+            break
+    assert {p for _, p in heard} == {0, 2} and all(seat == 1 for seat, _ in heard)
