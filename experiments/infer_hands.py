@@ -30,6 +30,7 @@ from pathlib import Path
 
 from thurn_ai import _search
 from thurn_ai.bots import make_bot
+from thurn_ai.bots.infer import FLOOR, STRENGTH, HandBeliefs
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.match import Table, derive_seed
@@ -103,7 +104,8 @@ def timed(bot) -> dict:
     return spent
 
 
-def play_cell(players: int, opponents: str, games: int, iterations: int, deals: int) -> tuple[list[dict], dict]:
+def play_cell(players: int, opponents: str, games: int, iterations: int, deals: int, strength: float,
+              floor: float) -> tuple[list[dict], dict]:
     rows, cpu = [], {"choose": 0.0, "inform": 0.0}
     searcher = f"mcts(infer=policy,iterations={iterations})"
     other = "heuristic" if opponents == "heuristic" else f"mcts(iterations={iterations})"
@@ -111,6 +113,7 @@ def play_cell(players: int, opponents: str, games: int, iterations: int, deals: 
         seat = g % players
         specs = [searcher if p == seat else other for p in range(players)]
         bots = [make_bot(s, derive_seed("bot", g, p)) for p, s in enumerate(specs)]
+        bots[seat].beliefs = HandBeliefs(bots[seat].options.prior, bots[seat].options.temp, strength, floor)
         measure = Measure(seat, deals, derive_seed("deals", players, opponents, g))
         spent = timed(bots[seat])
         Table.new(Rules(players=players), g, specs).play(bots, observer=measure)
@@ -146,7 +149,8 @@ def readme(summary_data: dict) -> str:
              "in seat g mod n of game g (seed g), the others `heuristic` or `mcts` at the same iterations; at each of "
              "its searched decisions, per opponent holding hidden cards, the inferred deal against the uniform one "
              "(infer=none): the log-probability per true hidden card of the weighted urn's first draw, and the share "
-             f"of the true hidden cards a sampled deal gives that opponent ({summary_data['deals']} deals). The bound, "
+             f"of the true hidden cards a sampled deal gives that opponent ({summary_data['deals']} deals). Beliefs: "
+             f"strength {summary_data['strength']}, floor {summary_data['floor']}. The bound, "
              "known hands, is a hit rate of 1 and a log-probability of 0. Mean over the decisions x opponents, "
              "[95% interval over the per-game means]; searcher CPU seconds in choose / in inform over the cell's "
              "games (thread time). Method: experiments/infer_hands.py; rows: decisions.csv; numbers: summary.json.",
@@ -170,6 +174,8 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=20, help="deals sampled per decision for the hit rate")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--opponents", nargs="+", default=["heuristic", "mcts"], choices=["heuristic", "mcts"])
+    ap.add_argument("--strength", type=float, default=STRENGTH, help="HandBeliefs' strength (default STRENGTH)")
+    ap.add_argument("--floor", type=float, default=FLOOR, help="HandBeliefs' floor (default FLOOR)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args()
@@ -177,13 +183,14 @@ def main() -> int:
     cells, all_rows = {}, []
     for opponents in args.opponents:
         for n in args.players:
-            rows, cpu = play_cell(n, opponents, args.games, args.iterations, args.deals)
+            rows, cpu = play_cell(n, opponents, args.games, args.iterations, args.deals, args.strength, args.floor)
             cells[f"p{n}_{opponents}"] = {**summary(rows), "games": args.games,
                                           "searcher_cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
             all_rows += rows
             print(f"p{n} {opponents}: {cells[f'p{n}_{opponents}']}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    data = {"code": code, "iterations": args.iterations, "deals": args.deals, "cells": cells}
+    data = {"code": code, "iterations": args.iterations, "deals": args.deals, "strength": args.strength,
+            "floor": args.floor, "cells": cells}
     atomic_write_text(args.out / "summary.json", json.dumps(data, indent=1) + "\n")
     atomic_write_text(args.out / "README.md", readme(data))
     buf = io.StringIO()

@@ -25,16 +25,18 @@ from .base import Observation
 STRENGTH = 0.5
 #: the least weight a city keeps, against the most likely city's 1
 FLOOR = 0.1
-_LOG_FLOOR = math.log(FLOOR)
 
 
 class HandBeliefs:
     """One seat's weights over the hidden cards of the other seats, through one game. `plan_prior` and
-    `temp` are the policy model's (the search's own prior options)."""
+    `temp` are the policy model's (the search's own prior options); `strength` and `floor` as STRENGTH and
+    FLOOR (experiments/infer_hands.py tries others)."""
 
-    def __init__(self, plan_prior: float, temp: float):
+    def __init__(self, plan_prior: float, temp: float, strength: float = STRENGTH, floor: float = FLOOR):
         self.plan_prior = plan_prior
         self.temp = temp
+        self.strength = strength
+        self.log_floor = math.log(floor)
         self.player = -1                    # the seat these beliefs are of (-1: none yet)
         self.turn = -1                      # the turn of the last position seen (an earlier one: a new game)
         self.log_w: list[list[float]] = []
@@ -58,10 +60,10 @@ class HandBeliefs:
             cities = [x for x, v in enumerate(evidence) if v is not None]
             best = max(evidence[x] for x in cities)
             for x in cities:
-                row[x] += STRENGTH * (evidence[x] - best)
+                row[x] += self.strength * (evidence[x] - best)
             top = max(row[x] for x in cities)
             for x in cities:
-                row[x] = max(row[x] - top, _LOG_FLOOR)
+                row[x] = max(row[x] - top, self.log_floor)
         if move_kind(move) == "deck":
             hidden = _search.hidden_cards(state, mover)
             keep = hidden / (hidden + 1)
