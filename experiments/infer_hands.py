@@ -79,12 +79,12 @@ class Measure:
             row = {"players": n, "move": len(table.moves), "opponent": q, "hidden": h}
             for name, w in (("inferred", weighted), ("uniform", uniform)):
                 total = sum(c * wx for c, wx in zip(pool, w[q]))
-                row[f"logp_{name}"] = sum(k * math.log(pool[x] * w[q][x] / total) for x, k in hidden.items()) / h
+                row[f"logp_{name}"] = round(sum(k * math.log(pool[x] * w[q][x] / total) for x, k in hidden.items()) / h, 5)
                 hits = 0
                 for k in range(self.deals):
                     dealt = _search.weighted_determinization(obs.state, self.seat, derive_seed(self.seed, len(table.moves), k), w)
                     hits += sum((hidden_of(dealt, q) & hidden).values())
-                row[f"hit_{name}"] = hits / (self.deals * h)
+                row[f"hit_{name}"] = round(hits / (self.deals * h), 5)
             self.rows.append(row)
 
 
