@@ -79,10 +79,12 @@ class Measure:
             row = {"players": n, "move": len(table.moves), "opponent": q, "hidden": h}
             for name, w in (("inferred", weighted), ("uniform", uniform)):
                 total = sum(c * wx for c, wx in zip(pool, w[q]))
-                row[f"logp_{name}"] = round(sum(k * math.log(pool[x] * w[q][x] / total) for x, k in hidden.items()) / h, 5)
+                logp = sum(k * math.log(pool[x] * w[q][x] / total) for x, k in hidden.items()) / h
+                row[f"logp_{name}"] = round(logp, 5)
                 hits = 0
                 for k in range(self.deals):
-                    dealt = _search.weighted_determinization(obs.state, self.seat, derive_seed(self.seed, len(table.moves), k), w)
+                    seed = derive_seed(self.seed, len(table.moves), k)
+                    dealt = _search.weighted_determinization(obs.state, self.seat, seed, w)
                     hits += sum((hidden_of(dealt, q) & hidden).values())
                 row[f"hit_{name}"] = round(hits / (self.deals * h), 5)
             self.rows.append(row)
@@ -125,18 +127,25 @@ def play_cell(players: int, opponents: str, games: int, iterations: int, deals: 
     return rows, cpu
 
 
+def value_of(row: dict, key: str) -> float:
+    """A row's number; a `*_gain` is its inferred minus its uniform number."""
+    if key.endswith("_gain"):
+        kind = key.split("_")[0]
+        return row[f"{kind}_inferred"] - row[f"{kind}_uniform"]
+    return row[key]
+
+
 def summary(rows: list[dict]) -> dict:
     """Each number's mean over the rows, and a 95% interval from the per-game means (the decisions of one
     game are not independent)."""
-    out = {"decisions_x_opponents": len(rows), "hidden_cards_mean": round(sum(r["hidden"] for r in rows) / len(rows), 2)}
+    out = {"decisions_x_opponents": len(rows),
+           "hidden_cards_mean": round(sum(r["hidden"] for r in rows) / len(rows), 2)}
+    games = sorted({r["game"] for r in rows})
     for key in ("logp_inferred", "logp_uniform", "hit_inferred", "hit_uniform", "logp_gain", "hit_gain"):
-        value = (lambda r: r[key]) if "gain" not in key else \
-            (lambda r, k=key.split("_")[0]: r[f"{k}_inferred"] - r[f"{k}_uniform"])
-        games = sorted({r["game"] for r in rows})
-        per_game = [sum(value(r) for r in rows if r["game"] == g) / sum(1 for r in rows if r["game"] == g)
+        per_game = [sum(value_of(r, key) for r in rows if r["game"] == g) / sum(1 for r in rows if r["game"] == g)
                     for g in games]
         low, high = mean_interval(per_game)
-        out[key] = [round(sum(value(r) for r in rows) / len(rows), 4), round(low, 4), round(high, 4)]
+        out[key] = [round(sum(value_of(r, key) for r in rows) / len(rows), 4), round(low, 4), round(high, 4)]
     return out
 
 
@@ -145,7 +154,8 @@ def readme(summary_data: dict) -> str:
     lines = ["**Status:** benchmark", "",
              "# Inferred hands (`mcts(infer=policy)`): what the search's deals know of the hidden cards", "",
              f"    {COMMAND}", "",
-             f"Code: `{summary_data['code']}`. The searcher `mcts(infer=policy,iterations={summary_data['iterations']})` "
+             f"Code: `{summary_data['code']}`. The searcher "
+             f"`mcts(infer=policy,iterations={summary_data['iterations']})` "
              "in seat g mod n of game g (seed g), the others `heuristic` or `mcts` at the same iterations; at each of "
              "its searched decisions, per opponent holding hidden cards, the inferred deal against the uniform one "
              "(infer=none): the log-probability per true hidden card of the weighted urn's first draw, and the share "

@@ -133,6 +133,7 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
         """Tell the other opponents' bots that ask (Bot.informed) of `move`, about to be made, as the play loop
         does (thurn_ai.play.match.Table.inform): each its own observation of the position before it."""
         g = self.game
+        assert g is not None            # reset() has dealt it
         for p, bot in self._bots.items():
             if p != g.current_player and bot.informed:
                 bot.inform(Observation(g, p, int(self.np_random.integers(0, 1 << 63))), g.current_player, move)

@@ -57,12 +57,12 @@ class HandBeliefs:
         row = self.log_w[mover]
         evidence = _search.hand_evidence(state, obs.player, mover, move, self.plan_prior, self.temp)
         if evidence is not None:
-            cities = [x for x, v in enumerate(evidence) if v is not None]
-            best = max(evidence[x] for x in cities)
-            for x in cities:
-                row[x] += self.strength * (evidence[x] - best)
-            top = max(row[x] for x in cities)
-            for x in cities:
+            said = {x: v for x, v in enumerate(evidence) if v is not None}     # the cities with hidden cards
+            best = max(said.values())
+            for x, v in said.items():
+                row[x] += self.strength * (v - best)
+            top = max(row[x] for x in said)
+            for x in said:
                 row[x] = max(row[x] - top, self.log_floor)
         if move_kind(move) == "deck":
             hidden = _search.hidden_cards(state, mover)
