@@ -235,7 +235,8 @@ def test_the_hook_gives_nothing_hidden():
             assert a[0] == b[0] == 0 and a[3:] == b[3:]
             assert a[1] == b[1] and a[2] == b[2]
             checked[move_kind(move)] += 1
-    assert checked["deck"] > 0 and checked["draw"] > 0          # the deck draw and the face-up draws among them
+    # the deck draw, the face-up draws and card plays (of cards in both hands) among them
+    assert checked["deck"] > 0 and checked["draw"] > 0 and checked["new"] + checked["right"] > 0
 
 
 def test_infer_is_checked_and_pinned_off_by_the_anchors():
