@@ -212,6 +212,17 @@ def test_the_play_loop_informs_only_the_bots_that_ask_of_the_others_moves():
     assert all(h[0] == 1 and h[3] == 0 for h in recorder.heard)
 
 
+def test_a_bot_without_the_attribute_is_not_informed():
+    class Plain:                        # a plugin bot need not derive from Bot: only choose()
+        spec = "plain"
+
+        def choose(self, obs):
+            return obs.legal_moves()[0]
+    recorder = Recorder()
+    play_game(Rules(players=2), [Plain(), recorder], seed=6)
+    assert recorder.heard
+
+
 def test_the_hook_gives_nothing_hidden():
     """Two true states that differ only in what seat 0 cannot see (seat 1's hidden cards, the deck's order)
     inform seat 0 of the same data, for every move seat 1 can make in both."""

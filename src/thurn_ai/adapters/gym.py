@@ -135,7 +135,7 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
         g = self.game
         assert g is not None            # reset() has dealt it
         for p, bot in self._bots.items():
-            if p != g.current_player and bot.informed:
+            if p != g.current_player and getattr(bot, "informed", False):
                 bot.inform(Observation(g, p, int(self.np_random.integers(0, 1 << 63))), g.current_player, move)
 
     def action_mask(self) -> np.ndarray:

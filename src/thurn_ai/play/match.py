@@ -275,7 +275,7 @@ class Table:
         observation is dealt by its own stream, from public facts only (tests/core/test_search_infer.py)."""
         p = self.to_move
         return [(bot, Observation(self.state, seat, self._inform_seed()), p, move)
-                for seat, bot in enumerate(bots) if seat != p and bot is not None and bot.informed]
+                for seat, bot in enumerate(bots) if seat != p and getattr(bot, "informed", False)]
 
     def inform(self, bots, move: int) -> None:
         """Tell the other seats' bots that ask of `move` (news), before it is applied."""
