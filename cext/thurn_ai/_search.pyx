@@ -28,7 +28,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from thurn_ai._core cimport (
     StateData, ConfigData, GameState, Config, gen_moves, apply_move, determinize, winner_of,
-    MAXP, MAXMOVES, PH_OVER, MOVE_SHIFT, MV_DRAW, MV_DECK, MV_ADMIN,
+    MAXP, MAXC, MAXMOVES, PH_OVER, MOVE_SHIFT, MV_DRAW, MV_DECK, MV_ADMIN,
 )
 from thurn_ai._policy cimport (
     HouseValues, reset_values, drop_forbidden, keep_officials, keep_turn_officials, official_bit, tree_moves, order_moves, move_priors, plan_choice, playout,
@@ -106,6 +106,8 @@ cdef class Tree:
     cdef double plan_prior
     cdef HouseValues values
     cdef bint redeterminize
+    cdef bint weighted_hands            # hand_weights given: determinize_weighted (_search_infer.pxi)
+    cdef double hand_w[MAXP][MAXC]
     cdef int forbid[MAXP]
     cdef OfficialBits officials
     cdef int root_move                  # >= 0: the root decision searches this one move only (-1: all)
@@ -134,7 +136,7 @@ cdef class Tree:
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
                  OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
-                 int root_move=-1):
+                 int root_move=-1, hand_weights=None):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -147,7 +149,9 @@ cdef class Tree:
         the learned move prior's phases for this player count (thurn_ai.learned.prior), used where its
         phase has weights, mixed with the hand-set prior: P = (1 - prior_mix) P_learned + prior_mix P_handset.
         root_move >= 0 (any legal move of the root): the whole budget goes through it, free below (a PUCT root;
-        the review's rating)."""
+        the review's rating). hand_weights[p][city] (a row per player, positive; the observer's row unread):
+        each iteration deals the opponents' hidden cards by these weights (determinize_weighted) instead of
+        uniformly (infer=policy; thurn_ai.bots.infer)."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -191,6 +195,9 @@ cdef class Tree:
         self.scale = scale
         reset_values(&self.values)
         self.redeterminize = ismcts
+        self.weighted_hands = hand_weights is not None
+        if self.weighted_hands:
+            fill_hand_weights(self.hand_w, hand_weights, self.cfg.c.n_players, self.cfg.c.n_cities)
         memset(self.forbid, 0, sizeof(self.forbid))
         self.forbid[self.observer] = forbid
         if officials is None:
@@ -256,7 +263,9 @@ cdef class Tree:
     cdef bint iterate(self) noexcept nogil:
         """One iteration: a determinization, selection and expansion, a playout, the backup."""
         cdef StateData s = self.root
-        if self.redeterminize:
+        if self.redeterminize and self.weighted_hands:
+            determinize_weighted(&s, &self.cfg.c, self.observer, next_u64(&self.rng), self.hand_w)
+        elif self.redeterminize:
             determinize(&s, &self.cfg.c, self.observer, next_u64(&self.rng))
         return self.play_from(&s, 0)
 
@@ -542,3 +551,4 @@ cdef class Tree:
 include "_search_prior.pxi"
 include "_search_walk.pxi"
 include "_search_reuse.pxi"
+include "_search_infer.pxi"

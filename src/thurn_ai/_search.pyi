@@ -54,9 +54,10 @@ class Tree:
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
                  prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
-                 root_move: int = -1) -> None:
+                 root_move: int = -1, hand_weights: Sequence[Sequence[float]] | None = None) -> None:
         """Search from `state` for `observer` (default: the player to move); root_move >= 0: the whole budget
-        through that legal move of the root decision (the best continuation after it)."""
+        through that legal move of the root decision (the best continuation after it); hand_weights[p][city]:
+        deal the opponents' hidden cards by these weights (infer=policy) instead of uniformly."""
     def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False, settle: bool = False) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
         releases the GIL. settle=True stops an iteration budget early once the most visited root move cannot
@@ -77,3 +78,16 @@ class Tree:
     def turn_officials(self) -> dict[int, int]:
         """{official bit: visits} over the tree's moves of the root player's current turn that used an
         official."""
+
+
+def weighted_determinization(state: GameState, observer: int, seed: int,
+                             weights: Sequence[Sequence[float]]) -> GameState:
+    """The position with what `observer` cannot see dealt again, each opponent p's hidden cards drawn from the
+    hidden pool by count x weights[p][city] (what a Tree with hand_weights samples each iteration)."""
+def hand_evidence(state: GameState, viewer: int, player: int, move: int, plan_prior: float = 0.8,
+                  temp: float = 3.0) -> list[float | None] | None:
+    """Per city x, log P(move | `player`'s hidden cards held one x) under the hand-set prior, read from
+    `viewer`'s observation `state`; None for a city with no card hidden from the viewer, or instead of the
+    list when the move says nothing about the hand."""
+def hidden_cards(state: GameState, player: int) -> int:
+    """How many of `player`'s cards are hidden from the others."""

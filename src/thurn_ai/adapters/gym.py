@@ -100,6 +100,7 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
         if move is None or not g.is_legal(move):
             low = self.reward_range[0]
             return self._observe(), float(low), True, False, {**self._info(), "illegal_action": True}
+        self._inform(move)
         g.apply(move)
         self._play_opponents()
         reward = 0.0
@@ -124,7 +125,18 @@ class ThurnUndTaxisGymEnv(gymnasium.Env):
         rng = self.np_random
         while not g.is_terminal() and g.current_player != self.seat:
             p = g.current_player
-            g.apply(self._bots[p].choose(Observation(g, p, int(rng.integers(0, 1 << 63)))))
+            move = self._bots[p].choose(Observation(g, p, int(rng.integers(0, 1 << 63))))
+            self._inform(move)
+            g.apply(move)
+
+    def _inform(self, move: int) -> None:
+        """Tell the other opponents' bots that ask (Bot.informed) of `move`, about to be made, as the play loop
+        does (thurn_ai.play.match.Table.inform): each its own observation of the position before it."""
+        g = self.game
+        assert g is not None            # reset() has dealt it
+        for p, bot in self._bots.items():
+            if p != g.current_player and getattr(bot, "informed", False):
+                bot.inform(Observation(g, p, int(self.np_random.integers(0, 1 << 63))), g.current_player, move)
 
     def action_mask(self) -> np.ndarray:
         """The legal actions of the agent now (all zeros once the game is over)."""

@@ -43,6 +43,9 @@ class Bot:
     spec = "bot"
     #: officials this bot may not use (see thurn_ai.bots.spec: forbid=postmaster+cartwright)
     forbid: frozenset = frozenset()
+    #: whether the play loop tells this bot of the other players' moves (inform); a bot that does not
+    #: ask costs the loop nothing
+    informed: bool = False
 
     def __init__(self, seed: int = 0, forbid=frozenset()):
         self.rng = random.Random(seed)
@@ -50,6 +53,12 @@ class Bot:
 
     def choose(self, obs: Observation) -> int:
         raise NotImplementedError
+
+    def inform(self, obs: Observation, player: int, move: int) -> None:
+        """Another player's move, as this bot's seat sees it (OpenSpiel's Bot.inform_action): `obs` is this
+        seat's own Observation of the position before the move, `player` the seat that moves, `move` its
+        code (a move code shows no hidden card: `draw deck` is one code whatever the card). Called by the
+        play loop (thurn_ai.play.match.Table.inform) only where `informed` is true; nothing by default."""
 
     def last_search(self, obs: Observation | None = None):
         """This bot's last search (thurn_ai.bots.search_result.SearchResult; with `obs`, only the one it made

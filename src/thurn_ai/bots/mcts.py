@@ -25,6 +25,7 @@ from ..learned.prior import prior_from
 from ..game.notation import move_city, move_kind
 from ..game.officials import OFFICIALS
 from .base import Analyst, Bot, Observation, Searcher
+from .infer import HandBeliefs
 from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
 
@@ -61,6 +62,8 @@ class SearchBot(Bot, Analyst, Searcher):
     default_options: dict = {}
     #: whether its trees can be kept for the next decision (reuse=): ISMCTS trees, not PIMC's worlds
     keeps_trees = False
+    #: whether it can deal the hidden cards by inferred weights (infer=): ISMCTS, not PIMC's fixed worlds
+    infers_hands = False
 
     def __init__(self, seed: int = 0, forbid=frozenset(), **options):
         super().__init__(seed=seed, forbid=forbid)
@@ -75,6 +78,11 @@ class SearchBot(Bot, Analyst, Searcher):
             raise BotSpecError(f"{type(self).__name__}: {e}") from None
         if self.options.reuse != "none" and not self.keeps_trees:
             raise BotSpecError(f"{type(self).__name__}: reuse={self.options.reuse}: its trees are not kept")
+        if self.options.infer != "none" and not self.infers_hands:
+            raise BotSpecError(f"{type(self).__name__}: infer={self.options.infer}: its worlds are dealt uniformly")
+        # infer=policy: the weights of the opponents' hidden cards, learned from their moves (inform)
+        self.beliefs = HandBeliefs(self.options.prior, self.options.temp) if self.options.infer == "policy" else None
+        self.informed = self.beliefs is not None
         self.forbid_mask = _search.official_mask(self.forbid)
         self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
         self.root_move = -1                                 # see restrict_root_move
@@ -137,16 +145,22 @@ class SearchBot(Bot, Analyst, Searcher):
             return getattr(options, name)
         raise AttributeError(name)
 
-    def _tree(self, state, seed: int, ismcts: bool):
-        weights = prior = None
+    def inform(self, obs: Observation, player: int, move: int) -> None:
+        if self.beliefs is not None:
+            self.beliefs.observe(obs, player, move)
+
+    def _tree(self, state, seed: int, ismcts: bool, obs: Observation | None = None):
+        weights = prior = hands = None
         if self.options.eval == "learned":
             weights = model_from(self.options.model).weights_for(state.n_players)
         if self.options.policy == "learned":
             prior = prior_from(self.options.pmodel).weights_for(state.n_players)
+        if self.beliefs is not None and obs is not None:
+            hands = self.beliefs.weights(obs)
         tree = _search.Tree(state, seed & 0xFFFFFFFFFFFFFFFF, ismcts=ismcts, forbid=self.forbid_mask,
                             observer=state.current_player, officials=self.official_filter,
                             value_weights=weights, prior_weights=prior,
-                            **self.options.tree_args(), root_move=self.root_move)
+                            **self.options.tree_args(), root_move=self.root_move, hand_weights=hands)
         tree.hand_cache = self.options.hand_prior == "node"
         return tree
 
@@ -398,6 +412,7 @@ class MCTSBot(SearchBot):
     spec = "mcts"
     default_options = MCTS_DEFAULTS
     keeps_trees = True
+    infers_hands = True
 
     def _jobs(self, obs: Observation, seed: int) -> list[tuple]:
         n = self.workers
@@ -407,5 +422,5 @@ class MCTSBot(SearchBot):
             iters = 0 if seconds else iterations // n + (1 if k < iterations % n else 0)
             if iters == 0 and not seconds:
                 continue
-            out.append((self._tree(obs.state, seed + k * 0x9E3779B97F4A7C15, ismcts=True), iters, seconds))
+            out.append((self._tree(obs.state, seed + k * 0x9E3779B97F4A7C15, ismcts=True, obs=obs), iters, seconds))
         return out

@@ -52,9 +52,12 @@ SPENDS = ("flat", "phase")
 #: where the hand-set share of a mixed prior (policy=learned, mix > 0) is asked: at every visit, or once per
 #: node (in the first determinization that reaches it, kept beside the learned logits)
 HAND_PRIORS = ("visit", "node")
+#: how the search deals the opponents' hidden cards: none (uniformly at random), or policy (weighted by what
+#: their moves said under the policy model: thurn_ai.bots.infer, docs/search-budget.md)
+INFERS = ("none", "policy")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
            "clock": CLOCKS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS,
-           "hand_prior": HAND_PRIORS}
+           "hand_prior": HAND_PRIORS, "infer": INFERS}
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ class SearchOptions:
     spend: str = "flat"             #: how the budget is spread over the decisions (SPENDS)
     draws: float = 2.0              #: with spend=phase, a draw decision's budget in multiples of the others'
     hand_prior: str = "visit"       #: where the hand-set share of a mixed prior is asked (HAND_PRIORS)
+    infer: str = "none"             #: how the opponents' hidden cards are dealt (INFERS)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():

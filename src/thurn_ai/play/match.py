@@ -247,6 +247,9 @@ class Table:
         if observation_seeds is None:
             observation_seeds = partial(random.Random(derive_seed("observations", seed)).getrandbits, 64)
         self._observation_seed = observation_seeds
+        # the seeds of the observations that tell bots of the other players' moves (inform): a stream of
+        # their own, so the observations the bots choose from are the same whether any bot is informed
+        self._inform_seed = partial(random.Random(derive_seed("inform", seed)).getrandbits, 64)
 
     @classmethod
     def new(cls, rules: Rules, seed: int, seats: list[str],
@@ -264,6 +267,20 @@ class Table:
     def observation(self) -> Observation:
         """What the seat to move sees (its own draw of the hidden cards)."""
         return Observation(self.state, self.to_move, self._observation_seed())
+
+    def news(self, bots, move: int) -> list[tuple[Bot, Observation, int, int]]:
+        """What inform() tells of `move`, about to be made by the seat to move: (bot, its seat's own
+        Observation of the position before the move, the mover, the move) for each other seat whose bot asks
+        (Bot.informed; None: a person). A move code shows nothing hidden (the deck draw is one code); the
+        observation is dealt by its own stream, from public facts only (tests/core/test_search_infer.py)."""
+        p = self.to_move
+        return [(bot, Observation(self.state, seat, self._inform_seed()), p, move)
+                for seat, bot in enumerate(bots) if seat != p and getattr(bot, "informed", False)]
+
+    def inform(self, bots, move: int) -> None:
+        """Tell the other seats' bots that ask of `move` (news), before it is applied."""
+        for bot, obs, player, m in self.news(bots, move):
+            bot.inform(obs, player, m)
 
     def check_bot_move(self, move: int) -> None:
         """ThurnError naming the bot if the move it chose is not legal."""
@@ -299,6 +316,7 @@ class Table:
                 on_move(self.state, p, move)
             if observer is not None:
                 observer.decided(self, Decision(self.state, p, bots[p], obs, move))
+            self.inform(bots, move)
             self.apply(move)
         return self.record()
 

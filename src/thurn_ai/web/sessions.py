@@ -104,6 +104,9 @@ class GameSession:
         self.lock = threading.RLock()      # view() is also taken inside play() and step()
         self._undo: list[tuple] = []       # the person's decisions this turn that can be taken back
         self.thinking = False              # a bot's step is searching (outside the lock)
+        # the moves the bots that ask (Bot.inform) are yet to be told of, with each move's number: told at
+        # the next step, when no move before it can be taken back any more
+        self._news: list[tuple[int, tuple]] = []
 
     @property
     def state(self) -> GameState:
@@ -139,9 +142,16 @@ class GameSession:
     # ---- moving
 
     def _apply(self, move: int, who: str) -> dict:
+        self._news += [(len(self.table.moves), item) for item in self.table.news(self.bots, move)]
         entry = log_entry(self.state.board, self.table.apply(move), who)
         self.log.append(entry)
         return entry
+
+    def _restore(self, snapshot: tuple, n_log: int) -> None:
+        """Back to a table snapshot and log length: the moves taken back are no news."""
+        self.table.restore(snapshot)
+        del self.log[n_log:]
+        self._news = [(i, item) for i, item in self._news if i < len(self.table.moves)]
 
     def _persons_turn(self) -> int:
         """The seat to move, if a person sits there and the game is not over; else SessionError."""
@@ -197,8 +207,7 @@ class GameSession:
                 if want == "house" and not st.is_terminal() and st.current_player == p and st.phase == "houses":
                     entry = self._apply(st.parse_move("done"), HUMAN)
             except ThurnError:
-                self.table.restore(snapshot)
-                del self.log[n_log:]
+                self._restore(snapshot, n_log)
                 raise
             st = self.state
             if st.is_terminal() or (st.current_player != p and st.current_player in self.humans):
@@ -232,7 +241,10 @@ class GameSession:
             self.thinking = True
             turn = len(self.table.moves)
             obs = self.table.observation()
+            news, self._news = self._news, []
         try:
+            for _, (told, seen, player, m) in news:
+                told.inform(seen, player, m)
             move = bot.choose(obs)
         finally:
             with self.lock:
@@ -269,8 +281,7 @@ class GameSession:
                                    "and cannot be taken back, nor a turn that has passed)")
             snapshot, n_log = self._undo.pop()
             undone = self.log[n_log] if n_log < len(self.log) else None
-            self.table.restore(snapshot)
-            del self.log[n_log:]
+            self._restore(snapshot, n_log)
             return {"undone": undone, "view": self.view()}
 
     # ---- the game as data
