@@ -2,8 +2,8 @@
 what a game of it spends; writes results/time_manager/.
 
     python experiments/time_manager.py --part estimate     # the decisions-left fit and its error (estimate.json)
-    python experiments/time_manager.py --part favourite    # how often a clear favourite is still caught (favourite.json)
-    python experiments/time_manager.py --part games [--game 90000] [--games 6]   # spend=game beside anchor-1k
+    python experiments/time_manager.py --part favourite    # how often a clear favourite is caught (favourite.json)
+    python experiments/time_manager.py --part games [--game 90000 100000] [--games 12]   # beside anchor-1k
     python experiments/time_manager.py --part report       # results/time_manager/README.md
 
 estimate: every searched decision of `mcts` and `anchor-1k` in the league's recorded games
@@ -29,10 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from thurn_ai import _search
-from thurn_ai.bots import Observation, make_bot
+from thurn_ai.bots import make_bot
 from thurn_ai.bots import time_manager as tm
-from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.match import Table, derive_seed, position_at, read_records, record_walk
@@ -224,23 +222,122 @@ def play(spec: str, players: int, g: int) -> dict:
             "budget": clock.budget if clock else None}
 
 
+#: the deals: (players, seed of the first) -- the search budget study's calibration deals are 68900+, its cells'
+#: 69000+ (2 players), 69400+ (3), 69700+ (4): these are its cells' first deals
+DEALS = ((2, 69000), (3, 69400), (4, 69700))
+
+
 def part_games(args, code: str) -> None:
+    # one run: every deal played by anchor-1k and each candidate in turn, so their CPU is measured side by side
     start = time.time()
-    runs = args.out / "games.jsonl"
-    specs = [_candidate(args.game), ANCHOR]
-    with open(runs, "a", encoding="utf-8") as f:
-        for players, first in ((2, 69000), (3, 69400), (4, 69700)):
-            for g in range(first, first + args.games):
-                for spec in specs:
-                    row = play(spec, players, g)
-                    f.write(json.dumps({"code": code, **row}) + "\n")
-                    f.flush()
-                    print(f"p{players} game {g} {spec}: cpu {row['cpu']:.2f} s, {row['iterations']} iterations, "
-                          f"{row['searches']} searches", flush=True)
-    log_run(args.out, f"games game={args.game}", time.time() - start, code, games=args.games)
+    specs = [ANCHOR] + [_candidate(n) for n in args.game]
+    rows = []
+    for players, first in DEALS:
+        for g in range(first, first + args.games):
+            for spec in specs:
+                row = play(spec, players, g)
+                rows.append({"code": code, **row})
+                print(f"p{players} game {g} {spec}: cpu {row['cpu']:.2f} s, {row['iterations']} iterations, "
+                      f"{row['searches']} searches", flush=True)
+    atomic_write_text(args.out / "games.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    log_run(args.out, "games", time.time() - start, code, games=args.games, budgets=args.game)
 
 
-PARTS = {"estimate": part_estimate, "favourite": part_favourite, "games": part_games}
+def games_summary(rows: list[dict]) -> list[dict]:
+    """Per player count and spec: games, CPU seconds, iterations and searches a game (means), the share of
+    the game's budget spent (mean, least), and by phase the searches, mean allotment and iterations a game."""
+    out = []
+    for players, _first in DEALS:
+        for spec in dict.fromkeys(r["spec"] for r in rows):
+            rs = [r for r in rows if r["players"] == players and r["spec"] == spec]
+            if not rs:
+                continue
+            k = len(rs)
+            spent = [r["iterations"] / r["budget"] for r in rs if r["budget"]]
+            phases = {}
+            for ph in ("draw", "play", "after_play", "houses", "cartwright", "discard"):
+                searches = sum(r["phases"].get(ph, {}).get("searches", 0) for r in rs)
+                iterations = sum(r["phases"].get(ph, {}).get("iterations", 0) for r in rs)
+                allotted = sum(r["phases"].get(ph, {}).get("allotted", 0) for r in rs)
+                phases[ph] = {"searches": searches / k, "iterations": iterations / k,
+                              "allotted": allotted / searches if searches else 0.0}
+            out.append({"players": players, "spec": spec, "games": k, "cpu": sum(r["cpu"] for r in rs) / k,
+                        "iterations": sum(r["iterations"] for r in rs) / k,
+                        "searches": sum(r["searches"] for r in rs) / k,
+                        "spent": sum(spent) / len(spent) if spent else None,
+                        "spent_least": min(spent) if spent else None, "phases": phases})
+    return out
+
+
+def _num(x, digits=0) -> str:
+    return "—" if x is None else f"{x:,.{digits}f}"
+
+
+def part_report(args, code: str) -> None:
+    est = json.loads((args.out / "estimate.json").read_text())
+    fav = json.loads((args.out / "favourite.json").read_text())
+    rows = [json.loads(line) for line in (args.out / "games.jsonl").read_text().splitlines() if line.strip()]
+    summary = games_summary(rows)
+    runs = json.loads((args.out / "runs.json").read_text())
+    games_code = next(r["code"] for r in reversed(runs) if r["part"] == "games")
+    lines = ["# A budget for the game (`spend=game`)", "",
+             "**Status:** benchmark. What the time manager (`mcts(spend=game,...)`, docs/search-budget.md) spends "
+             "and how its constants were fitted; no strength games.", "",
+             "    python experiments/time_manager.py --part estimate --part favourite",
+             f"    python experiments/time_manager.py --part games --games {args.games} --game "
+             + " ".join(str(n) for n in sorted({int(r['budget']) for r in rows if r['budget']})),
+             "    python experiments/time_manager.py --part report", "",
+             f"Code: estimate {est['code']}, favourite {fav['code']}, games {games_code} (runs.json).", "",
+             "## The searched decisions left (estimate.json)", "",
+             f"Source: {est['source']}. Features: {', '.join(est['features'])}; once the game's end is triggered, "
+             "the mean of the decisions left then. Error = estimate − true count.", "",
+             "| planned | games | decisions a game | constants | mean abs error | bias | last 10 decisions: "
+             "mean abs, bias | held out (odd seeds): mean abs, bias |", "|---|---:|---:|---|---:|---:|---|---|"]
+    for planned in PLANNED:
+        e = est[planned]
+        err, held = e["error"], e["held_out"]
+        lines.append(f"| {planned} | {e['games']} | {e['decisions_a_game']} | {e['coef']}, at the end "
+                     f"{e['at_end']}, draws {e['draw_share']:.1%} | {err['mean_abs']} | {err['bias']:+} | "
+                     f"{err['left_1_10']['mean_abs']}, {err['left_1_10']['bias']:+} | {held['mean_abs']}, "
+                     f"{held['bias']:+} |")
+    lines += ["", "By player count (planned=houses): " + ", ".join(
+        f"{n} players {est['houses']['error'][f'p{n}']['mean_abs']} (bias {est['houses']['error'][f'p{n}']['bias']:+})"
+        for n in (2, 3, 4)) + " decisions mean absolute error.", "",
+        "## The clear favourite (favourite.json)", "",
+        f"{fav['positions']} searched decisions of those games, {ANCHOR}'s search at {fav['allotment']['draw']} "
+        f"iterations a draw and {fav['allotment']['other']} otherwise, its root read every 16 iterations from "
+        f"{fav['after']:.0%} of them on. `changed`: the move most visited when the share was first reached is not "
+        "the one most visited at the end of the full allotment.", "",
+        "| share | searches stopped | move changed (of all) | of the stopped | allotment spent |",
+        "|---:|---:|---:|---:|---:|"]
+    for share, v in fav["shares"].items():
+        lines.append(f"| {share} | {v['stopped']:.1%} | {v['changed']:.1%} | {v['changed_when_stopped']:.1%} | "
+                     f"{v['spent']:.1%} |")
+    lines += ["", "## A game's spending beside anchor-1k (games.jsonl)", "",
+              f"Against `heuristic`, the same {args.games} deals at each player count (seed g, the tested seat "
+              "g mod n), every spec in turn in one process: CPU seconds of the tested seat (thread time in "
+              "`choose`), iterations and searches a game, the share of the game's budget spent.", "",
+              "| players | spec | games | CPU s a game | iterations | searches | budget spent: mean, least |",
+              "|---:|---|---:|---:|---:|---:|---|"]
+    for s in summary:
+        spent = "—" if s["spent"] is None else f"{s['spent']:.1%}, {s['spent_least']:.1%}"
+        lines.append(f"| {s['players']} | `{s['spec']}` | {s['games']} | {s['cpu']:.2f} | {_num(s['iterations'])} | "
+                     f"{s['searches']:.1f} | {spent} |")
+    lines += ["", "By phase (per game: searches, mean allotment, iterations):", "",
+              "| players | spec | draw | play | after_play | discard | houses + Cartwright |",
+              "|---:|---|---|---|---|---|---|"]
+    for s in summary:
+        ph = s["phases"]
+        cells = [f"{ph[p]['searches']:.1f}, {_num(ph[p]['allotted'])}, {_num(ph[p]['iterations'])}"
+                 for p in ("draw", "play", "after_play", "discard")]
+        houses = ph["houses"]["iterations"] + ph["cartwright"]["iterations"]
+        lines.append(f"| {s['players']} | `{s['spec']}` | {' | '.join(cells)} | {_num(houses)} iterations |")
+    atomic_write_text(args.out / "README.md", "\n".join(lines) + "\n")
+    atomic_write_text(args.out / "summary.json", json.dumps(summary, indent=1) + "\n")
+    print("\n".join(lines))
+
+
+PARTS = {"estimate": part_estimate, "favourite": part_favourite, "games": part_games, "report": part_report}
 
 
 def main(argv=None) -> int:
@@ -248,8 +345,9 @@ def main(argv=None) -> int:
     ap.add_argument("--part", choices=list(PARTS), action="append", required=True)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--positions", type=int, default=200, help="favourite: positions searched")
-    ap.add_argument("--game", type=int, default=90_000, help="games: the candidate's iterations a game")
-    ap.add_argument("--games", type=int, default=6, help="games: deals at each player count")
+    ap.add_argument("--game", type=int, nargs="+", default=[90_000, 100_000],
+                    help="games: the candidates' iterations a game")
+    ap.add_argument("--games", type=int, default=12, help="games: deals at each player count")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     code = committed_code_or_exit(ROOT, args.allow_dirty)

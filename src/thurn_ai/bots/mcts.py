@@ -295,8 +295,8 @@ class SearchBot(Bot, Analyst, Searcher):
         """(iterations, seconds) the decision at `state` is searched with: the options' budget, a draw's
         `draws` times it with spend=phase; with spend=game what the game's bank allots it ((0, 0.0): the bank
         is spent)."""
-        if self.options.spend == "game":
-            clock = self._game_clock(state)
+        clock = self._game_clock(state)
+        if clock is not None:
             allotted = clock.allot(state, self.options.planned, self.options.draws)
             # whole iterations, rounded down: the game's iterations are never exceeded
             return (0, allotted) if self.options.game_time else (int(allotted), 0.0)
@@ -310,7 +310,7 @@ class SearchBot(Bot, Analyst, Searcher):
             return None
         clock = self.game_clock
         if clock is None or not clock.same_game(state):
-            budget = self.options.game if self.options.game else self.options.game_time
+            budget = self.options.game or self.options.game_time or 0.0     # (SearchOptions: one is given)
             clock = self.game_clock = GameClock.start(budget, state, self.options.planned)
         return clock
 
