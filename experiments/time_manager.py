@@ -148,7 +148,6 @@ def part_favourite(args, code: str) -> None:
     rng = np.random.default_rng(69)
     rows = [r for r in decision_rows() if r["houses"]]
     picked = sorted(rng.choice(len(rows), size=args.positions, replace=False))
-    options = make_bot(ANCHOR).options
     stats = {s: {"stopped": 0, "changed": 0, "spent": 0.0} for s in SHARES}
     records = {(n, rec.seed): rec for n in (2, 3, 4) for rec in read_records(LEAGUE / f"p{n}" / "records.jsonl")}
     for k, i in enumerate(picked):
@@ -180,11 +179,11 @@ def part_favourite(args, code: str) -> None:
                       "changed_when_stopped": v["changed"] / max(v["stopped"], 1), "spent": v["spent"] / n}
              for s, v in stats.items()}
     data = {"code": code, "positions": n, "allotment": FAVOURITE_ALLOTMENT, "after": tm.FAVOURITE_AFTER,
-            "search": ANCHOR, "options": options.to_dict(), "shares": table}
+            "search": ANCHOR, "shares": table}
     for s, v in table.items():
         print(f"share {s}: stopped {v['stopped']:.1%}, changed {v['changed']:.1%} "
               f"({v['changed_when_stopped']:.1%} of stops), spent {v['spent']:.1%}", flush=True)
-    atomic_write_text(args.out / "favourite.json", json.dumps(data, indent=1, default=str) + "\n")
+    atomic_write_text(args.out / "favourite.json", json.dumps(data, indent=1) + "\n")
     log_run(args.out, "favourite", time.time() - start, code, positions=n)
 
 
