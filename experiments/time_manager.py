@@ -49,6 +49,15 @@ def _candidate(game: int) -> str:
     return f"mcts(spend=game,game={game},planned=houses)"
 
 
+#: the decisions tm.offers_draw weighs as draws: the draw phase, and a card play where the Postmaster offers a draw
+DRAWS = ("draw", "postmaster")
+
+
+def _phase(state) -> str:
+    """The decision's phase, `postmaster` for a card play that offers the Postmaster's draw."""
+    return "postmaster" if state.phase != "draw" and tm.offers_draw(state) else state.phase
+
+
 def _features(state) -> list[float]:
     e = state.export()
     hl = e["houses_left"]
@@ -69,7 +78,7 @@ def decision_rows() -> list[dict]:
                 p = s.current_player
                 if p in seats:
                     several = len(s.legal_moves()) > 1
-                    game.append({"players": n, "seed": rec.seed, "index": i, "seat": p, "phase": s.phase,
+                    game.append({"players": n, "seed": rec.seed, "index": i, "seat": p, "phase": _phase(s),
                                  "end": bool(s.export()["end_triggered"]), "x": _features(s),
                                  "houses": several and s.phase not in ("houses", "cartwright"), "none": several})
             for planned in PLANNED:
@@ -90,7 +99,7 @@ def _fit(rows: list[dict], planned: str) -> dict:
     coef = np.linalg.lstsq(x, y, rcond=None)[0]
     end = [r[f"left_{planned}"] for r in rows if r["end"]]
     return {"coef": [round(float(c), 2) for c in coef], "at_end": round(float(np.mean(end)), 2),
-            "draw_share": round(sum(r["phase"] == "draw" for r in rows) / len(rows), 3)}
+            "draw_share": round(sum(r["phase"] in DRAWS for r in rows) / len(rows), 3)}
 
 
 def _estimate(fit: dict, r: dict) -> float:
@@ -153,7 +162,7 @@ def part_favourite(args, code: str) -> None:
     for k, i in enumerate(picked):
         r = rows[i]
         state = position_at(records[(r["players"], r["seed"])], r["index"])
-        budget = FAVOURITE_ALLOTMENT["draw" if state.phase == "draw" else "other"]
+        budget = FAVOURITE_ALLOTMENT["draw" if tm.offers_draw(state) else "other"]
         bot = make_bot(ANCHOR, seed=k)
         tree = bot._tree(state, derive_seed("favourite", k), ismcts=True)
         legal = set(state.legal_moves())
@@ -207,7 +216,7 @@ def play(spec: str, players: int, g: int) -> dict:
             cpu += time.thread_time() - t0
             result = bot.last_search(obs)
             if result is not None:
-                ph = by_phase[obs.state.phase]
+                ph = by_phase[_phase(obs.state)]
                 ph["searches"] += 1
                 ph["iterations"] += result.iterations
                 ph["allotted"] += result.allotted or 0
@@ -254,7 +263,7 @@ def games_summary(rows: list[dict]) -> list[dict]:
             k = len(rs)
             spent = [r["iterations"] / r["budget"] for r in rs if r["budget"]]
             phases = {}
-            for ph in ("draw", "play", "after_play", "houses", "cartwright", "discard"):
+            for ph in ("draw", "postmaster", "play", "after_play", "houses", "cartwright", "discard"):
                 searches = sum(r["phases"].get(ph, {}).get("searches", 0) for r in rs)
                 iterations = sum(r["phases"].get(ph, {}).get("iterations", 0) for r in rs)
                 allotted = sum(r["phases"].get(ph, {}).get("allotted", 0) for r in rs)
@@ -323,12 +332,12 @@ def part_report(args, code: str) -> None:
         lines.append(f"| {s['players']} | `{s['spec']}` | {s['games']} | {s['cpu']:.2f} | {_num(s['iterations'])} | "
                      f"{s['searches']:.1f} | {spent} |")
     lines += ["", "By phase (per game: searches, mean allotment, iterations):", "",
-              "| players | spec | draw | play | after_play | discard | houses + Cartwright |",
-              "|---:|---|---|---|---|---|---|"]
+              "| players | spec | draw | play with the Postmaster's draw | play | after_play | discard | "
+              "houses + Cartwright |", "|---:|---|---|---|---|---|---|---|"]
     for s in summary:
         ph = s["phases"]
         cells = [f"{ph[p]['searches']:.1f}, {_num(ph[p]['allotted'])}, {_num(ph[p]['iterations'])}"
-                 for p in ("draw", "play", "after_play", "discard")]
+                 for p in ("draw", "postmaster", "play", "after_play", "discard")]
         houses = ph["houses"]["iterations"] + ph["cartwright"]["iterations"]
         lines.append(f"| {s['players']} | `{s['spec']}` | {' | '.join(cells)} | {_num(houses)} iterations |")
     atomic_write_text(args.out / "README.md", "\n".join(lines) + "\n")

@@ -111,7 +111,8 @@ def test_once_the_end_is_triggered_the_turn_at_hand_is_the_last():
 
 
 def _play(spec, players, seed, game_seed=5):
-    """One game: `spec` in seat 0, heuristic elsewhere; the bot, [(phase, SearchResult)] of its searches and its
+    """One game: `spec` in seat 0, heuristic elsewhere; the bot, [(phase, SearchResult)] of its searches (`draw`
+    for every decision that offers a draw, the Postmaster's in a card play too) and its
     decisions that a search could have made (more than one legal move, not planned)."""
     table = Table.new(Rules(players=players), game_seed, [spec] + ["heuristic"] * (players - 1))
     bots = [make_bot(spec, seed=seed)] + [make_bot("heuristic", seed=i) for i in range(1, players)]
@@ -122,7 +123,7 @@ def _play(spec, players, seed, game_seed=5):
             searchable += len(obs.legal_moves()) > 1 and obs.state.phase not in ("houses", "cartwright")
         move = bots[table.to_move].choose(obs)
         if table.to_move == 0 and bots[0].last_search(obs) is not None:
-            searches.append((obs.state.phase, bots[0].last_search(obs)))
+            searches.append(("draw" if tm.offers_draw(obs.state) else obs.state.phase, bots[0].last_search(obs)))
         table.check_bot_move(move)          # no illegal move
         table.apply(move)
     return bots[0], searches, searchable
@@ -144,7 +145,7 @@ def test_the_game_budget_is_spent_and_never_exceeded(players, options):
     assert spent == bot.game_clock.spent == budget - bot.game_clock.bank
     for _phase, r in searches:
         assert r.iterations <= r.allotted
-    # the draws get more than the plays (draws= is the weight)
+    # the draws (the Postmaster's too) get more than the plays (draws= is the weight)
     draws = [r.allotted for p, r in searches if p == "draw"]
     plays = [r.allotted for p, r in searches if p == "play"]
     assert sum(draws) / len(draws) > sum(plays) / len(plays)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..game.notation import move_kind
+
 #: Searched decisions of the seat still to come, counting the one at hand, as a linear function of the position:
 #: (constant, own turns played, fewest houses left of any player, mean houses left, the longest carriage's
 #: index (-1: none yet)), for each `planned` choice (with planned=houses the houses and the Cartwright are not
@@ -25,17 +27,12 @@ DECISIONS_LEFT = {
 #: once the game's end is triggered (the round finishes) the seat's turn at hand is its last: the searched
 #: decisions left in it, on average in the same games
 DECISIONS_LEFT_AT_END = {"houses": 1.93, "none": 2.49}
-#: the share of searched decisions that are draws (same games): what a draw's weight adds to the decisions left
-DRAW_SHARE = {"houses": 0.316, "none": 0.25}
+#: the share of searched decisions that offer a draw (same games): what a draw's weight adds to the decisions left
+DRAW_SHARE = {"houses": 0.576, "none": 0.455}
 #: the estimate never goes below this many decisions before the end is triggered (a game can run longer than
 #: the fit's average game)
 MIN_DECISIONS_LEFT = 2.0
 
-#: the bank is paced over this share of the decisions expected: the estimate errs by about 7 decisions either
-#: way, and a game that ends before it leaves its bank unspent while one that lasts longer still has the floor
-#: (measured on 16 games at 2 and 4 players: 1.0 spent 91-92% of the bank on average, 0.8 94-96%, with 8 of
-#: about 560 searches at the floor; 0.65 97-99%, with 119 at the floor)
-PACE = 0.8
 #: a searched decision gets at least this fraction of the game's even share (the budget over the decisions
 #: expected at the first search), while the bank lasts; the decisions expected after it keep as much each
 FLOOR = 0.25
@@ -60,8 +57,14 @@ def decisions_left(state, planned: str) -> float:
     return max(MIN_DECISIONS_LEFT, left)
 
 
+def offers_draw(state) -> bool:
+    """Whether the decision at `state` is a draw: the draw phase, or a card play where the Postmaster offers
+    the turn's extra draw."""
+    return state.phase == "draw" or any(move_kind(m) == "draw" for m in state.legal_moves())
+
+
 def mean_weight(draws: float, planned: str) -> float:
-    """The mean phase weight of a searched decision: draws weigh `draws`, the others 1."""
+    """The mean phase weight of a searched decision: a draw (offers_draw) weighs `draws`, the others 1."""
     return DRAW_SHARE[planned] * draws + 1.0 - DRAW_SHARE[planned]
 
 
@@ -118,8 +121,8 @@ class GameClock:
 
     def allot(self, state, planned: str, draws: float) -> float:
         """The allotment of the decision at `state` (0: the bank is empty)."""
-        weight = draws if state.phase == "draw" else 1.0
-        return allotment(self.bank, PACE * decisions_left(state, planned), weight, mean_weight(draws, planned),
+        weight = draws if offers_draw(state) else 1.0
+        return allotment(self.bank, decisions_left(state, planned), weight, mean_weight(draws, planned),
                          self.floor, usage(self.spent, self.allotted))
 
     def spend(self, state, allotted: float, amount: float) -> None:
