@@ -141,7 +141,8 @@ def test_the_game_budget_is_spent_and_never_exceeded(players, options):
     bot, searches, _ = _play(f"mcts({FAST},spend=game,game={budget},{options})", players, seed=3)
     spent = sum(r.iterations for _p, r in searches)
     assert spent <= budget
-    assert spent >= 0.8 * budget            # measured: 93-100% in these games
+    # most of it: measured, 93% on average over 108 games at 2-4 players, the least 74% (a short game)
+    assert spent >= 0.7 * budget
     assert spent == bot.game_clock.spent == budget - bot.game_clock.bank
     for _phase, r in searches:
         assert r.iterations <= r.allotted
@@ -184,11 +185,11 @@ def test_a_new_game_starts_a_new_bank():
     rules = Rules(players=2)
     play_game(rules, [bot, make_bot("heuristic")], seed=4)
     first = bot.game_clock
-    assert first.bank < 0.2 * 20_000
+    assert first.bank < 0.3 * 20_000
     play_game(rules, [bot, make_bot("heuristic")], seed=5)
     second = bot.game_clock
     assert second is not first
-    assert 0.8 * 20_000 <= second.spent <= 20_000
+    assert 0.7 * 20_000 <= second.spent <= 20_000
 
 
 def test_the_bank_ends_in_the_planners_moves():
