@@ -431,11 +431,13 @@ cdef class Tree:
                 return True
         return False
 
-    cdef long run_c(self, long iterations, double seconds, bint cpu, bint settle=False) noexcept nogil:
+    cdef long run_c(self, long iterations, double seconds, bint cpu, bint settle=False, double favourite=0.0,
+                    double favourite_after=0.0) noexcept nogil:
         cdef long done = 0
-        cdef double deadline = 0.0
+        cdef double start = 0.0, deadline = 0.0
         if seconds > 0:
-            deadline = now_s(cpu) + seconds
+            start = now_s(cpu)
+            deadline = start + seconds
         while True:
             if iterations > 0 and done >= iterations:
                 break
@@ -443,15 +445,25 @@ cdef class Tree:
                 break
             if settle and iterations > 0 and done % CLOCK_EVERY == 0 and best_lead(self) > iterations - done:
                 break
+            # the clear favourite: after `favourite_after` of the budget, stop once one move holds `favourite` of
+            # the root's visits (the budget is the iterations if given, else the seconds)
+            if (favourite > 0 and done > 0 and done % CLOCK_EVERY == 0
+                    and (done >= favourite_after * iterations if iterations > 0
+                         else now_s(cpu) >= start + favourite_after * seconds)
+                    and best_share(self) >= favourite):
+                break
             if self.signalled(done) or not self.iterate():
                 break
             done += 1
         return done
 
-    def run(self, long iterations=0, double seconds=0.0, bint cpu=False, bint settle=False):
+    def run(self, long iterations=0, double seconds=0.0, bint cpu=False, bint settle=False, double favourite=0.0,
+            double favourite_after=0.0):
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
         cpu=True: `seconds` of this thread's CPU time instead of wall-clock time. settle=True stops an
         iteration budget once the most visited root move cannot be overtaken in the iterations left.
+        favourite > 0 stops once `favourite_after` (a fraction) of the budget is spent and the most visited
+        root move holds at least `favourite` of the root's visits (a clear favourite; spend=game).
         Releases the GIL, so trees can run in parallel threads. Returns the iterations done. In the main
         thread a signal (Ctrl-C) stops the search within SIGNAL_SLICE iterations and its exception is raised."""
         cdef long done
@@ -461,10 +473,13 @@ cdef class Tree:
                              f"not {iterations!r} and {seconds!r}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
+        if not (0.0 <= favourite <= 1.0 and 0.0 <= favourite_after <= 1.0):
+            raise ValueError(f"favourite and favourite_after must be fractions, not {favourite!r} and "
+                             f"{favourite_after!r}")
         self.watch_signals = _current_thread() is _main_thread()     # signals go to the main thread only
         self.interrupted = None
         with nogil:
-            done = self.run_c(iterations, seconds, cpu, settle)
+            done = self.run_c(iterations, seconds, cpu, settle, favourite, favourite_after)
         if self.interrupted is not None:
             error, self.interrupted = self.interrupted, None
             raise error

@@ -98,3 +98,25 @@ cdef int best_lead(Tree tree) noexcept nogil:
     for i in range(n):
         tree.slot[moves[i]] = 0
     return <int>(first - second)
+
+
+cdef double best_share(Tree tree) noexcept nogil:
+    """The most visited root move's share of the root's visits (0 without children): how clear a favourite
+    the search has. Only moves legal at the root count, as in best_lead."""
+    cdef int moves[MAXMOVES]
+    cdef StateData s = tree.root
+    cdef int n = gen_moves(&s, &tree.cfg.c, moves), i
+    cdef uint32_t first = 0, total = 0, v
+    cdef int ch = tree.nodes[0].child
+    for i in range(n):
+        tree.slot[moves[i]] = 1
+    while ch >= 0:
+        v = tree.nodes[ch].visits
+        if tree.slot[tree.nodes[ch].move]:
+            total += v
+            if v > first:
+                first = v
+        ch = tree.nodes[ch].sibling
+    for i in range(n):
+        tree.slot[moves[i]] = 0
+    return <double>first / total if total > 0 else 0.0

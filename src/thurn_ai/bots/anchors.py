@@ -33,6 +33,7 @@ _DEFAULT_2026_11: dict[str, Any] = {
     # options added later, pinned at what the anchors always did: a fresh tree and a flat budget everywhere
     "reuse": "none", "planned": "none", "spend": "flat", "draws": 2.0, "hand_prior": "visit",
     "infer": "none",
+    "game": None, "game_time": None, "favourite": 0.8,
 }
 _PRIOR = ("prior_2026_11.json", "27125359df87d2e7e11c0bb165ef52df88f92f085710ed95fb1ab40313c3628d")
 _VALUE = ("value_2026_11.json", "a2af28761311a46ed6f2fdfdf685decd8a7bfd9d3958f7d8fea508c8be92221e")

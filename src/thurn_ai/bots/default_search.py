@@ -30,7 +30,7 @@ _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval", "polic
 #: options that say how long a search runs and where it spends that, not what it computes: not part of its
 #: identity; and options that act only in play (choose(): the tree kept through a turn, the planner's houses),
 #: never in the search an analysis (the hint) makes
-BUDGET = ("iterations", "time", "clock", "spend", "draws", "reuse", "planned")
+BUDGET = ("iterations", "time", "clock", "spend", "draws", "reuse", "planned", "game", "game_time", "favourite")
 #: options added after the shipped win maps were fitted: an identity names them only where they differ from
 #: their default (identity_differences reads a missing option as its default)
 NAMED_WHEN_SET = ("hand_prior", "infer")

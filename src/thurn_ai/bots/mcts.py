@@ -15,6 +15,7 @@ option is checked here, once; see docs/bots.md for what each means and how the d
 """
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -28,6 +29,7 @@ from .base import Analyst, Bot, Observation, Searcher
 from .infer import HandBeliefs
 from .search_options import SearchOptions
 from .search_result import RootMove, SearchResult
+from .time_manager import FAVOURITE_AFTER, GameClock
 
 _PLAYS = ("left", "right", "new", "horse", "discard")   # moves that take a card from the hand
 #: the decisions planned=houses leaves to the planner (which agrees with deep searches on all of them)
@@ -64,6 +66,8 @@ class SearchBot(Bot, Analyst, Searcher):
     keeps_trees = False
     #: whether it can deal the hidden cards by inferred weights (infer=): ISMCTS, not PIMC's fixed worlds
     infers_hands = False
+    #: whether it can spend a budget for the whole game (spend=game): its searches take budget()'s allotment
+    paces_game = False
 
     def __init__(self, seed: int = 0, forbid=frozenset(), **options):
         super().__init__(seed=seed, forbid=forbid)
@@ -83,6 +87,8 @@ class SearchBot(Bot, Analyst, Searcher):
         # infer=policy: the weights of the opponents' hidden cards, learned from their moves (inform)
         self.beliefs = HandBeliefs(self.options.prior, self.options.temp) if self.options.infer == "policy" else None
         self.informed = self.beliefs is not None
+        if self.options.spend == "game" and not self.paces_game:
+            raise BotSpecError(f"{type(self).__name__}: spend=game: its searches do not take a decision's allotment")
         self.forbid_mask = _search.official_mask(self.forbid)
         self.official_filter = _search.OfficialFilter()     # see restrict_root and restrict_turn
         self.root_move = -1                                 # see restrict_root_move
@@ -90,6 +96,8 @@ class SearchBot(Bot, Analyst, Searcher):
         self._last: tuple[Observation, SearchResult] | None = None
         # the searcher's own moves since its last search of this turn, and that search's trees (reuse=)
         self._line: _TurnLine | None = None
+        # spend=game: the bank of the game being played (a new game starts a new one: GameClock.same_game)
+        self.game_clock: GameClock | None = None
 
     def _defaults_for(self, options: dict) -> dict:
         """The bot's default options that apply with these: a prior (policy, mix) only where the selection
@@ -215,16 +223,21 @@ class SearchBot(Bot, Analyst, Searcher):
             return self._last[1]
         if obs.state.is_terminal():
             raise ThurnError("the game is over: nothing to search")
+        clock = self._game_clock(obs.state)
+        allotted = sum(self.budget(obs.state)) if clock else 0      # (iterations or seconds: the other is 0)
+        started = self._clock_now()
         jobs, carried = self._reused_jobs(obs) or (self._jobs(obs, self.rng.getrandbits(64)), 0)
         cpu = self.options.clock == "cpu"
-        settle = self.options.spend == "phase"
+        settle = self.options.spend in ("phase", "game")
+        # spend=game: a clear favourite stops the search too, once a part of its allotment is spent
+        stops = dict(favourite=self.options.favourite, favourite_after=FAVOURITE_AFTER) if clock else {}
 
         def run(tree, iterations: int, seconds: float) -> int:
             if iterations <= 0 and seconds <= 0:      # a kept tree that already holds its budget
                 return 0
-            # (the early stop is the compiled tree's; a wrapper's run, the server's time limit, has none)
+            # (the early stops are the compiled tree's; a wrapper's run, the server's time limit, has none)
             if settle and isinstance(tree, _search.Tree):
-                return tree.run(iterations, seconds, cpu, settle=True)
+                return tree.run(iterations, seconds, cpu, settle=True, **stops)
             return tree.run(iterations, seconds, cpu)
         if self.workers > 1 and len(jobs) > 1:
             with ThreadPoolExecutor(max_workers=self.workers) as pool:
@@ -235,7 +248,10 @@ class SearchBot(Bot, Analyst, Searcher):
         # without statistics and the search without a move: every tree searches at least once.
         done = [n or (0 if carried else tree.run(1, 0.0)) for n, (tree, _, _) in zip(done, jobs)]
         trees = tuple(j[0] for j in jobs)
-        result = SearchResult(moves=self._merge(obs, trees), trees=trees, iterations=sum(done), carried=carried)
+        if clock:
+            clock.spend(obs.state, allotted, sum(done) if self.options.game else self._clock_now() - started)
+        result = SearchResult(moves=self._merge(obs, trees), trees=trees, iterations=sum(done), carried=carried,
+                              allotted=allotted)
         self._last = (obs, result)
         return result
 
@@ -276,10 +292,12 @@ class SearchBot(Bot, Analyst, Searcher):
         moves = self.allowed_moves(obs.state)
         if len(moves) == 1:
             move = moves[0]
-        elif self.options.planned == "houses" and obs.state.phase in _PLANNED_PHASES:
+        elif ((self.options.planned == "houses" and obs.state.phase in _PLANNED_PHASES)
+              or (self.options.spend == "game" and self.budget(obs.state) == (0, 0.0))):
+            # the planner's move: a planned decision, or the game's budget is spent
             move = _search.plan_policy_choice(obs.state, self.forbid_mask)
             if move not in moves:           # (the planner keeps to the same officials: never seen)
-                move = self.search(obs).moves[0].move
+                move = moves[0] if self.options.spend == "game" else self.search(obs).moves[0].move
         else:
             move = self.search(obs).moves[0].move
         self._note(obs, move)
@@ -289,10 +307,30 @@ class SearchBot(Bot, Analyst, Searcher):
 
     def budget(self, state) -> tuple[int, float]:
         """(iterations, seconds) the decision at `state` is searched with: the options' budget, a draw's
-        `draws` times it with spend=phase."""
+        `draws` times it with spend=phase; with spend=game what the game's bank allots it ((0, 0.0): the bank
+        is spent)."""
+        clock = self._game_clock(state)
+        if clock is not None:
+            allotted = clock.allot(state, self.options.planned, self.options.draws)
+            # whole iterations, rounded down: the game's iterations are never exceeded
+            return (0, allotted) if self.options.game_time else (int(allotted), 0.0)
         factor = self.options.draws if self.options.spend == "phase" and state.phase == "draw" else 1.0
         seconds = self.time * factor if self.time else 0.0
         return (0 if self.time else max(1, round(self.iterations * factor))), seconds
+
+    def _game_clock(self, state) -> GameClock | None:
+        """spend=game: the bank of the game `state` is in (a new one when it is not the last one's game)."""
+        if self.options.spend != "game":
+            return None
+        clock = self.game_clock
+        if clock is None or not clock.same_game(state):
+            budget = self.options.game or self.options.game_time or 0.0     # (SearchOptions: one is given)
+            clock = self.game_clock = GameClock.start(budget, state, self.options.planned)
+        return clock
+
+    def _clock_now(self) -> float:
+        """The time game_time= counts: the searching thread's CPU seconds (clock=cpu) or wall seconds."""
+        return time.thread_time() if self.options.clock == "cpu" else time.perf_counter()
 
     def _note(self, obs: Observation, move: int) -> None:
         """Remember the searcher's move for reuse=: after a search a new line starts from its root; a move
@@ -413,6 +451,7 @@ class MCTSBot(SearchBot):
     default_options = MCTS_DEFAULTS
     keeps_trees = True
     infers_hands = True
+    paces_game = True
 
     def _jobs(self, obs: Observation, seed: int) -> list[tuple]:
         n = self.workers

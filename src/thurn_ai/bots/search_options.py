@@ -18,6 +18,8 @@ EVALUATIONS = tuple(_search.EVALUATIONS)
 
 MAX_ITERATIONS = 10_000_000     # per decision; the tree's nodes must fit in memory
 MAX_SECONDS = 3600.0            # per decision
+MAX_GAME_ITERATIONS = 1_000_000_000     # a game's (spend=game): a thousand decisions at the per-decision maximum
+MAX_GAME_SECONDS = 86_400.0             # a game's (spend=game): a day
 
 # option: (low, high, whole number, low excluded) for numbers; the choices for names
 BOUNDS = {
@@ -34,7 +36,12 @@ BOUNDS = {
     "workers": (1, 64, True, False),
     "mix": (0.0, 1.0, False, False),
     "draws": (0.0, 100.0, False, True),
+    "game": (1, MAX_GAME_ITERATIONS, True, False),
+    "game_time": (0.0, MAX_GAME_SECONDS, False, True),
+    "favourite": (0.0, 1.0, False, False),
 }
+#: the numbers that may be None (not given)
+OPTIONAL = ("time", "game", "game_time")
 #: the move prior at PUCT's nodes: the hand-set one (rule of thumb + planner), or the learned one
 POLICIES = ("handset", "learned")
 #: what a time budget counts: wall-clock seconds, or the search thread's CPU seconds (fair on a loaded machine)
@@ -46,9 +53,10 @@ CLOCKS = ("wall", "cpu")
 REUSES = ("none", "silent", "turn")
 #: which decisions the planner makes without a search: none, or houses (the houses and the Cartwright)
 PLANNED = ("none", "houses")
-#: how a decision's budget is set: flat (every searched decision the same), or phase (draws get `draws` times
-#: it, and a search stops once its most visited move can no longer be overtaken)
-SPENDS = ("flat", "phase")
+#: how a decision's budget is set: flat (every searched decision the same), phase (draws get `draws` times it,
+#: and a search stops once its most visited move can no longer be overtaken), or game (a budget for the whole
+#: game, game= or game_time=, spent decision by decision: thurn_ai/bots/time_manager.py)
+SPENDS = ("flat", "phase", "game")
 #: where the hand-set share of a mixed prior (policy=learned, mix > 0) is asked: at every visit, or once per
 #: node (in the first determinization that reaches it, kept beside the learned logits)
 HAND_PRIORS = ("visit", "node")
@@ -88,14 +96,17 @@ class SearchOptions:
     reuse: str = "none"             #: keep the last search's subtree for the turn's next decision (REUSES)
     planned: str = "none"           #: decisions the planner makes without a search (PLANNED)
     spend: str = "flat"             #: how the budget is spread over the decisions (SPENDS)
-    draws: float = 2.0              #: with spend=phase, a draw decision's budget in multiples of the others'
+    draws: float = 2.0              #: with spend=phase or game, a draw decision's budget in multiples of the others'
+    game: int | None = None         #: with spend=game, iterations for the seat's whole game
+    game_time: float | None = None  #: with spend=game, seconds (of `clock`) for the seat's whole game instead
+    favourite: float = 0.8          #: with spend=game, stop a search whose most visited move holds this share (0: off)
     hand_prior: str = "visit"       #: where the hand-set share of a mixed prior is asked (HAND_PRIORS)
     infer: str = "none"             #: how the opponents' hidden cards are dealt (INFERS)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
             value = getattr(self, key)
-            if key == "time" and value is None:
+            if key in OPTIONAL and value is None:
                 continue
             object.__setattr__(self, key, _number(key, value, low, high, whole, above))
         for key, choices in CHOICES.items():
@@ -107,6 +118,25 @@ class SearchOptions:
             raise BotSpecError("policy=learned is a PUCT prior: it needs select=puct")
         if self.pmodel is not None:
             self._check_prior()
+        self._check_game()
+
+    def _check_game(self) -> None:
+        # spend=game's budget is the game's: one of game= or game_time=, and no per-decision time
+        given = [k for k in ("game", "game_time") if getattr(self, k) is not None]
+        if self.spend != "game":
+            if given:
+                raise BotSpecError(f"{given[0]}= is the budget of a whole game: it needs spend=game "
+                                   f"(spend is {self.spend})")
+            return
+        if len(given) != 1:
+            raise BotSpecError("spend=game needs the game's budget: game= (iterations) or game_time= (seconds), "
+                               + ("not both" if given else "none was given"))
+        if self.time is not None:
+            raise BotSpecError("spend=game spends the game's budget over its decisions: time= (seconds a decision) "
+                               "contradicts it")
+        if self.game_time is not None and self.clock == "cpu" and self.workers > 1:
+            raise BotSpecError("game_time= with clock=cpu counts the searching thread's CPU seconds: it needs "
+                               "workers=1")
 
     def _check_model(self) -> None:
         # read now, so that a missing or broken file is one clear error before any game, not a crash in one

@@ -31,11 +31,13 @@ class SearchResult:
     move code, so the order is reproducible); `trees`, the compiled trees searched (their root statistics
     were added up: a line is read from the one that visited the best move most); `iterations`, the
     iterations run over all trees; `carried`, the root visits the trees held before it from the searcher's
-    previous decision of the turn (reuse=, thurn_ai.bots.mcts; 0 for a fresh tree)."""
+    previous decision of the turn (reuse=, thurn_ai.bots.mcts; 0 for a fresh tree); `allotted`, with
+    spend=game what the game's bank allotted the decision (iterations, or seconds with game_time=; else 0)."""
     moves: tuple[RootMove, ...]
     trees: tuple
     iterations: int
     carried: int = 0
+    allotted: float = 0
 
     @property
     def best(self) -> RootMove | None:
