@@ -29,7 +29,7 @@ cdef enum:
     NO_STOP_TURN = 1 << 30
 
     # house values kept per player: 1 << HOUSE_VALUE_BITS sets, direct-mapped by their inputs (see house_values)
-    HOUSE_VALUE_BITS = 4
+    HOUSE_VALUE_BITS = 5
     HOUSE_VALUE_SETS = 1 << HOUSE_VALUE_BITS
 
 cdef struct HouseValues:
