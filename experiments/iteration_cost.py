@@ -12,7 +12,8 @@ the speed-up is exact). Measured, in one run:
     alternating the two builds (one fresh process each), the totals of all rounds;
   - the profile of results/search_budget (where an iteration's instructions go, inclusive, on the search
     benchmark's position) for both builds.
-Writes results.json and README.md (the tables) into --out. Refuses uncommitted code unless --allow-dirty.
+Writes results.json and report.md (the tables) into --out, and the folder's front page (README.md, findings.json;
+`--report` rewrites only these from results.json). Refuses uncommitted code unless --allow-dirty.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ import time
 from pathlib import Path
 
 from thurn_ai.fileio import atomic_write_text
+from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -131,45 +133,55 @@ def machine() -> dict:
 
 
 def report(data: dict) -> str:
+    """report.md: the measurements' tables (the front page, README.md, lists the findings read off results.json)."""
     b, c = data["baseline"], data["code"]
-    lines = ["**Status:** benchmark. A measurement of the default search's cost an iteration, this code against the "
-             "commit before the cheaper iterations (issue 69); not a candidate: the two searches are the same search "
-             "(identical root statistics, checked in the run and by tests/core/test_search_exact.py).", "",
-             "# The cost of a search iteration", "",
+    lines = ["# The cost of a search iteration: this code against the baseline", "",
              f"`python experiments/iteration_cost.py --baseline {b}` at commit {c} (baseline {b}: a clean export "
              "of that commit built in a scratch folder). The default search (`anchor-1k`'s tree: learned prior mixed "
-             f"half and half with the hand-set one, learned evaluation, PUCT), {ITERATIONS} iterations from each of "
-             "three fixed positions a player count (South board, a fixed seed each). Machine: "
-             f"{data['machine']['cpu']}, {data['machine']['cores']} cores, shared with other work (load average "
-             f"{data['load'][0]:.2f} at the start, {data['load'][1]:.2f} at the end; the process niced).", "",
+             f"half and half with the hand-set one, learned evaluation, PUCT), {data['iterations']} iterations from "
+             "each of three fixed positions a player count (South board, a fixed seed each). The two builds gave the "
+             "same root statistics at every player count (checked in the run; tests/core/test_search_exact.py pins "
+             f"them bit for bit). Machine: {data['machine']['cpu']}, {data['machine']['cores']} cores, shared with "
+             f"other work (load average {data['load'][0]:.2f} at the start, {data['load'][1]:.2f} at the end; the "
+             "run niced).", "",
              "| players | instructions an iteration: baseline | this code | ratio | iterations per CPU second: "
-             "baseline | this code | ratio | same root statistics |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+             "baseline | this code | ratio |", "|---|---:|---:|---:|---:|---:|---:|"]
     for p, row in data["players"].items():
         lines.append(f"| {p} | {row['instructions'][b]:,.0f} | {row['instructions'][c]:,.0f} | "
                      f"{row['instructions_ratio']:.3f} | {row['per_cpu_second'][b]:,.0f} | "
-                     f"{row['per_cpu_second'][c]:,.0f} | {row['speed_ratio']:.3f} | {row['same_root']} |")
+                     f"{row['per_cpu_second'][c]:,.0f} | {row['speed_ratio']:.3f} |")
     lines += ["", "Instructions: callgrind, counted inside the compiled `Tree.run` only (one process a count). "
-              f"Iterations per CPU second: the searches' thread CPU time, {ROUNDS} rounds alternating the two builds "
-              "(a fresh process each), all rounds' iterations over all rounds' CPU seconds; the ratio is this code's "
-              "over the baseline's (above 1: faster).", "",
+              f"Iterations per CPU second: the searches' thread CPU time, {data['rounds']} rounds alternating the two "
+              "builds (a fresh process each), all rounds' iterations over all rounds' CPU seconds. Ratios: this "
+              "code's over the baseline's.", "",
               "## Where an iteration goes", "",
               f"The profile of `results/search_budget` (callgrind, {PROFILE_ITERATIONS} iterations from the search "
               "benchmark's position, inclusive instructions an iteration: a part counts what it calls):", "",
               f"| part | baseline {b} | this code {c} |", "|---|---:|---:|"]
     for name in PROFILE_PARTS:
         lines.append(f"| {name} | {data['profile'][b][name]:,.0f} | {data['profile'][c][name]:,.0f} |")
-    lines += ["", "What changed, every change exact (docs/search-budget.md, \"Cheaper iterations\"): the hand and "
-              "display masks read eight counts in one load; house values kept for the last 32 distinct inputs a "
-              "player; the learned prior's softmax kept per node with its logits.", ""]
+    lines += ["", "What changed, every change exact: docs/search-budget.md, \"Cheaper iterations\".", ""]
     return "\n".join(lines)
+
+
+def write_pages(out: Path) -> None:
+    """report.md from results.json, and the folder's front page (README.md, findings.json)."""
+    atomic_write_text(out / "report.md", report(json.loads((out / "results.json").read_text(encoding="utf-8"))))
+    refresh(out)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--baseline", required=True, help="the commit to compare against (main before the change)")
+    ap.add_argument("--baseline", help="the commit to compare against (main before the change)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--allow-dirty", action="store_true")
+    ap.add_argument("--report", action="store_true", help="only report.md and the front page, from results.json")
     args = ap.parse_args(argv)
+    if args.report:
+        write_pages(args.out)
+        return 0
+    if args.baseline is None:
+        ap.error("give --baseline (or --report)")
     code = committed_code_or_exit(ROOT, args.allow_dirty)
     baseline = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline], capture_output=True,
                               text=True, check=True).stdout.strip()
@@ -208,8 +220,8 @@ def main(argv=None) -> int:
             "positions": POSITIONS, "machine": machine(), "load": load, "players": rows, "profile": profiles}
     args.out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out / "results.json", json.dumps(data, indent=1) + "\n")
-    atomic_write_text(args.out / "README.md", report(data))
     log_run(args.out, "iteration_cost", time.time() - started, code, baseline=baseline)
+    write_pages(args.out)
     return 0
 
 
