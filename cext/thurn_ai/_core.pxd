@@ -146,6 +146,26 @@ cdef extern from *:
     """
     uint64_t load_le64 "thurn_load_le64"(const uint8_t* p) nogil
 
+# the zero counts of MAXC (32) counts as a set, with SSE2 (every x86-64 has it): two 16-byte compares with zero
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #define THURN_HAS_SSE2 1
+    static inline uint32_t thurn_zero_counts(const uint8_t* a) {
+        const __m128i zero = _mm_setzero_si128();
+        uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)a), zero));
+        uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(a + 16)), zero));
+        return lo | hi << 16;
+    }
+    #else
+    #define THURN_HAS_SSE2 0
+    static inline uint32_t thurn_zero_counts(const uint8_t* a) { (void)a; return 0; }
+    #endif
+    """
+    bint HAS_SSE2 "THURN_HAS_SSE2"
+    uint32_t zero_counts "thurn_zero_counts"(const uint8_t* a) nogil
+
 
 cdef inline int count_bits(uint32_t x) noexcept nogil:
     """The number of cities in a set: the branch-free bit count, inline (without a popcount instruction,
@@ -160,14 +180,18 @@ cdef inline uint32_t nonzero_mask(const uint8_t* a, int n) noexcept nogil:
     """The cities x < n with a[x] != 0 (a: MAXC counts, a hand or the display) as a set: eight counts at a
     time without a branch each (the count-by-count loop was a third of the move generator's time in a
     profile of the search). Each count's "not zero" lands in the top bit of its byte, and one multiply
-    gathers the eight top bits into the low byte order of the cities."""
+    gathers the eight top bits into the low byte order of the cities. With SSE2, all 32 counts in two
+    compares (the same set; a tenth of the instructions of a search iteration went to the loop)."""
     cdef uint32_t out = 0
     cdef uint64_t w
     cdef int k
-    for k in range(0, n, 8):
-        w = load_le64(a + k)
-        w = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
-        out |= (<uint32_t>((w * 0x0002040810204081ULL) >> 56)) << k
+    if HAS_SSE2:
+        out = ~zero_counts(a)
+    else:
+        for k in range(0, n, 8):
+            w = load_le64(a + k)
+            w = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
+            out |= (<uint32_t>((w * 0x0002040810204081ULL) >> 56)) << k
     return out if n >= 32 else out & ((<uint32_t>1 << n) - 1)
 
 
