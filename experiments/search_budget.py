@@ -363,7 +363,9 @@ bot._jobs(Observation(s, s.current_player, 99), 5)[0][0].run(int(sys.argv[2]))
 PROFILE_PARTS = {"iteration": "Tree_iterate", "walk down (selection, expansion)": "Tree_select_expand",
                  "moves and prior at the nodes walked": "Tree_tree_options",
                  "learned prior (cached logits, softmax)": "_search_learned_priors",
-                 "hand-set prior (rule of thumb's softmax, every visit)": "_search_handset_prior",
+                 # the rule of thumb's softmax itself: the compiler may inline handset_prior's call of it into its
+                 # caller, leaving a handset_prior that no longer counts it
+                 "hand-set prior (rule of thumb's softmax, every visit)": "_policy_move_priors",
                  "playout and evaluation": "Tree_play_out", "playout": "_policy_playout",
                  "learned evaluation": "_policy_evaluate_learned", "determinization": "_core_determinize"}
 

@@ -130,6 +130,42 @@ cdef struct StateData:
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
 
+# eight bytes as one little-endian word, in one load (the compiler did not merge the eight byte loads of
+# a[k] | a[k + 1] << 8 | ...)
+cdef extern from *:
+    """
+    #include <string.h>
+    static inline uint64_t thurn_load_le64(const uint8_t* p) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+    #endif
+        return w;
+    }
+    """
+    uint64_t load_le64 "thurn_load_le64"(const uint8_t* p) nogil
+
+# the zero counts of MAXC (32) counts as a set, with SSE2 (every x86-64 has it): two 16-byte compares with zero
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #define THURN_HAS_SSE2 1
+    static inline uint32_t thurn_zero_counts(const uint8_t* a) {
+        const __m128i zero = _mm_setzero_si128();
+        uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)a), zero));
+        uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(a + 16)), zero));
+        return lo | hi << 16;
+    }
+    #else
+    #define THURN_HAS_SSE2 0
+    static inline uint32_t thurn_zero_counts(const uint8_t* a) { (void)a; return 0; }
+    #endif
+    """
+    bint HAS_SSE2 "THURN_HAS_SSE2"
+    uint32_t zero_counts "thurn_zero_counts"(const uint8_t* a) nogil
+
 
 cdef inline int count_bits(uint32_t x) noexcept nogil:
     """The number of cities in a set: the branch-free bit count, inline (without a popcount instruction,
@@ -141,19 +177,21 @@ cdef inline int count_bits(uint32_t x) noexcept nogil:
 
 
 cdef inline uint32_t nonzero_mask(const uint8_t* a, int n) noexcept nogil:
-    """The cities x < n with a[x] != 0 (a: MAXC counts, a hand or the display) as a set: eight counts at a
-    time without a branch each (the count-by-count loop was a third of the move generator's time in a
-    profile of the search). Each count's "not zero" lands in the top bit of its byte, and one multiply
-    gathers the eight top bits into the low byte order of the cities."""
+    """The cities x < n with a[x] != 0 (a: MAXC counts, a hand or the display) as a set. With SSE2 (every
+    x86-64), all 32 counts in two compares with zero; else eight counts at a time without a branch each: each
+    count's "not zero" lands in the top bit of its byte, and one multiply gathers the eight top bits into the
+    low byte order of the cities. (The count-by-count loop was a third of the move generator's time in a
+    profile of the search; the eight-at-a-time loop still a seventh of a search iteration's instructions.)"""
     cdef uint32_t out = 0
     cdef uint64_t w
     cdef int k
-    for k in range(0, n, 8):
-        w = (<uint64_t>a[k] | <uint64_t>a[k + 1] << 8 | <uint64_t>a[k + 2] << 16 | <uint64_t>a[k + 3] << 24 |
-             <uint64_t>a[k + 4] << 32 | <uint64_t>a[k + 5] << 40 | <uint64_t>a[k + 6] << 48 |
-             <uint64_t>a[k + 7] << 56)
-        w = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
-        out |= (<uint32_t>((w * 0x0002040810204081ULL) >> 56)) << k
+    if HAS_SSE2:
+        out = ~zero_counts(a)
+    else:
+        for k in range(0, n, 8):
+            w = load_le64(a + k)
+            w = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
+            out |= (<uint32_t>((w * 0x0002040810204081ULL) >> 56)) << k
     return out if n >= 32 else out & ((<uint32_t>1 << n) - 1)
 
 

@@ -1,6 +1,6 @@
 # Declarations of the compiled playout policies and evaluations (_policy.pyx), for the search (_search.pyx).
-from libc.stdint cimport uint32_t, uint64_t
-from thurn_ai._core cimport StateData, ConfigData, MAXC, MAXP
+from libc.stdint cimport int8_t, uint32_t, uint64_t
+from thurn_ai._core cimport StateData, ConfigData, MAXC, MAXP, MAXT
 
 cdef enum:
     # option codes, named for Python by thurn_ai._search (PLAYOUTS, REWARDS, SELECTS, EVALUATIONS)
@@ -28,11 +28,21 @@ cdef enum:
     # a playout's stop turn that no game reaches (play to the end): far above any max_turns * players
     NO_STOP_TURN = 1 << 30
 
+    # house values kept per player: 1 << HOUSE_VALUE_BITS sets, direct-mapped by their inputs (see house_values)
+    HOUSE_VALUE_BITS = 5
+    HOUSE_VALUE_SETS = 1 << HOUSE_VALUE_BITS
+
 cdef struct HouseValues:
-    # What a house in each city is worth to each player (cached; see house_values)
-    double v[MAXP][MAXC]
-    uint32_t houses[MAXP]       # the houses the cached values were computed for
-    int stacks[MAXP]            # the sum of the stack positions then (-1: not computed)
+    # What a house in each city is worth to each player (cached; see house_values): the values of the last few
+    # distinct inputs (p's houses, every stack's position, the stacks p holds a tile of), and which set the last
+    # call used, with the houses and the sum of the stack positions it was asked for
+    double v[MAXP][HOUSE_VALUE_SETS][MAXC]
+    uint32_t houses[MAXP][HOUSE_VALUE_SETS]
+    uint32_t tiles[MAXP][HOUSE_VALUE_SETS]      # the stacks p holds a tile of (a bit each; all ones: set empty)
+    int8_t stack_pos[MAXP][HOUSE_VALUE_SETS][MAXT]
+    int last[MAXP]              # the set the last call for p used
+    uint32_t last_houses[MAXP]  # p's houses then
+    int last_stacks[MAXP]       # the sum of the stack positions then (-1: not asked yet)
 
 cdef struct ValueWeights:
     # one player count's learned model: win chance softmax(sum_k win[k] x[k]) over the players, expected

@@ -18,6 +18,7 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 
 from thurn_ai._core cimport (
     StateData, ConfigData, GameState, gen_moves, apply_move, score_of, winner_of, nonzero_mask, count_bits, fit_mask,
+    load_le64,
     MAXC, MAXP, MAXT, MAXMOVES, MOVE_SHIFT,
     PH_DRAW, PH_PLAY, PH_AFTER, PH_HOUSES, PH_CARTWRIGHT, PH_DISCARD, PH_OVER,
     MV_DRAW, MV_DECK, MV_ADMIN, MV_LEFT, MV_RIGHT, MV_NEW, MV_HORSE, MV_CLOSE, MV_STOP, MV_HOUSE,

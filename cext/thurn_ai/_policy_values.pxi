@@ -106,18 +106,59 @@ cdef inline int provinces_held(const ConfigData* c, int t, uint32_t h) noexcept 
 cdef const double* house_values(HouseValues* hv, const StateData* s, const ConfigData* c, int p) noexcept nogil:
     """Per city, what a house there is worth to player p: 0 with an own house, else 1 (a house placed is
     a point) plus the progress it makes toward the tiles p can still take (see tile_potential), the
-    whole top value for the house that completes a group, and a free city's round tile. Recomputed only
-    when p's houses or the tile stacks have changed since the last call."""
-    cdef int t, x, i, key = 0, top
+    whole top value for the house that completes a group, and a free city's round tile. The last call's values
+    are used again while p's houses and the sum of the stack positions are the same as then (a sum two different
+    stack positions can share: the values are then those of the last call's stacks, as they always were); else
+    the values of the same inputs kept from an earlier call, or computed afresh (the same numbers either way:
+    the values depend on these inputs only)."""
+    cdef int t, key = stack_sum(s, c.n_stacks), k
+    cdef uint32_t h = s.houses[p], tiles = 0, mix = 0
+    if hv.last_stacks[p] == key and hv.last_houses[p] == h:
+        return hv.v[p][hv.last[p]]
+    hv.last_stacks[p] = key
+    hv.last_houses[p] = h
+    for t in range(c.n_stacks):
+        mix = mix * 31 + <uint8_t>s.stack_pos[t]
+        if s.tiles_n[p][t] > 0:
+            tiles |= (<uint32_t>1) << t
+    k = <int>(((h ^ (tiles * 0x9E3779B1u) ^ (mix * 0x85EBCA6Bu)) * 0x9E3779B1u) >> (32 - HOUSE_VALUE_BITS))
+    hv.last[p] = k
+    if hv.houses[p][k] != h or hv.tiles[p][k] != tiles or not same_stacks(hv.stack_pos[p][k], s.stack_pos,
+                                                                           c.n_stacks):
+        hv.houses[p][k] = h
+        hv.tiles[p][k] = tiles
+        for t in range(c.n_stacks):
+            hv.stack_pos[p][k][t] = s.stack_pos[t]
+        compute_house_values(s, c, p, hv.v[p][k])
+    return hv.v[p][k]
+
+
+cdef inline int stack_sum(const StateData* s, int n) noexcept nogil:
+    # the sum of the first n stack positions, eight at a time (a position is at most MAXTV, so no byte of the
+    # multiply's partial sums carries into the next: the same number as adding them one by one)
+    cdef int k, total = 0
+    cdef uint64_t w
+    for k in range(0, n, 8):
+        w = load_le64(<const uint8_t*>s.stack_pos + k)
+        if n - k < 8:
+            w &= ((<uint64_t>1) << (8 * (n - k))) - 1
+        total += <int>((w * 0x0101010101010101ULL) >> 56)
+    return total
+
+
+cdef inline bint same_stacks(const int8_t* a, const int8_t* b, int n) noexcept nogil:
+    cdef int t
+    for t in range(n):
+        if a[t] != b[t]:
+            return False
+    return True
+
+
+cdef void compute_house_values(const StateData* s, const ConfigData* c, int p, double* v) noexcept nogil:
+    # house_values' numbers for s, into v
+    cdef int t, x, i, top
     cdef uint32_t h = s.houses[p], counts, open_provinces
     cdef double gain
-    cdef double* v = hv.v[p]
-    for t in range(c.n_stacks):
-        key += s.stack_pos[t]
-    if hv.stacks[p] == key and hv.houses[p] == h:
-        return v
-    hv.stacks[p] = key
-    hv.houses[p] = h
     for x in range(c.n_cities):
         v[x] = <double>(1 - ((h >> x) & 1))      # 0 with an own house, else 1 (no branch to mispredict)
     # stack by stack (a profile of the 4-player search spent a fifth of its time here when this went city by
@@ -147,13 +188,14 @@ cdef const double* house_values(HouseValues* hv, const StateData* s, const Confi
             x = __builtin_ctz(counts)
             v[x] += gain
             counts &= counts - 1
-    return v
 
 
 cdef void reset_values(HouseValues* hv) noexcept nogil:
-    cdef int p
+    cdef int p, k
     for p in range(MAXP):
-        hv.stacks[p] = -1
+        hv.last_stacks[p] = -1
+        for k in range(HOUSE_VALUE_SETS):
+            hv.tiles[p][k] = 0xFFFFFFFFu
 
 
 cdef inline uint32_t lowest_bit(uint32_t a) noexcept nogil:

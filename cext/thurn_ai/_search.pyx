@@ -98,9 +98,11 @@ cdef class Tree:
     cdef bint learned_prior
     cdef double prior_mix
     cdef public bint hand_cache     # the hand-set prior's share kept per node as the learned logits (hand_cache=)
-    # the learned prior's (move, logit) pairs of every node that asked, in one growable arena
+    # the learned prior's (move, logit) pairs of every node that asked, in one growable arena, with the softmax of
+    # each node's kept logits (its prior whenever a visit's moves are the kept moves: computed once, not every visit)
     cdef int16_t* pl_move
     cdef double* pl_logit
+    cdef double* pl_prob
     cdef int pl_n
     cdef int pl_cap
     cdef double plan_prior
@@ -124,6 +126,7 @@ cdef class Tree:
         self.cap = 0
         self.pl_move = NULL
         self.pl_logit = NULL
+        self.pl_prob = NULL
         self.pl_n = 0
         self.pl_cap = 0
 
@@ -131,6 +134,7 @@ cdef class Tree:
         free(self.nodes)
         free(self.pl_move)
         free(self.pl_logit)
+        free(self.pl_prob)
 
     def __init__(self, GameState state, uint64_t seed, *, double c, int select, double plan_prior,
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,

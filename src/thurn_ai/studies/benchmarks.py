@@ -1,7 +1,8 @@
 """The numbers of the benchmark and audit folders of results/ (and of the review's check), each read off the
-files its one script saved: engine and search speed, the yardstick bots' strength, OpenSpiel's peer, the
-learning baseline, the tournaments' speed-up, the web server under load, hostile and deep input, the review.
-`thurn_ai.studies.pages` lists them; each function here takes the folder and returns {name: Number}."""
+files its one script saved: engine and search speed, a search iteration's cost, the yardstick bots' strength,
+OpenSpiel's peer, the learning baseline, the tournaments' speed-up, the web server under load, hostile and deep
+input, the review. `thurn_ai.studies.pages` lists them; each function here takes the folder and returns
+{name: Number}."""
 from __future__ import annotations
 
 import json
@@ -73,6 +74,27 @@ def _searches(out: Path) -> dict[str, Number]:
             numbers[f"search.iterations_per_cpu_second.{name}.p{n}"] = Number(
                 r["iterations_per_cpu_second"], unit="number", digits=0,
                 says=f"{spec}, {n} players, best of {d['rounds']} rounds on a shared machine")
+    return numbers
+
+
+def iteration_cost(out: Path) -> dict[str, Number]:
+    """The default search's cost an iteration, this code against the baseline commit (experiments/iteration_cost.py,
+    results.json): instructions and iterations per CPU second by player count, and their ratios."""
+    d = _json(out / "results.json")
+    base, code = d["baseline"], d["code"].split()[0]
+    numbers = {}
+    for n, row in d["players"].items():
+        for key, what in (("instructions", "callgrind instructions an iteration"),
+                          ("per_cpu_second", "iterations per CPU second")):
+            for side, commit in (("baseline", d["baseline"]), ("code", d["code"])):
+                numbers[f"p{n}.{key}.{side}"] = Number(row[key][commit], unit="number", digits=0,
+                                                       says=f"{what} of anchor-1k's tree, {n} players, at "
+                                                            f"{commit.split()[0]}")
+        numbers[f"p{n}.instructions.ratio"] = Number(row["instructions_ratio"], unit="number", digits=3,
+                                                     says=f"instructions an iteration, {code} over {base}, {n} players")
+        numbers[f"p{n}.per_cpu_second.ratio"] = Number(row["speed_ratio"], unit="number", digits=3,
+                                                       says=f"iterations per CPU second, {code} over {base}, {n} "
+                                                            "players (a shared machine)")
     return numbers
 
 
