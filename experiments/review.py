@@ -282,7 +282,8 @@ def write_report(out: Path) -> None:
     from thurn_ai.studies.review_validation import report_lines
     write_results_readme(out, "Game review: the validation set's tables",
                          "nice -n 10 python experiments/review.py && nice -n 10 python experiments/review.py "
-                         "--stages order,selfplay --order-games 4 --selfplay-games 8",
+                         "--stages order,selfplay --order-games 20 --selfplay-games 20 && nice -n 10 python "
+                         "experiments/review.py --stages order --order-games 20 --order-budget 300",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)

@@ -65,6 +65,8 @@ TESTS = {
     # a budget for the whole game, paced (spend=game); game=100000 matched anchor-1k's CPU a game within 4% at
     # 2-4 players (results/time_manager/)
     "time_p3": Declared("mcts(spend=game,game=100000,planned=houses)", 3, 8.0, 200, 69109),
+    # SPSA's recommendation (experiments/retune.py, results/retune/recommended.csv); equal iterations
+    "retune_p3": Declared("mcts(c=1.471,prior=0.771,mix=0.491,iterations=1000)", 3, 8.0, 200, 69105),
 }
 
 
@@ -112,10 +114,11 @@ def part_test(out: Path, names: list[str]) -> None:
     for name in names:
         t = TESTS[name]
         folder = out / name
+        def look(r, name=name):
+            print(f"{name}: {r.deals} deals, LLR {r.status['win'].llr:+.2f}", flush=True)
+
         result = run_sprt(t.candidate, ANCHOR, players=t.players, test=t.sprt(), seed=t.seed, out_dir=folder,
-                          resume=folder.exists(),
-                          on_look=lambda r: print(f"{name}: {r.deals} deals, LLR {r.status['win'].llr:+.2f}",
-                                                  flush=True))
+                          resume=folder.exists(), on_look=look)
         print(result.line, flush=True)
 
 
