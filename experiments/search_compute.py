@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "search_compute"
 ANCHOR = "anchor-1k"
 #: deals of the CPU calibration: (players, first seed, games), against heuristic
-CALIBRATION = ((2, 67000, 6), (3, 67100, 6))
+CALIBRATION = ((2, 67000, 6), (3, 67100, 6), (4, 67200, 6))
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ BUDGET = "mcts(reuse=silent,planned=houses,spend=phase,draws=2,iterations=1900)"
 TESTS = {
     "budget_p2": Declared(BUDGET, 2, 10.0, 200, 69101),
     "budget_p3": Declared(BUDGET, 3, 8.0, 200, 69103),
+    "budget_p4": Declared(BUDGET, 4, 8.0, 200, 69104),
     # hands inferred from the opponents' moves; equal iterations (inform and the weighted deal cost ~1% CPU)
     "infer_p3": Declared("mcts(infer=policy)", 3, 8.0, 200, 69107),
     # a budget for the whole game, paced (spend=game); game=100000 matched anchor-1k's CPU a game within 4% at
