@@ -29,11 +29,10 @@ import time
 from pathlib import Path
 
 from thurn_ai.fileio import atomic_write_text
+from thurn_ai.play.bench import PROFILE_CHILD, PROFILE_PARTS
 from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search_budget import PROFILE_CHILD, PROFILE_PARTS  # noqa: E402  (the profile's parts, one definition)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "iteration_cost"

@@ -4,7 +4,7 @@
 
 Rows: thurn_ai.studies.ledger (the search-root study's tests, recomputed from its committed games under both tie
 conventions, Holm over the three candidates that share the anchor's games; every sequential test saved under
-results/sprt/). Results must come from committed
+results/sprt/ and results/search_compute/). Results must come from committed
 code: the script refuses uncommitted changes unless --allow-dirty.
 """
 from __future__ import annotations
@@ -33,7 +33,8 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     code = committed_code_or_exit(ROOT, args.allow_dirty)
-    df = with_holm(search_root_rows(ROOT) + sprt_rows(ROOT / "results" / "sprt", "results/sprt"))
+    df = with_holm(search_root_rows(ROOT) + sprt_rows(ROOT / "results" / "sprt", "results/sprt")
+                   + sprt_rows(ROOT / "results" / "search_compute", "results/search_compute"))
     args.out.mkdir(parents=True, exist_ok=True)
     atomic_to_csv(df.round(4), args.out / "ledger.csv", index=False)
     numbers = {}

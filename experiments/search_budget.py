@@ -27,6 +27,7 @@ from pathlib import Path
 from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import Rules
+from thurn_ai.play.bench import PROFILE_CHILD, PROFILE_PARTS
 from thurn_ai.play.match import Table, derive_seed
 from thurn_ai.stats.summary import mean_interval, versus_baseline, wilson_interval
 from thurn_ai.studies.findings import Findings, Number, front_page
@@ -348,26 +349,6 @@ def part_speed(args, code: str) -> None:
         out[f"ratio_{name}_over_anchor"] = (out[name]["instructions_per_iteration"]
                                             / out["anchor"]["instructions_per_iteration"])
     atomic_write_text(args.out / "speed.json", json.dumps(out, indent=1) + "\n")
-
-
-PROFILE_CHILD = r"""
-import sys
-from thurn_ai.bots import make_bot
-from thurn_ai.bots.base import Observation
-from thurn_ai.play.bench import bench_position
-s = bench_position()
-bot = make_bot(sys.argv[1], seed=1)
-bot._jobs(Observation(s, s.current_player, 99), 5)[0][0].run(int(sys.argv[2]))
-"""
-#: the compiled functions whose inclusive instructions the profile part reports, by what they do
-PROFILE_PARTS = {"iteration": "Tree_iterate", "walk down (selection, expansion)": "Tree_select_expand",
-                 "moves and prior at the nodes walked": "Tree_tree_options",
-                 "learned prior (cached logits, softmax)": "_search_learned_priors",
-                 # the rule of thumb's softmax itself: the compiler may inline handset_prior's call of it into its
-                 # caller, leaving a handset_prior that no longer counts it
-                 "hand-set prior (rule of thumb's softmax, every visit)": "_policy_move_priors",
-                 "playout and evaluation": "Tree_play_out", "playout": "_policy_playout",
-                 "learned evaluation": "_policy_evaluate_learned", "determinization": "_core_determinize"}
 
 
 def part_profile(args, code: str) -> None:

@@ -123,6 +123,16 @@ def part_test(out: Path, names: list[str]) -> None:
         print(result.line, flush=True)
 
 
+def _seat_win(folder: Path, candidate: str) -> tuple[float, float, float, int]:
+    """The candidate's win rate in its own seat (the rules' tie-break), a Wilson interval, its games."""
+    import pandas as pd
+    from statsmodels.stats.proportion import proportion_confint
+    games = pd.read_csv(folder / "results.csv")
+    wins = games.loc[games.spec == candidate, "win"]
+    lo, hi = proportion_confint(int(wins.sum()), len(wins), alpha=0.05, method="wilson")
+    return float(wins.mean()), float(lo), float(hi), len(wins)
+
+
 def findings(out: Path, code: str) -> Findings:
     numbers, games = {}, {}
     for name, t in TESTS.items():
@@ -131,15 +141,39 @@ def findings(out: Path, code: str) -> Findings:
             continue
         r = json.loads(path.read_text())
         s = r["status"]["win"]
+        if r["deals"] < 2:     # a test that has not played two deals has no interval yet
+            continue
         games[name] = r["games"]
         numbers[f"{name}.diff"] = Number(s["mean"], s["ci"][0], s["ci"][1], "difference", games=r["games"],
                                          says=f"{t.candidate} minus anchor-1k in the focus seat, {t.players} "
                                               f"players, paired (points); verdict {r['verdict']}")
+        win, lo, hi, n = _seat_win(out / name, t.candidate)
+        numbers[f"{name}.seat_win"] = Number(win, lo, hi, "share", games=n,
+                                             says=f"the candidate's wins in its seat against anchor-1k, {t.players} "
+                                                  f"players (fair share {100 / t.players:.1f}%; Wilson 95%)")
         numbers[f"{name}.deals"] = Number(float(r["deals"]), unit="number", digits=0, games=r["games"],
                                           says=f"deals the test used (cap {t.max_deals})")
+    calibration = out / "calibration.csv"
+    if calibration.exists():
+        import pandas as pd
+        family = {t.candidate: name.split("_")[0] for name, t in TESTS.items()} | {ANCHOR: "anchor"}
+        for row in pd.read_csv(calibration).itertuples():
+            numbers[f"cpu.{family[row.spec]}.p{row.players}"] = Number(
+                float(row.cpu), unit="number", digits=2, games=int(row.games),
+                says=f"CPU seconds a game choosing, {row.spec} against heuristic, {row.players} players")
     return Findings(status=STATUS, study="search_compute", title="Compute where decisions are made (issue 69)",
                     command="python experiments/search_compute.py", commit=code, numbers=numbers, games=games,
                     played_at=tuple(sorted({r["code"] for r in read_runs(out)})))
+
+
+def verdict_lines(out: Path) -> list[str]:
+    """Each finished test's verdict, as `thurn-ai sprt` prints it."""
+    lines = ["## Verdicts", ""]
+    for name in TESTS:
+        path = out / name / "sprt.json"
+        if path.exists():
+            lines.append(f"- **{name}**: {json.loads(path.read_text())['line']}")
+    return [*lines, ""]
 
 
 def main(argv=None) -> int:
@@ -163,7 +197,9 @@ def main(argv=None) -> int:
     else:
         front_page(args.out, findings(args.out, code),
                    ["Design and adoption rule: [design.md](design.md); calibration: calibration.csv; every test's "
-                    "games and its sprt.json: one folder each."])
+                    "per-game table (results.csv) and its sprt.json: one folder each (the games' full records, "
+                    "records.jsonl, stay out of git: a rerun from the seed plays them again).", "",
+                    *verdict_lines(args.out)])
     if args.part != "report":
         log_run(args.out, args.part, time.time() - start, code, tests=args.names or list(TESTS))
     return 0

@@ -4,7 +4,7 @@ what a game of it spends; writes results/time_manager/.
     python experiments/time_manager.py --part estimate     # the decisions-left fit and its error (estimate.json)
     python experiments/time_manager.py --part favourite    # how often a clear favourite is caught (favourite.json)
     python experiments/time_manager.py --part games [--game 90000 100000] [--games 12]   # beside anchor-1k
-    python experiments/time_manager.py --part report       # results/time_manager/README.md
+    python experiments/time_manager.py --part report       # findings.json, README.md, summary.json (no games)
 
 estimate: every searched decision of `mcts` and `anchor-1k` in the league's recorded games
 (results/league/games/p{2,3,4}/records.jsonl) with the searched decisions of that seat still to come (the one at
@@ -17,7 +17,9 @@ check with a given share is not the move most visited at the end.
 games: against heuristic at 2/3/4 players, in the same games of the same deals, the candidate (spend=game) and
 anchor-1k in the tested seat (seat g mod n of game g): CPU seconds (thread time in choose), iterations, searches,
 the allotment by phase.
-Results must come from committed code: the script refuses uncommitted changes unless --allow-dirty.
+report: the folder's front page (findings.json, README.md: thurn_ai.studies.findings) and summary.json, read off
+estimate.json, favourite.json, games.jsonl and runs.json only. Results must come from committed code: the script
+refuses uncommitted changes unless --allow-dirty (the report alone plays nothing: it names the checkout's commit).
 """
 from __future__ import annotations
 
@@ -31,10 +33,21 @@ import numpy as np
 
 from thurn_ai.bots import make_bot
 from thurn_ai.bots import time_manager as tm
+from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.match import Table, derive_seed, position_at, read_records, record_walk
-from thurn_ai.studies.provenance import committed_code_or_exit, log_run
+from thurn_ai.stats.summary import mean_interval, wilson_interval
+from thurn_ai.studies.findings import Findings, Number, front_page
+from thurn_ai.studies.pages import RUN_KEYS
+from thurn_ai.studies.provenance import commit, committed_code_or_exit, log_run, read_runs
+
+#: the line the results folder's front page opens with (docs/development.md, a study's life)
+STATUS = ("benchmark. What the time manager (`mcts(spend=game,...)`, docs/search-budget.md) spends beside "
+          "anchor-1k and how its constants were fitted; no strength games.")
+TITLE = "A budget for the game (`spend=game`)"
+#: the game budget whose CPU a game the findings set beside anchor-1k's (search_compute's time_p3 plays it)
+MATCHED = 100_000
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "results" / "time_manager"
@@ -281,21 +294,93 @@ def _num(x, digits=0) -> str:
     return "—" if x is None else f"{x:,.{digits}f}"
 
 
+def findings(out: Path, est: dict, fav: dict, rows: list[dict], code: str) -> Findings:
+    """The folder's findings: the estimate's error (planned=houses), the favourite stop at the default share
+    (SearchOptions.favourite) and, against heuristic on the same deals, the CPU a game of game=MATCHED beside
+    anchor-1k's and the share of their budget the candidates spent."""
+    numbers: dict[str, Number] = {}
+    e = est["houses"]
+    err, held = e["error"], e["held_out"]
+    numbers["estimate.mean_abs"] = Number(
+        err["mean_abs"], unit="number", digits=2, games=e["games"],
+        says=f"searched decisions left (planned=houses): mean absolute error of the fitted estimate, in decisions, "
+             f"over the {err['decisions']:,} searched decisions it was fitted on (league games, {e['games']} "
+             f"searcher seats; {e['decisions_a_game']} searched decisions a game)")
+    numbers["estimate.held_out.mean_abs"] = Number(
+        held["mean_abs"], unit="number", digits=2,
+        says=f"the same, fitted on the even seeds, over the {held['decisions']:,} decisions of the odd seeds' games")
+    numbers["estimate.held_out.bias"] = Number(
+        held["bias"], unit="difference", digits=2,
+        says="mean of estimate minus true count on the held-out games, in decisions (negative: too few expected)")
+    share = str(SearchOptions().favourite)       # the default share, 0.8
+    v, positions = fav["shares"][share], fav["positions"]
+    for key, what in (("stopped", "share of the searches the favourite stopped (its most visited move holding "
+                                  f"{float(share):.0%} of the root's visits)"),
+                      ("changed", "share of all the searches stopped on another move than the full allotment's "
+                                  "most visited")):
+        k = round(v[key] * positions)
+        lo, hi = wilson_interval(k, positions)
+        numbers[f"favourite.{key}"] = Number(
+            v[key], lo, hi, "share", 1, positions,
+            f"{what}, of {positions} searched decisions of the league's games ({fav['search']}, "
+            f"{fav['allotment']['draw']} iterations a draw, {fav['allotment']['other']} otherwise; the games column: "
+            "positions); Wilson 95%")
+    numbers["favourite.spent"] = Number(
+        v["spent"], unit="share", digits=1, games=positions,
+        says=f"the allotment the searches used with the favourite stop at {share}, mean over the same positions")
+    matched = _candidate(MATCHED)
+    for players, _first in DEALS:
+        def cpu_of(spec, players=players):
+            return {r["seed"]: r["cpu"] for r in rows if r["players"] == players and r["spec"] == spec}
+
+        anchor, cand = cpu_of(ANCHOR), cpu_of(matched)
+        seeds = sorted(set(anchor) & set(cand))
+        if not seeds:
+            continue
+        for name, got in (("anchor", anchor), (f"game{MATCHED}", cand)):
+            numbers[f"p{players}.cpu.{name}"] = Number(
+                sum(got[g] for g in seeds) / len(seeds), unit="number", digits=2, games=len(seeds),
+                says=f"CPU seconds a game of `{ANCHOR if name == 'anchor' else matched}` (thread time in choose), "
+                     f"{players} players against heuristic, {len(seeds)} deals")
+        diffs = [cand[g] - anchor[g] for g in seeds]
+        lo, hi = mean_interval(diffs)
+        numbers[f"p{players}.cpu.diff"] = Number(
+            sum(diffs) / len(diffs), lo, hi, "difference", 2, 2 * len(seeds),
+            f"CPU seconds a game, game={MATCHED} minus {ANCHOR} on the same {len(seeds)} deals ({players} players, "
+            "one process); paired, 95% t interval")
+    spent = [r["iterations"] / r["budget"] for r in rows if r["budget"]]
+    if spent:
+        budgets = ", ".join(str(b) for b in sorted({int(r["budget"]) for r in rows if r["budget"]}))
+        numbers["spent.mean"] = Number(
+            sum(spent) / len(spent), unit="share", digits=1, games=len(spent),
+            says=f"share of its game budget a candidate spent (iterations over budget), mean over every game of "
+                 f"every candidate (game={budgets}; 2-4 players)")
+        numbers["spent.least"] = Number(min(spent), unit="share", digits=1, games=len(spent),
+                                        says="the least share of its budget a candidate's game spent")
+    runs = read_runs(out)
+    commands = dict.fromkeys(r["command"] for r in runs if r.get("command"))
+    heads = (r["code"].split()[0] for r in runs if r.get("code", "").strip())
+    return Findings(study=out.name, title=TITLE, status=STATUS, commit=code,
+                    command=" && ".join(commands) or "python experiments/time_manager.py --part estimate "
+                                                      "--part favourite --part games",
+                    numbers=numbers, games={k: n.games for k, n in numbers.items() if n.games is not None},
+                    played_at=tuple(dict.fromkeys(heads)),
+                    runs=tuple({k: r[k] for k in RUN_KEYS if r.get(k) not in (None, "")} for r in runs))
+
+
 def part_report(args, code: str) -> None:
     est = json.loads((args.out / "estimate.json").read_text())
     fav = json.loads((args.out / "favourite.json").read_text())
     rows = [json.loads(line) for line in (args.out / "games.jsonl").read_text().splitlines() if line.strip()]
     summary = games_summary(rows)
-    runs = json.loads((args.out / "runs.json").read_text())
-    games_code = next(r["code"] for r in reversed(runs) if r["part"] == "games")
-    lines = ["# A budget for the game (`spend=game`)", "",
-             "**Status:** benchmark. What the time manager (`mcts(spend=game,...)`, docs/search-budget.md) spends "
-             "and how its constants were fitted; no strength games.", "",
-             "    python experiments/time_manager.py --part estimate --part favourite",
-             f"    python experiments/time_manager.py --part games --games {args.games} --game "
+    deals = max((s["games"] for s in summary), default=0)
+    lines = ["    python experiments/time_manager.py --part estimate --part favourite",
+             f"    python experiments/time_manager.py --part games --games {deals} --game "
              + " ".join(str(n) for n in sorted({int(r['budget']) for r in rows if r['budget']})),
              "    python experiments/time_manager.py --part report", "",
-             f"Code: estimate {est['code']}, favourite {fav['code']}, games {games_code} (runs.json).", "",
+             f"Code: estimate {est['code']}, favourite {fav['code']}, games "
+             f"{', '.join(dict.fromkeys(r['code'] for r in rows))}. This page and summary.json: "
+             "`--part report`, from the files below (no game played).", "",
              "## The searched decisions left (estimate.json)", "",
              f"Source: {est['source']}. Features: {', '.join(est['features'])}; once the game's end is triggered, "
              "the mean of the decisions left then. Error = estimate − true count.", "",
@@ -322,7 +407,7 @@ def part_report(args, code: str) -> None:
         lines.append(f"| {share} | {v['stopped']:.1%} | {v['changed']:.1%} | {v['changed_when_stopped']:.1%} | "
                      f"{v['spent']:.1%} |")
     lines += ["", "## A game's spending beside anchor-1k (games.jsonl)", "",
-              f"Against `heuristic`, the same {args.games} deals at each player count (seed g, the tested seat "
+              f"Against `heuristic`, the same {deals} deals at each player count (seed g, the tested seat "
               "g mod n), every spec in turn in one process: CPU seconds of the tested seat (thread time in "
               "`choose`), iterations and searches a game, the share of the game's budget spent.", "",
               "| players | spec | games | CPU s a game | iterations | searches | budget spent: mean, least |",
@@ -340,9 +425,9 @@ def part_report(args, code: str) -> None:
                  for p in ("draw", "postmaster", "play", "after_play", "discard")]
         houses = ph["houses"]["iterations"] + ph["cartwright"]["iterations"]
         lines.append(f"| {s['players']} | `{s['spec']}` | {' | '.join(cells)} | {_num(houses)} iterations |")
-    atomic_write_text(args.out / "README.md", "\n".join(lines) + "\n")
     atomic_write_text(args.out / "summary.json", json.dumps(summary, indent=1) + "\n")
-    print("\n".join(lines))
+    path = front_page(args.out, findings(args.out, est, fav, rows, code), lines)
+    print(path.read_text(encoding="utf-8"))
 
 
 PARTS = {"estimate": part_estimate, "favourite": part_favourite, "games": part_games, "report": part_report}
@@ -358,7 +443,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=12, help="games: deals at each player count")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
-    code = committed_code_or_exit(ROOT, args.allow_dirty)
+    # the report alone plays nothing and reads only the saved files: it names the checkout's commit
+    code = commit(ROOT) if set(args.part) == {"report"} else committed_code_or_exit(ROOT, args.allow_dirty)
     args.out.mkdir(parents=True, exist_ok=True)
     for part in args.part:
         PARTS[part](args, code)

@@ -191,3 +191,25 @@ def callgrind_instructions(code: str, *args: str, inside: str | None = None) -> 
     if found is None:
         raise RuntimeError(f"callgrind reported no count:\n{out.stderr[-2000:]}")
     return int(found.group(1))
+
+
+#: a child process that runs one search of the spec argv[1] for argv[2] iterations from bench_position, for
+#: callgrind to count (experiments/search_budget.py --part profile, experiments/iteration_cost.py)
+PROFILE_CHILD = r"""
+import sys
+from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
+from thurn_ai.play.bench import bench_position
+s = bench_position()
+bot = make_bot(sys.argv[1], seed=1)
+bot._jobs(Observation(s, s.current_player, 99), 5)[0][0].run(int(sys.argv[2]))
+"""
+#: the compiled functions whose inclusive instructions the profile part reports, by what they do
+PROFILE_PARTS = {"iteration": "Tree_iterate", "walk down (selection, expansion)": "Tree_select_expand",
+                 "moves and prior at the nodes walked": "Tree_tree_options",
+                 "learned prior (cached logits, softmax)": "_search_learned_priors",
+                 # the rule of thumb's softmax itself: the compiler may inline handset_prior's call of it into its
+                 # caller, leaving a handset_prior that no longer counts it
+                 "hand-set prior (rule of thumb's softmax, every visit)": "_policy_move_priors",
+                 "playout and evaluation": "Tree_play_out", "playout": "_policy_playout",
+                 "learned evaluation": "_policy_evaluate_learned", "determinization": "_core_determinize"}
