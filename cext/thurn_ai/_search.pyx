@@ -498,6 +498,13 @@ cdef class Tree:
         self.root_move = -1
         return reroot_tree(self, state, path)
 
+    def visits_along(self, path):
+        """The visits of the node reached from the root by `path`, a sequence of (mover, move) pairs (any
+        player's moves, the observer's and the others' as seen: a deck draw is one move whatever card it
+        drew); 0 if the tree does not hold that line, the root's visits for an empty path. Reads only: what
+        a tree kept across the other players' turns would still hold (experiments/carry_across_turns.py)."""
+        return visits_along_path(self, path)
+
     def root_children(self):
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
         out = []

@@ -37,6 +37,19 @@ cdef int node_at(Tree tree, const int* path, int n) noexcept nogil:
     return node
 
 
+cdef long visits_along_path(Tree tree, path) except -1:
+    # Tree.visits_along: node_at's walk, each step matched by its mover as well as its move
+    cdef int node = 0, ch, mover, move
+    for mover, move in path:
+        ch = tree.nodes[node].child
+        while ch >= 0 and not (tree.nodes[ch].move == move and tree.nodes[ch].mover == mover):
+            ch = tree.nodes[ch].sibling
+        if ch < 0:
+            return 0
+        node = ch
+    return tree.nodes[node].visits
+
+
 cdef bint keep_subtree(Tree tree, int top) noexcept nogil:
     """Make the subtree below `top` the whole tree, `top` its root (node 0), in place, every statistic as it
     was. A node is always added after its parent, so one pass in index order finds the subtree, and numbering

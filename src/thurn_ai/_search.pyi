@@ -65,6 +65,9 @@ class Tree:
     def reroot(self, state: GameState, path: Sequence[int]) -> int:
         """Keep the subtree reached by the observer's moves `path` as the tree, rooted at `state`; returns
         the root visits carried over (0: the tree did not hold that line and starts afresh)."""
+    def visits_along(self, path: Sequence[tuple[int, int]]) -> int:
+        """The visits of the node reached from the root by the (mover, move) pairs of `path` (0: the tree
+        does not hold that line; the root's visits for an empty path). Reads only."""
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]:
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
     def principal_variation(self, first_move: int = -1, min_visits: int = 1, officials: bool = False
