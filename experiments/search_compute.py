@@ -5,6 +5,7 @@ first; reproduces results/search_compute/.
     python experiments/search_compute.py --part calibrate     # CPU a game of every declared spec (calibration.csv)
     python experiments/search_compute.py --part test NAME ... # the declared tests (resume; games as they go)
     python experiments/search_compute.py --part report        # findings.json, README.md
+    python experiments/carry_across_turns.py                  # carry.json: a tree kept across the others' turns
 
 The tests, their bounds, caps and seeds are TESTS below, declared in results/search_compute/design.md before
 their games (a test added later is declared there, and committed, before it starts). Calibration: each spec
@@ -161,6 +162,15 @@ def findings(out: Path, code: str) -> Findings:
             numbers[f"cpu.{family[row.spec]}.p{row.players}"] = Number(
                 float(row.cpu), unit="number", digits=2, games=int(row.games),
                 says=f"CPU seconds a game choosing, {row.spec} against heuristic, {row.players} players")
+    carry = out / "carry.json"       # experiments/carry_across_turns.py: a tree kept across the others' turns
+    if carry.exists():
+        for n, c in json.loads(carry.read_text())["players"].items():
+            for part, words in (("first_opponent_move", "after the first other player's move"),
+                                ("next_turn", "at the searcher's next turn")):
+                numbers[f"carry.p{n}.{part}"] = Number(
+                    c[part]["share_mean"], unit="share", games=c["games"],
+                    says=f"visits a kept anchor-1k tree still holds {words}, mean share of its 1000, {n} players "
+                         f"({c['boundaries']} turns)")
     return Findings(status=STATUS, study="search_compute", title="Compute where decisions are made (issue 69)",
                     command="python experiments/search_compute.py", commit=code, numbers=numbers, games=games,
                     played_at=tuple(sorted({r["code"] for r in read_runs(out)})))
