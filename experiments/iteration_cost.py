@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.play.bench import PROFILE_CHILD, PROFILE_PARTS
+from thurn_ai.play.bench import PROFILE_CHILD, PROFILE_PARTS, profile_parts
 from thurn_ai.studies.pages import refresh
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run
 
@@ -117,12 +117,7 @@ def profile(src: Path) -> dict:
         instructions(src, PROFILE_CHILD, SPEC, str(PROFILE_ITERATIONS), out_file=out_file)
         text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
                               capture_output=True, text=True, check=True).stdout
-    parts = {}
-    for name, pattern in PROFILE_PARTS.items():
-        found = [int(m.group(1).replace(",", "")) for m in
-                 re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*:__pyx_f_\w*" + pattern + r"\b", text, re.M)]
-        parts[name] = max(found) / PROFILE_ITERATIONS if found else 0.0
-    return parts
+    return profile_parts(text, PROFILE_ITERATIONS)
 
 
 def machine() -> dict:

@@ -27,7 +27,7 @@ from pathlib import Path
 from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_write_text
 from thurn_ai.game.rules import Rules
-from thurn_ai.play.bench import PROFILE_CHILD, PROFILE_PARTS
+from thurn_ai.play.bench import PROFILE_CHILD, profile_parts
 from thurn_ai.play.match import Table, derive_seed
 from thurn_ai.stats.summary import mean_interval, versus_baseline, wilson_interval
 from thurn_ai.studies.findings import Findings, Number, front_page
@@ -354,7 +354,6 @@ def part_speed(args, code: str) -> None:
 def part_profile(args, code: str) -> None:
     """Where an iteration of anchor-1k's tree goes: callgrind over 3000 iterations from the search benchmark's
     position (thurn_ai.play.bench), the inclusive instructions of the search's parts. Writes profile.json."""
-    import re
     import subprocess
     import sys
     import tempfile
@@ -366,11 +365,7 @@ def part_profile(args, code: str) -> None:
                         str(iterations)], capture_output=True, check=True)
         text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out_file)],
                               capture_output=True, text=True, check=True).stdout
-    parts = {}
-    for name, pattern in PROFILE_PARTS.items():
-        found = [int(m.group(1).replace(",", "")) for m in
-                 re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*:__pyx_f_\w*" + pattern + r"\b", text, re.M)]
-        parts[name] = max(found) / iterations if found else 0.0
+    parts = profile_parts(text, iterations)
     total = parts["iteration"] or 1.0
     data = {"code": code, "spec": ANCHOR, "iterations": iterations, "position": "thurn_ai.play.bench.bench_position",
             "instructions_per_iteration": parts, "share": {k: v / total for k, v in parts.items()}}

@@ -23,10 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_to_csv
-from thurn_ai.game.rules import Rules
-from thurn_ai.play.match import Table, derive_seed
+from thurn_ai.play.bench import timed_game
 from thurn_ai.stats.sprt import SPRT
 from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run, read_runs
@@ -75,27 +73,10 @@ TESTS = {
 def play_for_cpu(spec: str, players: int, seed: int) -> dict:
     """One game of `spec` against heuristic (seat seed mod players): its CPU seconds choosing, iterations,
     searches, visits carried."""
-    tested = seed % players
-    seats = ["heuristic"] * players
-    seats[tested] = spec
-    bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(seats)]
-    table = Table.new(Rules(players=players), seed, seats)
-    cpu, iterations, searches, carried = 0.0, 0, 0, 0
-    while not table.over:
-        p = table.to_move
-        obs = table.observation()
-        t0 = time.thread_time()
-        move = bots[p].choose(obs)
-        if p == tested:
-            cpu += time.thread_time() - t0
-            result = bots[p].last_search(obs)
-            if result is not None:
-                iterations += result.iterations
-                searches += 1
-                carried += result.carried
-        table.check_bot_move(move)
-        table.apply(move)
-    return {"cpu": cpu, "iterations": iterations, "searches": searches, "carried": carried}
+    searches = []
+    _table, _bot, cpu = timed_game(spec, players, seed, on_search=lambda _obs, result: searches.append(result))
+    return {"cpu": cpu, "iterations": sum(r.iterations for r in searches), "searches": len(searches),
+            "carried": sum(r.carried for r in searches)}
 
 
 def part_calibrate(out: Path, code: str) -> None:
@@ -168,7 +149,7 @@ def findings(out: Path, code: str) -> Findings:
             for part, words in (("first_opponent_move", "after the first other player's move"),
                                 ("next_turn", "at the searcher's next turn")):
                 numbers[f"carry.p{n}.{part}"] = Number(
-                    c[part]["share_mean"], unit="share", games=c["games"],
+                    c[part]["share_mean"], unit="share", digits=2, games=c["games"],
                     says=f"visits a kept anchor-1k tree still holds {words}, mean share of its 1000, {n} players "
                          f"({c['boundaries']} turns)")
     return Findings(status=STATUS, study="search_compute", title="Compute where decisions are made (issue 69)",

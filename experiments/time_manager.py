@@ -35,8 +35,8 @@ from thurn_ai.bots import make_bot
 from thurn_ai.bots import time_manager as tm
 from thurn_ai.bots.search_options import SearchOptions
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.game.rules import Rules
-from thurn_ai.play.match import Table, derive_seed, position_at, read_records, record_walk
+from thurn_ai.play.bench import timed_game
+from thurn_ai.play.match import derive_seed, position_at, read_records, record_walk
 from thurn_ai.stats.summary import mean_interval, wilson_interval
 from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.pages import RUN_KEYS
@@ -212,29 +212,16 @@ def part_favourite(args, code: str) -> None:
 def play(spec: str, players: int, g: int) -> dict:
     """Game g against heuristic, `spec` in seat g mod n: its CPU seconds, iterations, searches, the allotment
     and iterations by phase."""
-    tested = g % players
-    seats = ["heuristic"] * players
-    seats[tested] = spec
-    bots = [make_bot(s, derive_seed("bot", g, i)) for i, s in enumerate(seats)]
-    table = Table.new(Rules(players=players), g, seats)
-    bot = bots[tested]
-    cpu = 0.0
     by_phase = defaultdict(lambda: {"searches": 0, "iterations": 0, "allotted": 0})
-    while not table.over:
-        p = table.to_move
-        obs = table.observation()
-        t0 = time.thread_time()
-        move = bots[p].choose(obs)
-        if p == tested:
-            cpu += time.thread_time() - t0
-            result = bot.last_search(obs)
-            if result is not None:
-                ph = by_phase[_phase(obs.state)]
-                ph["searches"] += 1
-                ph["iterations"] += result.iterations
-                ph["allotted"] += result.allotted or 0
-        table.check_bot_move(move)
-        table.apply(move)
+
+    def count(obs, result):
+        ph = by_phase[_phase(obs.state)]
+        ph["searches"] += 1
+        ph["iterations"] += result.iterations
+        ph["allotted"] += result.allotted or 0
+
+    table, bot, cpu = timed_game(spec, players, g, on_search=count)
+    tested = g % players
     s = table.state
     clock = getattr(bot, "game_clock", None)
     return {"seed": g, "players": players, "tested": tested, "spec": spec, "won": s.winner() == tested,

@@ -92,3 +92,25 @@ def test_bad_input_is_one_error_line(argv, says, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and says in err and "Traceback" not in err
+
+
+def test_a_timed_game_reports_the_tested_seats_searches_and_replays_from_its_seed():
+    from thurn_ai.play.bench import timed_game
+    seen = []
+    table, _bot, cpu = timed_game("mcts(iterations=40)", 3, 7, on_search=lambda obs, r: seen.append((obs.player, r)))
+    assert table.over and cpu > 0
+    assert seen and {player for player, _ in seen} == {7 % 3}          # only the tested seat, seat seed mod n
+    assert all(r.iterations == 40 for _, r in seen)
+    again, _, _ = timed_game("mcts(iterations=40)", 3, 7)
+    assert again.moves == table.moves                                   # same seed, same game
+
+
+def test_the_profile_parts_are_read_off_callgrinds_inclusive_counts():
+    from thurn_ai.play.bench import PROFILE_PARTS, profile_parts
+    text = ("3,000,000 (100.0%)  ???:__pyx_f_8thurn_ai_7_search_4Tree_iterate [x.so]\n"
+            "1,500,000 (50.0%)  ???:__pyx_f_8thurn_ai_7_search_4Tree_play_out [x.so]\n"
+            "  900,000 (30.0%)  ???:__pyx_f_8thurn_ai_7_search_4Tree_play_out [x.so]\n")
+    parts = profile_parts(text, 1000)
+    assert set(parts) == set(PROFILE_PARTS)
+    assert parts["iteration"] == 3000.0 and parts["playout and evaluation"] == 1500.0   # the largest count
+    assert parts["determinization"] == 0.0                                              # not listed

@@ -213,3 +213,42 @@ PROFILE_PARTS = {"iteration": "Tree_iterate", "walk down (selection, expansion)"
                  "hand-set prior (rule of thumb's softmax, every visit)": "_policy_move_priors",
                  "playout and evaluation": "Tree_play_out", "playout": "_policy_playout",
                  "learned evaluation": "_policy_evaluate_learned", "determinization": "_core_determinize"}
+
+
+def profile_parts(annotated: str, iterations: int) -> dict[str, float]:
+    """Instructions an iteration of each of PROFILE_PARTS, read off `callgrind_annotate --inclusive=yes`'s
+    text for a run of `iterations` iterations (0 for a part it does not list)."""
+    parts = {}
+    for name, pattern in PROFILE_PARTS.items():
+        found = [int(m.group(1).replace(",", "")) for m in
+                 re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+\S*:__pyx_f_\w*" + pattern + r"\b", annotated, re.M)]
+        parts[name] = max(found) / iterations if found else 0.0
+    return parts
+
+
+def timed_game(spec: str, players: int, seed: int, on_search=None, opponent: str = "heuristic"):
+    """One game of `spec` in seat seed mod players against `opponent` in the other seats (deal `seed`, the bots
+    seeded by derive_seed("bot", seed, seat)): calls on_search(obs, result) after each of its decisions that
+    ran a search. Returns (table, bot, cpu): the finished game, the tested bot and the CPU seconds (thread
+    time) it spent choosing."""
+    from ..bots import make_bot
+    from .match import Table, derive_seed
+    tested = seed % players
+    seats = [opponent] * players
+    seats[tested] = spec
+    bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(seats)]
+    table = Table.new(Rules(players=players), seed, seats)
+    cpu = 0.0
+    while not table.over:
+        p = table.to_move
+        obs = table.observation()
+        t0 = time.thread_time()
+        move = bots[p].choose(obs)
+        if p == tested:
+            cpu += time.thread_time() - t0
+            result = bots[p].last_search(obs)
+            if result is not None and on_search is not None:
+                on_search(obs, result)
+        table.check_bot_move(move)
+        table.apply(move)
+    return table, bots[tested], cpu
