@@ -50,6 +50,7 @@ class Declared:
     elo1: float
     max_deals: int
     seed: int
+    opponents: str | None = None      # the other seats (None: the baseline, anchor-1k)
 
     def sprt(self) -> SPRT:
         return SPRT(elo0=0.0, elo1=self.elo1, alpha=0.05, beta=0.05, batch=8, max_deals=self.max_deals)
@@ -67,6 +68,9 @@ TESTS = {
     "time_p3": Declared("mcts(spend=game,game=100000,planned=houses)", 3, 8.0, 200, 69109),
     # SPSA's recommendation (experiments/retune.py, results/retune/recommended.csv); equal iterations
     "retune_p3": Declared("mcts(c=1.471,prior=0.771,mix=0.491,iterations=1000)", 3, 8.0, 200, 69105),
+    # the budget candidate and anchor-1k in the focus seat, heuristic in the others
+    "budget_heur_p3": Declared(BUDGET, 3, 8.0, 200, 69113, opponents="heuristic"),
+    "budget_heur_p4": Declared(BUDGET, 4, 8.0, 200, 69114, opponents="heuristic"),
 }
 
 
@@ -100,8 +104,8 @@ def part_test(out: Path, names: list[str]) -> None:
         def look(r, name=name):
             print(f"{name}: {r.deals} deals, LLR {r.status['win'].llr:+.2f}", flush=True)
 
-        result = run_sprt(t.candidate, ANCHOR, players=t.players, test=t.sprt(), seed=t.seed, out_dir=folder,
-                          resume=folder.exists(), on_look=look)
+        result = run_sprt(t.candidate, ANCHOR, players=t.players, test=t.sprt(), seed=t.seed,
+                          opponents=t.opponents, out_dir=folder, resume=folder.exists(), on_look=look)
         print(result.line, flush=True)
 
 
@@ -128,11 +132,13 @@ def findings(out: Path, code: str) -> Findings:
         games[name] = r["games"]
         numbers[f"{name}.diff"] = Number(s["mean"], s["ci"][0], s["ci"][1], "difference", games=r["games"],
                                          says=f"{t.candidate} minus anchor-1k in the focus seat, {t.players} "
-                                              f"players, paired (points); verdict {r['verdict']}")
+                                              f"players, {t.opponents or 'anchor-1k'} in the others, paired "
+                                              f"(points); verdict {r['verdict']}")
         win, lo, hi, n = _seat_win(out / name, t.candidate)
         numbers[f"{name}.seat_win"] = Number(win, lo, hi, "share", games=n,
-                                             says=f"the candidate's wins in its seat against anchor-1k, {t.players} "
-                                                  f"players (fair share {100 / t.players:.1f}%; Wilson 95%)")
+                                             says=f"the candidate's wins in its seat against "
+                                                  f"{t.opponents or 'anchor-1k'}, {t.players} players (fair share "
+                                                  f"{100 / t.players:.1f}%; Wilson 95%)")
         numbers[f"{name}.deals"] = Number(float(r["deals"]), unit="number", digits=0, games=r["games"],
                                           says=f"deals the test used (cap {t.max_deals})")
     calibration = out / "calibration.csv"
