@@ -58,10 +58,12 @@ class Tree:
         """Search from `state` for `observer` (default: the player to move); root_move >= 0: the whole budget
         through that legal move of the root decision (the best continuation after it); hand_weights[p][city]:
         deal the opponents' hidden cards by these weights (infer=policy) instead of uniformly."""
-    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False, settle: bool = False) -> int:
+    def run(self, iterations: int = 0, seconds: float = 0.0, cpu: bool = False, settle: bool = False,
+            favourite: float = 0.0, favourite_after: float = 0.0) -> int:
         """Search for `iterations` iterations, or `seconds` (whichever is given; both: the first reached);
         releases the GIL. settle=True stops an iteration budget early once the most visited root move cannot
-        be overtaken in the iterations left. Returns the iterations done."""
+        be overtaken in the iterations left; favourite > 0 stops it once the most visited root move holds that
+        share of the visits, after `favourite_after` of the budget. Returns the iterations done."""
     def reroot(self, state: GameState, path: Sequence[int]) -> int:
         """Keep the subtree reached by the observer's moves `path` as the tree, rooted at `state`; returns
         the root visits carried over (0: the tree did not hold that line and starts afresh)."""

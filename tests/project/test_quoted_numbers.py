@@ -21,6 +21,28 @@ from thurn_ai.studies.findings import Findings, FindingsError, Number
 ROOT = Path(__file__).resolve().parents[2]
 
 QUOTES = [
+    ("docs/search-budget.md", "| budget_p2 | the budget candidate | 2 | {search_compute:budget_p2.deals} | "
+                              "{search_compute:budget_p2.seat_win} (50%) | "
+                              "{search_compute:budget_p2.diff} | H1 accepted |"),
+    ("docs/search-budget.md", "| budget_p3 | the budget candidate | 3 | {search_compute:budget_p3.deals} | "
+                              "{search_compute:budget_p3.seat_win} (33.3%) | "
+                              "{search_compute:budget_p3.diff} | undecided at the cap |"),
+    ("docs/search-budget.md", "| budget_p4 | the budget candidate | 4 | {search_compute:budget_p4.deals} | "
+                              "{search_compute:budget_p4.seat_win} (25%) | "
+                              "{search_compute:budget_p4.diff} | VERDICT_P4 |"),
+    ("docs/search-budget.md", "| infer_p3 | `infer=policy` | 3 | {search_compute:infer_p3.deals} | "
+                              "{search_compute:infer_p3.seat_win} (33.3%) | "
+                              "{search_compute:infer_p3.diff} | undecided at the cap |"),
+    ("docs/search-budget.md", "| time_p3 | `spend=game,game=100000,planned=houses` | 3 | "
+                              "{search_compute:time_p3.deals} | "
+                              "{search_compute:time_p3.seat_win} (33.3%) | "
+                              "{search_compute:time_p3.diff} | undecided at the cap |"),
+    ("docs/search-budget.md", "| retune_p3 | `c=1.471,prior=0.771,mix=0.491` | 3 | {search_compute:retune_p3.deals} | "
+                              "{search_compute:retune_p3.seat_win} (33.3%) | "
+                              "{search_compute:retune_p3.diff} | H0 accepted |"),
+    ("docs/search-budget.md", "at the searcher's next turn only {search_compute:carry.p2.next_turn} of its 1000 on "
+                              "average at 2 players (median 1 visit), {search_compute:carry.p3.next_turn} at 3 and "
+                              "{search_compute:carry.p4.next_turn} at 4"),
     ("docs/search-budget.md", "| h2h_p2 | 66 | {search_budget:win.h2h_p2} | {search_budget:cpu.h2h_p2} / "
                               "{search_budget:cpu_others.h2h_p2} |"),
     ("docs/search-budget.md", "| h2h_p3 | 66 | {search_budget:win.h2h_p3} | {search_budget:cpu.h2h_p3} / "
