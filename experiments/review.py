@@ -244,14 +244,54 @@ def measure_order(out: Path, games: int, budget: int) -> None:
             for players in PLAYERS:
                 if any(r["weaker"] == weaker and r["players"] == players and r["game"] == k for r in rows):
                     continue
-                seed = derive_seed("review-order", weaker, players, k)
-                specs = ["heuristic"] * players
-                specs[k % players] = weaker
-                rec = play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i))
-                                                         for i, s in enumerate(specs)], seed)
+                rec = order_record(weaker, players, k)
                 rows += _review_rows(rec, "order", players, k, budget, weaker)
                 _save(rows, path)
                 print("order", weaker, players, k, flush=True)
+
+
+CONFIRM_SAMPLE = 30            # order_confirm: large losses sampled of each bot (greedy, heuristic)
+CONFIRM_SEED = 7001            # the sample's seed, fixed before the deep searches ran
+
+
+def order_record(weaker: str, players: int, k: int):
+    """Game k of an order pairing, played again from its seed (measure_order plays it the same way)."""
+    seed = derive_seed("review-order", weaker, players, k)
+    specs = ["heuristic"] * players
+    specs[k % players] = weaker
+    return play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i))
+                                              for i, s in enumerate(specs)], seed)
+
+
+def measure_order_confirm(out: Path) -> None:
+    """Are the large losses the review finds in greedy-against-heuristic games at 3 and 4 players real? Up to
+    CONFIRM_SAMPLE decisions of each bot with a loss of a mistake or more (order.csv, a seeded sample) are
+    searched again at DEEP times the budget (`confirm`, as the plants are): order_confirm.csv."""
+    path = out / "order_confirm.csv"
+    rows = _rows(path)
+    done = {(r["players"], r["game"], r["move"]) for r in rows}
+    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
+    big = o[(o["weaker"] == "greedy") & (o["players"] >= 3) & (o["loss_points"] >= THRESHOLDS["mistake"])]
+    sample = pd.concat(g.sample(min(CONFIRM_SAMPLE, len(g)), random_state=CONFIRM_SEED)
+                       for _, g in big.groupby("bot"))
+    records = {}
+    for r in sample.sort_values(["players", "game", "move"]).itertuples():
+        if (r.players, r.game, r.move) in done:
+            continue
+        key = (r.players, r.game)
+        if key not in records:
+            records[key] = order_record("greedy", r.players, r.game)
+        if records[key].moves[r.move - 1] != r.played:
+            raise SystemExit(f"error: game {r.game} at {r.players} players replays otherwise than order.csv "
+                             f"(move {r.move}: {records[key].moves[r.move - 1]!r}, not {r.played!r})")
+        state = position_at(records[key], r.move - 1)
+        move = state.parse_move(r.played)
+        deep = confirm(state, r.seat, move, r.players, 1_000_000 + 10_000 * r.players + 100 * r.game + r.move)
+        rows.append({"players": r.players, "game": r.game, "seat": r.seat, "bot": r.bot, "move": r.move,
+                     "phase": r.phase, "played": r.played, "best": r.best, "loss_points": r.loss_points, **deep})
+        _save(rows, path)
+        print("confirm", r.bot, r.players, r.game, r.move, round(r.loss_points, 2),
+              round(deep["deep_loss_points"], 2), flush=True)
 
 
 def measure_speed(out: Path) -> None:
@@ -283,7 +323,8 @@ def write_report(out: Path) -> None:
     write_results_readme(out, "Game review: the validation set's tables",
                          "nice -n 10 python experiments/review.py && nice -n 10 python experiments/review.py "
                          "--stages order,selfplay --order-games 20 --selfplay-games 20 && nice -n 10 python "
-                         "experiments/review.py --stages order --order-games 20 --order-budget 300",
+                         "experiments/review.py --stages order --order-games 20 --order-budget 300 && nice -n 10 "
+                         "python experiments/review.py --stages order_confirm",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)
@@ -318,6 +359,8 @@ def main() -> None:
         measure_order(out, args.order_games, args.order_budget)
     if "selfplay" in stages:
         measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
+    if "order_confirm" in stages:
+        measure_order_confirm(out)
     if "report" in stages:
         write_report(out)
 

@@ -115,6 +115,21 @@ def order_numbers(o: pd.DataFrame) -> dict[str, Number]:
     return out
 
 
+def order_confirm_numbers(c: pd.DataFrame) -> dict[str, Number]:
+    """The large losses of greedy-against-heuristic games searched again at 10 times the budget, by bot."""
+    out = {}
+    for bot, g in c.groupby("bot"):
+        deep = g["deep_loss_points"].astype(float)
+        out[f"confirm.{bot}.confirmed"] = _share(int((deep >= THRESHOLDS["mistake"]).sum()), len(g),
+                                                 f"{bot}'s sampled losses of a mistake or more (3-4 players) that "
+                                                 "the search at 10 times the budget confirms, 95% Wilson")
+        out[f"confirm.{bot}.review_loss"] = Number(float(g["loss_points"].astype(float).mean()), digits=2,
+                                                   games=len(g), says=f"{bot}: their mean loss by the review (points)")
+        out[f"confirm.{bot}.deep_loss"] = Number(float(deep.mean()), digits=2, games=len(g),
+                                                 says=f"{bot}: their mean loss by the search at 10x (points)")
+    return out
+
+
 def review_numbers(out: Path) -> dict[str, Number]:
     """The front page's numbers: those of the files there are."""
     numbers: dict[str, Number] = {}
@@ -130,7 +145,7 @@ def review_numbers(out: Path) -> dict[str, Number]:
         numbers["board214.loss"] = Number(float(row["loss_points"]), digits=2, games=1,
                                           says=f"points the board record's move 214 loses (label: {label})")
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
-                     ("order.csv", order_numbers)):
+                     ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers)):
         if (data := _read(out, name)) is not None and len(data):
             numbers.update(fn(data))
     return numbers
@@ -187,6 +202,15 @@ def report_lines(out: Path) -> list[str]:
                        ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
                          f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss,
                          r.largest_loss_win] for r in order_table(o).itertuples()))
+        lines += [""]
+    if (c := _read(out, "order_confirm.csv")) is not None and len(c):
+        lines += ["## The large losses of greedy-against-heuristic games, searched again (3-4 players)", "",
+                  "A seeded sample of each bot's decisions that the review says lose a mistake or more, searched "
+                  "again at 10 times the budget as the plants are (`--stages order_confirm`).", ""]
+        lines += table(["bot", "decisions", "confirmed (10x)", "mean loss (review)", "mean loss (10x)"],
+                       ([bot, len(g), int((g["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]).sum()),
+                         f"{g['loss_points'].astype(float).mean():.2f}",
+                         f"{g['deep_loss_points'].astype(float).mean():.2f}"] for bot, g in c.groupby("bot")))
         lines += [""]
     for path in sorted(out.glob("order-*.csv")):
         budget = path.stem.split("-", 1)[1]
