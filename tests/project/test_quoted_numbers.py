@@ -252,6 +252,9 @@ QUOTES = [
                        "{review:order.greedy.accuracy} | {review:order.greedy.win} |"),
     ("docs/review.md", "| games in which `greedy` has the largest total loss | {review:order.greedy.loss} | "
                        "{review:order.greedy.win} |"),
+    ("docs/review.md", "confirms {review:confirm.heuristic.confirmed} of `heuristic`'s and "
+                       "{review:confirm.greedy.confirmed} of\n`greedy`'s, with the same mean loss "
+                       "({review:confirm.heuristic.deep_loss} and {review:confirm.greedy.deep_loss} points)"),
     ("docs/review.md", "| mistakes or worse per seat and game in the search's self-play | {review:selfplay.mistakes} | "
                        "{review:selfplay.win_mistakes} |"),
     ("docs/review.md", "The planted mistakes are {review:planted.confirmed|value}\npositions of "
