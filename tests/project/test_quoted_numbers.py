@@ -35,7 +35,7 @@ QUOTES = [
                               "(33.3%) | {search_compute:budget_heur_p3.diff} | undecided at the cap |"),
     ("docs/search-budget.md", "| budget_heur_p4 | the budget candidate, `heuristic` in the other seats | 4 | "
                               "{search_compute:budget_heur_p4.deals} | {search_compute:budget_heur_p4.seat_win} "
-                              "(25%) | {search_compute:budget_heur_p4.diff} | VERDICT_HEUR_P4 |"),
+                              "(25%) | {search_compute:budget_heur_p4.diff} | undecided at the cap |"),
     ("docs/search-budget.md", "the budget candidate {search_compute:cpu.budget.p2} / {search_compute:cpu.budget.p3} / "
                               "{search_compute:cpu.budget.p4} s a game against `anchor-1k`'s "
                               "{search_compute:cpu.anchor.p2} / {search_compute:cpu.anchor.p3} / "

@@ -47,3 +47,13 @@ def test_a_sequential_test_becomes_a_ledger_row(tmp_path):
     assert row.games == 2 * row.look * 4 and row.source == "results/sprt/h"
     page = "\n".join(ledger_table(with_holm(rows)))
     assert "| sequential | accepted (H1) |" in page
+
+
+def test_a_sequential_test_among_other_opponents_names_them(tmp_path):
+    run_sprt("heuristic", "greedy", players=3, test=SPRT(0, 20, batch=4, max_deals=4), seed=2, opponents="random",
+             out_dir=tmp_path / "sprt" / "among")
+    run_sprt("heuristic", "greedy", players=3, test=SPRT(0, 20, batch=4, max_deals=4), seed=2,
+             out_dir=tmp_path / "sprt" / "plain")
+    among, plain = sprt_rows(tmp_path / "sprt", "results/sprt")
+    assert (among.yardstick, plain.yardstick) == ("random", "greedy")
+    assert among.family == "heuristic vs greedy among random" and plain.family == "heuristic vs greedy"

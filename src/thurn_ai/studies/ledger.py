@@ -109,7 +109,12 @@ def sprt_rows(folder: Path, source: str) -> list[Row]:
                 f"beta {t['beta']:g}")
         test = f"sequential, paired deals, {r['players']} players, a look every {t['batch']} deals"
         verdict = {"accept H1": "accepted (H1)", "accept H0": "rejected (H0)"}.get(r["verdict"], r["verdict"])
-        rows.append(Row(f"{r['candidate']} vs {r['baseline']}", r["candidate"], r["baseline"], r["baseline"], rule,
+        # the other seats: the baseline, or the test's opponents (the third spec its tournament.json names)
+        plan = path.with_name("tournament.json")
+        specs = json.loads(plan.read_text(encoding="utf-8")).get("specs", []) if plan.exists() else []
+        yardstick = specs[2] if len(specs) > 2 else r["baseline"]
+        family = f"{r['candidate']} vs {r['baseline']}" + (f" among {yardstick}" if yardstick != r["baseline"] else "")
+        rows.append(Row(family, r["candidate"], r["baseline"], yardstick, rule,
                         test, r["deals"] // t["batch"], r["games"], "win", win["mean"], win["ci"][0], win["ci"][1],
                         np.nan, share["mean"], share["ci"][0], share["ci"][1], np.nan, np.nan, verdict,
                         f"{source}/{path.parent.relative_to(folder).as_posix()}"))
