@@ -40,6 +40,11 @@ QUOTES = [
                               "{search_compute:cpu.budget.p4} s a game against `anchor-1k`'s "
                               "{search_compute:cpu.anchor.p2} / {search_compute:cpu.anchor.p3} / "
                               "{search_compute:cpu.anchor.p4} at 2 / 3 / 4 players"),
+    ("docs/search-budget.md", "with `heuristic` in the other seats: there it won "
+                              "{search_compute:budget_heur_p3.seat_win} of its 3-player and "
+                              "{search_compute:budget_heur_p4.seat_win} of its 4-player games, "
+                              "{search_compute:budget_heur_p3.diff|value} and "
+                              "{search_compute:budget_heur_p4.diff|value} points over `anchor-1k` on the same deals"),
     ("docs/search-budget.md", "| infer_p3 | `infer=policy` | 3 | {search_compute:infer_p3.deals} | "
                               "{search_compute:infer_p3.seat_win} (33.3%) | "
                               "{search_compute:infer_p3.diff} | undecided at the cap |"),
