@@ -50,10 +50,12 @@ class Declared:
     elo1: float
     max_deals: int
     seed: int
-    opponents: str | None = None      # the other seats (None: the baseline, anchor-1k)
+    opponents: str | None = None      # the other seats (None: the baseline)
+    baseline: str = "anchor-1k"
+    elo0: float = 0.0                 # H0 (a test of being level: H0 below 0, H1 0)
 
     def sprt(self) -> SPRT:
-        return SPRT(elo0=0.0, elo1=self.elo1, alpha=0.05, beta=0.05, batch=8, max_deals=self.max_deals)
+        return SPRT(elo0=self.elo0, elo1=self.elo1, alpha=0.05, beta=0.05, batch=8, max_deals=self.max_deals)
 
 
 BUDGET = "mcts(reuse=silent,planned=houses,spend=phase,draws=2,iterations=1900)"
@@ -71,6 +73,8 @@ TESTS = {
     # the budget candidate and anchor-1k in the focus seat, heuristic in the others
     "budget_heur_p3": Declared(BUDGET, 3, 8.0, 200, 69113, opponents="heuristic"),
     "budget_heur_p4": Declared(BUDGET, 4, 8.0, 200, 69114, opponents="heuristic"),
+    # level with three times the compute? H0 -10 points (45% head to head), H1 0 (50%)
+    "budget_vs3k_p2": Declared(BUDGET, 2, 0.0, 200, 69115, baseline="anchor-3k", elo0=-10.0),
 }
 
 
@@ -97,15 +101,15 @@ def part_calibrate(out: Path, code: str) -> None:
     atomic_to_csv(pd.DataFrame(rows), out / "calibration.csv", index=False)
 
 
-def part_test(out: Path, names: list[str]) -> None:
+def part_test(out: Path, names: list[str], jobs: int = 1) -> None:
     for name in names:
         t = TESTS[name]
         folder = out / name
         def look(r, name=name):
             print(f"{name}: {r.deals} deals, LLR {r.status['win'].llr:+.2f}", flush=True)
 
-        result = run_sprt(t.candidate, ANCHOR, players=t.players, test=t.sprt(), seed=t.seed,
-                          opponents=t.opponents, out_dir=folder, resume=folder.exists(), on_look=look)
+        result = run_sprt(t.candidate, t.baseline, players=t.players, test=t.sprt(), seed=t.seed,
+                          opponents=t.opponents, jobs=jobs, out_dir=folder, resume=folder.exists(), on_look=look)
         print(result.line, flush=True)
 
 
@@ -131,13 +135,13 @@ def findings(out: Path, code: str) -> Findings:
             continue
         games[name] = r["games"]
         numbers[f"{name}.diff"] = Number(s["mean"], s["ci"][0], s["ci"][1], "difference", games=r["games"],
-                                         says=f"{t.candidate} minus anchor-1k in the focus seat, {t.players} "
-                                              f"players, {t.opponents or 'anchor-1k'} in the others, paired "
+                                         says=f"{t.candidate} minus {t.baseline} in the focus seat, {t.players} "
+                                              f"players, {t.opponents or t.baseline} in the others, paired "
                                               f"(points); verdict {r['verdict']}")
         win, lo, hi, n = _seat_win(out / name, t.candidate)
         numbers[f"{name}.seat_win"] = Number(win, lo, hi, "share", games=n,
                                              says=f"the candidate's wins in its seat against "
-                                                  f"{t.opponents or 'anchor-1k'}, {t.players} players (fair share "
+                                                  f"{t.opponents or t.baseline}, {t.players} players (fair share "
                                                   f"{100 / t.players:.1f}%; Wilson 95%)")
         numbers[f"{name}.deals"] = Number(float(r["deals"]), unit="number", digits=0, games=r["games"],
                                           says=f"deals the test used (cap {t.max_deals})")
@@ -178,6 +182,7 @@ def main(argv=None) -> int:
     ap.add_argument("--part", choices=("calibrate", "test", "report"), required=True)
     ap.add_argument("names", nargs="*", help="test: the declared tests to run (default: all)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--jobs", type=int, default=1, help="test: games in parallel processes")
     ap.add_argument("--allow-dirty", action="store_true")
     args = ap.parse_args(argv)
     unknown = sorted(set(args.names) - set(TESTS))
@@ -190,7 +195,7 @@ def main(argv=None) -> int:
     if args.part == "calibrate":
         part_calibrate(args.out, code)
     elif args.part == "test":
-        part_test(args.out, args.names or list(TESTS))
+        part_test(args.out, args.names or list(TESTS), args.jobs)
     else:
         front_page(args.out, findings(args.out, code),
                    ["Design and adoption rule: [design.md](design.md); calibration: calibration.csv; every test's "
