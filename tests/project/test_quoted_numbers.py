@@ -45,6 +45,9 @@ QUOTES = [
                               "{search_compute:budget_heur_p4.seat_win} of its 4-player games, "
                               "{search_compute:budget_heur_p3.diff|value} and "
                               "{search_compute:budget_heur_p4.diff|value} points over `anchor-1k` on the same deals"),
+    ("docs/search-budget.md", "| budget_vs3k_p2 | the budget candidate against `anchor-3k` (H0 -10, H1 0) | 2 | "
+                              "{search_compute:budget_vs3k_p2.deals} | {search_compute:budget_vs3k_p2.seat_win} "
+                              "(50%) | {search_compute:budget_vs3k_p2.diff} | undecided at the cap |"),
     ("docs/search-budget.md", "| infer_p3 | `infer=policy` | 3 | {search_compute:infer_p3.deals} | "
                               "{search_compute:infer_p3.seat_win} (33.3%) | "
                               "{search_compute:infer_p3.diff} | undecided at the cap |"),
