@@ -43,8 +43,9 @@ CALIBRATION = ((2, 67000, 6), (3, 67100, 6), (4, 67200, 6))
 
 @dataclass(frozen=True)
 class Declared:
-    """One sequential test as declared before its games: the candidate, the player count, H1 (H0 is 0), the
-    cap on deals and the seed its deals derive from (not used by any committed study)."""
+    """One sequential test as declared before its games: the candidate, the player count, H1, the cap on deals,
+    the seed its deals derive from (not used by any committed study); the other seats, the baseline and H0
+    where they are not anchor-1k's and 0."""
     candidate: str
     players: int
     elo1: float
@@ -63,7 +64,7 @@ TESTS = {
     "budget_p2": Declared(BUDGET, 2, 10.0, 200, 69101),
     "budget_p3": Declared(BUDGET, 3, 8.0, 200, 69103),
     "budget_p4": Declared(BUDGET, 4, 8.0, 200, 69104),
-    # hands inferred from the opponents' moves; equal iterations (inform and the weighted deal cost ~1% CPU)
+    # hands inferred from the opponents' moves; equal iterations (declared: ~1% CPU; results/infer: 2.5-5.7%)
     "infer_p3": Declared("mcts(infer=policy)", 3, 8.0, 200, 69107),
     # a budget for the whole game, paced (spend=game); game=100000 matched anchor-1k's CPU a game within 4% at
     # 2-4 players (results/time_manager/)
