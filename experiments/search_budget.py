@@ -24,11 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from thurn_ai.bots import make_bot
 from thurn_ai.fileio import atomic_write_text
-from thurn_ai.game.rules import Rules
-from thurn_ai.play.bench import PROFILE_CHILD, profile_parts
-from thurn_ai.play.match import Table, derive_seed
+from thurn_ai.play.bench import PROFILE_CHILD, profile_parts, timed_game
 from thurn_ai.stats.summary import mean_interval, versus_baseline, wilson_interval
 from thurn_ai.studies.findings import Findings, Number, front_page
 from thurn_ai.studies.provenance import committed_code_or_exit, log_run, read_runs
@@ -85,29 +82,18 @@ def play(cell: Cell, g: int) -> dict:
     """One game of the cell: its line for runs/<cell>.jsonl."""
     n = cell.players
     tested = g % n
-    seats = [cell.others] * n
-    seats[tested] = cell.tested
-    bots = [make_bot(s, derive_seed("bot", g, i)) for i, s in enumerate(seats)]
-    table = Table.new(Rules(players=n), g, seats)
-    cpu = [0.0] * n
     iterations = [0] * n
     searches = [0] * n
     carried = [0] * n
-    while not table.over:
-        p = table.to_move
-        obs = table.observation()
-        t0 = time.thread_time()
-        move = bots[p].choose(obs)
-        cpu[p] += time.thread_time() - t0
-        result = bots[p].last_search(obs)
-        if result is not None:
-            iterations[p] += result.iterations
-            searches[p] += 1
-            carried[p] += result.carried
-        table.check_bot_move(move)
-        table.apply(move)
+
+    def count(p, _obs, result):
+        iterations[p] += result.iterations
+        searches[p] += 1
+        carried[p] += result.carried
+
+    table, _bots, cpu = timed_game(cell.tested, n, g, on_search=count, opponent=cell.others)
     s = table.state
-    return {"seed": g, "tested": tested, "seats": seats, "winner": s.winner(), "scores": s.scores(),
+    return {"seed": g, "tested": tested, "seats": table.seats, "winner": s.winner(), "scores": s.scores(),
             "turns": s.turn, "cpu": [round(c, 3) for c in cpu], "iterations": iterations, "searches": searches,
             "carried": carried}
 

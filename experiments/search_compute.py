@@ -82,9 +82,14 @@ TESTS = {
 def play_for_cpu(spec: str, players: int, seed: int) -> dict:
     """One game of `spec` against heuristic (seat seed mod players): its CPU seconds choosing, iterations,
     searches, visits carried."""
-    searches = []
-    _table, _bot, cpu = timed_game(spec, players, seed, on_search=lambda _obs, result: searches.append(result))
-    return {"cpu": cpu, "iterations": sum(r.iterations for r in searches), "searches": len(searches),
+    tested, searches = seed % players, []
+
+    def keep(player, _obs, result):
+        if player == tested:
+            searches.append(result)
+
+    _table, _bots, cpu = timed_game(spec, players, seed, on_search=keep)
+    return {"cpu": cpu[tested], "iterations": sum(r.iterations for r in searches), "searches": len(searches),
             "carried": sum(r.carried for r in searches)}
 
 

@@ -212,20 +212,23 @@ def part_favourite(args, code: str) -> None:
 def play(spec: str, players: int, g: int) -> dict:
     """Game g against heuristic, `spec` in seat g mod n: its CPU seconds, iterations, searches, the allotment
     and iterations by phase."""
+    tested = g % players
     by_phase = defaultdict(lambda: {"searches": 0, "iterations": 0, "allotted": 0})
 
-    def count(obs, result):
+    def count(player, obs, result):
+        if player != tested:
+            return
         ph = by_phase[_phase(obs.state)]
         ph["searches"] += 1
         ph["iterations"] += result.iterations
         ph["allotted"] += result.allotted or 0
 
-    table, bot, cpu = timed_game(spec, players, g, on_search=count)
-    tested = g % players
+    table, bots, cpu = timed_game(spec, players, g, on_search=count)
     s = table.state
-    clock = getattr(bot, "game_clock", None)
+    clock = getattr(bots[tested], "game_clock", None)
     return {"seed": g, "players": players, "tested": tested, "spec": spec, "won": s.winner() == tested,
-            "turns": s.turn, "cpu": round(cpu, 3), "iterations": sum(v["iterations"] for v in by_phase.values()),
+            "turns": s.turn, "cpu": round(cpu[tested], 3),
+            "iterations": sum(v["iterations"] for v in by_phase.values()),
             "searches": sum(v["searches"] for v in by_phase.values()), "phases": dict(by_phase),
             "budget": clock.budget if clock else None}
 

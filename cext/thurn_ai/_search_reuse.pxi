@@ -23,30 +23,32 @@ cdef long reroot_tree(Tree tree, GameState state, path) except -1:
     return tree.nodes[0].visits if top == 0 else 0
 
 
+cdef inline int child_by(Tree tree, int node, int mover, int move) noexcept nogil:
+    """The child of `node` reached by `mover` playing `move`, -1 if the tree has none."""
+    cdef int ch = tree.nodes[node].child
+    while ch >= 0 and not (tree.nodes[ch].move == move and tree.nodes[ch].mover == mover):
+        ch = tree.nodes[ch].sibling
+    return ch
+
+
 cdef int node_at(Tree tree, const int* path, int n) noexcept nogil:
     """The node reached from the root by the moves of `path` (each taken by the observer), -1 if the tree
     does not hold that line."""
-    cdef int node = 0, ch, i
+    cdef int node = 0, i
     for i in range(n):
-        ch = tree.nodes[node].child
-        while ch >= 0 and not (tree.nodes[ch].move == path[i] and tree.nodes[ch].mover == tree.observer):
-            ch = tree.nodes[ch].sibling
-        if ch < 0:
+        node = child_by(tree, node, tree.observer, path[i])
+        if node < 0:
             return -1
-        node = ch
     return node
 
 
 cdef long visits_along_path(Tree tree, path) except -1:
-    # Tree.visits_along: node_at's walk, each step matched by its mover as well as its move
-    cdef int node = 0, ch, mover, move
+    # Tree.visits_along: node_at's walk with each step's mover given
+    cdef int node = 0, mover, move
     for mover, move in path:
-        ch = tree.nodes[node].child
-        while ch >= 0 and not (tree.nodes[ch].move == move and tree.nodes[ch].mover == mover):
-            ch = tree.nodes[ch].sibling
-        if ch < 0:
+        node = child_by(tree, node, mover, move)
+        if node < 0:
             return 0
-        node = ch
     return tree.nodes[node].visits
 
 

@@ -94,13 +94,14 @@ def test_bad_input_is_one_error_line(argv, says, capsys):
     assert "error:" in err and says in err and "Traceback" not in err
 
 
-def test_a_timed_game_reports_the_tested_seats_searches_and_replays_from_its_seed():
+def test_a_timed_game_reports_every_seats_searches_and_cpu_and_replays_from_its_seed():
     from thurn_ai.play.bench import timed_game
     seen = []
-    table, _bot, cpu = timed_game("mcts(iterations=40)", 3, 7, on_search=lambda obs, r: seen.append((obs.player, r)))
-    assert table.over and cpu > 0
-    assert seen and {player for player, _ in seen} == {7 % 3}          # only the tested seat, seat seed mod n
-    assert all(r.iterations == 40 for _, r in seen)
+    table, bots, cpu = timed_game("mcts(iterations=40)", 3, 7, on_search=lambda p, obs, r: seen.append((p, obs, r)))
+    assert table.over and table.seats == ["heuristic", "mcts(iterations=40)", "heuristic"]   # seat seed mod n
+    assert [b.spec for b in bots][1] == "mcts(iterations=40)" and cpu[1] > 0 and len(cpu) == 3
+    assert seen and {p for p, _, _ in seen} == {1}          # heuristic never searches
+    assert all(obs.player == p and r.iterations == 40 for p, obs, r in seen)
     again, _, _ = timed_game("mcts(iterations=40)", 3, 7)
     assert again.moves == table.moves                                   # same seed, same game
 

@@ -228,27 +228,25 @@ def profile_parts(annotated: str, iterations: int) -> dict[str, float]:
 
 def timed_game(spec: str, players: int, seed: int, on_search=None, opponent: str = "heuristic"):
     """One game of `spec` in seat seed mod players against `opponent` in the other seats (deal `seed`, the bots
-    seeded by derive_seed("bot", seed, seat)): calls on_search(obs, result) after each of its decisions that
-    ran a search. Returns (table, bot, cpu): the finished game, the tested bot and the CPU seconds (thread
-    time) it spent choosing."""
+    seeded by derive_seed("bot", seed, seat)): calls on_search(player, obs, result) after each decision of any
+    seat that ran a search. Returns (table, bots, cpu): the finished game, the bots by seat and the CPU seconds
+    (thread time) each seat spent choosing."""
     from ..bots import make_bot
     from .match import Table, derive_seed
-    tested = seed % players
     seats = [opponent] * players
-    seats[tested] = spec
+    seats[seed % players] = spec
     bots = [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(seats)]
     table = Table.new(Rules(players=players), seed, seats)
-    cpu = 0.0
+    cpu = [0.0] * players
     while not table.over:
         p = table.to_move
         obs = table.observation()
         t0 = time.thread_time()
         move = bots[p].choose(obs)
-        if p == tested:
-            cpu += time.thread_time() - t0
-            result = bots[p].last_search(obs)
-            if result is not None and on_search is not None:
-                on_search(obs, result)
+        cpu[p] += time.thread_time() - t0
+        result = bots[p].last_search(obs)
+        if result is not None and on_search is not None:
+            on_search(p, obs, result)
         table.check_bot_move(move)
         table.apply(move)
-    return table, bots[tested], cpu
+    return table, bots, cpu
