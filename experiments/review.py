@@ -20,6 +20,15 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   the others heuristic), every seat reviewed at the review's default budget, as a player's review is: each
   seat's accuracy and total loss. At another --order-budget the rows go to order-<budget>.csv instead (the
   first validation used 300 iterations: order-300.csv, where a noisier search added loss to every seat).
+- drift.csv: where a seat's expected points move between its decisions. Games of three kinds at 3 and 4
+  players -- `selfplay` (the self-play games above), `one_search` (one seat the 3000-iteration search, the others
+  `heuristic`) and `greedy` (the order games of greedy against heuristic) -- every seat reviewed at the default
+  budget with every decision's values kept (best_points, played_points), and the greedy games at 3 players also
+  by a review whose searches play out to the end by the playout policy (`horizon=0`, HORIZON0_SPEC). Declared
+  before its games: the search's own seat gains more expected points between its turns at a table of
+  `heuristic` bots than in self-play (Welch t test of a seat's sum over its game, one_search against selfplay,
+  3 and 4 players pooled, alpha 0.05): the review's expected points are those of a table that plays like the
+  search (studies/review_validation.py `drift_table`).
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -169,7 +178,7 @@ def measure_planted(out: Path, per_kind: int, max_games: int) -> list[dict]:
         deep = confirm(state, p["seat"], move, p["players"], p["index"])
         rows.append({**{k: v for k, v in p.items() if k != "record"}, "turn": state.turn, "phase": state.phase,
                      "best": d.best, "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win,
-                     "loss_utility": d.loss_utility, "uncertainty": d.uncertainty,
+                     "loss_utility": d.loss_utility, "loss_margin": d.loss_margin, "uncertainty": d.uncertainty,
                      **deep, "confirmed": deep["deep_loss_points"] >= THRESHOLDS["mistake"]})
         _save(rows, path)
         print("planted", rows[-1]["kind"], rows[-1]["label"], round(d.loss_points, 2),
@@ -193,15 +202,17 @@ def measure_board(out: Path) -> list[dict]:
 
 # ---------------------------------------------------------------- whole games: self-play and order
 
-def _review_rows(rec, kind: str, players: int, k: int, budget: int, weaker: str | None) -> list[dict]:
-    r = review(rec, budget=budget)
+def _review_rows(rec, kind: str, players: int, k: int, budget: int, weaker: str | None, bot=DEFAULT_SPEC,
+                 jobs: int = 1) -> list[dict]:
+    r = review(rec, budget=budget, bot=bot, jobs=jobs)
     rows = []
     for d in r.decisions:
         rows.append({"kind": kind, "players": players, "game": k, "seat": d.seat, "bot": rec.bots[d.seat],
                      "weaker": weaker or "", "move": d.index + 1, "turn": d.turn, "phase": d.phase,
                      "played": d.played, "best": d.best,
                      "label": d.label or "", "loss_points": d.loss_points, "loss_win": d.loss_win,
-                     "loss_utility": d.loss_utility, "uncertainty": d.uncertainty, "accuracy": d.accuracy,
+                     "loss_utility": d.loss_utility, "loss_margin": d.loss_margin, "uncertainty": d.uncertainty,
+                     "accuracy": d.accuracy, "best_points": d.best_points, "played_points": d.played_points,
                      "score": rec.scores[d.seat] if rec.scores else None})
     return rows
 
@@ -215,9 +226,7 @@ def measure_selfplay(out: Path, games: int, iterations: int) -> None:
         for players in PLAYERS:
             if any(r["players"] == players and r["game"] == k for r in rows):
                 continue
-            seed = derive_seed("review-selfplay", players, k)
-            bots = [make_bot(f"mcts(iterations={iterations})", derive_seed("bot", seed, i)) for i in range(players)]
-            rec = play_game(Rules(players=players), bots, seed)
+            rec = selfplay_record(players, k, iterations)
             start, cpu = time.perf_counter(), _cpu()
             got = _review_rows(rec, "selfplay", players, k, DEFAULT_BUDGET, None)
             seconds, cpu = time.perf_counter() - start, _cpu() - cpu
@@ -229,6 +238,13 @@ def measure_selfplay(out: Path, games: int, iterations: int) -> None:
                               "cpu_seconds": round(cpu, 1), "seconds_on_2_free_cores": round(cpu / 2, 1)})
                 _save(speed, out / "speed.csv")
             print("selfplay", players, k, sum(r["label"] in ("mistake", "blunder") for r in got), flush=True)
+
+
+def selfplay_record(players: int, k: int, iterations: int = 3000):
+    """Self-play game k at `players`, played again from its seed (measure_selfplay plays it the same way)."""
+    seed = derive_seed("review-selfplay", players, k)
+    bots = [make_bot(f"mcts(iterations={iterations})", derive_seed("bot", seed, i)) for i in range(players)]
+    return play_game(Rules(players=players), bots, seed)
 
 
 def order_file(out: Path, budget: int) -> Path:
@@ -294,6 +310,45 @@ def measure_order_confirm(out: Path) -> None:
               round(deep["deep_loss_points"], 2), flush=True)
 
 
+DRIFT_PLAYERS = (3, 4)
+DRIFT_KINDS = ("selfplay", "one_search", "greedy")
+#: the review whose searches play every playout to the end by the playout policy (no learned evaluation at a
+#: horizon): its expected points are those of a table of playout-policy players
+HORIZON0_SPEC = DEFAULT_SPEC.with_(horizon=0)
+
+
+def drift_record(kind: str, players: int, k: int):
+    """Game k of a drift kind: the self-play and order games are those of selfplay.csv and order.csv."""
+    if kind == "selfplay":
+        return selfplay_record(players, k)
+    if kind == "greedy":
+        return order_record("greedy", players, k)
+    seed = derive_seed("review-drift", kind, players, k)
+    specs = ["heuristic"] * players
+    specs[k % players] = "mcts(iterations=3000)"
+    return play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)],
+                     seed)
+
+
+def measure_drift(out: Path, games: int) -> None:
+    """drift.csv (see the module's text): reviews with two jobs (the rows are the same with one)."""
+    path = out / "drift.csv"
+    rows = _rows(path)
+    plan = [(kind, players, "default", DEFAULT_SPEC) for kind in DRIFT_KINDS for players in DRIFT_PLAYERS]
+    plan.append(("greedy", 3, "horizon0", HORIZON0_SPEC))
+    for k in range(games):
+        for kind, players, name, spec in plan:
+            if any(r["kind"] == kind and r["players"] == players and r["game"] == k and r["review"] == name
+                   for r in rows):
+                continue
+            rec = drift_record(kind, players, k)
+            got = _review_rows(rec, kind, players, k, DEFAULT_BUDGET, "greedy" if kind == "greedy" else None,
+                               bot=spec, jobs=2)
+            rows += [{**r, "review": name, "bot": r["bot"].split("(")[0]} for r in got]
+            _save(rows, path)
+            print("drift", kind, players, name, k, flush=True)
+
+
 def measure_speed(out: Path) -> None:
     """speed.csv's 3-player rows beyond self-play (where nearly every move is the search's best, the cheapest
     case): a game of `heuristic` bots and one of `random` against two `heuristic` (every move of the random seat
@@ -324,7 +379,8 @@ def write_report(out: Path) -> None:
                          "nice -n 10 python experiments/review.py && nice -n 10 python experiments/review.py "
                          "--stages order,selfplay --order-games 20 --selfplay-games 20 && nice -n 10 python "
                          "experiments/review.py --stages order --order-games 20 --order-budget 300 && nice -n 10 "
-                         "python experiments/review.py --stages order_confirm",
+                         "python experiments/review.py --stages order_confirm && nice -n 10 python "
+                         "experiments/review.py --stages drift",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)
@@ -340,6 +396,7 @@ def main() -> None:
     ap.add_argument("--selfplay-iterations", type=int, default=3000,
                     help="iterations a move of the self-play players")
     ap.add_argument("--order-games", type=int, default=1, help="games of each pairing at each player count")
+    ap.add_argument("--drift-games", type=int, default=10, help="drift games of each kind at each count")
     ap.add_argument("--order-budget", type=int, default=DEFAULT_BUDGET,
                     help="iterations a search in the order reviews (default: the review's)")
     args = ap.parse_args()
@@ -361,6 +418,8 @@ def main() -> None:
         measure_selfplay(out, args.selfplay_games, args.selfplay_iterations)
     if "order_confirm" in stages:
         measure_order_confirm(out)
+    if "drift" in stages:
+        measure_drift(out, args.drift_games)
     if "report" in stages:
         write_report(out)
 

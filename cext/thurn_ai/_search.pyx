@@ -246,6 +246,7 @@ cdef class Tree:
         self.nodes[k].value = 0.0
         self.nodes[k].wins = 0.0
         self.nodes[k].score = 0.0
+        self.nodes[k].table = 0.0
         self.nodes[k].pmove = -1
         self.nodes[k].pfirst = -1
         self.nodes[k].pcount = 0
@@ -413,6 +414,10 @@ cdef class Tree:
     cdef void backup(self, int node, const double* r, const double* sc, const double* win) noexcept nogil:
         """Each node on the path learns the reward of the player who moved into it (max^n)."""
         cdef Node* nd
+        cdef int i, n = self.cfg.c.n_players
+        cdef double total = 0.0
+        for i in range(n):
+            total += sc[i]
         while node >= 0:
             nd = &self.nodes[node]
             nd.visits += 1
@@ -420,6 +425,7 @@ cdef class Tree:
                 nd.value += r[nd.mover]
                 nd.wins += win[nd.mover]
                 nd.score += sc[nd.mover]
+                nd.table += (total - sc[nd.mover]) / (n - 1)
             node = nd.parent
 
     cdef bint signalled(self, long done) noexcept nogil:
@@ -513,6 +519,17 @@ cdef class Tree:
         while ch >= 0:
             nd = self.nodes[ch]
             out.append((nd.move, nd.visits, nd.avail, nd.value, nd.wins, nd.score))
+            ch = self.nodes[ch].sibling
+        return out
+
+    def root_tables(self):
+        """[(move, table_sum)] for every child of the root, in root_children's order: the sum over its
+        visits of the other players' mean final (or evaluated) value -- the table the observer plays against
+        (the review's margin: thurn_ai.play.review_rating)."""
+        out = []
+        cdef int ch = self.nodes[0].child
+        while ch >= 0:
+            out.append((self.nodes[ch].move, self.nodes[ch].table))
             ch = self.nodes[ch].sibling
         return out
 

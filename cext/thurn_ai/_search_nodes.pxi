@@ -25,6 +25,7 @@ cdef struct Node:
     double value         # sum of the mover's rewards
     double wins          # sum of the mover's wins (or estimated win chances, for playouts cut short)
     double score         # sum of the mover's final (or evaluated) values, for reporting
+    double table         # sum of the other players' mean final (or evaluated) value, for the review's margin
 
 
 # ---------------------------------------------------------------- the selection formulas

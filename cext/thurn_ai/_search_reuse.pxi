@@ -85,6 +85,7 @@ cdef bint keep_subtree(Tree tree, int top) noexcept nogil:
     tree.nodes[0].value = 0.0
     tree.nodes[0].wins = 0.0
     tree.nodes[0].score = 0.0
+    tree.nodes[0].table = 0.0
     tree.n_nodes = n
     free(new_index)
     return True

@@ -72,6 +72,9 @@ class Tree:
         does not hold that line; the root's visits for an empty path). Reads only."""
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]:
         """[(move, visits, avail, value_sum, wins_sum, score_sum)] for every child of the root."""
+    def root_tables(self) -> list[tuple[int, float]]:
+        """[(move, table_sum)] for every child of the root, in root_children's order: the sum over its visits
+        of the other players' mean final (or evaluated) value."""
     def principal_variation(self, first_move: int = -1, min_visits: int = 1, officials: bool = False
                             ) -> list[int] | list[tuple[int, int]]:
         """The most-visited line of the observer's own decisions from the root until another player is

@@ -371,7 +371,8 @@ def test_a_search_returns_typed_root_moves_and_gives_its_last_search_back():
     # the JSON form keeps the old keys and values
     d = result.to_dict()
     assert d["iterations"] == 300 and [r["move"] for r in d["analysis"]] == [m.move for m in result.moves]
-    assert list(d["analysis"][0]) == ["move", "notation", "visits", "share", "win_prob", "mean_score", "value"]
+    assert list(d["analysis"][0]) == ["move", "notation", "visits", "share", "win_prob", "mean_score", "value",
+                                     "mean_table"]
     assert d["analysis"][0]["win_prob"] == result.best.win_prob
     bot.restrict_root(None)                   # a changed search forgets the last one
     assert bot.last_search() is None

@@ -268,20 +268,23 @@ class SearchBot(Bot, Analyst, Searcher):
         # a kept tree's root may hold moves of worlds the game did not take (reuse=turn): legal ones only
         legal = set(obs.state.legal_moves())
         for tree in trees:
-            for move, visits, _avail, value, wins, score in tree.root_children():
+            for (move, visits, _avail, value, wins, score), (_, table) in zip(tree.root_children(),
+                                                                             tree.root_tables()):
                 if move not in legal:
                     continue
-                s = stats.setdefault(move, [0, 0.0, 0.0, 0.0])
+                s = stats.setdefault(move, [0, 0.0, 0.0, 0.0, 0.0])
                 s[0] += visits
                 s[1] += value
                 s[2] += wins
                 s[3] += score
+                s[4] += table
         total = sum(s[0] for s in stats.values()) or 1
         rows: list[RootMove] = []
-        for move, (visits, value, wins, score) in stats.items():
+        for move, (visits, value, wins, score, table) in stats.items():
             n = max(visits, 1)
             rows.append(RootMove(move=move, notation=obs.state.move_str(move), visits=int(visits),
-                                 share=visits / total, win_prob=wins / n, mean_score=score / n, value=value / n))
+                                 share=visits / total, win_prob=wins / n, mean_score=score / n, value=value / n,
+                                 mean_table=table / n))
         # most visits first; ties by mean reward, then by move code so the order is reproducible
         rows.sort(key=lambda r: (-r.visits, -r.value, r.move))
         return tuple(rows)

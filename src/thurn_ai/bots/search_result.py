@@ -10,7 +10,8 @@ class RootMove:
     """One move of the decision at hand, as the search rated it: move (its code) and notation; visits and
     share (visits / all root visits); win_prob, the share of playouts through the move that the player won
     (an evaluation's estimate for those cut short); mean_score, their mean final (or evaluated) score; value,
-    the mean reward the search maximised."""
+    the mean reward the search maximised; mean_table, the other players' mean final (or evaluated) score in
+    those playouts (the table a player's margin is measured against: the game review's unit)."""
     move: int
     notation: str
     visits: int
@@ -18,11 +19,18 @@ class RootMove:
     win_prob: float
     mean_score: float
     value: float
+    mean_table: float = 0.0
+
+    @property
+    def mean_margin(self) -> float:
+        """The player's expected final margin over the table: mean_score - mean_table."""
+        return self.mean_score - self.mean_table
 
     def to_dict(self) -> dict:
         """JSON form: the fields by name, in this order."""
         return {"move": self.move, "notation": self.notation, "visits": self.visits, "share": self.share,
-                "win_prob": self.win_prob, "mean_score": self.mean_score, "value": self.value}
+                "win_prob": self.win_prob, "mean_score": self.mean_score, "value": self.value,
+                "mean_table": self.mean_table}
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,7 @@ class DecisionReview:
     label: str | None
     rated_by: str
     options: int
+    loss_margin: float = 0.0
 
     @property
     def win(self) -> float:
@@ -230,7 +231,8 @@ def review_decision(state: GameState, seat: int, played: int, index: int, spec: 
         played_win=mine.win, best_win=r.best.win, played_points=mine.points, best_points=r.best.points,
         loss_points=r.loss_points or 0.0, loss_win=r.loss_win or 0.0, loss_utility=r.loss_utility or 0.0,
         uncertainty=r.uncertainty, label=label_of(r.smaller_loss) if both and r.smaller_loss else None,
-        rated_by="both searched" if both else "best", options=len(state.legal_moves()))
+        rated_by="both searched" if both else "best", options=len(state.legal_moves()),
+        loss_margin=r.loss_margin or 0.0)
 
 
 def _review_task(task: tuple) -> DecisionReview:

@@ -73,6 +73,13 @@ class MoveValue:
     win: float
     points: float
     utility: float | None = None
+    table: float | None = None
+
+    @property
+    def margin(self) -> float:
+        """The seat's expected final margin over the table: its points minus the others' mean (0 without a
+        table)."""
+        return self.points - self.table if self.table is not None else 0.0
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,7 @@ class Rating:
     uncertainty: float | None
     smaller_loss: float | None
     official: str | None
+    loss_margin: float | None = None
 
     @property
     def good_moves(self) -> tuple:
@@ -121,7 +129,7 @@ def rate_move(view: GameState, move: int, spec: BotSpec, seed: int, budget: int)
     chance = win_chance_for(spec, n)
     progress = position_features(view)[0] if chance.win_map is not None else 0.0
     return MoveValue(win=chance.chance(float(row.win_prob), progress, n), points=float(row.mean_score),
-                     utility=float(row.value))
+                     utility=float(row.value), table=float(row.mean_table))
 
 
 def rate_decision(state: GameState, seat: int, played: int, spec: BotSpec, seed: int, budget: int,
@@ -136,7 +144,7 @@ def rate_decision(state: GameState, seat: int, played: int, spec: BotSpec, seed:
     best = MoveValue(win=top.win_prob, points=top.mean_score)
     official = official_of(view, played)
     if played == top.move:
-        return Rating(main, best, best, 0.0, 0.0, 0.0, 0.0, 0.0, official)
+        return Rating(main, best, best, 0.0, 0.0, 0.0, 0.0, 0.0, official, loss_margin=0.0)
     pairs = [(rate_move(view, top.move, spec, seeds[0], budget), rate_move(view, played, spec, seeds[0], budget))]
     if pairs[0][0].points - pairs[0][1].points >= THRESHOLDS[LABELS[0]]:
         # a label is possible: a second pair decides (a loss under the first threshold earns none either way)
@@ -149,10 +157,12 @@ def rate_decision(state: GameState, seat: int, played: int, spec: BotSpec, seed:
                   loss_win=max(best.win - mine.win, 0.0),
                   loss_utility=max((best.utility or 0.0) - (mine.utility or 0.0), 0.0),
                   uncertainty=abs(losses[0] - losses[1]) / 2 if len(losses) == 2 else None,
-                  smaller_loss=min(losses), official=official)
+                  smaller_loss=min(losses), official=official,
+                  loss_margin=max(best.margin - mine.margin, 0.0))
 
 
 def _mean(values: list[MoveValue]) -> MoveValue:
     k = len(values)
     return MoveValue(win=sum(v.win for v in values) / k, points=sum(v.points for v in values) / k,
-                     utility=sum(v.utility or 0.0 for v in values) / k)
+                     utility=sum(v.utility or 0.0 for v in values) / k,
+                     table=sum(v.table or 0.0 for v in values) / k)

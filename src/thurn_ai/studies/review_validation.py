@@ -9,6 +9,8 @@ numbers of its front page (findings) and the tables of its report.
 - order.csv: whether the weaker bot of each game (random, greedy against heuristic) has the lowest accuracy and
   the largest total loss of points, and in win chance the largest total loss.
 - board214.csv: the board record's move 214; speed.csv: the time of a 3-player review.
+- drift.csv: every decision's expected points (best and played), for `drift_table`: where a seat's expected
+  points move between the first decision and the final score.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..play.review_rating import THRESHOLDS, label_of
-from ..stats.summary import wilson_interval
+from ..stats.summary import mean_ci, welch, wilson_interval
 from .findings import Number
 from .markdown import table
 
@@ -130,6 +132,82 @@ def order_confirm_numbers(c: pd.DataFrame) -> dict[str, Number]:
     return out
 
 
+#: drift_table's parts of a seat's game, in order: they add up from `start` to `score`
+DRIFT_PARTS = ("start", "own", "within", "between", "end")
+
+
+def drift_table(d: pd.DataFrame) -> pd.DataFrame:
+    """One row a seat and game of drift.csv: how its expected final points (the review's unit) went from its
+    first decision to its final score, in parts that add up exactly (start + own + within + between + end =
+    score): `start`, the best move's value at its first decision; `own`, the sum over its decisions of the
+    played move's value less the best's (the review's losses, with a second search's gains left in);
+    `within`, the changes from one decision to the next within its turns (the searches' disagreement, a
+    drawn card); `between`, from its last decision of a turn to its first of the next (the other players'
+    turns and cards -- as the review's search expected them, a sum near 0); `end`, the final score less the
+    value after its last decision."""
+    rows = []
+    keys = ["review", "kind", "players", "game", "seat"]
+    for key, g in d.sort_values([*keys, "move"]).groupby(keys):
+        best, played = g["best_points"].astype(float).to_numpy(), g["played_points"].astype(float).to_numpy()
+        turns = g["turn"].to_numpy()
+        step = best[1:] - played[:-1]
+        same = turns[1:] == turns[:-1]
+        score = float(g["score"].iloc[0])
+        rows.append({**dict(zip(keys, key)), "bot": g["bot"].iloc[0], "start": best[0],
+                     "own": float((played - best).sum()), "within": float(step[same].sum()),
+                     "between": float(step[~same].sum()), "end": score - played[-1], "score": score,
+                     "loss": float(g["loss_points"].astype(float).sum()),
+                     "loss_margin": float(g["loss_margin"].astype(float).sum())})
+    return pd.DataFrame(rows)
+
+
+def drift_numbers(d: pd.DataFrame) -> dict[str, Number]:
+    """The drift stage's numbers: each kind's seats' mean change between turns (t interval, 3 and 4 players
+    pooled), the declared test (the search's seat at a heuristic table against self-play), and the greedy games'
+    order of players in the margin over the table and by the horizon-0 review."""
+    t = drift_table(d)
+    out: dict[str, Number] = {}
+    default = t[t["review"] == "default"]
+    for (kind, bot), g in default.groupby(["kind", "bot"]):
+        m, lo, hi = mean_ci(g["between"])
+        out[f"drift.{kind}.{bot}.between"] = Number(m, lo, hi, digits=1, games=len(g), says=(
+            f"{kind} games: a {bot} seat's expected points gained between its turns over a game (points, mean of "
+            "seat-games at 3 and 4 players, 95% t interval)"))
+    a = default[(default["kind"] == "one_search") & (default["bot"] == "mcts")]["between"]
+    b = default[(default["kind"] == "selfplay")]["between"]
+    if len(a) and len(b):
+        diff, lo, hi, p = welch(a, b)
+        out["drift.test.difference"] = Number(diff, lo, hi, digits=1, games=len(a) + len(b), says=(
+            "the search's seat: points gained between turns at a heuristic table less in self-play (Welch, 95%)"))
+        out["drift.test.p"] = Number(p, digits=4, games=len(a) + len(b), says="the declared test's p-value (Welch)")
+    greedy = d[d["kind"] == "greedy"]
+    for name, g in greedy.groupby("review"):
+        o = order_table(g)
+        out[f"drift.greedy.{name}.both"] = _share(int((o["worst_accuracy"] & o["largest_loss"]).sum()), len(o), (
+            f"greedy games reviewed by the {name} review in which greedy has the lowest accuracy and the largest "
+            "total loss of points, 95% Wilson"))
+    seats = t[(t["kind"] == "greedy") & (t["review"] == "default")]
+    worst = [bool(g.loc[g["bot"] == "greedy", "loss_margin"].max() > g.loc[g["bot"] != "greedy", "loss_margin"].max())
+             for _, g in seats.groupby(["players", "game"])]
+    if worst:
+        out["drift.greedy.margin"] = _share(sum(worst), len(worst), (
+            "greedy games in which greedy loses the most margin over the table (its points less the others' mean), "
+            "95% Wilson"))
+    return out
+
+
+def drift_lines(d: pd.DataFrame) -> list[str]:
+    """report.md's drift table: the mean parts of a seat's game by review, kind, count and bot."""
+    t = drift_table(d)
+    cols = [*DRIFT_PARTS, "score", "loss", "loss_margin"]
+    m = t.groupby(["review", "kind", "players", "bot"])[cols].mean().reset_index()
+    n = t.groupby(["review", "kind", "players", "bot"]).size().to_numpy()
+    return table(["review", "kind", "players", "bot", "seat-games", *cols],
+                 ([r.review, r.kind, r.players, r.bot, int(k), *(f"{getattr(r, c):+.1f}" if c in DRIFT_PARTS[1:]
+                                                                 else f"{getattr(r, c):.1f}" for c in cols)]
+                  for r, k in zip(m.itertuples(), n)))
+
+
 def review_numbers(out: Path) -> dict[str, Number]:
     """The front page's numbers: those of the files there are."""
     numbers: dict[str, Number] = {}
@@ -145,7 +223,8 @@ def review_numbers(out: Path) -> dict[str, Number]:
         numbers["board214.loss"] = Number(float(row["loss_points"]), digits=2, games=1,
                                           says=f"points the board record's move 214 loses (label: {label})")
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
-                     ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers)):
+                     ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers),
+                     ("drift.csv", drift_numbers)):
         if (data := _read(out, name)) is not None and len(data):
             numbers.update(fn(data))
     return numbers
@@ -211,6 +290,16 @@ def report_lines(out: Path) -> list[str]:
                        ([bot, len(g), int((g["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]).sum()),
                          f"{g['loss_points'].astype(float).mean():.2f}",
                          f"{g['deep_loss_points'].astype(float).mean():.2f}"] for bot, g in c.groupby("bot")))
+        lines += [""]
+    if (d := _read(out, "drift.csv")) is not None and len(d):
+        lines += ["## Where a seat's expected points move (3 and 4 players)", "",
+                  "Each seat's game in parts that add up from the value of its first decision to its final score "
+                  "(studies/review_validation.py `drift_table`): own (its decisions, the played move less the best), "
+                  "within (from one decision to the next in a turn), between (from its last decision of a turn to "
+                  "its first of the next: the other players' turns), end (the final score less the last value); "
+                  "means a seat and game. loss: the review's total; loss_margin: the same in margin over the table.",
+                  ""]
+        lines += drift_lines(d)
         lines += [""]
     for path in sorted(out.glob("order-*.csv")):
         budget = path.stem.split("-", 1)[1]
