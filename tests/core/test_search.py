@@ -418,3 +418,38 @@ def test_ctrl_c_stops_a_search_in_the_main_thread():
         timer.cancel()
         signal.signal(signal.SIGINT, before)
     assert 0 < t.iterations < 2_000_000
+
+
+def _last_decision(players: int, seed: int):
+    """A decision of a random game (seeded) with a move that ends the game, that move, and the final scores."""
+    import random
+    for k in range(50):                # most games end on a forced move: the first that does not
+        rng = random.Random(seed + k)
+        g = thurn_ai.new_game(players=players, seed=seed + k)
+        while not g.is_terminal():
+            moves = g.legal_moves()
+            for m in moves if len(moves) > 1 else ():
+                h = g.clone()
+                h.apply(m)
+                if h.is_terminal():
+                    return g, m, h.scores()
+            g.apply(rng.choice(moves))
+    raise AssertionError("no decision ended the game")
+
+
+@pytest.mark.parametrize("players,seed", [(2, 3), (3, 5), (4, 7)])
+def test_a_root_move_keeps_the_tables_mean_score(players, seed):
+    # every playout through a move that ends the game scores the final scores: the mover's mean is its own,
+    # the table's the mean of the others' (the review's margin over the table reads it)
+    g, move, scores = _last_decision(players, seed)
+    p = g.current_player
+    bot = make_bot("mcts(iterations=200)", 1)
+    bot.restrict_root_move(move)
+    row = bot.analyse(Observation(g, p, 3))[0]
+    others = [s for i, s in enumerate(scores) if i != p]
+    assert row.move == move and row.visits > 0
+    assert row.mean_score == pytest.approx(scores[p])
+    assert row.mean_table == pytest.approx(sum(others) / len(others))
+    assert row.mean_margin == pytest.approx(scores[p] - sum(others) / len(others))
+    tree = make_bot("mcts(iterations=200)", 1).search(Observation(g, p, 3)).trees[0]
+    assert [m for m, _ in tree.root_tables()] == [r[0] for r in tree.root_children()]

@@ -68,6 +68,8 @@ def test_a_planted_throw_away_is_a_mistake_or_worse_with_the_better_line():
     assert d.label in ("mistake", "blunder"), d
     assert d.loss_points >= R.THRESHOLDS["mistake"] and d.rated_by == "both searched"
     assert d.best_points - d.played_points == pytest.approx(d.loss_points)
+    # the margin over the table (its points less the others' mean) loses at least a mistake's worth too
+    assert d.loss_margin >= R.THRESHOLDS["mistake"]
     # the better line is the rest of the recommended turn: the extension, then the close
     assert d.best_line[0] == d.best and "close" in d.best_line
     s = r.summary(0)
@@ -95,8 +97,9 @@ def test_a_draw_the_rest_of_the_turn_makes_good_is_not_labelled():
 def test_a_played_best_move_loses_nothing_and_is_not_labelled(short_game):
     r = review(short_game, seats=[0], budget=BUDGET, moves=range(0, 30))
     same = [d for d in r.decisions if d.played == d.best]
-    assert same and all(d.loss_points == 0 and d.loss_win == 0 and d.label is None and d.accuracy == 100
-                        for d in same)
+    assert same and all(d.loss_points == 0 and d.loss_win == 0 and d.loss_margin == 0 and d.label is None
+                        and d.accuracy == 100 for d in same)
+    assert all(d.loss_margin >= 0 for d in r.decisions) and any(d.loss_margin > 0 for d in r.decisions)
     assert all(d.seat == 0 and d.options > 1 for d in r.decisions)
 
 

@@ -24,3 +24,41 @@ def test_the_order_counts_games_where_the_weaker_bot_is_last_in_accuracy_and_los
     n = order_numbers(pd.DataFrame(rows))
     assert n["order.greedy.loss"].value == 0.5 and n["order.greedy.loss"].games == 2
     assert n["order.greedy.accuracy"].value == 0.5
+
+
+def _decision(review, kind, game, seat, bot, move, turn, best, played, score, loss_margin=0.0):
+    return {"review": review, "kind": kind, "players": 3, "game": game, "seat": seat, "bot": bot,
+            "weaker": "greedy" if kind == "greedy" else "", "move": move, "turn": turn, "best_points": best,
+            "played_points": played, "loss_points": max(best - played, 0.0), "loss_margin": loss_margin,
+            "loss_win": 0.0, "accuracy": 100.0 - 10 * max(best - played, 0.0), "score": score}
+
+
+def test_a_seats_game_splits_into_parts_that_add_up_to_its_score():
+    # turn 0: two decisions (the first loses 1, the next starts 0.5 higher than the first left it); turn 3: one
+    # decision starting 4 higher than turn 0 ended (the other players' turns), and the score 1 under its value
+    d = pd.DataFrame([_decision("default", "greedy", 0, 0, "greedy", 1, 0, 20.0, 19.0, 23),
+                      _decision("default", "greedy", 0, 0, "greedy", 2, 0, 19.5, 19.5, 23),
+                      _decision("default", "greedy", 0, 0, "greedy", 9, 3, 23.5, 24.0, 23)])
+    from thurn_ai.studies.review_validation import DRIFT_PARTS, drift_table
+    row = drift_table(d).iloc[0]
+    assert tuple(row[p] for p in DRIFT_PARTS) == (20.0, -0.5, 0.5, 4.0, -1.0)
+    assert sum(row[p] for p in DRIFT_PARTS) == row.score == 23
+    assert row.loss == 1.0                      # the review's total counts no gain
+
+
+def test_the_drift_numbers_compare_the_searchs_seat_at_a_heuristic_table_with_self_play():
+    from thurn_ai.studies.review_validation import drift_numbers
+    rows = []
+    for game, gain in enumerate([6.0, 8.0, 7.0]):        # the search's seat gains between turns at a heuristic table
+        rows += [_decision("default", "one_search", game, 0, "mcts", 1, 0, 20.0, 20.0, 27),
+                 _decision("default", "one_search", game, 0, "mcts", 2, 3, 20.0 + gain, 20.0 + gain, 27)]
+    for game, gain in enumerate([-2.0, -1.0, -3.0]):     # ... and loses in self-play
+        rows += [_decision("default", "selfplay", game, 1, "mcts", 1, 0, 20.0, 20.0, 17),
+                 _decision("default", "selfplay", game, 1, "mcts", 2, 3, 20.0 + gain, 20.0 + gain, 17)]
+    for seat, (bot, margin) in enumerate([("greedy", 3.0), ("heuristic", 5.0)]):
+        rows.append(_decision("default", "greedy", 0, seat, bot, seat + 1, 0, 20.0, 18.0 + seat, 10, margin))
+    n = drift_numbers(pd.DataFrame(rows))
+    assert n["drift.one_search.mcts.between"].value == 7.0 and n["drift.selfplay.mcts.between"].value == -2.0
+    assert n["drift.test.difference"].value == 9.0 and n["drift.test.p"].value < 0.01
+    assert n["drift.greedy.margin"].value == 0.0            # heuristic lost the more margin
+    assert n["drift.greedy.default.both"].value == 1.0      # greedy lost 2 points, heuristic 1
