@@ -81,7 +81,8 @@ def part_fit(args, code: str) -> None:
         "data": [display_path(f) for f in folders], "seed": args.seed, "code": code,
         "games": {str(n): int(g["game"].nunique()) for n, g in train.groupby("players")},
         "positions": {str(n): int(len(g) // n) for n, g in train.groupby("players")},
-        "assumes": "the rest of the game played as in the data: search self-play and search against heuristic"})
+        "assumes": f"the rest of the game played as in the data: {args.search} in every seat, and {args.strong} "
+                   "against heuristic in every 4th game"})
     atomic_to_csv(cv, args.out / "cv.csv", index=False)
     path = args.model or DEFAULT_PATH
     model.save(path)
