@@ -24,7 +24,11 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   players -- `selfplay` (the self-play games above), `one_search` (one seat the 3000-iteration search, the others
   `heuristic`) and `greedy` (the order games of greedy against heuristic) -- every seat reviewed at the default
   budget with every decision's values kept (best_points, played_points), and the greedy games at 3 players also
-  by a review whose searches play out to the end by the playout policy (`horizon=0`, HORIZON0_SPEC). Declared
+  by a review whose searches play out to the end by the playout policy (`horizon=0`, HORIZON0_SPEC), and at 3
+  and 4 players by a review whose learned evaluation was fitted to games of `heuristic` bots only
+  (`heuristic_table`, TABLE_MODEL: `python experiments/learned_value.py --part data --search heuristic --strong
+  heuristic --out results/review/table_model`, then the same with `--part fit --model
+  results/review/table_model/value_model.json`; exploratory, not a declared test). Declared
   before its games: the search's own seat gains more expected points between its turns at a table of
   `heuristic` bots than in self-play (Welch t test of a seat's sum over its game, one_search against selfplay,
   3 and 4 players pooled, alpha 0.05): the review's expected points are those of a table that plays like the
@@ -315,6 +319,8 @@ DRIFT_KINDS = ("selfplay", "one_search", "greedy")
 #: the review whose searches play every playout to the end by the playout policy (no learned evaluation at a
 #: horizon): its expected points are those of a table of playout-policy players
 HORIZON0_SPEC = DEFAULT_SPEC.with_(horizon=0)
+#: the learned evaluation fitted to games of heuristic bots only (its expected points: those of a heuristic table)
+TABLE_MODEL = ROOT / "results/review/table_model/value_model.json"
 
 
 def drift_record(kind: str, players: int, k: int):
@@ -336,6 +342,9 @@ def measure_drift(out: Path, games: int) -> None:
     rows = _rows(path)
     plan = [(kind, players, "default", DEFAULT_SPEC) for kind in DRIFT_KINDS for players in DRIFT_PLAYERS]
     plan.append(("greedy", 3, "horizon0", HORIZON0_SPEC))
+    if TABLE_MODEL.exists():
+        plan += [("greedy", players, "heuristic_table", DEFAULT_SPEC.with_(model=str(TABLE_MODEL)))
+                 for players in DRIFT_PLAYERS]
     for k in range(games):
         for kind, players, name, spec in plan:
             if any(r["kind"] == kind and r["players"] == players and r["game"] == k and r["review"] == name
@@ -380,7 +389,11 @@ def write_report(out: Path) -> None:
                          "--stages order,selfplay --order-games 20 --selfplay-games 20 && nice -n 10 python "
                          "experiments/review.py --stages order --order-games 20 --order-budget 300 && nice -n 10 "
                          "python experiments/review.py --stages order_confirm && nice -n 10 python "
-                         "experiments/review.py --stages drift",
+                         "python experiments/learned_value.py --part data --search heuristic --strong heuristic --out "
+                         "results/review/table_model && python experiments/learned_value.py --part fit --search "
+                         "heuristic --strong heuristic --out results/review/table_model --model "
+                         "results/review/table_model/value_model.json && nice -n 10 python experiments/review.py "
+                         "--stages drift",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)

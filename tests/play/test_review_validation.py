@@ -58,7 +58,8 @@ def test_the_drift_numbers_compare_the_searchs_seat_at_a_heuristic_table_with_se
     for seat, (bot, margin) in enumerate([("greedy", 3.0), ("heuristic", 5.0)]):
         rows.append(_decision("default", "greedy", 0, seat, bot, seat + 1, 0, 20.0, 18.0 + seat, 10, margin))
     n = drift_numbers(pd.DataFrame(rows))
-    assert n["drift.one_search.mcts.between"].value == 7.0 and n["drift.selfplay.mcts.between"].value == -2.0
+    assert n["drift.default.one_search.mcts.between"].value == 7.0
+    assert n["drift.default.selfplay.mcts.between"].value == -2.0
     assert n["drift.test.difference"].value == 9.0 and n["drift.test.p"].value < 0.01
     assert n["drift.greedy.margin"].value == 0.0            # heuristic lost the more margin
     assert n["drift.greedy.default.both"].value == 1.0      # greedy lost 2 points, heuristic 1

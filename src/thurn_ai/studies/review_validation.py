@@ -167,12 +167,14 @@ def drift_numbers(d: pd.DataFrame) -> dict[str, Number]:
     order of players in the margin over the table and by the horizon-0 review."""
     t = drift_table(d)
     out: dict[str, Number] = {}
+    for (review, kind, bot), g in t.groupby(["review", "kind", "bot"]):
+        for part, what in (("between", "expected points gained between its turns"),
+                           ("loss", "total loss by the review (points)")):
+            m, lo, hi = mean_ci(g[part])
+            out[f"drift.{review}.{kind}.{bot}.{part}"] = Number(m, lo, hi, digits=1, games=len(g), says=(
+                f"{kind} games, the {review} review: a {bot} seat's {what} over a game (mean of its seat-games, "
+                "95% t interval)"))
     default = t[t["review"] == "default"]
-    for (kind, bot), g in default.groupby(["kind", "bot"]):
-        m, lo, hi = mean_ci(g["between"])
-        out[f"drift.{kind}.{bot}.between"] = Number(m, lo, hi, digits=1, games=len(g), says=(
-            f"{kind} games: a {bot} seat's expected points gained between its turns over a game (points, mean of "
-            "seat-games at 3 and 4 players, 95% t interval)"))
     a = default[(default["kind"] == "one_search") & (default["bot"] == "mcts")]["between"]
     b = default[(default["kind"] == "selfplay")]["between"]
     if len(a) and len(b):
