@@ -41,7 +41,7 @@ __all__ = ["review", "review_decision", "Review", "DecisionReview", "PlayerSumma
 #: (results/review/README.md)
 DEFAULT_BUDGET = 3000
 #: bumped when a review's numbers would change for the same record, budget and spec (the cache's key)
-REVIEW_VERSION = 3
+REVIEW_VERSION = 4
 UNCERTAINTY = ("each search through one move, both moves with the same budget and seed; a loss worth a label is "
                "searched again with another seed and the label is the one the smaller of the two losses earns "
                "(uncertainty: half their difference)")
