@@ -281,6 +281,21 @@ QUOTES = [
                        "seat"),
     ("docs/review.md", "the dearest case) {review:seconds.random+heuristic.p3} s. The board record's move 214"),
     ("docs/review.md", "loses {review:board214.loss} points: no label"),
+    ("docs/review.md", "a seat's expected points change by {review:drift.default.selfplay.mcts.between} points a "
+                       "game between its\n  turns. The same search in one seat of a table of `heuristic` bots gains "
+                       "{review:drift.default.one_search.mcts.between}; the difference,\n  "
+                       "{review:drift.test.difference} points (Welch, p {review:drift.test.p}), is the test declared"),
+    ("docs/review.md", "neighbours gain {review:drift.default.one_search.heuristic.between}."),
+    ("docs/review.md", "a `heuristic` seat loses {review:drift.default.greedy.heuristic.loss} points a game by\n  the "
+                       "review's measure and `greedy` {review:drift.default.greedy.greedy.loss}, but the `heuristic` "
+                       "seat gains {review:drift.default.greedy.heuristic.between}\n  between its turns and `greedy` "
+                       "{review:drift.default.greedy.greedy.between}."),
+    ("docs/review.md", "the largest total loss is {review:drift.greedy.default.both} with the review as it is"),
+    ("docs/review.md", "`greedy` loses the most in {review:drift.greedy.margin} of the games"),
+    ("docs/review.md", "the playout policy (3 players): {review:drift.greedy.horizon0.both}."),
+    ("docs/review.md", "bots only (`results/review/table_model/`): {review:drift.greedy.heuristic_table.both}; it lowers "
+                       "the `heuristic` seats' loss to\n  {review:drift.heuristic_table.greedy.heuristic.loss} and "
+                       "their gain between turns to {review:drift.heuristic_table.greedy.heuristic.between} points"),
 ]
 
 

@@ -181,7 +181,7 @@ def drift_numbers(d: pd.DataFrame) -> dict[str, Number]:
         diff, lo, hi, p = welch(a, b)
         out["drift.test.difference"] = Number(diff, lo, hi, digits=1, games=len(a) + len(b), says=(
             "the search's seat: points gained between turns at a heuristic table less in self-play (Welch, 95%)"))
-        out["drift.test.p"] = Number(p, digits=4, games=len(a) + len(b), says="the declared test's p-value (Welch)")
+        out["drift.test.p"] = Number(p, digits=7, games=len(a) + len(b), says="the declared test's p-value (Welch)")
     greedy = d[d["kind"] == "greedy"]
     for name, g in greedy.groupby("review"):
         o = order_table(g)
