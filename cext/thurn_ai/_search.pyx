@@ -113,6 +113,7 @@ cdef class Tree:
     cdef int forbid[MAXP]
     cdef OfficialBits officials
     cdef int root_move                  # >= 0: the root decision searches this one move only (-1: all)
+    cdef bint others_planner            # the other players' moves in the tree are the planner's (others=planner)
     cdef int16_t slot[MOVE_CODES]
     cdef readonly long iterations
     cdef readonly long playout_moves
@@ -140,7 +141,7 @@ cdef class Tree:
                  double prior_temp, int playout, double eps, int horizon, int evaluation, double tile_weight,
                  double scale, int reward, double widen, bint ismcts=True, int forbid=0, int observer=-1,
                  OfficialFilter officials=None, value_weights=None, prior_weights=None, double prior_mix=0.0,
-                 int root_move=-1, hand_weights=None):
+                 int root_move=-1, hand_weights=None, bint others_planner=False):
         """Search from `state` for `observer` (default: the player to move). The options are described,
         defaulted and checked once in thurn_ai.bots.search_options.SearchOptions, whose tree_args() gives these
         arguments (numbers, and the codes of PLAYOUTS, REWARDS, SELECTS and EVALUATIONS above; value_weights:
@@ -155,7 +156,9 @@ cdef class Tree:
         root_move >= 0 (any legal move of the root): the whole budget goes through it, free below (a PUCT root;
         the review's rating). hand_weights[p][city] (a row per player, positive; the observer's row unread):
         each iteration deals the opponents' hidden cards by these weights (determinize_weighted) instead of
-        uniformly (infer=policy; thurn_ai.bots.infer)."""
+        uniformly (infer=policy; thurn_ai.bots.infer). others_planner=True: in the tree, every other player's
+        decision is the planner's move in that determinization (one child, no search: a table of players who
+        play like the planner; the review's table model, docs/review.md); the observer's are searched."""
         # Numbers are checked where the user gives them (SearchOptions); the tree checks only what would
         # make it read or write outside its arrays: the option codes, the seats and the official bits,
         # a root left without moves. (A NaN or an absurd number only makes the search bad: the selection
@@ -211,6 +214,7 @@ cdef class Tree:
         if (self.officials.root_uses or self.officials.root_avoids) and self.root_options() == 0:
             raise ValueError("no move of the root decision is left by root_uses / root_avoids")
         self.root_move = root_move
+        self.others_planner = others_planner
         if root_move >= 0:
             if not is_legal_move(&self.root, &self.cfg.c, root_move):
                 raise ValueError(f"root_move {root_move!r} is no legal move of the root decision")
@@ -300,6 +304,10 @@ cdef class Tree:
             return 1
         n = gen_moves(s, c, moves)
         n = drop_forbidden(s, moves, n, self.forbid[mover])
+        if self.others_planner and mover != self.observer and n > 1:
+            moves[0] = moves[plan_choice(s, c, moves, n, self.forbid[mover], &self.values)]
+            prior[0] = 1.0
+            return 1
         if self.in_scope(s):
             n = keep_turn_officials(s, moves, n, self.officials.turn_uses, self.officials.turn_avoids)
         if node == 0 and (self.officials.root_uses | self.officials.root_avoids):

@@ -54,7 +54,8 @@ class Tree:
                  officials: OfficialFilter | None = None,
                  value_weights: tuple[Sequence[float], Sequence[float]] | None = None,
                  prior_weights: Sequence[_PriorWeights | None] | None = None, prior_mix: float = 0.0,
-                 root_move: int = -1, hand_weights: Sequence[Sequence[float]] | None = None) -> None:
+                 root_move: int = -1, hand_weights: Sequence[Sequence[float]] | None = None,
+                 others_planner: bool = False) -> None:
         """Search from `state` for `observer` (default: the player to move); root_move >= 0: the whole budget
         through that legal move of the root decision (the best continuation after it); hand_weights[p][city]:
         deal the opponents' hidden cards by these weights (infer=policy) instead of uniformly."""

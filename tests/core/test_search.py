@@ -453,3 +453,24 @@ def test_a_root_move_keeps_the_tables_mean_score(players, seed):
     assert row.mean_margin == pytest.approx(scores[p] - sum(others) / len(others))
     tree = make_bot("mcts(iterations=200)", 1).search(Observation(g, p, 3)).trees[0]
     assert [m for m, _ in tree.root_tables()] == [r[0] for r in tree.root_children()]
+
+
+@pytest.mark.parametrize("others", ["planner", "search"])
+def test_others_planner_plays_the_other_players_decisions_by_the_planner(others):
+    # seat 0 stops; with others=planner seat 1's reply in the tree is the planner's move and nothing else,
+    # with the default the tree searches seat 1's replies as its own
+    g = closing_position()
+    stop = g.parse_move("stop")
+    after = g.clone()
+    after.apply(stop)
+    other = after.current_player
+    planned = _search.plan_policy_choice(after)
+    tree = _search.Tree(g, 5, ismcts=False, root_move=stop, **SearchOptions(others=others).tree_args())
+    tree.run(400)
+    below = tree.visits_along([(0, stop)])
+    replies = {m: tree.visits_along([(0, stop), (other, m)]) for m in after.legal_moves()}
+    assert other != 0 and below == 400 and len(replies) > 1
+    if others == "planner":
+        assert replies[planned] == below - 1 and sum(replies.values()) == below - 1
+    else:
+        assert sum(v > 0 for v in replies.values()) > 1

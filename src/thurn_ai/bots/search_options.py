@@ -63,9 +63,13 @@ HAND_PRIORS = ("visit", "node")
 #: how the search deals the opponents' hidden cards: none (uniformly at random), or policy (weighted by what
 #: their moves said under the policy model: thurn_ai.bots.infer, docs/search-budget.md)
 INFERS = ("none", "policy")
+#: how the tree plays the other players' decisions: search (searched like the searcher's own: players like the
+#: search), or planner (the planner's move, as the `heuristic` bot plays: a model of a heuristic table; the
+#: game review's table model, docs/review.md)
+OTHERS = ("search", "planner")
 CHOICES = {"playout": PLAYOUTS, "reward": REWARDS, "select": SELECTS, "eval": EVALUATIONS, "policy": POLICIES,
            "clock": CLOCKS, "reuse": REUSES, "planned": PLANNED, "spend": SPENDS,
-           "hand_prior": HAND_PRIORS, "infer": INFERS}
+           "hand_prior": HAND_PRIORS, "infer": INFERS, "others": OTHERS}
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,7 @@ class SearchOptions:
     favourite: float = 0.8          #: with spend=game, stop a search whose most visited move holds this share (0: off)
     hand_prior: str = "visit"       #: where the hand-set share of a mixed prior is asked (HAND_PRIORS)
     infer: str = "none"             #: how the opponents' hidden cards are dealt (INFERS)
+    others: str = "search"          #: how the tree plays the other players' decisions (OTHERS)
 
     def __post_init__(self):
         for key, (low, high, whole, above) in BOUNDS.items():
@@ -177,7 +182,8 @@ class SearchOptions:
                     playout=_search.PLAYOUTS[self.playout], eps=self.eps, horizon=self.horizon,
                     evaluation=_search.EVALUATIONS[self.eval], tile_weight=self.tiles, scale=self.scale,
                     reward=_search.REWARDS[self.reward], widen=self.widen,
-                    prior_mix=self.mix if self.policy == "learned" else 0.0)
+                    prior_mix=self.mix if self.policy == "learned" else 0.0,
+                    others_planner=self.others == "planner")
 
 
 def _number(key: str, value, low, high, whole: bool, above: bool):
