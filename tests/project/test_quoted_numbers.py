@@ -293,9 +293,9 @@ QUOTES = [
     ("docs/review.md", "the largest total loss is {review:drift.greedy.default.both} with the review as it is"),
     ("docs/review.md", "`greedy` loses the most in {review:drift.greedy.margin} of the games"),
     ("docs/review.md", "the playout policy (3 players): {review:drift.greedy.horizon0.both}."),
-    ("docs/review.md", "bots only (`results/review/table_model/`): {review:drift.greedy.heuristic_table.both}; it lowers "
-                       "the `heuristic` seats' loss to\n  {review:drift.heuristic_table.greedy.heuristic.loss} and "
-                       "their gain between turns to {review:drift.heuristic_table.greedy.heuristic.between} points"),
+    ("docs/review.md", "bots only (`results/review/table_model/`): {review:drift.greedy.heuristic_table.both}; it "
+                       "lowers the `heuristic` seats' loss to\n  "
+                       "{review:drift.heuristic_table.greedy.heuristic.loss} and their gain between turns to {review:drift.heuristic_table.greedy.heuristic.between} points"),
 ]
 
 
