@@ -295,7 +295,8 @@ QUOTES = [
     ("docs/review.md", "the playout policy (3 players): {review:drift.greedy.horizon0.both}."),
     ("docs/review.md", "bots only (`results/review/table_model/`): {review:drift.greedy.heuristic_table.both}; it "
                        "lowers the `heuristic` seats' loss to\n  "
-                       "{review:drift.heuristic_table.greedy.heuristic.loss} and their gain between turns to {review:drift.heuristic_table.greedy.heuristic.between} points"),
+                       "{review:drift.heuristic_table.greedy.heuristic.loss} and their gain between turns to "
+                       "{review:drift.heuristic_table.greedy.heuristic.between} points"),
 ]
 
 
