@@ -297,6 +297,9 @@ QUOTES = [
                        "lowers the `heuristic` seats' loss to\n  "
                        "{review:drift.heuristic_table.greedy.heuristic.loss} and their gain between turns to "
                        "{review:drift.heuristic_table.greedy.heuristic.between} points"),
+    ("docs/review.md", "(`mcts(others=planner)`, a model of a `heuristic` table): "
+                       "{review:drift.greedy.planner_table.both}, the `heuristic` seats'\n  gain between turns "
+                       "{review:drift.planner_table.greedy.heuristic.between} points a game."),
 ]
 
 
