@@ -61,7 +61,9 @@ class DecisionReview:
         best was played; uncertainty: half the difference of two pairs' losses of points (None where one pair
         showed no loss worth a label).
     label: 'inaccuracy', 'mistake', 'blunder' or None; rated_by: 'best' (the best move was played) or 'both
-        searched'; options: the legal moves; accuracy: 100 exp(-loss / ACCURACY_POINTS)."""
+        searched'; options: the legal moves; loss_margin: the loss in expected margin over the table (the
+        seat's points less the other players' mean; a column: labels and summaries read loss_points);
+        accuracy: 100 exp(-loss / ACCURACY_POINTS)."""
     index: int
     turn: int
     seat: int

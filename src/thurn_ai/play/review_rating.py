@@ -68,8 +68,8 @@ def accuracy_of(loss: float) -> float:
 @dataclass(frozen=True)
 class MoveValue:
     """One move as a search through it rated it: the seat's win chance (calibrated among equal players where
-    the search has a map), its expected final points, and the search's own utility (mean reward; None where
-    only the main search rated it)."""
+    the search has a map), its expected final points, the search's own utility (mean reward) and the other
+    players' mean expected final points, `table` (both None where only the main search rated it)."""
     win: float
     points: float
     utility: float | None = None
@@ -87,7 +87,8 @@ class Rating:
     """One decision rated. main: the main search (its best move, line and options); played / best: the two
     moves' values (the same when the best was played); loss_*: best minus played (means over the pairs
     searched), uncertainty: half the difference of two pairs' losses of points (None with one pair);
-    smaller_loss: the smaller loss of points (what the label reads)."""
+    smaller_loss: the smaller loss of points (what the label reads); loss_margin: best minus played in
+    expected margin over the table (MoveValue.margin), never below 0: a column, not a label."""
     main: Analysis
     played: MoveValue | None
     best: MoveValue
