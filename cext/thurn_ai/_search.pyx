@@ -531,15 +531,8 @@ cdef class Tree:
         return out
 
     def root_tables(self):
-        """[(move, table_sum)] for every child of the root, in root_children's order: the sum over its
-        visits of the other players' mean final (or evaluated) value -- the table the observer plays against
-        (the review's margin: thurn_ai.play.review_rating)."""
-        out = []
-        cdef int ch = self.nodes[0].child
-        while ch >= 0:
-            out.append((self.nodes[ch].move, self.nodes[ch].table))
-            ch = self.nodes[ch].sibling
-        return out
+        """[(move, table_sum)] for every child of the root, in root_children's order (see _search_walk.pxi)."""
+        return root_tables_of(self)
 
     cdef list line_nodes(self, int first_move, int min_visits):
         # the nodes of the principal variation (see principal_variation)

@@ -1,4 +1,4 @@
-# Walking a searched tree: the searcher's own later decisions of the turn (Tree.own_nodes).
+# Walking a searched tree: the searcher's own later decisions of the turn (Tree.own_nodes), the root's tables.
 # Included by _search.pyx as text, not a module: one compilation unit with the Tree it reads.
 
 cdef list own_nodes_of(Tree tree, int min_visits):
@@ -39,3 +39,15 @@ cdef list path_to(Tree tree, int node):
         node = tree.nodes[node].parent
     path.reverse()
     return path
+
+
+cdef list root_tables_of(Tree tree):
+    """[(move, table_sum)] for every child of the root, in root_children's order: the sum over its visits of
+    the other players' mean final (or evaluated) value -- the table the observer plays against (the review's
+    margin over the table: thurn_ai.play.review_rating)."""
+    out = []
+    cdef int ch = tree.nodes[0].child
+    while ch >= 0:
+        out.append((tree.nodes[ch].move, tree.nodes[ch].table))
+        ch = tree.nodes[ch].sibling
+    return out

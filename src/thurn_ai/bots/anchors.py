@@ -32,7 +32,7 @@ _DEFAULT_2026_11: dict[str, Any] = {
     "reward": "mixed", "widen": 1.0, "workers": 1, "policy": "learned", "mix": 0.5, "clock": "wall",
     # options added later, pinned at what the anchors always did: a fresh tree and a flat budget everywhere
     "reuse": "none", "planned": "none", "spend": "flat", "draws": 2.0, "hand_prior": "visit",
-    "infer": "none",
+    "infer": "none", "others": "search",
     "game": None, "game_time": None, "favourite": 0.8,
 }
 _PRIOR = ("prior_2026_11.json", "27125359df87d2e7e11c0bb165ef52df88f92f085710ed95fb1ab40313c3628d")

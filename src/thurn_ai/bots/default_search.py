@@ -33,7 +33,7 @@ _NAMED = ("select", "prior", "c", "reward", "playout", "horizon", "eval", "polic
 BUDGET = ("iterations", "time", "clock", "spend", "draws", "reuse", "planned", "game", "game_time", "favourite")
 #: options added after the shipped win maps were fitted: an identity names them only where they differ from
 #: their default (identity_differences reads a missing option as its default)
-NAMED_WHEN_SET = ("hand_prior", "infer")
+NAMED_WHEN_SET = ("hand_prior", "infer", "others")
 #: options that name weights files: the identity holds the files' SHA-256 instead of their paths
 FILES = {"model": ("value", VALUE_PATH), "pmodel": ("prior", PRIOR_PATH)}
 
