@@ -29,8 +29,9 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   (`heuristic_table`, TABLE_MODEL: `python experiments/learned_value.py --part data --search heuristic --strong
   heuristic --out results/review/table_model`, then the same with `--part fit --model
   results/review/table_model/value_model.json`), and at 3 and 4 players by a review that also plays the other
-  players' turns in its tree by the planner (`planner_table`: TABLE_MODEL and `others=planner`); both
-  exploratory, not declared tests. Declared
+  players' turns in its tree by the planner (`planner_table`: TABLE_MODEL and `others=planner`), and by that
+  review with playouts that make no random move (`planner_table_eps0`: also `eps=0`); all exploratory, not
+  declared tests. Declared
   before its games: the search's own seat gains more expected points between its turns at a table of
   `heuristic` bots than in self-play (Welch t test of a seat's sum over its game, one_search against selfplay,
   3 and 4 players pooled, alpha 0.05): the review's expected points are those of a table that plays like the
@@ -349,6 +350,8 @@ def measure_drift(out: Path, games: int) -> None:
                  for players in DRIFT_PLAYERS]
         plan += [("greedy", players, "planner_table",
                   DEFAULT_SPEC.with_(model=str(TABLE_MODEL), others="planner")) for players in DRIFT_PLAYERS]
+        plan += [("greedy", players, "planner_table_eps0",
+                  DEFAULT_SPEC.with_(model=str(TABLE_MODEL), others="planner", eps=0.0)) for players in DRIFT_PLAYERS]
     for k in range(games):
         for kind, players, name, spec in plan:
             if any(r["kind"] == kind and r["players"] == players and r["game"] == k and r["review"] == name
