@@ -300,6 +300,8 @@ QUOTES = [
     ("docs/review.md", "(`mcts(others=planner)`, a model of a `heuristic` table): "
                        "{review:drift.greedy.planner_table.both}, the `heuristic` seats'\n  gain between turns "
                        "{review:drift.planner_table.greedy.heuristic.between} points a game."),
+    ("docs/review.md", "(`eps=0`): {review:drift.greedy.planner_table_eps0.both}, a gain of "
+                       "{review:drift.planner_table_eps0.greedy.heuristic.between}."),
 ]
 
 
