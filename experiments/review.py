@@ -279,9 +279,13 @@ CONFIRM_SEED = 7001            # the sample's seed, fixed before the deep search
 
 def order_record(weaker: str, players: int, k: int):
     """Game k of an order pairing, played again from its seed (measure_order plays it the same way)."""
-    seed = derive_seed("review-order", weaker, players, k)
+    return _one_against_heuristic(weaker, players, k, derive_seed("review-order", weaker, players, k))
+
+
+def _one_against_heuristic(spec: str, players: int, k: int, seed: int):
+    """Game k: `spec` in seat k mod players, `heuristic` in the others, dealt by `seed`."""
     specs = ["heuristic"] * players
-    specs[k % players] = weaker
+    specs[k % players] = spec
     return play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i))
                                               for i, s in enumerate(specs)], seed)
 
@@ -332,11 +336,7 @@ def drift_record(kind: str, players: int, k: int):
         return selfplay_record(players, k)
     if kind == "greedy":
         return order_record("greedy", players, k)
-    seed = derive_seed("review-drift", kind, players, k)
-    specs = ["heuristic"] * players
-    specs[k % players] = "mcts(iterations=3000)"
-    return play_game(Rules(players=players), [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)],
-                     seed)
+    return _one_against_heuristic("mcts(iterations=3000)", players, k, derive_seed("review-drift", kind, players, k))
 
 
 def measure_drift(out: Path, games: int) -> None:
@@ -395,7 +395,7 @@ def write_report(out: Path) -> None:
                          "nice -n 10 python experiments/review.py && nice -n 10 python experiments/review.py "
                          "--stages order,selfplay --order-games 20 --selfplay-games 20 && nice -n 10 python "
                          "experiments/review.py --stages order --order-games 20 --order-budget 300 && nice -n 10 "
-                         "python experiments/review.py --stages order_confirm && nice -n 10 python "
+                         "python experiments/review.py --stages order_confirm && "
                          "python experiments/learned_value.py --part data --search heuristic --strong heuristic --out "
                          "results/review/table_model && python experiments/learned_value.py --part fit --search "
                          "heuristic --strong heuristic --out results/review/table_model --model "

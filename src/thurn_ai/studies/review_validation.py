@@ -162,9 +162,10 @@ def drift_table(d: pd.DataFrame) -> pd.DataFrame:
 
 
 def drift_numbers(d: pd.DataFrame) -> dict[str, Number]:
-    """The drift stage's numbers: each kind's seats' mean change between turns (t interval, 3 and 4 players
-    pooled), the declared test (the search's seat at a heuristic table against self-play), and the greedy games'
-    order of players in the margin over the table and by the horizon-0 review."""
+    """The drift stage's numbers: by review, kind and bot, a seat's mean change between turns and mean total
+    loss over a game (t intervals, 3 and 4 players pooled); the declared test (the search's seat at a heuristic
+    table against self-play, the default review); the greedy games' order of players by each review, and in
+    the default review's margin over the table."""
     t = drift_table(d)
     out: dict[str, Number] = {}
     for (review, kind, bot), g in t.groupby(["review", "kind", "bot"]):
