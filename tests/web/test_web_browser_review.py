@@ -78,10 +78,22 @@ def test_learn_from_your_mistakes_shows_the_position_then_a_try_then_the_answer(
     open_and_review(page, rec)                         # read from the module's cache after the first test
     assert page.locator("#review-learn-controls").is_visible()
     page.select_option("#review-learn-seat", "0")
+    # The question is on screen while its position is still on the way (held here until the title is read):
+    # the panel never shows an empty or the last mistake's title.
+    held = []
+    page.route("**/api/replays/*/view*", lambda route: held.append(route))
     page.click("#review-learn-start")
-    # the first mistake of seat 0: its position (before the move), as seat 0 saw it, and the question
     page.wait_for_selector("#review-learn:not([hidden])")
     title = page.locator("#review-learn-title").text_content()
+    assert re.match(r"Mistake 1 of \d+: move \d+ ", title), title
+    for _ in range(200):                               # the position's request reaches the route
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/api/replays/*/view*")
+    # the first mistake of seat 0: its position (before the move), as seat 0 saw it, and the question
     index = int(title.split("move ")[1].split(" ")[0]) - 1
     page.wait_for_selector(f"#replay-pos:text-matches('^after move {index} of ')")
     assert page.locator("#replay-viewer").input_value() == "0"

@@ -250,7 +250,8 @@ async function showMistake(k) {
   const item = L.items[k];
   const d = st.review.decisions.find((x) => x.index === item.index);
   st.selected = d;
-  await st.goTo(d.index);
+  // The question first, then the position: the panel never shows the last mistake's title (or none) while the
+  // replay fetches the new position.
   $("#review-better").textContent = "";
   $("#review-learn-title").textContent = `Mistake ${k + 1} of ${L.items.length}: move ${d.index + 1} (turn ${d.turn + 1}, ${d.phase})`;
   $("#review-learn-ask").textContent = `Seat ${d.seat} played ${moveText(d.played, d.played_official)} here, a ${d.label}. Find a better move.`;
@@ -260,6 +261,7 @@ async function showMistake(k) {
   $("#review-learn-choices").replaceChildren(...item.choices.map((c) =>
     el("button", { type: "button", class: "learn-choice", "data-move": c.move, onclick: () => tryMove(d, c.move) },
       c.move + (c.official ? ` [${OFFICIAL[c.official] || c.official}]` : ""))));
+  await st.goTo(d.index);                // markBetter keeps the answer hidden until it is revealed
 }
 
 function tryMove(d, move) {
