@@ -36,6 +36,15 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   `heuristic` bots than in self-play (Welch t test of a seat's sum over its game, one_search against selfplay,
   3 and 4 players pooled, alpha 0.05): the review's expected points are those of a table that plays like the
   search (studies/review_validation.py `drift_table`).
+- order_truth.csv: are the review's large losses losses at the table that played? Decisions of the greedy games
+  at 3 and 4 players (order.csv) with a review loss of a mistake or more, TRUTH_SAMPLE of each bot (a seeded
+  sample), each played on both ways -- the move played and the review's best -- TRUTH_DEALS times: the mover's
+  unknown cards and the deck dealt again from what it knew (`determinize`), then the recorded bots play every
+  seat to the end (the same deal and bot seeds for both moves). The table's loss: the mover's mean final score
+  after the best move minus after the move played. Declared before its games, one-sided, alpha 0.05, Holm over
+  the two: (a) for `heuristic`'s decisions the review's loss exceeds the table's (one-sample t test of the
+  differences); (b) it exceeds it more for `heuristic` than for `greedy` (Welch). (a) and (b) together: the
+  review's order fails because its losses assume another table than the one that played.
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -49,13 +58,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import resource
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from thurn_ai.bots import make_bot
+from thurn_ai.bots.base import Observation
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
@@ -321,6 +333,63 @@ def measure_order_confirm(out: Path) -> None:
               round(deep["deep_loss_points"], 2), flush=True)
 
 
+TRUTH_SAMPLE = 40             # order_truth: large-loss decisions sampled of each bot (3 and 4 players pooled)
+TRUTH_SEED = 7101             # the sample's seed, fixed before the games ran
+TRUTH_DEALS = 48              # the deals each decision is played on from, both ways
+
+
+def _play_out(state, specs: list[str], seed: int) -> None:
+    """Play `state` to its end with bots of `specs` (a seat each), each seeing only its own observation."""
+    bots = [make_bot(spec, derive_seed("truth-bot", seed, i)) for i, spec in enumerate(specs)]
+    k = 0
+    while not state.is_terminal():
+        p = state.current_player
+        state.apply(bots[p].choose(Observation(state, p, derive_seed("truth-obs", seed, k))))
+        k += 1
+
+
+def table_loss(task: tuple) -> dict:
+    """One sampled decision (order_truth): its loss at the table that played, over TRUTH_DEALS deals."""
+    players, game, seat, move, played, best = task
+    rec = order_record("greedy", players, game)
+    if rec.moves[move - 1] != played:
+        raise SystemExit(f"error: game {game} at {players} players replays otherwise than order.csv")
+    state = position_at(rec, move - 1)
+    scores = {played: [], best: []}
+    for j in range(TRUTH_DEALS):
+        seed = derive_seed("review-truth", players, game, move, j)
+        dealt = state.determinize(seat, seed)
+        for text in (played, best):
+            s = dealt.clone()
+            s.apply(s.parse_move(text))
+            _play_out(s, rec.bots, seed)
+            scores[text].append(s.score(seat))
+    diff = np.subtract(scores[best], scores[played])
+    return {"table_loss": float(diff.mean()), "table_se": float(diff.std(ddof=1) / np.sqrt(len(diff))),
+            "table_played": float(np.mean(scores[played])), "table_best": float(np.mean(scores[best])),
+            "deals": TRUTH_DEALS}
+
+
+def measure_order_truth(out: Path) -> None:
+    """order_truth.csv (see the module's text), two processes."""
+    path = out / "order_truth.csv"
+    rows = _rows(path)
+    done = {(r["players"], r["game"], r["move"]) for r in rows}
+    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
+    big = o[(o["weaker"] == "greedy") & (o["players"] >= 3) & (o["loss_points"] >= THRESHOLDS["mistake"])]
+    sample = pd.concat(g.sample(min(TRUTH_SAMPLE, len(g)), random_state=TRUTH_SEED) for _, g in big.groupby("bot"))
+    todo = [r for r in sample.sort_values(["players", "game", "move"]).itertuples()
+            if (r.players, r.game, r.move) not in done]
+    tasks = [(int(r.players), int(r.game), int(r.seat), int(r.move), r.played, r.best) for r in todo]
+    with multiprocessing.Pool(2) as pool:
+        for r, got in zip(todo, pool.imap(table_loss, tasks)):
+            rows.append({"players": r.players, "game": r.game, "seat": r.seat, "bot": r.bot, "move": r.move,
+                         "phase": r.phase, "played": r.played, "best": r.best, "loss_points": r.loss_points, **got})
+            _save(rows, path)
+            print("truth", r.bot, r.players, r.game, r.move, round(r.loss_points, 2), round(got["table_loss"], 2),
+                  flush=True)
+
+
 DRIFT_PLAYERS = (3, 4)
 DRIFT_KINDS = ("selfplay", "one_search", "greedy")
 #: the review whose searches play every playout to the end by the playout policy (no learned evaluation at a
@@ -440,6 +509,8 @@ def main() -> None:
         measure_order_confirm(out)
     if "drift" in stages:
         measure_drift(out, args.drift_games)
+    if "order_truth" in stages:
+        measure_order_truth(out)
     if "report" in stages:
         write_report(out)
 
