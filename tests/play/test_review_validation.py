@@ -63,3 +63,25 @@ def test_the_drift_numbers_compare_the_searchs_seat_at_a_heuristic_table_with_se
     assert n["drift.test.difference"].value == 9.0 and n["drift.test.p"].value < 0.01
     assert n["drift.greedy.margin"].value == 0.0            # heuristic lost the more margin
     assert n["drift.greedy.default.both"].value == 1.0      # greedy lost 2 points, heuristic 1
+
+
+def _truth(bot, review_losses, table_losses):
+    return [{"bot": bot, "phase": "after_play", "played": "stop", "best": "close", "loss_points": r,
+             "table_loss": t} for r, t in zip(review_losses, table_losses)]
+
+
+def test_the_table_loss_tests_accept_when_the_review_overstates_heuristics_losses_only():
+    from thurn_ai.studies.review_validation import truth_lines, truth_numbers
+    over = pd.DataFrame(_truth("heuristic", [2.0, 1.5, 3.0, 1.2, 2.2], [0.1, -0.5, 0.4, 0.0, -0.2])
+                        + _truth("greedy", [1.5, 2.0, 1.1, 1.3, 2.5], [1.7, 2.4, 0.8, 1.0, 2.6]))
+    n = truth_numbers(over)
+    assert abs(n["truth.heuristic.excess"].value - (9.9 - (-0.2)) / 5) < 1e-12
+    assert n["truth.heuristic.real"].value == 0.0 and n["truth.greedy.real"].value == 0.8     # 1.0 is a mistake
+    assert n["truth.test.a.accepted"].value == 1 and n["truth.test.b.accepted"].value == 1
+    assert n["truth.test.a.p"].value < 0.05
+    # the same losses, the table agreeing with the review for both bots: neither test accepts
+    agree = over.assign(table_loss=over["loss_points"] + [0.1, -0.1, 0.2, -0.2, 0.0] * 2)
+    n = truth_numbers(agree)
+    assert n["truth.test.a.accepted"].value == 0 and n["truth.test.b.accepted"].value == 0
+    lines = truth_lines(over)
+    assert any("| heuristic | after_play: stop for close | 5 | 1.98 | -0.04 |" in line for line in lines), lines

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import closing
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -63,7 +63,9 @@ class DecisionReview:
     label: 'inaccuracy', 'mistake', 'blunder' or None; rated_by: 'best' (the best move was played) or 'both
         searched'; options: the legal moves; loss_margin: the loss in expected margin over the table (the
         seat's points less the other players' mean; a column: labels and summaries read loss_points);
-        accuracy: 100 exp(-loss / ACCURACY_POINTS)."""
+        accuracy: 100 exp(-loss / ACCURACY_POINTS). loss_search: the search's loss where the decision was
+        played on at the table (rated_by 'table', loss_points and uncertainty then the table's; review_table.py),
+        else None."""
     index: int
     turn: int
     seat: int
@@ -87,6 +89,7 @@ class DecisionReview:
     rated_by: str
     options: int
     loss_margin: float = 0.0
+    loss_search: float | None = None
 
     @property
     def win(self) -> float:
@@ -130,7 +133,9 @@ class PlayerSummary:
 class Review:
     """The review of one game record: the settings (seats, budget, the search's spec, seed), every reviewed
     decision in game order and a summary per seat. `unit`: the unit of losses, labels and summaries (expected
-    final points). `labelled`: the decisions with a label."""
+    final points). `labelled`: the decisions with a label. table_deals: the deals each decision with a loss
+    worth a label was played on from by the bots that sat at the table (0: losses by the search alone;
+    review_table.py)."""
     players: int
     bots: tuple
     seats: tuple
@@ -145,6 +150,7 @@ class Review:
     thresholds: dict = field(default_factory=lambda: dict(THRESHOLDS))
     accuracy_points: float = ACCURACY_POINTS
     uncertainty: str = UNCERTAINTY
+    table_deals: int = 0
 
     @property
     def labelled(self) -> tuple:
@@ -246,14 +252,18 @@ def _review_task(task: tuple) -> DecisionReview:
 
 def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: BotSpec = DEFAULT_SPEC,
            seed: int = 0, jobs: int = 1, client=None, progress: Callable[[int, int], None] | None = None,
-           cache_dir=None, cancelled: Callable[[], bool] | None = None, moves=None) -> Review:
+           cache_dir=None, cancelled: Callable[[], bool] | None = None, moves=None,
+           table_deals: int = 0) -> Review:
     """Review `record` for `seats` (None: every seat) with searches of `budget` iterations of `bot` (hint's
     configuration of it: analysis.bot_spec); `moves`: only the decisions with these move numbers (from 0;
     None: all). jobs > 1 searches decisions in a process pool, `client` on a
     Dask cluster (play/workers.run_each). progress(done, total) after each decision. cache_dir: read the
     review from there if it was made before, else write it there (cache_path). cancelled(): checked after
-    each decision; True stops the review (ReviewCancelled). The same arguments give the same
-    Review. PositionError for a record that does not replay or seats that are not the game's."""
+    each decision; True stops the review (ReviewCancelled). table_deals (at least 2; 0: none): then every
+    decision whose loss by the search may earn a label is played on at the table that played, from that many
+    deals (review_table.py; a game of bots that do not search only: ThurnError otherwise, before any work).
+    The same arguments give the same Review. PositionError for a record that does not replay or seats that
+    are not the game's."""
     n = record.rules.players
     seats = tuple(sorted(set(range(n) if seats is None else seats)))
     if not seats or any(not isinstance(s, int) or not 0 <= s < n for s in seats):
@@ -261,6 +271,9 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     if not isinstance(make_bot(bot), Analyst):
         raise BotSpecError(f"bot {str(bot)!r} cannot analyse a position; review with a search bot such as mcts")
     spec = bot_spec(bot, budget, None, n)
+    if table_deals:
+        return _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled,
+                                moves, table_deals)
     if isinstance(moves, range):        # bounded by the game: --moves 1-10**20 is never a set of 10**20
         moves = frozenset(i for i in range(len(record.moves)) if i in moves)
     elif moves is not None:
@@ -286,6 +299,46 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
                  seed=seed, calibrated=_calibrated(spec, n),
                  decisions=tuple(done), summaries=tuple(_summary(s, record.bots[s], done) for s in seats),
                  scores=tuple(record.scores))
+    if path is not None:
+        _write_cache(path, out)
+    return out
+
+
+def _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves,
+                     table_deals: int) -> Review:
+    """review() with table_deals: the search's review (cached on its own), then its decisions with a loss worth a
+    label played on at the table (review_table.at_table_decision)."""
+    from .review_table import at_table_decision, needs_table, table_bots
+    if isinstance(table_deals, bool) or not isinstance(table_deals, int) or table_deals < 2:
+        raise ThurnError(f"the table plays on from at least 2 deals, not {table_deals!r}")
+    specs = table_bots(record.bots)
+    spec = bot_spec(bot, budget, None, record.rules.players)
+    if isinstance(moves, range):
+        moves = frozenset(i for i in range(len(record.moves)) if i in moves)
+    elif moves is not None:
+        moves = frozenset(moves)
+    path = cache_path(record, seats, budget, spec, seed, cache_dir, moves, table_deals) \
+        if cache_dir is not None else None
+    cached = _read_cache(path)
+    if cached is not None:
+        if progress:
+            progress(len(cached.decisions), len(cached.decisions))
+        return cached
+    base = review(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves)
+    todo = [d for d in base.decisions if needs_table(d.loss_points)]
+    states = {d.index: d.state for d in decisions_of(record, seats, {d.index for d in todo})}
+    tasks = [(states[d.index], d, specs, table_deals, seed) for d in todo]
+    rerated = {}
+    with closing(iter(run_each(at_table_decision, tasks, jobs, client))) as results:
+        for result in results:
+            rerated[result.index] = result
+            if progress:
+                progress(len(base.decisions) + len(rerated), len(base.decisions) + len(tasks))
+            if cancelled and cancelled():
+                raise ReviewCancelled("review cancelled")
+    done = [rerated.get(d.index, d) for d in base.decisions]
+    out = replace(base, decisions=tuple(done), table_deals=table_deals,
+                  summaries=tuple(_summary(s, record.bots[s], done) for s in base.seats))
     if path is not None:
         _write_cache(path, out)
     return out
@@ -333,11 +386,12 @@ def default_cache_dir() -> Path:
     return Path(base) / "thurn-ai" / "reviews"
 
 
-def cache_path(record: GameRecord, seats, budget: int, spec: BotSpec, seed: int, cache_dir, moves=None) -> Path:
+def cache_path(record: GameRecord, seats, budget: int, spec: BotSpec, seed: int, cache_dir, moves=None,
+               table_deals: int = 0) -> Path:
     """The cache file of a review: named by a hash of the record (its JSON line), the seats, the budget,
-    the search's spec, the seed, the moves asked for and REVIEW_VERSION."""
+    the search's spec, the seed, the moves asked for, the table's deals (if any) and REVIEW_VERSION."""
     key = json.dumps([REVIEW_VERSION, json.loads(record.to_json()), list(seats), budget, str(spec), seed,
-                      None if moves is None else sorted(moves)],
+                      None if moves is None else sorted(moves), *([table_deals] if table_deals else [])],
                      sort_keys=True, ensure_ascii=False)
     return Path(cache_dir) / f"review-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 

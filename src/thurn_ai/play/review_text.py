@@ -37,6 +37,8 @@ def decision_line(d: DecisionReview) -> str:
     played = f"played {move_text(d.played, d.played_official)} ({d.played_points:.1f} pts, {_pct(d.played_win)})"
     better = f"better {move_text(d.best, d.best_official)} ({d.best_points:.1f} pts, {_pct(d.best_win)})"
     loss = f"-{d.loss_points:.1f} points" + (f" (±{d.uncertainty:.1f})" if d.uncertainty is not None else "")
+    if d.loss_search is not None:
+        loss += f" at the table (the search: -{d.loss_search:.1f})"
     out = f"  {where}: {played}; {better}: {loss}  {(d.label or '').upper()}"
     if len(d.best_line) > 1:
         out += f"\n      best line: {' → '.join(d.best_line)} ({d.best_line_then})"
@@ -72,7 +74,11 @@ def review_lines(r: Review, name: str = "the game", replay: str | None = None, e
            "rates it), with the win chance beside it" + ("" if r.calibrated else " (evaluation units: not calibrated)"),
            f"labels: {thresholds} points lost; accuracy: the mean over a seat's decisions of "
            f"100·exp(-points lost / {r.accuracy_points:g})",
-           f"uncertainty: {r.uncertainty}", ""]
+           f"uncertainty: {r.uncertainty}",
+           *([f"at the table: every loss of {r.thresholds['inaccuracy']:g} points or more by the search played on "
+              f"after the move played and after the best by the bots that sat at the table, from {r.table_deals} "
+              "deals of what the player could not see; that loss replaces the search's (± its standard error)"]
+             if r.table_deals else []), ""]
     for s in r.summaries:
         out.append(summary_line(s))
         if (worst := worst_turns_line(s)) is not None:

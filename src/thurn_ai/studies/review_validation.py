@@ -11,6 +11,8 @@ numbers of its front page (findings) and the tables of its report.
 - board214.csv: the board record's move 214; speed.csv: the time of a 3-player review.
 - drift.csv: every decision's expected points (best and played), for `drift_table`: where a seat's expected
   points move between the first decision and the final score.
+- order_truth.csv: large losses of the greedy games played on both ways by the bots that sat at the table (the
+  table's loss), beside the review's: `truth_numbers`, with the two tests declared before the games.
 """
 from __future__ import annotations
 
@@ -211,6 +213,55 @@ def drift_lines(d: pd.DataFrame) -> list[str]:
                   for r, k in zip(m.itertuples(), n)))
 
 
+#: order_truth's declared tests: one-sided, alpha 0.05, Holm over the two
+TRUTH_ALPHA = 0.05
+
+
+def truth_numbers(t: pd.DataFrame) -> dict[str, Number]:
+    """order_truth.csv's numbers: by bot, the sampled decisions' mean loss by the review and at the table that
+    played, and the review's excess (t intervals); the declared tests (experiments/review.py's text): (a) the
+    review's loss exceeds the table's for `heuristic` (one-sample t test of the excess, one-sided), (b) the
+    excess is larger for `heuristic` than for `greedy` (Welch, one-sided), Holm-adjusted over the two."""
+    from scipy import stats as sps
+    from statsmodels.stats.multitest import multipletests
+    t = t.assign(excess=t["loss_points"].astype(float) - t["table_loss"].astype(float))
+    out: dict[str, Number] = {}
+    for bot, g in t.groupby("bot"):
+        for col, what in (("loss_points", "mean loss by the review"), ("table_loss", "mean loss at the table that "
+                          "played (the recorded bots play on)"), ("excess", "the review's loss less the table's")):
+            m, lo, hi = mean_ci(g[col].astype(float))
+            out[f"truth.{bot}.{col}"] = Number(m, lo, hi, digits=2, games=len(g), says=(
+                f"{bot}'s sampled decisions the review says lose a mistake or more (3-4 players): {what}, points, "
+                "95% t interval"))
+        out[f"truth.{bot}.real"] = _share(int((g["table_loss"].astype(float) >= THRESHOLDS["mistake"]).sum()),
+                                          len(g), f"{bot}: those whose loss at the table is a mistake or more, "
+                                          "95% Wilson")
+    h, gr = t[t["bot"] == "heuristic"]["excess"], t[t["bot"] == "greedy"]["excess"]
+    if len(h) > 1 and len(gr) > 1:
+        pa = float(sps.ttest_1samp(h, 0.0, alternative="greater").pvalue)
+        pb = float(sps.ttest_ind(h, gr, equal_var=False, alternative="greater").pvalue)
+        reject, adjusted, _, _ = multipletests([pa, pb], alpha=TRUTH_ALPHA, method="holm")
+        for key, p, adj, ok, what in (("a", pa, adjusted[0], reject[0], "heuristic's review loss exceeds the table's"),
+                                      ("b", pb, adjusted[1], reject[1],
+                                       "the excess is larger for heuristic than for greedy")):
+            out[f"truth.test.{key}.p"] = Number(adj, digits=7, games=len(h) + len(gr), says=(
+                f"declared test ({key}), {what}: p-value, one-sided, Holm-adjusted over the two (raw {p:.2g})"))
+            out[f"truth.test.{key}.accepted"] = Number(float(ok), unit="number", digits=0, games=len(h) + len(gr),
+                                                       says=f"declared test ({key}) accepted at {TRUTH_ALPHA} (1: yes)")
+    return out
+
+
+def truth_lines(t: pd.DataFrame) -> list[str]:
+    """report.md's table of order_truth: by bot and the kind of decision (phase, played move's kind, best's)."""
+    t = t.assign(kind=t["phase"] + ": " + t["played"].str.split().str[0] + " for " + t["best"].str.split().str[0])
+    rows = []
+    for (bot, kind), g in t.groupby(["bot", "kind"]):
+        rows.append([bot, kind, len(g), f"{g['loss_points'].astype(float).mean():.2f}",
+                     f"{g['table_loss'].astype(float).mean():.2f}"])
+    return table(["bot", "decision (phase: played for best)", "decisions", "mean loss (review)",
+                  "mean loss (at the table)"], sorted(rows, key=lambda r: (r[0], -r[2])))
+
+
 def review_numbers(out: Path) -> dict[str, Number]:
     """The front page's numbers: those of the files there are."""
     numbers: dict[str, Number] = {}
@@ -227,7 +278,8 @@ def review_numbers(out: Path) -> dict[str, Number]:
                                           says=f"points the board record's move 214 loses (label: {label})")
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
                      ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers),
-                     ("drift.csv", drift_numbers)):
+                     ("drift.csv", drift_numbers),
+                     ("order_truth.csv", truth_numbers)):
         if (data := _read(out, name)) is not None and len(data):
             numbers.update(fn(data))
     return numbers
@@ -303,6 +355,14 @@ def report_lines(out: Path) -> list[str]:
                   "means a seat and game. loss: the review's total; loss_margin: the same in margin over the table.",
                   ""]
         lines += drift_lines(d)
+        lines += [""]
+    if (t := _read(out, "order_truth.csv")) is not None and len(t):
+        lines += ["## The large losses of the greedy games at the table that played (3-4 players)", "",
+                  "A seeded sample of each bot's decisions that the review says lose a mistake or more, each played "
+                  "on both ways (the move played, the review's best) by the bots that sat at the table, from deals "
+                  "of what the mover could not see (`--stages order_truth`): the mover's mean final score after the "
+                  "best less after the move played.", ""]
+        lines += truth_lines(t)
         lines += [""]
     for path in sorted(out.glob("order-*.csv")):
         budget = path.stem.split("-", 1)[1]

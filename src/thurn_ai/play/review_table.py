@@ -1,0 +1,109 @@
+"""A review's losses at the table that played: each decision the search says may deserve a label is played on
+both ways -- the move played and the search's best -- by the bots that sat at the table, from deals of what the
+mover could not see, and its loss becomes the difference of the mover's mean final scores.
+
+Why: the search's values are those of a table that plays like the search (docs/review.md, "What a loss
+assumes"). Against slower players, holding a route open costs less than the search says, and a review of a
+game of bots then ranks the players wrongly (results/review/: at the table that played, `heuristic`'s large
+losses by the search were worth nothing, `greedy`'s all of theirs). Only a record whose every seat was a bot
+that does not search can be played on this way (a person's play cannot; a search's is hours of searches).
+
+    >>> from thurn_ai.play.review import review
+    >>> r = review(record, table_deals=TABLE_DEALS)      # the search's review, its larger losses re-rated
+
+A loss at the table is the mover's mean final score after the best move less after the move played, over
+`deals` deals (the mover's unknown cards and the deck dealt again from what it knew; both moves from the same
+deals and bot seeds); every player, the mover too, plays on as its bot did. Its uncertainty: the standard error
+of that mean; the label, as the search's, is the one the smaller loss (mean less uncertainty) earns.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..bots.base import Analyst, Observation
+from ..bots.spec import BotSpec, make_bot
+from ..errors import ThurnError
+from ..game.state import GameState
+from .match import derive_seed
+from .review_rating import THRESHOLDS, label_of
+
+__all__ = ["TABLE_DEALS", "TableLoss", "table_loss", "table_bots", "needs_table", "at_table_decision"]
+
+#: deals each re-rated decision is played on from, both ways (a loss's standard error about 0.5-0.7 points at
+#: 3-4 players, results/review/order_truth.csv)
+TABLE_DEALS = 48
+
+
+@dataclass(frozen=True)
+class TableLoss:
+    """A decision played on by the table: the mover's mean final score after the move played and after the best,
+    their difference (loss = best - played) and its standard error, over `deals` deals."""
+    played_points: float
+    best_points: float
+    loss: float
+    se: float
+    deals: int
+
+
+def table_bots(bots) -> tuple[str, ...]:
+    """The record's seats as bot specs that can play on (checked): ThurnError naming a seat played by a person
+    or a search, or by a name that is no bot."""
+    out = []
+    for seat, name in enumerate(bots):
+        try:
+            bot = make_bot(BotSpec.parse(str(name)))
+        except ThurnError:
+            raise ThurnError(f"seat {seat} was played by {name!r}, not a bot this toolkit can play on with: the "
+                             "table can rate a game of bots only") from None
+        if isinstance(bot, Analyst) or getattr(bot, "spec", "") == "human":
+            raise ThurnError(f"seat {seat} was played by {name!r}: the table can rate a game of bots that do not "
+                             "search (a person's play cannot be played on; a search's would take hours)")
+        out.append(str(name))
+    return tuple(out)
+
+
+def needs_table(loss_points: float) -> bool:
+    """Whether a decision the search rated is played on by the table: a loss that may earn a label."""
+    return loss_points >= THRESHOLDS["inaccuracy"]
+
+
+def _play_out(state: GameState, specs, seed: int) -> None:
+    """Play `state` to its end with bots of `specs` (a seat each), each seeing only its own observation."""
+    bots = [make_bot(spec, derive_seed("table-bot", seed, i)) for i, spec in enumerate(specs)]
+    k = 0
+    while not state.is_terminal():
+        p = state.current_player
+        state.apply(int(bots[p].choose(Observation(state, p, derive_seed("table-observation", seed, k)))))
+        k += 1
+
+
+def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals: int = TABLE_DEALS,
+               seed: int = 0) -> TableLoss:
+    """The decision of `seat` in `state` (the true position; only what `seat` knew is kept: each deal is
+    state.determinize(seat, ...)) played on both ways by bots of `specs`, `deals` times."""
+    if deals < 2:
+        raise ThurnError(f"the table plays on from at least 2 deals, not {deals}")
+    scores = {played: [], best: []}
+    for j in range(deals):
+        deal_seed = derive_seed("review-table", seed, j)
+        dealt = state.determinize(seat, deal_seed)
+        for text in dict.fromkeys((played, best)):
+            s = dealt.clone()
+            s.apply(s.parse_move(text))
+            _play_out(s, specs, deal_seed)
+            scores[text].append(s.score(seat))
+    diff = np.subtract(scores[best], scores[played])
+    return TableLoss(played_points=float(np.mean(scores[played])), best_points=float(np.mean(scores[best])),
+                     loss=float(diff.mean()), se=float(diff.std(ddof=1) / np.sqrt(deals)), deals=deals)
+
+
+def at_table_decision(task: tuple):
+    """A worker's task (module level: picklable): (state, DecisionReview, specs, deals, seed) -> the decision
+    re-rated at the table: loss_points the table's loss (0 when the move played did as well), uncertainty its
+    standard error, the label the smaller loss earns, loss_search the search's loss, rated_by 'table'."""
+    state, d, specs, deals, seed = task
+    t = table_loss(state, d.seat, d.played, d.best, specs, deals, derive_seed(seed, d.index))
+    return replace(d, loss_points=max(t.loss, 0.0), uncertainty=t.se, label=label_of(t.loss - t.se),
+                   loss_search=d.loss_points, rated_by="table")
