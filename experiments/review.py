@@ -45,6 +45,14 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   the two: (a) for `heuristic`'s decisions the review's loss exceeds the table's (one-sample t test of the
   differences); (b) it exceeds it more for `heuristic` than for `greedy` (Welch). (a) and (b) together: the
   review's order fails because its losses assume another table than the one that played.
+- order_table.csv: the order games reviewed at the table that played (`thurn-ai review --table`,
+  play/review_table.py): every decision of order.csv whose loss by the search may earn a label played on both
+  ways from TABLE_DEALS deals (the others by their recorded bots, the mover by TABLE_MOVER), its loss, label and
+  accuracy replaced by the table's; the other decisions as order.csv has them. Games 0 to --table-games - 1 of
+  each pairing at 2, 3 and 4 players (--table-games-random for random's). The rule, committed before the games:
+  `--table` passes the issue's order of players if, at each count, `greedy` has the lowest accuracy and the
+  largest total loss in at least 80% of its games and `random` in every game; it is then the review to use for
+  a game of bots (the default review, which has no model of the table, is unchanged).
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -63,17 +71,16 @@ import resource
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from thurn_ai.bots import make_bot
-from thurn_ai.bots.base import Observation
 from thurn_ai.fileio import atomic_to_csv, atomic_write_text
 from thurn_ai.game.rules import Rules
 from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, position_at
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
-from thurn_ai.play.review_rating import rate_move, seat_view
+from thurn_ai.play.review_rating import accuracy_of, rate_move, seat_view
+from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_loss, table_rating
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = 10                      # the confirming search's budget, in default budgets
@@ -338,36 +345,17 @@ TRUTH_SEED = 7101             # the sample's seed, fixed before the games ran
 TRUTH_DEALS = 48              # the deals each decision is played on from, both ways
 
 
-def _play_out(state, specs: list[str], seed: int) -> None:
-    """Play `state` to its end with bots of `specs` (a seat each), each seeing only its own observation."""
-    bots = [make_bot(spec, derive_seed("truth-bot", seed, i)) for i, spec in enumerate(specs)]
-    k = 0
-    while not state.is_terminal():
-        p = state.current_player
-        state.apply(bots[p].choose(Observation(state, p, derive_seed("truth-obs", seed, k))))
-        k += 1
-
-
-def table_loss(task: tuple) -> dict:
-    """One sampled decision (order_truth): its loss at the table that played, over TRUTH_DEALS deals."""
+def _truth_row(task: tuple) -> dict:
+    """One sampled decision (order_truth): its loss at the table that played (every seat, the mover's too, by its
+    recorded bot), over TRUTH_DEALS deals."""
     players, game, seat, move, played, best = task
     rec = order_record("greedy", players, game)
     if rec.moves[move - 1] != played:
         raise SystemExit(f"error: game {game} at {players} players replays otherwise than order.csv")
-    state = position_at(rec, move - 1)
-    scores = {played: [], best: []}
-    for j in range(TRUTH_DEALS):
-        seed = derive_seed("review-truth", players, game, move, j)
-        dealt = state.determinize(seat, seed)
-        for text in (played, best):
-            s = dealt.clone()
-            s.apply(s.parse_move(text))
-            _play_out(s, rec.bots, seed)
-            scores[text].append(s.score(seat))
-    diff = np.subtract(scores[best], scores[played])
-    return {"table_loss": float(diff.mean()), "table_se": float(diff.std(ddof=1) / np.sqrt(len(diff))),
-            "table_played": float(np.mean(scores[played])), "table_best": float(np.mean(scores[best])),
-            "deals": TRUTH_DEALS}
+    t = table_loss(position_at(rec, move - 1), seat, played, best, rec.bots, TRUTH_DEALS,
+                   derive_seed("review-truth", players, game, move), mover=None)
+    return {"table_loss": t.loss, "table_se": t.se, "table_played": t.played_points, "table_best": t.best_points,
+            "deals": t.deals}
 
 
 def measure_order_truth(out: Path) -> None:
@@ -382,12 +370,45 @@ def measure_order_truth(out: Path) -> None:
             if (r.players, r.game, r.move) not in done]
     tasks = [(int(r.players), int(r.game), int(r.seat), int(r.move), r.played, r.best) for r in todo]
     with multiprocessing.Pool(2) as pool:
-        for r, got in zip(todo, pool.imap(table_loss, tasks)):
+        for r, got in zip(todo, pool.imap(_truth_row, tasks)):
             rows.append({"players": r.players, "game": r.game, "seat": r.seat, "bot": r.bot, "move": r.move,
                          "phase": r.phase, "played": r.played, "best": r.best, "loss_points": r.loss_points, **got})
             _save(rows, path)
             print("truth", r.bot, r.players, r.game, r.move, round(r.loss_points, 2), round(got["table_loss"], 2),
                   flush=True)
+
+
+def _at_table_row(task: tuple) -> dict:
+    """One order.csv row (a dict) re-rated at the table, as review(..., table_deals=TABLE_DEALS) rates it."""
+    row, state, bots = task
+    t = table_loss(state, row["seat"], row["played"], row["best"], bots, TABLE_DEALS, derive_seed(0, row["move"] - 1))
+    loss, label = table_rating(t)
+    return {**row, "loss_search": row["loss_points"], "loss_points": loss, "label": label or "",
+            "uncertainty": t.se, "accuracy": accuracy_of(loss), "rated_by": "table"}
+
+
+def measure_order_table(out: Path, games: int, random_games: int) -> None:
+    """order_table.csv (see the module's text), two processes, written a game at a time."""
+    path = out / "order_table.csv"
+    rows = _rows(path)
+    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
+    with multiprocessing.Pool(2) as pool:
+        for k in range(max(games, random_games)):
+            for weaker in ("greedy", "random"):
+                if k >= (games if weaker == "greedy" else random_games):
+                    continue
+                for players in PLAYERS:
+                    if any(r["weaker"] == weaker and r["players"] == players and r["game"] == k for r in rows):
+                        continue
+                    g = o[(o["weaker"] == weaker) & (o["players"] == players) & (o["game"] == k)]
+                    rec = order_record(weaker, players, k)
+                    todo = [r for r in g.to_dict("records") if needs_table(float(r["loss_points"]))]
+                    tasks = [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo]
+                    rerated = {r["move"]: r for r in pool.imap(_at_table_row, tasks)}
+                    rows += [rerated.get(r["move"], {**r, "loss_search": None, "rated_by": "search"})
+                             for r in g.to_dict("records")]
+                    _save(rows, path)
+                    print("table", weaker, players, k, len(tasks), flush=True)
 
 
 DRIFT_PLAYERS = (3, 4)
@@ -486,6 +507,8 @@ def main() -> None:
                     help="iterations a move of the self-play players")
     ap.add_argument("--order-games", type=int, default=1, help="games of each pairing at each player count")
     ap.add_argument("--drift-games", type=int, default=10, help="drift games of each kind at each count")
+    ap.add_argument("--table-games", type=int, default=10, help="order_table: greedy games at each count")
+    ap.add_argument("--table-games-random", type=int, default=5, help="order_table: random games at each count")
     ap.add_argument("--order-budget", type=int, default=DEFAULT_BUDGET,
                     help="iterations a search in the order reviews (default: the review's)")
     args = ap.parse_args()
@@ -511,6 +534,8 @@ def main() -> None:
         measure_drift(out, args.drift_games)
     if "order_truth" in stages:
         measure_order_truth(out)
+    if "order_table" in stages:
+        measure_order_table(out, args.table_games, args.table_games_random)
     if "report" in stages:
         write_report(out)
 

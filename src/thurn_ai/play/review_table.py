@@ -1,6 +1,7 @@
 """A review's losses at the table that played: each decision the search says may deserve a label is played on
-both ways -- the move played and the search's best -- by the bots that sat at the table, from deals of what the
-mover could not see, and its loss becomes the difference of the mover's mean final scores.
+both ways -- the move played and the search's best -- by the bots that sat at the table (the mover by
+TABLE_MOVER), from deals of what the mover could not see, and its loss becomes the difference of the mover's
+mean final scores.
 
 Why: the search's values are those of a table that plays like the search (docs/review.md, "What a loss
 assumes"). Against slower players, holding a route open costs less than the search says, and a review of a
@@ -13,7 +14,9 @@ that does not search can be played on this way (a person's play cannot; a search
 
 A loss at the table is the mover's mean final score after the best move less after the move played, over
 `deals` deals (the mover's unknown cards and the deck dealt again from what it knew; both moves from the same
-deals and bot seeds); every player, the mover too, plays on as its bot did. Its uncertainty: the standard error
+deals and bot seeds); the other players play on as their bots did, the mover as TABLE_MOVER, the same for
+every seat: a move is measured against one continuation, so that losses compare across players (the mover's own
+bot would measure a weak player's move against its own weak play after it). Its uncertainty: the standard error
 of that mean; the label, as the search's, is the one the smaller loss (mean less uncertainty) earns.
 """
 from __future__ import annotations
@@ -29,11 +32,14 @@ from ..game.state import GameState
 from .match import derive_seed
 from .review_rating import THRESHOLDS, label_of
 
-__all__ = ["TABLE_DEALS", "TableLoss", "table_loss", "table_bots", "needs_table", "at_table_decision"]
+__all__ = ["TABLE_DEALS", "TABLE_MOVER", "TableLoss", "table_loss", "table_bots", "needs_table", "table_rating",
+           "at_table_decision"]
 
-#: deals each re-rated decision is played on from, both ways (a loss's standard error about 0.5-0.7 points at
-#: 3-4 players, results/review/order_truth.csv)
-TABLE_DEALS = 48
+#: deals each re-rated decision is played on from, both ways (a loss's standard error: about 0.6-0.9 points at
+#: 3-4 players; 0.5-0.7 at 48 deals, results/review/order_truth.csv)
+TABLE_DEALS = 32
+#: the bot the mover plays on with, after either move (the strongest bot that does not search)
+TABLE_MOVER = "heuristic"
 
 
 @dataclass(frozen=True)
@@ -80,11 +86,13 @@ def _play_out(state: GameState, specs, seed: int) -> None:
 
 
 def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals: int = TABLE_DEALS,
-               seed: int = 0) -> TableLoss:
+               seed: int = 0, mover: str | None = TABLE_MOVER) -> TableLoss:
     """The decision of `seat` in `state` (the true position; only what `seat` knew is kept: each deal is
-    state.determinize(seat, ...)) played on both ways by bots of `specs`, `deals` times."""
+    state.determinize(seat, ...)) played on both ways, `deals` times, by bots of `specs` (a seat each), the
+    mover's seat by `mover` (None: by its own spec)."""
     if deals < 2:
         raise ThurnError(f"the table plays on from at least 2 deals, not {deals}")
+    specs = [mover if i == seat and mover is not None else spec for i, spec in enumerate(specs)]
     scores = {played: [], best: []}
     for j in range(deals):
         deal_seed = derive_seed("review-table", seed, j)
@@ -99,11 +107,17 @@ def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals
                      loss=float(diff.mean()), se=float(diff.std(ddof=1) / np.sqrt(deals)), deals=deals)
 
 
+def table_rating(t: TableLoss) -> tuple[float, str | None]:
+    """A decision's loss and label at the table: the loss (0 when the move played did as well or better) and
+    the label its smaller loss (mean less standard error) earns."""
+    return max(t.loss, 0.0), label_of(t.loss - t.se)
+
+
 def at_table_decision(task: tuple):
     """A worker's task (module level: picklable): (state, DecisionReview, specs, deals, seed) -> the decision
     re-rated at the table: loss_points the table's loss (0 when the move played did as well), uncertainty its
     standard error, the label the smaller loss earns, loss_search the search's loss, rated_by 'table'."""
     state, d, specs, deals, seed = task
     t = table_loss(state, d.seat, d.played, d.best, specs, deals, derive_seed(seed, d.index))
-    return replace(d, loss_points=max(t.loss, 0.0), uncertainty=t.se, label=label_of(t.loss - t.se),
-                   loss_search=d.loss_points, rated_by="table")
+    loss, label = table_rating(t)
+    return replace(d, loss_points=loss, uncertainty=t.se, label=label, loss_search=d.loss_points, rated_by="table")

@@ -3,6 +3,7 @@ seat's summary (accuracy, points lost, labels, worst turns) and its labelled dec
 from __future__ import annotations
 
 from .review import DecisionReview, PlayerSummary, Review
+from .review_table import TABLE_MOVER
 from .win_chance import chance_details, chance_line, win_chance_for
 
 _PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -76,8 +77,9 @@ def review_lines(r: Review, name: str = "the game", replay: str | None = None, e
            f"100·exp(-points lost / {r.accuracy_points:g})",
            f"uncertainty: {r.uncertainty}",
            *([f"at the table: every loss of {r.thresholds['inaccuracy']:g} points or more by the search played on "
-              f"after the move played and after the best by the bots that sat at the table, from {r.table_deals} "
-              "deals of what the player could not see; that loss replaces the search's (± its standard error)"]
+              "after the move played and after the best, the other players by the bots that sat at the table and "
+              f"the player by {TABLE_MOVER}, from {r.table_deals} deals of what the player could not see; that loss "
+              "replaces the search's (± its standard error)"]
              if r.table_deals else []), ""]
     for s in r.summaries:
         out.append(summary_line(s))
