@@ -17,7 +17,7 @@ from thurn_ai.play import review as R
 from thurn_ai.play.match import play_game, position_at
 from thurn_ai.play.review import review
 from thurn_ai.play.review_rating import accuracy_of, label_of
-from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_bots, table_loss
+from thurn_ai.play.review_table import needs_table, table_bots, table_loss
 from thurn_ai.position import position_from_dict
 from tests.play.test_review import BUDGET, planted_blunder, run_cli
 
@@ -101,13 +101,16 @@ def test_a_person_at_the_table_is_refused_before_any_work(bot_game, monkeypatch)
         review(bot_game, budget=BUDGET, table_deals=1)
 
 
-def test_review_table_prints_the_tables_losses_and_refuses_a_person_in_one_line(bot_game, tmp_path, capsys):
+def test_review_table_prints_the_tables_losses_and_refuses_a_person_in_one_line(bot_game, tmp_path, capsys,
+                                                                                monkeypatch):
+    import thurn_ai.play.review_table as T
+    monkeypatch.setattr(T, "TABLE_DEALS", DEALS)          # the command plays on from review_table's deals
     path = tmp_path / "game.jsonl"
     path.write_text(bot_game.to_json() + "\n")
     code, out, err = run_cli(["review", path, "--table", "--moves", "1-40", "--budget", BUDGET, "--json"], capsys)
     assert code == 0, err
     d = json.loads(out)
-    assert d["table_deals"] == TABLE_DEALS and any(x["rated_by"] == "table" and x["loss_search"] is not None
+    assert d["table_deals"] == DEALS and any(x["rated_by"] == "table" and x["loss_search"] is not None
                                           for x in d["decisions"])
     code, out, err = run_cli(["review", path, "--table", "--moves", "1-40", "--budget", BUDGET], capsys)
     assert code == 0 and "at the table: every loss of 0.5 points or more" in out, err

@@ -85,3 +85,25 @@ def test_the_table_loss_tests_accept_when_the_review_overstates_heuristics_losse
     assert n["truth.test.a.accepted"].value == 0 and n["truth.test.b.accepted"].value == 0
     lines = truth_lines(over)
     assert any("| heuristic | after_play: stop for close | 5 | 1.98 | -0.04 |" in line for line in lines), lines
+
+
+def test_the_table_review_is_adopted_only_if_every_count_meets_its_rule():
+    from thurn_ai.studies.review_validation import table_order_numbers
+
+    def games(weaker, players, wins, n):
+        rows = []
+        for game in range(n):
+            weak_loss = 9.0 if game < wins else 1.0
+            for seat in range(players):
+                bot, loss = (weaker, weak_loss) if seat == 0 else ("heuristic", 3.0)
+                rows.append({"weaker": weaker, "players": players, "game": game, "seat": seat, "bot": bot,
+                             "loss_points": loss, "loss_win": 0.0, "accuracy": 100 - 10 * loss})
+        return rows
+    met = pd.DataFrame(games("greedy", 3, 4, 5) + games("greedy", 4, 5, 5) + games("random", 3, 5, 5))
+    n = table_order_numbers(met)
+    assert n["table.greedy.p3.both"].value == 0.8 and n["table.random.p3.both"].value == 1.0
+    assert n["table.adopted"].value == 1
+    short = pd.DataFrame(games("greedy", 3, 4, 5) + games("random", 3, 4, 5))     # random must be last every game
+    assert table_order_numbers(short)["table.adopted"].value == 0
+    only_greedy = pd.DataFrame(games("greedy", 3, 5, 5))                             # a pairing not measured
+    assert table_order_numbers(only_greedy)["table.adopted"].value == 0

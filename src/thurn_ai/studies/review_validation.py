@@ -13,6 +13,8 @@ numbers of its front page (findings) and the tables of its report.
   points move between the first decision and the final score.
 - order_truth.csv: large losses of the greedy games played on both ways by the bots that sat at the table (the
   table's loss), beside the review's: `truth_numbers`, with the two tests declared before the games.
+- order_table.csv: the order games as `thurn-ai review --table` rates them: `table_order_numbers`, with the
+  adoption rule declared before the games (TABLE_RULE).
 """
 from __future__ import annotations
 
@@ -262,6 +264,29 @@ def truth_lines(t: pd.DataFrame) -> list[str]:
                   "mean loss (at the table)"], sorted(rows, key=lambda r: (r[0], -r[2])))
 
 
+#: order_table's adoption rule (experiments/review.py's text, before the games): the weaker bot has the lowest
+#: accuracy and the largest total loss in at least this share of its games at each count (random: every game)
+TABLE_RULE = {"greedy": 0.8, "random": 1.0}
+
+
+def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
+    """order_table.csv's numbers: by weaker bot and count, the share of games in which the weaker bot has the
+    lowest accuracy and the largest total loss at the table (95% Wilson); `table.adopted`: 1 if every count of
+    both pairings meets TABLE_RULE."""
+    o = order_table(t)
+    out: dict[str, Number] = {}
+    ok = True
+    for (weaker, players), g in o.groupby(["weaker", "players"]):
+        both = g["worst_accuracy"] & g["largest_loss"]
+        out[f"table.{weaker}.p{players}.both"] = _share(int(both.sum()), len(g), (
+            f"{players}-player games of {weaker} against heuristic reviewed at the table (--table) in which {weaker} "
+            "has the lowest accuracy and the largest total loss of points, 95% Wilson"))
+        ok &= bool(both.mean() >= TABLE_RULE[weaker])
+    out["table.adopted"] = Number(float(ok and set(o["weaker"]) == set(TABLE_RULE)), digits=0, games=len(o), says=(
+        "the order of players at the table meets the rule declared before the games at every count (1: yes)"))
+    return out
+
+
 def review_numbers(out: Path) -> dict[str, Number]:
     """The front page's numbers: those of the files there are."""
     numbers: dict[str, Number] = {}
@@ -279,7 +304,7 @@ def review_numbers(out: Path) -> dict[str, Number]:
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
                      ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers),
                      ("drift.csv", drift_numbers),
-                     ("order_truth.csv", truth_numbers)):
+                     ("order_truth.csv", truth_numbers), ("order_table.csv", table_order_numbers)):
         if (data := _read(out, name)) is not None and len(data):
             numbers.update(fn(data))
     return numbers
@@ -355,6 +380,19 @@ def report_lines(out: Path) -> list[str]:
                   "means a seat and game. loss: the review's total; loss_margin: the same in margin over the table.",
                   ""]
         lines += drift_lines(d)
+        lines += [""]
+    if (t := _read(out, "order_table.csv")) is not None and len(t):
+        lines += ["## Order of players at the table that played (`review --table`)", "",
+                  "The order games again, every decision whose loss by the search may earn a label played on both "
+                  "ways by the table (the other players by their bots, the player by heuristic), its loss replaced "
+                  "by the table's (`--stages order_table`).", ""]
+        lines += order_summary_lines(order_table(t))
+        lines += ["", "Every game:", ""]
+        lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
+                        "lowest accuracy", "largest loss"],
+                       ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
+                         f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss]
+                        for r in order_table(t).itertuples()))
         lines += [""]
     if (t := _read(out, "order_truth.csv")) is not None and len(t):
         lines += ["## The large losses of the greedy games at the table that played (3-4 players)", "",
