@@ -334,6 +334,18 @@ def threshold_rows(p: pd.DataFrame, s: pd.DataFrame, grid=(1.0, 1.5, 2.0, 2.5, 3
     return rows
 
 
+def order_lines(o: pd.DataFrame) -> list[str]:
+    """report.md's order of players: the summary by pairing and count, then every game."""
+    t = order_table(o)
+    lines = [*order_summary_lines(t), "", "Every game:", ""]
+    lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
+                    "lowest accuracy", "largest loss", "largest loss of win chance"],
+                   ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
+                     f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss,
+                     r.largest_loss_win] for r in t.itertuples()))
+    return [*lines, ""]
+
+
 def report_lines(out: Path) -> list[str]:
     """report.md's tables: the plants by kind, the thresholds, the order of players, move 214."""
     lines: list[str] = []
@@ -354,14 +366,7 @@ def report_lines(out: Path) -> list[str]:
         lines += ["", f"The review's thresholds: {', '.join(f'{k} {v:g}' for k, v in THRESHOLDS.items())} points.", ""]
     if o is not None and len(o):
         lines += ["## Order of players (the weaker bot's seat against heuristic), at the review's budget", ""]
-        lines += order_summary_lines(order_table(o))
-        lines += ["", "Every game:", ""]
-        lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
-                        "lowest accuracy", "largest loss", "largest loss of win chance"],
-                       ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
-                         f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss,
-                         r.largest_loss_win] for r in order_table(o).itertuples()))
-        lines += [""]
+        lines += order_lines(o)
     if (c := _read(out, "order_confirm.csv")) is not None and len(c):
         lines += ["## The large losses of greedy-against-heuristic games, searched again (3-4 players)", "",
                   "A seeded sample of each bot's decisions that the review says lose a mistake or more, searched "
@@ -386,14 +391,7 @@ def report_lines(out: Path) -> list[str]:
                   "The order games again, every decision whose loss by the search may earn a label played on both "
                   "ways by the table (the other players by their bots, the player by heuristic), its loss replaced "
                   "by the table's (`--stages order_table`).", ""]
-        lines += order_summary_lines(order_table(t))
-        lines += ["", "Every game:", ""]
-        lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
-                        "lowest accuracy", "largest loss"],
-                       ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
-                         f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss]
-                        for r in order_table(t).itertuples()))
-        lines += [""]
+        lines += order_lines(t)
     if (t := _read(out, "order_truth.csv")) is not None and len(t):
         lines += ["## The large losses of the greedy games at the table that played (3-4 players)", "",
                   "A seeded sample of each bot's decisions that the review says lose a mistake or more, each played "
