@@ -458,16 +458,20 @@ def measure_drift(out: Path, games: int) -> None:
 def measure_speed(out: Path) -> None:
     """speed.csv's 3-player rows beyond self-play (where nearly every move is the search's best, the cheapest
     case): a game of `heuristic` bots and one of `random` against two `heuristic` (every move of the random seat
-    searched three to five times, the dearest case), every seat at the default budget, one process, no cache."""
+    searched three to five times, the dearest case), every seat at the default budget, one process, no cache; and
+    the game of `heuristic` bots reviewed at the table (`--table`: the review and the table's playing on)."""
     path = out / "speed.csv"
     speed = _rows(path)
-    for kind, specs in (("heuristic", ["heuristic"] * 3), ("random+heuristic", ["random", "heuristic", "heuristic"])):
+    heuristic, with_random = ["heuristic"] * 3, ["random", "heuristic", "heuristic"]
+    for kind, game, specs, deals in (("heuristic", "heuristic", heuristic, 0),
+                                     ("random+heuristic", "random+heuristic", with_random, 0),
+                                     ("heuristic+table", "heuristic", heuristic, TABLE_DEALS)):
         if any(r.get("kind") == kind for r in speed):
             continue
-        seed = derive_seed("review-speed", kind)
+        seed = derive_seed("review-speed", game)
         rec = play_game(Rules(players=3), [make_bot(s, derive_seed("bot", seed, i)) for i, s in enumerate(specs)], seed)
         start, cpu = time.perf_counter(), _cpu()
-        r = review(rec, budget=DEFAULT_BUDGET, jobs=1)
+        r = review(rec, budget=DEFAULT_BUDGET, jobs=1, table_deals=deals)
         seconds, cpu = time.perf_counter() - start, _cpu() - cpu
         speed.append({"kind": kind, "players": 3, "moves": len(rec.moves), "decisions": len(r.decisions),
                       "budget": DEFAULT_BUDGET, "jobs": 1, "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
