@@ -46,13 +46,16 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   differences); (b) it exceeds it more for `heuristic` than for `greedy` (Welch). (a) and (b) together: the
   review's order fails because its losses assume another table than the one that played.
 - order_table.csv: the order games reviewed at the table that played (`thurn-ai review --table`,
-  play/review_table.py): every decision of order.csv whose loss by the search may earn a label played on both
-  ways from TABLE_DEALS deals (the others by their recorded bots, the mover by TABLE_MOVER), its loss, label and
-  accuracy replaced by the table's; the other decisions as order.csv has them. Games 0 to --table-games - 1 of
-  each pairing at 2, 3 and 4 players (--table-games-random for random's). The rule, committed before the games:
-  `--table` passes the issue's order of players if, at each count, `greedy` has the lowest accuracy and the
-  largest total loss in at least 80% of its games and `random` in every game; it is then the review to use for
-  a game of bots (the default review, which has no model of the table, is unchanged).
+  play/review_table.py): every decision of order.csv the search labels a mistake or a blunder (its smaller
+  loss, at today's thresholds) played on both ways from TABLE_DEALS deals (the others by their recorded bots,
+  the mover by TABLE_MOVER), its loss, label and accuracy replaced by the table's; the other decisions as
+  order.csv has them. Games 0 to --table-games - 1 of greedy's pairing and to --table-games-random - 1 of
+  random's, at 3 and 4 players (where the review fails; at 2 it passes, and the time of this session's run
+  did not reach it). The rule, committed before the games: `--table` passes the issue's order of players if,
+  at each of those counts, `greedy` has the lowest accuracy and the largest total loss in at least 80% of its
+  games and `random` in every game; it is then the review to use for a game of bots (the default review,
+  which has no model of the table, is unchanged). A first run (32 deals, every loss of 0.5 or more, 2 to 4
+  players) was stopped after two games, unread, as too slow for the session.
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -79,7 +82,7 @@ from thurn_ai.game.rules import Rules
 from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, position_at
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
-from thurn_ai.play.review_rating import accuracy_of, rate_move, seat_view
+from thurn_ai.play.review_rating import accuracy_of, label_of, rate_move, seat_view
 from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_loss, table_rating
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -387,6 +390,15 @@ def _at_table_row(task: tuple) -> dict:
             "uncertainty": t.se, "accuracy": accuracy_of(loss), "rated_by": "table"}
 
 
+TABLE_PLAYERS = (3, 4)
+
+
+def _label(row: dict) -> str | None:
+    """An order.csv row's label at today's thresholds, as the review gives it (its smaller loss)."""
+    spread = float(row["uncertainty"]) if row["uncertainty"] not in ("", None) else 0.0
+    return label_of(float(row["loss_points"]) - spread)
+
+
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
     """order_table.csv (see the module's text), two processes, written a game at a time."""
     path = out / "order_table.csv"
@@ -397,12 +409,12 @@ def measure_order_table(out: Path, games: int, random_games: int) -> None:
             for weaker in ("greedy", "random"):
                 if k >= (games if weaker == "greedy" else random_games):
                     continue
-                for players in PLAYERS:
+                for players in TABLE_PLAYERS:
                     if any(r["weaker"] == weaker and r["players"] == players and r["game"] == k for r in rows):
                         continue
                     g = o[(o["weaker"] == weaker) & (o["players"] == players) & (o["game"] == k)]
                     rec = order_record(weaker, players, k)
-                    todo = [r for r in g.to_dict("records") if needs_table(float(r["loss_points"]))]
+                    todo = [r for r in g.to_dict("records") if needs_table(_label(r))]
                     tasks = [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo]
                     rerated = {r["move"]: r for r in pool.imap(_at_table_row, tasks)}
                     rows += [rerated.get(r["move"], {**r, "loss_search": None, "rated_by": "search"})

@@ -73,10 +73,10 @@ def test_review_at_the_table_rerates_the_losses_worth_a_label_and_keeps_the_sear
     base = review(bot_game, budget=BUDGET, moves=moves)
     at = review(bot_game, budget=BUDGET, moves=moves, table_deals=DEALS, cache_dir=tmp_path)
     assert at.table_deals == DEALS and base.table_deals == 0
-    rerated = [d for d in base.decisions if needs_table(d.loss_points)]
-    assert rerated, "the game has losses worth a label"
+    rerated = [d for d in base.decisions if needs_table(d.label)]
+    assert rerated, "the game has mistakes"
     for b, t in zip(base.decisions, at.decisions):
-        if needs_table(b.loss_points):
+        if needs_table(b.label):
             assert t.rated_by == "table" and t.loss_search == b.loss_points and t.loss_points >= 0
             assert t.label == label_of(t.loss_points - t.uncertainty) if t.loss_points > 0 else t.label is None
             assert (t.played, t.best, t.best_points) == (b.played, b.best, b.best_points)
@@ -113,7 +113,7 @@ def test_review_table_prints_the_tables_losses_and_refuses_a_person_in_one_line(
     assert d["table_deals"] == DEALS and any(x["rated_by"] == "table" and x["loss_search"] is not None
                                           for x in d["decisions"])
     code, out, err = run_cli(["review", path, "--table", "--moves", "1-40", "--budget", BUDGET], capsys)
-    assert code == 0 and "at the table: every loss of 0.5 points or more" in out, err
+    assert code == 0 and "at the table: every move the search labels a mistake or a blunder" in out, err
     person = tmp_path / "person.jsonl"
     person.write_text(json.dumps({**json.loads(bot_game.to_json()), "bots": ["human", "random"]}) + "\n")
     code, out, err = run_cli(["review", person, "--table", "--budget", BUDGET], capsys)

@@ -67,10 +67,10 @@ def parse_moves(text: str | None) -> range | None:
 @click.option("--explain", is_flag=True,
               help="Also say how sure the win chances are: whom they assume, how well they held, what ± means.")
 @click.option("--table", "table", is_flag=True,
-              help="For a game of bots that do not search: play every loss worth a label on at the table that "
-                   "played (the others' bots, and the player as heuristic, after the move played and after the "
-                   "best, from 32 deals) and rate it by that, not by the search (which assumes players like "
-                   "itself). Slower: a minute or two more for a 3-player game on 2 cores.")
+              help="For a game of bots that do not search: play every move the search labels a mistake or a "
+                   "blunder on at the table that played (the others' bots, and the player as heuristic, after the "
+                   "move played and after the best, from 16 deals) and rate it by that, not by the search (which "
+                   "assumes players like itself). Slower: a minute or two more for a 3-player game on 2 cores.")
 @click.option("--no-cache", is_flag=True,
               help="Search again even if this review was cached (the cache: $THURN_AI_CACHE/reviews, else "
                    "~/.cache/thurn-ai/reviews).")

@@ -133,8 +133,8 @@ class PlayerSummary:
 class Review:
     """The review of one game record: the settings (seats, budget, the search's spec, seed), every reviewed
     decision in game order and a summary per seat. `unit`: the unit of losses, labels and summaries (expected
-    final points). `labelled`: the decisions with a label. table_deals: the deals each decision with a loss
-    worth a label was played on from by the bots that sat at the table (0: losses by the search alone;
+    final points). `labelled`: the decisions with a label. table_deals: the deals each of the search's
+    mistakes and blunders was played on from by the bots that sat at the table (0: losses by the search alone;
     review_table.py)."""
     players: int
     bots: tuple
@@ -260,7 +260,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     Dask cluster (play/workers.run_each). progress(done, total) after each decision. cache_dir: read the
     review from there if it was made before, else write it there (cache_path). cancelled(): checked after
     each decision; True stops the review (ReviewCancelled). table_deals (at least 2; 0: none): then every
-    decision whose loss by the search may earn a label is played on at the table that played, from that many
+    decision the search labels a mistake or a blunder is played on at the table that played, from that many
     deals (review_table.py; a game of bots that do not search only: ThurnError otherwise, before any work).
     The same arguments give the same Review. PositionError for a record that does not replay or seats that
     are not the game's."""
@@ -306,8 +306,8 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
 
 def _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves,
                      table_deals: int) -> Review:
-    """review() with table_deals: the search's review (cached on its own), then its decisions with a loss worth a
-    label played on at the table (review_table.at_table_decision)."""
+    """review() with table_deals: the search's review (cached on its own), then its mistakes and blunders played on
+    at the table (review_table.at_table_decision)."""
     from .review_table import at_table_decision, needs_table, table_bots
     if isinstance(table_deals, bool) or not isinstance(table_deals, int) or table_deals < 2:
         raise ThurnError(f"the table plays on from at least 2 deals, not {table_deals!r}")
@@ -325,7 +325,7 @@ def _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, c
             progress(len(cached.decisions), len(cached.decisions))
         return cached
     base = review(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves)
-    todo = [d for d in base.decisions if needs_table(d.loss_points)]
+    todo = [d for d in base.decisions if needs_table(d.label)]
     states = {d.index: d.state for d in decisions_of(record, seats, {d.index for d in todo})}
     tasks = [(states[d.index], d, specs, table_deals, seed) for d in todo]
     rerated = {}

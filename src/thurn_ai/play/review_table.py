@@ -1,4 +1,4 @@
-"""A review's losses at the table that played: each decision the search says may deserve a label is played on
+"""A review's losses at the table that played: each move the search labels a mistake or a blunder is played on
 both ways -- the move played and the search's best -- by the bots that sat at the table (the mover by
 TABLE_MOVER), from deals of what the mover could not see, and its loss becomes the difference of the mover's
 mean final scores.
@@ -30,16 +30,18 @@ from ..bots.spec import BotSpec, make_bot
 from ..errors import ThurnError
 from ..game.state import GameState
 from .match import derive_seed
-from .review_rating import THRESHOLDS, label_of
+from .review_rating import label_of
 
 __all__ = ["TABLE_DEALS", "TABLE_MOVER", "TableLoss", "table_loss", "table_bots", "needs_table", "table_rating",
            "at_table_decision"]
 
-#: deals each re-rated decision is played on from, both ways (a loss's standard error: about 0.6-0.9 points at
-#: 3-4 players; 0.5-0.7 at 48 deals, results/review/order_truth.csv)
-TABLE_DEALS = 32
+#: deals each re-rated decision is played on from, both ways (a loss's standard error about 1-1.3 points at 3-4
+#: players; 0.5-0.7 at 48 deals, results/review/order_truth.csv): a label needs the loss less that error
+TABLE_DEALS = 16
 #: the bot the mover plays on with, after either move (the strongest bot that does not search)
 TABLE_MOVER = "heuristic"
+#: the search's labels whose moves are played on at the table
+PLAYED_ON = ("mistake", "blunder")
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,10 @@ def table_bots(bots) -> tuple[str, ...]:
     return tuple(out)
 
 
-def needs_table(loss_points: float) -> bool:
-    """Whether a decision the search rated is played on by the table: a loss that may earn a label."""
-    return loss_points >= THRESHOLDS["inaccuracy"]
+def needs_table(label: str | None) -> bool:
+    """Whether a decision the search rated is played on by the table: the search labels it a mistake or worse
+    (the moves a player looks at; an inaccuracy keeps the search's rating)."""
+    return label in PLAYED_ON
 
 
 def _play_out(state: GameState, specs, seed: int) -> None:

@@ -76,7 +76,7 @@ def review_lines(r: Review, name: str = "the game", replay: str | None = None, e
            f"labels: {thresholds} points lost; accuracy: the mean over a seat's decisions of "
            f"100·exp(-points lost / {r.accuracy_points:g})",
            f"uncertainty: {r.uncertainty}",
-           *([f"at the table: every loss of {r.thresholds['inaccuracy']:g} points or more by the search played on "
+           *(["at the table: every move the search labels a mistake or a blunder played on "
               "after the move played and after the best, the other players by the bots that sat at the table and "
               f"the player by {TABLE_MOVER}, from {r.table_deals} deals of what the player could not see; that loss "
               "replaces the search's (± its standard error)"]
