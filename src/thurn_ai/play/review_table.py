@@ -5,12 +5,13 @@ mean final scores.
 
 Why: the search's values are those of a table that plays like the search (docs/review.md, "What a loss
 assumes"). Against slower players, holding a route open costs less than the search says, and a review of a
-game of bots then ranks the players wrongly (results/review/: at the table that played, `heuristic`'s large
-losses by the search were worth nothing, `greedy`'s all of theirs). Only a record whose every seat was a bot
-that does not search can be played on this way (a person's play cannot; a search's is hours of searches).
+game of bots then ranks the players wrongly (results/review/order_truth.csv: at the table that played,
+`heuristic`'s mistakes by the search were worth 0.24 points of the 1.74 it said, `greedy`'s 1.55 of 1.47).
+Only a record whose every seat was a bot that does not search can be played on this way (a person's play
+cannot; a search's is hours of searches).
 
     >>> from thurn_ai.play.review import review
-    >>> r = review(record, table_deals=TABLE_DEALS)      # the search's review, its larger losses re-rated
+    >>> r = review(record, table_deals=TABLE_DEALS)      # the search's review, its mistakes re-rated
 
 A loss at the table is the mover's mean final score after the best move less after the move played, over
 `deals` deals (the mover's unknown cards and the deck dealt again from what it knew; both moves from the same
