@@ -31,6 +31,7 @@ from ..game.state import GameState
 from .analysis import DEFAULT_SPEC, bot_spec
 from .match import GameRecord, Table
 from .review_rating import ACCURACY_POINTS, LABELS, THRESHOLDS, UNIT, accuracy_of, label_of, rate_decision, seat_view
+from .review_table import at_table_decision, needs_table, table_bots
 from .workers import run_each
 
 __all__ = ["review", "review_decision", "Review", "DecisionReview", "PlayerSummary", "WorstTurn", "decisions_of",
@@ -308,7 +309,6 @@ def _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, c
                      table_deals: int) -> Review:
     """review() with table_deals: the search's review (cached on its own), then its mistakes and blunders played on
     at the table (review_table.at_table_decision)."""
-    from .review_table import at_table_decision, needs_table, table_bots
     if isinstance(table_deals, bool) or not isinstance(table_deals, int) or table_deals < 2:
         raise ThurnError(f"the table plays on from at least 2 deals, not {table_deals!r}")
     specs = table_bots(record.bots)
