@@ -507,7 +507,8 @@ def write_report(out: Path) -> None:
                          "results/review/table_model && python experiments/learned_value.py --part fit --search "
                          "heuristic --strong heuristic --out results/review/table_model --model "
                          "results/review/table_model/value_model.json && nice -n 10 python experiments/review.py "
-                         "--stages drift",
+                         "--stages drift && nice -n 10 python experiments/review.py --stages order_truth,order_table,"
+                         "speed",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)

@@ -97,12 +97,17 @@ def test_the_table_review_is_adopted_only_if_every_count_meets_its_rule():
             for seat in range(players):
                 bot, loss = (weaker, weak_loss) if seat == 0 else ("heuristic", 3.0)
                 rows.append({"weaker": weaker, "players": players, "game": game, "seat": seat, "bot": bot,
-                             "loss_points": loss, "loss_win": 0.0, "accuracy": 100 - 10 * loss})
+                             "loss_points": loss, "loss_win": 0.0, "accuracy": 100 - 10 * loss,
+                             "rated_by": "table" if seat == 0 else "search"})
         return rows
     met = pd.DataFrame(games("greedy", 3, 4, 5) + games("greedy", 4, 5, 5) + games("random", 3, 5, 5))
     n = table_order_numbers(met)
     assert n["table.greedy.p3.both"].value == 0.8 and n["table.random.p3.both"].value == 1.0
     assert n["table.adopted"].value == 1
+    # greedy's seat (seat 0, played on at the table) at 3-4 players: 9 points in 9 games, 1 in one
+    assert n["table.greedy.at_table"].value == 8.2 and n["table.greedy.by_search"].value == 0
+    assert n["table.heuristic.by_search"].value == 3.0 and n["table.heuristic.at_table"].value == 0
+    assert n["table.greedy.zero"].value == 0
     short = pd.DataFrame(games("greedy", 3, 4, 5) + games("random", 3, 4, 5))     # random must be last every game
     assert table_order_numbers(short)["table.adopted"].value == 0
     only_greedy = pd.DataFrame(games("greedy", 3, 5, 5))                             # a pairing not measured

@@ -282,6 +282,22 @@ def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
             f"{players}-player games of {weaker} against heuristic reviewed at the table (--table) in which {weaker} "
             "has the lowest accuracy and the largest total loss of points, 95% Wilson"))
         ok &= bool(both.mean() >= TABLE_RULE[weaker])
+    # what is left of each bot's loss in the greedy games at 3-4 players: the part the table played on and the
+    # part it kept from the search (a seat's game; exploratory, no test declared)
+    g = t[(t["weaker"] == "greedy") & (t["players"] >= 3)].assign(
+        loss=lambda x: x["loss_points"].astype(float), at_table=lambda x: x["rated_by"] == "table")
+    for bot, b in g.groupby("bot"):
+        seats = b.groupby(["players", "game", "seat"])
+        for key, part, what in (("at_table", True, "played on at the table"), ("by_search", False, "kept from the "
+                                                                                "search (not played on)")):
+            m, lo, hi = mean_ci(seats.apply(lambda x, part=part: x.loc[x["at_table"] == part, "loss"].sum()))
+            out[f"table.{bot}.{key}"] = Number(m, lo, hi, digits=1, games=seats.ngroups, says=(
+                f"greedy games at 3-4 players, --table: a {bot} seat's loss {what}, points a game, 95% t"))
+        played_on = b[b["at_table"]]
+        if len(played_on):
+            out[f"table.{bot}.zero"] = _share(int((played_on["loss"] == 0).sum()), len(played_on), (
+                f"greedy games at 3-4 players: {bot}'s moves played on at the table that lost nothing there (the "
+                "move played did as well or better; its loss counted as 0), 95% Wilson"))
     out["table.adopted"] = Number(float(ok and set(o["weaker"]) == set(TABLE_RULE)), digits=0, games=len(o), says=(
         "the order of players at the table meets the rule declared before the games at every count (1: yes)"))
     return out
