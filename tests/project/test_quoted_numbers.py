@@ -302,6 +302,25 @@ QUOTES = [
                        "{review:drift.planner_table.greedy.heuristic.between} points a game."),
     ("docs/review.md", "(`eps=0`): {review:drift.greedy.planner_table_eps0.both}, a gain of "
                        "{review:drift.planner_table_eps0.greedy.heuristic.between}."),
+    ("docs/review.md", "`heuristic`'s lose {review:truth.heuristic.loss_points} points by the review and "
+                       "{review:truth.heuristic.table_loss} at the table; `greedy`'s "
+                       "{review:truth.greedy.loss_points} and {review:truth.greedy.table_loss}. The review "
+                       "overstates `heuristic`'s losses by {review:truth.heuristic.excess} points and `greedy`'s by "
+                       "{review:truth.greedy.excess}; both tests accept (one-sided, Holm-adjusted p "
+                       "{review:truth.test.a.p} and {review:truth.test.b.p})."),
+    ("docs/review.md", "a 3-player game of `heuristic` bots, every seat, takes {review:seconds.heuristic+table.p3} s "
+                       "on 2 cores with `--table` against {review:seconds.heuristic.p3} s without"),
+    ("docs/review.md", "`random` is last in every game at every count (at 4 players {review:table.random.p4.both}, "
+                       "where the search's review missed one game). `greedy` is last at 2 players in "
+                       "{review:table.greedy.p2.both} of its games, but at 3 in {review:table.greedy.p3.both} and at "
+                       "4 in {review:table.greedy.p4.both}"),
+    ("docs/review.md", "it has the lowest accuracy in {review:table.greedy.p3.accuracy} and "
+                       "{review:table.greedy.p4.accuracy} of them."),
+    ("docs/review.md", "of its loss in a game, {review:table.heuristic.by_search} points are the search's smaller "
+                       "losses, which the table does not play on, and {review:table.heuristic.at_table} its mistakes "
+                       "played on -- {review:table.heuristic.zero} of these lost nothing at the table"),
+    ("docs/review.md", "`greedy`'s: {review:table.greedy.by_search} by the search and {review:table.greedy.at_table} "
+                       "at the table."),
 ]
 
 

@@ -281,6 +281,9 @@ def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
         out[f"table.{weaker}.p{players}.both"] = _share(int(both.sum()), len(g), (
             f"{players}-player games of {weaker} against heuristic reviewed at the table (--table) in which {weaker} "
             "has the lowest accuracy and the largest total loss of points, 95% Wilson"))
+        out[f"table.{weaker}.p{players}.accuracy"] = _share(int(g["worst_accuracy"].sum()), len(g), (
+            f"{players}-player games of {weaker} against heuristic reviewed at the table (--table) in which {weaker} "
+            "has the lowest accuracy, 95% Wilson"))
         ok &= bool(both.mean() >= TABLE_RULE[weaker])
     # what is left of each bot's loss in the greedy games at 3-4 players: the part the table played on and the
     # part it kept from the search (a seat's game; exploratory, no test declared)
