@@ -97,7 +97,7 @@ def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals
     if deals < 2:
         raise ThurnError(f"the table plays on from at least 2 deals, not {deals}")
     specs = [mover if i == seat and mover is not None else spec for i, spec in enumerate(specs)]
-    scores = {played: [], best: []}
+    scores: dict[str, list[int]] = {played: [], best: []}
     for j in range(deals):
         deal_seed = derive_seed("review-table", seed, j)
         dealt = state.determinize(seat, deal_seed)

@@ -256,12 +256,11 @@ def truth_numbers(t: pd.DataFrame) -> dict[str, Number]:
 def truth_lines(t: pd.DataFrame) -> list[str]:
     """report.md's table of order_truth: by bot and the kind of decision (phase, played move's kind, best's)."""
     t = t.assign(kind=t["phase"] + ": " + t["played"].str.split().str[0] + " for " + t["best"].str.split().str[0])
-    rows = []
-    for (bot, kind), g in t.groupby(["bot", "kind"]):
-        rows.append([bot, kind, len(g), f"{g['loss_points'].astype(float).mean():.2f}",
-                     f"{g['table_loss'].astype(float).mean():.2f}"])
+    groups = sorted(t.groupby(["bot", "kind"]), key=lambda item: (item[0][0], -len(item[1])))
     return table(["bot", "decision (phase: played for best)", "decisions", "mean loss (review)",
-                  "mean loss (at the table)"], sorted(rows, key=lambda r: (r[0], -r[2])))
+                  "mean loss (at the table)"],
+                 ([bot, kind, len(g), f"{g['loss_points'].astype(float).mean():.2f}",
+                   f"{g['table_loss'].astype(float).mean():.2f}"] for (bot, kind), g in groups))
 
 
 #: order_table's adoption rule (experiments/review.py's text, before the games): the weaker bot has the lowest
