@@ -14,10 +14,10 @@ from thurn_ai.bots import make_bot
 from thurn_ai.errors import ThurnError
 from thurn_ai.game.rules import Rules
 from thurn_ai.play import review as R
-from thurn_ai.play.match import play_game, position_at
+from thurn_ai.play.match import derive_seed, play_game, position_at
 from thurn_ai.play.review import review
 from thurn_ai.play.review_rating import accuracy_of, label_of
-from thurn_ai.play.review_table import needs_table, table_bots, table_loss
+from thurn_ai.play.review_table import needs_table, table_bots, table_loss, table_rating
 from thurn_ai.position import position_from_dict
 from tests.play.test_review import BUDGET, planted_blunder, run_cli
 
@@ -86,6 +86,11 @@ def test_review_at_the_table_rerates_the_losses_worth_a_label_and_keeps_the_sear
         mine = [d for d in at.decisions if d.seat == s.seat]
         assert s.total_loss_points == sum(d.loss_points for d in mine)
         assert s.accuracy == pytest.approx(sum(accuracy_of(d.loss_points) for d in mine) / len(mine))
+    # one decision again by hand, as experiments/review.py's order_table stage rates order.csv's rows
+    t = next(d for d in at.decisions if d.rated_by == "table")
+    again = table_loss(position_at(bot_game, t.index), t.seat, t.played, t.best, bot_game.bots, DEALS,
+                       derive_seed(0, t.index))
+    assert table_rating(again) == (t.loss_points, t.label) and again.se == t.uncertainty
     # cached apart from the search's own review; read back without playing on again
     assert len(list(tmp_path.glob("review-*.json"))) == 2
     monkeypatch.setattr(R, "run_each", lambda *a, **k: pytest.fail("played on again despite the cache"))

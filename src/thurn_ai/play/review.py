@@ -272,19 +272,27 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     if not isinstance(make_bot(bot), Analyst):
         raise BotSpecError(f"bot {str(bot)!r} cannot analyse a position; review with a search bot such as mcts")
     spec = bot_spec(bot, budget, None, n)
-    if table_deals:
-        return _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled,
-                                moves, table_deals)
+    if table_deals:                     # checked before any work
+        if isinstance(table_deals, bool) or not isinstance(table_deals, int) or table_deals < 2:
+            raise ThurnError(f"the table plays on from at least 2 deals, not {table_deals!r}")
+        table_bots(record.bots)
     if isinstance(moves, range):        # bounded by the game: --moves 1-10**20 is never a set of 10**20
         moves = frozenset(i for i in range(len(record.moves)) if i in moves)
     elif moves is not None:
         moves = frozenset(moves)
-    path = cache_path(record, seats, budget, spec, seed, cache_dir, moves) if cache_dir is not None else None
+    path = cache_path(record, seats, budget, spec, seed, cache_dir, moves, table_deals) \
+        if cache_dir is not None else None
     cached = _read_cache(path)
     if cached is not None:
         if progress:
             progress(len(cached.decisions), len(cached.decisions))
         return cached
+    if table_deals:
+        out = _at_table(review(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves),
+                        record, table_deals, jobs, client, progress, cancelled)
+        if path is not None:
+            _write_cache(path, out)
+        return out
     decisions = decisions_of(record, seats, moves)
     tasks = [(d.state, d.seat, d.move, d.index, spec, seed, budget) for d in decisions]
     done: list[DecisionReview] = []
@@ -305,29 +313,13 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     return out
 
 
-def _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves,
-                     table_deals: int) -> Review:
-    """review() with table_deals: the search's review (cached on its own), then its mistakes and blunders played on
-    at the table (review_table.at_table_decision)."""
-    if isinstance(table_deals, bool) or not isinstance(table_deals, int) or table_deals < 2:
-        raise ThurnError(f"the table plays on from at least 2 deals, not {table_deals!r}")
+def _at_table(base: Review, record: GameRecord, table_deals: int, jobs, client, progress, cancelled) -> Review:
+    """The search's review `base` with its mistakes and blunders played on at the table that played
+    (review_table.at_table_decision), its summaries made again."""
     specs = table_bots(record.bots)
-    spec = bot_spec(bot, budget, None, record.rules.players)
-    if isinstance(moves, range):
-        moves = frozenset(i for i in range(len(record.moves)) if i in moves)
-    elif moves is not None:
-        moves = frozenset(moves)
-    path = cache_path(record, seats, budget, spec, seed, cache_dir, moves, table_deals) \
-        if cache_dir is not None else None
-    cached = _read_cache(path)
-    if cached is not None:
-        if progress:
-            progress(len(cached.decisions), len(cached.decisions))
-        return cached
-    base = review(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves)
     todo = [d for d in base.decisions if needs_table(d.label)]
-    states = {d.index: d.state for d in decisions_of(record, seats, {d.index for d in todo})}
-    tasks = [(states[d.index], d, specs, table_deals, seed) for d in todo]
+    states = {d.index: d.state for d in decisions_of(record, base.seats, {d.index for d in todo})}
+    tasks = [(states[d.index], d, specs, table_deals, base.seed) for d in todo]
     rerated = {}
     with closing(iter(run_each(at_table_decision, tasks, jobs, client))) as results:
         for result in results:
@@ -337,11 +329,8 @@ def _review_at_table(record, seats, budget, bot, seed, jobs, client, progress, c
             if cancelled and cancelled():
                 raise ReviewCancelled("review cancelled")
     done = [rerated.get(d.index, d) for d in base.decisions]
-    out = replace(base, decisions=tuple(done), table_deals=table_deals,
-                  summaries=tuple(_summary(s, record.bots[s], done) for s in base.seats))
-    if path is not None:
-        _write_cache(path, out)
-    return out
+    return replace(base, decisions=tuple(done), table_deals=table_deals,
+                   summaries=tuple(_summary(s, record.bots[s], done) for s in base.seats))
 
 
 def _calibrated(spec: BotSpec, players: int) -> bool:
