@@ -48,9 +48,10 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
 - order_table.csv: the order games reviewed at the table that played (`thurn-ai review --table`,
   play/review_table.py): every decision of order.csv the search labels a mistake or a blunder (its smaller
   loss, at today's thresholds) played on both ways from TABLE_DEALS deals (the others by their recorded bots,
-  the mover by TABLE_MOVER), its loss, label and accuracy replaced by the table's; the other decisions as
-  order.csv has them. Games 0 to --table-games - 1 of greedy's pairing and to --table-games-random - 1 of
-  random's (20 each, the issue's count), at 2, 3 and 4 players. The rule, committed before the games:
+  the mover by TABLE_MOVER), its loss, label and accuracy the table's (the file keeps these decisions only;
+  order_table_games.csv the games gone through; the other decisions are order.csv's). Games 0 to
+  --table-games - 1 of greedy's pairing and to --table-games-random - 1 of random's (20 each, the issue's
+  count), at 2, 3 and 4 players. The rule, committed before the games:
   `--table` passes the issue's order of players if, at each count, `greedy` has the lowest accuracy and the
   largest total loss in at least 80% of its games and `random` in every game; it is then the review to use for
   a game of bots (the default review, which has no model of the table, is unchanged). A first run (32 deals,
@@ -85,6 +86,7 @@ from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, posit
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
 from thurn_ai.play.review_rating import accuracy_of, label_of, rate_move, seat_view
 from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_loss, table_rating
+from thurn_ai.studies.review_validation import GAME_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = 10                      # the confirming search's budget, in default budgets
@@ -387,8 +389,8 @@ def _at_table_row(task: tuple) -> dict:
     row, state, bots = task
     t = table_loss(state, row["seat"], row["played"], row["best"], bots, TABLE_DEALS, derive_seed(0, row["move"] - 1))
     loss, label = table_rating(t)
-    return {**row, "loss_search": row["loss_points"], "loss_points": loss, "label": label or "",
-            "uncertainty": t.se, "accuracy": accuracy_of(loss), "rated_by": "table"}
+    return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat")}, "loss_search": row["loss_points"],
+            "loss_points": loss, "label": label or "", "uncertainty": t.se, "accuracy": accuracy_of(loss)}
 
 
 TABLE_PLAYERS = PLAYERS
@@ -401,9 +403,10 @@ def _label(row: dict) -> str | None:
 
 
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
-    """order_table.csv (see the module's text), two processes, written a game at a time."""
-    path = out / "order_table.csv"
-    rows = _rows(path)
+    """order_table.csv and order_table_games.csv (see the module's text), two processes, written a game at a
+    time: only the decisions played on (studies/review_validation.at_table puts them back into order.csv's)."""
+    path, games_path = out / "order_table.csv", out / "order_table_games.csv"
+    rows, done = _rows(path), _rows(games_path)
     o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
     with multiprocessing.Pool(2) as pool:
         for k in range(max(games, random_games)):
@@ -411,16 +414,16 @@ def measure_order_table(out: Path, games: int, random_games: int) -> None:
                 if k >= (games if weaker == "greedy" else random_games):
                     continue
                 for players in TABLE_PLAYERS:
-                    if any(r["weaker"] == weaker and r["players"] == players and r["game"] == k for r in rows):
+                    if any(r["weaker"] == weaker and r["players"] == players and r["game"] == k for r in done):
                         continue
                     g = o[(o["weaker"] == weaker) & (o["players"] == players) & (o["game"] == k)]
                     rec = order_record(weaker, players, k)
                     todo = [r for r in g.to_dict("records") if needs_table(_label(r))]
                     tasks = [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo]
-                    rerated = {r["move"]: r for r in pool.imap(_at_table_row, tasks)}
-                    rows += [rerated.get(r["move"], {**r, "loss_search": None, "rated_by": "search"})
-                             for r in g.to_dict("records")]
+                    rows += pool.imap(_at_table_row, tasks)
+                    done.append({"weaker": weaker, "players": players, "game": k, "played_on": len(tasks)})
                     _save(rows, path)
+                    _save(done, games_path)
                     print("table", weaker, players, k, len(tasks), flush=True)
 
 

@@ -112,3 +112,18 @@ def test_the_table_review_is_adopted_only_if_every_count_meets_its_rule():
     assert table_order_numbers(short)["table.adopted"].value == 0
     only_greedy = pd.DataFrame(games("greedy", 3, 5, 5))                             # a pairing not measured
     assert table_order_numbers(only_greedy)["table.adopted"].value == 0
+
+
+def test_at_table_puts_the_played_on_decisions_back_into_the_games_gone_through():
+    from thurn_ai.studies.review_validation import at_table
+    o = pd.DataFrame([{"weaker": "greedy", "players": 2, "game": game, "move": move, "seat": move % 2,
+                       "loss_points": 1.5 * move, "accuracy": 50.0, "label": "mistake", "uncertainty": ""}
+                      for game in (0, 1) for move in (1, 2)])
+    t = pd.DataFrame([{"weaker": "greedy", "players": 2, "game": 0, "move": 2, "seat": 0, "loss_search": 3.0,
+                       "loss_points": 0.0, "label": "", "uncertainty": 0.8, "accuracy": 100.0}])
+    games = pd.DataFrame([{"weaker": "greedy", "players": 2, "game": 0, "played_on": 1}])
+    got = at_table(o, t, games).set_index("move")
+    assert list(got["game"]) == [0, 0]                       # game 1 was not gone through
+    assert got.loc[2, "rated_by"] == "table" and got.loc[2, "loss_points"] == 0.0 and got.loc[2, "label"] == ""
+    assert got.loc[2, "loss_search"] == 3.0 and got.loc[2, "accuracy"] == 100.0 and got.loc[2, "uncertainty"] == 0.8
+    assert got.loc[1, "rated_by"] == "search" and got.loc[1, "loss_points"] == 1.5 and got.loc[1, "label"] == "mistake"

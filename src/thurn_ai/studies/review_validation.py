@@ -13,8 +13,9 @@ numbers of its front page (findings) and the tables of its report.
   points move between the first decision and the final score.
 - order_truth.csv: large losses of the greedy games played on both ways by the bots that sat at the table (the
   table's loss), beside the review's: `truth_numbers`, with the two tests declared before the games.
-- order_table.csv: the order games as `thurn-ai review --table` rates them: `table_order_numbers`, with the
-  adoption rule declared before the games (TABLE_RULE).
+- order_table.csv, order_table_games.csv: the decisions of order.csv that `thurn-ai review --table` played on at
+  the table, and the games it went through; `at_table` puts them back into order.csv's games, for
+  `table_order_numbers`, with the adoption rule declared before the games (TABLE_RULE).
 """
 from __future__ import annotations
 
@@ -263,6 +264,31 @@ def truth_lines(t: pd.DataFrame) -> list[str]:
                    f"{g['table_loss'].astype(float).mean():.2f}"] for (bot, kind), g in groups))
 
 
+#: what order_table.csv keeps of a decision played on at the table (with its game's keys and move): the rest of
+#: its row is order.csv's
+TABLE_COLUMNS = ("loss_search", "loss_points", "label", "uncertainty", "accuracy")
+GAME_KEYS = ["weaker", "players", "game"]
+
+
+def at_table(o: pd.DataFrame, t: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """The order games the table went through (`games`: order_table_games.csv) as `--table` rates them:
+    order.csv's rows (`o`), those played on (`t`: order_table.csv) with the table's TABLE_COLUMNS and
+    rated_by 'table', the others with rated_by 'search'."""
+    keys = [*GAME_KEYS, "move"]
+    out = o.merge(games[GAME_KEYS], on=GAME_KEYS).set_index(keys)
+    out["rated_by"], out["loss_search"] = "search", float("nan")
+    for c in ("uncertainty", "loss_points", "accuracy"):     # read as text where a column has blanks
+        out[c] = pd.to_numeric(out[c], errors="coerce")
+    out.update(t.set_index(keys)[list(TABLE_COLUMNS)].assign(rated_by="table"))
+    return out.reset_index()
+
+
+def _table_frame(out: Path) -> pd.DataFrame | None:
+    """at_table of the files in `out`, if the table's stage has run."""
+    frames = [_read(out, name) for name in ("order.csv", "order_table.csv", "order_table_games.csv")]
+    return at_table(*frames) if all(f is not None and len(f) for f in frames) else None
+
+
 #: order_table's adoption rule (experiments/review.py's text, before the games): the weaker bot has the lowest
 #: accuracy and the largest total loss in at least this share of its games at each count (random: every game)
 TABLE_RULE = {"greedy": 0.8, "random": 1.0}
@@ -322,9 +348,11 @@ def review_numbers(out: Path) -> dict[str, Number]:
     for name, fn in (("planted.csv", planted_numbers), ("selfplay.csv", selfplay_numbers),
                      ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers),
                      ("drift.csv", drift_numbers),
-                     ("order_truth.csv", truth_numbers), ("order_table.csv", table_order_numbers)):
+                     ("order_truth.csv", truth_numbers)):
         if (data := _read(out, name)) is not None and len(data):
             numbers.update(fn(data))
+    if (t := _table_frame(out)) is not None:
+        numbers.update(table_order_numbers(t))
     return numbers
 
 
@@ -404,9 +432,9 @@ def report_lines(out: Path) -> list[str]:
                   ""]
         lines += drift_lines(d)
         lines += [""]
-    if (t := _read(out, "order_table.csv")) is not None and len(t):
+    if (t := _table_frame(out)) is not None:
         lines += ["## Order of players at the table that played (`review --table`)", "",
-                  "The order games again, every decision whose loss by the search may earn a label played on both "
+                  "The order games again, every decision the search labels a mistake or a blunder played on both "
                   "ways by the table (the other players by their bots, the player by heuristic), its loss replaced "
                   "by the table's (`--stages order_table`).", ""]
         lines += order_lines(t)
