@@ -315,6 +315,14 @@ def _one_against_heuristic(spec: str, players: int, k: int, seed: int):
                                               for i, s in enumerate(specs)], seed)
 
 
+def _large_losses(out: Path, size: int, seed: int) -> pd.DataFrame:
+    """A seeded sample of up to `size` decisions of each bot in the greedy games at 3 and 4 players (order.csv)
+    whose loss by the review is a mistake or more (order_confirm, order_truth)."""
+    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
+    big = o[(o["weaker"] == "greedy") & (o["players"] >= 3) & (o["loss_points"] >= THRESHOLDS["mistake"])]
+    return pd.concat(g.sample(min(size, len(g)), random_state=seed) for _, g in big.groupby("bot"))
+
+
 def measure_order_confirm(out: Path) -> None:
     """Are the large losses the review finds in greedy-against-heuristic games at 3 and 4 players real? Up to
     CONFIRM_SAMPLE decisions of each bot with a loss of a mistake or more (order.csv, a seeded sample) are
@@ -322,10 +330,7 @@ def measure_order_confirm(out: Path) -> None:
     path = out / "order_confirm.csv"
     rows = _rows(path)
     done = {(r["players"], r["game"], r["move"]) for r in rows}
-    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
-    big = o[(o["weaker"] == "greedy") & (o["players"] >= 3) & (o["loss_points"] >= THRESHOLDS["mistake"])]
-    sample = pd.concat(g.sample(min(CONFIRM_SAMPLE, len(g)), random_state=CONFIRM_SEED)
-                       for _, g in big.groupby("bot"))
+    sample = _large_losses(out, CONFIRM_SAMPLE, CONFIRM_SEED)
     records = {}
     for r in sample.sort_values(["players", "game", "move"]).itertuples():
         if (r.players, r.game, r.move) in done:
@@ -369,9 +374,7 @@ def measure_order_truth(out: Path) -> None:
     path = out / "order_truth.csv"
     rows = _rows(path)
     done = {(r["players"], r["game"], r["move"]) for r in rows}
-    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
-    big = o[(o["weaker"] == "greedy") & (o["players"] >= 3) & (o["loss_points"] >= THRESHOLDS["mistake"])]
-    sample = pd.concat(g.sample(min(TRUTH_SAMPLE, len(g)), random_state=TRUTH_SEED) for _, g in big.groupby("bot"))
+    sample = _large_losses(out, TRUTH_SAMPLE, TRUTH_SEED)
     todo = [r for r in sample.sort_values(["players", "game", "move"]).itertuples()
             if (r.players, r.game, r.move) not in done]
     tasks = [(int(r.players), int(r.game), int(r.seat), int(r.move), r.played, r.best) for r in todo]
