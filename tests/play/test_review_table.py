@@ -17,7 +17,7 @@ from thurn_ai.play import review as R
 from thurn_ai.play.match import derive_seed, play_game, position_at
 from thurn_ai.play.review import review
 from thurn_ai.play.review_rating import accuracy_of, label_of
-from thurn_ai.play.review_table import needs_table, table_bots, table_loss, table_rating
+from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_bots, table_loss, table_rating
 from thurn_ai.position import position_from_dict
 from tests.play.test_review import BUDGET, planted_blunder, run_cli
 
@@ -119,6 +119,8 @@ def test_review_table_prints_the_tables_losses_and_refuses_a_person_in_one_line(
                                           for x in d["decisions"])
     code, out, err = run_cli(["review", path, "--table", "--moves", "1-40", "--budget", BUDGET], capsys)
     assert code == 0 and "at the table: every move the search labels a mistake or a blunder" in out, err
+    code, out, _ = run_cli(["review", "--help"], capsys)
+    assert code == 0 and f"from {TABLE_DEALS} deals" in " ".join(out.split())   # the help says the deals used
     person = tmp_path / "person.jsonl"
     person.write_text(json.dumps({**json.loads(bot_game.to_json()), "bots": ["human", "random"]}) + "\n")
     code, out, err = run_cli(["review", person, "--table", "--budget", BUDGET], capsys)

@@ -89,7 +89,7 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
     from tqdm import tqdm
     from ..bots.spec import BotSpec
     from ..play.review import DEFAULT_BUDGET, default_cache_dir, load_record, review
-    from ..play.review_table import TABLE_DEALS, table_bots
+    from ..play.review_table import TABLE_DEALS
     from ..play.review_text import review_lines
     seat_list = parse_seats(seats)
     move_range = parse_moves(moves)
@@ -101,8 +101,6 @@ def command(record, game, seats, moves, budget, bot, seed, jobs, scheduler, png,
     spec = BotSpec.parse(bot)            # the spec's text read here, at the edge; the library takes the value
     if seat_list is not None and max(seat_list) >= rec.rules.players:
         raise PositionError(f"--seats {seats}: the game has seats 0-{rec.rules.players - 1}")
-    if table:
-        table_bots(rec.bots)             # a game of bots that can play on, or one error line before the work
     client = None
     if scheduler is not None:
         from ..play.workers import connect

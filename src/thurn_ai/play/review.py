@@ -275,7 +275,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     if table_deals:                     # checked before any work
         if isinstance(table_deals, bool) or not isinstance(table_deals, int) or table_deals < 2:
             raise ThurnError(f"the table plays on from at least 2 deals, not {table_deals!r}")
-        table_bots(record.bots)
+        specs = table_bots(record.bots)
     if isinstance(moves, range):        # bounded by the game: --moves 1-10**20 is never a set of 10**20
         moves = frozenset(i for i in range(len(record.moves)) if i in moves)
     elif moves is not None:
@@ -289,7 +289,7 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
         return cached
     if table_deals:
         out = _at_table(review(record, seats, budget, bot, seed, jobs, client, progress, cache_dir, cancelled, moves),
-                        record, table_deals, jobs, client, progress, cancelled)
+                        record, specs, table_deals, jobs, client, progress, cancelled)
         if path is not None:
             _write_cache(path, out)
         return out
@@ -313,10 +313,10 @@ def review(record: GameRecord, seats=None, budget: int = DEFAULT_BUDGET, bot: Bo
     return out
 
 
-def _at_table(base: Review, record: GameRecord, table_deals: int, jobs, client, progress, cancelled) -> Review:
-    """The search's review `base` with its mistakes and blunders played on at the table that played
-    (review_table.at_table_decision), its summaries made again."""
-    specs = table_bots(record.bots)
+def _at_table(base: Review, record: GameRecord, specs, table_deals: int, jobs, client, progress,
+              cancelled) -> Review:
+    """The search's review `base` with its mistakes and blunders played on at the table that played by bots of
+    `specs` (review_table.at_table_decision), its summaries made again."""
     todo = [d for d in base.decisions if needs_table(d.label)]
     states = {d.index: d.state for d in decisions_of(record, base.seats, {d.index for d in todo})}
     tasks = [(states[d.index], d, specs, table_deals, base.seed) for d in todo]
