@@ -58,6 +58,12 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   every loss of 0.5 or more) was stopped after two games, unread, as too slow; the second began with games 0-9
   of greedy's and 0-4 of random's at 3 and 4 players only and was widened to these counts, before any of its
   rows was read, when it proved faster than feared.
+- table_all.csv (exploratory, no test declared: the search for a rule to test on fresh games): every decision
+  of the greedy games at 3 and 4 players (games 0 to --table-games - 1) whose search loss is an inaccuracy or
+  more (TABLE_ALL_FROM) played on at the table as order_table plays a decision (the same seeds), keeping the
+  table's mean loss unclamped, its standard error and both ways' mean final scores; table_all_games.csv the
+  games gone through. What it asks: is the order left unmet at the table by the search's smaller losses (not
+  played on) and by a negative mean counted as 0?
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -405,6 +411,42 @@ def _label(row: dict) -> str | None:
     return label_of(float(row["loss_points"]) - spread)
 
 
+#: table_all: the search's losses from which a decision is played on at the table (the inaccuracy threshold)
+TABLE_ALL_FROM = THRESHOLDS["inaccuracy"]
+TABLE_ALL_PLAYERS = (3, 4)
+
+
+def _table_all_row(task: tuple) -> dict:
+    """One order.csv row played on at the table as _at_table_row plays it (the same seeds), with the table's
+    mean loss unclamped, its standard error and both ways' mean final scores."""
+    row, state, bots = task
+    t = table_loss(state, row["seat"], row["played"], row["best"], bots, TABLE_DEALS, derive_seed(0, row["move"] - 1))
+    return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat", "bot")}, "loss_search": row["loss_points"],
+            "table_loss": t.loss, "table_se": t.se, "played_points": t.played_points, "best_points": t.best_points}
+
+
+def measure_table_all(out: Path, games: int) -> None:
+    """table_all.csv (exploratory; see the module's text): every decision of the greedy games at 3 and 4
+    players whose search loss is TABLE_ALL_FROM or more, played on at the table, two processes, a game at a
+    time (table_all_games.csv: the games gone through)."""
+    path, games_path = out / "table_all.csv", out / "table_all_games.csv"
+    rows, done = _rows(path), _rows(games_path)
+    o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)
+    with multiprocessing.Pool(2) as pool:
+        for k in range(games):
+            for players in TABLE_ALL_PLAYERS:
+                if any(r["players"] == players and r["game"] == k for r in done):
+                    continue
+                g = o[(o["weaker"] == "greedy") & (o["players"] == players) & (o["game"] == k)]
+                rec = order_record("greedy", players, k)
+                todo = [r for r in g.to_dict("records") if float(r["loss_points"]) >= TABLE_ALL_FROM]
+                rows += pool.imap(_table_all_row, [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo])
+                done.append({"weaker": "greedy", "players": players, "game": k, "played_on": len(todo)})
+                _save(rows, path)
+                _save(done, games_path)
+                print("table_all", players, k, len(todo), flush=True)
+
+
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
     """order_table.csv and order_table_games.csv (see the module's text), two processes, written a game at a
     time: only the decisions played on (studies/review_validation.at_table puts them back into order.csv's)."""
@@ -560,6 +602,8 @@ def main() -> None:
         measure_order_truth(out)
     if "order_table" in stages:
         measure_order_table(out, args.table_games, args.table_games_random)
+    if "table_all" in stages:
+        measure_table_all(out, args.table_games)
     if "report" in stages:
         write_report(out)
 
