@@ -64,6 +64,11 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   table's mean loss unclamped, its standard error and both ways' mean final scores; table_all_games.csv the
   games gone through. What it asks: is the order left unmet at the table by the search's smaller losses (not
   played on) and by a negative mean counted as 0?
+- fresh.csv: fresh games of greedy against heuristic at 3 and 4 players (--table-games of each; seeds no other
+  stage used), every seat reviewed at the default budget, and every decision with a search loss of
+  TABLE_ALL_FROM or more played on at the table as in table_all (table_loss, table_se; blank where not played
+  on). The check, on games the rule was not chosen on, of the rule chosen on table_all.csv (below, declared
+  before any of its rows was read).
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -447,6 +452,36 @@ def measure_table_all(out: Path, games: int) -> None:
                 print("table_all", players, k, len(todo), flush=True)
 
 
+def fresh_record(players: int, k: int):
+    """Fresh game k of greedy against heuristic (seeds no other stage used): the check of a rule chosen on
+    table_all.csv."""
+    return _one_against_heuristic("greedy", players, k, derive_seed("review-order-fresh", "greedy", players, k))
+
+
+def measure_fresh(out: Path, games: int) -> None:
+    """fresh.csv (see the module's text): fresh games of greedy against heuristic at 3 and 4 players, every
+    seat reviewed at the default budget (two jobs), then every decision whose search loss is TABLE_ALL_FROM or
+    more played on at the table as table_all plays it; written a game at a time."""
+    path = out / "fresh.csv"
+    rows = _rows(path)
+    with multiprocessing.Pool(2) as pool:
+        for k in range(games):
+            for players in TABLE_ALL_PLAYERS:
+                if any(r["players"] == players and r["game"] == k for r in rows):
+                    continue
+                rec = fresh_record(players, k)
+                got = _review_rows(rec, "fresh", players, k, DEFAULT_BUDGET, "greedy", jobs=2)
+                todo = [r for r in got if float(r["loss_points"]) >= TABLE_ALL_FROM]
+                table = {t["move"]: t for t in pool.imap(
+                    _table_all_row, [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo])}
+                for r in got:
+                    t = table.get(r["move"], {})
+                    r.update(table_loss=t.get("table_loss"), table_se=t.get("table_se"))
+                rows += got
+                _save(rows, path)
+                print("fresh", players, k, len(todo), flush=True)
+
+
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
     """order_table.csv and order_table_games.csv (see the module's text), two processes, written a game at a
     time: only the decisions played on (studies/review_validation.at_table puts them back into order.csv's)."""
@@ -604,6 +639,8 @@ def main() -> None:
         measure_order_table(out, args.table_games, args.table_games_random)
     if "table_all" in stages:
         measure_table_all(out, args.table_games)
+    if "fresh" in stages:
+        measure_fresh(out, args.table_games)
     if "report" in stages:
         write_report(out)
 
