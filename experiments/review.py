@@ -63,12 +63,20 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   more (TABLE_ALL_FROM) played on at the table as order_table plays a decision (the same seeds), keeping the
   table's mean loss unclamped, its standard error and both ways' mean final scores; table_all_games.csv the
   games gone through. What it asks: is the order left unmet at the table by the search's smaller losses (not
-  played on) and by a negative mean counted as 0?
+  played on) and by a negative mean counted as 0? How a decision played on counts in a seat's accuracy and
+  total loss (studies/review_validation.py TABLE_COUNTS: `clamped`, `mean`, `smaller`) is chosen on these
+  games by a rule written here after 3 of its 40 games had been read (committed before the rest): the count
+  whose smaller share over 3 and 4 players of games in which greedy has the lowest accuracy and the largest
+  total loss is highest; on a tie, the first of clamped, smaller, mean (a loss that is never below 0 reads
+  more plainly).
 - fresh.csv: fresh games of greedy against heuristic at 3 and 4 players (--table-games of each; seeds no other
   stage used), every seat reviewed at the default budget, and every decision with a search loss of
   TABLE_ALL_FROM or more played on at the table as in table_all (table_loss, table_se; blank where not played
-  on). The check, on games the rule was not chosen on, of the rule chosen on table_all.csv (below, declared
-  before any of its rows was read).
+  on). The check, on games the rule was not chosen on, of the count chosen on table_all.csv; declared before
+  any of its rows was read: the chosen count passes if greedy has the lowest accuracy and the largest total
+  loss in at least 80% of the fresh games at 3 players and at 4 players (the issue's share). The cells the
+  current `--table` already meets (greedy at 2 players, random at every count) are not part of this check;
+  a count that passes is adopted for `--table` only once they are run again with it.
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).

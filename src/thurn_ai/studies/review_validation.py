@@ -331,6 +331,33 @@ def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
     return out
 
 
+#: how a decision played on at the table counts in a seat's accuracy and total loss, from the table's mean loss
+#: over its deals and that mean's standard error (table_all.csv, fresh.csv): `clamped` as `--table` counts it
+#: today (0 when the move played did as well or better), `mean` the mean as it is (a harmless move counts 0 on
+#: average, a move that did better than the search's best counts below 0), `smaller` the mean less its error,
+#: not below 0 (what the table is sure of; the label's own rule)
+TABLE_COUNTS = {"clamped": lambda m, se: max(m, 0.0), "mean": lambda m, se: m,
+                "smaller": lambda m, se: max(m - se, 0.0)}
+
+
+def rated_at_table(o: pd.DataFrame, t: pd.DataFrame, count: str) -> pd.DataFrame:
+    """The games of `o` (every decision: order.csv's or fresh.csv's rows) with each decision of `t` (played on:
+    table_loss, table_se) counted by TABLE_COUNTS[count] in loss_points and accuracy; the others as the search
+    rated them. Only the games `t` went through (a game with no row in `t` is left out)."""
+    from ..play.review_rating import accuracy_of
+    keys = [*GAME_KEYS, "move"]
+    t = t.dropna(subset=["table_loss"])
+    out = o.merge(t[GAME_KEYS].drop_duplicates(), on=GAME_KEYS).set_index(keys)
+    out["loss_points"] = pd.to_numeric(out["loss_points"], errors="coerce")
+    on = t.set_index(keys)
+    counted = pd.Series([TABLE_COUNTS[count](float(m), float(se)) for m, se in zip(on["table_loss"], on["table_se"])],
+                        index=on.index, dtype=float)
+    out.loc[counted.index, "loss_points"] = counted
+    out.loc[counted.index, "accuracy"] = counted.map(accuracy_of)
+    out["accuracy"] = pd.to_numeric(out["accuracy"], errors="coerce")
+    return out.reset_index()
+
+
 def review_numbers(out: Path) -> dict[str, Number]:
     """The front page's numbers: those of the files there are."""
     numbers: dict[str, Number] = {}
