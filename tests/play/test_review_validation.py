@@ -1,6 +1,8 @@
 """The review's validation numbers (thurn_ai.studies.review_validation), from small hand-made tables."""
 import pandas as pd
+import pytest
 
+from thurn_ai.play.review_rating import accuracy_of
 from thurn_ai.studies.review_validation import order_confirm_numbers, order_numbers
 
 
@@ -127,3 +129,78 @@ def test_at_table_puts_the_played_on_decisions_back_into_the_games_gone_through(
     assert got.loc[2, "rated_by"] == "table" and got.loc[2, "loss_points"] == 0.0 and got.loc[2, "label"] == ""
     assert got.loc[2, "loss_search"] == 3.0 and got.loc[2, "accuracy"] == 100.0 and got.loc[2, "uncertainty"] == 0.8
     assert got.loc[1, "rated_by"] == "search" and got.loc[1, "loss_points"] == 1.5 and got.loc[1, "label"] == "mistake"
+
+
+def _seat_rows(game, players, losses, table=None):
+    """One decision a seat (seat 0 greedy) of a greedy game: its search loss, and where `table` gives one, the
+    table's (mean, standard error)."""
+    rows, played_on = [], []
+    for seat, loss in enumerate(losses):
+        row = {"weaker": "greedy", "players": players, "game": game, "move": seat + 1, "seat": seat,
+               "bot": "greedy" if seat == 0 else "heuristic", "loss_points": loss, "loss_win": 0.0,
+               "accuracy": accuracy_of(loss)}
+        rows.append(row)
+        if table and seat in table:
+            played_on.append({**row, "loss_search": loss, "table_loss": table[seat][0], "table_se": table[seat][1]})
+    return rows, played_on
+
+
+def test_a_decision_played_on_counts_as_each_rule_says_and_the_rest_keep_the_searchs_loss():
+    from thurn_ai.studies.review_validation import rated_at_table
+    rows, on = _seat_rows(0, 3, [2.0, 1.0, 0.3], table={0: (1.5, 0.5), 1: (-0.8, 0.6)})
+    extra, _ = _seat_rows(1, 3, [1.0, 1.0, 1.0])                  # a game the table did not go through
+    o, t = pd.DataFrame(rows + extra), pd.DataFrame(on)
+    for count, want in (("clamped", [1.5, 0.0]), ("smaller", [1.0, 0.0]), ("mean", [1.5, -0.8])):
+        got = rated_at_table(o, t, count).set_index("seat")
+        assert list(got["game"].unique()) == [0]
+        assert list(got.loc[[0, 1], "loss_points"]) == pytest.approx(want)
+        assert got.loc[2, "loss_points"] == 0.3 and got.loc[2, "accuracy"] == accuracy_of(0.3)   # the search's
+        assert list(got.loc[[0, 1], "accuracy"]) == pytest.approx([accuracy_of(w) for w in want])
+
+
+def test_table_all_chooses_the_count_that_orders_most_games_and_the_plainest_on_a_tie():
+    from thurn_ai.studies.review_validation import table_all_choice, table_all_numbers
+    rows, on = [], []
+    # greedy (seat 0) lost 1 point by the search and 2 at the table; heuristic (seat 1) 2 by the search, at the
+    # table -0.5 +- 0.1 (a move that did better there): clamped counts it 0 and orders greedy last; so does mean
+    for game in range(4):
+        r, t = _seat_rows(game, 3, [1.0, 2.0, 0.0], table={0: (2.0, 0.2), 1: (-0.5, 0.1)})
+        rows, on = rows + r, on + t
+    o, t = pd.DataFrame(rows), pd.DataFrame(on)
+    assert table_all_choice(o, t) == "clamped"                   # clamped, smaller, mean all order every game
+    n = table_all_numbers(o, t)
+    assert n["table_all.clamped.p3"].value == 1 and n["table_all.mean.p3"].value == 1
+    assert n["table_all.greedy.table"].value == 2.0 and n["table_all.heuristic.search"].value == 2.0
+    # heuristic's table loss 2.5 +- 2.0 instead: clamped and mean count it above greedy's 2.0; only `smaller`
+    # (0.5 against 2.0 - 0.2) leaves greedy last
+    t2 = t.assign(table_loss=[2.0 if s == 0 else 2.5 for s in t["seat"]],
+                  table_se=[0.2 if s == 0 else 2.0 for s in t["seat"]])
+    assert table_all_choice(o, t2) == "smaller"
+    n = table_all_numbers(o, t2)
+    assert n["table_all.clamped.p3"].value == 0 and n["table_all.smaller.p3"].value == 1
+
+
+def test_the_fresh_games_pass_only_if_the_chosen_count_orders_enough_games_at_3_and_at_4_players():
+    from thurn_ai.studies.review_validation import fresh_numbers
+
+    def fresh(players, ordered, n):
+        rows = []
+        for game in range(n):
+            # greedy (seat 0): 1 by the search, 2 at the table; heuristic (seat 1): 2 by the search, and at the
+            # table 0.5 in the ordered games, 3 in the others
+            r, t = _seat_rows(game, players, [1.0, 2.0] + [0.0] * (players - 2),
+                              table={0: (2.0, 0.1), 1: (0.5 if game < ordered else 3.0, 0.1)})
+            for row in r:
+                row.update(table_loss=float("nan"), table_se=float("nan"))
+                row.update(next(({"table_loss": x["table_loss"], "table_se": x["table_se"]} for x in t
+                                  if x["seat"] == row["seat"]), {}))
+            rows += r
+        return rows
+    f = pd.DataFrame(fresh(3, 8, 10) + fresh(4, 9, 10))
+    n = fresh_numbers(f, "clamped")
+    assert n["fresh.clamped.p3"].value == 0.8 and n["fresh.clamped.p4"].value == 0.9
+    assert n["fresh.default.p3"].value == 0 and n["fresh.default.p3"].games == 10     # the search ranks heuristic last
+    assert n["fresh.passed"].value == 1
+    f = pd.DataFrame(fresh(3, 7, 10) + fresh(4, 10, 10))
+    assert fresh_numbers(f, "clamped")["fresh.passed"].value == 0
+    assert fresh_numbers(pd.DataFrame(fresh(3, 10, 10)), "clamped")["fresh.passed"].value == 0     # 4 players missing

@@ -335,9 +335,9 @@ def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
 #: over its deals and that mean's standard error (table_all.csv, fresh.csv): `clamped` as `--table` counts it
 #: today (0 when the move played did as well or better), `mean` the mean as it is (a harmless move counts 0 on
 #: average, a move that did better than the search's best counts below 0), `smaller` the mean less its error,
-#: not below 0 (what the table is sure of; the label's own rule)
-TABLE_COUNTS = {"clamped": lambda m, se: max(m, 0.0), "mean": lambda m, se: m,
-                "smaller": lambda m, se: max(m - se, 0.0)}
+#: not below 0 (what the table is sure of; the label's own rule). In this order on a tie (table_all_choice).
+TABLE_COUNTS = {"clamped": lambda m, se: max(m, 0.0), "smaller": lambda m, se: max(m - se, 0.0),
+                "mean": lambda m, se: m}
 
 
 def rated_at_table(o: pd.DataFrame, t: pd.DataFrame, count: str) -> pd.DataFrame:
@@ -356,6 +356,109 @@ def rated_at_table(o: pd.DataFrame, t: pd.DataFrame, count: str) -> pd.DataFrame
     out.loc[counted.index, "accuracy"] = counted.map(accuracy_of)
     out["accuracy"] = pd.to_numeric(out["accuracy"], errors="coerce")
     return out.reset_index()
+
+
+def _both_shares(f: pd.DataFrame) -> pd.Series:
+    """By player count: the share of games in which the weaker bot has the lowest accuracy and the largest
+    total loss (order_table's two columns)."""
+    o = order_table(f)
+    return (o["worst_accuracy"] & o["largest_loss"]).groupby(o["players"]).mean()
+
+
+def table_all_choice(o: pd.DataFrame, t: pd.DataFrame) -> str:
+    """The count table_all chooses (experiments/review.py's rule, declared before most of its games were
+    read): the highest smaller share over the player counts of games in which greedy has the lowest accuracy
+    and the largest total loss; on a tie the first in TABLE_COUNTS."""
+    scores = {c: float(_both_shares(rated_at_table(o, t, c)).min()) for c in TABLE_COUNTS}
+    return max(TABLE_COUNTS, key=lambda c: (scores[c], -list(TABLE_COUNTS).index(c)))
+
+
+def table_all_numbers(o: pd.DataFrame, t: pd.DataFrame, prefix: str = "table_all",
+                      what: str = "greedy games at 3-4 players (order.csv)") -> dict[str, Number]:
+    """For each count of TABLE_COUNTS and player count: the share of games in which greedy has the lowest
+    accuracy and the largest total loss, every inaccuracy or worse played on at the table (95% Wilson); by bot,
+    the mean loss at the table and by the search of the decisions played on (95% t)."""
+    out: dict[str, Number] = {}
+    for count in TABLE_COUNTS:
+        f = order_table(rated_at_table(o, t, count))
+        for players, g in f.groupby("players"):
+            both = g["worst_accuracy"] & g["largest_loss"]
+            out[f"{prefix}.{count}.p{players}"] = _share(int(both.sum()), len(g), (
+                f"{what}, every inaccuracy or worse played on at the table and counted `{count}`: games in which "
+                f"greedy has the lowest accuracy and the largest total loss, {players} players, 95% Wilson"))
+    on = t.dropna(subset=["table_loss"])
+    for bot, b in on.groupby("bot"):
+        for key, values in (("table", b["table_loss"].astype(float)), ("search", _search_loss(b))):
+            m, lo, hi = mean_ci(values)
+            out[f"{prefix}.{bot}.{key}"] = Number(m, lo, hi, digits=2, games=len(b), says=(
+                f"{what}: {bot}'s decisions played on (a search loss of an inaccuracy or more), mean loss "
+                f"{'at the table' if key == 'table' else 'by the search'}, points, 95% t"))
+    return out
+
+
+#: the fresh games' check (experiments/review.py, declared before their rows were read): the chosen count
+#: orders greedy last in accuracy and total loss in at least this share of the games at 3 and at 4 players
+FRESH_RULE = 0.8
+
+
+def fresh_numbers(f: pd.DataFrame, choice: str) -> dict[str, Number]:
+    """fresh.csv's numbers: table_all_numbers of its games, the default review's order in them, and
+    `fresh.passed`: 1 if the count table_all chose (`choice`) meets FRESH_RULE at every count."""
+    on = f.dropna(subset=["table_loss"])
+    out = table_all_numbers(f, on, "fresh", "fresh greedy games at 3-4 players (fresh.csv)")
+    default = _both_shares(f)
+    for players, share in default.items():
+        n = int((f["players"] == players).groupby(f["game"]).any().sum())
+        out[f"fresh.default.p{players}"] = _share(round(share * n), n, (
+            f"fresh greedy games at {players} players, the default review (the search's losses): games in which "
+            "greedy has the lowest accuracy and the largest total loss, 95% Wilson"))
+    shares = _both_shares(rated_at_table(f, on, choice))
+    out["fresh.passed"] = Number(float(bool((shares >= FRESH_RULE).all()) and set(shares.index) == {3, 4}),
+                                 digits=0, games=int(f.groupby(["players", "game"]).ngroups), says=(
+        f"the count chosen on table_all ({choice}) orders greedy last in at least {FRESH_RULE:.0%} of the fresh "
+        "games at 3 and at 4 players (1: yes)"))
+    return out
+
+
+def _table_all_frames(out: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """order.csv's greedy games and table_all.csv, if its stage has run."""
+    o, t = _read(out, "order.csv"), _read(out, "table_all.csv")
+    if o is None or t is None or not len(t):
+        return None
+    t = t.assign(table_loss=t["table_loss"].astype(float), table_se=t["table_se"].astype(float))
+    return o[o["weaker"] == "greedy"], t
+
+
+def _fresh_frame(out: Path) -> pd.DataFrame | None:
+    f = _read(out, "fresh.csv")
+    if f is None or not len(f):
+        return None
+    return f.assign(table_loss=pd.to_numeric(f["table_loss"], errors="coerce"),
+                    table_se=pd.to_numeric(f["table_se"], errors="coerce"))
+
+
+def _search_loss(b: pd.DataFrame) -> pd.Series:
+    """The search's loss of decisions played on: table_all.csv keeps it as loss_search, fresh.csv as loss_points."""
+    return b["loss_search" if "loss_search" in b else "loss_points"].astype(float)
+
+
+def table_all_lines(o: pd.DataFrame, t: pd.DataFrame, fresh: pd.DataFrame | None) -> list[str]:
+    """report.md's table of table_all (and the fresh games, if run): games, and the share of them ordered, by
+    count and player count; then each bot's mean loss of the decisions played on, by the search and the table."""
+    sets = [("order.csv", o, t)]
+    if fresh is not None:
+        sets.append(("fresh.csv", fresh, fresh.dropna(subset=["table_loss"])))
+    rows = []
+    for name, games, on in sets:
+        shares = {c: _both_shares(rated_at_table(games, on, c)) for c in TABLE_COUNTS}
+        for players in sorted(shares["clamped"].index):
+            n = on[on["players"] == players]["game"].nunique()
+            rows.append([name, players, n, *(f"{shares[c][players]:.0%}" for c in TABLE_COUNTS)])
+    lines = table(["games", "players", "gone through", *TABLE_COUNTS], rows)
+    means = [[name, bot, len(b), f"{_search_loss(b).mean():.2f}", f"{b['table_loss'].mean():.2f}",
+              f"{b['table_se'].mean():.2f}"] for name, _, on in sets for bot, b in on.groupby("bot")]
+    return [*lines, "", *table(["games", "bot", "decisions played on", "mean loss (search)", "mean loss (table)",
+                                 "mean standard error"], means)]
 
 
 def review_numbers(out: Path) -> dict[str, Number]:
@@ -380,6 +483,15 @@ def review_numbers(out: Path) -> dict[str, Number]:
             numbers.update(fn(data))
     if (t := _table_frame(out)) is not None:
         numbers.update(table_order_numbers(t))
+    if (ta := _table_all_frames(out)) is not None:
+        numbers.update(table_all_numbers(*ta))
+        choice = table_all_choice(*ta)
+        names = ", ".join(f"{i} {c}" for i, c in enumerate(TABLE_COUNTS))
+        numbers["table_all.choice"] = Number(float(list(TABLE_COUNTS).index(choice)), digits=0, games=int(
+            ta[1].groupby(["players", "game"]).ngroups), says=f"the count table_all chooses by its rule: {choice} "
+                                                               f"({names})")
+        if (f := _fresh_frame(out)) is not None:
+            numbers.update(fresh_numbers(f, choice))
     return numbers
 
 
@@ -465,6 +577,16 @@ def report_lines(out: Path) -> list[str]:
                   "ways by the table (the other players by their bots, the player by heuristic), its loss replaced "
                   "by the table's (`--stages order_table`).", ""]
         lines += order_lines(t)
+    if (ta := _table_all_frames(out)) is not None:
+        lines += ["## Every inaccuracy or worse played on at the table (greedy games, 3-4 players; exploratory)", "",
+                  "The greedy games of order.csv, every decision whose search loss is an inaccuracy or more played on "
+                  "both ways at the table as `--table` plays a decision (`--stages table_all`); the share of games in "
+                  "which greedy has the lowest accuracy and the largest total loss, by how a decision played on "
+                  "counts: `clamped` (the table's mean, 0 when below), `smaller` (the mean less its standard "
+                  "error, 0 when below), `mean` (as it is). The same on fresh games (`--stages fresh`), with the "
+                  "default review's share in them.", ""]
+        lines += table_all_lines(*ta, _fresh_frame(out))
+        lines += [""]
     if (t := _read(out, "order_truth.csv")) is not None and len(t):
         lines += ["## The large losses of the greedy games at the table that played (3-4 players)", "",
                   "A seeded sample of each bot's decisions that the review says lose a mistake or more, each played "
