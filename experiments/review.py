@@ -599,7 +599,7 @@ def write_report(out: Path) -> None:
                          "heuristic --strong heuristic --out results/review/table_model --model "
                          "results/review/table_model/value_model.json && nice -n 10 python experiments/review.py "
                          "--stages drift && nice -n 10 python experiments/review.py --stages order_truth,order_table,"
-                         "speed",
+                         "speed && nice -n 10 python experiments/review.py --stages table_all,fresh",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)
