@@ -64,7 +64,7 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   table's mean loss unclamped, its standard error and both ways' mean final scores; table_all_games.csv the
   games gone through. What it asks: is the order left unmet at the table by the search's smaller losses (not
   played on) and by a negative mean counted as 0? How a decision played on counts in a seat's accuracy and
-  total loss (studies/review_validation.py TABLE_COUNTS: `clamped`, `mean`, `smaller`) is chosen on these
+  total loss (studies/review_order.py TABLE_COUNTS: `clamped`, `mean`, `smaller`) is chosen on these
   games by a rule written here after 3 of its 40 games had been read (committed before the rest): the count
   whose smaller share over 3 and 4 players of games in which greedy has the lowest accuracy and the largest
   total loss is highest; on a tie, the first of clamped, smaller, mean (a loss that is never below 0 reads
@@ -105,7 +105,7 @@ from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, posit
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
 from thurn_ai.play.review_rating import accuracy_of, label_of, rate_move, seat_view
 from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_loss, table_rating
-from thurn_ai.studies.review_validation import GAME_KEYS
+from thurn_ai.studies.review_order import GAME_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = 10                      # the confirming search's budget, in default budgets
@@ -492,7 +492,7 @@ def measure_fresh(out: Path, games: int) -> None:
 
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
     """order_table.csv and order_table_games.csv (see the module's text), two processes, written a game at a
-    time: only the decisions played on (studies/review_validation.at_table puts them back into order.csv's)."""
+    time: only the decisions played on (studies/review_order.at_table puts them back into order.csv's)."""
     path, games_path = out / "order_table.csv", out / "order_table_games.csv"
     rows, done = _rows(path), _rows(games_path)
     o = pd.read_csv(order_file(out, DEFAULT_BUDGET), keep_default_na=False)

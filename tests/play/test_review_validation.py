@@ -3,7 +3,8 @@ import pandas as pd
 import pytest
 
 from thurn_ai.play.review_rating import accuracy_of
-from thurn_ai.studies.review_validation import order_confirm_numbers, order_numbers
+from thurn_ai.studies.review_order import order_numbers
+from thurn_ai.studies.review_validation import order_confirm_numbers
 
 
 def test_the_confirmed_share_counts_deep_losses_of_a_mistake_or_more_by_bot():
@@ -90,7 +91,7 @@ def test_the_table_loss_tests_accept_when_the_review_overstates_heuristics_losse
 
 
 def test_the_table_review_is_adopted_only_if_every_count_meets_its_rule():
-    from thurn_ai.studies.review_validation import table_order_numbers
+    from thurn_ai.studies.review_order import table_order_numbers
 
     def games(weaker, players, wins, n):
         rows = []
@@ -117,7 +118,7 @@ def test_the_table_review_is_adopted_only_if_every_count_meets_its_rule():
 
 
 def test_at_table_puts_the_played_on_decisions_back_into_the_games_gone_through():
-    from thurn_ai.studies.review_validation import at_table
+    from thurn_ai.studies.review_order import at_table
     o = pd.DataFrame([{"weaker": "greedy", "players": 2, "game": game, "move": move, "seat": move % 2,
                        "loss_points": 1.5 * move, "accuracy": 50.0, "label": "mistake", "uncertainty": ""}
                       for game in (0, 1) for move in (1, 2)])
@@ -146,7 +147,7 @@ def _seat_rows(game, players, losses, table=None):
 
 
 def test_a_decision_played_on_counts_as_each_rule_says_and_the_rest_keep_the_searchs_loss():
-    from thurn_ai.studies.review_validation import rated_at_table
+    from thurn_ai.studies.review_order import rated_at_table
     rows, on = _seat_rows(0, 3, [2.0, 1.0, 0.3], table={0: (1.5, 0.5), 1: (-0.8, 0.6)})
     extra, _ = _seat_rows(1, 3, [1.0, 1.0, 1.0])                  # a game the table did not go through
     o, t = pd.DataFrame(rows + extra), pd.DataFrame(on)
@@ -159,7 +160,7 @@ def test_a_decision_played_on_counts_as_each_rule_says_and_the_rest_keep_the_sea
 
 
 def test_table_all_chooses_the_count_that_orders_most_games_and_the_plainest_on_a_tie():
-    from thurn_ai.studies.review_validation import table_all_choice, table_all_numbers
+    from thurn_ai.studies.review_order import table_all_choice, table_all_numbers
     rows, on = [], []
     # greedy (seat 0) lost 1 point by the search and 2 at the table; heuristic (seat 1) 2 by the search, at the
     # table -0.5 +- 0.1 (a move that did better there): clamped counts it 0 and orders greedy last; so does mean
@@ -181,7 +182,7 @@ def test_table_all_chooses_the_count_that_orders_most_games_and_the_plainest_on_
 
 
 def test_the_fresh_games_pass_only_if_the_chosen_count_orders_enough_games_at_3_and_at_4_players():
-    from thurn_ai.studies.review_validation import fresh_numbers
+    from thurn_ai.studies.review_order import fresh_numbers
 
     def fresh(players, ordered, n):
         rows = []

@@ -321,6 +321,14 @@ QUOTES = [
                        "played on -- {review:table.heuristic.zero} of these lost nothing at the table"),
     ("docs/review.md", "`greedy`'s: {review:table.greedy.by_search} by the search and {review:table.greedy.at_table} "
                        "at the table."),
+    ("docs/review.md", "were read, it orders `greedy` last in {review:table_all.mean.p3} and "
+                       "{review:table_all.mean.p4} of them; checked on 40 fresh games, against a rule declared "
+                       "before they were read (80% at each count), in {review:fresh.mean.p3} at 3 players and "
+                       "{review:fresh.mean.p4} at 4 -- not met (the default review: {review:fresh.default.p3} and "
+                       "{review:fresh.default.p4} of the same games)"),
+    ("docs/review.md", "games `heuristic`'s inaccuracies-or-worse lose {review:fresh.heuristic.table} points at the "
+                       "table against {review:fresh.heuristic.search} by the search, `greedy`'s "
+                       "{review:fresh.greedy.table} against {review:fresh.greedy.search}."),
 ]
 
 

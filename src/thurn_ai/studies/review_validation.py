@@ -13,9 +13,8 @@ numbers of its front page (findings) and the tables of its report.
   points move between the first decision and the final score.
 - order_truth.csv: large losses of the greedy games played on both ways by the bots that sat at the table (the
   table's loss), beside the review's: `truth_numbers`, with the two tests declared before the games.
-- order_table.csv, order_table_games.csv: the decisions of order.csv that `thurn-ai review --table` played on at
-  the table, and the games it went through; `at_table` puts them back into order.csv's games, for
-  `table_order_numbers`, with the adoption rule declared before the games (TABLE_RULE).
+- order.csv's order of players, order_table.csv (`review --table`), table_all.csv and fresh.csv (every
+  inaccuracy or worse at the table): studies/review_order.py.
 """
 from __future__ import annotations
 
@@ -24,9 +23,12 @@ from pathlib import Path
 import pandas as pd
 
 from ..play.review_rating import THRESHOLDS, label_of
-from ..stats.summary import mean_ci, welch, wilson_interval
+from ..stats.summary import mean_ci, welch
 from .findings import Number
 from .markdown import table
+from .review_order import (TABLE_COUNTS, fresh_frame, fresh_numbers, order_lines, order_numbers,
+                           order_summary_lines, order_table, read_result, share_of, table_all_choice, table_all_frames,
+                           table_all_lines, table_all_numbers, table_frame, table_order_numbers)
 
 #: the old unit's mistake threshold (lost win chance), to compare the units on the same decisions
 WIN_MISTAKE = 0.10
@@ -40,15 +42,6 @@ def relabel(d: pd.DataFrame) -> pd.Series:
     return _smaller(d).map(lambda x: label_of(x) or "")
 
 
-def _share(k: float, n: int, says: str) -> Number:
-    lo, hi = wilson_interval(k, n)
-    return Number(k / n if n else float("nan"), lo, hi, "share", games=n, says=says)
-
-
-def _read(out: Path, name: str) -> pd.DataFrame | None:
-    path = Path(out) / name
-    return pd.read_csv(path, keep_default_na=False) if path.exists() else None
-
 
 def planted_numbers(p: pd.DataFrame) -> dict[str, Number]:
     ok = p[p["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]]
@@ -56,9 +49,9 @@ def planted_numbers(p: pd.DataFrame) -> dict[str, Number]:
     out = {"planted.positions": Number(len(p), digits=0, games=len(p), says="planted positions reviewed"),
            "planted.confirmed": Number(len(ok), digits=0, games=len(p),
                                        says="of them confirmed at 10x the budget (a loss of a mistake or more)"),
-           "recall.points": _share(labelled.sum(), len(ok), "confirmed plants the review labels a mistake or "
+           "recall.points": share_of(labelled.sum(), len(ok), "confirmed plants the review labels a mistake or "
                                    "worse (expected points), 95% Wilson"),
-           "recall.win": _share((ok["loss_win"].astype(float) >= WIN_MISTAKE).sum(), len(ok),
+           "recall.win": share_of((ok["loss_win"].astype(float) >= WIN_MISTAKE).sum(), len(ok),
                                 "the same plants that lose 10+ points of win chance (the old unit), 95% Wilson")}
     for kind, g in p.groupby("kind"):
         out[f"confirmed.{kind}"] = Number(int(_confirmed(g).sum()), digits=0, games=len(g),
@@ -81,53 +74,12 @@ def selfplay_numbers(s: pd.DataFrame) -> dict[str, Number]:
     return out
 
 
-def order_table(o: pd.DataFrame) -> pd.DataFrame:
-    """One row a game: the weaker bot's seat, whether it has the lowest accuracy, the largest total loss of
-    points, the largest total loss of win chance."""
-    rows = []
-    for (weaker, players, game), g in o.groupby(["weaker", "players", "game"]):
-        seats = g.groupby("seat").agg(bot=("bot", "first"), accuracy=("accuracy", "mean"),
-                                      loss=("loss_points", "sum"), loss_win=("loss_win", "sum"))
-        mine = seats[seats["bot"] == weaker].index[0]
-        others = seats.drop(index=mine)
-        rows.append({"weaker": weaker, "players": players, "game": game, "seat": mine,
-                     "accuracy": seats.loc[mine, "accuracy"], "best_other_accuracy": others["accuracy"].min(),
-                     "loss": seats.loc[mine, "loss"], "largest_other_loss": others["loss"].max(),
-                     "worst_accuracy": bool(seats.loc[mine, "accuracy"] < others["accuracy"].min()),
-                     "largest_loss": bool(seats.loc[mine, "loss"] > others["loss"].max()),
-                     "largest_loss_win": bool(seats.loc[mine, "loss_win"] > others["loss_win"].max())})
-    return pd.DataFrame(rows)
-
-
-def order_summary_lines(t: pd.DataFrame) -> list[str]:
-    """One row per weaker bot and player count: in how many games it has the lowest accuracy, the largest total
-    loss of points, both."""
-    return table(["weaker", "players", "games", "lowest accuracy", "largest total loss", "both"],
-                 ([w, n, len(g), int(g["worst_accuracy"].sum()), int(g["largest_loss"].sum()),
-                   int((g["worst_accuracy"] & g["largest_loss"]).sum())]
-                  for (w, n), g in t.groupby(["weaker", "players"])))
-
-
-def order_numbers(o: pd.DataFrame) -> dict[str, Number]:
-    t = order_table(o)
-    out = {}
-    for weaker, g in t.groupby("weaker"):
-        for key, hit, what in (("accuracy", g["worst_accuracy"], "has the lowest accuracy"),
-                               ("loss", g["largest_loss"], "has the largest total loss of points"),
-                               ("both", g["worst_accuracy"] & g["largest_loss"],
-                                "has the lowest accuracy and the largest total loss of points"),
-                               ("win", g["largest_loss_win"], "loses the most win chance (the old unit)")):
-            out[f"order.{weaker}.{key}"] = _share(int(hit.sum()), len(g), f"games in which {weaker} {what}, "
-                                                  "95% Wilson")
-    return out
-
-
 def order_confirm_numbers(c: pd.DataFrame) -> dict[str, Number]:
     """The large losses of greedy-against-heuristic games searched again at 10 times the budget, by bot."""
     out = {}
     for bot, g in c.groupby("bot"):
         deep = g["deep_loss_points"].astype(float)
-        out[f"confirm.{bot}.confirmed"] = _share(int((deep >= THRESHOLDS["mistake"]).sum()), len(g),
+        out[f"confirm.{bot}.confirmed"] = share_of(int((deep >= THRESHOLDS["mistake"]).sum()), len(g),
                                                  f"{bot}'s sampled losses of a mistake or more (3-4 players) that "
                                                  "the search at 10 times the budget confirms, 95% Wilson")
         out[f"confirm.{bot}.review_loss"] = Number(float(g["loss_points"].astype(float).mean()), digits=2,
@@ -191,14 +143,14 @@ def drift_numbers(d: pd.DataFrame) -> dict[str, Number]:
     greedy = d[d["kind"] == "greedy"]
     for name, g in greedy.groupby("review"):
         o = order_table(g)
-        out[f"drift.greedy.{name}.both"] = _share(int((o["worst_accuracy"] & o["largest_loss"]).sum()), len(o), (
+        out[f"drift.greedy.{name}.both"] = share_of(int((o["worst_accuracy"] & o["largest_loss"]).sum()), len(o), (
             f"greedy games reviewed by the {name} review in which greedy has the lowest accuracy and the largest "
             "total loss of points, 95% Wilson"))
     seats = t[(t["kind"] == "greedy") & (t["review"] == "default")]
     worst = [bool(g.loc[g["bot"] == "greedy", "loss_margin"].max() > g.loc[g["bot"] != "greedy", "loss_margin"].max())
              for _, g in seats.groupby(["players", "game"])]
     if worst:
-        out["drift.greedy.margin"] = _share(sum(worst), len(worst), (
+        out["drift.greedy.margin"] = share_of(sum(worst), len(worst), (
             "greedy games in which greedy loses the most margin over the table (its points less the others' mean), "
             "95% Wilson"))
     return out
@@ -236,7 +188,7 @@ def truth_numbers(t: pd.DataFrame) -> dict[str, Number]:
             out[f"truth.{bot}.{col}"] = Number(m, lo, hi, digits=2, games=len(g), says=(
                 f"{bot}'s sampled decisions the review says lose a mistake or more (3-4 players): {what}, points, "
                 "95% t interval"))
-        out[f"truth.{bot}.real"] = _share(int((g["table_loss"].astype(float) >= THRESHOLDS["mistake"]).sum()),
+        out[f"truth.{bot}.real"] = share_of(int((g["table_loss"].astype(float) >= THRESHOLDS["mistake"]).sum()),
                                           len(g), f"{bot}: those whose loss at the table is a mistake or more, "
                                           "95% Wilson")
     h, gr = t[t["bot"] == "heuristic"]["excess"], t[t["bot"] == "greedy"]["excess"]
@@ -264,213 +216,16 @@ def truth_lines(t: pd.DataFrame) -> list[str]:
                    f"{g['table_loss'].astype(float).mean():.2f}"] for (bot, kind), g in groups))
 
 
-#: what order_table.csv keeps of a decision played on at the table (with its game's keys and move): the rest of
-#: its row is order.csv's
-TABLE_COLUMNS = ("loss_search", "loss_points", "label", "uncertainty", "accuracy")
-GAME_KEYS = ["weaker", "players", "game"]
-
-
-def at_table(o: pd.DataFrame, t: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """The order games the table went through (`games`: order_table_games.csv) as `--table` rates them:
-    order.csv's rows (`o`), those played on (`t`: order_table.csv) with the table's TABLE_COLUMNS and
-    rated_by 'table', the others with rated_by 'search'."""
-    keys = [*GAME_KEYS, "move"]
-    out = o.merge(games[GAME_KEYS], on=GAME_KEYS).set_index(keys)
-    out["rated_by"], out["loss_search"] = "search", float("nan")
-    for c in ("uncertainty", "loss_points", "accuracy"):     # read as text where a column has blanks
-        out[c] = pd.to_numeric(out[c], errors="coerce")
-    out.update(t.set_index(keys)[list(TABLE_COLUMNS)].assign(rated_by="table"))
-    return out.reset_index()
-
-
-def _table_frame(out: Path) -> pd.DataFrame | None:
-    """at_table of the files in `out`, if the table's stage has run."""
-    frames = [_read(out, name) for name in ("order.csv", "order_table.csv", "order_table_games.csv")]
-    return at_table(*frames) if all(f is not None and len(f) for f in frames) else None
-
-
-#: order_table's adoption rule (experiments/review.py's text, before the games): the weaker bot has the lowest
-#: accuracy and the largest total loss in at least this share of its games at each count (random: every game)
-TABLE_RULE = {"greedy": 0.8, "random": 1.0}
-
-
-def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
-    """order_table.csv's numbers: by weaker bot and count, the share of games in which the weaker bot has the
-    lowest accuracy and the largest total loss at the table (95% Wilson); `table.adopted`: 1 if every count of
-    both pairings meets TABLE_RULE."""
-    o = order_table(t)
-    out: dict[str, Number] = {}
-    ok = True
-    for (weaker, players), g in o.groupby(["weaker", "players"]):
-        both = g["worst_accuracy"] & g["largest_loss"]
-        out[f"table.{weaker}.p{players}.both"] = _share(int(both.sum()), len(g), (
-            f"{players}-player games of {weaker} against heuristic reviewed at the table (--table) in which {weaker} "
-            "has the lowest accuracy and the largest total loss of points, 95% Wilson"))
-        out[f"table.{weaker}.p{players}.accuracy"] = _share(int(g["worst_accuracy"].sum()), len(g), (
-            f"{players}-player games of {weaker} against heuristic reviewed at the table (--table) in which {weaker} "
-            "has the lowest accuracy, 95% Wilson"))
-        ok &= bool(both.mean() >= TABLE_RULE[weaker])
-    # what is left of each bot's loss in the greedy games at 3-4 players: the part the table played on and the
-    # part it kept from the search (a seat's game; exploratory, no test declared)
-    g = t[(t["weaker"] == "greedy") & (t["players"] >= 3)].assign(
-        loss=lambda x: x["loss_points"].astype(float), at_table=lambda x: x["rated_by"] == "table")
-    for bot, b in g.groupby("bot"):
-        seats = b.groupby(["players", "game", "seat"])
-        for key, part, what in (("at_table", True, "played on at the table"), ("by_search", False, "kept from the "
-                                                                                "search (not played on)")):
-            m, lo, hi = mean_ci(seats.apply(lambda x, part=part: x.loc[x["at_table"] == part, "loss"].sum()))
-            out[f"table.{bot}.{key}"] = Number(m, lo, hi, digits=1, games=seats.ngroups, says=(
-                f"greedy games at 3-4 players, --table: a {bot} seat's loss {what}, points a game, 95% t"))
-        played_on = b[b["at_table"]]
-        if len(played_on):
-            out[f"table.{bot}.zero"] = _share(int((played_on["loss"] == 0).sum()), len(played_on), (
-                f"greedy games at 3-4 players: {bot}'s moves played on at the table that lost nothing there (the "
-                "move played did as well or better; its loss counted as 0), 95% Wilson"))
-    out["table.adopted"] = Number(float(ok and set(o["weaker"]) == set(TABLE_RULE)), digits=0, games=len(o), says=(
-        "the order of players at the table meets the rule declared before the games at every count (1: yes)"))
-    return out
-
-
-#: how a decision played on at the table counts in a seat's accuracy and total loss, from the table's mean loss
-#: over its deals and that mean's standard error (table_all.csv, fresh.csv): `clamped` as `--table` counts it
-#: today (0 when the move played did as well or better), `mean` the mean as it is (a harmless move counts 0 on
-#: average, a move that did better than the search's best counts below 0), `smaller` the mean less its error,
-#: not below 0 (what the table is sure of; the label's own rule). In this order on a tie (table_all_choice).
-TABLE_COUNTS = {"clamped": lambda m, se: max(m, 0.0), "smaller": lambda m, se: max(m - se, 0.0),
-                "mean": lambda m, se: m}
-
-
-def rated_at_table(o: pd.DataFrame, t: pd.DataFrame, count: str) -> pd.DataFrame:
-    """The games of `o` (every decision: order.csv's or fresh.csv's rows) with each decision of `t` (played on:
-    table_loss, table_se) counted by TABLE_COUNTS[count] in loss_points and accuracy; the others as the search
-    rated them. Only the games `t` went through (a game with no row in `t` is left out)."""
-    from ..play.review_rating import accuracy_of
-    keys = [*GAME_KEYS, "move"]
-    t = t.dropna(subset=["table_loss"])
-    out = o.merge(t[GAME_KEYS].drop_duplicates(), on=GAME_KEYS).set_index(keys)
-    out["loss_points"] = pd.to_numeric(out["loss_points"], errors="coerce")
-    on = t.set_index(keys)
-    counted = pd.Series([TABLE_COUNTS[count](float(m), float(se)) for m, se in zip(on["table_loss"], on["table_se"])],
-                        index=on.index, dtype=float)
-    out.loc[counted.index, "loss_points"] = counted
-    out.loc[counted.index, "accuracy"] = counted.map(accuracy_of)
-    out["accuracy"] = pd.to_numeric(out["accuracy"], errors="coerce")
-    return out.reset_index()
-
-
-def _both_shares(f: pd.DataFrame) -> pd.Series:
-    """By player count: the share of games in which the weaker bot has the lowest accuracy and the largest
-    total loss (order_table's two columns)."""
-    o = order_table(f)
-    return (o["worst_accuracy"] & o["largest_loss"]).groupby(o["players"]).mean()
-
-
-def table_all_choice(o: pd.DataFrame, t: pd.DataFrame) -> str:
-    """The count table_all chooses (experiments/review.py's rule, declared before most of its games were
-    read): the highest smaller share over the player counts of games in which greedy has the lowest accuracy
-    and the largest total loss; on a tie the first in TABLE_COUNTS."""
-    scores = {c: float(_both_shares(rated_at_table(o, t, c)).min()) for c in TABLE_COUNTS}
-    return max(TABLE_COUNTS, key=lambda c: (scores[c], -list(TABLE_COUNTS).index(c)))
-
-
-def table_all_numbers(o: pd.DataFrame, t: pd.DataFrame, prefix: str = "table_all",
-                      what: str = "greedy games at 3-4 players (order.csv)") -> dict[str, Number]:
-    """For each count of TABLE_COUNTS and player count: the share of games in which greedy has the lowest
-    accuracy and the largest total loss, every inaccuracy or worse played on at the table (95% Wilson); by bot,
-    the mean loss at the table and by the search of the decisions played on (95% t)."""
-    out: dict[str, Number] = {}
-    for count in TABLE_COUNTS:
-        f = order_table(rated_at_table(o, t, count))
-        for players, g in f.groupby("players"):
-            both = g["worst_accuracy"] & g["largest_loss"]
-            out[f"{prefix}.{count}.p{players}"] = _share(int(both.sum()), len(g), (
-                f"{what}, every inaccuracy or worse played on at the table and counted `{count}`: games in which "
-                f"greedy has the lowest accuracy and the largest total loss, {players} players, 95% Wilson"))
-    on = t.dropna(subset=["table_loss"])
-    for bot, b in on.groupby("bot"):
-        for key, values in (("table", b["table_loss"].astype(float)), ("search", _search_loss(b))):
-            m, lo, hi = mean_ci(values)
-            out[f"{prefix}.{bot}.{key}"] = Number(m, lo, hi, digits=2, games=len(b), says=(
-                f"{what}: {bot}'s decisions played on (a search loss of an inaccuracy or more), mean loss "
-                f"{'at the table' if key == 'table' else 'by the search'}, points, 95% t"))
-    return out
-
-
-#: the fresh games' check (experiments/review.py, declared before their rows were read): the chosen count
-#: orders greedy last in accuracy and total loss in at least this share of the games at 3 and at 4 players
-FRESH_RULE = 0.8
-
-
-def fresh_numbers(f: pd.DataFrame, choice: str) -> dict[str, Number]:
-    """fresh.csv's numbers: table_all_numbers of its games, the default review's order in them, and
-    `fresh.passed`: 1 if the count table_all chose (`choice`) meets FRESH_RULE at every count."""
-    on = f.dropna(subset=["table_loss"])
-    out = table_all_numbers(f, on, "fresh", "fresh greedy games at 3-4 players (fresh.csv)")
-    default = _both_shares(f)
-    for players, share in default.items():
-        n = int((f["players"] == players).groupby(f["game"]).any().sum())
-        out[f"fresh.default.p{players}"] = _share(round(share * n), n, (
-            f"fresh greedy games at {players} players, the default review (the search's losses): games in which "
-            "greedy has the lowest accuracy and the largest total loss, 95% Wilson"))
-    shares = _both_shares(rated_at_table(f, on, choice))
-    out["fresh.passed"] = Number(float(bool((shares >= FRESH_RULE).all()) and set(shares.index) == {3, 4}),
-                                 digits=0, games=int(f.groupby(["players", "game"]).ngroups), says=(
-        f"the count chosen on table_all ({choice}) orders greedy last in at least {FRESH_RULE:.0%} of the fresh "
-        "games at 3 and at 4 players (1: yes)"))
-    return out
-
-
-def _table_all_frames(out: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """order.csv's greedy games and table_all.csv, if its stage has run."""
-    o, t = _read(out, "order.csv"), _read(out, "table_all.csv")
-    if o is None or t is None or not len(t):
-        return None
-    t = t.assign(table_loss=t["table_loss"].astype(float), table_se=t["table_se"].astype(float))
-    return o[o["weaker"] == "greedy"], t
-
-
-def _fresh_frame(out: Path) -> pd.DataFrame | None:
-    f = _read(out, "fresh.csv")
-    if f is None or not len(f):
-        return None
-    return f.assign(table_loss=pd.to_numeric(f["table_loss"], errors="coerce"),
-                    table_se=pd.to_numeric(f["table_se"], errors="coerce"))
-
-
-def _search_loss(b: pd.DataFrame) -> pd.Series:
-    """The search's loss of decisions played on: table_all.csv keeps it as loss_search, fresh.csv as loss_points."""
-    return b["loss_search" if "loss_search" in b else "loss_points"].astype(float)
-
-
-def table_all_lines(o: pd.DataFrame, t: pd.DataFrame, fresh: pd.DataFrame | None) -> list[str]:
-    """report.md's table of table_all (and the fresh games, if run): games, and the share of them ordered, by
-    count and player count; then each bot's mean loss of the decisions played on, by the search and the table."""
-    sets = [("order.csv", o, t)]
-    if fresh is not None:
-        sets.append(("fresh.csv", fresh, fresh.dropna(subset=["table_loss"])))
-    rows = []
-    for name, games, on in sets:
-        shares = {c: _both_shares(rated_at_table(games, on, c)) for c in TABLE_COUNTS}
-        for players in sorted(shares["clamped"].index):
-            n = on[on["players"] == players]["game"].nunique()
-            rows.append([name, players, n, *(f"{shares[c][players]:.0%}" for c in TABLE_COUNTS)])
-    lines = table(["games", "players", "gone through", *TABLE_COUNTS], rows)
-    means = [[name, bot, len(b), f"{_search_loss(b).mean():.2f}", f"{b['table_loss'].mean():.2f}",
-              f"{b['table_se'].mean():.2f}"] for name, _, on in sets for bot, b in on.groupby("bot")]
-    return [*lines, "", *table(["games", "bot", "decisions played on", "mean loss (search)", "mean loss (table)",
-                                 "mean standard error"], means)]
-
-
 def review_numbers(out: Path) -> dict[str, Number]:
     """The front page's numbers: those of the files there are."""
     numbers: dict[str, Number] = {}
-    if (speed := _read(out, "speed.csv")) is not None:
+    if (speed := read_result(out, "speed.csv")) is not None:
         for r in speed.itertuples():
             kind = getattr(r, "kind", "selfplay") or "selfplay"
             numbers[f"seconds.{kind}.p{r.players}"] = Number(
                 float(r.seconds_on_2_free_cores), digits=1, games=1,
                 says=f"CPU seconds / 2 to review a {r.players}-player game ({kind}), all seats, {r.budget} iterations")
-    if (b := _read(out, "board214.csv")) is not None:
+    if (b := read_result(out, "board214.csv")) is not None:
         row = b[b["move"] == 214].iloc[0]
         label = label_of(float(row["loss_points"])) or "none"
         numbers["board214.loss"] = Number(float(row["loss_points"]), digits=2, games=1,
@@ -479,18 +234,18 @@ def review_numbers(out: Path) -> dict[str, Number]:
                      ("order.csv", order_numbers), ("order_confirm.csv", order_confirm_numbers),
                      ("drift.csv", drift_numbers),
                      ("order_truth.csv", truth_numbers)):
-        if (data := _read(out, name)) is not None and len(data):
+        if (data := read_result(out, name)) is not None and len(data):
             numbers.update(fn(data))
-    if (t := _table_frame(out)) is not None:
+    if (t := table_frame(out)) is not None:
         numbers.update(table_order_numbers(t))
-    if (ta := _table_all_frames(out)) is not None:
+    if (ta := table_all_frames(out)) is not None:
         numbers.update(table_all_numbers(*ta))
         choice = table_all_choice(*ta)
         names = ", ".join(f"{i} {c}" for i, c in enumerate(TABLE_COUNTS))
         numbers["table_all.choice"] = Number(float(list(TABLE_COUNTS).index(choice)), digits=0, games=int(
             ta[1].groupby(["players", "game"]).ngroups), says=f"the count table_all chooses by its rule: {choice} "
                                                                f"({names})")
-        if (f := _fresh_frame(out)) is not None:
+        if (f := fresh_frame(out)) is not None:
             numbers.update(fresh_numbers(f, choice))
     return numbers
 
@@ -519,22 +274,10 @@ def threshold_rows(p: pd.DataFrame, s: pd.DataFrame, grid=(1.0, 1.5, 2.0, 2.5, 3
     return rows
 
 
-def order_lines(o: pd.DataFrame) -> list[str]:
-    """report.md's order of players: the summary by pairing and count, then every game."""
-    t = order_table(o)
-    lines = [*order_summary_lines(t), "", "Every game:", ""]
-    lines += table(["weaker", "players", "game", "accuracy", "best other", "loss", "largest other",
-                    "lowest accuracy", "largest loss", "largest loss of win chance"],
-                   ([r.weaker, r.players, r.game, f"{r.accuracy:.0f}", f"{r.best_other_accuracy:.0f}",
-                     f"{r.loss:.1f}", f"{r.largest_other_loss:.1f}", r.worst_accuracy, r.largest_loss,
-                     r.largest_loss_win] for r in t.itertuples()))
-    return [*lines, ""]
-
-
 def report_lines(out: Path) -> list[str]:
     """report.md's tables: the plants by kind, the thresholds, the order of players, move 214."""
     lines: list[str] = []
-    p, s, o = _read(out, "planted.csv"), _read(out, "selfplay.csv"), _read(out, "order.csv")
+    p, s, o = read_result(out, "planted.csv"), read_result(out, "selfplay.csv"), read_result(out, "order.csv")
     if p is not None:
         lines += ["## Planted mistakes by kind", ""]
         lines += table(["kind", "plants", "confirmed (10x)", "of them labelled mistake or worse", "mean loss (review)",
@@ -552,7 +295,7 @@ def report_lines(out: Path) -> list[str]:
     if o is not None and len(o):
         lines += ["## Order of players (the weaker bot's seat against heuristic), at the review's budget", ""]
         lines += order_lines(o)
-    if (c := _read(out, "order_confirm.csv")) is not None and len(c):
+    if (c := read_result(out, "order_confirm.csv")) is not None and len(c):
         lines += ["## The large losses of greedy-against-heuristic games, searched again (3-4 players)", "",
                   "A seeded sample of each bot's decisions that the review says lose a mistake or more, searched "
                   "again at 10 times the budget as the plants are (`--stages order_confirm`).", ""]
@@ -561,7 +304,7 @@ def report_lines(out: Path) -> list[str]:
                          f"{g['loss_points'].astype(float).mean():.2f}",
                          f"{g['deep_loss_points'].astype(float).mean():.2f}"] for bot, g in c.groupby("bot")))
         lines += [""]
-    if (d := _read(out, "drift.csv")) is not None and len(d):
+    if (d := read_result(out, "drift.csv")) is not None and len(d):
         lines += ["## Where a seat's expected points move (3 and 4 players)", "",
                   "Each seat's game in parts that add up from the value of its first decision to its final score "
                   "(studies/review_validation.py `drift_table`): own (its decisions, the played move less the best), "
@@ -571,13 +314,13 @@ def report_lines(out: Path) -> list[str]:
                   ""]
         lines += drift_lines(d)
         lines += [""]
-    if (t := _table_frame(out)) is not None:
+    if (t := table_frame(out)) is not None:
         lines += ["## Order of players at the table that played (`review --table`)", "",
                   "The order games again, every decision the search labels a mistake or a blunder played on both "
                   "ways by the table (the other players by their bots, the player by heuristic), its loss replaced "
                   "by the table's (`--stages order_table`).", ""]
         lines += order_lines(t)
-    if (ta := _table_all_frames(out)) is not None:
+    if (ta := table_all_frames(out)) is not None:
         lines += ["## Every inaccuracy or worse played on at the table (greedy games, 3-4 players; exploratory)", "",
                   "The greedy games of order.csv, every decision whose search loss is an inaccuracy or more played on "
                   "both ways at the table as `--table` plays a decision (`--stages table_all`); the share of games in "
@@ -585,9 +328,9 @@ def report_lines(out: Path) -> list[str]:
                   "counts: `clamped` (the table's mean, 0 when below), `smaller` (the mean less its standard "
                   "error, 0 when below), `mean` (as it is). The same on fresh games (`--stages fresh`), with the "
                   "default review's share in them.", ""]
-        lines += table_all_lines(*ta, _fresh_frame(out))
+        lines += table_all_lines(*ta, fresh_frame(out))
         lines += [""]
-    if (t := _read(out, "order_truth.csv")) is not None and len(t):
+    if (t := read_result(out, "order_truth.csv")) is not None and len(t):
         lines += ["## The large losses of the greedy games at the table that played (3-4 players)", "",
                   "A seeded sample of each bot's decisions that the review says lose a mistake or more, each played "
                   "on both ways (the move played, the review's best) by the bots that sat at the table, from deals "
