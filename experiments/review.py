@@ -104,7 +104,7 @@ from thurn_ai.play.analysis import DEFAULT_SPEC, analyse, bot_spec
 from thurn_ai.play.match import GameRecord, Table, derive_seed, play_game, position_at
 from thurn_ai.play.review import DEFAULT_BUDGET, THRESHOLDS, review, review_decision
 from thurn_ai.play.review_rating import accuracy_of, label_of, rate_move, seat_view
-from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_loss, table_rating
+from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_loss, table_rating, table_seed
 from thurn_ai.studies.review_order import GAME_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -406,10 +406,21 @@ def measure_order_truth(out: Path) -> None:
                   flush=True)
 
 
+def _row_at_table(row: dict, state, bots):
+    """An order.csv row's decision (a review with seed 0) played on at the table as review(...,
+    table_deals=TABLE_DEALS) plays it: its TableLoss."""
+    return table_loss(state, row["seat"], row["played"], row["best"], bots, TABLE_DEALS, table_seed(0, row["move"] - 1))
+
+
+def _table_tasks(rec, rows: list[dict]) -> list[tuple]:
+    """The pool's tasks of _at_table_row and _table_all_row: each row with its position and the table's bots."""
+    return [(r, position_at(rec, r["move"] - 1), rec.bots) for r in rows]
+
+
 def _at_table_row(task: tuple) -> dict:
     """One order.csv row (a dict) re-rated at the table, as review(..., table_deals=TABLE_DEALS) rates it."""
     row, state, bots = task
-    t = table_loss(state, row["seat"], row["played"], row["best"], bots, TABLE_DEALS, derive_seed(0, row["move"] - 1))
+    t = _row_at_table(row, state, bots)
     loss, label = table_rating(t)
     return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat")}, "loss_search": row["loss_points"],
             "loss_points": loss, "label": label or "", "uncertainty": t.se, "accuracy": accuracy_of(loss)}
@@ -433,7 +444,7 @@ def _table_all_row(task: tuple) -> dict:
     """One order.csv row played on at the table as _at_table_row plays it (the same seeds), with the table's
     mean loss unclamped, its standard error and both ways' mean final scores."""
     row, state, bots = task
-    t = table_loss(state, row["seat"], row["played"], row["best"], bots, TABLE_DEALS, derive_seed(0, row["move"] - 1))
+    t = _row_at_table(row, state, bots)
     return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat", "bot")}, "loss_search": row["loss_points"],
             "table_loss": t.loss, "table_se": t.se, "played_points": t.played_points, "best_points": t.best_points}
 
@@ -453,7 +464,7 @@ def measure_table_all(out: Path, games: int) -> None:
                 g = o[(o["weaker"] == "greedy") & (o["players"] == players) & (o["game"] == k)]
                 rec = order_record("greedy", players, k)
                 todo = [r for r in g.to_dict("records") if float(r["loss_points"]) >= TABLE_ALL_FROM]
-                rows += pool.imap(_table_all_row, [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo])
+                rows += pool.imap(_table_all_row, _table_tasks(rec, todo))
                 done.append({"weaker": "greedy", "players": players, "game": k, "played_on": len(todo)})
                 _save(rows, path)
                 _save(done, games_path)
@@ -480,8 +491,7 @@ def measure_fresh(out: Path, games: int) -> None:
                 rec = fresh_record(players, k)
                 got = _review_rows(rec, "fresh", players, k, DEFAULT_BUDGET, "greedy", jobs=2)
                 todo = [r for r in got if float(r["loss_points"]) >= TABLE_ALL_FROM]
-                table = {t["move"]: t for t in pool.imap(
-                    _table_all_row, [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo])}
+                table = {t["move"]: t for t in pool.imap(_table_all_row, _table_tasks(rec, todo))}
                 for r in got:
                     t = table.get(r["move"], {})
                     r.update(table_loss=t.get("table_loss"), table_se=t.get("table_se"))
@@ -507,7 +517,7 @@ def measure_order_table(out: Path, games: int, random_games: int) -> None:
                     g = o[(o["weaker"] == weaker) & (o["players"] == players) & (o["game"] == k)]
                     rec = order_record(weaker, players, k)
                     todo = [r for r in g.to_dict("records") if needs_table(_label(r))]
-                    tasks = [(r, position_at(rec, r["move"] - 1), rec.bots) for r in todo]
+                    tasks = _table_tasks(rec, todo)
                     rows += pool.imap(_at_table_row, tasks)
                     done.append({"weaker": weaker, "players": players, "game": k, "played_on": len(tasks)})
                     _save(rows, path)

@@ -70,7 +70,8 @@ def parse_moves(text: str | None) -> range | None:
               help="For a game of bots that do not search: play every move the search labels a mistake or a "
                    "blunder on at the table that played (the others' bots, and the player as heuristic, after the "
                    "move played and after the best, from 16 deals) and rate it by that, not by the search (which "
-                   "assumes players like itself). Slower: a minute or two more for a 3-player game on 2 cores.")
+                   "assumes players like itself). Slower: a 3-player game of heuristic bots took 28 s against 12 s "
+                   "on 2 cores.")
 @click.option("--no-cache", is_flag=True,
               help="Search again even if this review was cached (the cache: $THURN_AI_CACHE/reviews, else "
                    "~/.cache/thurn-ai/reviews).")

@@ -33,8 +33,8 @@ from ..game.state import GameState
 from .match import derive_seed
 from .review_rating import label_of
 
-__all__ = ["TABLE_DEALS", "TABLE_MOVER", "TableLoss", "table_loss", "table_bots", "needs_table", "table_rating",
-           "at_table_decision"]
+__all__ = ["TABLE_DEALS", "TABLE_MOVER", "TableLoss", "table_loss", "table_seed", "table_bots", "needs_table",
+           "table_rating", "at_table_decision"]
 
 #: deals each re-rated decision is played on from, both ways (a loss's standard error about 1-1.3 points at 3-4
 #: players; 0.5-0.7 at 48 deals, results/review/order_truth.csv): a label needs the loss less that error
@@ -111,6 +111,12 @@ def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals
                      loss=float(diff.mean()), se=float(diff.std(ddof=1) / np.sqrt(deals)), deals=deals)
 
 
+def table_seed(review_seed: int, index: int) -> int:
+    """The seed a review with `review_seed` plays its decision `index` (move number from 0) on with: a study
+    that re-rates a review's rows gets the review's own losses by it."""
+    return derive_seed(review_seed, index)
+
+
 def table_rating(t: TableLoss) -> tuple[float, str | None]:
     """A decision's loss and label at the table: the loss (0 when the move played did as well or better) and
     the label its smaller loss (mean less standard error) earns."""
@@ -122,6 +128,6 @@ def at_table_decision(task: tuple):
     re-rated at the table: loss_points the table's loss (0 when the move played did as well), uncertainty its
     standard error, the label the smaller loss earns, loss_search the search's loss, rated_by 'table'."""
     state, d, specs, deals, seed = task
-    t = table_loss(state, d.seat, d.played, d.best, specs, deals, derive_seed(seed, d.index))
+    t = table_loss(state, d.seat, d.played, d.best, specs, deals, table_seed(seed, d.index))
     loss, label = table_rating(t)
     return replace(d, loss_points=loss, uncertainty=t.se, label=label, loss_search=d.loss_points, rated_by="table")

@@ -15,6 +15,7 @@ from ..stats.summary import mean_ci, wilson_interval
 from .findings import Number
 from .markdown import table
 
+
 def share_of(k: float, n: int, says: str) -> Number:
     lo, hi = wilson_interval(k, n)
     return Number(k / n if n else float("nan"), lo, hi, "share", games=n, says=says)
@@ -135,9 +136,9 @@ def table_order_numbers(t: pd.DataFrame) -> dict[str, Number]:
 
 #: how a decision played on at the table counts in a seat's accuracy and total loss, from the table's mean loss
 #: over its deals and that mean's standard error (table_all.csv, fresh.csv): `clamped` as `--table` counts it
-#: today (0 when the move played did as well or better), `mean` the mean as it is (a harmless move counts 0 on
-#: average, a move that did better than the search's best counts below 0), `smaller` the mean less its error,
-#: not below 0 (what the table is sure of; the label's own rule). In this order on a tie (table_all_choice).
+#: today (0 when the move played did as well or better), `smaller` the mean less its error, not below 0 (what
+#: the table is sure of; the label's own rule), `mean` the mean as it is (a harmless move counts 0 on average, a
+#: move that did better than the search's best counts below 0). In this order on a tie (table_all_choice).
 TABLE_COUNTS = {"clamped": lambda m, se: max(m, 0.0), "smaller": lambda m, se: max(m - se, 0.0),
                 "mean": lambda m, se: m}
 
