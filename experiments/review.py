@@ -77,6 +77,18 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   loss in at least 80% of the fresh games at 3 players and at 4 players (the issue's share). The cells the
   current `--table` already meets (greedy at 2 players, random at every count) are not part of this check;
   a count that passes is adopted for `--table` only once they are run again with it.
+- fresh_deep.csv: is the noise of TABLE_DEALS deals why the count chosen on table_all (`mean`) orders greedy
+  last in only 65% of fresh.csv's games at 3 players (13 of 20; the check failed there and passed at 4)? Every
+  decision of those 20 games that fresh.csv played on is played on again from FRESH_DEEP_DEALS (48) more deals
+  (deals 16 to 63 of the same seed's sequence: `table_loss(..., first=TABLE_DEALS)`), pooled with its first 16
+  into 64 deals' mean and standard error (play/review_table.py `pooled`: exactly the loss of all 64 at once);
+  a standard error a half of 16 deals'. Declared before any of its rows was read: the noise of 16 deals is
+  why the check failed at 3 players if, at 64 deals, the `mean` count orders greedy last (lowest accuracy and
+  largest total loss) in at least 80% of the 20 games (16 or more); at 15 or fewer it is not enough to explain
+  the shortfall, and the order at the table is short of the issue's share for another reason. Expected before
+  the run, from a normal model of fresh.csv's seat totals (`heuristic` seats' totals at the table spread about
+  6.6 points across seats, of which about 3.7 is the noise of 16 deals): about 75%, i.e. not met. Exploratory
+  beside it: how far the `heuristic` seats' totals at the table spread across seats beyond the table's noise.
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -500,6 +512,40 @@ def measure_fresh(out: Path, games: int) -> None:
                 print("fresh", players, k, len(todo), flush=True)
 
 
+#: fresh_deep: the deals each decision of fresh.csv's 3-player games played on is played on from again, after its
+#: first TABLE_DEALS (64 in all: a standard error a half of 16 deals')
+FRESH_DEEP_DEALS = 48
+FRESH_DEEP_PLAYERS = (3,)
+
+
+def _fresh_deep_row(task: tuple) -> dict:
+    """One fresh.csv row played on from FRESH_DEEP_DEALS more deals: deals TABLE_DEALS onwards of the sequence
+    its table_loss used (the same seed), their mean loss, standard error and both ways' mean final scores."""
+    row, state, bots = task
+    t = table_loss(state, row["seat"], row["played"], row["best"], bots, FRESH_DEEP_DEALS,
+                   table_seed(0, row["move"] - 1), first=TABLE_DEALS)
+    return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat", "bot")}, "more_loss": t.loss, "more_se": t.se,
+            "more_deals": t.deals, "played_points": t.played_points, "best_points": t.best_points}
+
+
+def measure_fresh_deep(out: Path, games: int) -> None:
+    """fresh_deep.csv (see the module's text): fresh.csv's decisions played on at 3 players, played on from
+    FRESH_DEEP_DEALS more deals, two processes, written a game at a time."""
+    path = out / "fresh_deep.csv"
+    rows = _rows(path)
+    f = pd.read_csv(out / "fresh.csv")
+    on = f[f["table_loss"].notna()]
+    with multiprocessing.Pool(2) as pool:
+        for k in range(games):
+            for players in FRESH_DEEP_PLAYERS:
+                if any(r["players"] == players and r["game"] == k for r in rows):
+                    continue
+                todo = on[(on["players"] == players) & (on["game"] == k)].to_dict("records")
+                rows += pool.imap(_fresh_deep_row, _table_tasks(fresh_record(players, k), todo))
+                _save(rows, path)
+                print("fresh_deep", players, k, len(todo), flush=True)
+
+
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
     """order_table.csv and order_table_games.csv (see the module's text), two processes, written a game at a
     time: only the decisions played on (studies/review_order.at_table puts them back into order.csv's)."""
@@ -609,7 +655,8 @@ def write_report(out: Path) -> None:
                          "heuristic --strong heuristic --out results/review/table_model --model "
                          "results/review/table_model/value_model.json && nice -n 10 python experiments/review.py "
                          "--stages drift && nice -n 10 python experiments/review.py --stages order_truth,order_table,"
-                         "speed && nice -n 10 python experiments/review.py --stages table_all,fresh",
+                         "speed && nice -n 10 python experiments/review.py --stages table_all,fresh && nice -n 10 "
+                         "python experiments/review.py --stages fresh_deep",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)
@@ -659,6 +706,8 @@ def main() -> None:
         measure_table_all(out, args.table_games)
     if "fresh" in stages:
         measure_fresh(out, args.table_games)
+    if "fresh_deep" in stages:
+        measure_fresh_deep(out, args.table_games)
     if "report" in stages:
         write_report(out)
 

@@ -17,7 +17,7 @@ from thurn_ai.play import review as R
 from thurn_ai.play.match import derive_seed, play_game, position_at
 from thurn_ai.play.review import review
 from thurn_ai.play.review_rating import accuracy_of, label_of
-from thurn_ai.play.review_table import TABLE_DEALS, needs_table, table_bots, table_loss, table_rating
+from thurn_ai.play.review_table import TABLE_DEALS, needs_table, pooled, table_bots, table_loss, table_rating
 from thurn_ai.position import position_from_dict
 from tests.play.test_review import BUDGET, planted_blunder, run_cli
 
@@ -65,6 +65,21 @@ def test_the_table_reads_nothing_the_mover_could_not_see_and_a_seed_gives_one_lo
     a = table_loss(state, 0, rec.moves[at], extend, rec.bots, deals=DEALS, seed=5)
     assert table_loss(other, 0, rec.moves[at], extend, rec.bots, deals=DEALS, seed=5) == a
     assert table_loss(state, 0, rec.moves[at], extend, rec.bots, deals=DEALS, seed=6) != a
+
+
+def test_more_deals_later_pool_into_the_loss_of_all_of_them_at_once():
+    rec, at = planted_blunder()
+    state = position_at(rec, at)
+    extend = next(state.move_str(m) for m in state.legal_moves() if state.move_str(m).startswith(("left", "right")))
+    whole = table_loss(state, 0, rec.moves[at], extend, rec.bots, deals=7, seed=4)
+    head = table_loss(state, 0, rec.moves[at], extend, rec.bots, deals=3, seed=4)
+    tail = table_loss(state, 0, rec.moves[at], extend, rec.bots, deals=4, seed=4, first=3)
+    assert tail != table_loss(state, 0, rec.moves[at], extend, rec.bots, deals=4, seed=4)   # other deals
+    both = pooled(head, tail)
+    assert both.deals == 7
+    for field in ("loss", "se", "played_points", "best_points"):
+        assert getattr(both, field) == pytest.approx(getattr(whole, field), abs=1e-12), field
+    assert pooled(tail, head).se == pytest.approx(whole.se)
 
 
 def test_review_at_the_table_rerates_the_losses_worth_a_label_and_keeps_the_searchs(bot_game, tmp_path,

@@ -33,8 +33,8 @@ from ..game.state import GameState
 from .match import derive_seed
 from .review_rating import label_of
 
-__all__ = ["TABLE_DEALS", "TABLE_MOVER", "TableLoss", "table_loss", "table_seed", "table_bots", "needs_table",
-           "table_rating", "at_table_decision"]
+__all__ = ["TABLE_DEALS", "TABLE_MOVER", "TableLoss", "table_loss", "pooled", "table_seed", "table_bots",
+           "needs_table", "table_rating", "at_table_decision"]
 
 #: deals each re-rated decision is played on from, both ways (a loss's standard error about 1-1.3 points at 3-4
 #: players; 0.5-0.7 at 48 deals, results/review/order_truth.csv): a label needs the loss less that error
@@ -90,15 +90,16 @@ def _play_out(state: GameState, specs, seed: int) -> None:
 
 
 def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals: int = TABLE_DEALS,
-               seed: int = 0, mover: str | None = TABLE_MOVER) -> TableLoss:
+               seed: int = 0, mover: str | None = TABLE_MOVER, first: int = 0) -> TableLoss:
     """The decision of `seat` in `state` (the true position; only what `seat` knew is kept: each deal is
     state.determinize(seat, ...)) played on both ways, `deals` times, by bots of `specs` (a seat each), the
-    mover's seat by `mover` (None: by its own spec)."""
+    mover's seat by `mover` (None: by its own spec). `first`: the index of the first deal in the seed's sequence
+    of deals (more deals later: pooled(table_loss(..., n), table_loss(..., m, first=n)) is table_loss(..., n + m))."""
     if deals < 2:
         raise ThurnError(f"the table plays on from at least 2 deals, not {deals}")
     specs = [mover if i == seat and mover is not None else spec for i, spec in enumerate(specs)]
     scores: dict[str, list[int]] = {played: [], best: []}
-    for j in range(deals):
+    for j in range(first, first + deals):
         deal_seed = derive_seed("review-table", seed, j)
         dealt = state.determinize(seat, deal_seed)
         for text in dict.fromkeys((played, best)):
@@ -109,6 +110,17 @@ def table_loss(state: GameState, seat: int, played: str, best: str, specs, deals
     diff = np.subtract(scores[best], scores[played])
     return TableLoss(played_points=float(np.mean(scores[played])), best_points=float(np.mean(scores[best])),
                      loss=float(diff.mean()), se=float(diff.std(ddof=1) / np.sqrt(deals)), deals=deals)
+
+
+def pooled(a: TableLoss, b: TableLoss) -> TableLoss:
+    """Two TableLosses of one decision over disjoint deals as one over all of them: the means weighted by deals,
+    the standard error from the pooled sum of squares of the per-deal differences (within both and between)."""
+    n = a.deals + b.deals
+    loss = (a.deals * a.loss + b.deals * b.loss) / n
+    squares = sum((t.deals - 1) * t.deals * t.se ** 2 for t in (a, b)) + a.deals * b.deals / n * (a.loss - b.loss) ** 2
+    return TableLoss(played_points=(a.deals * a.played_points + b.deals * b.played_points) / n,
+                     best_points=(a.deals * a.best_points + b.deals * b.best_points) / n,
+                     loss=loss, se=float(np.sqrt(squares / (n - 1) / n)), deals=n)
 
 
 def table_seed(review_seed: int, index: int) -> int:
