@@ -181,27 +181,58 @@ def test_table_all_chooses_the_count_that_orders_most_games_and_the_plainest_on_
     assert n["table_all.clamped.p3"].value == 0 and n["table_all.smaller.p3"].value == 1
 
 
+def _fresh_rows(players, ordered, n, unordered_loss=3.0):
+    """fresh.csv's rows of n games: greedy (seat 0) 1 by the search, 2 at the table; heuristic (seat 1) 2 by
+    the search, and at the table 0.5 in the first `ordered` games, `unordered_loss` in the others."""
+    rows = []
+    for game in range(n):
+        r, t = _seat_rows(game, players, [1.0, 2.0] + [0.0] * (players - 2),
+                          table={0: (2.0, 0.1), 1: (0.5 if game < ordered else unordered_loss, 0.1)})
+        for row in r:
+            row.update(table_loss=float("nan"), table_se=float("nan"))
+            row.update(next(({"table_loss": x["table_loss"], "table_se": x["table_se"]} for x in t
+                              if x["seat"] == row["seat"]), {}))
+        rows += r
+    return rows
+
+
 def test_the_fresh_games_pass_only_if_the_chosen_count_orders_enough_games_at_3_and_at_4_players():
     from thurn_ai.studies.review_order import fresh_numbers
-
-    def fresh(players, ordered, n):
-        rows = []
-        for game in range(n):
-            # greedy (seat 0): 1 by the search, 2 at the table; heuristic (seat 1): 2 by the search, and at the
-            # table 0.5 in the ordered games, 3 in the others
-            r, t = _seat_rows(game, players, [1.0, 2.0] + [0.0] * (players - 2),
-                              table={0: (2.0, 0.1), 1: (0.5 if game < ordered else 3.0, 0.1)})
-            for row in r:
-                row.update(table_loss=float("nan"), table_se=float("nan"))
-                row.update(next(({"table_loss": x["table_loss"], "table_se": x["table_se"]} for x in t
-                                  if x["seat"] == row["seat"]), {}))
-            rows += r
-        return rows
-    f = pd.DataFrame(fresh(3, 8, 10) + fresh(4, 9, 10))
+    f = pd.DataFrame(_fresh_rows(3, 8, 10) + _fresh_rows(4, 9, 10))
     n = fresh_numbers(f, "clamped")
     assert n["fresh.clamped.p3"].value == 0.8 and n["fresh.clamped.p4"].value == 0.9
     assert n["fresh.default.p3"].value == 0 and n["fresh.default.p3"].games == 10     # the search ranks heuristic last
     assert n["fresh.passed"].value == 1
-    f = pd.DataFrame(fresh(3, 7, 10) + fresh(4, 10, 10))
+    f = pd.DataFrame(_fresh_rows(3, 7, 10) + _fresh_rows(4, 10, 10))
     assert fresh_numbers(f, "clamped")["fresh.passed"].value == 0
-    assert fresh_numbers(pd.DataFrame(fresh(3, 10, 10)), "clamped")["fresh.passed"].value == 0     # 4 players missing
+    assert fresh_numbers(pd.DataFrame(_fresh_rows(3, 10, 10)), "clamped")["fresh.passed"].value == 0   # 4 missing
+
+
+def test_more_deals_pool_into_each_decision_and_the_deep_check_reads_the_games_gone_through_whole(tmp_path):
+    from thurn_ai.studies.review_order import fresh_deep_frames, fresh_deep_lines, fresh_deep_numbers
+    # 16 deals: heuristic's decision loses 3.0 at the table in games 6-9 (greedy not last: 60%); 48 more deals
+    # say -1.0 there: pooled (16 * 3 - 48) / 64 = 0, below greedy's 2.0 (greedy last: 100%)
+    f = pd.DataFrame(_fresh_rows(3, 6, 10))
+    f.to_csv(tmp_path / "fresh.csv", index=False)
+    on = f.dropna(subset=["table_loss"])
+    more = on.assign(more_loss=[-1.0 if (s == 1 and g >= 6) else x for s, g, x in
+                                zip(on["seat"], on["game"], on["table_loss"])], more_se=0.1, more_deals=48)
+    assert fresh_deep_frames(tmp_path) is None                       # the stage has not run
+    more[~((more["game"] == 9) & (more["seat"] == 0))].to_csv(tmp_path / "fresh_deep.csv", index=False)
+    few, many = fresh_deep_frames(tmp_path)
+    assert sorted(many["game"].unique()) == list(range(9))           # game 9 lacks a decision's more deals
+    row = many[(many["game"] == 7) & (many["seat"] == 1)].iloc[0]
+    assert row["table_loss"] == pytest.approx(0.0) and 0.1 < row["table_se"] < 0.5   # the two parts disagree
+    assert many[many["seat"] == 2]["table_loss"].isna().all()       # not played on stays so
+    n = fresh_deep_numbers(few, many)
+    assert n["fresh_deep.few.p3"].value == pytest.approx(6 / 9) and n["fresh_deep.many.p3"].value == 1
+    assert n["fresh_deep.passed"].value == 1 and n["fresh_deep.many.p3"].games == 9
+    assert n["fresh_deep.few.heuristic.spread"].value > n["fresh_deep.many.heuristic.spread"].value
+    assert "| 64 | 3 players: 100% | heuristic | 9 |" in "\n".join(fresh_deep_lines(few, many))
+
+
+def test_the_spread_beyond_the_noise_is_what_the_noise_does_not_explain():
+    from thurn_ai.studies.review_order import _beyond_noise
+    totals = pd.DataFrame({"total": [0.0, 2.0, 4.0], "noise": [1.0, 1.0, 1.0]})      # variance 4 of which 1 noise
+    assert _beyond_noise(totals) == pytest.approx(3 ** 0.5)
+    assert _beyond_noise(totals.assign(noise=5.0)) == 0.0

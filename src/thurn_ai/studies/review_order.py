@@ -2,15 +2,18 @@
 the weaker bot of each game (random, greedy against heuristic) has the lowest accuracy and the largest total loss
 of points, by the search's review (order.csv) and at the table that played (`thurn-ai review --table`:
 order_table.csv; every inaccuracy or worse played on, counted three ways: table_all.csv, and its check on fresh
-games: fresh.csv).
+games: fresh.csv; the fresh 3-player games' decisions played on from 64 deals: fresh_deep.csv).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ..play.review_rating import accuracy_of
+from ..play.review_table import TABLE_DEALS, TableLoss, pooled
 from ..stats.summary import mean_ci, wilson_interval
 from .findings import Number
 from .markdown import table
@@ -237,6 +240,103 @@ def fresh_frame(out: Path) -> pd.DataFrame | None:
         return None
     return f.assign(table_loss=pd.to_numeric(f["table_loss"], errors="coerce"),
                     table_se=pd.to_numeric(f["table_se"], errors="coerce"))
+
+
+#: fresh_deep's rule (experiments/review.py, declared before its rows were read): at 64 deals the count chosen on
+#: table_all orders greedy last in at least FRESH_RULE of fresh.csv's 3-player games
+FRESH_DEEP_COUNT = "mean"
+
+
+def fresh_deep_frames(out: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """fresh.csv's games that fresh_deep.csv went through whole (every decision played on has its more deals),
+    as fresh.csv rates them (TABLE_DEALS deals) and with each decision played on rated by all its deals
+    (its first TABLE_DEALS and its more deals pooled into table_loss and table_se: play/review_table.py
+    `pooled`, exactly the loss of all of them at once)."""
+    f, d = fresh_frame(out), read_result(out, "fresh_deep.csv")
+    if f is None or d is None or not len(d):
+        return None
+    keys = [*GAME_KEYS, "move"]
+    more = d.set_index(keys)[["more_loss", "more_se", "more_deals"]].astype(float)
+    on = f.dropna(subset=["table_loss"]).set_index(keys)
+    whole = on.index.to_frame(index=False).assign(has=on.index.isin(more.index)).groupby(GAME_KEYS)["has"].all()
+    games = whole[whole].index.to_frame(index=False)
+    few = f.merge(games, on=GAME_KEYS)
+    many = few.set_index(keys).join(more[["more_deals"]])
+    for key, r in more.loc[more.index.intersection(many.index)].iterrows():
+        first = TableLoss(np.nan, np.nan, float(many.at[key, "table_loss"]), float(many.at[key, "table_se"]),
+                          TABLE_DEALS)
+        t = pooled(first, TableLoss(np.nan, np.nan, r["more_loss"], r["more_se"], int(r["more_deals"])))
+        many.loc[key, ["table_loss", "table_se"]] = (t.loss, t.se)
+    return few, many.reset_index()
+
+
+def _seat_totals(f: pd.DataFrame) -> pd.DataFrame:
+    """Each seat's total loss at the table (the decisions played on, as they are) and its noise: the sum of
+    their squared standard errors."""
+    on = f.dropna(subset=["table_loss"])
+    return on.groupby([*GAME_KEYS, "seat"]).agg(bot=("bot", "first"), total=("table_loss", "sum"),
+                                                 noise=("table_se", lambda x: float((x ** 2).sum()))).reset_index()
+
+
+def _beyond_noise(totals: pd.DataFrame) -> float:
+    """The spread of seat totals across seats beyond the table's noise (a standard deviation, 0 when the noise
+    is all of it): sqrt(variance of the totals - mean noise variance)."""
+    return float(np.sqrt(max(totals["total"].var(ddof=1) - totals["noise"].mean(), 0.0)))
+
+
+def fresh_deep_numbers(few: pd.DataFrame, many: pd.DataFrame) -> dict[str, Number]:
+    """fresh_deep's numbers, the same games at TABLE_DEALS and at all deals: the share in which greedy has the
+    lowest accuracy and the largest total loss (FRESH_DEEP_COUNT), `fresh_deep.passed` (FRESH_RULE at every
+    count at all deals), and by bot the spread of a seat's total at the table across seats, its noise, and the
+    spread beyond the noise (exploratory; a seat bootstrap's 95% interval)."""
+    out: dict[str, Number] = {}
+    deals = {"few": TABLE_DEALS, "many": TABLE_DEALS + int(many["more_deals"].max())}
+    for name, frame in (("few", few), ("many", many)):
+        shares = _both_shares(rated_at_table(frame, frame.dropna(subset=["table_loss"]), FRESH_DEEP_COUNT))
+        for players, share in shares.items():
+            n = int(frame[frame["players"] == players]["game"].nunique())
+            out[f"fresh_deep.{name}.p{players}"] = share_of(round(share * n), n, (
+                f"fresh greedy games at {players} players, every inaccuracy or worse played on from "
+                f"{deals[name]} deals and counted `{FRESH_DEEP_COUNT}`: games in which greedy has the lowest "
+                "accuracy and the largest total loss, 95% Wilson"))
+        if name == "many":
+            out["fresh_deep.passed"] = Number(float(bool((shares >= FRESH_RULE).all())), digits=0, games=int(
+                frame.groupby(GAME_KEYS).ngroups), says=(
+                f"at {deals[name]} deals the `{FRESH_DEEP_COUNT}` count orders greedy last in at least "
+                f"{FRESH_RULE:.0%} of the fresh games gone through (1: yes; the noise of {TABLE_DEALS} deals "
+                "explains the shortfall)"))
+        for bot, b in _seat_totals(frame).groupby("bot"):
+            spread, noise = float(b["total"].std(ddof=1)), float(np.sqrt(b["noise"].mean()))
+            res = stats.bootstrap((np.arange(len(b)),), lambda i, seats=b: _beyond_noise(seats.iloc[i]),
+                                  n_resamples=2000, method="percentile", random_state=0, vectorized=False)
+            lo, hi = res.confidence_interval
+            for key, value, what, ci in (
+                    ("spread", spread, "standard deviation across seats", (None, None)),
+                    ("noise", noise, "the table's noise in it (root mean of the summed squared standard errors)",
+                     (None, None)),
+                    ("beyond", _beyond_noise(b), "spread beyond the noise, 95% seat bootstrap", (lo, hi))):
+                says = (f"fresh games gone through by fresh_deep, {bot}'s seats: its total loss at the table "
+                        f"(decisions played on, {deals[name]} deals), {what}, points")
+                out[f"fresh_deep.{name}.{bot}.{key}"] = Number(value, lo=ci[0], hi=ci[1], digits=1, games=len(b),
+                                                              says=says)
+    return out
+
+
+def fresh_deep_lines(few: pd.DataFrame, many: pd.DataFrame) -> list[str]:
+    """report.md's table of fresh_deep: by deals, the share of games ordered and each bot's seat totals' spread."""
+    n = fresh_deep_numbers(few, many)
+    rows = []
+    for name in ("few", "many"):
+        deals = TABLE_DEALS + (int(many["more_deals"].max()) if name == "many" and "more_deals" in many else 0)
+        shares = [f"{k.rsplit('.p', 1)[1]} players: {v.value:.0%}" for k, v in n.items()
+                  if k.startswith(f"fresh_deep.{name}.p")]
+        for bot in sorted(few["bot"].unique()):
+            g = {key: n[f"fresh_deep.{name}.{bot}.{key}"] for key in ("spread", "noise", "beyond")}
+            rows.append([deals, "; ".join(shares), bot, g["spread"].games, f"{g['spread'].value:.1f}",
+                         f"{g['noise'].value:.1f}", f"{g['beyond'].value:.1f} [{g['beyond'].lo:.1f}, "
+                         f"{g['beyond'].hi:.1f}]"])
+    return table(["deals", "greedy last", "bot", "seats", "spread of a seat's total at the table", "noise",
+                  "beyond the noise"], rows)
 
 
 def _search_loss(b: pd.DataFrame) -> pd.Series:
