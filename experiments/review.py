@@ -89,6 +89,11 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   the run, from a normal model of fresh.csv's seat totals (`heuristic` seats' totals at the table spread about
   6.6 points across seats, of which about 3.7 is the noise of 16 deals): about 75%, i.e. not met. Exploratory
   beside it: how far the `heuristic` seats' totals at the table spread across seats beyond the table's noise.
+  Declared with the rule, before any row was read: the share of the games in which, at 64 deals, a `heuristic`
+  seat's total loss (the `mean` count: the table's losses of the decisions played on, the search's of the rest)
+  exceeds `greedy`'s by more than 1.96 standard errors of the difference (the table's noise in both totals; the
+  search's smaller losses counted without noise). In such a game a review true to the table cannot rank
+  `greedy`'s total loss the largest, so one less that share bounds the order any such review reaches there.
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
