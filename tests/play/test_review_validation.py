@@ -228,7 +228,11 @@ def test_more_deals_pool_into_each_decision_and_the_deep_check_reads_the_games_g
     assert n["fresh_deep.few.p3"].value == pytest.approx(6 / 9) and n["fresh_deep.many.p3"].value == 1
     assert n["fresh_deep.passed"].value == 1 and n["fresh_deep.many.p3"].games == 9
     assert n["fresh_deep.few.heuristic.spread"].value > n["fresh_deep.many.heuristic.spread"].value
-    assert "| 64 | 3 players: 100% | heuristic | 9 |" in "\n".join(fresh_deep_lines(few, many))
+    # at 16 deals the table is sure heuristic's 3.0 (+- 0.1) exceeds greedy's 2.0 (+- 0.1) in games 6-8; at 64 not
+    assert n["fresh_deep.few.sure"].value == pytest.approx(3 / 9) and n["fresh_deep.many.sure"].value == 0
+    noisy = few.assign(table_se=few["table_se"] * 5)                  # 1.0 apart, 0.71 standard errors
+    assert fresh_deep_numbers(noisy, many)["fresh_deep.few.sure"].value == 0
+    assert "| 64 | 3 players: 100% | 0% | heuristic | 9 |" in "\n".join(fresh_deep_lines(few, many))
 
 
 def test_the_spread_beyond_the_noise_is_what_the_noise_does_not_explain():

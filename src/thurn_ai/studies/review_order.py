@@ -284,6 +284,29 @@ def _beyond_noise(totals: pd.DataFrame) -> float:
     return float(np.sqrt(max(totals["total"].var(ddof=1) - totals["noise"].mean(), 0.0)))
 
 
+#: how many standard errors of the difference a heuristic seat's total must exceed greedy's by for the table to
+#: be sure it lost more (fresh_deep, declared before its rows were read)
+SURE = 1.96
+
+
+def _table_sure_heuristic_lost_more(f: pd.DataFrame) -> pd.Series:
+    """By game of `f` (rows of one deal count, decisions played on with table_loss and table_se): whether a
+    heuristic seat's total loss, counted `mean`, exceeds greedy's by more than SURE standard errors of the
+    difference (the table's noise in both totals; the search's losses of the rest counted without noise)."""
+    on = f.dropna(subset=["table_loss"])
+    rated = rated_at_table(f, on, "mean")
+    totals = rated.groupby([*GAME_KEYS, "seat"]).agg(bot=("bot", "first"), loss=("loss_points", "sum"))
+    noise = on.groupby([*GAME_KEYS, "seat"])["table_se"].apply(lambda x: float((x ** 2).sum()))
+    totals = totals.join(noise.rename("noise")).fillna({"noise": 0.0}).reset_index()
+    sure = {}
+    for key, g in totals.groupby(GAME_KEYS):
+        mine = g[g["bot"] == "greedy"].iloc[0]
+        others = g[g["bot"] != "greedy"]
+        z = (others["loss"] - mine["loss"]) / np.sqrt(others["noise"] + mine["noise"])
+        sure[key] = bool((z > SURE).any())
+    return pd.Series(sure, dtype=bool)
+
+
 def fresh_deep_numbers(few: pd.DataFrame, many: pd.DataFrame) -> dict[str, Number]:
     """fresh_deep's numbers, the same games at TABLE_DEALS and at all deals: the share in which greedy has the
     lowest accuracy and the largest total loss (FRESH_DEEP_COUNT), `fresh_deep.passed` (FRESH_RULE at every
@@ -299,6 +322,11 @@ def fresh_deep_numbers(few: pd.DataFrame, many: pd.DataFrame) -> dict[str, Numbe
                 f"fresh greedy games at {players} players, every inaccuracy or worse played on from "
                 f"{deals[name]} deals and counted `{FRESH_DEEP_COUNT}`: games in which greedy has the lowest "
                 "accuracy and the largest total loss, 95% Wilson"))
+        sure = _table_sure_heuristic_lost_more(frame)
+        out[f"fresh_deep.{name}.sure"] = share_of(int(sure.sum()), len(sure), (
+            f"fresh greedy games gone through by fresh_deep, {deals[name]} deals: games in which a heuristic seat's "
+            f"total loss (`{FRESH_DEEP_COUNT}`) exceeds greedy's by more than {SURE} standard errors of the "
+            "difference (the table's noise), 95% Wilson"))
         if name == "many":
             out["fresh_deep.passed"] = Number(float(bool((shares >= FRESH_RULE).all())), digits=0, games=int(
                 frame.groupby(GAME_KEYS).ngroups), says=(
@@ -330,13 +358,14 @@ def fresh_deep_lines(few: pd.DataFrame, many: pd.DataFrame) -> list[str]:
         deals = TABLE_DEALS + (int(many["more_deals"].max()) if name == "many" and "more_deals" in many else 0)
         shares = [f"{k.rsplit('.p', 1)[1]} players: {v.value:.0%}" for k, v in n.items()
                   if k.startswith(f"fresh_deep.{name}.p")]
+        sure = f"{n[f'fresh_deep.{name}.sure'].value:.0%}"
         for bot in sorted(few["bot"].unique()):
             g = {key: n[f"fresh_deep.{name}.{bot}.{key}"] for key in ("spread", "noise", "beyond")}
-            rows.append([deals, "; ".join(shares), bot, g["spread"].games, f"{g['spread'].value:.1f}",
+            rows.append([deals, "; ".join(shares), sure, bot, g["spread"].games, f"{g['spread'].value:.1f}",
                          f"{g['noise'].value:.1f}", f"{g['beyond'].value:.1f} [{g['beyond'].lo:.1f}, "
                          f"{g['beyond'].hi:.1f}]"])
-    return table(["deals", "greedy last", "bot", "seats", "spread of a seat's total at the table", "noise",
-                  "beyond the noise"], rows)
+    return table(["deals", "greedy last", "the table sure a heuristic seat lost more", "bot", "seats",
+                  "spread of a seat's total at the table", "noise", "beyond the noise"], rows)
 
 
 def _search_loss(b: pd.DataFrame) -> pd.Series:
