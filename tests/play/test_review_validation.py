@@ -227,6 +227,9 @@ def test_more_deals_pool_into_each_decision_and_the_deep_check_reads_the_games_g
     n = fresh_deep_numbers(few, many)
     assert n["fresh_deep.few.p3"].value == pytest.approx(6 / 9) and n["fresh_deep.many.p3"].value == 1
     assert n["fresh_deep.passed"].value == 1 and n["fresh_deep.many.p3"].games == 9
+    assert n["fresh_deep.few.largest_loss.p3"].value == pytest.approx(6 / 9)
+    assert n["fresh_deep.many.largest_loss.p3"].value == 1
+    assert n["fresh_deep.many.worst_accuracy.p3"].value == 1 and n["fresh_deep.many.greedy.total"].value == 2.0
     assert n["fresh_deep.few.heuristic.spread"].value > n["fresh_deep.many.heuristic.spread"].value
     # at 16 deals the table is sure heuristic's 3.0 (+- 0.1) exceeds greedy's 2.0 (+- 0.1) in games 6-8; at 64 not
     assert n["fresh_deep.few.sure"].value == pytest.approx(3 / 9) and n["fresh_deep.many.sure"].value == 0

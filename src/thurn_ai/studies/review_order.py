@@ -315,7 +315,21 @@ def fresh_deep_numbers(few: pd.DataFrame, many: pd.DataFrame) -> dict[str, Numbe
     out: dict[str, Number] = {}
     deals = {"few": TABLE_DEALS, "many": TABLE_DEALS + int(many["more_deals"].max())}
     for name, frame in (("few", few), ("many", many)):
-        shares = _both_shares(rated_at_table(frame, frame.dropna(subset=["table_loss"]), FRESH_DEEP_COUNT))
+        rated = rated_at_table(frame, frame.dropna(subset=["table_loss"]), FRESH_DEEP_COUNT)
+        shares = _both_shares(rated)
+        o = order_table(rated)
+        for (players, key), hit in o.melt(["players"], ["worst_accuracy", "largest_loss"]).groupby(
+                ["players", "variable"])["value"]:
+            out[f"fresh_deep.{name}.{key}.p{players}"] = share_of(int(hit.sum()), len(hit), (
+                f"fresh greedy games at {players} players, {deals[name]} deals, counted `{FRESH_DEEP_COUNT}`: games "
+                f"in which greedy has the {key.replace('_', ' ').replace('worst', 'lowest')}, 95% Wilson"))
+        seat = rated.groupby([*GAME_KEYS, "seat"]).agg(bot=("bot", "first"), loss=("loss_points", "sum"))
+        for bot, b in seat.groupby("bot"):
+            m, lo, hi = mean_ci(b["loss"])
+            out[f"fresh_deep.{name}.{bot}.total"] = Number(m, lo, hi, digits=1, games=len(b), says=(
+                f"fresh games gone through by fresh_deep, {deals[name]} deals: {bot}'s total loss a seat and game "
+                f"(counted `{FRESH_DEEP_COUNT}`: the table's losses of the decisions played on, the search's of the "
+                "rest), points, 95% t"))
         for players, share in shares.items():
             n = int(frame[frame["players"] == players]["game"].nunique())
             out[f"fresh_deep.{name}.p{players}"] = share_of(round(share * n), n, (
