@@ -329,6 +329,17 @@ QUOTES = [
     ("docs/review.md", "games `heuristic`'s inaccuracies-or-worse lose {review:fresh.heuristic.table} points at the "
                        "table against {review:fresh.heuristic.search} by the search, `greedy`'s "
                        "{review:fresh.greedy.table} against {review:fresh.greedy.search}."),
+    ("docs/review.md", "At 64 deals the `mean` count orders `greedy` last in {review:fresh_deep.many.p3} of them "
+                       "({review:fresh_deep.few.p3} at 16 deals) -- the rule (80%) is not met"),
+    ("docs/review.md", "At 64 deals `greedy` has the lowest accuracy in {review:fresh_deep.many.worst_accuracy.p3} of "
+                       "the games and the largest total loss in {review:fresh_deep.many.largest_loss.p3}; a `greedy` "
+                       "seat's total loss is {review:fresh_deep.many.greedy.total} points a game, a `heuristic` "
+                       "seat's {review:fresh_deep.many.heuristic.total}, but a seat's total spreads across games by "
+                       "{review:fresh_deep.many.greedy.beyond} (`greedy`) and "
+                       "{review:fresh_deep.many.heuristic.beyond} points (`heuristic`) beyond the table's noise "
+                       "(exploratory, a seat bootstrap). In no game is the table sure that a `heuristic` seat lost "
+                       "more than `greedy` ({review:fresh_deep.many.sure} of the games by more than 1.96 standard "
+                       "errors)"),
 ]
 
 
