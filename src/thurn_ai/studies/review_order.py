@@ -291,10 +291,10 @@ SURE = 1.96
 
 def _table_sure_heuristic_lost_more(f: pd.DataFrame) -> pd.Series:
     """By game of `f` (rows of one deal count, decisions played on with table_loss and table_se): whether a
-    heuristic seat's total loss, counted `mean`, exceeds greedy's by more than SURE standard errors of the
+    heuristic seat's total loss, counted FRESH_DEEP_COUNT, exceeds greedy's by more than SURE standard errors of the
     difference (the table's noise in both totals; the search's losses of the rest counted without noise)."""
     on = f.dropna(subset=["table_loss"])
-    rated = rated_at_table(f, on, "mean")
+    rated = rated_at_table(f, on, FRESH_DEEP_COUNT)
     totals = rated.groupby([*GAME_KEYS, "seat"]).agg(bot=("bot", "first"), loss=("loss_points", "sum"))
     noise = on.groupby([*GAME_KEYS, "seat"])["table_se"].apply(lambda x: float((x ** 2).sum()))
     totals = totals.join(noise.rename("noise")).fillna({"noise": 0.0}).reset_index()
@@ -307,13 +307,38 @@ def _table_sure_heuristic_lost_more(f: pd.DataFrame) -> pd.Series:
     return pd.Series(sure, dtype=bool)
 
 
+def _deep_deals(many: pd.DataFrame) -> dict[str, int]:
+    """The deals behind fresh_deep's two ratings of its games: fresh.csv's and all of them."""
+    return {"few": TABLE_DEALS, "many": TABLE_DEALS + int(many["more_deals"].max())}
+
+
+def _spread_numbers(frame: pd.DataFrame, name: str, deals: int) -> dict[str, Number]:
+    """By bot: the spread of a seat's total at the table across seats, the table's noise in it, and the spread
+    beyond the noise (exploratory; a seat bootstrap's 95% interval)."""
+    out: dict[str, Number] = {}
+    for bot, b in _seat_totals(frame).groupby("bot"):
+        res = stats.bootstrap((np.arange(len(b)),), lambda i, seats=b: _beyond_noise(seats.iloc[i]),
+                              n_resamples=2000, method="percentile", random_state=0, vectorized=False)
+        lo, hi = res.confidence_interval
+        for key, value, what, ci in (
+                ("spread", float(b["total"].std(ddof=1)), "standard deviation across seats", (None, None)),
+                ("noise", float(np.sqrt(b["noise"].mean())),
+                 "the table's noise in it (root mean of the summed squared standard errors)", (None, None)),
+                ("beyond", _beyond_noise(b), "spread beyond the noise, 95% seat bootstrap", (lo, hi))):
+            says = (f"fresh games gone through by fresh_deep, {bot}'s seats: its total loss at the table "
+                    f"(decisions played on, {deals} deals), {what}, points")
+            out[f"fresh_deep.{name}.{bot}.{key}"] = Number(value, lo=ci[0], hi=ci[1], digits=1, games=len(b),
+                                                          says=says)
+    return out
+
+
 def fresh_deep_numbers(few: pd.DataFrame, many: pd.DataFrame) -> dict[str, Number]:
     """fresh_deep's numbers, the same games at TABLE_DEALS and at all deals: the share in which greedy has the
     lowest accuracy and the largest total loss (FRESH_DEEP_COUNT), `fresh_deep.passed` (FRESH_RULE at every
-    count at all deals), and by bot the spread of a seat's total at the table across seats, its noise, and the
-    spread beyond the noise (exploratory; a seat bootstrap's 95% interval)."""
+    count at all deals), each half of it, the games in which the table is sure a heuristic seat lost more, each
+    bot's mean seat total, and _spread_numbers."""
     out: dict[str, Number] = {}
-    deals = {"few": TABLE_DEALS, "many": TABLE_DEALS + int(many["more_deals"].max())}
+    deals = _deep_deals(many)
     for name, frame in (("few", few), ("many", many)):
         rated = rated_at_table(frame, frame.dropna(subset=["table_loss"]), FRESH_DEEP_COUNT)
         shares = _both_shares(rated)
@@ -347,20 +372,7 @@ def fresh_deep_numbers(few: pd.DataFrame, many: pd.DataFrame) -> dict[str, Numbe
                 f"at {deals[name]} deals the `{FRESH_DEEP_COUNT}` count orders greedy last in at least "
                 f"{FRESH_RULE:.0%} of the fresh games gone through (1: yes; the noise of {TABLE_DEALS} deals "
                 "explains the shortfall)"))
-        for bot, b in _seat_totals(frame).groupby("bot"):
-            spread, noise = float(b["total"].std(ddof=1)), float(np.sqrt(b["noise"].mean()))
-            res = stats.bootstrap((np.arange(len(b)),), lambda i, seats=b: _beyond_noise(seats.iloc[i]),
-                                  n_resamples=2000, method="percentile", random_state=0, vectorized=False)
-            lo, hi = res.confidence_interval
-            for key, value, what, ci in (
-                    ("spread", spread, "standard deviation across seats", (None, None)),
-                    ("noise", noise, "the table's noise in it (root mean of the summed squared standard errors)",
-                     (None, None)),
-                    ("beyond", _beyond_noise(b), "spread beyond the noise, 95% seat bootstrap", (lo, hi))):
-                says = (f"fresh games gone through by fresh_deep, {bot}'s seats: its total loss at the table "
-                        f"(decisions played on, {deals[name]} deals), {what}, points")
-                out[f"fresh_deep.{name}.{bot}.{key}"] = Number(value, lo=ci[0], hi=ci[1], digits=1, games=len(b),
-                                                              says=says)
+        out.update(_spread_numbers(frame, name, deals[name]))
     return out
 
 
@@ -368,8 +380,7 @@ def fresh_deep_lines(few: pd.DataFrame, many: pd.DataFrame) -> list[str]:
     """report.md's table of fresh_deep: by deals, the share of games ordered and each bot's seat totals' spread."""
     n = fresh_deep_numbers(few, many)
     rows = []
-    for name in ("few", "many"):
-        deals = TABLE_DEALS + (int(many["more_deals"].max()) if name == "many" and "more_deals" in many else 0)
+    for name, deals in _deep_deals(many).items():
         shares = [f"{k.rsplit('.p', 1)[1]} players: {v.value:.0%}" for k, v in n.items()
                   if k.startswith(f"fresh_deep.{name}.p")]
         sure = f"{n[f'fresh_deep.{name}.sure'].value:.0%}"
