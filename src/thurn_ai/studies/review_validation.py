@@ -277,19 +277,22 @@ def threshold_rows(p: pd.DataFrame, s: pd.DataFrame, grid=(1.0, 1.5, 2.0, 2.5, 3
     return rows
 
 
+def _section(heading: str, body: list[str], text: str | None = None) -> list[str]:
+    """One section of report.md: its heading, the sentence that says what it shows (if any), its body, a blank."""
+    return [f"## {heading}", "", *([text, ""] if text else []), *body, ""]
+
+
 def report_lines(out: Path) -> list[str]:
     """report.md's tables: the plants by kind, the thresholds, the order of players, move 214."""
     lines: list[str] = []
     p, s, o = read_result(out, "planted.csv"), read_result(out, "selfplay.csv"), read_result(out, "order.csv")
     if p is not None:
-        lines += ["## Planted mistakes by kind", ""]
-        lines += table(["kind", "plants", "confirmed (10x)", "of them labelled mistake or worse", "mean loss (review)",
-                        "mean loss (10x)"],
-                       ([k, len(g), int(_confirmed(g).sum()),
-                         int(relabel(g[_confirmed(g)]).isin(MISTAKE_OR_WORSE).sum()),
-                         f"{g['loss_points'].astype(float).mean():.2f}",
-                         f"{g['deep_loss_points'].astype(float).mean():.2f}"] for k, g in p.groupby("kind")))
-        lines += [""]
+        lines += _section("Planted mistakes by kind", table(
+            ["kind", "plants", "confirmed (10x)", "of them labelled mistake or worse", "mean loss (review)",
+             "mean loss (10x)"],
+            ([k, len(g), int(_confirmed(g).sum()), int(relabel(g[_confirmed(g)]).isin(MISTAKE_OR_WORSE).sum()),
+              f"{g['loss_points'].astype(float).mean():.2f}", f"{g['deep_loss_points'].astype(float).mean():.2f}"]
+             for k, g in p.groupby("kind"))))
     if p is not None and s is not None:
         lines += ["## The mistake threshold: recall on plants against false alarms in self-play", ""]
         lines += table(["mistake from (points)", "plants confirmed at it", "labelled", "false alarms a seat and game"],
@@ -299,24 +302,21 @@ def report_lines(out: Path) -> list[str]:
         lines += ["## Order of players (the weaker bot's seat against heuristic), at the review's budget", ""]
         lines += order_lines(o)
     if (c := read_result(out, "order_confirm.csv")) is not None and len(c):
-        lines += ["## The large losses of greedy-against-heuristic games, searched again (3-4 players)", "",
-                  "A seeded sample of each bot's decisions that the review says lose a mistake or more, searched "
-                  "again at 10 times the budget as the plants are (`--stages order_confirm`).", ""]
-        lines += table(["bot", "decisions", "confirmed (10x)", "mean loss (review)", "mean loss (10x)"],
-                       ([bot, len(g), int((g["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]).sum()),
-                         f"{g['loss_points'].astype(float).mean():.2f}",
-                         f"{g['deep_loss_points'].astype(float).mean():.2f}"] for bot, g in c.groupby("bot")))
-        lines += [""]
+        lines += _section("The large losses of greedy-against-heuristic games, searched again (3-4 players)", table(
+            ["bot", "decisions", "confirmed (10x)", "mean loss (review)", "mean loss (10x)"],
+            ([bot, len(g), int((g["deep_loss_points"].astype(float) >= THRESHOLDS["mistake"]).sum()),
+              f"{g['loss_points'].astype(float).mean():.2f}", f"{g['deep_loss_points'].astype(float).mean():.2f}"]
+             for bot, g in c.groupby("bot"))),
+            "A seeded sample of each bot's decisions that the review says lose a mistake or more, searched again at "
+            "10 times the budget as the plants are (`--stages order_confirm`).")
     if (d := read_result(out, "drift.csv")) is not None and len(d):
-        lines += ["## Where a seat's expected points move (3 and 4 players)", "",
-                  "Each seat's game in parts that add up from the value of its first decision to its final score "
-                  "(studies/review_validation.py `drift_table`): own (its decisions, the played move less the best), "
-                  "within (from one decision to the next in a turn), between (from its last decision of a turn to "
-                  "its first of the next: the other players' turns), end (the final score less the last value); "
-                  "means a seat and game. loss: the review's total; loss_margin: the same in margin over the table.",
-                  ""]
-        lines += drift_lines(d)
-        lines += [""]
+        lines += _section("Where a seat's expected points move (3 and 4 players)", drift_lines(d),
+                          "Each seat's game in parts that add up from the value of its first decision to its final "
+                          "score (studies/review_validation.py `drift_table`): own (its decisions, the played move "
+                          "less the best), within (from one decision to the next in a turn), between (from its last "
+                          "decision of a turn to its first of the next: the other players' turns), end (the final "
+                          "score less the last value); means a seat and game. loss: the review's total; loss_margin: "
+                          "the same in margin over the table.")
     if (t := table_frame(out)) is not None:
         lines += ["## Order of players at the table that played (`review --table`)", "",
                   "The order games again, every decision the search labels a mistake or a blunder played on both "
@@ -324,36 +324,31 @@ def report_lines(out: Path) -> list[str]:
                   "by the table's (`--stages order_table`).", ""]
         lines += order_lines(t)
     if (ta := table_all_frames(out)) is not None:
-        lines += ["## Every inaccuracy or worse played on at the table (greedy games, 3-4 players; exploratory)", "",
-                  "The greedy games of order.csv, every decision whose search loss is an inaccuracy or more played on "
-                  "both ways at the table as `--table` plays a decision (`--stages table_all`); the share of games in "
-                  "which greedy has the lowest accuracy and the largest total loss, by how a decision played on "
-                  "counts: `clamped` (the table's mean, 0 when below), `smaller` (the mean less its standard "
-                  "error, 0 when below), `mean` (as it is). The same on fresh games (`--stages fresh`), with the "
-                  "default review's share in them.", ""]
-        lines += table_all_lines(*ta, fresh_frame(out))
-        lines += [""]
+        lines += _section("Every inaccuracy or worse played on at the table (greedy games, 3-4 players; exploratory)",
+                          table_all_lines(*ta, fresh_frame(out)),
+                          "The greedy games of order.csv, every decision whose search loss is an inaccuracy or more "
+                          "played on both ways at the table as `--table` plays a decision (`--stages table_all`); the "
+                          "share of games in which greedy has the lowest accuracy and the largest total loss, by how a "
+                          "decision played on counts: `clamped` (the table's mean, 0 when below), `smaller` (the mean "
+                          "less its standard error, 0 when below), `mean` (as it is). The same on fresh games "
+                          "(`--stages fresh`), with the default review's share in them.")
     if (deep := fresh_deep_frames(out)) is not None:
-        lines += ["## The fresh 3-player games at 64 deals (`--stages fresh_deep`)", "",
-                  "Every decision of fresh.csv's 3-player games played on at the table played on again from 48 more "
-                  "deals and pooled with its first 16 (a standard error a half). The declared check: the `mean` "
-                  "count orders greedy last in at least 80% of the games at 64 deals (then the noise of 16 deals "
-                  "is why the fresh check failed at 3 players). Beside it, exploratory: how a seat's total loss at "
-                  "the table (the decisions played on) spreads across seats of each bot, the table's noise in it, "
-                  "and the spread beyond the noise.", ""]
-        lines += fresh_deep_lines(*deep)
-        lines += [""]
+        lines += _section("The fresh 3-player games at 64 deals (`--stages fresh_deep`)", fresh_deep_lines(*deep),
+                          "Every decision of fresh.csv's 3-player games played on at the table played on again from "
+                          "48 more deals and pooled with its first 16 (a standard error a half). The declared check: "
+                          "the `mean` count orders greedy last in at least 80% of the games at 64 deals (then the "
+                          "noise of 16 deals is why the fresh check failed at 3 players). Beside it, exploratory: how "
+                          "a seat's total loss at the table (the decisions played on) spreads across seats of each "
+                          "bot, the table's noise in it, and the spread beyond the noise.")
     if (t := read_result(out, "order_truth.csv")) is not None and len(t):
-        lines += ["## The large losses of the greedy games at the table that played (3-4 players)", "",
-                  "A seeded sample of each bot's decisions that the review says lose a mistake or more, each played "
-                  "on both ways (the move played, the review's best) by the bots that sat at the table, from deals "
-                  "of what the mover could not see (`--stages order_truth`): the mover's mean final score after the "
-                  "best less after the move played.", ""]
-        lines += truth_lines(t)
-        lines += [""]
+        lines += _section("The large losses of the greedy games at the table that played (3-4 players)",
+                          truth_lines(t),
+                          "A seeded sample of each bot's decisions that the review says lose a mistake or more, each "
+                          "played on both ways (the move played, the review's best) by the bots that sat at the "
+                          "table, from deals of what the mover could not see (`--stages order_truth`): the mover's "
+                          "mean final score after the best less after the move played.")
     for path in sorted(out.glob("order-*.csv")):
         budget = path.stem.split("-", 1)[1]
-        lines += [f"## Order of players reviewed at {budget} iterations ({path.name}, a sensitivity)", ""]
-        lines += order_summary_lines(order_table(pd.read_csv(path, keep_default_na=False)))
-        lines += [""]
+        lines += _section(f"Order of players reviewed at {budget} iterations ({path.name}, a sensitivity)",
+                          order_summary_lines(order_table(pd.read_csv(path, keep_default_na=False))))
     return lines
