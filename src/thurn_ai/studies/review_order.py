@@ -296,8 +296,8 @@ def _table_sure_heuristic_lost_more(f: pd.DataFrame) -> pd.Series:
     on = f.dropna(subset=["table_loss"])
     rated = rated_at_table(f, on, FRESH_DEEP_COUNT)
     totals = rated.groupby([*GAME_KEYS, "seat"]).agg(bot=("bot", "first"), loss=("loss_points", "sum"))
-    noise = on.groupby([*GAME_KEYS, "seat"])["table_se"].apply(lambda x: float((x ** 2).sum()))
-    totals = totals.join(noise.rename("noise")).fillna({"noise": 0.0}).reset_index()
+    noise = _seat_totals(f).set_index([*GAME_KEYS, "seat"])["noise"]
+    totals = totals.join(noise).fillna({"noise": 0.0}).reset_index()
     sure = {}
     for key, g in totals.groupby(GAME_KEYS):
         mine = g[g["bot"] == "greedy"].iloc[0]
