@@ -94,6 +94,19 @@ Stages (each writes its CSV as it goes and is skipped where its rows are already
   exceeds `greedy`'s by more than 1.96 standard errors of the difference (the table's noise in both totals; the
   search's smaller losses counted without noise). In such a game a review true to the table cannot rank
   `greedy`'s total loss the largest, so one less that share bounds the order any such review reaches there.
+- small_truth.csv: are the search's smaller losses (below TABLE_ALL_FROM: not played on by fresh.csv's table, the
+  search's rating kept) as wrong for `heuristic` at the table as its larger ones (order_truth, table_all)? In
+  fresh.csv's games the order hinges on them (read before this stage was written, exploratory): with every
+  `heuristic` decision not played on counted 0, greedy is last in all 20 3-player games at 64 deals; with both
+  bots' counted 0, in 11. A seeded sample (SMALL_SEED 7201, fixed before the run) of SMALL_SAMPLE (150)
+  decisions of each bot in fresh.csv's games at 3 and 4 players whose search loss is from SMALL_FROM (0.05
+  points; below it a seat's losses sum to about 0.05 points a game) to below TABLE_ALL_FROM, each played on at
+  the table as fresh.csv's decisions were (the mover by `heuristic`, the same seed) from SMALL_DEALS (64) deals.
+  Declared before any of its rows was read, order_truth's two tests (one-sided, alpha 0.05, Holm over the two):
+  (a) `heuristic`'s search loss exceeds the table's (one-sample t of the excess), (b) the excess is larger for
+  `heuristic` than for `greedy` (Welch). Exploratory beside them: fresh.csv's order with each decision below
+  TABLE_ALL_FROM counted at its search loss times its bot's ratio of table to search loss in the sample (what a
+  review that played them on too would count on average, without the noise it would add).
 - speed.csv: the review of a 3-player game of `heuristic` bots and of one with a `random` seat (its every move
   searched again: the dearest case), and the first self-play game at each count (the cheapest), every seat at
   the default budget, one process, no cache: CPU seconds (over 2: the time on two free cores).
@@ -551,6 +564,48 @@ def measure_fresh_deep(out: Path, games: int) -> None:
                 print("fresh_deep", players, k, len(todo), flush=True)
 
 
+SMALL_SAMPLE = 150            # small_truth: decisions sampled of each bot (3 and 4 players pooled)
+SMALL_SEED = 7201             # the sample's seed, fixed before the run
+SMALL_FROM = 0.05             # the smallest search loss sampled (points)
+SMALL_DEALS = 64              # the deals each is played on from, both ways
+
+
+def small_losses(f: pd.DataFrame, size: int = SMALL_SAMPLE, seed: int = SMALL_SEED) -> pd.DataFrame:
+    """small_truth's sample: up to `size` decisions of each bot in fresh.csv's games (`f`) not played on at the
+    table whose search loss is from SMALL_FROM to below TABLE_ALL_FROM, seeded."""
+    loss = f["loss_points"].astype(float)
+    small = f[f["table_loss"].isna() & (loss >= SMALL_FROM) & (loss < TABLE_ALL_FROM)]
+    return pd.concat(g.sample(min(size, len(g)), random_state=seed) for _, g in small.groupby("bot"))
+
+
+def _small_row(task: tuple) -> dict:
+    """One sampled fresh.csv row played on at the table from SMALL_DEALS deals, as fresh.csv's table plays a
+    decision (the same seed, the mover by `heuristic`): fresh.csv's keys, its search loss, the table's."""
+    row, state, bots = task
+    t = table_loss(state, row["seat"], row["played"], row["best"], bots, SMALL_DEALS, table_seed(0, row["move"] - 1))
+    return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat", "bot", "phase", "played", "best", "loss_points")},
+            "table_loss": t.loss, "table_se": t.se, "table_played": t.played_points, "table_best": t.best_points,
+            "deals": t.deals}
+
+
+def measure_small_truth(out: Path) -> None:
+    """small_truth.csv (see the module's text), two processes, written a game at a time."""
+    path = out / "small_truth.csv"
+    rows = _rows(path)
+    done = {(r["players"], r["game"], r["move"]) for r in rows}
+    sample = small_losses(pd.read_csv(out / "fresh.csv"))
+    with multiprocessing.Pool(2) as pool:
+        for (players, k), g in sample.sort_values(["players", "game", "move"]).groupby(["players", "game"]):
+            todo = [r for r in g.to_dict("records") if (r["players"], r["game"], r["move"]) not in done]
+            rec = fresh_record(int(players), int(k))
+            if any(rec.moves[r["move"] - 1] != r["played"] for r in todo):
+                raise SystemExit(f"error: fresh game {k} at {players} players replays otherwise than fresh.csv")
+            if todo:
+                rows += pool.imap(_small_row, _table_tasks(rec, todo))
+                _save(rows, path)
+                print("small_truth", players, k, len(todo), flush=True)
+
+
 def measure_order_table(out: Path, games: int, random_games: int) -> None:
     """order_table.csv and order_table_games.csv (see the module's text), two processes, written a game at a
     time: only the decisions played on (studies/review_order.at_table puts them back into order.csv's)."""
@@ -661,7 +716,8 @@ def write_report(out: Path) -> None:
                          "results/review/table_model/value_model.json && nice -n 10 python experiments/review.py "
                          "--stages drift && nice -n 10 python experiments/review.py --stages order_truth,order_table,"
                          "speed && nice -n 10 python experiments/review.py --stages table_all,fresh && nice -n 10 "
-                         "python experiments/review.py --stages fresh_deep",
+                         "python experiments/review.py --stages fresh_deep && nice -n 10 python experiments/review.py "
+                         "--stages small_truth",
                          report_lines(out), setup="one process, niced, on a machine shared with other sessions",
                          name="report.md")
     write_page(out.parent, out.name)
@@ -713,6 +769,8 @@ def main() -> None:
         measure_fresh(out, args.table_games)
     if "fresh_deep" in stages:
         measure_fresh_deep(out, args.table_games)
+    if "small_truth" in stages:
+        measure_small_truth(out)
     if "report" in stages:
         write_report(out)
 
