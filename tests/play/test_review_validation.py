@@ -243,3 +243,39 @@ def test_the_spread_beyond_the_noise_is_what_the_noise_does_not_explain():
     totals = pd.DataFrame({"total": [0.0, 2.0, 4.0], "noise": [1.0, 1.0, 1.0]})      # variance 4 of which 1 noise
     assert _beyond_noise(totals) == pytest.approx(3 ** 0.5)
     assert _beyond_noise(totals.assign(noise=5.0)) == 0.0
+
+
+def _small_games(n):
+    """fresh.csv's rows of n 3-player games: each seat one decision played on (greedy 2.0 at the table,
+    heuristic 0.5) and one not, whose search loss is greedy's 0.4 and heuristic's 2.0."""
+    rows = _fresh_rows(3, n, n)
+    for game in range(n):
+        for seat, loss in enumerate([0.4, 2.0, 0.0]):
+            rows.append({**next(r for r in rows if r["game"] == game and r["seat"] == seat), "move": 10 + seat,
+                         "loss_points": loss, "accuracy": accuracy_of(loss), "table_loss": float("nan"),
+                         "table_se": float("nan")})
+    return pd.DataFrame(rows)
+
+
+def test_the_smaller_losses_count_at_their_bots_ratio_of_table_to_search_loss():
+    from thurn_ai.studies.review_order import scaled_below_table, small_lines, small_numbers, small_ratios
+    from thurn_ai.studies.review_validation import truth_numbers
+    # the sample: heuristic's smaller losses vanish at the table (ratio 0), greedy's stay (ratio 1)
+    s = pd.DataFrame([{"bot": "heuristic", "loss_points": 0.3, "table_loss": t} for t in (0.1, -0.1, 0.0, 0.0)]
+                     + [{"bot": "greedy", "loss_points": x, "table_loss": x} for x in (0.2, 0.3, 0.4)])
+    r = small_ratios(s)
+    assert r["heuristic"].value == pytest.approx(0.0) and r["greedy"].value == pytest.approx(1.0)
+    assert r["heuristic"].lo <= 0.0 <= r["heuristic"].hi and r["heuristic"].games == 4
+    f = _small_games(5)
+    scaled = scaled_below_table(f, {"heuristic": 0.5, "greedy": 1.0}).set_index(["game", "move"])
+    assert scaled.loc[(0, 11), "loss_points"] == 1.0 and scaled.loc[(0, 11), "accuracy"] == accuracy_of(1.0)
+    assert scaled.loc[(0, 10), "loss_points"] == 0.4 and scaled.loc[(0, 2), "loss_points"] == 2.0   # played on: kept
+    n = small_numbers(s, f, None)
+    # counted in full, heuristic's 0.5 + 2.0 exceeds greedy's 2.0 + 0.4; at heuristic's ratio 0 greedy is last
+    assert n["small.both_0.few.p3"].value == 1 and n["small.heuristic_0.few.p3"].value == 1
+    assert n["small.sampled.few.p3"].value == 1 and n["small.sampled.few.p3"].games == 5
+    assert small_numbers(s.assign(table_loss=s["loss_points"]), f, None)["small.sampled.few.p3"].value == 0
+    assert "| sampled: greedy 1.00, heuristic 0.00 | 16 | 3 players: 100% |" in "\n".join(small_lines(s, f, None))
+    t = truth_numbers(s.assign(phase="play", played="x", best="y"), "small", "smaller losses")
+    assert t["small.heuristic.excess"].value == pytest.approx(0.3) and "small.test.a.accepted" in t
+    assert t["small.greedy.loss_points"].says.startswith("greedy's smaller losses: mean loss by the review")

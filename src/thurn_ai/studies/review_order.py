@@ -2,7 +2,8 @@
 the weaker bot of each game (random, greedy against heuristic) has the lowest accuracy and the largest total loss
 of points, by the search's review (order.csv) and at the table that played (`thurn-ai review --table`:
 order_table.csv; every inaccuracy or worse played on, counted three ways: table_all.csv, and its check on fresh
-games: fresh.csv; the fresh 3-player games' decisions played on from 64 deals: fresh_deep.csv).
+games: fresh.csv; the fresh 3-player games' decisions played on from 64 deals: fresh_deep.csv; a sample of the
+search's smaller losses played on too: small_truth.csv).
 """
 from __future__ import annotations
 
@@ -391,6 +392,94 @@ def fresh_deep_lines(few: pd.DataFrame, many: pd.DataFrame) -> list[str]:
                          f"{g['beyond'].hi:.1f}]"])
     return table(["deals", "greedy last", "the table sure a heuristic seat lost more", "bot", "seats",
                   "spread of a seat's total at the table", "noise", "beyond the noise"], rows)
+
+
+def small_ratios(s: pd.DataFrame) -> dict[str, Number]:
+    """small_truth.csv's sample: by bot, its mean loss at the table over its mean loss by the search (the share of
+    the search's smaller losses the table keeps), 95% bootstrap over the decisions (pairs resampled)."""
+    out: dict[str, Number] = {}
+    for bot, b in s.groupby("bot"):
+        table_, search = b["table_loss"].astype(float).to_numpy(), b["loss_points"].astype(float).to_numpy()
+        ratio = float(table_.mean() / search.mean())
+        res = stats.bootstrap((table_, search), lambda t, r: np.mean(t) / np.mean(r), paired=True,
+                              vectorized=False, n_resamples=2000, method="percentile", random_state=0)
+        lo, hi = res.confidence_interval
+        out[bot] = Number(ratio, float(lo), float(hi), digits=2, games=len(b), says=(
+            f"{bot}'s sampled smaller losses (small_truth): the mean loss at the table over the mean by the search, "
+            "95% bootstrap"))
+    return out
+
+
+def scaled_below_table(f: pd.DataFrame, ratios: dict[str, float]) -> pd.DataFrame:
+    """`f` (fresh.csv's rows) with each decision not played on at the table counted at its search loss times its
+    bot's ratio (its accuracy from that loss); the decisions played on as they are."""
+    f = f.copy()
+    below = f["table_loss"].isna()
+    loss = f.loc[below, "loss_points"].astype(float) * f.loc[below, "bot"].map(ratios).astype(float)
+    f.loc[below, "loss_points"] = loss
+    f.loc[below, "accuracy"] = loss.map(accuracy_of)
+    return f
+
+
+#: small_truth's projections (exploratory): the ratios each bot's smaller losses are counted at -- the sample's
+#: (`sampled`), and two bounds: `heuristic_0` (heuristic's all spurious, greedy's all kept), `both_0` (none kept)
+SMALL_BOUNDS = {"heuristic_0": {"heuristic": 0.0, "greedy": 1.0}, "both_0": {"heuristic": 0.0, "greedy": 0.0}}
+
+
+def small_frames(out: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None] | None:
+    """small_truth.csv, fresh.csv and fresh_deep's games at all their deals (None if fresh_deep has not run), if
+    small_truth has run."""
+    s, f = read_result(out, "small_truth.csv"), fresh_frame(out)
+    if s is None or not len(s) or f is None:
+        return None
+    deep = fresh_deep_frames(out)
+    return s, f, deep[1] if deep is not None else None
+
+
+def _small_deals(many: pd.DataFrame | None) -> dict[str, int]:
+    """The deals behind small_truth's projections: fresh.csv's, and fresh_deep's (if it has run)."""
+    return _deep_deals(many) if many is not None else {"few": TABLE_DEALS}
+
+
+def _small_ways(ratios: dict[str, Number]) -> dict[str, dict[str, float]]:
+    return {**SMALL_BOUNDS, "sampled": {bot: r.value for bot, r in ratios.items()}}
+
+
+def small_numbers(s: pd.DataFrame, f: pd.DataFrame, many: pd.DataFrame | None) -> dict[str, Number]:
+    """small_truth's exploratory numbers: each bot's ratio (small_ratios), and the share of fresh.csv's games (the
+    decisions played on counted FRESH_DEEP_COUNT from TABLE_DEALS deals; and fresh_deep's games from all of
+    theirs, `many`) in which greedy has the lowest accuracy and the largest total loss when the smaller losses are
+    counted at each SMALL_BOUNDS' ratios and at the sample's."""
+    ratios = small_ratios(s)
+    out = {f"small.ratio.{bot}": r for bot, r in ratios.items()}
+    frames = {"few": f, "many": many}
+    for name, deals in _small_deals(many).items():
+        frame = frames[name]
+        assert frame is not None
+        for way, r in _small_ways(ratios).items():
+            scaled = scaled_below_table(frame, r)
+            shares = _both_shares(rated_at_table(scaled, scaled.dropna(subset=["table_loss"]), FRESH_DEEP_COUNT))
+            for players, share in shares.items():
+                n = int(frame[frame["players"] == players]["game"].nunique())
+                out[f"small.{way}.{name}.p{players}"] = share_of(round(share * n), n, (
+                    f"fresh greedy games at {players} players, the decisions played on from {deals} deals "
+                    f"(`{FRESH_DEEP_COUNT}`), the rest at the search's loss times "
+                    + ", ".join(f"{b} {v:.2f}" for b, v in sorted(r.items()))
+                    + ": games in which greedy has the lowest accuracy and the largest total loss, 95% Wilson"))
+    return out
+
+
+def small_lines(s: pd.DataFrame, f: pd.DataFrame, many: pd.DataFrame | None) -> list[str]:
+    """report.md's table of small_truth's projections: by the ratios the smaller losses count at and the deals
+    behind the decisions played on, the share of games greedy is last in, by player count."""
+    n = small_numbers(s, f, many)
+    rows = []
+    for way, r in _small_ways(small_ratios(s)).items():
+        for name, deals in _small_deals(many).items():
+            keys = sorted(k for k in n if k.startswith(f"small.{way}.{name}.p"))
+            rows.append([f"{way}: " + ", ".join(f"{b} {v:.2f}" for b, v in sorted(r.items())), deals,
+                         "; ".join(f"{k.rsplit('.p', 1)[1]} players: {n[k].value:.0%}" for k in keys)])
+    return table(["the smaller losses counted at", "deals", "greedy last"], rows)
 
 
 def _search_loss(b: pd.DataFrame) -> pd.Series:

@@ -14,7 +14,8 @@ numbers of its front page (findings) and the tables of its report.
 - order_truth.csv: large losses of the greedy games played on both ways by the bots that sat at the table (the
   table's loss), beside the review's: `truth_numbers`, with the two tests declared before the games.
 - order.csv's order of players, order_table.csv (`review --table`), table_all.csv, fresh.csv and fresh_deep.csv
-  (every inaccuracy or worse at the table): studies/review_order.py.
+  (every inaccuracy or worse at the table), small_truth.csv (a sample of the smaller losses at the table; its
+  tests are order_truth's, `truth_numbers`): studies/review_order.py.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ from .findings import Number
 from .markdown import table
 from .review_order import (TABLE_COUNTS, fresh_deep_frames, fresh_deep_lines, fresh_deep_numbers, fresh_frame,
                            fresh_numbers, order_lines, order_numbers, order_summary_lines, order_table, read_result,
-                           share_of, table_all_choice, table_all_frames, table_all_lines, table_all_numbers,
-                           table_frame, table_order_numbers)
+                           share_of, small_frames, small_lines, small_numbers, table_all_choice, table_all_frames,
+                           table_all_lines, table_all_numbers, table_frame, table_order_numbers)
 
 #: the old unit's mistake threshold (lost win chance), to compare the units on the same decisions
 WIN_MISTAKE = 0.10
@@ -173,25 +174,34 @@ def drift_lines(d: pd.DataFrame) -> list[str]:
 TRUTH_ALPHA = 0.05
 
 
-def truth_numbers(t: pd.DataFrame) -> dict[str, Number]:
-    """order_truth.csv's numbers: by bot, the sampled decisions' mean loss by the review and at the table that
-    played, and the review's excess (t intervals); the declared tests (experiments/review.py's text): (a) the
-    review's loss exceeds the table's for `heuristic` (one-sample t test of the excess, one-sided), (b) the
-    excess is larger for `heuristic` than for `greedy` (Welch, one-sided), Holm-adjusted over the two."""
+TRUTH_SAMPLED = ("sampled decisions the review says lose a mistake or more (3-4 players; played on by the recorded "
+                 "bots, the mover's own too)")
+
+
+#: small_truth's sample, as its numbers name it
+SMALL_SAMPLED = ("sampled decisions of fresh.csv's games at 3-4 players not played on there (a search loss from 0.05 "
+                 "points to an inaccuracy), played on as fresh.csv's from 64 deals (the mover by heuristic)")
+
+
+def truth_numbers(t: pd.DataFrame, prefix: str = "truth", sampled: str = TRUTH_SAMPLED) -> dict[str, Number]:
+    """order_truth.csv's numbers (and small_truth.csv's: `prefix` small, its `sampled` decisions): by bot, the
+    sampled decisions' mean loss by the review and at the table, and the review's excess (t intervals); the
+    declared tests (experiments/review.py's text): (a) the review's loss exceeds the table's for `heuristic`
+    (one-sample t test of the excess, one-sided), (b) the excess is larger for `heuristic` than for `greedy`
+    (Welch, one-sided), Holm-adjusted over the two."""
     from scipy import stats as sps
     from statsmodels.stats.multitest import multipletests
     t = t.assign(excess=t["loss_points"].astype(float) - t["table_loss"].astype(float))
     out: dict[str, Number] = {}
     for bot, g in t.groupby("bot"):
-        for col, what in (("loss_points", "mean loss by the review"), ("table_loss", "mean loss at the table that "
-                          "played (the recorded bots play on)"), ("excess", "the review's loss less the table's")):
+        for col, what in (("loss_points", "mean loss by the review"), ("table_loss", "mean loss at the table"),
+                          ("excess", "the review's loss less the table's")):
             m, lo, hi = mean_ci(g[col].astype(float))
-            out[f"truth.{bot}.{col}"] = Number(m, lo, hi, digits=2, games=len(g), says=(
-                f"{bot}'s sampled decisions the review says lose a mistake or more (3-4 players): {what}, points, "
-                "95% t interval"))
-        out[f"truth.{bot}.real"] = share_of(int((g["table_loss"].astype(float) >= THRESHOLDS["mistake"]).sum()),
-                                          len(g), f"{bot}: those whose loss at the table is a mistake or more, "
-                                          "95% Wilson")
+            out[f"{prefix}.{bot}.{col}"] = Number(m, lo, hi, digits=2, games=len(g),
+                                                  says=f"{bot}'s {sampled}: {what}, points, 95% t interval")
+        real = int((g["table_loss"].astype(float) >= THRESHOLDS["mistake"]).sum())
+        out[f"{prefix}.{bot}.real"] = share_of(real, len(g), f"{bot}'s {sampled}: those whose loss at the table is "
+                                                             "a mistake or more, 95% Wilson")
     h, gr = t[t["bot"] == "heuristic"]["excess"], t[t["bot"] == "greedy"]["excess"]
     if len(h) > 1 and len(gr) > 1:
         pa = float(sps.ttest_1samp(h, 0.0, alternative="greater").pvalue)
@@ -200,10 +210,11 @@ def truth_numbers(t: pd.DataFrame) -> dict[str, Number]:
         for key, p, adj, ok, what in (("a", pa, adjusted[0], reject[0], "heuristic's review loss exceeds the table's"),
                                       ("b", pb, adjusted[1], reject[1],
                                        "the excess is larger for heuristic than for greedy")):
-            out[f"truth.test.{key}.p"] = Number(adj, digits=7, games=len(h) + len(gr), says=(
+            out[f"{prefix}.test.{key}.p"] = Number(adj, digits=7, games=len(h) + len(gr), says=(
                 f"declared test ({key}), {what}: p-value, one-sided, Holm-adjusted over the two (raw {p:.2g})"))
-            out[f"truth.test.{key}.accepted"] = Number(float(ok), unit="number", digits=0, games=len(h) + len(gr),
-                                                       says=f"declared test ({key}) accepted at {TRUTH_ALPHA} (1: yes)")
+            out[f"{prefix}.test.{key}.accepted"] = Number(float(ok), unit="number", digits=0, games=len(h) + len(gr),
+                                                          says=f"declared test ({key}) accepted at {TRUTH_ALPHA} "
+                                                               "(1: yes)")
     return out
 
 
@@ -250,6 +261,9 @@ def review_numbers(out: Path) -> dict[str, Number]:
             numbers.update(fresh_numbers(f, choice))
     if (deep := fresh_deep_frames(out)) is not None:
         numbers.update(fresh_deep_numbers(*deep))
+    if (small := small_frames(out)) is not None:
+        numbers.update(truth_numbers(small[0], "small", SMALL_SAMPLED))
+        numbers.update(small_numbers(*small))
     return numbers
 
 
@@ -340,6 +354,14 @@ def report_lines(out: Path) -> list[str]:
                           "noise of 16 deals is why the fresh check failed at 3 players). Beside it, exploratory: how "
                           "a seat's total loss at the table (the decisions played on) spreads across seats of each "
                           "bot, the table's noise in it, and the spread beyond the noise.")
+    if (small := small_frames(out)) is not None:
+        lines += _section("The search's smaller losses at the table (`--stages small_truth`)",
+                          [*truth_lines(small[0]), "", *small_lines(*small)],
+                          "A seeded sample of each bot's decisions in fresh.csv's games that the table did not play "
+                          "on (a search loss from 0.05 points to an inaccuracy), played on as fresh.csv's decisions "
+                          "were, from 64 deals; then, exploratory, fresh.csv's order (the decisions played on counted "
+                          "`mean`) with each decision not played on counted at its search loss times a ratio by bot: "
+                          "two bounds and the sample's ratio of table to search loss.")
     if (t := read_result(out, "order_truth.csv")) is not None and len(t):
         lines += _section("The large losses of the greedy games at the table that played (3-4 players)",
                           truth_lines(t),
