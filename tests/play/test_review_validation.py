@@ -206,6 +206,12 @@ def test_the_fresh_games_pass_only_if_the_chosen_count_orders_enough_games_at_3_
     f = pd.DataFrame(_fresh_rows(3, 7, 10) + _fresh_rows(4, 10, 10))
     assert fresh_numbers(f, "clamped")["fresh.passed"].value == 0
     assert fresh_numbers(pd.DataFrame(_fresh_rows(3, 10, 10)), "clamped")["fresh.passed"].value == 0   # 4 missing
+    # fresh_small's numbers by the same rule, under their own names; a run short of its games has not passed
+    f = pd.DataFrame(_fresh_rows(3, 8, 10) + _fresh_rows(4, 9, 10))
+    n = fresh_numbers(f, "clamped", "fresh_small", complete=10)
+    assert n["fresh_small.passed"].value == 1 and n["fresh_small.clamped.p4"].value == 0.9
+    assert "fresh.passed" not in n and "fresh_small" in n["fresh_small.default.p3"].says
+    assert fresh_numbers(f, "clamped", "fresh_small", complete=20)["fresh_small.passed"].value == 0
 
 
 def test_more_deals_pool_into_each_decision_and_the_deep_check_reads_the_games_gone_through_whole(tmp_path):

@@ -207,22 +207,26 @@ def table_all_numbers(o: pd.DataFrame, t: pd.DataFrame, prefix: str = "table_all
 FRESH_RULE = 0.8
 
 
-def fresh_numbers(f: pd.DataFrame, choice: str) -> dict[str, Number]:
-    """fresh.csv's numbers: table_all_numbers of its games, the default review's order in them, and
-    `fresh.passed`: 1 if the count table_all chose (`choice`) meets FRESH_RULE at every count."""
+def fresh_numbers(f: pd.DataFrame, choice: str, prefix: str = "fresh", complete: int = 0) -> dict[str, Number]:
+    """fresh.csv's numbers (and fresh_small.csv's: `prefix` fresh_small): table_all_numbers of its games, the
+    default review's order in them, and `{prefix}.passed`: 1 if the count table_all chose (`choice`) meets
+    FRESH_RULE at every count (3 and 4 players, each with at least `complete` games: a run not yet finished has
+    not passed)."""
     on = f.dropna(subset=["table_loss"])
-    out = table_all_numbers(f, on, "fresh", "fresh greedy games at 3-4 players (fresh.csv)")
+    what = f"{prefix} greedy games at 3-4 players ({prefix}.csv)"
+    out = table_all_numbers(f, on, prefix, what)
     default = _both_shares(f)
     for players, share in default.items():
         n = int((f["players"] == players).groupby(f["game"]).any().sum())
-        out[f"fresh.default.p{players}"] = share_of(round(share * n), n, (
-            f"fresh greedy games at {players} players, the default review (the search's losses): games in which "
+        out[f"{prefix}.default.p{players}"] = share_of(round(share * n), n, (
+            f"{prefix} greedy games at {players} players, the default review (the search's losses): games in which "
             "greedy has the lowest accuracy and the largest total loss, 95% Wilson"))
     shares = _both_shares(rated_at_table(f, on, choice))
-    out["fresh.passed"] = Number(float(bool((shares >= FRESH_RULE).all()) and set(shares.index) == {3, 4}),
-                                 digits=0, games=int(f.groupby(["players", "game"]).ngroups), says=(
-        f"the count chosen on table_all ({choice}) orders greedy last in at least {FRESH_RULE:.0%} of the fresh "
-        "games at 3 and at 4 players (1: yes)"))
+    games = f.groupby("players")["game"].nunique()
+    met = bool((shares >= FRESH_RULE).all()) and set(shares.index) == {3, 4} and bool((games >= complete).all())
+    out[f"{prefix}.passed"] = Number(float(met), digits=0, games=int(f.groupby(["players", "game"]).ngroups), says=(
+        f"the count chosen on table_all ({choice}) orders greedy last in at least {FRESH_RULE:.0%} of the {prefix} "
+        f"games at 3 and at 4 players (1: yes)"))
     return out
 
 
@@ -235,8 +239,9 @@ def table_all_frames(out: Path) -> tuple[pd.DataFrame, pd.DataFrame] | None:
     return o[o["weaker"] == "greedy"], t
 
 
-def fresh_frame(out: Path) -> pd.DataFrame | None:
-    f = read_result(out, "fresh.csv")
+def fresh_frame(out: Path, name: str = "fresh.csv") -> pd.DataFrame | None:
+    """fresh.csv (or fresh_small.csv), its table columns as numbers (blank: not played on), if its stage has run."""
+    f = read_result(out, name)
     if f is None or not len(f):
         return None
     return f.assign(table_loss=pd.to_numeric(f["table_loss"], errors="coerce"),
@@ -487,12 +492,12 @@ def _search_loss(b: pd.DataFrame) -> pd.Series:
     return b["loss_search" if "loss_search" in b else "loss_points"].astype(float)
 
 
-def table_all_lines(o: pd.DataFrame, t: pd.DataFrame, fresh: pd.DataFrame | None) -> list[str]:
-    """report.md's table of table_all (and the fresh games, if run): games, and the share of them ordered, by
-    count and player count; then each bot's mean loss of the decisions played on, by the search and the table."""
+def table_all_lines(o: pd.DataFrame, t: pd.DataFrame, *fresh: tuple[str, pd.DataFrame | None]) -> list[str]:
+    """report.md's table of table_all (and of the fresh games' files, name and rows, those that have run): games,
+    and the share of them ordered, by count and player count; then each bot's mean loss of the decisions played
+    on, by the search and the table."""
     sets = [("order.csv", o, t)]
-    if fresh is not None:
-        sets.append(("fresh.csv", fresh, fresh.dropna(subset=["table_loss"])))
+    sets += [(name, f, f.dropna(subset=["table_loss"])) for name, f in fresh if f is not None]
     rows = []
     for name, games, on in sets:
         shares = {c: _both_shares(rated_at_table(games, on, c)) for c in TABLE_COUNTS}

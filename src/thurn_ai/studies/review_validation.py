@@ -178,6 +178,8 @@ TRUTH_SAMPLED = ("sampled decisions the review says lose a mistake or more (3-4 
                  "bots, the mover's own too)")
 
 
+#: fresh_small's games at each count (experiments/review.py --table-games): its rule is read on all of them
+FRESH_SMALL_GAMES = 20
 #: small_truth's sample, as its numbers name it
 SMALL_SAMPLED = ("sampled decisions of fresh.csv's games at 3-4 players not played on there (a search loss from 0.05 "
                  "points to an inaccuracy), played on as fresh.csv's from 64 deals (the mover by heuristic)")
@@ -259,6 +261,8 @@ def review_numbers(out: Path) -> dict[str, Number]:
                                                                f"({names})")
         if (f := fresh_frame(out)) is not None:
             numbers.update(fresh_numbers(f, choice))
+        if (f := fresh_frame(out, "fresh_small.csv")) is not None:
+            numbers.update(fresh_numbers(f, choice, "fresh_small", FRESH_SMALL_GAMES))
     if (deep := fresh_deep_frames(out)) is not None:
         numbers.update(fresh_deep_numbers(*deep))
     if (small := small_frames(out)) is not None:
@@ -339,13 +343,15 @@ def report_lines(out: Path) -> list[str]:
         lines += order_lines(t)
     if (ta := table_all_frames(out)) is not None:
         lines += _section("Every inaccuracy or worse played on at the table (greedy games, 3-4 players; exploratory)",
-                          table_all_lines(*ta, fresh_frame(out)),
+                          table_all_lines(*ta, ("fresh.csv", fresh_frame(out)),
+                                          ("fresh_small.csv", fresh_frame(out, "fresh_small.csv"))),
                           "The greedy games of order.csv, every decision whose search loss is an inaccuracy or more "
                           "played on both ways at the table as `--table` plays a decision (`--stages table_all`); the "
                           "share of games in which greedy has the lowest accuracy and the largest total loss, by how a "
                           "decision played on counts: `clamped` (the table's mean, 0 when below), `smaller` (the mean "
                           "less its standard error, 0 when below), `mean` (as it is). The same on fresh games "
-                          "(`--stages fresh`), with the default review's share in them.")
+                          "(`--stages fresh`), with the default review's share in them; and on the fresh games with "
+                          "every decision from 0.05 points played on from 32 deals (`--stages fresh_small`).")
     if (deep := fresh_deep_frames(out)) is not None:
         lines += _section("The fresh 3-player games at 64 deals (`--stages fresh_deep`)", fresh_deep_lines(*deep),
                           "Every decision of fresh.csv's 3-player games played on at the table played on again from "
