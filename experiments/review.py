@@ -610,7 +610,7 @@ def _small_row(task: tuple) -> dict:
     """One sampled fresh.csv row played on at the table from SMALL_DEALS deals, as fresh.csv's table plays a
     decision (the same seed, the mover by `heuristic`): fresh.csv's keys, its search loss, the table's."""
     row, state, bots = task
-    t = table_loss(state, row["seat"], row["played"], row["best"], bots, SMALL_DEALS, table_seed(0, row["move"] - 1))
+    t = _row_at_table(row, state, bots, SMALL_DEALS)
     return {**{k: row[k] for k in (*GAME_KEYS, "move", "seat", "bot", "phase", "played", "best", "loss_points")},
             "table_loss": t.loss, "table_se": t.se, "table_played": t.played_points, "table_best": t.best_points,
             "deals": t.deals}

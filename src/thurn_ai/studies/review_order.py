@@ -479,7 +479,7 @@ def small_lines(s: pd.DataFrame, f: pd.DataFrame, many: pd.DataFrame | None) -> 
     behind the decisions played on, the share of games greedy is last in, by player count."""
     n = small_numbers(s, f, many)
     rows = []
-    for way, r in _small_ways(small_ratios(s)).items():
+    for way, r in _small_ways({bot: n[f"small.ratio.{bot}"] for bot in s["bot"].unique()}).items():
         for name, deals in _small_deals(many).items():
             keys = sorted(k for k in n if k.startswith(f"small.{way}.{name}.p"))
             rows.append([f"{way}: " + ", ".join(f"{b} {v:.2f}" for b, v in sorted(r.items())), deals,
